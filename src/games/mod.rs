@@ -1,0 +1,3 @@
+//! The games kifu records. Each module has the same shape (see [`crate::game`]).
+
+pub mod naruto;

@@ -1,0 +1,1 @@
+//! The Naruto Collectible Card Game (Bandai), digest §1, rule prefix `NAR`.

@@ -1,0 +1,14 @@
+//! kifu records card-game matches and tournaments as append-only, hash-chained event logs.
+//!
+//! Map (see ARCHITECTURE.md for the full code map and invariants):
+//! - [`log`]: envelopes, the hash chain, `.kifu` files and their JSON form; knows no game and no storage;
+//! - [`store`]: the `Store` interface and its sled backend (the only code that touches sled);
+//! - [`game`]: the game interface and the machinery written once for every game;
+//! - [`games`]: the games themselves (pure rules; no storage);
+//! - [`clock`]: the injected clock.
+
+pub mod clock;
+pub mod game;
+pub mod games;
+pub mod log;
+pub mod store;

@@ -84,7 +84,12 @@ pub fn commit_seed(seed: &Secret) -> Commitment {
 
 /// The order a seeded shuffle puts `contents` in. `contents` is sorted first, so the result
 /// depends only on the multiset of cards, the seed, the deck's name and the shuffle number.
-pub fn seeded_order(seed: &Secret, deck: &str, shuffle_no: u32, contents: &[String]) -> Vec<String> {
+pub fn seeded_order(
+    seed: &Secret,
+    deck: &str,
+    shuffle_no: u32,
+    contents: &[String],
+) -> Vec<String> {
     let mut cards = contents.to_vec();
     cards.sort();
     let mut hasher = blake3::Hasher::new_derive_key(SHUFFLE_CONTEXT);
@@ -175,7 +180,13 @@ impl CommitmentLedger {
     }
 
     pub fn seed_committed(&mut self, key: &str, commitment: Commitment) {
-        self.seeds.insert(key.to_string(), SeedEntry { commitment, revealed: None });
+        self.seeds.insert(
+            key.to_string(),
+            SeedEntry {
+                commitment,
+                revealed: None,
+            },
+        );
     }
 
     pub fn seed_revealed(&mut self, key: &str, seed: Secret) {
@@ -197,11 +208,20 @@ impl CommitmentLedger {
     /// Checks a seed reveal against its commitment (for a game's `validate`).
     pub fn check_seed_reveal(&self, key: &str, seed: &Secret) -> Vec<Violation> {
         match self.seeds.get(key) {
-            None => vec![Violation::new("KIFU-SEED-1", format!("seed {key:?} was never committed"))],
-            Some(e) if e.revealed.is_some() => vec![Violation::new("KIFU-SEED-1", format!("seed {key:?} was already revealed"))],
+            None => vec![Violation::new(
+                "KIFU-SEED-1",
+                format!("seed {key:?} was never committed"),
+            )],
+            Some(e) if e.revealed.is_some() => vec![Violation::new(
+                "KIFU-SEED-1",
+                format!("seed {key:?} was already revealed"),
+            )],
             Some(e) if commit_seed(seed) != e.commitment => vec![Violation::new(
                 "KIFU-SEED-1",
-                format!("revealed seed {key:?} does not match its commitment {}", e.commitment),
+                format!(
+                    "revealed seed {key:?} does not match its commitment {}",
+                    e.commitment
+                ),
             )],
             Some(_) => vec![],
         }
@@ -262,11 +282,22 @@ impl CommitmentLedger {
 
     pub fn card_sealed(&mut self, commitment: Commitment) {
         let seq = self.seq;
-        self.sealed.insert(commitment, SealedEntry { sealed_at: seq, revealed: None });
+        self.sealed.insert(
+            commitment,
+            SealedEntry {
+                sealed_at: seq,
+                revealed: None,
+            },
+        );
     }
 
     /// Checks a reveal against its commitment (for a game's `validate`).
-    pub fn check_reveal(&self, commitment: &Commitment, card_instance: &str, salt: &Secret) -> Vec<Violation> {
+    pub fn check_reveal(
+        &self,
+        commitment: &Commitment,
+        card_instance: &str,
+        salt: &Secret,
+    ) -> Vec<Violation> {
         match self.sealed.get(commitment) {
             None => vec![Violation::new("KIFU-SEAL-1", format!("no sealed card has commitment {commitment}"))],
             Some(e) if e.revealed.is_some() => {
@@ -288,7 +319,11 @@ impl CommitmentLedger {
 
     /// Sealed cards not (yet) revealed: (commitment, sequence it was sealed at).
     pub fn unrevealed(&self) -> Vec<(Commitment, u64)> {
-        self.sealed.iter().filter(|(_, e)| e.revealed.is_none()).map(|(c, e)| (*c, e.sealed_at)).collect()
+        self.sealed
+            .iter()
+            .filter(|(_, e)| e.revealed.is_none())
+            .map(|(c, e)| (*c, e.sealed_at))
+            .collect()
     }
 
     /// The end-of-game checks: every committed seed was revealed, and every seeded shuffle's
@@ -308,9 +343,17 @@ impl CommitmentLedger {
                 if seg.untracked {
                     continue;
                 }
-                let Some(seed) = self.seeds.get(&seg.seed_key).and_then(|s| s.revealed) else { continue };
+                let Some(seed) = self.seeds.get(&seg.seed_key).and_then(|s| s.revealed) else {
+                    continue;
+                };
                 if let Err((seq, v)) = replay_segment(seg, &seed) {
-                    out.push((Some(seq), Violation::new("KIFU-SEED-2", format!("deck {deck:?}, seeded shuffle #{}: {v}", seg.shuffle_no))));
+                    out.push((
+                        Some(seq),
+                        Violation::new(
+                            "KIFU-SEED-2",
+                            format!("deck {deck:?}, seeded shuffle #{}: {v}", seg.shuffle_no),
+                        ),
+                    ));
                 }
             }
         }
@@ -320,13 +363,24 @@ impl CommitmentLedger {
 
 /// Replays one segment of a seeded deck; returns the resulting order or the first deviation.
 fn replay_segment(seg: &Segment, seed: &Secret) -> Result<Vec<String>, (u64, String)> {
-    let mut order: std::collections::VecDeque<String> = seeded_order(seed, &seg.deck, seg.shuffle_no, &seg.contents).into();
+    let mut order: std::collections::VecDeque<String> =
+        seeded_order(seed, &seg.deck, seg.shuffle_no, &seg.contents).into();
     for (seq, op) in &seg.ops {
         match op {
             DeckOp::TookTop(card) => match order.pop_front() {
                 Some(top) if &top == card => {}
-                Some(top) => return Err((*seq, format!("took {card} but the seeded order had {top} on top"))),
-                None => return Err((*seq, format!("took {card} from a deck the seeded order says was empty"))),
+                Some(top) => {
+                    return Err((
+                        *seq,
+                        format!("took {card} but the seeded order had {top} on top"),
+                    ))
+                }
+                None => {
+                    return Err((
+                        *seq,
+                        format!("took {card} from a deck the seeded order says was empty"),
+                    ))
+                }
             },
             DeckOp::PutTop(card) => order.push_front(card.clone()),
             DeckOp::PutBottom(card) => order.push_back(card.clone()),

@@ -108,13 +108,20 @@ pub trait Game: 'static {
 
     /// A valid random configuration for self-play (decks drawn from the game's sample catalog,
     /// default policies), plus the dealer's secrets for a digital game with committed seeds.
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (Self::Config, commit::AgentSecrets);
+    fn self_play_config(
+        players: &[String],
+        rng: &mut AgentRng,
+    ) -> (Self::Config, commit::AgentSecrets);
 
     /// A random legal-play agent: the next event to record, or `None` when the game is over.
     /// Every event it returns must validate clean. Deterministic for a given `rng` state.
     /// `secrets` holds what the dealer of a digital game knows (its shuffle seeds), so the agent
     /// can draw the card a seeded shuffle put on top and reveal the seed at the end.
-    fn agent_step(state: &Self::State, secrets: &commit::AgentSecrets, rng: &mut AgentRng) -> Option<Self::Event>;
+    fn agent_step(
+        state: &Self::State,
+        secrets: &commit::AgentSecrets,
+        rng: &mut AgentRng,
+    ) -> Option<Self::Event>;
 }
 
 /// The payload of every game stream event: a game action, a judge's forced entry, or a ruling.
@@ -142,12 +149,32 @@ pub enum GameEntry<E> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Ruling {
     /// A warning to a player, optionally about the event at sequence `about`.
-    WarningIssued { judge: String, seat: Seat, rule: Option<String>, about: Option<u64>, note: String },
+    WarningIssued {
+        judge: String,
+        seat: Seat,
+        rule: Option<String>,
+        about: Option<u64>,
+        note: String,
+    },
     /// A game loss: the player loses the game, whatever the board says.
-    GameLossIssued { judge: String, seat: Seat, rule: Option<String>, about: Option<u64>, note: String },
+    GameLossIssued {
+        judge: String,
+        seat: Seat,
+        rule: Option<String>,
+        about: Option<u64>,
+        note: String,
+    },
     /// A backup: the game continues from the state as it stood before event `to_seq`.
     /// Events from `to_seq` up to this ruling stay in the log but no longer count.
-    BackedUp { judge: String, to_seq: u64, note: String },
+    BackedUp {
+        judge: String,
+        to_seq: u64,
+        note: String,
+    },
     /// A note for the record, optionally about an event; resolves its findings when `about` is set.
-    NoteRecorded { judge: String, about: Option<u64>, note: String },
+    NoteRecorded {
+        judge: String,
+        about: Option<u64>,
+        note: String,
+    },
 }

@@ -1,1 +1,29 @@
-//! The event log (placeholder).
+//! The event log, generic over payload bytes: envelopes, the hash chain, `.kifu` replay files and
+//! their JSON form. It knows no game and no storage: it stores, chains and verifies payload bytes
+//! without decoding them.
+
+pub mod chain;
+pub mod envelope;
+pub mod file;
+pub mod hash;
+pub mod json;
+
+use thiserror::Error;
+
+/// Everything that can be wrong with log bytes: records that do not decode, chains that do not
+/// link, files that are truncated or from an unknown format version.
+#[derive(Debug, Error)]
+pub enum LogError {
+    #[error("invalid stream id {id:?}: {why}")]
+    InvalidStreamId { id: String, why: &'static str },
+    #[error("invalid actor {text:?}: expected player:NAME, judge:NAME, organizer:NAME or system")]
+    InvalidActor { text: String },
+    #[error("{0}")]
+    Chain(#[from] chain::ChainError),
+    #[error("{0}")]
+    File(#[from] file::FileError),
+    #[error("malformed JSON log: {0}")]
+    Json(String),
+    #[error("could not encode a record: {0}")]
+    Encode(#[from] postcard::Error),
+}

@@ -1,1 +1,194 @@
-//! The store (placeholder).
+//! Persistence of streams behind a small interface ([`Store`]). The sled backend
+//! ([`sled_store::SledStore`]) is the only code in kifu that touches sled; a second backend
+//! (a NATS JetStream cluster is planned) implements the same trait and nothing else changes.
+
+pub mod sled_store;
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::log::chain::{self, ChainError, Head, VerifiedLog};
+use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId};
+
+/// What the writer believes the stream looks like; the append fails if it is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExpectedVersion {
+    /// The stream must not exist yet (the request creates it).
+    NoStream,
+    /// The stream must hold exactly this many events, i.e. its next sequence number is this.
+    Exact(u64),
+    /// No expectation.
+    Any,
+}
+
+impl fmt::Display for ExpectedVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExpectedVersion::NoStream => f.write_str("no stream yet"),
+            ExpectedVersion::Exact(n) => write!(f, "exactly {n} event(s) (next sequence {n})"),
+            ExpectedVersion::Any => f.write_str("any"),
+        }
+    }
+}
+
+impl std::str::FromStr for ExpectedVersion {
+    type Err = String;
+    /// `none`, `any` or a number of events.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(ExpectedVersion::NoStream),
+            "any" => Ok(ExpectedVersion::Any),
+            n => n.parse().map(ExpectedVersion::Exact).map_err(|_| {
+                format!("expected version must be 'none', 'any' or a number of events, not {n:?}")
+            }),
+        }
+    }
+}
+
+/// An event to append; the store adds the stream, sequence number, time and hashes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEvent {
+    pub actor: Actor,
+    pub payload: Vec<u8>,
+    /// Set by clients that may retry: a retried append with the same ids records nothing twice.
+    pub idempotency: Option<IdempotencyId>,
+}
+
+/// Append events to one stream, creating it from `create` if it does not exist.
+#[derive(Clone, Debug)]
+pub struct AppendRequest {
+    pub stream: StreamId,
+    pub expected: ExpectedVersion,
+    /// The header, when the request may create the stream.
+    pub create: Option<Header>,
+    pub events: Vec<NewEvent>,
+}
+
+/// What an append did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Appended {
+    pub stream: StreamId,
+    /// The sequence number of the first event of the request.
+    pub first_seq: u64,
+    /// The stream's head after the append.
+    pub head: Head,
+    /// True when every event was already recorded under its idempotency id (a retry): nothing was written.
+    pub retried: bool,
+}
+
+/// A stream as listed: its header and head.
+#[derive(Clone, Debug)]
+pub struct StreamSummary {
+    pub header: Header,
+    pub head: Head,
+}
+
+/// What importing a verified log did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Imported {
+    Created,
+    /// The store already held exactly this log.
+    AlreadyPresent,
+}
+
+/// Everything a store can refuse or fail at. Refusals write nothing.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("unknown stream {0:?} (see `kifu streams` for the streams in this store)")]
+    UnknownStream(String),
+    #[error("stream {stream}: wrong expected version: expected {expected}, but {}", match current { None => "the stream does not exist".to_string(), Some(n) => format!("the stream holds {n} event(s) (next sequence {n})") })]
+    WrongExpectedVersion {
+        stream: String,
+        expected: ExpectedVersion,
+        current: Option<u64>,
+    },
+    #[error("stream {0:?} does not exist and the append carries no header to create it")]
+    NoHeader(String),
+    #[error("the header names stream {header:?} but the append is for stream {stream:?}")]
+    HeaderMismatch { stream: String, header: String },
+    #[error("stream {stream}: idempotency id {id} was already used for event {seq} with a different actor or payload")]
+    IdempotencyConflict {
+        stream: String,
+        id: String,
+        seq: u64,
+    },
+    #[error("stream {stream}: some events of the request were already recorded (a partial retry); retry the exact same request")]
+    PartialRetry { stream: String },
+    #[error("stream {stream} already exists with {events} events and head {head}; it differs from the log being imported")]
+    StreamExists {
+        stream: String,
+        events: u64,
+        head: String,
+    },
+    #[error("store is corrupted: {0}")]
+    Corrupt(ChainError),
+    #[error("store is corrupted: {0}")]
+    CorruptIndex(String),
+    #[error(
+        "data directory {path} is in use by another kifu process (waited {waited_ms} ms for it)"
+    )]
+    Locked { path: String, waited_ms: u128 },
+    #[error("storage error: {0}")]
+    Backend(String),
+    #[error("could not encode a record: {0}")]
+    Encode(#[from] postcard::Error),
+}
+
+/// Persistence of append-only, hash-chained streams.
+///
+/// Architecture invariant: an append either writes all of its events and the new head, flushed
+/// to disk before it returns `Ok`, or writes nothing.
+pub trait Store: Send + Sync {
+    /// Appends a batch of requests atomically and durably, with one flush for the whole batch
+    /// (group commit). If any request is refused, nothing is written.
+    fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError>;
+
+    /// Writes a verified log as a new stream (or accepts it if the store holds exactly it).
+    fn import(&self, log: &VerifiedLog) -> Result<Imported, StoreError>;
+
+    /// The stored header bytes and the decoded header.
+    fn header(&self, stream: &StreamId) -> Result<(Vec<u8>, Header), StoreError>;
+
+    /// The head as recorded by the last append.
+    fn head(&self, stream: &StreamId) -> Result<Head, StoreError>;
+
+    /// The stored bytes of events `from..to` (clamped to the stream's length), in order.
+    fn read(&self, stream: &StreamId, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError>;
+
+    /// Every stream, ordered by id.
+    fn streams(&self) -> Result<Vec<StreamSummary>, StoreError>;
+
+    /// Appends one request.
+    fn append(&self, request: AppendRequest) -> Result<Appended, StoreError> {
+        let stream = request.stream.to_string();
+        self.append_batch(vec![request])?
+            .pop()
+            .ok_or(StoreError::UnknownStream(stream))
+    }
+
+    /// Reads a whole stream and verifies every record and the recorded head.
+    fn export(&self, stream: &StreamId) -> Result<VerifiedLog, StoreError> {
+        let (header_bytes, _) = self.header(stream)?;
+        let head = self.head(stream)?;
+        let events = self.read(stream, 0, head.len)?;
+        let log = chain::verify_log(header_bytes, events).map_err(StoreError::Corrupt)?;
+        if log.head != head {
+            let v = chain::Verifier::from_head(stream.clone(), log.head);
+            return Err(StoreError::Corrupt(
+                match v.finish(head.len, Some(head.hash)) {
+                    Err(e) => e,
+                    Ok(_) => ChainError {
+                        stream: stream.to_string(),
+                        at: chain::At::Event(log.head.len),
+                        problem: chain::Problem::BrokenLink {
+                            expected: head.hash,
+                            found: log.head.hash,
+                        },
+                    },
+                },
+            ));
+        }
+        Ok(log)
+    }
+}

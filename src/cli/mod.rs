@@ -1,0 +1,103 @@
+//! The command line: argument definitions, the shared context (data directory, store, output
+//! mode) and one module per subcommand (`XxxArgs` + `run`).
+
+mod append;
+mod debug;
+mod export;
+mod import;
+mod log_cmd;
+mod output;
+mod payload;
+mod streams;
+mod verify;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context as _, Result};
+use clap::{Parser, Subcommand};
+
+use kifu::clock::{Clock, SteppingClock, SystemClock};
+use kifu::store::sled_store::SledStore;
+
+/// kifu records card-game matches and tournaments as append-only, hash-chained event logs.
+#[derive(Parser, Debug)]
+#[command(name = "kifu", version, about, long_about = None)]
+pub struct Cli {
+    /// The data directory (default: $KIFU_DATA, then the per-user data directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    data: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the streams in the store.
+    Streams(streams::Args),
+    /// Show a stream's events.
+    Log(log_cmd::Args),
+    /// Verify the hash chain of a .kifu/JSON file, a stream, or every stream.
+    Verify(verify::Args),
+    /// Write a stream to a self-verifying .kifu file (or JSON with --json).
+    Export(export::Args),
+    /// Read a .kifu or JSON file into the store, refusing it if it does not verify.
+    Import(import::Args),
+    /// Append a free-form note event to an opaque stream (created on first use).
+    Append(append::Args),
+    /// Test and benchmark helpers (not for everyday use).
+    #[command(hide = true, subcommand)]
+    Debug(debug::Command),
+}
+
+/// What every command can reach: where the data lives and which clock stamps events.
+pub struct Context {
+    pub data_dir: PathBuf,
+    clock: Arc<dyn Clock>,
+}
+
+impl Context {
+    fn new(data: Option<PathBuf>) -> Result<Self> {
+        let data_dir = match data {
+            Some(d) => d,
+            None => match std::env::var_os("KIFU_DATA") {
+                Some(d) if !d.is_empty() => PathBuf::from(d),
+                _ => dirs::data_dir()
+                    .context("no --data given, KIFU_DATA is unset and this system has no per-user data directory")?
+                    .join("kifu"),
+            },
+        };
+        // Tests pin the clock so output and hashes are reproducible.
+        let clock: Arc<dyn Clock> = match std::env::var("KIFU_TEST_CLOCK") {
+            Ok(v) if v == "fixed" => Arc::new(SteppingClock::fixed()),
+            _ => Arc::new(SystemClock),
+        };
+        Ok(Context { data_dir, clock })
+    }
+
+    /// Opens the store, waiting for another kifu process that holds it.
+    pub fn open_store(&self) -> Result<SledStore> {
+        SledStore::open(&self.data_dir, self.clock.clone())
+            .with_context(|| format!("cannot open the store in {}", self.data_dir.display()))
+    }
+
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+}
+
+pub fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    let ctx = Context::new(cli.data)?;
+    match cli.command {
+        Command::Streams(a) => streams::run(&ctx, a),
+        Command::Log(a) => log_cmd::run(&ctx, a),
+        Command::Verify(a) => verify::run(&ctx, a),
+        Command::Export(a) => export::run(&ctx, a),
+        Command::Import(a) => import::run(&ctx, a),
+        Command::Append(a) => append::run(&ctx, a),
+        Command::Debug(c) => debug::run(&ctx, c),
+    }
+}

@@ -1,0 +1,126 @@
+//! `kifu verify FILE|STREAM|--all`: checks hash chains; exits 0 only when every chain checks.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use serde::Serialize;
+
+use kifu::log::envelope::StreamId;
+use kifu::store::Store;
+
+use super::{import::read_log_file, output, Context};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A .kifu or JSON file, or a stream id in the store.
+    target: Option<String>,
+    /// Verify every stream in the store.
+    #[arg(long, conflicts_with = "target")]
+    all: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    target: String,
+    ok: bool,
+    events: Option<u64>,
+    head: Option<String>,
+    problem: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
+    let reports = match (&args.target, args.all) {
+        (_, true) => {
+            let store = ctx.open_store()?;
+            let streams = store.streams()?;
+            let total: u64 = streams.iter().map(|s| s.head.len).sum();
+            let bar = output::progress(total, "verifying");
+            let mut reports = Vec::with_capacity(streams.len());
+            for s in streams {
+                let id = s.header.stream().clone();
+                reports.push(verify_stream(&store, &id));
+                bar.inc(s.head.len);
+            }
+            bar.finish_and_clear();
+            reports
+        }
+        (Some(t), false) if Path::new(t).is_file() => {
+            vec![match read_log_file(Path::new(t), false) {
+                Ok(log) => ok(t, log.head.len, log.head.hash.to_hex()),
+                Err(e) => failed(t, format!("{e:#}")),
+            }]
+        }
+        (Some(t), false) => {
+            let id = StreamId::new(t)
+                .map_err(|e| anyhow::anyhow!("{t:?} is neither a file nor a stream id: {e}"))?;
+            let store = ctx.open_store()?;
+            vec![verify_stream(&store, &id)]
+        }
+        (None, false) => bail!("name a file or a stream to verify, or pass --all"),
+    };
+    let all_ok = reports.iter().all(|r| r.ok);
+    if args.json {
+        output::print_json(&reports)?;
+    } else {
+        let mut t = output::table(["verified", "events", "head", "result"]);
+        for r in &reports {
+            t.add_row([
+                r.target.clone(),
+                r.events.map_or("-".into(), |n| n.to_string()),
+                r.head.clone().unwrap_or_else(|| "-".into()),
+                if r.ok {
+                    "ok: chain checks".into()
+                } else {
+                    format!("FAILED: {}", r.problem.clone().unwrap_or_default())
+                },
+            ]);
+        }
+        println!("{t}");
+        let bad = reports.iter().filter(|r| !r.ok).count();
+        if bad == 0 {
+            println!(
+                "{} of {} verified: every chain checks",
+                reports.len(),
+                reports.len()
+            );
+        } else {
+            eprintln!("{bad} of {} FAILED verification", reports.len());
+        }
+    }
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn verify_stream(store: &impl Store, id: &StreamId) -> Report {
+    match store.export(id) {
+        Ok(log) => ok(id.as_str(), log.head.len, log.head.hash.to_hex()),
+        Err(e) => failed(id.as_str(), e.to_string()),
+    }
+}
+
+fn ok(target: &str, events: u64, head: String) -> Report {
+    Report {
+        target: target.to_string(),
+        ok: true,
+        events: Some(events),
+        head: Some(head),
+        problem: None,
+    }
+}
+
+fn failed(target: &str, problem: String) -> Report {
+    Report {
+        target: target.to_string(),
+        ok: false,
+        events: None,
+        head: None,
+        problem: Some(problem),
+    }
+}

@@ -58,6 +58,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             let id = StreamId::new(t)
                 .map_err(|e| anyhow::anyhow!("{t:?} is neither a file nor a stream id: {e}"))?;
             let store = ctx.open_store()?;
+            store.head(&id)?; // an unknown stream is an error, not a failed verification
             vec![verify_stream(&store, &id)]
         }
         (None, false) => bail!("name a file or a stream to verify, or pass --all"),

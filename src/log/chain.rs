@@ -210,6 +210,18 @@ impl Verifier {
         };
         let (envelope, hash) = open_event(stored).map_err(fail)?;
         let e = envelope.v1();
+        if self.head.len == 0 && e.seq == 0 && e.prev != self.head.hash {
+            // Event 0 verified on its own, so a broken first link means the header was altered
+            // (even where the alteration also makes the stream id differ).
+            return Err(ChainError {
+                stream: self.stream.to_string(),
+                at: At::Header,
+                problem: Problem::BrokenLink {
+                    expected: self.head.hash,
+                    found: e.prev,
+                },
+            });
+        }
         if e.stream != self.stream.as_str() {
             return Err(fail(Problem::WrongStream {
                 found: e.stream.to_string(),
@@ -219,16 +231,10 @@ impl Verifier {
             return Err(fail(Problem::WrongSeq { found: e.seq }));
         }
         if e.prev != self.head.hash {
-            // Event 0 verified on its own, so a broken first link means the header was altered.
-            let at = if self.head.len == 0 { At::Header } else { at };
-            return Err(ChainError {
-                stream: self.stream.to_string(),
-                at,
-                problem: Problem::BrokenLink {
-                    expected: self.head.hash,
-                    found: e.prev,
-                },
-            });
+            return Err(fail(Problem::BrokenLink {
+                expected: self.head.hash,
+                found: e.prev,
+            }));
         }
         self.head = Head {
             len: self.head.len + 1,

@@ -168,7 +168,7 @@ pub fn read(bytes: &[u8]) -> Result<VerifiedLog, FileError> {
                 events.push(stored.to_vec());
             }
             END_TAG => {
-                let end = r.take(40, at, "end marker")?;
+                let end = r.take(40, Location::End, "end marker")?;
                 let mut count = [0u8; 8];
                 count.copy_from_slice(&end[..8]);
                 let count = u64::from_le_bytes(count);
@@ -180,6 +180,12 @@ pub fn read(bytes: &[u8]) -> Result<VerifiedLog, FileError> {
                     header,
                     events,
                     head,
+                });
+            }
+            other if bytes.len() - r.pos == 40 => {
+                // Exactly an end frame's worth of bytes is left: the end marker's tag is damaged.
+                return Err(FileError::BadEnd {
+                    what: format!("unknown frame tag 0x{other:02x} where the end marker should be"),
                 });
             }
             other => {

@@ -1,1 +1,28 @@
+//! kifu's one integration-test binary. Each module covers one area; `support` holds the
+//! deterministic test environment (temporary data directory, fixed clock, the real `kifu` binary).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod cli_errors;
+mod log_golden;
+mod log_tamper;
+mod store_concurrency;
+mod store_model;
+mod support;
+
+/// Every file in tests/it is a module of this binary (jj's "no forgotten test files").
+#[test]
+fn no_forgotten_test_files() {
+    let main = include_str!("main.rs");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if name == "main" {
+            continue;
+        }
+        assert!(
+            main.contains(&format!("mod {name};")),
+            "tests/it/{name} is not declared in tests/it/main.rs"
+        );
+    }
+}

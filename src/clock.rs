@@ -28,10 +28,7 @@ pub struct SteppingClock {
 
 impl SteppingClock {
     pub fn new(start: Timestamp, step_micros: i64) -> Self {
-        SteppingClock {
-            next: AtomicI64::new(start.0),
-            step_micros,
-        }
+        SteppingClock { next: AtomicI64::new(start.0), step_micros }
     }
 
     /// 2026-01-01T00:00:00Z, advancing one second per reading: the clock of tests and fixtures.

@@ -55,10 +55,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             args.stream, appended.first_seq, appended.head.hash
         );
     } else {
-        println!(
-            "{}: recorded event {}; head {}",
-            args.stream, appended.first_seq, appended.head.hash
-        );
+        println!("{}: recorded event {}; head {}", args.stream, appended.first_seq, appended.head.hash);
     }
     Ok(ExitCode::SUCCESS)
 }

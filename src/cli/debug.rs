@@ -30,27 +30,12 @@ pub enum Command {
 
 pub fn run(ctx: &Context, cmd: Command) -> Result<ExitCode> {
     match cmd {
-        Command::AppendLoop {
-            stream,
-            count,
-            writer,
-            reopen,
-        } => append_loop(ctx, &stream, count, &writer, reopen),
+        Command::AppendLoop { stream, count, writer, reopen } => append_loop(ctx, &stream, count, &writer, reopen),
     }
 }
 
-fn append_loop(
-    ctx: &Context,
-    stream: &StreamId,
-    count: u64,
-    writer: &str,
-    reopen: bool,
-) -> Result<ExitCode> {
-    let mut held = if reopen {
-        None
-    } else {
-        Some(ctx.open_store()?)
-    };
+fn append_loop(ctx: &Context, stream: &StreamId, count: u64, writer: &str, reopen: bool) -> Result<ExitCode> {
+    let mut held = if reopen { None } else { Some(ctx.open_store()?) };
     let stdout = std::io::stdout();
     for i in 0..count {
         let opened;

@@ -40,8 +40,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         // Write beside the target and rename, so a crash never leaves a half-written file under the real name.
         let tmp = args.output.with_extension("kifu-partial");
         std::fs::write(&tmp, &bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &args.output)
-            .with_context(|| format!("cannot write {}", args.output.display()))?;
+        std::fs::rename(&tmp, &args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
         eprintln!(
             "exported {}: {} events, head {} -> {}",
             args.stream,

@@ -25,10 +25,8 @@ pub fn read_log_file(path: &Path, force_json: bool) -> Result<VerifiedLog> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let is_json = force_json || bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     if is_json {
-        let text = std::str::from_utf8(&bytes)
-            .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
-        Ok(json::from_json_str(text)
-            .with_context(|| format!("{} does not verify", path.display()))?)
+        let text = std::str::from_utf8(&bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))?;
+        Ok(json::from_json_str(text).with_context(|| format!("{} does not verify", path.display()))?)
     } else {
         Ok(file::read(&bytes).with_context(|| format!("{} does not verify", path.display()))?)
     }
@@ -43,15 +41,9 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
     let stream = log.header.stream();
     match outcome {
-        Imported::Created => println!(
-            "imported {stream}: {} events, head {}",
-            log.head.len, log.head.hash
-        ),
+        Imported::Created => println!("imported {stream}: {} events, head {}", log.head.len, log.head.hash),
         Imported::AlreadyPresent => {
-            println!(
-                "{stream} is already in the store with the same {} events (head {})",
-                log.head.len, log.head.hash
-            )
+            println!("{stream} is already in the store with the same {} events (head {})", log.head.len, log.head.hash)
         }
     }
     Ok(ExitCode::SUCCESS)

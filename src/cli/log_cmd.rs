@@ -30,18 +30,10 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let (header_bytes, header) = store.header(&args.stream)?;
     let head = store.head(&args.stream)?;
-    let to = args
-        .to
-        .map_or(head.len, |t| t.saturating_add(1))
-        .min(head.len);
+    let to = args.to.map_or(head.len, |t| t.saturating_add(1)).min(head.len);
     let stored = store.read(&args.stream, args.from, to)?;
     // Reuse the JSON form so `log --json` and `export --json` agree field for field.
-    let slice = VerifiedLog {
-        header_bytes,
-        header: header.clone(),
-        events: stored,
-        head,
-    };
+    let slice = VerifiedLog { header_bytes, header: header.clone(), events: stored, head };
     let events = json::to_json(&slice)?.events;
     if args.json {
         output::print_json(&events)?;
@@ -49,8 +41,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     }
     let mut t = output::table(["seq", "recorded (UTC)", "actor", "event", "hash"]);
     for (e, stored) in events.iter().zip(&slice.events) {
-        let (env, _) =
-            chain::open_event(stored).map_err(|p| anyhow::anyhow!("event {}: {p}", e.seq))?;
+        let (env, _) = chain::open_event(stored).map_err(|p| anyhow::anyhow!("event {}: {p}", e.seq))?;
         t.add_row([
             e.seq.to_string(),
             e.recorded_at_utc.replace('T', " "),
@@ -60,11 +51,6 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         ]);
     }
     println!("{t}");
-    println!(
-        "{} of {} events shown; head {}",
-        events.len(),
-        head.len,
-        head.hash
-    );
+    println!("{} of {} events shown; head {}", events.len(), head.len, head.hash);
     Ok(ExitCode::SUCCESS)
 }

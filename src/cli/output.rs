@@ -12,9 +12,7 @@ where
     S: Into<comfy_table::Cell>,
 {
     let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(header);
+    t.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
     t
 }
 
@@ -27,9 +25,7 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
 /// A progress bar on stderr; hidden automatically when stderr is not a terminal.
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
-    if let Ok(style) =
-        ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})")
-    {
+    if let Ok(style) = ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})") {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(what.to_string());

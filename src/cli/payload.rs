@@ -8,17 +8,8 @@ pub fn describe(header: &Header, payload: &[u8]) -> String {
     match h.kind {
         StreamKind::Opaque => match std::str::from_utf8(payload) {
             Ok(text) => text.to_string(),
-            Err(_) => format!(
-                "{} bytes: {}",
-                payload.len(),
-                hex::encode(&payload[..payload.len().min(16)])
-            ),
+            Err(_) => format!("{} bytes: {}", payload.len(), hex::encode(&payload[..payload.len().min(16)])),
         },
-        _ => format!(
-            "{} bytes ({} v{})",
-            payload.len(),
-            h.ruleset,
-            h.ruleset_version
-        ),
+        _ => format!("{} bytes ({} v{})", payload.len(), h.ruleset, h.ruleset_version),
     }
 }

@@ -55,15 +55,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         println!("No streams in {} yet.", ctx.data_dir.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let mut t = output::table([
-        "stream",
-        "kind",
-        "ruleset",
-        "players",
-        "events",
-        "head",
-        "created (UTC)",
-    ]);
+    let mut t = output::table(["stream", "kind", "ruleset", "players", "events", "head", "created (UTC)"]);
     for r in &rows {
         t.add_row([
             r.stream.clone(),

@@ -55,8 +55,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             }]
         }
         (Some(t), false) => {
-            let id = StreamId::new(t)
-                .map_err(|e| anyhow::anyhow!("{t:?} is neither a file nor a stream id: {e}"))?;
+            let id = StreamId::new(t).map_err(|e| anyhow::anyhow!("{t:?} is neither a file nor a stream id: {e}"))?;
             let store = ctx.open_store()?;
             store.head(&id)?; // an unknown stream is an error, not a failed verification
             vec![verify_stream(&store, &id)]
@@ -83,20 +82,12 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         println!("{t}");
         let bad = reports.iter().filter(|r| !r.ok).count();
         if bad == 0 {
-            println!(
-                "{} of {} verified: every chain checks",
-                reports.len(),
-                reports.len()
-            );
+            println!("{} of {} verified: every chain checks", reports.len(), reports.len());
         } else {
             eprintln!("{bad} of {} FAILED verification", reports.len());
         }
     }
-    Ok(if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn verify_stream(store: &impl Store, id: &StreamId) -> Report {
@@ -107,21 +98,9 @@ fn verify_stream(store: &impl Store, id: &StreamId) -> Report {
 }
 
 fn ok(target: &str, events: u64, head: String) -> Report {
-    Report {
-        target: target.to_string(),
-        ok: true,
-        events: Some(events),
-        head: Some(head),
-        problem: None,
-    }
+    Report { target: target.to_string(), ok: true, events: Some(events), head: Some(head), problem: None }
 }
 
 fn failed(target: &str, problem: String) -> Report {
-    Report {
-        target: target.to_string(),
-        ok: false,
-        events: None,
-        head: None,
-        problem: Some(problem),
-    }
+    Report { target: target.to_string(), ok: false, events: None, head: None, problem: Some(problem) }
 }

@@ -84,12 +84,7 @@ pub fn commit_seed(seed: &Secret) -> Commitment {
 
 /// The order a seeded shuffle puts `contents` in. `contents` is sorted first, so the result
 /// depends only on the multiset of cards, the seed, the deck's name and the shuffle number.
-pub fn seeded_order(
-    seed: &Secret,
-    deck: &str,
-    shuffle_no: u32,
-    contents: &[String],
-) -> Vec<String> {
+pub fn seeded_order(seed: &Secret, deck: &str, shuffle_no: u32, contents: &[String]) -> Vec<String> {
     let mut cards = contents.to_vec();
     cards.sort();
     let mut hasher = blake3::Hasher::new_derive_key(SHUFFLE_CONTEXT);
@@ -180,13 +175,7 @@ impl CommitmentLedger {
     }
 
     pub fn seed_committed(&mut self, key: &str, commitment: Commitment) {
-        self.seeds.insert(
-            key.to_string(),
-            SeedEntry {
-                commitment,
-                revealed: None,
-            },
-        );
+        self.seeds.insert(key.to_string(), SeedEntry { commitment, revealed: None });
     }
 
     pub fn seed_revealed(&mut self, key: &str, seed: Secret) {
@@ -208,20 +197,13 @@ impl CommitmentLedger {
     /// Checks a seed reveal against its commitment (for a game's `validate`).
     pub fn check_seed_reveal(&self, key: &str, seed: &Secret) -> Vec<Violation> {
         match self.seeds.get(key) {
-            None => vec![Violation::new(
-                "KIFU-SEED-1",
-                format!("seed {key:?} was never committed"),
-            )],
-            Some(e) if e.revealed.is_some() => vec![Violation::new(
-                "KIFU-SEED-1",
-                format!("seed {key:?} was already revealed"),
-            )],
+            None => vec![Violation::new("KIFU-SEED-1", format!("seed {key:?} was never committed"))],
+            Some(e) if e.revealed.is_some() => {
+                vec![Violation::new("KIFU-SEED-1", format!("seed {key:?} was already revealed"))]
+            }
             Some(e) if commit_seed(seed) != e.commitment => vec![Violation::new(
                 "KIFU-SEED-1",
-                format!(
-                    "revealed seed {key:?} does not match its commitment {}",
-                    e.commitment
-                ),
+                format!("revealed seed {key:?} does not match its commitment {}", e.commitment),
             )],
             Some(_) => vec![],
         }
@@ -282,22 +264,11 @@ impl CommitmentLedger {
 
     pub fn card_sealed(&mut self, commitment: Commitment) {
         let seq = self.seq;
-        self.sealed.insert(
-            commitment,
-            SealedEntry {
-                sealed_at: seq,
-                revealed: None,
-            },
-        );
+        self.sealed.insert(commitment, SealedEntry { sealed_at: seq, revealed: None });
     }
 
     /// Checks a reveal against its commitment (for a game's `validate`).
-    pub fn check_reveal(
-        &self,
-        commitment: &Commitment,
-        card_instance: &str,
-        salt: &Secret,
-    ) -> Vec<Violation> {
+    pub fn check_reveal(&self, commitment: &Commitment, card_instance: &str, salt: &Secret) -> Vec<Violation> {
         match self.sealed.get(commitment) {
             None => vec![Violation::new("KIFU-SEAL-1", format!("no sealed card has commitment {commitment}"))],
             Some(e) if e.revealed.is_some() => {
@@ -319,11 +290,7 @@ impl CommitmentLedger {
 
     /// Sealed cards not (yet) revealed: (commitment, sequence it was sealed at).
     pub fn unrevealed(&self) -> Vec<(Commitment, u64)> {
-        self.sealed
-            .iter()
-            .filter(|(_, e)| e.revealed.is_none())
-            .map(|(c, e)| (*c, e.sealed_at))
-            .collect()
+        self.sealed.iter().filter(|(_, e)| e.revealed.is_none()).map(|(c, e)| (*c, e.sealed_at)).collect()
     }
 
     /// The end-of-game checks: every committed seed was revealed, and every seeded shuffle's
@@ -334,7 +301,10 @@ impl CommitmentLedger {
             if s.revealed.is_none() {
                 out.push((
                     None,
-                    Violation::new("KIFU-SEED-3", format!("seed {key:?} was committed but never revealed, so its shuffles cannot be checked")),
+                    Violation::new(
+                        "KIFU-SEED-3",
+                        format!("seed {key:?} was committed but never revealed, so its shuffles cannot be checked"),
+                    ),
                 ));
             }
         }
@@ -369,18 +339,8 @@ fn replay_segment(seg: &Segment, seed: &Secret) -> Result<Vec<String>, (u64, Str
         match op {
             DeckOp::TookTop(card) => match order.pop_front() {
                 Some(top) if &top == card => {}
-                Some(top) => {
-                    return Err((
-                        *seq,
-                        format!("took {card} but the seeded order had {top} on top"),
-                    ))
-                }
-                None => {
-                    return Err((
-                        *seq,
-                        format!("took {card} from a deck the seeded order says was empty"),
-                    ))
-                }
+                Some(top) => return Err((*seq, format!("took {card} but the seeded order had {top} on top"))),
+                None => return Err((*seq, format!("took {card} from a deck the seeded order says was empty"))),
             },
             DeckOp::PutTop(card) => order.push_front(card.clone()),
             DeckOp::PutBottom(card) => order.push_back(card.clone()),

@@ -8,15 +8,20 @@
 //! no rule logic), `view` (redaction into a [`view::BoardView`]), `agent` (random legal play) and
 //! `catalog` (the card file format).
 
+pub mod audit;
 pub mod commit;
+pub mod driver;
+pub mod record;
+pub mod replay;
 pub mod rules;
+pub mod selfplay;
 pub mod view;
 
 use std::fmt::Debug;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
-pub use rules::{RuleCoverage, RuleId, Violation};
+pub use rules::{Enforcement, RuleCoverage, RuleId, Violation};
 pub use view::{BoardView, Viewer};
 
 /// The agent's random source: seeded, portable and deterministic.
@@ -69,6 +74,12 @@ pub trait Game: 'static {
     /// The player names, in seat order.
     fn players(config: &Self::Config) -> Vec<String>;
 
+    /// Builds a configuration from what a user brings on the command line: player names, deck
+    /// lists (one text per seat, in the game's deck-list format), an optional card catalog (the
+    /// game's sample catalog otherwise) and `KEY=VALUE` policies. Errors name the file line or
+    /// the rule ID.
+    fn new_config(request: &NewGame<'_>) -> Result<Self::Config, Vec<String>>;
+
     /// Checks a configuration (deck construction rules etc.) and builds the initial state:
     /// an unvalidated setup becomes a validated position, or the list of what is wrong.
     fn setup(config: &Self::Config) -> Result<Self::State, Vec<Violation>>;
@@ -108,20 +119,24 @@ pub trait Game: 'static {
 
     /// A valid random configuration for self-play (decks drawn from the game's sample catalog,
     /// default policies), plus the dealer's secrets for a digital game with committed seeds.
-    fn self_play_config(
-        players: &[String],
-        rng: &mut AgentRng,
-    ) -> (Self::Config, commit::AgentSecrets);
+    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (Self::Config, commit::AgentSecrets);
 
     /// A random legal-play agent: the next event to record, or `None` when the game is over.
     /// Every event it returns must validate clean. Deterministic for a given `rng` state.
     /// `secrets` holds what the dealer of a digital game knows (its shuffle seeds), so the agent
     /// can draw the card a seeded shuffle put on top and reveal the seed at the end.
-    fn agent_step(
-        state: &Self::State,
-        secrets: &commit::AgentSecrets,
-        rng: &mut AgentRng,
-    ) -> Option<Self::Event>;
+    fn agent_step(state: &Self::State, secrets: &commit::AgentSecrets, rng: &mut AgentRng) -> Option<Self::Event>;
+}
+
+/// What a user brings to create a game: see [`Game::new_config`].
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    pub players: &'a [String],
+    /// One deck-list text per seat.
+    pub decks: &'a [String],
+    /// A card catalog text; `None` means the game's sample catalog.
+    pub catalog: Option<&'a str>,
+    pub policies: &'a [(String, String)],
 }
 
 /// The payload of every game stream event: a game action, a judge's forced entry, or a ruling.
@@ -149,32 +164,12 @@ pub enum GameEntry<E> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Ruling {
     /// A warning to a player, optionally about the event at sequence `about`.
-    WarningIssued {
-        judge: String,
-        seat: Seat,
-        rule: Option<String>,
-        about: Option<u64>,
-        note: String,
-    },
+    WarningIssued { judge: String, seat: Seat, rule: Option<String>, about: Option<u64>, note: String },
     /// A game loss: the player loses the game, whatever the board says.
-    GameLossIssued {
-        judge: String,
-        seat: Seat,
-        rule: Option<String>,
-        about: Option<u64>,
-        note: String,
-    },
+    GameLossIssued { judge: String, seat: Seat, rule: Option<String>, about: Option<u64>, note: String },
     /// A backup: the game continues from the state as it stood before event `to_seq`.
     /// Events from `to_seq` up to this ruling stay in the log but no longer count.
-    BackedUp {
-        judge: String,
-        to_seq: u64,
-        note: String,
-    },
+    BackedUp { judge: String, to_seq: u64, note: String },
     /// A note for the record, optionally about an event; resolves its findings when `about` is set.
-    NoteRecorded {
-        judge: String,
-        about: Option<u64>,
-        note: String,
-    },
+    NoteRecorded { judge: String, about: Option<u64>, note: String },
 }

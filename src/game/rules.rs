@@ -15,10 +15,7 @@ pub struct Violation {
 
 impl Violation {
     pub fn new(rule: RuleId, message: impl Into<String>) -> Self {
-        Violation {
-            rule,
-            message: message.into(),
-        }
+        Violation { rule, message: message.into() }
     }
 }
 

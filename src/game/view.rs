@@ -19,12 +19,7 @@ pub enum Viewer {
 pub enum CardView {
     /// Face up, or visible to this viewer: the catalog id, name and current statuses
     /// (e.g. "injured", "leader", "rested", "locked").
-    Known {
-        instance: String,
-        card: String,
-        name: String,
-        statuses: Vec<String>,
-    },
+    Known { instance: String, card: String, name: String, statuses: Vec<String> },
     /// Face down or hidden from this viewer. Carries no identity, not even an instance id.
     Hidden,
 }

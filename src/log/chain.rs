@@ -102,24 +102,17 @@ pub fn encode_header(header: &Header) -> Result<Vec<u8>, postcard::Error> {
 
 /// The hash event 0 chains from.
 pub fn header_hash(header_bytes: &[u8]) -> Hash32 {
-    blake3::Hasher::new_derive_key(HEADER_CONTEXT)
-        .update(header_bytes)
-        .finalize()
-        .into()
+    blake3::Hasher::new_derive_key(HEADER_CONTEXT).update(header_bytes).finalize().into()
 }
 
 /// The hash of an event's stored body.
 pub fn event_hash(body: &[u8]) -> Hash32 {
-    blake3::Hasher::new_derive_key(EVENT_CONTEXT)
-        .update(body)
-        .finalize()
-        .into()
+    blake3::Hasher::new_derive_key(EVENT_CONTEXT).update(body).finalize().into()
 }
 
 /// Decodes stored header bytes, requiring that they decode exactly.
 pub fn decode_header(bytes: &[u8]) -> Result<Header, Problem> {
-    let (header, rest) = postcard::take_from_bytes::<Header>(bytes)
-        .map_err(|e| Problem::Undecodable(e.to_string()))?;
+    let (header, rest) = postcard::take_from_bytes::<Header>(bytes).map_err(|e| Problem::Undecodable(e.to_string()))?;
     if !rest.is_empty() {
         return Err(Problem::TrailingBytes(rest.len()));
     }
@@ -145,13 +138,10 @@ pub fn open_event(stored: &[u8]) -> Result<(Envelope<'_>, Hash32), Problem> {
     let stored_hash = Hash32(stored_hash);
     let computed = event_hash(body);
     if computed != stored_hash {
-        return Err(Problem::HashMismatch {
-            stored: stored_hash,
-            computed,
-        });
+        return Err(Problem::HashMismatch { stored: stored_hash, computed });
     }
-    let (envelope, rest) = postcard::take_from_bytes::<Envelope<'_>>(body)
-        .map_err(|e| Problem::Undecodable(e.to_string()))?;
+    let (envelope, rest) =
+        postcard::take_from_bytes::<Envelope<'_>>(body).map_err(|e| Problem::Undecodable(e.to_string()))?;
     if !rest.is_empty() {
         return Err(Problem::TrailingBytes(rest.len()));
     }
@@ -182,17 +172,8 @@ impl Verifier {
             at: At::Header,
             problem,
         })?;
-        let head = Head {
-            len: 0,
-            hash: header_hash(header_bytes),
-        };
-        Ok((
-            Verifier {
-                stream: header.stream().clone(),
-                head,
-            },
-            header,
-        ))
+        let head = Head { len: 0, hash: header_hash(header_bytes) };
+        Ok((Verifier { stream: header.stream().clone(), head }, header))
     }
 
     /// Continues from a known head (e.g. the store's head when appending).
@@ -203,11 +184,7 @@ impl Verifier {
     /// Verifies the next stored event and returns it decoded.
     pub fn push<'a>(&mut self, stored: &'a [u8]) -> Result<Envelope<'a>, ChainError> {
         let at = At::Event(self.head.len);
-        let fail = |problem| ChainError {
-            stream: self.stream.to_string(),
-            at,
-            problem,
-        };
+        let fail = |problem| ChainError { stream: self.stream.to_string(), at, problem };
         let (envelope, hash) = open_event(stored).map_err(fail)?;
         let e = envelope.v1();
         if self.head.len == 0 && e.seq == 0 && e.prev != self.head.hash {
@@ -216,46 +193,29 @@ impl Verifier {
             return Err(ChainError {
                 stream: self.stream.to_string(),
                 at: At::Header,
-                problem: Problem::BrokenLink {
-                    expected: self.head.hash,
-                    found: e.prev,
-                },
+                problem: Problem::BrokenLink { expected: self.head.hash, found: e.prev },
             });
         }
         if e.stream != self.stream.as_str() {
-            return Err(fail(Problem::WrongStream {
-                found: e.stream.to_string(),
-            }));
+            return Err(fail(Problem::WrongStream { found: e.stream.to_string() }));
         }
         if e.seq != self.head.len {
             return Err(fail(Problem::WrongSeq { found: e.seq }));
         }
         if e.prev != self.head.hash {
-            return Err(fail(Problem::BrokenLink {
-                expected: self.head.hash,
-                found: e.prev,
-            }));
+            return Err(fail(Problem::BrokenLink { expected: self.head.hash, found: e.prev }));
         }
-        self.head = Head {
-            len: self.head.len + 1,
-            hash,
-        };
+        self.head = Head { len: self.head.len + 1, hash };
         Ok(envelope)
     }
 
     /// Fails unless the log holds exactly `expected_len` events and ends at `expected_hash`.
-    pub fn finish(
-        &self,
-        expected_len: u64,
-        expected_hash: Option<Hash32>,
-    ) -> Result<Head, ChainError> {
+    pub fn finish(&self, expected_len: u64, expected_hash: Option<Hash32>) -> Result<Head, ChainError> {
         if self.head.len < expected_len {
             return Err(ChainError {
                 stream: self.stream.to_string(),
                 at: At::Event(self.head.len),
-                problem: Problem::Missing {
-                    expected_events: expected_len,
-                },
+                problem: Problem::Missing { expected_events: expected_len },
             });
         }
         if let Some(h) = expected_hash {
@@ -263,10 +223,7 @@ impl Verifier {
                 return Err(ChainError {
                     stream: self.stream.to_string(),
                     at: At::Event(self.head.len.saturating_sub(1)),
-                    problem: Problem::BrokenLink {
-                        expected: h,
-                        found: self.head.hash,
-                    },
+                    problem: Problem::BrokenLink { expected: h, found: self.head.hash },
                 });
             }
         }
@@ -298,10 +255,5 @@ pub fn verify_log(header_bytes: Vec<u8>, events: Vec<Vec<u8>>) -> Result<Verifie
     for stored in &events {
         verifier.push(stored)?;
     }
-    Ok(VerifiedLog {
-        header_bytes,
-        header,
-        events,
-        head: verifier.head(),
-    })
+    Ok(VerifiedLog { header_bytes, header, events, head: verifier.head() })
 }

@@ -22,22 +22,14 @@ pub struct StreamId(String);
 
 impl StreamId {
     pub fn new(id: &str) -> Result<Self, LogError> {
-        let bad = |why| {
-            Err(LogError::InvalidStreamId {
-                id: id.to_string(),
-                why,
-            })
-        };
+        let bad = |why| Err(LogError::InvalidStreamId { id: id.to_string(), why });
         if id.is_empty() || id.len() > 64 {
             return bad("it must be 1 to 64 characters long");
         }
         if !id.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) {
             return bad("it must start with a letter or a digit");
         }
-        if !id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-        {
+        if !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')) {
             return bad("only letters, digits, '.', '_' and '-' are allowed");
         }
         Ok(StreamId(id.to_string()))
@@ -89,9 +81,7 @@ impl FromStr for Actor {
     type Err = LogError;
     /// Parses `player:NAME`, `judge:NAME`, `organizer:NAME` or `system`.
     fn from_str(s: &str) -> Result<Self, LogError> {
-        let err = || LogError::InvalidActor {
-            text: s.to_string(),
-        };
+        let err = || LogError::InvalidActor { text: s.to_string() };
         if s == "system" {
             return Ok(Actor::System);
         }
@@ -172,8 +162,7 @@ impl IdempotencyId {
 
     pub fn from_hex(s: &str) -> Result<Self, String> {
         let mut out = [0u8; 16];
-        hex::decode_to_slice(s, &mut out)
-            .map_err(|e| format!("expected 32 hex digits, got {s:?}: {e}"))?;
+        hex::decode_to_slice(s, &mut out).map_err(|e| format!("expected 32 hex digits, got {s:?}: {e}"))?;
         Ok(IdempotencyId(out))
     }
 }

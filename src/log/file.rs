@@ -147,8 +147,7 @@ pub fn read(bytes: &[u8]) -> Result<VerifiedLog, FileError> {
     }
     let header_len = r.u32(Location::Header, "header length")? as usize;
     let header_bytes = r.take(header_len, Location::Header, "header")?.to_vec();
-    let (mut verifier, header) =
-        Verifier::from_header_bytes(&header_bytes).map_err(FileError::Chain)?;
+    let (mut verifier, header) = Verifier::from_header_bytes(&header_bytes).map_err(FileError::Chain)?;
     let mut events = Vec::new();
     loop {
         let seq = verifier.head().len;
@@ -198,12 +197,7 @@ pub fn read(bytes: &[u8]) -> Result<VerifiedLog, FileError> {
     }
 }
 
-fn finish(
-    verifier: &Verifier,
-    count: u64,
-    hash: Hash32,
-    r: &Reader<'_>,
-) -> Result<Head, FileError> {
+fn finish(verifier: &Verifier, count: u64, hash: Hash32, r: &Reader<'_>) -> Result<Head, FileError> {
     let head = verifier.head();
     if r.pos != r.bytes.len() {
         // A real end frame is last; one followed by more bytes is a damaged event frame.
@@ -217,32 +211,22 @@ fn finish(
         });
     }
     if hash == head.hash && count != head.len {
-        return Err(FileError::BadEnd {
-            what: format!("says {count} events but the file holds {}", head.len),
-        });
+        return Err(FileError::BadEnd { what: format!("says {count} events but the file holds {}", head.len) });
     }
     if count > head.len {
         // The end marker promises events that are not there: event `head.len` onwards is missing.
         return Err(FileError::Chain(ChainError {
             stream: verifier.stream().to_string(),
             at: At::Event(head.len),
-            problem: chain::Problem::Missing {
-                expected_events: count,
-            },
+            problem: chain::Problem::Missing { expected_events: count },
         }));
     }
     if count < head.len {
-        return Err(FileError::BadEnd {
-            what: format!("says {count} events but the file holds {}", head.len),
-        });
+        return Err(FileError::BadEnd { what: format!("says {count} events but the file holds {}", head.len) });
     }
     if hash != head.hash {
         return Err(FileError::BadEnd {
-            what: format!(
-                "head hash {} does not match the last event's hash {}",
-                hash.short(),
-                head.hash.short()
-            ),
+            what: format!("head hash {} does not match the last event's hash {}", hash.short(), head.hash.short()),
         });
     }
     Ok(head)

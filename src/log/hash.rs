@@ -19,8 +19,7 @@ impl Hash32 {
 
     pub fn from_hex(s: &str) -> Result<Self, String> {
         let mut out = [0u8; 32];
-        hex::decode_to_slice(s.trim(), &mut out)
-            .map_err(|e| format!("expected 64 hex digits, got {s:?}: {e}"))?;
+        hex::decode_to_slice(s.trim(), &mut out).map_err(|e| format!("expected 64 hex digits, got {s:?}: {e}"))?;
         Ok(Hash32(out))
     }
 }

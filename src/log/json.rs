@@ -11,9 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::chain::{self, At, ChainError, Problem, VerifiedLog};
-use super::envelope::{
-    Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp,
-};
+use super::envelope::{Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp};
 use super::hash::Hash32;
 use super::LogError;
 
@@ -106,11 +104,7 @@ pub fn to_json(log: &VerifiedLog) -> Result<JsonLog, LogError> {
     let mut events = Vec::with_capacity(log.events.len());
     for stored in &log.events {
         let (env, hash) = chain::open_event(stored).map_err(|problem| {
-            LogError::Chain(ChainError {
-                stream: h.stream.to_string(),
-                at: At::Event(events.len() as u64),
-                problem,
-            })
+            LogError::Chain(ChainError { stream: h.stream.to_string(), at: At::Event(events.len() as u64), problem })
         })?;
         let e = env.v1();
         events.push(JsonEvent {
@@ -129,10 +123,7 @@ pub fn to_json(log: &VerifiedLog) -> Result<JsonLog, LogError> {
         version: JSON_VERSION,
         header,
         events,
-        head: JsonHead {
-            events: log.head.len,
-            hash: log.head.hash,
-        },
+        head: JsonHead { events: log.head.len, hash: log.head.hash },
     })
 }
 
@@ -145,10 +136,7 @@ pub fn from_json_str(text: &str) -> Result<VerifiedLog, LogError> {
 /// Rebuilds the stored bytes from the JSON form and verifies them.
 pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
     if json.format != JSON_FORMAT {
-        return Err(LogError::Json(format!(
-            "\"format\" is {:?}, expected {JSON_FORMAT:?}",
-            json.format
-        )));
+        return Err(LogError::Json(format!("\"format\" is {:?}, expected {JSON_FORMAT:?}", json.format)));
     }
     if json.version != JSON_VERSION {
         return Err(LogError::Json(format!(
@@ -166,8 +154,7 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
         ruleset: jh.ruleset.clone(),
         ruleset_version: jh.ruleset_version,
         players: jh.players.clone(),
-        config: hex::decode(&jh.config_hex)
-            .map_err(|e| LogError::Json(format!("header.config_hex: {e}")))?,
+        config: hex::decode(&jh.config_hex).map_err(|e| LogError::Json(format!("header.config_hex: {e}")))?,
         created_at,
     });
     let header_bytes = chain::encode_header(&header)?;
@@ -176,30 +163,21 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
         return Err(LogError::Chain(ChainError {
             stream: stream.to_string(),
             at: At::Header,
-            problem: Problem::HashMismatch {
-                stored: jh.hash,
-                computed,
-            },
+            problem: Problem::HashMismatch { stored: jh.hash, computed },
         }));
     }
     let mut events = Vec::with_capacity(json.events.len());
     for (i, je) in json.events.iter().enumerate() {
         let where_ = format!("events[{i}] (seq {})", je.seq);
         let recorded_at = Timestamp(je.recorded_at);
-        check_utc(
-            &format!("{where_}.recorded_at_utc"),
-            recorded_at,
-            &je.recorded_at_utc,
-        )?;
+        check_utc(&format!("{where_}.recorded_at_utc"), recorded_at, &je.recorded_at_utc)?;
         let idempotency = match &je.idempotency {
             None => None,
-            Some(h) => Some(
-                IdempotencyId::from_hex(h)
-                    .map_err(|e| LogError::Json(format!("{where_}.idempotency: {e}")))?,
-            ),
+            Some(h) => {
+                Some(IdempotencyId::from_hex(h).map_err(|e| LogError::Json(format!("{where_}.idempotency: {e}")))?)
+            }
         };
-        let payload = hex::decode(&je.payload_hex)
-            .map_err(|e| LogError::Json(format!("{where_}.payload_hex: {e}")))?;
+        let payload = hex::decode(&je.payload_hex).map_err(|e| LogError::Json(format!("{where_}.payload_hex: {e}")))?;
         let envelope = Envelope::V1(EnvelopeV1 {
             stream: Cow::Borrowed(stream.as_str()),
             seq: je.seq,
@@ -214,10 +192,7 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
             return Err(LogError::Chain(ChainError {
                 stream: stream.to_string(),
                 at: At::Event(i as u64),
-                problem: Problem::HashMismatch {
-                    stored: je.hash,
-                    computed,
-                },
+                problem: Problem::HashMismatch { stored: je.hash, computed },
             }));
         }
         events.push(stored);
@@ -228,14 +203,9 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
             stream: stream.to_string(),
             at: At::Event(log.head.len),
             problem: if json.head.events > log.head.len {
-                Problem::Missing {
-                    expected_events: json.head.events,
-                }
+                Problem::Missing { expected_events: json.head.events }
             } else {
-                Problem::BrokenLink {
-                    expected: json.head.hash,
-                    found: log.head.hash,
-                }
+                Problem::BrokenLink { expected: json.head.hash, found: log.head.hash }
             },
         }));
     }
@@ -244,10 +214,7 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
 
 fn check_utc(field: &str, t: Timestamp, text: &str) -> Result<(), LogError> {
     if t.to_rfc3339() != text {
-        return Err(LogError::Json(format!(
-            "{field} is {text:?} but the integer time says {:?}",
-            t.to_rfc3339()
-        )));
+        return Err(LogError::Json(format!("{field} is {text:?} but the integer time says {:?}", t.to_rfc3339())));
     }
     Ok(())
 }

@@ -39,9 +39,10 @@ impl std::str::FromStr for ExpectedVersion {
         match s {
             "none" => Ok(ExpectedVersion::NoStream),
             "any" => Ok(ExpectedVersion::Any),
-            n => n.parse().map(ExpectedVersion::Exact).map_err(|_| {
-                format!("expected version must be 'none', 'any' or a number of events, not {n:?}")
-            }),
+            n => n
+                .parse()
+                .map(ExpectedVersion::Exact)
+                .map_err(|_| format!("expected version must be 'none', 'any' or a number of events, not {n:?}")),
         }
     }
 }
@@ -98,36 +99,24 @@ pub enum StoreError {
     #[error("unknown stream {0:?} (see `kifu streams` for the streams in this store)")]
     UnknownStream(String),
     #[error("stream {stream}: wrong expected version: expected {expected}, but {}", match current { None => "the stream does not exist".to_string(), Some(n) => format!("the stream holds {n} event(s) (next sequence {n})") })]
-    WrongExpectedVersion {
-        stream: String,
-        expected: ExpectedVersion,
-        current: Option<u64>,
-    },
+    WrongExpectedVersion { stream: String, expected: ExpectedVersion, current: Option<u64> },
     #[error("stream {0:?} does not exist and the append carries no header to create it")]
     NoHeader(String),
     #[error("the header names stream {header:?} but the append is for stream {stream:?}")]
     HeaderMismatch { stream: String, header: String },
     #[error("stream {stream}: idempotency id {id} was already used for event {seq} with a different actor or payload")]
-    IdempotencyConflict {
-        stream: String,
-        id: String,
-        seq: u64,
-    },
+    IdempotencyConflict { stream: String, id: String, seq: u64 },
     #[error("stream {stream}: some events of the request were already recorded (a partial retry); retry the exact same request")]
     PartialRetry { stream: String },
-    #[error("stream {stream} already exists with {events} events and head {head}; it differs from the log being imported")]
-    StreamExists {
-        stream: String,
-        events: u64,
-        head: String,
-    },
+    #[error(
+        "stream {stream} already exists with {events} events and head {head}; it differs from the log being imported"
+    )]
+    StreamExists { stream: String, events: u64, head: String },
     #[error("store is corrupted: {0}")]
     Corrupt(ChainError),
     #[error("store is corrupted: {0}")]
     CorruptIndex(String),
-    #[error(
-        "data directory {path} is in use by another kifu process (waited {waited_ms} ms for it)"
-    )]
+    #[error("data directory {path} is in use by another kifu process (waited {waited_ms} ms for it)")]
     Locked { path: String, waited_ms: u128 },
     #[error("storage error: {0}")]
     Backend(String),
@@ -162,9 +151,7 @@ pub trait Store: Send + Sync {
     /// Appends one request.
     fn append(&self, request: AppendRequest) -> Result<Appended, StoreError> {
         let stream = request.stream.to_string();
-        self.append_batch(vec![request])?
-            .pop()
-            .ok_or(StoreError::UnknownStream(stream))
+        self.append_batch(vec![request])?.pop().ok_or(StoreError::UnknownStream(stream))
     }
 
     /// Reads a whole stream and verifies every record and the recorded head.
@@ -175,19 +162,14 @@ pub trait Store: Send + Sync {
         let log = chain::verify_log(header_bytes, events).map_err(StoreError::Corrupt)?;
         if log.head != head {
             let v = chain::Verifier::from_head(stream.clone(), log.head);
-            return Err(StoreError::Corrupt(
-                match v.finish(head.len, Some(head.hash)) {
-                    Err(e) => e,
-                    Ok(_) => ChainError {
-                        stream: stream.to_string(),
-                        at: chain::At::Event(log.head.len),
-                        problem: chain::Problem::BrokenLink {
-                            expected: head.hash,
-                            found: log.head.hash,
-                        },
-                    },
+            return Err(StoreError::Corrupt(match v.finish(head.len, Some(head.hash)) {
+                Err(e) => e,
+                Ok(_) => ChainError {
+                    stream: stream.to_string(),
+                    at: chain::At::Event(log.head.len),
+                    problem: chain::Problem::BrokenLink { expected: head.hash, found: log.head.hash },
                 },
-            ));
+            }));
         }
         Ok(log)
     }

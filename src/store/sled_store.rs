@@ -38,10 +38,7 @@ pub struct OpenOptions {
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        OpenOptions {
-            lock_wait: Duration::from_secs(30),
-            durable: true,
-        }
+        OpenOptions { lock_wait: Duration::from_secs(30), durable: true }
     }
 }
 
@@ -72,17 +69,9 @@ impl SledStore {
         Self::open_with(dir, clock, OpenOptions::default())
     }
 
-    pub fn open_with(
-        dir: &Path,
-        clock: Arc<dyn Clock>,
-        options: OpenOptions,
-    ) -> Result<Self, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            StoreError::Backend(format!(
-                "cannot create data directory {}: {e}",
-                dir.display()
-            ))
-        })?;
+    pub fn open_with(dir: &Path, clock: Arc<dyn Clock>, options: OpenOptions) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Backend(format!("cannot create data directory {}: {e}", dir.display())))?;
         let started = Instant::now();
         let db = loop {
             match sled::Config::new().path(dir).open() {
@@ -97,12 +86,7 @@ impl SledStore {
                     }
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                Err(e) => {
-                    return Err(StoreError::Backend(format!(
-                        "cannot open store in {}: {e}",
-                        dir.display()
-                    )))
-                }
+                Err(e) => return Err(StoreError::Backend(format!("cannot open store in {}: {e}", dir.display()))),
             }
         };
         let data_file = File::options().read(true).open(dir.join("db")).ok();
@@ -111,10 +95,7 @@ impl SledStore {
 
     /// A store that lives in a temporary directory and is deleted when dropped (tests, benches).
     pub fn temporary(clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
-        let db = sled::Config::new()
-            .temporary(true)
-            .open()
-            .map_err(backend)?;
+        let db = sled::Config::new().temporary(true).open().map_err(backend)?;
         Self::from_db(db, clock, false, None, PathBuf::new())
     }
 
@@ -158,8 +139,7 @@ impl SledStore {
         let target = self.committed.load(Ordering::SeqCst);
         self.db.flush().map_err(backend)?;
         if let Some(f) = &self.data_file {
-            f.sync_data()
-                .map_err(|e| StoreError::Backend(format!("fdatasync failed: {e}")))?;
+            f.sync_data().map_err(|e| StoreError::Backend(format!("fdatasync failed: {e}")))?;
         }
         *durable_upto = target;
         Ok(())
@@ -200,19 +180,13 @@ fn encode_head(head: &Head) -> [u8; 40] {
 
 fn decode_head(stream: &str, bytes: &[u8]) -> Result<Head, StoreError> {
     if bytes.len() != 40 {
-        return Err(StoreError::CorruptIndex(format!(
-            "stream {stream}: head record is {} bytes, not 40",
-            bytes.len()
-        )));
+        return Err(StoreError::CorruptIndex(format!("stream {stream}: head record is {} bytes, not 40", bytes.len())));
     }
     let mut len = [0u8; 8];
     len.copy_from_slice(&bytes[..8]);
     let mut hash = [0u8; 32];
     hash.copy_from_slice(&bytes[8..]);
-    Ok(Head {
-        len: u64::from_be_bytes(len),
-        hash: Hash32(hash),
-    })
+    Ok(Head { len: u64::from_be_bytes(len), hash: Hash32(hash) })
 }
 
 fn decode_seq(bytes: &[u8]) -> u64 {
@@ -226,12 +200,7 @@ type TxResult<T> = Result<T, ConflictableTransactionError<StoreError>>;
 
 /// The append logic inside one transaction attempt (sled may run it more than once).
 fn append_in_tx(
-    (headers, heads, events, idem): (
-        &TransactionalTree,
-        &TransactionalTree,
-        &TransactionalTree,
-        &TransactionalTree,
-    ),
+    (headers, heads, events, idem): (&TransactionalTree, &TransactionalTree, &TransactionalTree, &TransactionalTree),
     requests: &[AppendRequest],
     now: crate::log::envelope::Timestamp,
 ) -> TxResult<Vec<Appended>> {
@@ -259,9 +228,7 @@ fn append_in_tx(
             }
             if !found.is_empty() {
                 if found.len() != req.events.len() {
-                    return abort(StoreError::PartialRetry {
-                        stream: sid.to_string(),
-                    });
+                    return abort(StoreError::PartialRetry { stream: sid.to_string() });
                 }
                 for (ev, seq, id) in &found {
                     let stored = events.get(event_key(sid, *seq))?.ok_or_else(|| {
@@ -281,16 +248,8 @@ fn append_in_tx(
                         });
                     }
                 }
-                let head = current.unwrap_or(Head {
-                    len: 0,
-                    hash: Hash32::default(),
-                });
-                out.push(Appended {
-                    stream: req.stream.clone(),
-                    first_seq: found[0].1,
-                    head,
-                    retried: true,
-                });
+                let head = current.unwrap_or(Head { len: 0, hash: Hash32::default() });
+                out.push(Appended { stream: req.stream.clone(), first_seq: found[0].1, head, retried: true });
                 continue;
             }
         }
@@ -319,13 +278,10 @@ fn append_in_tx(
                         header: header.stream().to_string(),
                     });
                 }
-                let header_bytes = chain::encode_header(header)
-                    .map_err(|e| ConflictableTransactionError::Abort(e.into()))?;
+                let header_bytes =
+                    chain::encode_header(header).map_err(|e| ConflictableTransactionError::Abort(e.into()))?;
                 headers.insert(sid.as_bytes(), header_bytes.as_slice())?;
-                Head {
-                    len: 0,
-                    hash: chain::header_hash(&header_bytes),
-                }
+                Head { len: 0, hash: chain::header_hash(&header_bytes) }
             }
         };
         let first_seq = head.len;
@@ -339,25 +295,17 @@ fn append_in_tx(
                 payload: Cow::Borrowed(&ev.payload),
                 prev: head.hash,
             });
-            let (stored, hash) = chain::seal_event(&envelope)
-                .map_err(|e| ConflictableTransactionError::Abort(e.into()))?;
+            let (stored, hash) =
+                chain::seal_event(&envelope).map_err(|e| ConflictableTransactionError::Abort(e.into()))?;
             events.insert(event_key(sid, head.len), stored)?;
             if let Some(id) = ev.idempotency {
                 idem.insert(idempotency_key(sid, &id.0), &head.len.to_be_bytes()[..])?;
             }
-            head = Head {
-                len: head.len + 1,
-                hash,
-            };
+            head = Head { len: head.len + 1, hash };
         }
         heads.insert(sid.as_bytes(), &encode_head(&head)[..])?;
         pending.insert(sid, head);
-        out.push(Appended {
-            stream: req.stream.clone(),
-            first_seq,
-            head,
-            retried: false,
-        });
+        out.push(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
     }
     Ok(out)
 }
@@ -387,9 +335,7 @@ impl super::Store for SledStore {
             .transaction(|(headers, heads, events, idem)| {
                 if let Some(b) = heads.get(sid.as_bytes())? {
                     let head = decode_head(sid, &b).or_else(abort)?;
-                    let same_header = headers
-                        .get(sid.as_bytes())?
-                        .is_some_and(|h| *h == *log.header_bytes);
+                    let same_header = headers.get(sid.as_bytes())?.is_some_and(|h| *h == *log.header_bytes);
                     if head == log.head && same_header {
                         return Ok(Imported::AlreadyPresent);
                     }
@@ -427,11 +373,7 @@ impl super::Store for SledStore {
             .ok_or_else(|| StoreError::UnknownStream(stream.to_string()))?
             .to_vec();
         let header = chain::decode_header(&bytes).map_err(|problem| {
-            StoreError::Corrupt(chain::ChainError {
-                stream: stream.to_string(),
-                at: chain::At::Header,
-                problem,
-            })
+            StoreError::Corrupt(chain::ChainError { stream: stream.to_string(), at: chain::At::Header, problem })
         })?;
         Ok((bytes, header))
     }
@@ -453,11 +395,7 @@ impl super::Store for SledStore {
         }
         let sid = stream.as_str();
         let mut out = Vec::with_capacity(usize::try_from(to - from).unwrap_or(0));
-        for (i, kv) in self
-            .events
-            .range(event_key(sid, from)..event_key(sid, to))
-            .enumerate()
-        {
+        for (i, kv) in self.events.range(event_key(sid, from)..event_key(sid, to)).enumerate() {
             let (k, v) = kv.map_err(backend)?;
             let expected = from + i as u64;
             let seq = decode_seq(&k[k.len().saturating_sub(8)..]);

@@ -13,10 +13,7 @@ fn write_sample(env: &TestEnv) -> (std::path::PathBuf, Vec<u8>) {
 }
 
 fn assert_store_empty(env: &TestEnv) {
-    assert!(
-        env.ok(&["streams", "--json"]).trim() == "[]",
-        "the store was changed"
-    );
+    assert!(env.ok(&["streams", "--json"]).trim() == "[]", "the store was changed");
 }
 
 #[test]
@@ -27,10 +24,7 @@ fn import_refuses_a_corrupted_file_and_names_the_event() {
     bytes[n - 60] ^= 0x20; // inside the last event
     std::fs::write(&path, &bytes).unwrap();
     let err = env.fails(&["import", path.to_str().unwrap()]);
-    assert!(
-        err.contains("event 6") && err.contains("does not verify"),
-        "{err}"
-    );
+    assert!(err.contains("event 6") && err.contains("does not verify"), "{err}");
     assert_store_empty(&env);
 }
 
@@ -59,32 +53,20 @@ fn import_refuses_an_unknown_format_version() {
 fn import_refuses_malformed_json() {
     let env = TestEnv::new();
     let path = env.path("bad.json");
-    std::fs::write(
-        &path,
-        "{\"format\": \"kifu-log\", \"version\": 1, \"header\": ",
-    )
-    .unwrap();
+    std::fs::write(&path, "{\"format\": \"kifu-log\", \"version\": 1, \"header\": ").unwrap();
     let err = env.fails(&["import", path.to_str().unwrap()]);
-    assert!(
-        err.contains("malformed JSON log") && err.contains("line 1"),
-        "{err}"
-    );
+    assert!(err.contains("malformed JSON log") && err.contains("line 1"), "{err}");
     assert_store_empty(&env);
 }
 
 #[test]
 fn unknown_stream_is_named() {
     let env = TestEnv::new();
-    for args in [
-        vec!["log", "no-such-game"],
-        vec!["export", "no-such-game", "-o", "x.kifu"],
-        vec!["verify", "no-such-game"],
-    ] {
+    for args in
+        [vec!["log", "no-such-game"], vec!["export", "no-such-game", "-o", "x.kifu"], vec!["verify", "no-such-game"]]
+    {
         let err = env.fails(&args);
-        assert!(
-            err.contains("unknown stream \"no-such-game\""),
-            "{args:?}: {err}"
-        );
+        assert!(err.contains("unknown stream \"no-such-game\""), "{args:?}: {err}");
     }
 }
 
@@ -105,32 +87,12 @@ fn wrong_expected_version_names_the_current_version_and_writes_nothing() {
 #[test]
 fn export_import_verify_round_trip_through_the_cli() {
     let env = TestEnv::new();
-    env.ok(&[
-        "append",
-        "notes",
-        "--text",
-        "judge call at table 3",
-        "--actor",
-        "judge:jin",
-    ]);
-    env.ok(&[
-        "append",
-        "notes",
-        "--text",
-        "resolved",
-        "--actor",
-        "judge:jin",
-    ]);
+    env.ok(&["append", "notes", "--text", "judge call at table 3", "--actor", "judge:jin"]);
+    env.ok(&["append", "notes", "--text", "resolved", "--actor", "judge:jin"]);
     let kifu_path = env.path("notes.kifu");
     let json_path = env.path("notes.json");
     env.ok(&["export", "notes", "-o", kifu_path.to_str().unwrap()]);
-    env.ok(&[
-        "export",
-        "notes",
-        "-o",
-        json_path.to_str().unwrap(),
-        "--json",
-    ]);
+    env.ok(&["export", "notes", "-o", json_path.to_str().unwrap(), "--json"]);
     let out = env.ok(&["verify", kifu_path.to_str().unwrap()]);
     assert!(out.contains("ok: chain checks"), "{out}");
     env.ok(&["verify", json_path.to_str().unwrap()]);
@@ -147,17 +109,11 @@ fn export_import_verify_round_trip_through_the_cli() {
 fn verify_fails_on_a_tampered_file_and_says_where() {
     let env = TestEnv::new();
     let (path, mut bytes) = write_sample(&env);
-    let pos = bytes
-        .windows(15)
-        .position(|w| w == b"bob drew a card")
-        .unwrap();
+    let pos = bytes.windows(15).position(|w| w == b"bob drew a card").unwrap();
     bytes[pos] = b'r';
     std::fs::write(&path, &bytes).unwrap();
     let out = env.kifu(&["verify", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains("event 2") && stdout.contains("FAILED"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("event 2") && stdout.contains("FAILED"), "{stdout}");
 }

@@ -27,14 +27,8 @@ fn records_text(log: &chain::VerifiedLog) -> String {
 fn golden_stream_bytes_and_hashes_are_pinned() {
     let log = sample_log();
     ensure_file_contents("schema/golden/golden-1.kifu", &file::write(&log));
-    ensure_file_contents(
-        "schema/golden/golden-1.hashes.txt",
-        hashes_text(&log).as_bytes(),
-    );
-    ensure_file_contents(
-        "schema/golden/golden-1.records.txt",
-        records_text(&log).as_bytes(),
-    );
+    ensure_file_contents("schema/golden/golden-1.hashes.txt", hashes_text(&log).as_bytes());
+    ensure_file_contents("schema/golden/golden-1.records.txt", records_text(&log).as_bytes());
     let mut j = serde_json::to_string_pretty(&json::to_json(&log).unwrap()).unwrap();
     j.push('\n');
     ensure_file_contents("schema/golden/golden-1.json", j.as_bytes());
@@ -42,11 +36,7 @@ fn golden_stream_bytes_and_hashes_are_pinned() {
 
 #[test]
 fn golden_file_still_reads_and_verifies() {
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/schema/golden/golden-1.kifu"
-    ))
-    .unwrap();
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/golden/golden-1.kifu")).unwrap();
     let log = file::read(&bytes).unwrap();
     assert_eq!(log.head.len, 7);
     assert_eq!(log.header.stream().as_str(), "golden-1");

@@ -37,12 +37,7 @@ fn frames(bytes: &[u8], log: &VerifiedLog) -> Vec<std::ops::Range<usize>> {
 fn check(damaged: &[u8], expected: Location, case: &str) {
     match file::read(damaged) {
         Ok(_) => panic!("{case}: damaged file was accepted"),
-        Err(e) => assert_eq!(
-            e.location(),
-            expected,
-            "{case}: reported at {} ({e})",
-            e.location()
-        ),
+        Err(e) => assert_eq!(e.location(), expected, "{case}: reported at {} ({e})", e.location()),
     }
 }
 
@@ -74,11 +69,7 @@ fn deleting_any_event_is_detected_at_its_sequence_number() {
     for (seq, f) in frames.iter().enumerate() {
         let mut damaged = bytes[..f.start].to_vec();
         damaged.extend_from_slice(&bytes[f.end..]);
-        check(
-            &damaged,
-            Location::Event(seq as u64),
-            &format!("deleted event {seq}"),
-        );
+        check(&damaged, Location::Event(seq as u64), &format!("deleted event {seq}"));
     }
 }
 
@@ -93,11 +84,7 @@ fn swapping_adjacent_events_is_detected_at_the_first_of_them() {
         damaged.extend_from_slice(&bytes[b.clone()]);
         damaged.extend_from_slice(&bytes[a.clone()]);
         damaged.extend_from_slice(&bytes[b.end..]);
-        check(
-            &damaged,
-            Location::Event(seq as u64),
-            &format!("swapped events {seq} and {}", seq + 1),
-        );
+        check(&damaged, Location::Event(seq as u64), &format!("swapped events {seq} and {}", seq + 1));
     }
 }
 
@@ -107,18 +94,10 @@ fn truncating_at_every_event_boundary_is_detected() {
     let bytes = file::write(&log);
     let frames = frames(&bytes, &log);
     for (seq, f) in frames.iter().enumerate() {
-        check(
-            &bytes[..f.start],
-            Location::Event(seq as u64),
-            &format!("truncated before event {seq}"),
-        );
+        check(&bytes[..f.start], Location::Event(seq as u64), &format!("truncated before event {seq}"));
     }
     let end = frames.last().unwrap().end;
-    check(
-        &bytes[..end],
-        Location::Event(frames.len() as u64),
-        "truncated before the end marker",
-    );
+    check(&bytes[..end], Location::Event(frames.len() as u64), "truncated before the end marker");
 }
 
 #[test]
@@ -157,8 +136,5 @@ fn edited_json_payload_is_detected_at_its_sequence_number() {
     let mut j = json::to_json(&log).unwrap();
     j.events[4].payload_hex = hex::encode("an edited note");
     let err = json::from_json(&j).unwrap_err().to_string();
-    assert!(
-        err.contains("event 4") && err.contains("hash does not match"),
-        "{err}"
-    );
+    assert!(err.contains("event 4") && err.contains("hash does not match"), "{err}");
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli_errors;
+mod game_machinery;
 mod log_golden;
 mod log_tamper;
 mod store_concurrency;
@@ -20,9 +21,6 @@ fn no_forgotten_test_files() {
         if name == "main" {
             continue;
         }
-        assert!(
-            main.contains(&format!("mod {name};")),
-            "tests/it/{name} is not declared in tests/it/main.rs"
-        );
+        assert!(main.contains(&format!("mod {name};")), "tests/it/{name} is not declared in tests/it/main.rs");
     }
 }

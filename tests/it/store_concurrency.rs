@@ -73,10 +73,7 @@ fn threads_appending_with_expected_versions_never_fork() {
     let got = payloads(&*store, &stream);
     assert_eq!(got.len(), threads * per_thread, "no gap and no lost event");
     for (seq, payload) in &acked {
-        assert_eq!(
-            &got[*seq as usize], payload,
-            "acknowledged event {seq} is where it was acknowledged"
-        );
+        assert_eq!(&got[*seq as usize], payload, "acknowledged event {seq} is where it was acknowledged");
     }
     let distinct: BTreeSet<_> = got.iter().collect();
     assert_eq!(distinct.len(), got.len(), "no event recorded twice");
@@ -90,16 +87,7 @@ fn two_processes_taking_turns_never_fork() {
         .iter()
         .map(|w| {
             kifu_cmd(&env.data())
-                .args([
-                    "debug",
-                    "append-loop",
-                    "shared",
-                    "--count",
-                    &count.to_string(),
-                    "--writer",
-                    w,
-                    "--reopen",
-                ])
+                .args(["debug", "append-loop", "shared", "--count", &count.to_string(), "--writer", w, "--reopen"])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -109,11 +97,7 @@ fn two_processes_taking_turns_never_fork() {
     let mut acks = Vec::new();
     for child in children {
         let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "writer failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "writer failed: {}", String::from_utf8_lossy(&out.stderr));
         for line in String::from_utf8(out.stdout).unwrap().lines() {
             let parts: Vec<_> = line.split(' ').collect();
             assert_eq!(parts[0], "ack");
@@ -125,22 +109,11 @@ fn two_processes_taking_turns_never_fork() {
     let got = payloads(&store, &StreamId::new("shared").unwrap());
     assert_eq!(got.len(), 2 * count);
     let seqs: BTreeSet<_> = acks.iter().map(|(_, s)| *s).collect();
-    assert_eq!(
-        seqs.len(),
-        2 * count,
-        "every acknowledged sequence number is distinct"
-    );
+    assert_eq!(seqs.len(), 2 * count, "every acknowledged sequence number is distinct");
     for w in ["a", "b"] {
-        let mine: Vec<_> = got
-            .iter()
-            .filter(|p| p.starts_with(&format!("{w}-")))
-            .cloned()
-            .collect();
+        let mine: Vec<_> = got.iter().filter(|p| p.starts_with(&format!("{w}-"))).cloned().collect();
         let expected: Vec<_> = (0..count).map(|i| format!("{w}-{i}")).collect();
-        assert_eq!(
-            mine, expected,
-            "writer {w}'s events are all there, in its order"
-        );
+        assert_eq!(mine, expected, "writer {w}'s events are all there, in its order");
     }
 }
 
@@ -169,10 +142,7 @@ fn a_retried_append_is_recorded_once() {
     let mut other = req(ExpectedVersion::Any);
     other.events[0].payload = b"table 4: bob 2-0 alice".to_vec();
     let err = store.append(other).unwrap_err();
-    assert!(
-        matches!(err, StoreError::IdempotencyConflict { seq: 0, .. }),
-        "{err}"
-    );
+    assert!(matches!(err, StoreError::IdempotencyConflict { seq: 0, .. }), "{err}");
     assert_eq!(store.head(&stream).unwrap().len, 1);
 }
 
@@ -185,30 +155,13 @@ fn a_batch_is_all_or_nothing() {
         stream: s.clone(),
         expected,
         create: Some(opaque_header(s.as_str(), Timestamp(0))),
-        events: vec![NewEvent {
-            actor: Actor::System,
-            payload: b"x".to_vec(),
-            idempotency: None,
-        }],
+        events: vec![NewEvent { actor: Actor::System, payload: b"x".to_vec(), idempotency: None }],
     };
     store.append(mk(&b, ExpectedVersion::NoStream)).unwrap();
     // The second request's expectation is wrong, so the first (creating `a`) must not land either.
-    let err = store
-        .append_batch(vec![
-            mk(&a, ExpectedVersion::NoStream),
-            mk(&b, ExpectedVersion::Exact(5)),
-        ])
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            StoreError::WrongExpectedVersion {
-                current: Some(1),
-                ..
-            }
-        ),
-        "{err}"
-    );
+    let err =
+        store.append_batch(vec![mk(&a, ExpectedVersion::NoStream), mk(&b, ExpectedVersion::Exact(5))]).unwrap_err();
+    assert!(matches!(err, StoreError::WrongExpectedVersion { current: Some(1), .. }), "{err}");
     assert!(matches!(store.head(&a), Err(StoreError::UnknownStream(_))));
     assert_eq!(store.head(&b).unwrap().len, 1);
 }

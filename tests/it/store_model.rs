@@ -39,14 +39,12 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Expect::NoStream),
         1 => Just(Expect::Any),
     ];
-    (0usize..3, expect, proptest::option::of(0u8..6), 1usize..4).prop_map(
-        |(stream, expect, key, events)| Op {
-            stream,
-            expect,
-            key,
-            events: if key.is_some() { 1 } else { events },
-        },
-    )
+    (0usize..3, expect, proptest::option::of(0u8..6), 1usize..4).prop_map(|(stream, expect, key, events)| Op {
+        stream,
+        expect,
+        key,
+        events: if key.is_some() { 1 } else { events },
+    })
 }
 
 #[derive(Default)]

@@ -7,9 +7,7 @@ use std::sync::Arc;
 
 use kifu::clock::SteppingClock;
 use kifu::log::chain::VerifiedLog;
-use kifu::log::envelope::{
-    Actor, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp,
-};
+use kifu::log::envelope::{Actor, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp};
 use kifu::store::sled_store::SledStore;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
@@ -20,9 +18,7 @@ pub struct TestEnv {
 
 impl TestEnv {
     pub fn new() -> Self {
-        TestEnv {
-            dir: tempfile::tempdir().unwrap(),
-        }
+        TestEnv { dir: tempfile::tempdir().unwrap() }
     }
 
     pub fn data(&self) -> PathBuf {
@@ -69,10 +65,7 @@ impl TestEnv {
 /// A `kifu` command for a data directory, with the fixed clock and no inherited KIFU_DATA.
 pub fn kifu_cmd(data: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_kifu"));
-    c.arg("--data")
-        .arg(data)
-        .env("KIFU_TEST_CLOCK", "fixed")
-        .env_remove("KIFU_DATA");
+    c.arg("--data").arg(data).env("KIFU_TEST_CLOCK", "fixed").env_remove("KIFU_DATA");
     c
 }
 
@@ -89,11 +82,7 @@ pub fn opaque_header(stream: &str, created_at: Timestamp) -> Header {
 }
 
 pub fn note(actor: Actor, text: &str) -> NewEvent {
-    NewEvent {
-        actor,
-        payload: text.as_bytes().to_vec(),
-        idempotency: None,
-    }
+    NewEvent { actor, payload: text.as_bytes().to_vec(), idempotency: None }
 }
 
 /// A fixed sample stream: every actor kind, an idempotency id, payloads of several sizes.
@@ -119,11 +108,7 @@ pub fn sample_log() -> VerifiedLog {
         store
             .append(AppendRequest {
                 stream: stream.clone(),
-                expected: if i == 0 {
-                    ExpectedVersion::NoStream
-                } else {
-                    ExpectedVersion::Exact(i as u64)
-                },
+                expected: if i == 0 { ExpectedVersion::NoStream } else { ExpectedVersion::Exact(i as u64) },
                 create: Some(header.clone()),
                 events: vec![e],
             })
@@ -140,9 +125,8 @@ pub fn ensure_file_contents(rel: &str, actual: &[u8]) {
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read(&path).unwrap_or_else(|e| {
-        panic!("cannot read {rel}: {e}; run with UPDATE_EXPECT=1 to create it")
-    });
+    let expected = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("cannot read {rel}: {e}; run with UPDATE_EXPECT=1 to create it"));
     assert!(
         expected == actual,
         "{rel} differs from what the code produces. If the format change is intended (it almost never is: \

@@ -1,0 +1,33 @@
+//! Self-play: the game's random legal-play agent plays a complete game from a seed.
+
+use rand::SeedableRng;
+
+use super::record::actor_for;
+use super::{AgentRng, Game, GameEntry, Violation};
+use crate::log::envelope::Actor;
+
+/// A self-played game: its configuration and every entry with the actor that records it.
+pub struct SelfPlayed<G: Game> {
+    pub config: G::Config,
+    pub entries: Vec<(Actor, GameEntry<G::Event>)>,
+    pub final_state: G::State,
+}
+
+/// Plays one game from `seed` (at most `max_events` events). Deterministic for a given seed.
+pub fn self_play<G: Game>(seed: u64, players: &[String], max_events: usize) -> Result<SelfPlayed<G>, Vec<Violation>> {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let (config, secrets) = G::self_play_config(players, &mut rng);
+    let names = G::players(&config);
+    let mut state = G::setup(&config)?;
+    let mut entries = Vec::new();
+    while entries.len() < max_events {
+        let Some(event) = G::agent_step(&state, &secrets, &mut rng) else {
+            break;
+        };
+        G::ledger_mut(&mut state).at(entries.len() as u64);
+        let actor = actor_for::<G>(&names, &event);
+        state = G::apply(state, &event);
+        entries.push((actor, GameEntry::Played(event)));
+    }
+    Ok(SelfPlayed { config, entries, final_state: state })
+}

@@ -39,16 +39,25 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         output::print_json(&events)?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Game events are described through their game, in one fold over the whole (verified) game,
+    // as a judge sees them: `kifu log` is the audit trail. Other payloads are shown as they are.
+    let game_lines = match kifu::games::driver(&header.v1().ruleset) {
+        Some(d) if header.v1().kind == kifu::log::envelope::StreamKind::Game => {
+            let whole = store.export(&args.stream)?;
+            Some(d.open(&whole)?.timeline(kifu::game::Viewer::Judge))
+        }
+        _ => None,
+    };
     let mut t = output::table(["seq", "recorded (UTC)", "actor", "event", "hash"]);
     for (e, stored) in events.iter().zip(&slice.events) {
-        let (env, _) = chain::open_event(stored).map_err(|p| anyhow::anyhow!("event {}: {p}", e.seq))?;
-        t.add_row([
-            e.seq.to_string(),
-            e.recorded_at_utc.replace('T', " "),
-            e.actor.to_string(),
-            payload::describe(&header, &env.v1().payload),
-            e.hash.short(),
-        ]);
+        let text = match &game_lines {
+            Some(lines) => lines.get(e.seq as usize).map(|l| l.text.clone()).unwrap_or_default(),
+            None => {
+                let (env, _) = chain::open_event(stored).map_err(|p| anyhow::anyhow!("event {}: {p}", e.seq))?;
+                payload::describe(&header, &env.v1().payload)
+            }
+        };
+        t.add_row([e.seq.to_string(), e.recorded_at_utc.replace('T', " "), e.actor.to_string(), text, e.hash.short()]);
     }
     println!("{t}");
     println!("{} of {} events shown; head {}", events.len(), head.len, head.hash);

@@ -2,8 +2,11 @@
 //! mode) and one module per subcommand (`XxxArgs` + `run`).
 
 mod append;
+mod board;
 mod debug;
+mod demo;
 mod export;
+mod game;
 mod import;
 mod log_cmd;
 mod output;
@@ -35,6 +38,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Build a fresh demo store: self-played games, boards, a judge's ruling, audit, export, verify.
+    Demo(demo::Args),
     /// List the streams in the store.
     Streams(streams::Args),
     /// Show a stream's events.
@@ -45,6 +50,9 @@ enum Command {
     Export(export::Args),
     /// Read a .kifu or JSON file into the store, refusing it if it does not verify.
     Import(import::Args),
+    /// Record, show, replay and audit games.
+    #[command(subcommand)]
+    Game(game::Command),
     /// Append a free-form note event to an opaque stream (created on first use).
     Append(append::Args),
     /// Test and benchmark helpers (not for everyday use).
@@ -92,12 +100,14 @@ pub fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     let ctx = Context::new(cli.data)?;
     match cli.command {
+        Command::Demo(a) => demo::run(&ctx, a),
         Command::Streams(a) => streams::run(&ctx, a),
         Command::Log(a) => log_cmd::run(&ctx, a),
         Command::Verify(a) => verify::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Import(a) => import::run(&ctx, a),
         Command::Append(a) => append::run(&ctx, a),
+        Command::Game(c) => game::run(&ctx, c),
         Command::Debug(c) => debug::run(&ctx, c),
     }
 }

@@ -64,11 +64,12 @@ pub trait Driver: Send + Sync {
         now: Timestamp,
     ) -> Result<Head, GameError>;
     /// Validates and appends a game action given as JSON. With `forced_by`, a judge forces it.
+    /// Without an actor, the player whose action it is records it.
     fn act_json(
         &self,
         store: &dyn Store,
         stream: &StreamId,
-        actor: Actor,
+        actor: Option<Actor>,
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
@@ -249,13 +250,20 @@ impl<G: Game> Driver for GameDriver<G> {
         &self,
         store: &dyn Store,
         stream: &StreamId,
-        actor: Actor,
+        actor: Option<Actor>,
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
     ) -> Result<Recorded, GameError> {
         let event: G::Event = serde_json::from_str(event_json)
             .map_err(|e| GameError::Input(format!("the event is not a valid {} event: {e}", G::RULESET)))?;
+        let actor = match actor {
+            Some(a) => a,
+            None => {
+                let (_, header) = store.header(stream)?;
+                record::actor_for::<G>(&header.v1().players, &event)
+            }
+        };
         let entry = match forced_by {
             Some(judge) => GameEntry::Forced { judge, broke: vec![], event },
             None => GameEntry::Played(event),

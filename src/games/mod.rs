@@ -1,3 +1,16 @@
-//! The games kifu records. Each module has the same shape (see [`crate::game`]).
+//! The games kifu records, and the registry the CLI and server find them in by ruleset name.
+//! Each game module has the same shape (see [`crate::game`]).
 
 pub mod naruto;
+
+use crate::game::driver::Driver;
+
+/// Every game this build can record, by ruleset name.
+pub fn drivers() -> Vec<&'static dyn Driver> {
+    vec![]
+}
+
+/// The driver for a ruleset name (as recorded in stream headers), if this build has it.
+pub fn driver(ruleset: &str) -> Option<&'static dyn Driver> {
+    drivers().into_iter().find(|d| d.ruleset() == ruleset)
+}

@@ -1,0 +1,184 @@
+//! `kifu demo`: builds a fresh store and walks a first-time user through what kifu does:
+//! recording self-played games, boards as a player and as a spectator see them, a judge's
+//! ruling, the audit, export and verification, and the head hashes that identify every log.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Context as _, Result};
+
+use kifu::game::driver::Driver;
+use kifu::game::{Ruling, Viewer};
+use kifu::log::envelope::StreamId;
+use kifu::log::file;
+use kifu::store::sled_store::SledStore;
+use kifu::store::Store;
+
+use super::{board, output, Context};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// How many games to self-play per game type.
+    #[arg(long, default_value_t = 3)]
+    games: u64,
+}
+
+fn section(n: usize, title: &str) {
+    println!();
+    println!("━━ {n}. {title}");
+}
+
+pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
+    let dir = ctx.data_dir.join("demo");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)
+            .with_context(|| format!("cannot clear the previous demo store {}", dir.display()))?;
+    }
+    let store = SledStore::open(&dir, ctx.clock().clone())?;
+    println!("kifu demo — a fresh store in {}", dir.display());
+    println!("Every action below is an event appended to a hash-chained log; replay is a fold over those events.");
+
+    let drivers = kifu::games::drivers();
+    let first = *drivers.first().ok_or_else(|| anyhow!("this build records no games"))?;
+    let players = vec!["alice".to_string(), "bob".to_string()];
+
+    section(1, "Recording games played by the random legal-play agent");
+    let mut games: Vec<StreamId> = Vec::new();
+    let mut t = output::table(["game", "rules", "players", "events", "turns", "result", "head hash"]);
+    for d in &drivers {
+        for seed in 1..=args.games {
+            let id = StreamId::new(&format!("{}-table-{seed}", d.ruleset()))?;
+            let head = d.self_play(&store, &id, seed, &players, ctx.clock().now())?;
+            let log = store.export(&id)?;
+            let session = d.open(&log)?;
+            let last = session.board(session.len(), Viewer::Spectator);
+            t.add_row([
+                id.to_string(),
+                format!("{} v{}", d.ruleset(), d.ruleset_version()),
+                players.join(" vs "),
+                head.len.to_string(),
+                last.turn.to_string(),
+                result_text(&last.outcome, &players),
+                head.hash.short(),
+            ]);
+            games.push(id);
+        }
+    }
+    println!("{t}");
+
+    let showcase = &games[0];
+    let log = store.export(showcase)?;
+    let session = first.open(&log)?;
+    let final_turn = session.position_at(session.len()).turn;
+    let mid = session.seek_turn(final_turn / 2 + 1, None).unwrap_or(session.len() / 2);
+    section(2, &format!("{showcase} in the middle of the game, as alice saw it"));
+    board::print(&session.board(mid, Viewer::Player(0)), &players, &format!("after {mid} of {} events", session.len()));
+    section(3, "The same moment as a spectator sees it: hidden cards stay hidden");
+    board::print(&session.board(mid, Viewer::Spectator), &players, &format!("after {mid} of {} events", session.len()));
+    println!("What happened just before, as a spectator saw it:");
+    for e in (mid.saturating_sub(4)..mid).filter_map(|s| session.describe(s, Viewer::Spectator)) {
+        println!("  event {:>4} · turn {:>2} {:<12} · {:<14} {}", e.seq, e.turn, e.phase, e.actor, e.text);
+    }
+
+    let judged = games.get(games.len().min(3) - 1).unwrap_or(showcase).clone();
+    section(4, &format!("A judge at work on {judged}"));
+    judge_demo(&store, first, &judged)?;
+
+    section(5, "Audit: every event folded and checked against the rules (rule IDs from the digest)");
+    let mut t = output::table(["game", "events", "result", "findings", "unresolved", "sealed cards left hidden"]);
+    for id in &games {
+        let log = store.export(id)?;
+        let d = super::game::driver_for(&log)?;
+        let r = d.audit(&log)?;
+        t.add_row([
+            id.to_string(),
+            r.events.to_string(),
+            result_text(&r.outcome, &players),
+            r.findings.len().to_string(),
+            r.unresolved().to_string(),
+            r.unrevealed_sealed_cards.to_string(),
+        ]);
+    }
+    println!("{t}");
+
+    section(6, "Export to self-verifying .kifu files, then verify them");
+    let exports = dir.join("exports");
+    std::fs::create_dir_all(&exports)?;
+    let mut t = output::table(["file", "events", "verified", "head hash (identifies the whole log)"]);
+    for id in &games {
+        let log = store.export(id)?;
+        let path = exports.join(format!("{id}.kifu"));
+        std::fs::write(&path, file::write(&log))?;
+        let back = file::read(&std::fs::read(&path)?).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        t.add_row([display(&path), back.head.len.to_string(), "ok".to_string(), back.head.hash.to_hex()]);
+    }
+    println!("{t}");
+
+    println!();
+    println!("The demo store lives in {}", dir.display());
+    println!("Exported files are in {}", exports.display());
+    println!("Try next:");
+    let data = display(&dir);
+    println!("  kifu --data {data} streams");
+    println!("  kifu --data {data} game show {showcase} --turn 3 --as p1");
+    println!("  kifu --data {data} game replay {showcase} --as spectator");
+    println!("  kifu --data {data} game audit {judged}");
+    println!("  kifu --data {data} log {judged} --from {}", store.head(&judged)?.len.saturating_sub(4));
+    println!("  kifu verify {}", display(&exports.join(format!("{showcase}.kifu"))));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn result_text(outcome: &Option<kifu::game::Outcome>, players: &[String]) -> String {
+    match outcome {
+        None => "unfinished".into(),
+        Some(o) if o.winners.is_empty() => format!("draw: {}", o.reason),
+        Some(o) => {
+            let w: Vec<_> =
+                o.winners.iter().map(|s| players.get(usize::from(*s)).cloned().unwrap_or_default()).collect();
+            format!("{} won: {}", w.join(", "), o.reason)
+        }
+    }
+}
+
+/// An illegal action refused with its rule IDs, then forced by a judge (stored and flagged),
+/// then undone by a backup ruling: all new events, nothing rewritten.
+fn judge_demo(store: &SledStore, d: &dyn Driver, id: &StreamId) -> Result<()> {
+    let log = store.export(id)?;
+    let jsonl = d.export_jsonl(&log)?;
+    // Replaying the game's first action now, at the end, breaks the rules of the turn structure.
+    let first_line = jsonl.lines().nth(1).ok_or_else(|| anyhow!("{id} has no events"))?;
+    let line: serde_json::Value = serde_json::from_str(first_line)?;
+    let event =
+        line.pointer("/entry/Played").ok_or_else(|| anyhow!("{id}: event 0 is not a played action"))?.to_string();
+    let before = log.head.len;
+    println!("Someone tries to record, at the end of the game, the action that opened it:");
+    println!("  {event}");
+    match d.act_json(store, id, None, &event, None, None) {
+        Ok(r) => println!("  (unexpectedly legal: recorded as event {})", r.seq),
+        Err(e) => {
+            println!("  REFUSED, nothing written:");
+            for l in e.to_string().lines().skip(1) {
+                println!("  {l}");
+            }
+        }
+    }
+    let forced = d.act_json(store, id, None, &event, Some("jin".into()), None)?;
+    println!(
+        "Judge jin forces it into the log anyway: event {}, flagged as breaking {}.",
+        forced.seq,
+        forced.flagged.iter().map(|v| v.rule).collect::<Vec<_>>().join(", ")
+    );
+    let backup = Ruling::BackedUp {
+        judge: "jin".into(),
+        to_seq: before,
+        note: "recorded in error; the game is restored".into(),
+    };
+    let b = d.rule(store, id, kifu::log::envelope::Actor::Judge("jin".into()), backup, None)?;
+    println!("Judge jin then backs the game up to before event {before}: ruling recorded as event {}.", b.seq);
+    println!("History is never rewritten: the forced event and the backup both stay in the log, and the audit shows the finding as ruled on.");
+    Ok(())
+}

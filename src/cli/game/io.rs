@@ -1,0 +1,68 @@
+//! `kifu game import` and `kifu game export`: whole games as JSON lines.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Context as _, Result};
+
+use kifu::log::envelope::StreamId;
+
+use super::{driver_for, driver_named, open_game};
+use crate::cli::Context;
+
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The file.
+    file: PathBuf,
+    /// The file's format.
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl"])]
+    from: String,
+    /// The stream id to create (default: the one the file names).
+    #[arg(long)]
+    id: Option<StreamId>,
+}
+
+pub fn run_import(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let head: serde_json::Value = serde_json::from_str(first)
+        .map_err(|e| anyhow!("{}: line 1 is not a game header: {e}", args.file.display()))?;
+    let game = head
+        .get("game")
+        .and_then(|g| g.as_str())
+        .ok_or_else(|| anyhow!("{}: line 1 has no \"game\"", args.file.display()))?;
+    let driver = driver_named(game)?;
+    let store = ctx.open_store()?;
+    let (id, h) = driver
+        .import_jsonl(&store, &text, args.id, ctx.clock().now())
+        .with_context(|| format!("{} was not imported", args.file.display()))?;
+    println!("{id}");
+    eprintln!("imported {game} game {id}: {} events, head {}", h.len, h.hash);
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// The game's stream id, or a .kifu/JSON file.
+    game: String,
+    /// The file to write ('-' for standard output).
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<ExitCode> {
+    let g = open_game(ctx, &args.game)?;
+    let text = driver_for(&g.log)?.export_jsonl(&g.log)?;
+    if args.output.as_os_str() == "-" {
+        print!("{text}");
+    } else {
+        std::fs::write(&args.output, &text).with_context(|| format!("cannot write {}", args.output.display()))?;
+        eprintln!(
+            "exported {} as JSON lines ({} events) -> {}",
+            g.log.header.stream(),
+            g.log.head.len,
+            args.output.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

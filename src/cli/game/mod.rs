@@ -1,0 +1,105 @@
+//! `kifu game ...`: create, record, show, replay, audit, import and export games, for every game
+//! through the same driver interface.
+
+mod act;
+mod audit;
+mod io;
+mod new;
+mod rules;
+mod selfplay;
+mod show;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+
+use kifu::game::driver::{Driver, Session};
+use kifu::log::chain::VerifiedLog;
+use kifu::log::envelope::{StreamId, StreamKind};
+use kifu::store::Store;
+
+use super::Context;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Create a game: players, registered decks, policies for the rules' open points.
+    New(new::Args),
+    /// Validate an action (JSON) and record it; illegal actions are refused with their rule IDs.
+    Act(act::ActArgs),
+    /// Record a judge's ruling: a warning, a game loss, a backup or a note.
+    Rule(act::RuleArgs),
+    /// Show the board at a point of the game, as a player, a spectator or a judge sees it.
+    Show(show::ShowArgs),
+    /// Step through a game interactively: forward, back, jump to a turn.
+    Replay(show::ReplayArgs),
+    /// Fold the whole game and list every rule violation; exits non-zero if any is unresolved.
+    Audit(audit::Args),
+    /// Import a whole game from JSON lines (validated line by line; all or nothing).
+    Import(io::ImportArgs),
+    /// Export a game as JSON lines (the format `game import` reads).
+    Export(io::ExportArgs),
+    /// Record games played by the random legal-play agent.
+    SelfPlay(selfplay::Args),
+    /// List a game's rule IDs and how each is enforced (the coverage table).
+    Rules(rules::Args),
+}
+
+pub fn run(ctx: &Context, cmd: Command) -> Result<ExitCode> {
+    match cmd {
+        Command::New(a) => new::run(ctx, a),
+        Command::Act(a) => act::run_act(ctx, a),
+        Command::Rule(a) => act::run_rule(ctx, a),
+        Command::Show(a) => show::run_show(ctx, a),
+        Command::Replay(a) => show::run_replay(ctx, a),
+        Command::Audit(a) => audit::run(ctx, a),
+        Command::Import(a) => io::run_import(ctx, a),
+        Command::Export(a) => io::run_export(ctx, a),
+        Command::SelfPlay(a) => selfplay::run(ctx, a),
+        Command::Rules(a) => rules::run(a),
+    }
+}
+
+/// The driver for a game name, or an error listing the games this build knows.
+pub fn driver_named(name: &str) -> Result<&'static dyn Driver> {
+    kifu::games::driver(name).ok_or_else(|| {
+        let known: Vec<_> = kifu::games::drivers().iter().map(|d| d.ruleset()).collect();
+        anyhow!("unknown game {name:?}; this build records: {}", known.join(", "))
+    })
+}
+
+/// The driver for a verified log's ruleset, checking it is a game stream.
+pub fn driver_for(log: &VerifiedLog) -> Result<&'static dyn Driver> {
+    let h = log.header.v1();
+    if h.kind != StreamKind::Game {
+        bail!("{} is a {} stream, not a game", h.stream, h.kind);
+    }
+    driver_named(&h.ruleset)
+}
+
+/// A game from a stream id in the store or from a .kifu/JSON file: verified, then opened.
+pub struct OpenedGame {
+    pub log: VerifiedLog,
+    pub driver: &'static dyn Driver,
+    pub session: Box<dyn Session>,
+}
+
+pub fn open_game(ctx: &Context, target: &str) -> Result<OpenedGame> {
+    let log = if Path::new(target).is_file() {
+        super::import::read_log_file(Path::new(target), false)?
+    } else {
+        let id = StreamId::new(target).map_err(|e| anyhow!("{target:?} is neither a file nor a game id: {e}"))?;
+        ctx.open_store()?.export(&id)?
+    };
+    let driver = driver_for(&log)?;
+    let session = driver.open(&log).with_context(|| format!("cannot replay {}", log.header.stream()))?;
+    Ok(OpenedGame { log, driver, session })
+}
+
+/// A new stream id: `<game>-<UTC date and time>-<4 hex digits of a hash of what makes it unique>`.
+pub fn new_game_id(ctx: &Context, game: &str, salt: &str) -> Result<StreamId> {
+    let now = ctx.clock().now();
+    let t = now.to_datetime().ok_or_else(|| anyhow!("the clock is out of range"))?;
+    let h = blake3::hash(format!("{game}|{salt}|{}", now.0).as_bytes());
+    Ok(StreamId::new(&format!("{game}-{}-{}", t.format("%Y%m%d-%H%M%S"), &h.to_hex()[..4]))?)
+}

@@ -1,0 +1,61 @@
+//! `kifu game new`: creates a game stream from players, deck lists and policies.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _, Result};
+
+use kifu::game::NewGame;
+use kifu::log::envelope::StreamId;
+
+use super::{driver_named, new_game_id};
+use crate::cli::Context;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game, e.g. naruto.
+    #[arg(long)]
+    game: String,
+    /// The players in seat order, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    players: Vec<String>,
+    /// A deck-list file per player, in seat order (repeat the flag).
+    #[arg(long = "deck", value_name = "FILE")]
+    decks: Vec<PathBuf>,
+    /// A card catalog file (default: the game's sample catalog).
+    #[arg(long, value_name = "FILE")]
+    catalog: Option<PathBuf>,
+    /// A policy for an open point of the rules, KEY=VALUE (repeat the flag); see `kifu game rules`.
+    #[arg(long = "policy", value_name = "KEY=VALUE")]
+    policies: Vec<String>,
+    /// The game's stream id (default: generated from the game and the time).
+    #[arg(long)]
+    id: Option<StreamId>,
+}
+
+pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
+    let driver = driver_named(&args.game)?;
+    let mut decks = Vec::new();
+    for d in &args.decks {
+        decks.push(std::fs::read_to_string(d).with_context(|| format!("cannot read deck file {}", d.display()))?);
+    }
+    let catalog = match &args.catalog {
+        Some(c) => Some(std::fs::read_to_string(c).with_context(|| format!("cannot read catalog {}", c.display()))?),
+        None => None,
+    };
+    let mut policies = Vec::new();
+    for p in &args.policies {
+        let Some((k, v)) = p.split_once('=') else { bail!("--policy {p:?} is not KEY=VALUE") };
+        policies.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    let id = match args.id {
+        Some(id) => id,
+        None => new_game_id(ctx, &args.game, &args.players.join(","))?,
+    };
+    let request = NewGame { players: &args.players, decks: &decks, catalog: catalog.as_deref(), policies: &policies };
+    let store = ctx.open_store()?;
+    let head = driver.create(&store, &id, &request, ctx.clock().now())?;
+    println!("{id}");
+    eprintln!("created {} game {id} for {}; header hash {}", args.game, args.players.join(" vs "), head.hash);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the event log: durable single appends and 1,000-event batches into a
 //! sled store on disk, and chain verification (`chain::verify_log`, `Store::export`) against
-//! blake3 alone over the same bytes (plain `blake3::hash`, and the chain's derive_key mode). `tools/bench-log` compares the same numbers with SQLite.
+//! blake3 alone over the same bytes (plain `blake3::hash`, and the chain's derive_key mode).
+//! `tools/bench-log` compares the same numbers with SQLite.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -99,7 +99,9 @@ fn main() -> Result<()> {
     // The disk's latency drifts a lot (shared virtual disks especially: from ~0.1 to ~4 ms per
     // fdatasync within a minute here), so the disk-bound measurements are interleaved one
     // operation at a time, in a rotating order, and each contender's times are summed: every
-    // contender sees the same disk.
+    // contender sees the same disk. A stall of the disk (milliseconds per sync) makes every
+    // contender equally slow and pulls the rate ratios towards 1, so the targets are checked
+    // on the rates and on the median latencies both.
     let mut raw = RawProbe::new(&dir.join("fsync-probe"), false)?;
     let mut raw_grow = RawProbe::new(&dir.join("fsync-probe-grow"), true)?;
     let mut kifu = KifuBench::open(&dir.join("kifu"), &payload)?;
@@ -175,8 +177,8 @@ fn main() -> Result<()> {
         &rate(k_single),
         &rate(s_single),
         &ratio(k_single / s_single),
-        "≥ SQLite",
-        mark(k_single >= s_single),
+        "≥ SQLite (rate and median)",
+        mark(k_single >= s_single && k_med <= s_med),
     ));
     t.add_row(row(
         "  median latency of one durable append",
@@ -215,8 +217,8 @@ fn main() -> Result<()> {
             ratio(raw_med.as_secs_f64() / s_med.as_secs_f64())
         ),
         "",
-        "kifu rate ≥ 0.70×",
-        mark(k_single >= 0.7 * raw),
+        "kifu ≥ 0.70× (both)",
+        mark(k_single >= 0.7 * raw && raw_med.as_secs_f64() >= 0.7 * k_med.as_secs_f64()),
     ));
     t.add_row(row(
         &format!("batched appends/s, {} events per flush", args.batch_size),

@@ -11,6 +11,9 @@
 //! - The head hash of a stream is the hash of its last event, or its header hash when it has none.
 
 use std::fmt;
+use std::sync::LazyLock;
+
+use blake3::hazmat::{hash_derive_key_context, ContextKey, HasherExt};
 
 use super::envelope::{Envelope, Header, StreamId};
 use super::hash::Hash32;
@@ -95,6 +98,11 @@ pub struct ChainError {
     pub problem: Problem,
 }
 
+// The context strings hashed once: `Hasher::new_derive_key` re-hashes the context on every
+// call (one extra compression per record, ~25% of hashing a 200-byte event). Same hashes.
+static HEADER_KEY: LazyLock<ContextKey> = LazyLock::new(|| hash_derive_key_context(HEADER_CONTEXT));
+static EVENT_KEY: LazyLock<ContextKey> = LazyLock::new(|| hash_derive_key_context(EVENT_CONTEXT));
+
 /// The stored bytes of a header.
 pub fn encode_header(header: &Header) -> Result<Vec<u8>, postcard::Error> {
     postcard::to_stdvec(header)
@@ -102,12 +110,12 @@ pub fn encode_header(header: &Header) -> Result<Vec<u8>, postcard::Error> {
 
 /// The hash event 0 chains from.
 pub fn header_hash(header_bytes: &[u8]) -> Hash32 {
-    blake3::Hasher::new_derive_key(HEADER_CONTEXT).update(header_bytes).finalize().into()
+    blake3::Hasher::new_from_context_key(&HEADER_KEY).update(header_bytes).finalize().into()
 }
 
 /// The hash of an event's stored body.
 pub fn event_hash(body: &[u8]) -> Hash32 {
-    blake3::Hasher::new_derive_key(EVENT_CONTEXT).update(body).finalize().into()
+    blake3::Hasher::new_from_context_key(&EVENT_KEY).update(body).finalize().into()
 }
 
 /// Decodes stored header bytes, requiring that they decode exactly.
@@ -256,4 +264,19 @@ pub fn verify_log(header_bytes: Vec<u8>, events: Vec<Vec<u8>>) -> Result<Verifie
         verifier.push(stored)?;
     }
     Ok(VerifiedLog { header_bytes, header, events, head: verifier.head() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cached context keys give exactly blake3's derive_key (the hash spec).
+    #[test]
+    fn hashes_are_blake3_derive_key() {
+        for len in [0usize, 1, 63, 64, 65, 200, 1023, 1024, 1025, 5000] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            assert_eq!(event_hash(&bytes).0, blake3::derive_key(EVENT_CONTEXT, &bytes));
+            assert_eq!(header_hash(&bytes).0, blake3::derive_key(HEADER_CONTEXT, &bytes));
+        }
+    }
 }

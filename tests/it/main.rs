@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli_errors;
+mod crash;
 mod game_machinery;
 mod log_golden;
 mod log_tamper;

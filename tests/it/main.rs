@@ -1,1 +1,3 @@
+//! The single integration-test binary (`autotests = false`).
 
+mod naruto;

@@ -107,7 +107,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("NAR-CHAIN-4", "the opponent may respond at chain windows", RecordedNotEnforced { reason: "NAR-OPEN-16: counter missions are accepted in any step of the turn" }),
         row("NAR-TEAM-1", "the attacker organizes village ninja into teams", Enforced),
         row("NAR-TEAM-2", "a team has 1 to 3 ninja", Enforced),
-        row("NAR-TEAM-3", "any number of teams", Informational { reason: "no limit to check" }),
+        row("NAR-TEAM-3", "any number of teams", Enforced),
         row("NAR-TEAM-4", "every village ninja is in a team", Enforced),
         row("NAR-TEAM-5", "teams fixed until the next own organization", Enforced),
         row("NAR-TEAM-6", "the blocker has only the teams of their last organization", Enforced),

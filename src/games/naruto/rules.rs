@@ -538,11 +538,11 @@ impl Check<'_> {
                 format!("this hand has {want} cards, not {}", cards.len()),
             );
         }
-        self.from_deck(seat, cards);
+        self.taken_from_deck(seat, cards);
     }
 
     /// Cards taken from the top of `seat`'s deck: open ones must be in it, all distinct, and there must be enough.
-    fn from_deck(&mut self, seat: Seat, cards: &[CardRef]) {
+    fn taken_from_deck(&mut self, seat: Seat, cards: &[CardRef]) {
         let open: Vec<String> = cards
             .iter()
             .filter_map(|c| match c {
@@ -1147,7 +1147,9 @@ impl Check<'_> {
         }
         let mut used = BTreeSet::new();
         for t in teams {
-            if !used.insert(t.leader.clone()) || t.supports.iter().any(|c| !used.insert(c.clone()))
+            if std::iter::once(&t.leader)
+                .chain(&t.supports)
+                .any(|c| used.contains(c))
             {
                 self.v(
                     "NAR-ATK-4",
@@ -1156,6 +1158,7 @@ impl Check<'_> {
                 continue;
             }
             self.sent_team(seat, &t.leader, &t.supports, "NAR-ATK-3", "NAR-TEAM-5");
+            used.extend(std::iter::once(&t.leader).chain(&t.supports).cloned());
         }
     }
 
@@ -1179,7 +1182,9 @@ impl Check<'_> {
         let mut used = BTreeSet::new();
         let mut blocked: BTreeMap<&str, usize> = BTreeMap::new();
         for t in teams {
-            if !used.insert(t.leader.clone()) || t.supports.iter().any(|c| !used.insert(c.clone()))
+            if std::iter::once(&t.leader)
+                .chain(&t.supports)
+                .any(|c| used.contains(c))
             {
                 self.v(
                     "NAR-BLK-2",
@@ -1188,6 +1193,7 @@ impl Check<'_> {
                 continue;
             }
             self.sent_team(seat, &t.leader, &t.supports, "NAR-BLK-2", "NAR-TEAM-6");
+            used.extend(std::iter::once(&t.leader).chain(&t.supports).cloned());
             if !s.battle.attacks.iter().any(|a| a.leader == t.blocks) {
                 self.v("NAR-BLK-2", format!("{} leads no attacking team", t.blocks));
             }
@@ -1281,7 +1287,7 @@ impl Check<'_> {
                 ),
             );
         }
-        self.from_deck(opp, cards);
+        self.taken_from_deck(opp, cards);
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -7,7 +7,6 @@ mod rules;
 mod selfplay;
 mod views;
 
-use kifu::game::commit::AgentSecrets;
 use kifu::game::{AgentRng, Game};
 use kifu::games::naruto::{Naruto, NarutoEvent, NarutoState};
 use rand::SeedableRng;
@@ -16,7 +15,6 @@ use rand::SeedableRng;
 pub(crate) struct Played {
     pub events: Vec<NarutoEvent>,
     pub states: Vec<NarutoState>,
-    pub secrets: AgentSecrets,
     pub last: NarutoState,
 }
 
@@ -36,7 +34,6 @@ pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
             return Played {
                 events,
                 states,
-                secrets,
                 last: state,
             };
         };
@@ -53,20 +50,4 @@ pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
         events.push(event);
     }
     panic!("seed {seed}: the game did not end within 20,000 events");
-}
-
-/// Folds events from a config's setup without validating them.
-pub(crate) fn fold(
-    config: &kifu::games::naruto::NarutoConfig,
-    events: &[NarutoEvent],
-) -> NarutoState {
-    let mut state = match Naruto::setup(config) {
-        Ok(s) => s,
-        Err(v) => panic!("config rejected: {v:?}"),
-    };
-    for (seq, e) in events.iter().enumerate() {
-        Naruto::ledger_mut(&mut state).at(seq as u64);
-        state = Naruto::apply(state, e);
-    }
-    state
 }

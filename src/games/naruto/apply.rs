@@ -93,12 +93,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             }
         }
         StepAdvanced { to } => s.step = *to,
-        NinjaDeployed {
-            seat,
-            card,
-            from,
-            hand_cost_paid,
-        } => {
+        NinjaDeployed { seat, card, from, hand_cost_paid } => {
             pay(&mut s, *seat, hand_cost_paid);
             let zone = match from {
                 DeployFrom::Hand => Zone::Hand,
@@ -110,20 +105,10 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 p.turn.ninja_deployed += 1;
             }
         }
-        MissionPlayed {
-            seat,
-            card,
-            counter,
-            hand_cost_paid,
-            ..
-        } => {
+        MissionPlayed { seat, card, counter, hand_cost_paid, .. } => {
             pay(&mut s, *seat, hand_cost_paid);
             let permanent = s.def(card).is_some_and(|d| d.permanent);
-            let to = if permanent {
-                Zone::Village
-            } else {
-                Zone::Chakra
-            };
+            let to = if permanent { Zone::Village } else { Zone::Chakra };
             relocate(&mut s, card, *seat, Zone::Hand, *seat, to);
             s.chain.push(ChainLink {
                 seat: *seat,
@@ -139,12 +124,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 }
             }
         }
-        ChainLinkAdded {
-            seat,
-            source,
-            kind,
-            description,
-        } => s.chain.push(ChainLink {
+        ChainLinkAdded { seat, source, kind, description } => s.chain.push(ChainLink {
             seat: *seat,
             source: source.clone(),
             kind: *kind,
@@ -159,12 +139,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 p.turn.charged += u32::try_from(cards.len()).unwrap_or(u32::MAX);
             }
         }
-        ClientDeployed {
-            seat,
-            card,
-            hand_cost_paid,
-            ..
-        } => {
+        ClientDeployed { seat, card, hand_cost_paid, .. } => {
             pay(&mut s, *seat, hand_cost_paid);
             relocate(&mut s, card, *seat, Zone::Hand, *seat, Zone::Village);
             if let Some(p) = s.player_mut(*seat) {
@@ -222,13 +197,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             }
             s.battle.rewarded.push(team.clone());
         }
-        FightResolved {
-            attacker,
-            blocker,
-            injured,
-            defeated,
-            ..
-        } => {
+        FightResolved { attacker, blocker, injured, defeated, .. } => {
             s.battle.fought.push((attacker.clone(), blocker.clone()));
             for n in injured {
                 s.injured.insert(n.clone());
@@ -251,10 +220,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 super::events::WinReason::Rewards => "NAR-WIN-2: 10 or more battle rewards",
                 super::events::WinReason::DeckOut => "NAR-WIN-3: the opponent's deck is empty",
             };
-            s.result = Some(Outcome {
-                winners: vec![*winner],
-                reason: why.to_string(),
-            });
+            s.result = Some(Outcome { winners: vec![*winner], reason: why.to_string() });
         }
         HandCheckDiscard { seat, cards } => {
             for c in cards {
@@ -276,13 +242,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         }
         CoinFlipped { .. } | EffectResolved { .. } => {}
         CardMoved { card, from, to, .. } => match from.zone {
-            Zone::Deck => take_top(
-                &mut s,
-                from.seat,
-                &CardRef::Open(card.clone()),
-                to.seat,
-                to.zone,
-            ),
+            Zone::Deck => take_top(&mut s, from.seat, &CardRef::Open(card.clone()), to.seat, to.zone),
             _ => {
                 if from.zone == Zone::DeckSearch {
                     s.ledger.deck_order_lost(&deck_name(from.seat));
@@ -290,17 +250,9 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 relocate(&mut s, card, from.seat, from.zone, to.seat, to.zone);
             }
         },
-        ModifierApplied {
-            target,
-            stat,
-            delta,
-            duration,
-        } => s.modifiers.push(Modifier {
-            target: target.clone(),
-            stat: *stat,
-            delta: *delta,
-            duration: *duration,
-        }),
+        ModifierApplied { target, stat, delta, duration } => {
+            s.modifiers.push(Modifier { target: target.clone(), stat: *stat, delta: *delta, duration: *duration })
+        }
         NinjaInjured { ninja, .. } => {
             s.injured.insert(ninja.clone());
         }
@@ -309,20 +261,11 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             s.injured.remove(ninja);
         }
         SeedRevealed { key, seed } => s.ledger.seed_revealed(key, *seed),
-        CardRevealed {
-            commitment,
-            instance,
-            ..
-        } => {
+        CardRevealed { commitment, instance, .. } => {
             s.ledger.card_revealed(commitment, instance);
             let mut found = false;
             for p in &mut s.players {
-                for held in p
-                    .hand
-                    .iter_mut()
-                    .chain(p.rewards.iter_mut())
-                    .chain(p.removed.iter_mut())
-                {
+                for held in p.hand.iter_mut().chain(p.rewards.iter_mut()).chain(p.removed.iter_mut()) {
                     if *held == Held::Sealed(*commitment) {
                         *held = Held::Known(instance.clone());
                         found = true;

@@ -61,9 +61,7 @@ use crate::game::Violation;
 pub const SAMPLE_CATALOG: &str = include_str!("sample-catalog.json");
 
 /// A card type (NAR-CARD-1; Client is the fourth type the rules use, NAR-OPEN-1).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CardType {
     Ninja,
@@ -123,15 +121,11 @@ pub struct CardDef {
 impl CardDef {
     /// Whether the card has the printed Ambush status (NAR-NINJA-3).
     pub fn has_ambush(&self) -> bool {
-        self.statuses
-            .iter()
-            .any(|s| s.eq_ignore_ascii_case("ambush"))
+        self.statuses.iter().any(|s| s.eq_ignore_ascii_case("ambush"))
     }
 
     pub fn has_element(&self, element: &str) -> bool {
-        self.elements
-            .iter()
-            .any(|e| e.eq_ignore_ascii_case(element))
+        self.elements.iter().any(|e| e.eq_ignore_ascii_case(element))
     }
 }
 
@@ -208,32 +202,20 @@ pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec
         }
         let mut parts = line.split_whitespace();
         let (Some(count), Some(id), None) = (parts.next(), parts.next(), parts.next()) else {
-            errors.push(DeckListError {
-                line: line_no,
-                message: format!("expected `COUNT CARD-ID`, got {line:?}"),
-            });
+            errors.push(DeckListError { line: line_no, message: format!("expected `COUNT CARD-ID`, got {line:?}") });
             continue;
         };
         let count_digits = count.strip_suffix(['x', 'X']).unwrap_or(count);
         let Ok(n) = count_digits.parse::<usize>() else {
-            errors.push(DeckListError {
-                line: line_no,
-                message: format!("{count:?} is not a card count"),
-            });
+            errors.push(DeckListError { line: line_no, message: format!("{count:?} is not a card count") });
             continue;
         };
         if n == 0 || n > 60 {
-            errors.push(DeckListError {
-                line: line_no,
-                message: format!("count {n} is out of range 1..=60"),
-            });
+            errors.push(DeckListError { line: line_no, message: format!("count {n} is out of range 1..=60") });
             continue;
         }
         if catalog.get(id).is_none() {
-            errors.push(DeckListError {
-                line: line_no,
-                message: format!("card {id} is not in the catalog"),
-            });
+            errors.push(DeckListError { line: line_no, message: format!("card {id} is not in the catalog") });
             continue;
         }
         deck.extend(std::iter::repeat_n(id.to_string(), n));
@@ -265,28 +247,16 @@ pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
     check_deck_with(deck, |id| catalog.get(id))
 }
 
-pub(crate) fn check_deck_with<'a>(
-    deck: &[String],
-    lookup: impl Fn(&str) -> Option<&'a CardDef>,
-) -> Vec<Violation> {
+pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.len() < 50 {
-        out.push(Violation::new(
-            "NAR-DECK-2",
-            format!(
-                "the deck has {} cards; at least 50 are required",
-                deck.len()
-            ),
-        ));
+        out.push(Violation::new("NAR-DECK-2", format!("the deck has {} cards; at least 50 are required", deck.len())));
     }
     let mut ninja = 0usize;
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for id in deck {
         let Some(def) = lookup(id) else {
-            out.push(Violation::new(
-                "KIFU-CARD-2",
-                format!("card {id} is not defined in the catalog"),
-            ));
+            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
             continue;
         };
         if def.kind == CardType::Ninja && !def.combined {
@@ -297,9 +267,7 @@ pub(crate) fn check_deck_with<'a>(
     if ninja > 30 {
         out.push(Violation::new(
             "NAR-DECK-3",
-            format!(
-                "the deck has {ninja} ninja (not counting combined ninja); at most 30 are allowed"
-            ),
+            format!("the deck has {ninja} ninja (not counting combined ninja); at most 30 are allowed"),
         ));
     }
     for (name, n) in by_name {

@@ -136,21 +136,9 @@ impl Default for Policies {
 /// Every policy key with its allowed values (default first) and the OPEN point it settles.
 pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
     ("turn_marker", "per-player|shared", "NAR-OPEN-5"),
-    (
-        "multi_element_cost",
-        "any-of|choose-one|all-of",
-        "NAR-OPEN-13",
-    ),
-    (
-        "chakra_charge_limit",
-        "unlimited|<cards per turn>",
-        "NAR-OPEN-14",
-    ),
-    (
-        "counter_missions",
-        "own-limit|shared-limit|unlimited",
-        "NAR-OPEN-15",
-    ),
+    ("multi_element_cost", "any-of|choose-one|all-of", "NAR-OPEN-13"),
+    ("chakra_charge_limit", "unlimited|<cards per turn>", "NAR-OPEN-14"),
+    ("counter_missions", "own-limit|shared-limit|unlimited", "NAR-OPEN-15"),
     ("multi_block", "forbid|allow", "NAR-OPEN-18"),
     ("short_deck_reward", "take-remaining|none", "NAR-OPEN-21"),
     ("empty_deck_draw", "skip|lose", "NAR-OPEN-8"),
@@ -161,11 +149,7 @@ impl Policies {
     /// Sets one policy from its string key and value.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let bad = || {
-            let allowed = POLICY_KEYS
-                .iter()
-                .find(|(k, _, _)| *k == key)
-                .map(|(_, v, _)| *v)
-                .unwrap_or("");
+            let allowed = POLICY_KEYS.iter().find(|(k, _, _)| *k == key).map(|(_, v, _)| *v).unwrap_or("");
             format!("policy {key} does not accept {value:?} (allowed: {allowed})")
         };
         match key {
@@ -221,10 +205,7 @@ impl Policies {
             }
             _ => {
                 let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
-                return Err(format!(
-                    "unknown policy {key:?} (known: {})",
-                    keys.join(", ")
-                ));
+                return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
             }
         }
         Ok(())
@@ -250,11 +231,7 @@ impl Policies {
                 }
                 .to_string(),
             ),
-            (
-                "chakra_charge_limit",
-                self.chakra_charge_limit
-                    .map_or("unlimited".to_string(), |n| n.to_string()),
-            ),
+            ("chakra_charge_limit", self.chakra_charge_limit.map_or("unlimited".to_string(), |n| n.to_string())),
             (
                 "counter_missions",
                 match self.counter_missions {
@@ -310,22 +287,13 @@ impl NarutoConfig {
             }
             match catalog.get(id) {
                 Some(def) => cards.push(def.clone()),
-                None => missing.push(Violation::new(
-                    "KIFU-CARD-2",
-                    format!("card {id} is not in the catalog"),
-                )),
+                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
             }
         }
         if !missing.is_empty() {
             return Err(missing);
         }
-        Ok(NarutoConfig::V1(ConfigV1 {
-            players,
-            decks,
-            cards,
-            policies: Policies::default(),
-            shuffles,
-        }))
+        Ok(NarutoConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default(), shuffles }))
     }
 
     pub fn v1(&self) -> &ConfigV1 {
@@ -345,11 +313,7 @@ impl NarutoConfig {
             c.shuffles = match value {
                 "physical" => ShuffleMode::Physical,
                 "digital" => ShuffleMode::Digital,
-                _ => {
-                    return Err(format!(
-                        "policy shuffles does not accept {value:?} (allowed: physical|digital)"
-                    ))
-                }
+                _ => return Err(format!("policy shuffles does not accept {value:?} (allowed: physical|digital)")),
             };
             return Ok(());
         }
@@ -372,10 +336,7 @@ impl NarutoConfig {
         }
         for (seat, deck) in c.decks.iter().enumerate() {
             for v in check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id)) {
-                out.push(Violation::new(
-                    v.rule,
-                    format!("seat {seat}: {}", v.message),
-                ));
+                out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
             }
         }
         out

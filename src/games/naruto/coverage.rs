@@ -8,17 +8,12 @@ use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNot
 use crate::game::RuleCoverage;
 
 const FOLD: &str = "the fold applies it; no event states it, so there is nothing to reject";
-const EFFECTS: &str =
-    "card effects are out of the seeds' scope; recorded through the escape-hatch events";
+const EFFECTS: &str = "card effects are out of the seeds' scope; recorded through the escape-hatch events";
 const CONTEXT: &str = "context or glossary; nothing to check";
 const OPEN: &str = "OPEN point: recorded as it happened, not rejected";
 
 fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
-    RuleCoverage {
-        rule,
-        summary,
-        enforcement,
-    }
+    RuleCoverage { rule, summary, enforcement }
 }
 
 /// Every NAR rule ID with its enforcement.
@@ -197,15 +192,15 @@ fn enforcement_cell(e: &Enforcement) -> String {
 pub fn coverage_markdown() -> String {
     let rows = coverage();
     let enforced = rows.iter().filter(|r| r.enforcement == Enforced).count();
-    let recorded = rows
-        .iter()
-        .filter(|r| matches!(r.enforcement, RecordedNotEnforced { .. }))
-        .count();
+    let recorded = rows.iter().filter(|r| matches!(r.enforcement, RecordedNotEnforced { .. })).count();
     let info = rows.len() - enforced - recorded;
     let mut out = String::from("# Naruto CCG rule coverage\n\n");
     out.push_str("Generated from `src/games/naruto/coverage.rs` by `coverage_markdown()`; do not edit by hand.\n");
     out.push_str("Regenerate with `UPDATE_EXPECT=1 cargo test --release naruto`.\n\n");
-    out.push_str(&format!("{} rule IDs: {enforced} enforced, {recorded} recorded but not enforced, {info} informational.\n\n", rows.len()));
+    out.push_str(&format!(
+        "{} rule IDs: {enforced} enforced, {recorded} recorded but not enforced, {info} informational.\n\n",
+        rows.len()
+    ));
     out.push_str("| Rule | Summary | Enforcement |\n|---|---|---|\n");
     for r in rows {
         out.push_str(&format!(

@@ -21,9 +21,7 @@ pub enum CardRef {
 }
 
 /// The steps of the game (NAR-TURN-1), in order. `TurnEnded` waits for the next `TurnStarted`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Step {
     /// Before the first turn (NAR-SETUP, NAR-MULL).
@@ -88,9 +86,7 @@ impl Throw {
     pub fn beats(self, other: Throw) -> bool {
         matches!(
             (self, other),
-            (Throw::Rock, Throw::Scissors)
-                | (Throw::Paper, Throw::Rock)
-                | (Throw::Scissors, Throw::Paper)
+            (Throw::Rock, Throw::Scissors) | (Throw::Paper, Throw::Rock) | (Throw::Scissors, Throw::Paper)
         )
     }
 }
@@ -108,11 +104,7 @@ pub enum Lot {
     /// Every round's throws, `[seat 0, seat 1]`; all but the last are ties.
     RockPaperScissors { rounds: Vec<[Throw; 2]> },
     /// `caller` called `call`; the coin showed `result`.
-    CoinToss {
-        caller: Seat,
-        call: CoinSide,
-        result: CoinSide,
-    },
+    CoinToss { caller: Seat, call: CoinSide, result: CoinSide },
 }
 
 /// Where a deployed ninja came from (NAR-NINJA-3).
@@ -134,9 +126,7 @@ pub enum LinkKind {
 
 /// A zone of one player's play area (NAR-ZONE). `Deck` means the top of the deck;
 /// `DeckBottom` the bottom; `DeckSearch` anywhere in it (the deck's order is then unknown).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Zone {
     Deck,

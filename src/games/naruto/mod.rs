@@ -26,9 +26,7 @@ pub mod state;
 pub mod view;
 
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{
-    AgentRng, BoardView, Game, Outcome, Position, RuleCoverage, Seat, Viewer, Violation,
-};
+use crate::game::{AgentRng, BoardView, Game, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
 
 pub use config::NarutoConfig;
 pub use events::NarutoEvent;
@@ -77,11 +75,7 @@ impl Game for Naruto {
     fn position(state: &NarutoState) -> Position {
         Position {
             turn: state.turn,
-            phase: if state.result.is_some() {
-                "over"
-            } else {
-                state.step.name()
-            },
+            phase: if state.result.is_some() { "over" } else { state.step.name() },
             active: state.attacker,
         }
     }
@@ -110,11 +104,7 @@ impl Game for Naruto {
         agent::self_play_config(players, rng)
     }
 
-    fn agent_step(
-        state: &NarutoState,
-        secrets: &AgentSecrets,
-        rng: &mut AgentRng,
-    ) -> Option<NarutoEvent> {
+    fn agent_step(state: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
         agent::agent_step(state, secrets, rng)
     }
 }

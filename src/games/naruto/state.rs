@@ -249,21 +249,12 @@ impl NarutoState {
             .enumerate()
             .map(|(seat, deck)| {
                 let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
-                let cards: BTreeSet<String> = (0..deck.len())
-                    .map(|i| super::config::instance_id(seat, i))
-                    .collect();
-                PlayerState {
-                    deck_count: cards.len(),
-                    deck: cards,
-                    ..PlayerState::default()
-                }
+                let cards: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
+                PlayerState { deck_count: cards.len(), deck: cards, ..PlayerState::default() }
             })
             .collect();
         NarutoState {
-            cards: Arc::new(Cards {
-                defs,
-                decks: c.decks.clone(),
-            }),
+            cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
             names: c.players.clone(),
             policies: c.policies.clone(),
             shuffles: c.shuffles,
@@ -301,10 +292,7 @@ impl NarutoState {
     }
 
     pub fn name(&self, seat: Seat) -> String {
-        self.names
-            .get(usize::from(seat))
-            .cloned()
-            .unwrap_or_else(|| format!("seat {seat}"))
+        self.names.get(usize::from(seat)).cloned().unwrap_or_else(|| format!("seat {seat}"))
     }
 
     /// The other seat of a two-player game.
@@ -358,12 +346,7 @@ impl NarutoState {
         };
         p.teams
             .iter()
-            .map(|t| {
-                t.iter()
-                    .filter(|c| p.holds(Zone::Village, c))
-                    .cloned()
-                    .collect::<Vec<_>>()
-            })
+            .map(|t| t.iter().filter(|c| p.holds(Zone::Village, c)).cloned().collect::<Vec<_>>())
             .filter(|t: &Vec<String>| !t.is_empty())
             .collect()
     }
@@ -371,23 +354,13 @@ impl NarutoState {
     /// Village ninja of `seat`.
     pub fn village_ninja(&self, seat: Seat) -> Vec<String> {
         self.player(seat)
-            .map(|p| {
-                p.village
-                    .iter()
-                    .filter(|c| self.kind(c) == Some(CardType::Ninja))
-                    .cloned()
-                    .collect()
-            })
+            .map(|p| p.village.iter().filter(|c| self.kind(c) == Some(CardType::Ninja)).cloned().collect())
             .unwrap_or_default()
     }
 
     /// The sum of recorded modifiers on a ninja's value.
     pub fn modifier(&self, ninja: &str, stat: Stat) -> i32 {
-        self.modifiers
-            .iter()
-            .filter(|m| m.target == ninja && m.stat == stat)
-            .map(|m| m.delta)
-            .sum()
+        self.modifiers.iter().filter(|m| m.target == ninja && m.stat == stat).map(|m| m.delta).sum()
     }
 
     /// Whether the starting player's first turn is being played (NAR-TURN-5, NAR-DRAW-3).

@@ -31,17 +31,10 @@ pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
     let mut states = Vec::new();
     for seq in 0..20_000u64 {
         let Some(event) = Naruto::agent_step(&state, &secrets, &mut rng) else {
-            return Played {
-                events,
-                states,
-                last: state,
-            };
+            return Played { events, states, last: state };
         };
         let violations = Naruto::validate(&state, &event);
-        assert!(
-            violations.is_empty(),
-            "seed {seed}, event {seq} {event:?}: {violations:?}"
-        );
+        assert!(violations.is_empty(), "seed {seed}, event {seq} {event:?}: {violations:?}");
         if keep_states {
             states.push(state.clone());
         }

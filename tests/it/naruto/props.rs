@@ -50,59 +50,24 @@ fn arbitrary_event(w: &[u32]) -> E {
         Step::TurnEnded,
     ];
     let (a, b, c, d) = (next(1000), next(1000), next(1000), next(1000));
-    let cards = |n: u32| {
-        (0..n % 5)
-            .map(|k| card(a.wrapping_add(k * 7)))
-            .collect::<Vec<_>>()
-    };
+    let cards = |n: u32| (0..n % 5).map(|k| card(a.wrapping_add(k * 7))).collect::<Vec<_>>();
     let refs = |n: u32| {
         (0..n % 4)
-            .map(|k| {
-                if k == 1 {
-                    CardRef::Sealed(Commitment([k as u8; 32]))
-                } else {
-                    CardRef::Open(card(b + k))
-                }
-            })
+            .map(|k| if k == 1 { CardRef::Sealed(Commitment([k as u8; 32])) } else { CardRef::Open(card(b + k)) })
             .collect::<Vec<_>>()
     };
     match next(26) {
-        0 => E::TurnMarkerSet {
-            seat: Some(seat(a)),
-            value: b % 3,
-        },
-        1 => E::DeckShuffled {
-            deck: seat(a),
-            by: seat(b),
-            seed: None,
-        },
-        2 => E::OpeningHandDrawn {
-            seat: seat(a),
-            cards: refs(c),
-        },
-        3 => E::MulliganTaken {
-            seat: seat(a),
-            attempt: (b % 4) as u8,
-        },
-        4 => E::TurnStarted {
-            turn: a % 5,
-            attacker: seat(b),
-        },
-        5 => E::CardDrawn {
-            seat: seat(a),
-            card: refs(3).pop().unwrap_or(CardRef::Open(card(c))),
-        },
-        6 => E::StepAdvanced {
-            to: steps[(a % 13) as usize],
-        },
+        0 => E::TurnMarkerSet { seat: Some(seat(a)), value: b % 3 },
+        1 => E::DeckShuffled { deck: seat(a), by: seat(b), seed: None },
+        2 => E::OpeningHandDrawn { seat: seat(a), cards: refs(c) },
+        3 => E::MulliganTaken { seat: seat(a), attempt: (b % 4) as u8 },
+        4 => E::TurnStarted { turn: a % 5, attacker: seat(b) },
+        5 => E::CardDrawn { seat: seat(a), card: refs(3).pop().unwrap_or(CardRef::Open(card(c))) },
+        6 => E::StepAdvanced { to: steps[(a % 13) as usize] },
         7 => E::NinjaDeployed {
             seat: seat(a),
             card: card(b),
-            from: if c % 2 == 0 {
-                DeployFrom::Hand
-            } else {
-                DeployFrom::Chakra
-            },
+            from: if c % 2 == 0 { DeployFrom::Hand } else { DeployFrom::Chakra },
             hand_cost_paid: cards(d),
         },
         8 => E::MissionPlayed {
@@ -113,47 +78,18 @@ fn arbitrary_event(w: &[u32]) -> E {
             targets: cards(d),
             hand_cost_paid: cards(c),
         },
-        9 => E::ChakraCharged {
-            seat: seat(a),
-            cards: cards(b),
-        },
-        10 => E::ClientDeployed {
-            seat: seat(a),
-            card: card(b),
-            element: Some("Fire".into()),
-            hand_cost_paid: cards(c),
-        },
-        11 => E::TeamsOrganized {
-            seat: seat(a),
-            teams: vec![cards(b), cards(c)],
-        },
-        12 => E::AttackingTeamsSent {
-            seat: seat(a),
-            teams: vec![SentTeam {
-                leader: card(b),
-                supports: cards(c),
-            }],
-        },
+        9 => E::ChakraCharged { seat: seat(a), cards: cards(b) },
+        10 => {
+            E::ClientDeployed { seat: seat(a), card: card(b), element: Some("Fire".into()), hand_cost_paid: cards(c) }
+        }
+        11 => E::TeamsOrganized { seat: seat(a), teams: vec![cards(b), cards(c)] },
+        12 => E::AttackingTeamsSent { seat: seat(a), teams: vec![SentTeam { leader: card(b), supports: cards(c) }] },
         13 => E::BlockingTeamsSent {
             seat: seat(a),
-            teams: vec![BlockingTeam {
-                leader: card(b),
-                supports: cards(c),
-                blocks: card(d),
-            }],
+            teams: vec![BlockingTeam { leader: card(b), supports: cards(c), blocks: card(d) }],
         },
-        14 => E::JutsuUsed {
-            seat: seat(a),
-            card: card(b),
-            ninja: card(c),
-            targets: vec![],
-            cost_paid: cards(d),
-        },
-        15 => E::BattleRewardTaken {
-            seat: seat(a),
-            team: card(b),
-            cards: refs(c),
-        },
+        14 => E::JutsuUsed { seat: seat(a), card: card(b), ninja: card(c), targets: vec![], cost_paid: cards(d) },
+        15 => E::BattleRewardTaken { seat: seat(a), team: card(b), cards: refs(c) },
         16 => E::FightResolved {
             attacker: card(a),
             blocker: card(b),
@@ -161,40 +97,21 @@ fn arbitrary_event(w: &[u32]) -> E {
             attack_power: (c % 20) as i32 - 5,
             block_power: (d % 20) as i32 - 5,
             result: FightResult::Draw,
-            damage: vec![Damage {
-                ninja: card(c),
-                amount: d % 3,
-            }],
+            damage: vec![Damage { ninja: card(c), amount: d % 3 }],
             injured: cards(a),
             defeated: cards(b),
         },
         17 => E::TeamsReturned {},
         18 => E::WinnerDetermined {
             winner: seat(a),
-            reason: if b % 2 == 0 {
-                WinReason::Rewards
-            } else {
-                WinReason::DeckOut
-            },
+            reason: if b % 2 == 0 { WinReason::Rewards } else { WinReason::DeckOut },
         },
-        19 => E::HandCheckDiscard {
-            seat: seat(a),
-            cards: cards(b),
-        },
-        20 => E::TurnMarkerAdvanced {
-            seat: if a % 3 == 2 { None } else { Some(seat(a)) },
-            value: b % 9,
-        },
+        19 => E::HandCheckDiscard { seat: seat(a), cards: cards(b) },
+        20 => E::TurnMarkerAdvanced { seat: if a % 3 == 2 { None } else { Some(seat(a)) }, value: b % 9 },
         21 => E::CardMoved {
             card: card(a),
-            from: ZoneRef {
-                seat: seat(b),
-                zone: zones[(c % 10) as usize],
-            },
-            to: ZoneRef {
-                seat: seat(d),
-                zone: zones[(a % 10) as usize],
-            },
+            from: ZoneRef { seat: seat(b), zone: zones[(c % 10) as usize] },
+            to: ZoneRef { seat: seat(d), zone: zones[(a % 10) as usize] },
             cause: "prop".into(),
         },
         22 => E::ModifierApplied {
@@ -203,15 +120,8 @@ fn arbitrary_event(w: &[u32]) -> E {
             delta: (b % 7) as i32 - 3,
             duration: Duration::EndOfTurn,
         },
-        23 => E::NinjaDefeated {
-            ninja: card(a),
-            cause: "prop".into(),
-        },
-        24 => E::CardRevealed {
-            commitment: Commitment([1; 32]),
-            instance: card(a),
-            salt: Commitment([2; 32]),
-        },
+        23 => E::NinjaDefeated { ninja: card(a), cause: "prop".into() },
+        24 => E::CardRevealed { commitment: Commitment([1; 32]), instance: card(a), salt: Commitment([2; 32]) },
         _ => E::JutsuExchangeEnded {},
     }
 }

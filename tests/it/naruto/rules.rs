@@ -8,8 +8,8 @@ use kifu::game::Game;
 use kifu::games::naruto::catalog::{CardDef, CardType, Catalog};
 use kifu::games::naruto::config::ShuffleMode;
 use kifu::games::naruto::events::{
-    BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam,
-    Stat, Step, Throw, WinReason, Zone, ZoneRef,
+    BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam, Stat, Step, Throw,
+    WinReason, Zone, ZoneRef,
 };
 use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent as E};
 
@@ -18,15 +18,7 @@ use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent as E};
 // ---------------------------------------------------------------------------------------------
 
 #[allow(clippy::too_many_arguments)]
-fn card(
-    id: &str,
-    name: &str,
-    kind: CardType,
-    elements: &[&str],
-    entry: u32,
-    hand: u32,
-    stats: [i32; 4],
-) -> CardDef {
+fn card(id: &str, name: &str, kind: CardType, elements: &[&str], entry: u32, hand: u32, stats: [i32; 4]) -> CardDef {
     CardDef {
         id: id.into(),
         name: name.into(),
@@ -54,64 +46,25 @@ fn catalog() -> Catalog {
         card("A", "Alpha", Ninja, &["Fire"], 0, 0, [3, 1, 1, 0]),
         card("B", "Beta", Ninja, &["Fire"], 0, 1, [2, 2, 1, 1]),
         card("C", "Gamma", Ninja, &["Water"], 0, 0, [4, 1, 2, 0]),
-        CardDef {
-            statuses: vec!["ambush".into()],
-            ..card("E", "Echo", Ninja, &["Wind"], 0, 0, [2, 1, 1, 0])
-        },
+        CardDef { statuses: vec!["ambush".into()], ..card("E", "Echo", Ninja, &["Wind"], 0, 0, [2, 1, 1, 0]) },
         card("M", "Mission", Mission, &["Fire"], 0, 0, [0; 4]),
         card("CL", "Client", Client, &["Fire"], 0, 0, [0; 4]),
         card("J", "Jutsu", Jutsu, &["Fire"], 0, 0, [0; 4]),
-        card(
-            "MM",
-            "Multi Mission",
-            Mission,
-            &["Fire", "Water"],
-            0,
-            1,
-            [0; 4],
-        ),
-        CardDef {
-            permanent: true,
-            ..card("MP", "Permanent Mission", Mission, &["Earth"], 0, 0, [0; 4])
-        },
+        card("MM", "Multi Mission", Mission, &["Fire", "Water"], 0, 1, [0; 4]),
+        CardDef { permanent: true, ..card("MP", "Permanent Mission", Mission, &["Earth"], 0, 0, [0; 4]) },
         card("MX", "Costly Mission", Mission, &["Water"], 1, 0, [0; 4]),
         card("D", "Delta", Ninja, &["Water"], 1, 0, [5, 3, 2, 1]),
-        CardDef {
-            mental_power: Some(4),
-            ..card("F", "Foxtrot", Ninja, &["Wind"], 0, 0, [1, 1, 1, 0])
-        },
+        CardDef { mental_power: Some(4), ..card("F", "Foxtrot", Ninja, &["Wind"], 0, 0, [1, 1, 1, 0]) },
         card("CL2", "Client Two", Client, &["Water"], 1, 1, [0; 4]),
         card("G", "Golf", Ninja, &["Water"], 0, 0, [6, 2, 3, 1]),
-        CardDef {
-            mental_power: Some(2),
-            ..card("H", "Hotel", Ninja, &["Fire"], 0, 0, [1, 3, 1, 2])
-        },
-        CardDef {
-            combined: true,
-            ..card("CM", "Combined", Ninja, &["Fire"], 3, 0, [7, 3, 4, 2])
-        },
+        CardDef { mental_power: Some(2), ..card("H", "Hotel", Ninja, &["Fire"], 0, 0, [1, 3, 1, 2]) },
+        CardDef { combined: true, ..card("CM", "Combined", Ninja, &["Fire"], 3, 0, [7, 3, 4, 2]) },
     ];
     for i in 1..=60 {
-        cards.push(card(
-            &format!("Z{i:02}"),
-            &format!("Filler Jutsu {i}"),
-            Jutsu,
-            &["Earth"],
-            0,
-            0,
-            [0; 4],
-        ));
+        cards.push(card(&format!("Z{i:02}"), &format!("Filler Jutsu {i}"), Jutsu, &["Earth"], 0, 0, [0; 4]));
     }
     for i in 1..=12 {
-        cards.push(card(
-            &format!("Y{i:02}"),
-            &format!("Filler Ninja {i}"),
-            Ninja,
-            &["Earth"],
-            0,
-            0,
-            [1, 1, 0, 0],
-        ));
+        cards.push(card(&format!("Y{i:02}"), &format!("Filler Ninja {i}"), Ninja, &["Earth"], 0, 0, [1, 1, 0, 0]));
     }
     Catalog::from_cards(cards).unwrap_or_default()
 }
@@ -119,12 +72,10 @@ fn catalog() -> Catalog {
 /// Deck index → card: 0 A, 1 B, 2 C, 3 E, 4 M, 5 CL, 6 J, 7 MM, 8 MP, 9 MX, 10 A, 11 D, 12 F,
 /// 13 CL2, 14 G, 15 H, 16.. fillers.
 fn deck() -> Vec<String> {
-    let mut d: Vec<String> = [
-        "A", "B", "C", "E", "M", "CL", "J", "MM", "MP", "MX", "A", "D", "F", "CL2", "G", "H",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut d: Vec<String> = ["A", "B", "C", "E", "M", "CL", "J", "MM", "MP", "MX", "A", "D", "F", "CL2", "G", "H"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let mut i = 1;
     while d.len() < 50 {
         d.push(format!("Z{i:02}"));
@@ -138,11 +89,7 @@ fn config(policies: &[(&str, &str)]) -> NarutoConfig {
 }
 
 fn config_with(decks: Vec<Vec<String>>, players: usize, policies: &[(&str, &str)]) -> NarutoConfig {
-    let names = ["Alice", "Bob", "Carol"]
-        .iter()
-        .take(players)
-        .map(|s| s.to_string())
-        .collect();
+    let names = ["Alice", "Bob", "Carol"].iter().take(players).map(|s| s.to_string()).collect();
     let mut c = NarutoConfig::new(names, decks, &catalog(), ShuffleMode::Physical)
         .unwrap_or_else(|v| panic!("fixture config: {v:?}"));
     for (k, v) in policies {
@@ -169,21 +116,11 @@ struct Case {
 }
 
 fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case {
-        config: config(&[]),
-        given,
-        when: When::Event(when),
-        then: then.to_vec(),
-    }
+    Case { config: config(&[]), given, when: When::Event(when), then: then.to_vec() }
 }
 
 fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case {
-        config: config(policies),
-        given,
-        when: When::Event(when),
-        then: then.to_vec(),
-    }
+    Case { config: config(policies), given, when: When::Event(when), then: then.to_vec() }
 }
 
 /// Folds `given` (each given event must itself be legal), validates `when`, and compares the
@@ -195,10 +132,7 @@ fn run(name: &str, covers: &[&str], c: Case) {
             let mut got: Vec<&str> = v.iter().map(|v| v.rule).collect();
             got.sort();
             got.dedup();
-            assert!(
-                matches!(c.when, When::Setup),
-                "{name}: fixture config rejected: {v:?}"
-            );
+            assert!(matches!(c.when, When::Setup), "{name}: fixture config rejected: {v:?}");
             let mut want = c.then.clone();
             want.sort();
             assert_eq!(got, want, "{name}: setup violations {v:?}");
@@ -207,21 +141,14 @@ fn run(name: &str, covers: &[&str], c: Case) {
     };
     let event = match c.when {
         When::Setup => {
-            assert!(
-                c.then.is_empty(),
-                "{name}: setup accepted, expected {:?}",
-                c.then
-            );
+            assert!(c.then.is_empty(), "{name}: setup accepted, expected {:?}", c.then);
             return;
         }
         When::Event(e) => e,
     };
     for (i, g) in c.given.iter().enumerate() {
         let v = Naruto::validate(&state, g);
-        assert!(
-            v.is_empty(),
-            "{name}: given event {i} {g:?} is itself illegal: {v:?}"
-        );
+        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
         Naruto::ledger_mut(&mut state).at(i as u64);
         state = Naruto::apply(state, g);
     }
@@ -231,15 +158,9 @@ fn run(name: &str, covers: &[&str], c: Case) {
     got.dedup();
     let mut want = c.then.clone();
     want.sort();
-    assert_eq!(
-        got, want,
-        "{name}: when {event:?}\nviolations: {violations:#?}"
-    );
+    assert_eq!(got, want, "{name}: when {event:?}\nviolations: {violations:#?}");
     for id in &want {
-        assert!(
-            covers.contains(id) || id.starts_with("KIFU"),
-            "{name}: expects {id} but does not declare it covered"
-        );
+        assert!(covers.contains(id) || id.starts_with("KIFU"), "{name}: expects {id} but does not declare it covered");
     }
     // The fold is total: applying the event, legal or not, must not panic.
     let _ = Naruto::apply(state, &event);
@@ -276,12 +197,7 @@ fn zr(seat: u8, zone: Zone) -> ZoneRef {
 
 /// An effect moves one of `seat`'s cards between their own zones (test scaffolding that the rules accept).
 fn mv(seat: u8, i: usize, from: Zone, to: Zone) -> E {
-    E::CardMoved {
-        card: p(seat, i),
-        from: zr(seat, from),
-        to: zr(seat, to),
-        cause: "test setup".into(),
-    }
+    E::CardMoved { card: p(seat, i), from: zr(seat, from), to: zr(seat, to), cause: "test setup".into() }
 }
 
 fn step(to: Step) -> E {
@@ -289,68 +205,28 @@ fn step(to: Step) -> E {
 }
 
 fn markers() -> Vec<E> {
-    vec![
-        E::TurnMarkerSet {
-            seat: Some(0),
-            value: 0,
-        },
-        E::TurnMarkerSet {
-            seat: Some(1),
-            value: 0,
-        },
-    ]
+    vec![E::TurnMarkerSet { seat: Some(0), value: 0 }, E::TurnMarkerSet { seat: Some(1), value: 0 }]
 }
 
 fn shuffles() -> Vec<E> {
     vec![
-        E::DeckShuffled {
-            deck: 0,
-            by: 0,
-            seed: None,
-        },
-        E::DeckShuffled {
-            deck: 0,
-            by: 1,
-            seed: None,
-        },
-        E::DeckShuffled {
-            deck: 1,
-            by: 1,
-            seed: None,
-        },
-        E::DeckShuffled {
-            deck: 1,
-            by: 0,
-            seed: None,
-        },
+        E::DeckShuffled { deck: 0, by: 0, seed: None },
+        E::DeckShuffled { deck: 0, by: 1, seed: None },
+        E::DeckShuffled { deck: 1, by: 1, seed: None },
+        E::DeckShuffled { deck: 1, by: 0, seed: None },
     ]
 }
 
 fn lot0() -> E {
     E::FirstPlayerLotDrawn {
-        lot: Lot::CoinToss {
-            caller: 0,
-            call: CoinSide::Heads,
-            result: CoinSide::Heads,
-        },
+        lot: Lot::CoinToss { caller: 0, call: CoinSide::Heads, result: CoinSide::Heads },
         winner: 0,
     }
 }
 
 /// Markers, shuffles, the lot, seat 0 chosen to go first. No hands yet.
 fn pre_hands() -> Vec<E> {
-    [
-        markers(),
-        shuffles(),
-        vec![
-            lot0(),
-            E::FirstPlayerChosen {
-                chooser: 0,
-                first: 0,
-            },
-        ],
-    ]
-    .concat()
+    [markers(), shuffles(), vec![lot0(), E::FirstPlayerChosen { chooser: 0, first: 0 }]].concat()
 }
 
 /// The whole setup: both players draw deck cards 0..6 and keep.
@@ -358,14 +234,8 @@ fn setup() -> Vec<E> {
     [
         pre_hands(),
         vec![
-            E::OpeningHandDrawn {
-                seat: 0,
-                cards: open(0, &[0, 1, 2, 3, 4, 5]),
-            },
-            E::OpeningHandDrawn {
-                seat: 1,
-                cards: open(1, &[0, 1, 2, 3, 4, 5]),
-            },
+            E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4, 5]) },
+            E::OpeningHandDrawn { seat: 1, cards: open(1, &[0, 1, 2, 3, 4, 5]) },
             E::HandKept { seat: 0 },
             E::HandKept { seat: 1 },
         ],
@@ -375,18 +245,7 @@ fn setup() -> Vec<E> {
 
 /// Setup plus `extra` (placements), then turn 1 in the mission step.
 fn turn1_with(extra: Vec<E>) -> Vec<E> {
-    [
-        setup(),
-        extra,
-        vec![
-            E::TurnStarted {
-                turn: 1,
-                attacker: 0,
-            },
-            step(Step::Mission),
-        ],
-    ]
-    .concat()
+    [setup(), extra, vec![E::TurnStarted { turn: 1, attacker: 0 }, step(Step::Mission)]].concat()
 }
 
 fn turn1() -> Vec<E> {
@@ -400,45 +259,23 @@ fn finish_turn1() -> Vec<E> {
         step(Step::Winner),
         step(Step::HandCheck),
         step(Step::Marker),
-        E::TurnMarkerAdvanced {
-            seat: Some(0),
-            value: 1,
-        },
+        E::TurnMarkerAdvanced { seat: Some(0), value: 1 },
     ]
 }
 
 /// Turn 2 (seat 1 attacks), in the draw step.
 fn turn2_draw() -> Vec<E> {
-    [
-        turn1(),
-        finish_turn1(),
-        vec![E::TurnStarted {
-            turn: 2,
-            attacker: 1,
-        }],
-    ]
-    .concat()
+    [turn1(), finish_turn1(), vec![E::TurnStarted { turn: 2, attacker: 1 }]].concat()
 }
 
 /// Turn 2 in the mission step, after seat 1 drew deck card 20.
 fn turn2() -> Vec<E> {
-    [
-        turn2_draw(),
-        vec![E::CardDrawn {
-            seat: 1,
-            card: CardRef::Open(p(1, 20)),
-        }],
-    ]
-    .concat()
+    [turn2_draw(), vec![E::CardDrawn { seat: 1, card: CardRef::Open(p(1, 20)) }]].concat()
 }
 
 /// Step M of turn 1 after `extra` placements during setup.
 fn step_m_with(extra: Vec<E>) -> Vec<E> {
-    [
-        turn1_with(extra),
-        vec![step(Step::Organization), step(Step::Winner)],
-    ]
-    .concat()
+    [turn1_with(extra), vec![step(Step::Organization), step(Step::Winner)]].concat()
 }
 
 /// Every card of `seat`'s deck except `keep` moved out of it by an effect; `gone` lists deck
@@ -502,28 +339,15 @@ fn client(seat: u8, i: usize, paid: &[usize]) -> E {
 }
 
 fn teams(seat: u8, t: &[&[usize]]) -> E {
-    E::TeamsOrganized {
-        seat,
-        teams: t
-            .iter()
-            .map(|t| t.iter().map(|i| p(seat, *i)).collect())
-            .collect(),
-    }
+    E::TeamsOrganized { seat, teams: t.iter().map(|t| t.iter().map(|i| p(seat, *i)).collect()).collect() }
 }
 
 fn sent(seat: u8, leader: usize, supports: &[usize]) -> SentTeam {
-    SentTeam {
-        leader: p(seat, leader),
-        supports: supports.iter().map(|i| p(seat, *i)).collect(),
-    }
+    SentTeam { leader: p(seat, leader), supports: supports.iter().map(|i| p(seat, *i)).collect() }
 }
 
 fn blocking(leader: usize, supports: &[usize], blocks: usize) -> BlockingTeam {
-    BlockingTeam {
-        leader: p(0, leader),
-        supports: supports.iter().map(|i| p(0, *i)).collect(),
-        blocks: p(1, blocks),
-    }
+    BlockingTeam { leader: p(0, leader), supports: supports.iter().map(|i| p(0, *i)).collect(), blocks: p(1, blocks) }
 }
 
 /// Battle fixture, turn 2 (seat 1 attacks) in step Zh.
@@ -545,28 +369,16 @@ fn battle_at_attack_with(extra: Vec<E>) -> Vec<E> {
         placements,
         extra,
         vec![
-            E::TurnStarted {
-                turn: 1,
-                attacker: 0,
-            },
+            E::TurnStarted { turn: 1, attacker: 0 },
             step(Step::Mission),
             step(Step::Organization),
             teams(0, &[&[11], &[14], &[12]]),
             step(Step::Winner),
             step(Step::HandCheck),
             step(Step::Marker),
-            E::TurnMarkerAdvanced {
-                seat: Some(0),
-                value: 1,
-            },
-            E::TurnStarted {
-                turn: 2,
-                attacker: 1,
-            },
-            E::CardDrawn {
-                seat: 1,
-                card: CardRef::Open(p(1, 20)),
-            },
+            E::TurnMarkerAdvanced { seat: Some(0), value: 1 },
+            E::TurnStarted { turn: 2, attacker: 1 },
+            E::CardDrawn { seat: 1, card: CardRef::Open(p(1, 20)) },
             step(Step::Organization),
             teams(1, &[&[11, 12], &[0], &[14], &[2]]),
             step(Step::Attack),
@@ -581,10 +393,7 @@ fn battle_at_attack() -> Vec<E> {
 
 /// Attacks: T1 = D leads + F supports (power 6), T2 = A (3), T3 = G (6).
 fn attack() -> E {
-    E::AttackingTeamsSent {
-        seat: 1,
-        teams: vec![sent(1, 11, &[12]), sent(1, 0, &[]), sent(1, 14, &[])],
-    }
+    E::AttackingTeamsSent { seat: 1, teams: vec![sent(1, 11, &[12]), sent(1, 0, &[]), sent(1, 14, &[])] }
 }
 
 fn battle_at_block() -> Vec<E> {
@@ -593,17 +402,7 @@ fn battle_at_block() -> Vec<E> {
 
 /// Seat 0's D (5) blocks T1 (6); jutsu exchange next.
 fn battle_at_jutsu_with(extra: Vec<E>, block: Vec<BlockingTeam>) -> Vec<E> {
-    [
-        battle_at_attack_with(extra),
-        vec![
-            attack(),
-            E::BlockingTeamsSent {
-                seat: 0,
-                teams: block,
-            },
-        ],
-    ]
-    .concat()
+    [battle_at_attack_with(extra), vec![attack(), E::BlockingTeamsSent { seat: 0, teams: block }]].concat()
 }
 
 fn battle_at_jutsu() -> Vec<E> {
@@ -611,12 +410,7 @@ fn battle_at_jutsu() -> Vec<E> {
 }
 
 fn battle_at_calc_with(extra: Vec<E>, block: Vec<BlockingTeam>, during: Vec<E>) -> Vec<E> {
-    [
-        battle_at_jutsu_with(extra, block),
-        during,
-        vec![E::JutsuExchangeEnded {}],
-    ]
-    .concat()
+    [battle_at_jutsu_with(extra, block), during, vec![E::JutsuExchangeEnded {}]].concat()
 }
 
 fn battle_at_calc() -> Vec<E> {
@@ -642,13 +436,7 @@ fn fight(
         attack_power: ap,
         block_power: bp,
         result,
-        damage: damage
-            .iter()
-            .map(|(s, i, n)| Damage {
-                ninja: p(*s, *i),
-                amount: *n,
-            })
-            .collect(),
+        damage: damage.iter().map(|(s, i, n)| Damage { ninja: p(*s, *i), amount: *n }).collect(),
         injured: injured.iter().map(|(s, i)| p(*s, *i)).collect(),
         defeated: defeated.iter().map(|(s, i)| p(*s, *i)).collect(),
     }
@@ -656,34 +444,16 @@ fn fight(
 
 /// The legal resolution of the fixture fight: T1 (6) beats D (5); D is injured.
 fn fight_ok() -> E {
-    fight(
-        11,
-        11,
-        false,
-        6,
-        5,
-        FightResult::AttackerVictory,
-        &[(0, 11, 1)],
-        &[(0, 11)],
-        &[],
-    )
+    fight(11, 11, false, 6, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[])
 }
 
 fn reward(team: usize, cards: &[usize]) -> E {
-    E::BattleRewardTaken {
-        seat: 1,
-        team: p(1, team),
-        cards: open(0, cards),
-    }
+    E::BattleRewardTaken { seat: 1, team: p(1, team), cards: open(0, cards) }
 }
 
 /// Step K fully resolved: the fight and both rewards.
 fn battle_resolved() -> Vec<E> {
-    [
-        battle_at_calc(),
-        vec![fight_ok(), reward(0, &[30]), reward(14, &[31, 32])],
-    ]
-    .concat()
+    [battle_at_calc(), vec![fight_ok(), reward(0, &[30]), reward(14, &[31, 32])]].concat()
 }
 
 /// Seat 0's opening hand with its first card sealed.
@@ -694,12 +464,7 @@ fn sealed_hand(sealed: Commitment) -> Vec<E> {
 }
 
 fn setup_case(decks: Vec<Vec<String>>, players: usize, then: &[&'static str]) -> Case {
-    Case {
-        config: config_with(decks, players, &[]),
-        given: vec![],
-        when: When::Setup,
-        then: then.to_vec(),
-    }
+    Case { config: config_with(decks, players, &[]), given: vec![], when: When::Setup, then: then.to_vec() }
 }
 
 fn fillers(n: usize) -> Vec<String> {
@@ -1261,32 +1026,17 @@ cases! {
 /// Every Enforced rule in the coverage table is named by at least one case above.
 #[test]
 fn every_enforced_rule_has_a_case() {
-    let named: std::collections::BTreeSet<&str> = CASES
-        .iter()
-        .flat_map(|(_, ids)| ids.iter().copied())
-        .collect();
+    let named: std::collections::BTreeSet<&str> = CASES.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
     let missing: Vec<&str> = Naruto::coverage()
         .into_iter()
         .filter(|r| r.enforcement == Enforcement::Enforced)
         .map(|r| r.rule)
         .filter(|r| !named.contains(r))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "Enforced rules without a given/when/then case: {missing:?}"
-    );
+    assert!(missing.is_empty(), "Enforced rules without a given/when/then case: {missing:?}");
     // And no case claims an ID the table does not list as Enforced (KIFU IDs are the recorder's own).
-    let table: std::collections::BTreeSet<&str> = Naruto::coverage()
-        .into_iter()
-        .filter(|r| r.enforcement == Enforcement::Enforced)
-        .map(|r| r.rule)
-        .collect();
-    let stray: Vec<&&str> = named
-        .iter()
-        .filter(|r| !r.starts_with("KIFU") && !table.contains(**r))
-        .collect();
-    assert!(
-        stray.is_empty(),
-        "cases cover IDs not marked Enforced: {stray:?}"
-    );
+    let table: std::collections::BTreeSet<&str> =
+        Naruto::coverage().into_iter().filter(|r| r.enforcement == Enforcement::Enforced).map(|r| r.rule).collect();
+    let stray: Vec<&&str> = named.iter().filter(|r| !r.starts_with("KIFU") && !table.contains(**r)).collect();
+    assert!(stray.is_empty(), "cases cover IDs not marked Enforced: {stray:?}");
 }

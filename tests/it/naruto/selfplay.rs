@@ -21,39 +21,21 @@ fn a_thousand_self_play_games_validate_end_and_audit_clean() {
         let outcome = Naruto::outcome(state).unwrap_or_else(|| panic!("seed {seed}: no outcome"));
         assert_eq!(outcome.winners.len(), 1, "seed {seed}: Naruto has no draws");
         assert_eq!(Naruto::ledger(state).audit(), vec![], "seed {seed}: audit");
-        assert_eq!(
-            Naruto::position(state),
-            Position {
-                turn: state.turn,
-                phase: "over",
-                active: state.attacker
-            }
-        );
+        assert_eq!(Naruto::position(state), Position { turn: state.turn, phase: "over", active: state.attacker });
         count(&format!("winner {}", outcome.winners[0]));
         count(&outcome.reason[..9]);
-        count(if state.shuffles == ShuffleMode::Digital {
-            "digital"
-        } else {
-            "physical"
-        });
+        count(if state.shuffles == ShuffleMode::Digital { "digital" } else { "physical" });
         if state.shuffles == ShuffleMode::Digital {
             assert!(
-                game.events
-                    .iter()
-                    .any(|e| matches!(e, E::SeedRevealed { .. })),
+                game.events.iter().any(|e| matches!(e, E::SeedRevealed { .. })),
                 "seed {seed}: digital game never revealed its seed"
             );
         }
         for e in &game.events {
             match e {
                 E::MulliganTaken { attempt, .. } => count(&format!("mulligan {attempt}")),
-                E::NinjaDeployed {
-                    from: DeployFrom::Chakra,
-                    ..
-                } => count("ambush from chakra"),
-                E::NinjaDeployed { hand_cost_paid, .. } if !hand_cost_paid.is_empty() => {
-                    count("hand cost paid")
-                }
+                E::NinjaDeployed { from: DeployFrom::Chakra, .. } => count("ambush from chakra"),
+                E::NinjaDeployed { hand_cost_paid, .. } if !hand_cost_paid.is_empty() => count("hand cost paid"),
                 E::MissionPlayed { counter: true, .. } => count("counter mission"),
                 E::ClientDeployed { .. } => count("client"),
                 E::FightResolved { result, mental, .. } => {
@@ -90,10 +72,7 @@ fn a_thousand_self_play_games_validate_end_and_audit_clean() {
         "reward 2",
         "hand check discard",
     ] {
-        assert!(
-            seen.get(k).copied().unwrap_or(0) > 0,
-            "no self-play game had {k:?}: {seen:?}"
-        );
+        assert!(seen.get(k).copied().unwrap_or(0) > 0, "no self-play game had {k:?}: {seen:?}");
     }
     for r in [
         FightResult::AttackerVictory,
@@ -109,11 +88,7 @@ fn a_thousand_self_play_games_validate_end_and_audit_clean() {
 #[test]
 fn self_play_is_deterministic() {
     for seed in [0u64, 1, 17, 99, 512] {
-        assert_eq!(
-            play(seed, false).events,
-            play(seed, false).events,
-            "seed {seed}"
-        );
+        assert_eq!(play(seed, false).events, play(seed, false).events, "seed {seed}");
     }
     assert_ne!(play(1, false).events, play(2, false).events);
 }

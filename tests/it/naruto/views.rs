@@ -12,13 +12,7 @@ fn hidden_from(s: &NarutoState, viewer: Viewer) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (i, p) in s.players.iter().enumerate() {
         out.extend(p.deck.iter().cloned());
-        out.extend(
-            p.rewards
-                .iter()
-                .chain(&p.removed)
-                .filter_map(Held::known)
-                .map(str::to_string),
-        );
+        out.extend(p.rewards.iter().chain(&p.removed).filter_map(Held::known).map(str::to_string));
         if viewer != Viewer::Player(i as u8) {
             out.extend(p.hand.iter().filter_map(Held::known).map(str::to_string));
         }
@@ -30,14 +24,7 @@ fn hidden_from(s: &NarutoState, viewer: Viewer) -> BTreeSet<String> {
 fn visible_to(s: &NarutoState, viewer: Viewer) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (i, p) in s.players.iter().enumerate() {
-        out.extend(
-            p.chakra
-                .iter()
-                .chain(&p.village)
-                .chain(&p.battlefield)
-                .chain(&p.discard)
-                .cloned(),
-        );
+        out.extend(p.chakra.iter().chain(&p.village).chain(&p.battlefield).chain(&p.discard).cloned());
         if viewer == Viewer::Player(i as u8) {
             out.extend(p.hand.iter().filter_map(Held::known).map(str::to_string));
         }
@@ -50,17 +37,8 @@ fn card_id(s: &NarutoState, instance: &str) -> String {
     s.def(instance).map(|d| d.id.clone()).unwrap_or_default()
 }
 
-fn assert_no_leak(
-    s: &NarutoState,
-    viewer: Viewer,
-    text: &str,
-    hidden: &BTreeSet<String>,
-    what: &str,
-) {
-    let public_ids: BTreeSet<String> = visible_to(s, viewer)
-        .iter()
-        .map(|c| card_id(s, c))
-        .collect();
+fn assert_no_leak(s: &NarutoState, viewer: Viewer, text: &str, hidden: &BTreeSet<String>, what: &str) {
+    let public_ids: BTreeSet<String> = visible_to(s, viewer).iter().map(|c| card_id(s, c)).collect();
     for c in hidden {
         assert!(
             !text.contains(&format!("\"{c}\"")) && !text.contains(&format!("({c})")),
@@ -88,16 +66,11 @@ fn board_views_hide_hands_decks_and_face_down_cards() {
                 assert_no_leak(s, viewer, &json, &hidden_from(s, viewer), "view");
                 // Hidden cards are `Hidden`, never a known card without identity.
                 for seat in &view.seats {
-                    let hand = seat
-                        .zones
-                        .iter()
-                        .find(|z| z.zone == "hand")
-                        .map(|z| z.cards.clone())
-                        .unwrap_or_default();
+                    let hand =
+                        seat.zones.iter().find(|z| z.zone == "hand").map(|z| z.cards.clone()).unwrap_or_default();
                     let own = viewer == Viewer::Player(seat.seat);
                     assert!(
-                        hand.iter()
-                            .all(|c| own == matches!(c, CardView::Known { .. })),
+                        hand.iter().all(|c| own == matches!(c, CardView::Known { .. })),
                         "{viewer:?} hand of seat {}",
                         seat.seat
                     );
@@ -131,21 +104,14 @@ fn descriptions_hide_what_stays_hidden() {
         for (i, e) in game.events.iter().enumerate() {
             let before = &game.states[i];
             let after = Naruto::apply(before.clone(), e);
-            for viewer in [
-                Viewer::Player(0),
-                Viewer::Player(1),
-                Viewer::Spectator,
-                Viewer::Judge,
-            ] {
+            for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator, Viewer::Judge] {
                 let line = Naruto::describe(before, e, viewer);
                 assert!(!line.is_empty());
                 if viewer == Viewer::Judge {
                     continue;
                 }
-                let hidden: BTreeSet<String> = hidden_from(before, viewer)
-                    .intersection(&hidden_from(&after, viewer))
-                    .cloned()
-                    .collect();
+                let hidden: BTreeSet<String> =
+                    hidden_from(before, viewer).intersection(&hidden_from(&after, viewer)).cloned().collect();
                 assert_no_leak(&after, viewer, &line, &hidden, "describe");
                 if let kifu::games::naruto::NarutoEvent::CardDrawn { seat, .. } = e {
                     if viewer != Viewer::Player(*seat) {

@@ -7,6 +7,7 @@ mod crash;
 mod game_machinery;
 mod log_golden;
 mod log_tamper;
+mod naruto;
 mod store_concurrency;
 mod store_model;
 mod support;

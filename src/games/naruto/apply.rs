@@ -1,0 +1,394 @@
+//! Folding events into state: total, never panics, holds no rule checks.
+//!
+//! A judge may force an illegal event into the log, so every branch does what it can: a card that
+//! is not where the event says is moved from wherever it is, an unknown seat changes nothing.
+//! Deck operations are reported to the [`crate::game::commit::CommitmentLedger`] so the audit can
+//! replay seeded shuffles.
+
+use super::events::{CardRef, DeployFrom, Duration, LinkKind, NarutoEvent, Step, Zone};
+use super::state::{deck_name, ChainLink, Held, Modifier, NarutoState, TurnCounters};
+use crate::game::{Outcome, Seat};
+
+/// Applies one event.
+pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
+    use NarutoEvent::*;
+    match event {
+        TurnMarkerSet { seat, value } => match seat {
+            Some(seat) => {
+                if let Some(p) = s.player_mut(*seat) {
+                    p.marker = *value;
+                    p.marker_set = true;
+                }
+            }
+            None => {
+                s.shared_marker = *value;
+                s.shared_marker_set = true;
+            }
+        },
+        SeedCommitted { key, commitment } => s.ledger.seed_committed(key, *commitment),
+        DeckShuffled { deck, by, seed } => {
+            let setup = s.step == Step::Setup;
+            if let Some(p) = s.player_mut(*deck) {
+                if setup {
+                    if by == deck {
+                        p.shuffled_by_owner = true;
+                    } else {
+                        p.shuffled_by_opponent = true;
+                    }
+                }
+                // The transcript can only be checked when the fold knows the deck's exact contents.
+                let exact = p.deck.len() == p.deck_count;
+                let contents: Vec<String> = p.deck.iter().cloned().collect();
+                let key = seed.as_deref().filter(|_| exact);
+                s.ledger.deck_shuffled(&deck_name(*deck), contents, key);
+            }
+        }
+        FirstPlayerLotDrawn { winner, .. } => s.lot_winner = Some(*winner),
+        FirstPlayerChosen { first, .. } => s.first = Some(*first),
+        OpeningHandDrawn { seat, cards } => {
+            for card in cards {
+                draw(&mut s, *seat, card);
+            }
+            if let Some(p) = s.player_mut(*seat) {
+                p.hand_drawn = true;
+            }
+        }
+        MulliganTaken { seat, attempt } => {
+            if let Some(p) = s.player_mut(*seat) {
+                for held in std::mem::take(&mut p.hand) {
+                    if let Held::Known(c) = held {
+                        p.deck.insert(c);
+                    }
+                    p.deck_count += 1;
+                }
+                p.mulligans = p.mulligans.max(*attempt);
+                p.hand_drawn = false;
+                p.shuffled_by_owner = false;
+                p.shuffled_by_opponent = false;
+            }
+        }
+        HandKept { seat } => {
+            if let Some(p) = s.player_mut(*seat) {
+                p.kept = true;
+            }
+        }
+        TurnStarted { turn, attacker } => {
+            s.turn = *turn;
+            s.attacker = Some(*attacker);
+            s.step = Step::Draw;
+            for p in &mut s.players {
+                p.turn = TurnCounters::default();
+            }
+            s.battle = Default::default();
+            s.chain.clear();
+            s.modifiers.retain(|m| m.duration == Duration::Permanent);
+        }
+        CardDrawn { seat, card } => {
+            draw(&mut s, *seat, card);
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.drew = true;
+            }
+            if s.step == Step::Draw {
+                s.step = Step::Mission;
+            }
+        }
+        StepAdvanced { to } => s.step = *to,
+        NinjaDeployed { seat, card, from, hand_cost_paid } => {
+            pay(&mut s, *seat, hand_cost_paid);
+            let zone = match from {
+                DeployFrom::Hand => Zone::Hand,
+                DeployFrom::Chakra => Zone::Chakra,
+            };
+            relocate(&mut s, card, *seat, zone, *seat, Zone::Village);
+            s.injured.remove(card);
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.ninja_deployed += 1;
+            }
+        }
+        MissionPlayed { seat, card, counter, hand_cost_paid, .. } => {
+            pay(&mut s, *seat, hand_cost_paid);
+            let permanent = s.def(card).is_some_and(|d| d.permanent);
+            let to = if permanent { Zone::Village } else { Zone::Chakra };
+            relocate(&mut s, card, *seat, Zone::Hand, *seat, to);
+            s.chain.push(ChainLink {
+                seat: *seat,
+                source: card.clone(),
+                kind: LinkKind::Mission,
+                description: String::new(),
+            });
+            if let Some(p) = s.player_mut(*seat) {
+                if *counter {
+                    p.turn.counter_missions += 1;
+                } else {
+                    p.turn.missions += 1;
+                }
+            }
+        }
+        ChainLinkAdded { seat, source, kind, description } => s.chain.push(ChainLink {
+            seat: *seat,
+            source: source.clone(),
+            kind: *kind,
+            description: description.clone(),
+        }),
+        ChainResolved {} => s.chain.clear(),
+        ChakraCharged { seat, cards } => {
+            for c in cards {
+                relocate(&mut s, c, *seat, Zone::Hand, *seat, Zone::Chakra);
+            }
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.charged += u32::try_from(cards.len()).unwrap_or(u32::MAX);
+            }
+        }
+        ClientDeployed { seat, card, hand_cost_paid, .. } => {
+            pay(&mut s, *seat, hand_cost_paid);
+            relocate(&mut s, card, *seat, Zone::Hand, *seat, Zone::Village);
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.clients += 1;
+            }
+        }
+        TeamsOrganized { seat, teams } => {
+            if let Some(p) = s.player_mut(*seat) {
+                p.teams = teams.clone();
+                p.turn.organized = true;
+            }
+        }
+        AttackingTeamsSent { seat, teams } => {
+            for t in teams {
+                for c in std::iter::once(&t.leader).chain(&t.supports) {
+                    relocate(&mut s, c, *seat, Zone::Village, *seat, Zone::Battlefield);
+                }
+            }
+            s.battle.attacks = teams.clone();
+            s.battle.attack_sent = true;
+            if s.step == Step::Attack {
+                s.step = Step::Block;
+            }
+        }
+        BlockingTeamsSent { seat, teams } => {
+            for t in teams {
+                for c in std::iter::once(&t.leader).chain(&t.supports) {
+                    relocate(&mut s, c, *seat, Zone::Village, *seat, Zone::Battlefield);
+                }
+            }
+            s.battle.blocks = teams.clone();
+            s.battle.block_sent = true;
+            if s.step == Step::Block {
+                s.step = Step::Jutsu;
+            }
+        }
+        JutsuUsed { seat, card, .. } => {
+            relocate(&mut s, card, *seat, Zone::Hand, *seat, Zone::Chakra);
+            s.chain.push(ChainLink {
+                seat: *seat,
+                source: card.clone(),
+                kind: LinkKind::Jutsu,
+                description: String::new(),
+            });
+        }
+        JutsuExchangeEnded {} => {
+            if s.step == Step::Jutsu {
+                s.step = Step::Calculation;
+            }
+        }
+        BattleRewardTaken { seat, team, cards } => {
+            let from = NarutoState::opponent(*seat);
+            for card in cards {
+                take_top(&mut s, from, card, *seat, Zone::Rewards);
+            }
+            s.battle.rewarded.push(team.clone());
+        }
+        FightResolved { attacker, blocker, injured, defeated, .. } => {
+            s.battle.fought.push((attacker.clone(), blocker.clone()));
+            for n in injured {
+                s.injured.insert(n.clone());
+            }
+            for n in defeated {
+                defeat(&mut s, n);
+            }
+        }
+        TeamsReturned {} => {
+            for p in &mut s.players {
+                let back = std::mem::take(&mut p.battlefield);
+                p.village.extend(back);
+            }
+            if s.step == Step::Return {
+                s.step = Step::Winner;
+            }
+        }
+        WinnerDetermined { winner, reason } => {
+            let why = match reason {
+                super::events::WinReason::Rewards => "NAR-WIN-2: 10 or more battle rewards",
+                super::events::WinReason::DeckOut => "NAR-WIN-3: the opponent's deck is empty",
+            };
+            s.result = Some(Outcome { winners: vec![*winner], reason: why.to_string() });
+        }
+        HandCheckDiscard { seat, cards } => {
+            for c in cards {
+                relocate(&mut s, c, *seat, Zone::Hand, *seat, Zone::Discard);
+            }
+        }
+        TurnMarkerAdvanced { seat, value } => {
+            match seat {
+                Some(seat) => {
+                    if let Some(p) = s.player_mut(*seat) {
+                        p.marker = *value;
+                    }
+                }
+                None => s.shared_marker = *value,
+            }
+            if s.step == Step::Marker {
+                s.step = Step::TurnEnded;
+            }
+        }
+        CoinFlipped { .. } | EffectResolved { .. } => {}
+        CardMoved { card, from, to, .. } => match from.zone {
+            Zone::Deck => take_top(&mut s, from.seat, &CardRef::Open(card.clone()), to.seat, to.zone),
+            _ => {
+                if from.zone == Zone::DeckSearch {
+                    s.ledger.deck_order_lost(&deck_name(from.seat));
+                }
+                relocate(&mut s, card, from.seat, from.zone, to.seat, to.zone);
+            }
+        },
+        ModifierApplied { target, stat, delta, duration } => {
+            s.modifiers.push(Modifier { target: target.clone(), stat: *stat, delta: *delta, duration: *duration })
+        }
+        NinjaInjured { ninja, .. } => {
+            s.injured.insert(ninja.clone());
+        }
+        NinjaDefeated { ninja, .. } => defeat(&mut s, ninja),
+        NinjaHealed { ninja, .. } => {
+            s.injured.remove(ninja);
+        }
+        SeedRevealed { key, seed } => s.ledger.seed_revealed(key, *seed),
+        CardRevealed { commitment, instance, .. } => {
+            s.ledger.card_revealed(commitment, instance);
+            let mut found = false;
+            for p in &mut s.players {
+                for held in p.hand.iter_mut().chain(p.rewards.iter_mut()).chain(p.removed.iter_mut()) {
+                    if *held == Held::Sealed(*commitment) {
+                        *held = Held::Known(instance.clone());
+                        found = true;
+                    }
+                }
+            }
+            // The sealed card left its deck when it was drawn; now we know which one it was.
+            if found {
+                if let Some((owner, _)) = super::config::parse_instance(instance) {
+                    if let Some(p) = s.player_mut(owner) {
+                        p.deck.remove(instance);
+                    }
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Takes a card from the top of `seat`'s deck into their hand.
+fn draw(s: &mut NarutoState, seat: Seat, card: &CardRef) {
+    take_top(s, seat, card, seat, Zone::Hand);
+}
+
+/// Takes `card` from the top of `from`'s deck into zone `to` of seat `to_seat`.
+fn take_top(s: &mut NarutoState, from: Seat, card: &CardRef, to_seat: Seat, to: Zone) {
+    let name = deck_name(from);
+    match card {
+        CardRef::Open(c) => {
+            let was_in_deck = s.player_mut(from).is_some_and(|p| p.take(Zone::Deck, c));
+            if was_in_deck {
+                s.ledger.deck_took_top(&name, c);
+            } else {
+                // Not in the deck as far as the fold knows: take it from wherever it is.
+                remove_anywhere(s, c);
+            }
+            if let Some(p) = s.player_mut(to_seat) {
+                p.put(to, c);
+            }
+        }
+        CardRef::Sealed(commitment) => {
+            s.ledger.card_sealed(*commitment);
+            // The transcript cannot follow a card it cannot name.
+            s.ledger.deck_order_lost(&name);
+            if let Some(p) = s.player_mut(from) {
+                p.deck_count = p.deck_count.saturating_sub(1);
+            }
+            if let Some(p) = s.player_mut(to_seat) {
+                match to {
+                    Zone::Hand => p.hand.push(Held::Sealed(*commitment)),
+                    Zone::Rewards => p.rewards.push(Held::Sealed(*commitment)),
+                    _ => p.removed.push(Held::Sealed(*commitment)),
+                }
+            }
+        }
+    }
+}
+
+/// Moves hand-cost cards from hand to chakra (NAR-COST-2).
+fn pay(s: &mut NarutoState, seat: Seat, cards: &[String]) {
+    for c in cards {
+        relocate(s, c, seat, Zone::Hand, seat, Zone::Chakra);
+    }
+}
+
+/// Moves `card` from `from` to `to`; if it is not in `from`, from wherever it is.
+fn relocate(s: &mut NarutoState, card: &str, from_seat: Seat, from: Zone, to_seat: Seat, to: Zone) {
+    let was_there = s.player_mut(from_seat).is_some_and(|p| p.take(from, card));
+    if !was_there {
+        remove_anywhere(s, card);
+    }
+    leave_play(s, card, to);
+    if let Some(p) = s.player_mut(to_seat) {
+        match to {
+            Zone::Deck => {
+                p.put(Zone::Deck, card);
+                s.ledger.deck_put_top(&deck_name(to_seat), card);
+            }
+            Zone::DeckBottom => {
+                p.put(Zone::Deck, card);
+                s.ledger.deck_put_bottom(&deck_name(to_seat), card);
+            }
+            Zone::DeckSearch => {
+                p.put(Zone::Deck, card);
+                s.ledger.deck_order_lost(&deck_name(to_seat));
+            }
+            _ => p.put(to, card),
+        }
+    }
+}
+
+/// Removes a card from every zone that holds it.
+fn remove_anywhere(s: &mut NarutoState, card: &str) {
+    for p in &mut s.players {
+        for z in [
+            Zone::Hand,
+            Zone::Chakra,
+            Zone::Village,
+            Zone::Battlefield,
+            Zone::Discard,
+            Zone::Rewards,
+            Zone::Removed,
+            Zone::Deck,
+        ] {
+            while p.take(z, card) {}
+        }
+    }
+}
+
+/// A ninja leaving play loses its injury and modifiers (they belong to the card in play).
+fn leave_play(s: &mut NarutoState, card: &str, to: Zone) {
+    if !matches!(to, Zone::Village | Zone::Battlefield) {
+        s.injured.remove(card);
+        s.modifiers.retain(|m| m.target != card);
+    }
+}
+
+/// A defeated ninja goes to its owner's discard (NAR-DMG-3).
+fn defeat(s: &mut NarutoState, ninja: &str) {
+    remove_anywhere(s, ninja);
+    leave_play(s, ninja, Zone::Discard);
+    let owner = super::config::parse_instance(ninja).map(|(seat, _)| seat);
+    if let Some(p) = owner.and_then(|o| s.player_mut(o)) {
+        p.put(Zone::Discard, ninja);
+    }
+}

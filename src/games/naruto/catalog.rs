@@ -1,0 +1,282 @@
+//! The card file format users bring, the plain-text deck-list format, and deck registration checks (NAR-DECK-2..4).
+//!
+//! # Card catalog (JSON)
+//!
+//! The seeds print no card texts (digest §0.3), so players bring their own catalog: a JSON object
+//! with a `cards` array. Every field except `id`, `name` and `type` may be left out.
+//!
+//! ```json
+//! {
+//!   "note": "free text about where these facts come from",
+//!   "cards": [
+//!     { "id": "N008", "name": "Iruka", "type": "ninja", "elements": [],
+//!       "entry_cost": 2, "hand_cost": 0,
+//!       "attack": 0, "support": 0, "injured_attack": 0, "injured_support": 0,
+//!       "statuses": [], "mental_power": null, "effect": "" },
+//!     { "id": "M003", "name": "Leaf Headband", "type": "mission", "elements": ["Lightning"],
+//!       "entry_cost": 2, "permanent": false }
+//!   ]
+//! }
+//! ```
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `id` | the printed card number, e.g. `N008` (NAR-CARD-5) |
+//! | `name` | the card name; deck limits and ninja uniqueness go by name (NAR-DECK-4, NAR-NINJA-4, NAR-OPEN-3) |
+//! | `type` | `ninja`, `mission`, `jutsu` or `client` (NAR-CARD-1, NAR-OPEN-1) |
+//! | `elements` | element names, free text (NAR-OPEN-2); more than one for multi-element cards (NAR-CARD-6) |
+//! | `entry_cost` | threshold compared with the turn marker (NAR-COST-1) |
+//! | `hand_cost` | cards of the same element moved from hand to chakra (NAR-COST-2) |
+//! | `jutsu_cost` | the jutsu's printed cost; how it is paid is NAR-OPEN-9, so it is only displayed |
+//! | `attack`, `support` | healthy values (fields И, К) |
+//! | `injured_attack`, `injured_support` | injured values (fields Л, М; NAR-DMG-4) |
+//! | `statuses` | printed statuses, e.g. `"ambush"` (NAR-NINJA-3) |
+//! | `mental_power` | optional, for mental battles (NAR-POWER-3, NAR-OPEN-10); missing counts as 0 |
+//! | `permanent` | missions only: stays in the village after it is played (NAR-MISSION-6) |
+//! | `combined` | ninja only: a combined ninja, exempt from the 30-ninja limit (NAR-DECK-3) |
+//! | `effect` | the effect text, for display; effects are recorded, not enforced |
+//! | `invented` | `true` for made-up test cards (the sample catalog marks every card the seeds do not name) |
+//!
+//! # Deck lists (plain text)
+//!
+//! One entry per line, `COUNT CARD-ID`, e.g. `3 N008`; `3x N008` is accepted too. `#` starts a
+//! comment; blank lines are ignored. Errors carry 1-based line numbers.
+//!
+//! ```text
+//! # Leaf aggro
+//! 3 N008
+//! 2 M003   # Leaf Headband
+//! ```
+//!
+//! A deck expands to card ids in list order; card instance `p{seat}-{index}` is the deck's
+//! `index`-th card (0-based), so `p0-17` is seat 0's 18th card.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::Violation;
+
+/// The sample catalog shipped with kifu: the two real cards the seeds name plus invented test cards.
+pub const SAMPLE_CATALOG: &str = include_str!("sample-catalog.json");
+
+/// A card type (NAR-CARD-1; Client is the fourth type the rules use, NAR-OPEN-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CardType {
+    Ninja,
+    Mission,
+    Jutsu,
+    Client,
+}
+
+impl CardType {
+    pub fn name(self) -> &'static str {
+        match self {
+            CardType::Ninja => "ninja",
+            CardType::Mission => "mission",
+            CardType::Jutsu => "jutsu",
+            CardType::Client => "client",
+        }
+    }
+}
+
+/// One card definition. Embedded in the game config, so it is a stored format: never add fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CardDef {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: CardType,
+    #[serde(default)]
+    pub elements: Vec<String>,
+    #[serde(default)]
+    pub entry_cost: u32,
+    #[serde(default)]
+    pub hand_cost: u32,
+    #[serde(default)]
+    pub jutsu_cost: Option<u32>,
+    #[serde(default)]
+    pub attack: i32,
+    #[serde(default)]
+    pub support: i32,
+    #[serde(default)]
+    pub injured_attack: i32,
+    #[serde(default)]
+    pub injured_support: i32,
+    #[serde(default)]
+    pub statuses: Vec<String>,
+    #[serde(default)]
+    pub mental_power: Option<i32>,
+    #[serde(default)]
+    pub permanent: bool,
+    #[serde(default)]
+    pub combined: bool,
+    #[serde(default)]
+    pub effect: String,
+    #[serde(default)]
+    pub invented: bool,
+}
+
+impl CardDef {
+    /// Whether the card has the printed Ambush status (NAR-NINJA-3).
+    pub fn has_ambush(&self) -> bool {
+        self.statuses.iter().any(|s| s.eq_ignore_ascii_case("ambush"))
+    }
+
+    pub fn has_element(&self, element: &str) -> bool {
+        self.elements.iter().any(|e| e.eq_ignore_ascii_case(element))
+    }
+}
+
+/// The catalog file: a list of card definitions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CatalogFile {
+    #[serde(default)]
+    pub note: String,
+    pub cards: Vec<CardDef>,
+}
+
+/// Card definitions by id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Catalog {
+    pub cards: BTreeMap<String, CardDef>,
+}
+
+impl Catalog {
+    /// Parses a catalog file; rejects duplicate ids and empty names.
+    pub fn from_json(text: &str) -> Result<Catalog, String> {
+        let file: CatalogFile = serde_json::from_str(text)
+            .map_err(|e| format!("catalog is not valid JSON of the documented shape: {e}"))?;
+        Catalog::from_cards(file.cards)
+    }
+
+    pub fn from_cards(cards: Vec<CardDef>) -> Result<Catalog, String> {
+        let mut out = BTreeMap::new();
+        for card in cards {
+            if card.id.trim().is_empty() || card.name.trim().is_empty() {
+                return Err(format!("card {:?} needs a non-empty id and name", card.id));
+            }
+            if let Some(old) = out.insert(card.id.clone(), card) {
+                return Err(format!("card id {} appears twice in the catalog", old.id));
+            }
+        }
+        Ok(Catalog { cards: out })
+    }
+
+    /// The sample catalog shipped with kifu.
+    pub fn sample() -> Catalog {
+        // The embedded file is checked by a test, so an error here means a broken build artifact;
+        // an empty catalog keeps this path panic-free all the same.
+        Catalog::from_json(SAMPLE_CATALOG).unwrap_or_default()
+    }
+
+    pub fn get(&self, id: &str) -> Option<&CardDef> {
+        self.cards.get(id)
+    }
+}
+
+/// A deck-list line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckListError {
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for DeckListError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Parses a plain-text deck list into card ids in list order, checking every id against `catalog`.
+pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec<DeckListError>> {
+    let mut deck = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let (Some(count), Some(id), None) = (parts.next(), parts.next(), parts.next()) else {
+            errors.push(DeckListError { line: line_no, message: format!("expected `COUNT CARD-ID`, got {line:?}") });
+            continue;
+        };
+        let count_digits = count.strip_suffix(['x', 'X']).unwrap_or(count);
+        let Ok(n) = count_digits.parse::<usize>() else {
+            errors.push(DeckListError { line: line_no, message: format!("{count:?} is not a card count") });
+            continue;
+        };
+        if n == 0 || n > 60 {
+            errors.push(DeckListError { line: line_no, message: format!("count {n} is out of range 1..=60") });
+            continue;
+        }
+        if catalog.get(id).is_none() {
+            errors.push(DeckListError { line: line_no, message: format!("card {id} is not in the catalog") });
+            continue;
+        }
+        deck.extend(std::iter::repeat_n(id.to_string(), n));
+    }
+    if errors.is_empty() {
+        Ok(deck)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Writes a deck as a deck list, grouping consecutive copies.
+pub fn format_deck_list(deck: &[String]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < deck.len() {
+        let mut j = i;
+        while j < deck.len() && deck[j] == deck[i] {
+            j += 1;
+        }
+        out.push_str(&format!("{} {}\n", j - i, deck[i]));
+        i = j;
+    }
+    out
+}
+
+/// Deck construction (NAR-DECK-2..4) against a catalog. Empty means the deck may be registered.
+pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
+    check_deck_with(deck, |id| catalog.get(id))
+}
+
+pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if deck.len() < 50 {
+        out.push(Violation::new("NAR-DECK-2", format!("the deck has {} cards; at least 50 are required", deck.len())));
+    }
+    let mut ninja = 0usize;
+    let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    for id in deck {
+        let Some(def) = lookup(id) else {
+            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
+            continue;
+        };
+        if def.kind == CardType::Ninja && !def.combined {
+            ninja += 1;
+        }
+        *by_name.entry(def.name.as_str()).or_default() += 1;
+    }
+    if ninja > 30 {
+        out.push(Violation::new(
+            "NAR-DECK-3",
+            format!("the deck has {ninja} ninja (not counting combined ninja); at most 30 are allowed"),
+        ));
+    }
+    for (name, n) in by_name {
+        if n > 3 {
+            out.push(Violation::new(
+                "NAR-DECK-4",
+                format!("the deck has {n} cards named {name:?}; at most 3 are allowed"),
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,356 @@
+//! The game header: players, registered decks, the card definitions they use, the shuffle mode
+//! and the policy chosen for each OPEN point that changes what `validate` accepts.
+//!
+//! Stored postcard-encoded, and postcard encodes structs positionally, so [`ConfigV1`] never gains
+//! fields: a new shape becomes a new [`NarutoConfig`] variant.
+//!
+//! Policies (`--policy KEY=VALUE`, see [`Policies::set`]):
+//!
+//! | key | values (default first) | OPEN point |
+//! |---|---|---|
+//! | `turn_marker` | `per-player`, `shared` | NAR-OPEN-5 |
+//! | `multi_element_cost` | `any-of`, `choose-one`, `all-of` | NAR-OPEN-13 |
+//! | `chakra_charge_limit` | `unlimited`, or a number of cards per turn | NAR-OPEN-14 |
+//! | `counter_missions` | `own-limit`, `shared-limit`, `unlimited` | NAR-OPEN-15 |
+//! | `multi_block` | `forbid`, `allow` | NAR-OPEN-18 |
+//! | `short_deck_reward` | `take-remaining`, `none` | NAR-OPEN-21 |
+//! | `empty_deck_draw` | `skip`, `lose` | NAR-OPEN-8 |
+//! | `shuffles` | `physical`, `digital` | digest §0.3 note 1 |
+
+use serde::{Deserialize, Serialize};
+
+use super::catalog::{check_deck_with, CardDef, Catalog};
+use crate::game::{Seat, Violation};
+
+/// The stored, versioned header configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NarutoConfig {
+    V1(ConfigV1),
+}
+
+/// Version 1 of the header. Never add fields (postcard is positional).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigV1 {
+    /// Player names in seat order; exactly two (NAR-DECK-1).
+    pub players: Vec<String>,
+    /// Each seat's registered deck as card ids in deck-list order. Instance `p{seat}-{i}` is `decks[seat][i]`.
+    pub decks: Vec<Vec<String>>,
+    /// The definitions of every card the decks use, so a replay never needs an external catalog.
+    pub cards: Vec<CardDef>,
+    pub policies: Policies,
+    pub shuffles: ShuffleMode,
+}
+
+/// How deck order comes about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShuffleMode {
+    /// A real table: shuffles are recorded as facts; every draw names the card that came up.
+    Physical,
+    /// A digital table: shuffles use a committed seed, so the audit can check every draw once the seed is revealed.
+    Digital,
+}
+
+/// NAR-OPEN-5: one turn marker per player, or one shared marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TurnMarkerPolicy {
+    PerPlayer,
+    Shared,
+}
+
+/// NAR-OPEN-13: how a hand cost is paid for a card with several elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MultiElementPolicy {
+    /// Reading (b): each paid card matches any of the card's elements.
+    AnyOf,
+    /// Reading (a): one element is chosen and every paid card has it.
+    ChooseOne,
+    /// Reading (c): the paid cards together cover all of the card's elements.
+    AllOf,
+}
+
+/// NAR-OPEN-15: how counter missions relate to the one-mission-per-turn limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CounterMissionPolicy {
+    /// The blocker may play one counter mission per turn, apart from the attacker's mission.
+    OwnLimit,
+    /// The attacker's mission and counter missions share the one mission of the turn.
+    SharedLimit,
+    /// Counter missions are not limited.
+    Unlimited,
+}
+
+/// NAR-OPEN-18: whether several blocking teams may block one attacking team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MultiBlockPolicy {
+    /// One blocking team per attacking team: the seed only defines a fight between two teams.
+    Forbid,
+    /// Allowed; the attacking team fights each blocking team in a separate fight.
+    Allow,
+}
+
+/// NAR-OPEN-21: a battle reward when the opponent's deck holds fewer cards than the reward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShortDeckRewardPolicy {
+    /// Take what is left.
+    TakeRemaining,
+    /// Take nothing.
+    None,
+}
+
+/// NAR-OPEN-8: the draw of step A from an empty deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EmptyDeckDrawPolicy {
+    /// Nothing is drawn; the deck-out loss waits for step M (NAR-WIN-1).
+    Skip,
+    /// The player loses at once: a `WinnerDetermined` is accepted in step A.
+    Lose,
+}
+
+/// The policy for every OPEN point that changes validation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policies {
+    pub turn_marker: TurnMarkerPolicy,
+    pub multi_element_cost: MultiElementPolicy,
+    /// Cards that may be charged into chakra per turn; `None` = unlimited (recorded only).
+    pub chakra_charge_limit: Option<u32>,
+    pub counter_missions: CounterMissionPolicy,
+    pub multi_block: MultiBlockPolicy,
+    pub short_deck_reward: ShortDeckRewardPolicy,
+    pub empty_deck_draw: EmptyDeckDrawPolicy,
+}
+
+impl Default for Policies {
+    fn default() -> Self {
+        Policies {
+            turn_marker: TurnMarkerPolicy::PerPlayer,
+            multi_element_cost: MultiElementPolicy::AnyOf,
+            chakra_charge_limit: None,
+            counter_missions: CounterMissionPolicy::OwnLimit,
+            multi_block: MultiBlockPolicy::Forbid,
+            short_deck_reward: ShortDeckRewardPolicy::TakeRemaining,
+            empty_deck_draw: EmptyDeckDrawPolicy::Skip,
+        }
+    }
+}
+
+/// Every policy key with its allowed values (default first) and the OPEN point it settles.
+pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
+    ("turn_marker", "per-player|shared", "NAR-OPEN-5"),
+    ("multi_element_cost", "any-of|choose-one|all-of", "NAR-OPEN-13"),
+    ("chakra_charge_limit", "unlimited|<cards per turn>", "NAR-OPEN-14"),
+    ("counter_missions", "own-limit|shared-limit|unlimited", "NAR-OPEN-15"),
+    ("multi_block", "forbid|allow", "NAR-OPEN-18"),
+    ("short_deck_reward", "take-remaining|none", "NAR-OPEN-21"),
+    ("empty_deck_draw", "skip|lose", "NAR-OPEN-8"),
+    ("shuffles", "physical|digital", "digest §0.3"),
+];
+
+impl Policies {
+    /// Sets one policy from its string key and value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let bad = || {
+            let allowed = POLICY_KEYS.iter().find(|(k, _, _)| *k == key).map(|(_, v, _)| *v).unwrap_or("");
+            format!("policy {key} does not accept {value:?} (allowed: {allowed})")
+        };
+        match key {
+            "turn_marker" => {
+                self.turn_marker = match value {
+                    "per-player" => TurnMarkerPolicy::PerPlayer,
+                    "shared" => TurnMarkerPolicy::Shared,
+                    _ => return Err(bad()),
+                }
+            }
+            "multi_element_cost" => {
+                self.multi_element_cost = match value {
+                    "any-of" => MultiElementPolicy::AnyOf,
+                    "choose-one" => MultiElementPolicy::ChooseOne,
+                    "all-of" => MultiElementPolicy::AllOf,
+                    _ => return Err(bad()),
+                }
+            }
+            "chakra_charge_limit" => {
+                self.chakra_charge_limit = match value {
+                    "unlimited" => None,
+                    n => Some(n.parse::<u32>().map_err(|_| bad())?),
+                }
+            }
+            "counter_missions" => {
+                self.counter_missions = match value {
+                    "own-limit" => CounterMissionPolicy::OwnLimit,
+                    "shared-limit" => CounterMissionPolicy::SharedLimit,
+                    "unlimited" => CounterMissionPolicy::Unlimited,
+                    _ => return Err(bad()),
+                }
+            }
+            "multi_block" => {
+                self.multi_block = match value {
+                    "forbid" => MultiBlockPolicy::Forbid,
+                    "allow" => MultiBlockPolicy::Allow,
+                    _ => return Err(bad()),
+                }
+            }
+            "short_deck_reward" => {
+                self.short_deck_reward = match value {
+                    "take-remaining" => ShortDeckRewardPolicy::TakeRemaining,
+                    "none" => ShortDeckRewardPolicy::None,
+                    _ => return Err(bad()),
+                }
+            }
+            "empty_deck_draw" => {
+                self.empty_deck_draw = match value {
+                    "skip" => EmptyDeckDrawPolicy::Skip,
+                    "lose" => EmptyDeckDrawPolicy::Lose,
+                    _ => return Err(bad()),
+                }
+            }
+            _ => {
+                let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
+                return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The policies as `(key, value)` pairs, for headers and `--policy` round trips.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![
+            (
+                "turn_marker",
+                match self.turn_marker {
+                    TurnMarkerPolicy::PerPlayer => "per-player",
+                    TurnMarkerPolicy::Shared => "shared",
+                }
+                .to_string(),
+            ),
+            (
+                "multi_element_cost",
+                match self.multi_element_cost {
+                    MultiElementPolicy::AnyOf => "any-of",
+                    MultiElementPolicy::ChooseOne => "choose-one",
+                    MultiElementPolicy::AllOf => "all-of",
+                }
+                .to_string(),
+            ),
+            ("chakra_charge_limit", self.chakra_charge_limit.map_or("unlimited".to_string(), |n| n.to_string())),
+            (
+                "counter_missions",
+                match self.counter_missions {
+                    CounterMissionPolicy::OwnLimit => "own-limit",
+                    CounterMissionPolicy::SharedLimit => "shared-limit",
+                    CounterMissionPolicy::Unlimited => "unlimited",
+                }
+                .to_string(),
+            ),
+            (
+                "multi_block",
+                match self.multi_block {
+                    MultiBlockPolicy::Forbid => "forbid",
+                    MultiBlockPolicy::Allow => "allow",
+                }
+                .to_string(),
+            ),
+            (
+                "short_deck_reward",
+                match self.short_deck_reward {
+                    ShortDeckRewardPolicy::TakeRemaining => "take-remaining",
+                    ShortDeckRewardPolicy::None => "none",
+                }
+                .to_string(),
+            ),
+            (
+                "empty_deck_draw",
+                match self.empty_deck_draw {
+                    EmptyDeckDrawPolicy::Skip => "skip",
+                    EmptyDeckDrawPolicy::Lose => "lose",
+                }
+                .to_string(),
+            ),
+        ]
+    }
+}
+
+impl NarutoConfig {
+    /// A config for two players and their decks (card ids), embedding the definitions the decks use.
+    /// Unknown card ids are reported; deck-construction rules are checked later by `Game::setup`
+    /// (and up front by [`super::catalog::check_deck`]).
+    pub fn new(
+        players: Vec<String>,
+        decks: Vec<Vec<String>>,
+        catalog: &Catalog,
+        shuffles: ShuffleMode,
+    ) -> Result<NarutoConfig, Vec<Violation>> {
+        let mut cards: Vec<CardDef> = Vec::new();
+        let mut missing = Vec::new();
+        for id in decks.iter().flatten() {
+            if cards.iter().any(|c| &c.id == id) {
+                continue;
+            }
+            match catalog.get(id) {
+                Some(def) => cards.push(def.clone()),
+                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
+            }
+        }
+        if !missing.is_empty() {
+            return Err(missing);
+        }
+        Ok(NarutoConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default(), shuffles }))
+    }
+
+    pub fn v1(&self) -> &ConfigV1 {
+        match self {
+            NarutoConfig::V1(c) => c,
+        }
+    }
+
+    pub fn policies(&self) -> &Policies {
+        &self.v1().policies
+    }
+
+    /// Sets a policy by key (`--policy KEY=VALUE`); `shuffles=physical|digital` is accepted too.
+    pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let NarutoConfig::V1(c) = self;
+        if key == "shuffles" {
+            c.shuffles = match value {
+                "physical" => ShuffleMode::Physical,
+                "digital" => ShuffleMode::Digital,
+                _ => return Err(format!("policy shuffles does not accept {value:?} (allowed: physical|digital)")),
+            };
+            return Ok(());
+        }
+        c.policies.set(key, value)
+    }
+
+    /// Everything wrong with the header: seat count (NAR-DECK-1) and each deck (NAR-DECK-2..4).
+    pub fn check(&self) -> Vec<Violation> {
+        let c = self.v1();
+        let mut out = Vec::new();
+        if c.players.len() != 2 || c.decks.len() != 2 {
+            out.push(Violation::new(
+                "NAR-DECK-1",
+                format!(
+                    "a game has exactly 2 players with a deck each; got {} players and {} decks",
+                    c.players.len(),
+                    c.decks.len()
+                ),
+            ));
+        }
+        for (seat, deck) in c.decks.iter().enumerate() {
+            for v in check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id)) {
+                out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
+            }
+        }
+        out
+    }
+}
+
+/// The instance id of seat `seat`'s `index`-th deck card.
+pub fn instance_id(seat: Seat, index: usize) -> String {
+    format!("p{seat}-{index}")
+}
+
+/// The owner seat and deck index of an instance id `p{seat}-{index}`.
+pub fn parse_instance(id: &str) -> Option<(Seat, usize)> {
+    let rest = id.strip_prefix('p')?;
+    let (seat, index) = rest.split_once('-')?;
+    Some((seat.parse().ok()?, index.parse().ok()?))
+}

@@ -1,0 +1,373 @@
+//! What each viewer may see: the board as a [`BoardView`] and one-line event descriptions.
+//!
+//! Hidden information (NAR-OPEN-23 settled here, digest §1.22 "Hidden information"):
+//! - hand: its owner and judges see it; everyone else sees the count;
+//! - deck: everyone sees only the count (its order is unknown even to the log);
+//! - battle rewards and removed-from-game cards: face down, so players (the owner included) and
+//!   spectators see only the count; judges see what the log holds;
+//! - chakra is public: hand-cost payments must be shown to check their elements (NAR-COST-2),
+//!   played missions and jutsu go there face up, and Ambush ninja come back out of it;
+//! - village, battlefield (teams, leaders, power), discard and turn markers are public.
+//!
+//! A card the log holds only as a seal is [`CardView::Hidden`] for everyone, judges included.
+
+use super::catalog::CardType;
+use super::events::{CardRef, NarutoEvent, Zone, ZoneRef};
+use super::state::{Held, NarutoState};
+use crate::game::view::{CardView, GroupView, SeatView, ZoneView};
+use crate::game::{BoardView, Seat, Viewer};
+
+/// Whether `viewer` may see the identities of cards in `seat`'s `zone`.
+pub fn can_see(viewer: Viewer, seat: Seat, zone: Zone) -> bool {
+    match zone {
+        Zone::Chakra | Zone::Village | Zone::Battlefield | Zone::Discard => true,
+        Zone::Hand => matches!(viewer, Viewer::Judge) || viewer == Viewer::Player(seat),
+        Zone::Rewards | Zone::Removed => viewer == Viewer::Judge,
+        Zone::Deck | Zone::DeckBottom | Zone::DeckSearch => false,
+    }
+}
+
+fn known(s: &NarutoState, instance: &str, statuses: Vec<String>) -> CardView {
+    let (card, name) = s
+        .def(instance)
+        .map_or_else(|| (String::new(), String::from("unknown card")), |d| (d.id.clone(), d.name.clone()));
+    CardView::Known { instance: instance.to_string(), card, name, statuses }
+}
+
+fn ninja_statuses(s: &NarutoState, c: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(def) = s.def(c) else { return out };
+    if def.kind == CardType::Ninja {
+        out.push(if s.injured.contains(c) { "injured" } else { "healthy" }.to_string());
+    }
+    if def.has_ambush() {
+        out.push("ambush".to_string());
+    }
+    if def.permanent {
+        out.push("permanent".to_string());
+    }
+    for m in s.modifiers.iter().filter(|m| m.target == c) {
+        out.push(format!("{:?} {:+}", m.stat, m.delta).to_lowercase());
+    }
+    out
+}
+
+fn held_zone(s: &NarutoState, viewer: Viewer, seat: Seat, zone: Zone, cards: &[Held]) -> ZoneView {
+    let visible = can_see(viewer, seat, zone);
+    let cards = cards
+        .iter()
+        .map(|h| match h {
+            Held::Known(c) if visible => known(s, c, Vec::new()),
+            _ => CardView::Hidden,
+        })
+        .collect::<Vec<_>>();
+    ZoneView { zone: zone.name().to_string(), count: cards.len(), cards, groups: Vec::new() }
+}
+
+fn plain_zone(s: &NarutoState, zone: Zone, cards: &[String], groups: Vec<GroupView>) -> ZoneView {
+    ZoneView {
+        zone: zone.name().to_string(),
+        count: cards.len(),
+        cards: cards.iter().map(|c| known(s, c, ninja_statuses(s, c))).collect(),
+        groups,
+    }
+}
+
+fn team_group(
+    s: &NarutoState,
+    seat: Seat,
+    label: String,
+    leader: &str,
+    supports: &[String],
+    facts: Vec<String>,
+) -> GroupView {
+    let mut cards = vec![known(s, leader, [vec!["leader".to_string()], ninja_statuses(s, leader)].concat())];
+    cards.extend(supports.iter().map(|c| known(s, c, [vec!["support".to_string()], ninja_statuses(s, c)].concat())));
+    let mut facts = facts;
+    facts.insert(0, format!("power {}", super::rules::team_power(s, seat, leader, supports, false)));
+    GroupView { label, cards, facts }
+}
+
+/// The board as `viewer` may see it.
+pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
+    let mut seats = Vec::new();
+    for (i, p) in s.players.iter().enumerate() {
+        let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+        let mut counters = vec![
+            ("turn marker".to_string(), s.marker_for(seat).to_string()),
+            ("deck".to_string(), p.deck_count.to_string()),
+            ("hand".to_string(), p.hand.len().to_string()),
+            ("rewards".to_string(), p.rewards.len().to_string()),
+            ("mulligans".to_string(), p.mulligans.to_string()),
+        ];
+        if s.attacker == Some(seat) {
+            counters.push(("role".to_string(), "attacker".to_string()));
+        } else if s.attacker.is_some() {
+            counters.push(("role".to_string(), "blocker".to_string()));
+        }
+        let village_groups = s
+            .current_teams(seat)
+            .iter()
+            .enumerate()
+            .map(|(n, t)| GroupView {
+                label: format!("team {}", n + 1),
+                cards: t.iter().map(|c| known(s, c, ninja_statuses(s, c))).collect(),
+                facts: Vec::new(),
+            })
+            .collect();
+        let mut battle_groups = Vec::new();
+        if s.attacker == Some(seat) {
+            for (n, t) in s.battle.attacks.iter().enumerate() {
+                let status = if s.battle.is_blocked(&t.leader) { "fighting" } else { "non-fighting" };
+                battle_groups.push(team_group(
+                    s,
+                    seat,
+                    format!("attacking team {}", n + 1),
+                    &t.leader,
+                    &t.supports,
+                    vec![status.to_string()],
+                ));
+            }
+        } else {
+            for (n, t) in s.battle.blocks.iter().enumerate() {
+                battle_groups.push(team_group(
+                    s,
+                    seat,
+                    format!("blocking team {}", n + 1),
+                    &t.leader,
+                    &t.supports,
+                    vec![format!("blocks the team led by {}", t.blocks)],
+                ));
+            }
+        }
+        let zones = vec![
+            held_zone(s, viewer, seat, Zone::Hand, &p.hand),
+            ZoneView { zone: "deck".to_string(), count: p.deck_count, cards: Vec::new(), groups: Vec::new() },
+            plain_zone(s, Zone::Chakra, &p.chakra, Vec::new()),
+            plain_zone(s, Zone::Village, &p.village, village_groups),
+            plain_zone(s, Zone::Battlefield, &p.battlefield, battle_groups),
+            plain_zone(s, Zone::Discard, &p.discard, Vec::new()),
+            held_zone(s, viewer, seat, Zone::Rewards, &p.rewards),
+            held_zone(s, viewer, seat, Zone::Removed, &p.removed),
+        ];
+        seats.push(SeatView { seat, name: s.name(seat), counters, zones });
+    }
+    let chain = ZoneView {
+        zone: "chain".to_string(),
+        count: s.chain.len(),
+        cards: s.chain.iter().map(|l| known(s, &l.source, vec![format!("{:?}", l.kind).to_lowercase()])).collect(),
+        groups: Vec::new(),
+    };
+    let mut facts = vec![("step".to_string(), s.step.name().to_string())];
+    if let Some(first) = s.first {
+        facts.push(("starting player".to_string(), s.name(first)));
+    }
+    if s.policies.turn_marker == super::config::TurnMarkerPolicy::Shared {
+        facts.push(("shared turn marker".to_string(), s.shared_marker.to_string()));
+    }
+    let pos = <super::Naruto as crate::game::Game>::position(s);
+    BoardView {
+        viewer,
+        turn: pos.turn,
+        phase: pos.phase.to_string(),
+        active: pos.active,
+        seats,
+        shared: vec![chain],
+        facts,
+        outcome: s.result.clone(),
+    }
+}
+
+/// `N008 Iruka (p0-3)`.
+pub fn label(s: &NarutoState, instance: &str) -> String {
+    match s.def(instance) {
+        Some(d) => format!("{} {} ({instance})", d.id, d.name),
+        None => instance.to_string(),
+    }
+}
+
+fn labels(s: &NarutoState, cards: &[String]) -> String {
+    if cards.is_empty() {
+        return "nothing".to_string();
+    }
+    cards.iter().map(|c| label(s, c)).collect::<Vec<_>>().join(", ")
+}
+
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Cards entering a hidden zone: named when `viewer` may see them there.
+fn refs(s: &NarutoState, cards: &[CardRef], visible: bool) -> String {
+    if !visible {
+        return count(cards.len(), "card");
+    }
+    let named: Vec<String> = cards
+        .iter()
+        .map(|c| match c {
+            CardRef::Open(c) => label(s, c),
+            CardRef::Sealed(_) => "a sealed card".to_string(),
+        })
+        .collect();
+    if named.is_empty() {
+        "no cards".to_string()
+    } else {
+        named.join(", ")
+    }
+}
+
+fn zone_ref(s: &NarutoState, z: &ZoneRef) -> String {
+    format!("{}'s {}", s.name(z.seat), z.zone.name())
+}
+
+/// One line describing `event` (about to be applied to `s`) as `viewer` may see it.
+pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String {
+    use NarutoEvent::*;
+    let n = |seat: &Seat| s.name(*seat);
+    let l = |c: &String| label(s, c);
+    match event {
+        TurnMarkerSet { seat: Some(seat), value } => format!("{}'s turn marker was set to {value}", n(seat)),
+        TurnMarkerSet { seat: None, value } => format!("the shared turn marker was set to {value}"),
+        SeedCommitted { key, commitment } => {
+            format!("shuffle seed {key:?} was committed ({commitment})")
+        }
+        DeckShuffled { deck, by, seed } => {
+            let how = seed.as_ref().map_or(String::new(), |k| format!(" with seed {k:?}"));
+            format!("{} shuffled {}'s deck{how}", n(by), n(deck))
+        }
+        FirstPlayerLotDrawn { lot, winner } => {
+            let how = match lot {
+                super::events::Lot::RockPaperScissors { rounds } => {
+                    format!("rock-paper-scissors ({} round(s))", rounds.len())
+                }
+                super::events::Lot::CoinToss { caller, call, result } => {
+                    format!("a coin toss ({} called {call:?}, it came up {result:?})", n(caller)).to_lowercase()
+                }
+            };
+            format!("{} won the lot for the first player by {how}", n(winner))
+        }
+        FirstPlayerChosen { chooser, first } => {
+            format!("{} chose {} to go first", n(chooser), n(first))
+        }
+        OpeningHandDrawn { seat, cards } => {
+            format!("{} drew a hand: {}", n(seat), refs(s, cards, can_see(viewer, *seat, Zone::Hand)))
+        }
+        MulliganTaken { seat, attempt } => {
+            format!("{} took mulligan {attempt}, returning the hand to the deck", n(seat))
+        }
+        HandKept { seat } => format!("{} kept their hand", n(seat)),
+        TurnStarted { turn, attacker } => format!("turn {turn} started; {} attacks", n(attacker)),
+        CardDrawn { seat, card } => {
+            if can_see(viewer, *seat, Zone::Hand) {
+                format!("{} drew {}", n(seat), refs(s, std::slice::from_ref(card), true))
+            } else {
+                format!("{} drew a card", n(seat))
+            }
+        }
+        StepAdvanced { to } => format!("the game moved to step {}", to.name()),
+        NinjaDeployed { seat, card, from, hand_cost_paid } => {
+            format!("{} deployed {} from {from:?} paying {}", n(seat), l(card), labels(s, hand_cost_paid))
+                .replace("Hand", "hand")
+                .replace("Chakra", "chakra")
+        }
+        MissionPlayed { seat, card, counter, hand_cost_paid, .. } => {
+            format!(
+                "{} played {}{} paying {}",
+                n(seat),
+                if *counter { "counter mission " } else { "mission " },
+                l(card),
+                labels(s, hand_cost_paid)
+            )
+        }
+        ChainLinkAdded { seat, source, description, .. } => {
+            format!("{} added {} to the chain: {description}", n(seat), l(source))
+        }
+        ChainResolved {} => "the chain resolved".to_string(),
+        ChakraCharged { seat, cards } => {
+            format!("{} charged chakra with {}", n(seat), labels(s, cards))
+        }
+        ClientDeployed { seat, card, hand_cost_paid, .. } => {
+            format!("{} deployed client {} paying {}", n(seat), l(card), labels(s, hand_cost_paid))
+        }
+        TeamsOrganized { seat, teams } => {
+            let t: Vec<String> = teams.iter().map(|t| format!("[{}]", labels(s, t))).collect();
+            format!("{} organized {}: {}", n(seat), count(teams.len(), "team"), t.join(" "))
+        }
+        AttackingTeamsSent { seat, teams } => {
+            let t: Vec<String> = teams.iter().map(|t| format!("led by {}", l(&t.leader))).collect();
+            if t.is_empty() {
+                format!("{} sent no attacking team", n(seat))
+            } else {
+                format!("{} attacked with {}: {}", n(seat), count(teams.len(), "team"), t.join("; "))
+            }
+        }
+        BlockingTeamsSent { seat, teams } => {
+            let t: Vec<String> = teams.iter().map(|t| format!("{} blocks {}", l(&t.leader), l(&t.blocks))).collect();
+            if t.is_empty() {
+                format!("{} blocked nothing", n(seat))
+            } else {
+                format!("{} blocked: {}", n(seat), t.join("; "))
+            }
+        }
+        JutsuUsed { seat, card, ninja, .. } => format!("{}'s {} used jutsu {}", n(seat), l(ninja), l(card)),
+        JutsuExchangeEnded {} => "the jutsu exchange ended".to_string(),
+        BattleRewardTaken { seat, team, cards } => {
+            format!(
+                "{}'s team led by {} took battle rewards: {}",
+                n(seat),
+                l(team),
+                refs(s, cards, can_see(viewer, *seat, Zone::Rewards))
+            )
+        }
+        FightResolved { attacker, blocker, attack_power, block_power, result, injured, defeated, .. } => format!(
+            "fight {} ({attack_power}) vs {} ({block_power}): {}; injured {}; defeated {}",
+            l(attacker),
+            l(blocker),
+            format!("{result:?}").to_lowercase(),
+            labels(s, injured),
+            labels(s, defeated)
+        ),
+        TeamsReturned {} => "the teams returned to their villages".to_string(),
+        WinnerDetermined { winner, reason } => format!("{} won the game ({reason:?})", n(winner)),
+        HandCheckDiscard { seat, cards } => format!("{} discarded {} at the hand check", n(seat), labels(s, cards)),
+        TurnMarkerAdvanced { seat: Some(seat), value } => format!("{}'s turn marker moved to {value}", n(seat)),
+        TurnMarkerAdvanced { seat: None, value } => {
+            format!("the shared turn marker moved to {value}")
+        }
+        CoinFlipped { seat, result, purpose } => format!("{} flipped a coin for {purpose}: {result:?}", n(seat)),
+        CardMoved { card, from, to, cause } => {
+            let what = if can_see(viewer, from.seat, from.zone) || can_see(viewer, to.seat, to.zone) {
+                l(card)
+            } else {
+                "a card".to_string()
+            };
+            format!("{what} moved from {} to {} ({cause})", zone_ref(s, from), zone_ref(s, to))
+        }
+        EffectResolved { source, description } => format!("effect of {}: {description}", l(source)),
+        ModifierApplied { target, stat, delta, duration } => {
+            format!("{} got {stat:?} {delta:+} ({duration:?})", l(target))
+        }
+        NinjaInjured { ninja, cause } => format!("{} was injured ({cause})", l(ninja)),
+        NinjaDefeated { ninja, cause } => format!("{} was defeated ({cause})", l(ninja)),
+        NinjaHealed { ninja, cause } => format!("{} was healed ({cause})", l(ninja)),
+        SeedRevealed { key, .. } => format!("shuffle seed {key:?} was revealed"),
+        CardRevealed { commitment, instance, .. } => {
+            let visible = s.players.iter().enumerate().any(|(i, p)| {
+                let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+                let sealed = Held::Sealed(*commitment);
+                (p.hand.contains(&sealed) && can_see(viewer, seat, Zone::Hand))
+                    || (p.rewards.contains(&sealed) && can_see(viewer, seat, Zone::Rewards))
+                    || (p.removed.contains(&sealed) && can_see(viewer, seat, Zone::Removed))
+            });
+            if visible {
+                format!("sealed card {commitment} was revealed as {}", l(instance))
+            } else {
+                "a sealed card was revealed to the record".to_string()
+            }
+        }
+    }
+}

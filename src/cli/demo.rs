@@ -70,9 +70,20 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let log = store.export(showcase)?;
     let session = first.open(&log)?;
     let final_turn = session.position_at(session.len()).turn;
-    let mid = session.seek_turn(final_turn / 2 + 1, None).unwrap_or(session.len() / 2);
+    let start = session.seek_turn(final_turn / 2 + 1, None).unwrap_or(session.len() / 2);
+    // A moment when both players hold cards, so the difference between the two views shows.
+    let hand = |b: &kifu::game::view::BoardView, seat: usize| {
+        b.seats.get(seat).and_then(|s| s.zones.iter().find(|z| z.zone == "hand")).map_or(0, |z| z.count)
+    };
+    let mid = (start..session.len())
+        .find(|&n| {
+            let b = session.board(n, Viewer::Judge);
+            hand(&b, 0) > 0 && hand(&b, 1) > 0
+        })
+        .unwrap_or(start);
     section(2, &format!("{showcase} in the middle of the game, as alice saw it"));
     board::print(&session.board(mid, Viewer::Player(0)), &players, &format!("after {mid} of {} events", session.len()));
+    println!("alice sees her own hand; bob's hand is face down to her.");
     section(3, "The same moment as a spectator sees it: hidden cards stay hidden");
     board::print(&session.board(mid, Viewer::Spectator), &players, &format!("after {mid} of {} events", session.len()));
     println!("What happened just before, as a spectator saw it:");
@@ -110,7 +121,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         let path = exports.join(format!("{id}.kifu"));
         std::fs::write(&path, file::write(&log))?;
         let back = file::read(&std::fs::read(&path)?).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        t.add_row([display(&path), back.head.len.to_string(), "ok".to_string(), back.head.hash.to_hex()]);
+        let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string());
+        t.add_row([name, back.head.len.to_string(), "chain checks".to_string(), back.head.hash.to_hex()]);
     }
     println!("{t}");
 

@@ -13,6 +13,10 @@ where
 {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
+    // Off a terminal (pipes, files, CI logs) there is no width to fit, so wrap at a readable one.
+    if t.width().is_none() {
+        t.set_width(120);
+    }
     t
 }
 

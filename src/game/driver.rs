@@ -257,9 +257,10 @@ impl<G: Game> Driver for GameDriver<G> {
     ) -> Result<Recorded, GameError> {
         let event: G::Event = serde_json::from_str(event_json)
             .map_err(|e| GameError::Input(format!("the event is not a valid {} event: {e}", G::RULESET)))?;
-        let actor = match actor {
-            Some(a) => a,
-            None => {
+        let actor = match (actor, &forced_by) {
+            (Some(a), _) => a,
+            (None, Some(judge)) => Actor::Judge(judge.clone()),
+            (None, None) => {
                 let (_, header) = store.header(stream)?;
                 record::actor_for::<G>(&header.v1().players, &event)
             }

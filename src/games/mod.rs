@@ -3,11 +3,12 @@
 
 pub mod naruto;
 
-use crate::game::driver::Driver;
+use crate::game::driver::{Driver, GameDriver};
 
 /// Every game this build can record, by ruleset name.
 pub fn drivers() -> Vec<&'static dyn Driver> {
-    vec![]
+    static NARUTO: GameDriver<naruto::Naruto> = GameDriver::new();
+    vec![&NARUTO]
 }
 
 /// The driver for a ruleset name (as recorded in stream headers), if this build has it.

@@ -4,10 +4,12 @@
 
 mod cli_errors;
 mod crash;
+mod fixtures;
 mod game_machinery;
 mod log_golden;
 mod log_tamper;
 mod naruto;
+mod naruto_games;
 mod store_concurrency;
 mod store_model;
 mod support;

@@ -26,7 +26,7 @@ pub mod state;
 pub mod view;
 
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{AgentRng, BoardView, Game, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
 
 pub use config::NarutoConfig;
 pub use events::NarutoEvent;
@@ -45,6 +45,42 @@ impl Game for Naruto {
 
     fn players(config: &NarutoConfig) -> Vec<String> {
         config.v1().players.clone()
+    }
+
+    fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<String>> {
+        let catalog = match request.catalog {
+            Some(text) => catalog::Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
+            None => catalog::Catalog::sample(),
+        };
+        if request.decks.len() != request.players.len() {
+            return Err(vec![format!(
+                "NAR-DECK-1: {} players but {} deck lists; give one --deck per player, in seat order",
+                request.players.len(),
+                request.decks.len()
+            )]);
+        }
+        let mut problems = Vec::new();
+        let mut decks = Vec::new();
+        for (seat, text) in request.decks.iter().enumerate() {
+            match catalog::parse_deck_list(text, &catalog) {
+                Ok(deck) => {
+                    let who = request.players.get(seat).map_or("?", String::as_str);
+                    problems
+                        .extend(catalog::check_deck(&deck, &catalog).into_iter().map(|v| format!("{who}'s deck: {v}")));
+                    decks.push(deck);
+                }
+                Err(errors) => problems.extend(errors.into_iter().map(|e| format!("deck {}: {e}", seat + 1))),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut config = NarutoConfig::new(request.players.to_vec(), decks, &catalog, config::ShuffleMode::Physical)
+            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
+        for (key, value) in request.policies {
+            config.set_policy(key, value).map_err(|e| vec![e])?;
+        }
+        Ok(config)
     }
 
     fn setup(config: &NarutoConfig) -> Result<NarutoState, Vec<Violation>> {

@@ -1,0 +1,235 @@
+//! The fixture games under replays/: each is regenerated from a deterministic recipe (fixed
+//! clock, fixed seeds) and must match the checked-in files byte for byte; each verifies, audits
+//! to its pinned findings, and round-trips through the store, the JSON log form and JSON lines.
+//! `UPDATE_EXPECT=1 cargo test --release fixtures` rewrites the files after an intended change.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+
+use kifu::clock::SteppingClock;
+use kifu::game::driver::Driver;
+use kifu::game::record;
+use kifu::game::{AgentRng, Game, GameEntry, Ruling};
+use kifu::games::naruto::Naruto;
+use kifu::log::chain::VerifiedLog;
+use kifu::log::envelope::{Actor, StreamId};
+use kifu::log::{file, json};
+use kifu::store::sled_store::SledStore;
+use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
+
+use crate::support::ensure_file_contents;
+
+const PLAYERS: [&str; 2] = ["alice", "bob"];
+
+fn players() -> Vec<String> {
+    PLAYERS.iter().map(|p| p.to_string()).collect()
+}
+
+fn store() -> SledStore {
+    SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap()
+}
+
+fn t0() -> kifu::log::envelope::Timestamp {
+    kifu::log::envelope::Timestamp(1_767_225_600_000_000)
+}
+
+fn driver() -> &'static dyn Driver {
+    kifu::games::driver("naruto").unwrap()
+}
+
+fn is_digital(config: &<Naruto as Game>::Config) -> bool {
+    format!("{config:?}").contains("Digital")
+}
+
+/// The first seed from `from` whose self-play game is digital (seeded shuffles) or physical.
+fn seed_with(from: u64, digital: bool) -> u64 {
+    (from..from + 100)
+        .find(|s| {
+            let mut rng = AgentRng::seed_from_u64(*s);
+            is_digital(&Naruto::self_play_config(&players(), &mut rng).0) == digital
+        })
+        .unwrap()
+}
+
+fn self_played(name: &str, seed: u64) -> VerifiedLog {
+    let s = store();
+    let id = StreamId::new(name).unwrap();
+    driver().self_play(&s, &id, seed, &players(), t0()).unwrap();
+    s.export(&id).unwrap()
+}
+
+/// A game in which, mid-game, an action is repeated illegally; a judge forces it, warns the
+/// player, backs the game up to before it, and play goes on to the end.
+fn judged(name: &str, seed: u64) -> VerifiedLog {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let (config, secrets) = Naruto::self_play_config(&players(), &mut rng);
+    let names = Naruto::players(&config);
+    let mut state = Naruto::setup(&config).unwrap();
+    let mut entries: Vec<(Actor, GameEntry<<Naruto as Game>::Event>)> = Vec::new();
+    let mut judged_at = None;
+    while let Some(event) = Naruto::agent_step(&state, &secrets, &mut rng) {
+        let actor = record::actor_for::<Naruto>(&names, &event);
+        Naruto::ledger_mut(&mut state).at(entries.len() as u64);
+        state = Naruto::apply(state, &event);
+        entries.push((actor.clone(), GameEntry::Played(event.clone())));
+        let turn = Naruto::position(&state).turn;
+        if judged_at.is_none() && turn >= 4 && !Naruto::validate(&state, &event).is_empty() {
+            // The same action again breaks the rules here: record it forced, then rule on it.
+            let seq = entries.len() as u64;
+            let broke = Naruto::validate(&state, &event).iter().map(|v| v.rule.to_string()).collect();
+            entries.push((
+                Actor::Judge("jin".into()),
+                GameEntry::Forced { judge: "jin".into(), broke, event: event.clone() },
+            ));
+            let seat = Naruto::acting_seat(&event).unwrap_or(0);
+            entries.push((
+                Actor::Judge("jin".into()),
+                GameEntry::Ruled(Ruling::WarningIssued {
+                    judge: "jin".into(),
+                    seat,
+                    rule: None,
+                    about: Some(seq),
+                    note: "the action was recorded twice".into(),
+                }),
+            ));
+            entries.push((
+                Actor::Judge("jin".into()),
+                GameEntry::Ruled(Ruling::BackedUp {
+                    judge: "jin".into(),
+                    to_seq: seq,
+                    note: "undo the duplicate".into(),
+                }),
+            ));
+            judged_at = Some(seq);
+        }
+    }
+    assert!(judged_at.is_some(), "seed {seed} never offered a repeatable illegal action");
+    let s = store();
+    let id = StreamId::new(name).unwrap();
+    record::import_entries::<Naruto>(&s, &id, &config, entries, t0()).unwrap();
+    s.export(&id).unwrap()
+}
+
+/// A log a careless recorder wrote without validation: an illegal play nobody ruled on.
+fn unruled(name: &str, seed: u64) -> VerifiedLog {
+    let base = self_played("tmp", seed);
+    let g = record::from_log::<Naruto>(&base).unwrap();
+    let s = store();
+    let id = StreamId::new(name).unwrap();
+    let cut = g.steps.len() / 2;
+    let mut entries: Vec<(Actor, GameEntry<<Naruto as Game>::Event>)> =
+        g.steps[..cut].iter().map(|st| (st.actor.clone(), st.entry.clone())).collect();
+    let dup = entries[cut - 1].clone();
+    entries.push(dup);
+    let header = record::game_header::<Naruto>(&id, &g.config, t0()).unwrap();
+    let events = entries
+        .iter()
+        .map(|(actor, entry)| NewEvent {
+            actor: actor.clone(),
+            payload: postcard::to_stdvec(entry).unwrap(),
+            idempotency: None,
+        })
+        .collect();
+    s.append(AppendRequest { stream: id.clone(), expected: ExpectedVersion::NoStream, create: Some(header), events })
+        .unwrap();
+    s.export(&id).unwrap()
+}
+
+struct Fixture {
+    name: &'static str,
+    log: VerifiedLog,
+}
+
+fn fixtures() -> Vec<Fixture> {
+    vec![
+        Fixture { name: "naruto-physical", log: self_played("naruto-physical", seed_with(1, false)) },
+        Fixture { name: "naruto-digital", log: self_played("naruto-digital", seed_with(1, true)) },
+        Fixture { name: "naruto-judged", log: judged("naruto-judged", 5) },
+        Fixture { name: "naruto-unruled", log: unruled("naruto-unruled", 9) },
+    ]
+}
+
+fn summary(f: &Fixture) -> String {
+    let report = driver().audit(&f.log).unwrap();
+    let outcome = match &report.outcome {
+        Some(o) => format!("winners={:?} ({})", o.winners, o.reason),
+        None => "unfinished".into(),
+    };
+    let findings: Vec<String> = report
+        .findings
+        .iter()
+        .map(|x| {
+            format!(
+                "{}:{}:{}",
+                x.seq.map_or("end".into(), |s| s.to_string()),
+                x.rule,
+                if x.resolution.is_some() { "ruled" } else { "UNRESOLVED" }
+            )
+        })
+        .collect();
+    format!(
+        "{} events={} head={} {outcome} findings=[{}]\n",
+        f.name,
+        f.log.head.len,
+        f.log.head.hash,
+        findings.join(" ")
+    )
+}
+
+#[test]
+fn fixtures_match_their_recipes_and_pinned_audits() {
+    let mut expected = String::new();
+    for f in fixtures() {
+        let base = format!("replays/{}", f.name);
+        ensure_file_contents(&format!("{base}.kifu"), &file::write(&f.log));
+        let mut j = serde_json::to_string_pretty(&json::to_json(&f.log).unwrap()).unwrap();
+        j.push('\n');
+        ensure_file_contents(&format!("{base}.json"), j.as_bytes());
+        ensure_file_contents(&format!("{base}.jsonl"), driver().export_jsonl(&f.log).unwrap().as_bytes());
+        expected += &summary(&f);
+    }
+    ensure_file_contents("replays/expected.txt", expected.as_bytes());
+}
+
+#[test]
+fn checked_in_fixtures_verify_audit_and_round_trip() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let mut seen = 0;
+    for line in expected.lines() {
+        let name = line.split(' ').next().unwrap();
+        assert!(readme.contains(&format!("`{name}`")), "replays/README.md describes {name}");
+        let bytes = std::fs::read(dir.join(format!("{name}.kifu"))).unwrap();
+        let log = file::read(&bytes).unwrap();
+        assert_eq!(
+            summary(&Fixture { name: Box::leak(name.to_string().into_boxed_str()), log: log.clone() }),
+            format!("{line}\n")
+        );
+        // The JSON log form is the same log, byte for byte.
+        let j = json::from_json_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+        assert_eq!((j.header_bytes, j.events), (log.header_bytes.clone(), log.events.clone()));
+        // Import into a store and export again: unchanged.
+        let s = store();
+        s.import(&log).unwrap();
+        assert_eq!(file::write(&s.export(log.header.stream()).unwrap()), bytes);
+        // The JSON lines hold the same entries, and re-import (validated) where the log is legal.
+        let jsonl = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).unwrap();
+        let g = record::from_log::<Naruto>(&log).unwrap();
+        match record::parse_jsonl::<Naruto>(&jsonl) {
+            Ok(parsed) => {
+                let from_log: Vec<_> = g.steps.iter().map(|s| (s.actor.clone(), s.entry.clone())).collect();
+                assert_eq!(parsed.entries, from_log, "{name}");
+            }
+            Err(e) => assert!(line.contains("UNRESOLVED"), "{name} should import from JSON lines: {e}"),
+        }
+        seen += 1;
+    }
+    assert!(seen >= 4);
+    assert!(
+        expected.contains("naruto-judged") && expected.contains(":ruled"),
+        "a fixture has a judged violation and backup"
+    );
+}

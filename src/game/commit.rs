@@ -114,6 +114,8 @@ pub fn seeded_order(seed: &Secret, deck: &str, shuffle_no: u32, contents: &[Stri
 #[derive(Clone, Debug, Default)]
 pub struct AgentSecrets {
     pub seeds: BTreeMap<String, Secret>,
+    /// Cards the agent sealed: commitment → (card instance, salt), so it can reveal them later.
+    pub sealed: BTreeMap<Commitment, (String, Secret)>,
 }
 
 /// One operation on a deck since its last shuffle, as a game's `apply` reports it.
@@ -260,6 +262,12 @@ impl CommitmentLedger {
         let seg = self.decks.get(deck)?.segment.as_ref()?;
         let order = replay_segment(seg, seed).ok()?;
         order.first().cloned()
+    }
+
+    /// The top `n` cards of a seeded deck, in order, for an agent that knows the seed.
+    pub fn predicted_top_n(&self, deck: &str, seed: &Secret, n: usize) -> Vec<String> {
+        let Some(seg) = self.decks.get(deck).and_then(|t| t.segment.as_ref()) else { return Vec::new() };
+        replay_segment(seg, seed).map(|order| order.into_iter().take(n).collect()).unwrap_or_default()
     }
 
     pub fn card_sealed(&mut self, commitment: Commitment) {

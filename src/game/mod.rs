@@ -91,7 +91,8 @@ pub trait Game: 'static {
     /// judge forced into the log still fold.
     fn apply(state: Self::State, event: &Self::Event) -> Self::State;
 
-    /// The seat the event is performed by, if it is a player's action (used to check the envelope's actor).
+    /// The seat the event is performed by, if it is a player's action (used to check the envelope's
+    /// actor). Events that carry no seat (automatic steps, fight results) return `None`.
     fn acting_seat(event: &Self::Event) -> Option<Seat>;
 
     /// The outcome once the rules have ended the game.
@@ -104,7 +105,8 @@ pub trait Game: 'static {
     /// core only through this function.
     fn view(state: &Self::State, viewer: Viewer) -> BoardView;
 
-    /// One line describing an event for logs and timelines, as `viewer` may see it (no hidden identities).
+    /// One line describing an event for logs and timelines, as `viewer` may see it (no hidden
+    /// identities). `state` is the state *before* the event.
     fn describe(state: &Self::State, event: &Self::Event, viewer: Viewer) -> String;
 
     /// Every rule ID of the game's digest section, with whether and how it is enforced.
@@ -124,8 +126,9 @@ pub trait Game: 'static {
     /// A random legal-play agent: the next event to record, or `None` when the game is over.
     /// Every event it returns must validate clean. Deterministic for a given `rng` state.
     /// `secrets` holds what the dealer of a digital game knows (its shuffle seeds), so the agent
-    /// can draw the card a seeded shuffle put on top and reveal the seed at the end.
-    fn agent_step(state: &Self::State, secrets: &commit::AgentSecrets, rng: &mut AgentRng) -> Option<Self::Event>;
+    /// can draw the card a seeded shuffle put on top and reveal the seed at the end; the agent
+    /// may also keep the salts of cards it sealed there, to reveal them later.
+    fn agent_step(state: &Self::State, secrets: &mut commit::AgentSecrets, rng: &mut AgentRng) -> Option<Self::Event>;
 }
 
 /// What a user brings to create a game: see [`Game::new_config`].

@@ -16,12 +16,12 @@ pub struct SelfPlayed<G: Game> {
 /// Plays one game from `seed` (at most `max_events` events). Deterministic for a given seed.
 pub fn self_play<G: Game>(seed: u64, players: &[String], max_events: usize) -> Result<SelfPlayed<G>, Vec<Violation>> {
     let mut rng = AgentRng::seed_from_u64(seed);
-    let (config, secrets) = G::self_play_config(players, &mut rng);
+    let (config, mut secrets) = G::self_play_config(players, &mut rng);
     let names = G::players(&config);
     let mut state = G::setup(&config)?;
     let mut entries = Vec::new();
     while entries.len() < max_events {
-        let Some(event) = G::agent_step(&state, &secrets, &mut rng) else {
+        let Some(event) = G::agent_step(&state, &mut secrets, &mut rng) else {
             break;
         };
         G::ledger_mut(&mut state).at(entries.len() as u64);

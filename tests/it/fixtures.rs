@@ -64,12 +64,12 @@ fn self_played(name: &str, seed: u64) -> VerifiedLog {
 /// player, backs the game up to before it, and play goes on to the end.
 fn judged(name: &str, seed: u64) -> VerifiedLog {
     let mut rng = AgentRng::seed_from_u64(seed);
-    let (config, secrets) = Naruto::self_play_config(&players(), &mut rng);
+    let (config, mut secrets) = Naruto::self_play_config(&players(), &mut rng);
     let names = Naruto::players(&config);
     let mut state = Naruto::setup(&config).unwrap();
     let mut entries: Vec<(Actor, GameEntry<<Naruto as Game>::Event>)> = Vec::new();
     let mut judged_at = None;
-    while let Some(event) = Naruto::agent_step(&state, &secrets, &mut rng) {
+    while let Some(event) = Naruto::agent_step(&state, &mut secrets, &mut rng) {
         let actor = record::actor_for::<Naruto>(&names, &event);
         Naruto::ledger_mut(&mut state).at(entries.len() as u64);
         state = Naruto::apply(state, &event);

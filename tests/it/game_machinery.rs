@@ -134,7 +134,7 @@ impl Game for Stones {
     fn self_play_config(players: &[String], rng: &mut AgentRng) -> (Config, AgentSecrets) {
         (Config { players: players.to_vec(), stones: rng.random_range(5..40) }, AgentSecrets::default())
     }
-    fn agent_step(state: &State, _: &AgentSecrets, rng: &mut AgentRng) -> Option<Event> {
+    fn agent_step(state: &State, _: &mut AgentSecrets, rng: &mut AgentRng) -> Option<Event> {
         if state.winner.is_some() {
             return None;
         }

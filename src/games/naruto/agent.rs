@@ -104,7 +104,7 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (NarutoConfig
 }
 
 /// The next event of a random legal game, or `None` once the game is over and every seed is revealed.
-pub fn agent_step(s: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
+pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
     if s.result.is_some() {
         return secrets
             .seeds

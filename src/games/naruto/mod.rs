@@ -140,7 +140,7 @@ impl Game for Naruto {
         agent::self_play_config(players, rng)
     }
 
-    fn agent_step(state: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
+    fn agent_step(state: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
         agent::agent_step(state, secrets, rng)
     }
 }

@@ -22,7 +22,7 @@ pub(crate) struct Played {
 pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
     let mut rng = AgentRng::seed_from_u64(seed);
     let players = vec!["Alice".to_string(), "Bob".to_string()];
-    let (config, secrets) = Naruto::self_play_config(&players, &mut rng);
+    let (config, mut secrets) = Naruto::self_play_config(&players, &mut rng);
     let mut state = match Naruto::setup(&config) {
         Ok(s) => s,
         Err(v) => panic!("seed {seed}: self-play config rejected: {v:?}"),
@@ -30,7 +30,7 @@ pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
     let mut events = Vec::new();
     let mut states = Vec::new();
     for seq in 0..20_000u64 {
-        let Some(event) = Naruto::agent_step(&state, &secrets, &mut rng) else {
+        let Some(event) = Naruto::agent_step(&state, &mut secrets, &mut rng) else {
             return Played { events, states, last: state };
         };
         let violations = Naruto::validate(&state, &event);

@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 
 use kifu::clock::SystemClock;
 use kifu::log::chain;
-use kifu::log::envelope::{Actor, Header, HeaderV1, StreamId, StreamKind, Timestamp};
+use kifu::log::envelope::{Actor, Header, StreamId, Timestamp};
 use kifu::store::sled_store::SledStore;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
@@ -33,15 +33,7 @@ fn request(stream: &StreamId, len: Option<u64>, events: Vec<NewEvent>) -> Append
     AppendRequest {
         stream: stream.clone(),
         expected: len.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
-        create: Some(Header::V1(HeaderV1 {
-            stream: stream.clone(),
-            kind: StreamKind::Opaque,
-            ruleset: "opaque".into(),
-            ruleset_version: 1,
-            players: vec![],
-            config: vec![],
-            created_at: Timestamp(0),
-        })),
+        create: Some(Header::opaque(stream.clone(), Timestamp(0))),
         events,
     }
 }

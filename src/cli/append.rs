@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use kifu::log::envelope::{Actor, Header, HeaderV1, IdempotencyId, StreamId, StreamKind};
+use kifu::log::envelope::{Actor, Header, IdempotencyId, StreamId};
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
 use super::Context;
@@ -30,15 +30,7 @@ pub struct Args {
 
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let store = ctx.open_store()?;
-    let create = Header::V1(HeaderV1 {
-        stream: args.stream.clone(),
-        kind: StreamKind::Opaque,
-        ruleset: "opaque".into(),
-        ruleset_version: 1,
-        players: vec![],
-        config: vec![],
-        created_at: ctx.clock().now(),
-    });
+    let create = Header::opaque(args.stream.clone(), ctx.clock().now());
     let appended = store.append(AppendRequest {
         stream: args.stream.clone(),
         expected: args.expect,

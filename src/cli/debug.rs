@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use kifu::log::envelope::{Actor, Header, HeaderV1, IdempotencyId, StreamId, StreamKind};
+use kifu::log::envelope::{Actor, Header, IdempotencyId, StreamId};
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store, StoreError};
 
 use super::Context;
@@ -56,15 +56,7 @@ fn append_loop(ctx: &Context, stream: &StreamId, count: u64, writer: &str, reope
             let req = AppendRequest {
                 stream: stream.clone(),
                 expected,
-                create: Some(Header::V1(HeaderV1 {
-                    stream: stream.clone(),
-                    kind: StreamKind::Opaque,
-                    ruleset: "opaque".into(),
-                    ruleset_version: 1,
-                    players: vec![],
-                    config: vec![],
-                    created_at: ctx.clock().now(),
-                })),
+                create: Some(Header::opaque(stream.clone(), ctx.clock().now())),
                 events: vec![NewEvent {
                     actor: Actor::Player(writer.to_string()),
                     payload: key.clone().into_bytes(),

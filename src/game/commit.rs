@@ -11,8 +11,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use super::rules::Violation;
 
 /// Context string for seed commitments (blake3 derive_key mode).
@@ -20,57 +18,12 @@ pub const SEED_CONTEXT: &str = "kifu 2026-11-21 shuffle seed commitment v1";
 /// Context string for the per-shuffle random stream (blake3 derive_key mode).
 pub const SHUFFLE_CONTEXT: &str = "kifu 2026-11-21 seeded shuffle v1";
 
-/// A 32-byte commitment (a sealed card or a seed hash). Hex in JSON, 32 raw bytes in postcard.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Commitment(pub [u8; 32]);
+/// A 32-byte commitment (a sealed card or a seed hash): the same type as a log hash, raw in
+/// postcard and hex in JSON.
+pub use crate::log::hash::Hash32 as Commitment;
 
-/// A 32-byte secret: a shuffle seed or a sealing salt. Hex in JSON, 32 raw bytes in postcard.
+/// A 32-byte secret: a shuffle seed or a sealing salt.
 pub type Secret = Commitment;
-
-impl std::fmt::Debug for Commitment {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", hex::encode(self.0))
-    }
-}
-
-impl std::fmt::Display for Commitment {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", hex::encode(self.0))
-    }
-}
-
-impl Serialize for Commitment {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if s.is_human_readable() {
-            s.serialize_str(&hex::encode(self.0))
-        } else {
-            self.0.serialize(s)
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Commitment {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        if d.is_human_readable() {
-            let s = String::deserialize(d)?;
-            let mut out = [0u8; 32];
-            hex::decode_to_slice(&s, &mut out)
-                .map_err(|e| serde::de::Error::custom(format!("expected 64 hex digits: {e}")))?;
-            Ok(Commitment(out))
-        } else {
-            Ok(Commitment(<[u8; 32]>::deserialize(d)?))
-        }
-    }
-}
-
-impl schemars::JsonSchema for Commitment {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Hex32".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "32 bytes as 64 lowercase hex digits"})
-    }
-}
 
 /// Seals a card instance: the commitment a recorder logs instead of the card's identity.
 pub fn seal(card_instance: &str, salt: &Secret) -> Commitment {

@@ -190,6 +190,19 @@ pub struct HeaderV1 {
 }
 
 impl Header {
+    /// The header of an opaque stream (free-form notes, tests, benchmarks): no players, no configuration.
+    pub fn opaque(stream: StreamId, created_at: Timestamp) -> Header {
+        Header::V1(HeaderV1 {
+            stream,
+            kind: StreamKind::Opaque,
+            ruleset: "opaque".into(),
+            ruleset_version: 1,
+            players: vec![],
+            config: vec![],
+            created_at,
+        })
+    }
+
     pub fn v1(&self) -> &HeaderV1 {
         match self {
             Header::V1(h) => h,

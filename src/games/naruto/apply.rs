@@ -360,16 +360,7 @@ fn relocate(s: &mut NarutoState, card: &str, from_seat: Seat, from: Zone, to_sea
 /// Removes a card from every zone that holds it.
 fn remove_anywhere(s: &mut NarutoState, card: &str) {
     for p in &mut s.players {
-        for z in [
-            Zone::Hand,
-            Zone::Chakra,
-            Zone::Village,
-            Zone::Battlefield,
-            Zone::Discard,
-            Zone::Rewards,
-            Zone::Removed,
-            Zone::Deck,
-        ] {
+        for z in Zone::HELD {
             while p.take(z, card) {}
         }
     }

@@ -142,6 +142,18 @@ pub enum Zone {
 }
 
 impl Zone {
+    /// The zones a card can actually be in (the deck's bottom and "search" are ways into the deck).
+    pub const HELD: [Zone; 8] = [
+        Zone::Hand,
+        Zone::Chakra,
+        Zone::Village,
+        Zone::Battlefield,
+        Zone::Discard,
+        Zone::Rewards,
+        Zone::Removed,
+        Zone::Deck,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Zone::Deck => "deck",

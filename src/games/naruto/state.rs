@@ -318,18 +318,8 @@ impl NarutoState {
 
     /// The seat whose zones hold `card` in `zone`, if any.
     pub fn find(&self, card: &str) -> Option<(Seat, Zone)> {
-        const ZONES: [Zone; 8] = [
-            Zone::Hand,
-            Zone::Chakra,
-            Zone::Village,
-            Zone::Battlefield,
-            Zone::Discard,
-            Zone::Rewards,
-            Zone::Removed,
-            Zone::Deck,
-        ];
         for (i, p) in self.players.iter().enumerate() {
-            for z in ZONES {
+            for z in Zone::HELD {
                 if p.holds(z, card) {
                     return Some((Seat::try_from(i).unwrap_or(Seat::MAX), z));
                 }

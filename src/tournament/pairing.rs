@@ -52,7 +52,9 @@ pub struct Quality {
 /// Fields (counting the bye) up to this size are paired exactly when the fast path is not optimal.
 pub const EXACT_LIMIT: usize = 20;
 
-const REMATCH: u64 = 1 << 40;
+const REMATCH: u64 = 1 << 30;
+/// A second bye weighs more than any number of rematches: at most one bye per player is hard.
+const REPEAT_BYE: u64 = 1 << 44;
 const SECONDARY_BITS: u32 = 16;
 
 /// The seeded order key of a player for a round: the first 8 bytes of
@@ -100,7 +102,7 @@ impl<'a> Field<'a> {
     fn bye_cost(&self, a: usize) -> u64 {
         let steps = (self.brackets - self.bracket[a]) as u64;
         if self.e[a].had_bye {
-            REMATCH + steps
+            REPEAT_BYE + steps
         } else {
             steps
         }
@@ -177,6 +179,7 @@ pub fn pair_round(entrants: &[Entrant], opponents: &[Vec<usize>]) -> Pairing {
         return normalise(&f, best);
     }
     repair_windows(&f, &mut best);
+    repair_local(&f, &mut best);
     if f.total(&best) >= REMATCH {
         if let Some(p) = global_rematch_free(&f, &best) {
             best = p;
@@ -384,6 +387,109 @@ fn repair_windows(f: &Field<'_>, p: &mut Pairing) {
                         p.bye = sub.bye;
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Large-neighbourhood repair: around each pair that costs more than parity requires (a rematch,
+/// a pair-down over two brackets, or a boundary crossed more often than needed), re-solve exactly
+/// a window of up to [`EXACT_LIMIT`] players made of that pair and nearby pairs.
+fn repair_local(f: &Field<'_>, p: &mut Pairing) {
+    let n = f.e.len();
+    let bound = lower_bound(f.e);
+    let mut tried: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for _ in 0..200 {
+        if f.total(p) <= bound {
+            return;
+        }
+        let nb = f.brackets;
+        let mut cross = vec![0u64; nb + 1];
+        let span = |a: usize, b: usize| (f.bracket[a].min(f.bracket[b]), f.bracket[a].max(f.bracket[b]));
+        for &(a, b) in &p.pairs {
+            let (x, y) = span(a, b);
+            for c in cross.iter_mut().take(y).skip(x) {
+                *c += 1;
+            }
+        }
+        if let Some(b) = p.bye {
+            for c in cross.iter_mut().take(nb).skip(f.bracket[b]) {
+                *c += 1;
+            }
+        }
+        let mut count = vec![0usize; nb];
+        for &b in &f.bracket {
+            count[b] += 1;
+        }
+        let mut need = vec![0u64; nb + 1];
+        let mut above = 0;
+        for k in 0..nb {
+            above += count[k];
+            need[k] = (above % 2) as u64;
+        }
+        let bad = p.pairs.iter().copied().find(|&(a, b)| {
+            if tried.contains(&(a, b)) {
+                return false;
+            }
+            let (x, y) = span(a, b);
+            f.played(a, b) || y - x > 1 || (x < y && cross[x] > need[x])
+        });
+        let Some((a, b)) = bad else { return };
+        tried.insert((a, b));
+        let (x, y) = span(a, b);
+        let lo = x.saturating_sub(1);
+        let hi = (y + 1).min(nb - 1);
+        let mut set: BTreeSet<usize> = [a, b].into_iter().collect();
+        let mut candidates: Vec<(u64, (usize, usize))> = p
+            .pairs
+            .iter()
+            .copied()
+            .filter(|&(c, d)| (c, d) != (a, b))
+            .filter_map(|(c, d)| {
+                let (u, v) = span(c, d);
+                if v < lo || u > hi {
+                    return None;
+                }
+                // Crossing pairs first, then pairs inside the window's brackets, nearest first.
+                let prio = if u != v { 0 } else { 1 + u.abs_diff(x).min(u.abs_diff(y)) as u64 };
+                Some((prio, (c, d)))
+            })
+            .collect();
+        candidates.sort_unstable();
+        let mut per_bracket = vec![0usize; nb];
+        for (_, (c, d)) in candidates {
+            if set.len() + 2 > EXACT_LIMIT - 1 {
+                break;
+            }
+            let (u, _) = span(c, d);
+            if per_bracket[u] >= 4 {
+                continue;
+            }
+            per_bracket[u] += 1;
+            set.insert(c);
+            set.insert(d);
+        }
+        let with_bye = p.bye.is_some_and(|bb| f.bracket[bb] >= lo && f.bracket[bb] <= hi + 1);
+        if with_bye {
+            if let Some(bb) = p.bye {
+                if set.len() % 2 == 1 || set.contains(&bb) {
+                    continue;
+                }
+                set.insert(bb);
+            }
+        }
+        let _ = n;
+        let verts: Vec<usize> = set.iter().copied().collect();
+        let old: u64 = p.pairs.iter().filter(|(c, _)| set.contains(c)).map(|&(c, d)| f.cost(c, d)).sum::<u64>()
+            + if with_bye { p.bye.map(|bb| f.bye_cost(bb)).unwrap_or(0) } else { 0 };
+        if let Some(sub) = exact_subset(f, &verts, with_bye) {
+            if f.total(&sub) < old {
+                p.pairs.retain(|(c, _)| !set.contains(c));
+                p.pairs.extend(sub.pairs);
+                if with_bye {
+                    p.bye = sub.bye;
+                }
+                tried.clear();
             }
         }
     }

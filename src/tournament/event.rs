@@ -21,6 +21,7 @@ pub struct EventRun {
     pub report: Report,
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Decides a match by self-playing games until one is decisive (at most 5); every game is linked.
 fn play_match(
     store: &dyn Store,
@@ -124,7 +125,12 @@ pub fn run_swiss_event(
                 Ok(x) => x,
                 Err(_) => break,
             };
-            record::record(store, id, organizer.clone(), vec![TournamentEvent::TopCutPaired { round: r, tables: tables.clone() }])?;
+            record::record(
+                store,
+                id,
+                organizer.clone(),
+                vec![TournamentEvent::TopCutPaired { round: r, tables: tables.clone() }],
+            )?;
             for t in &tables {
                 let (score, links) = play_match(store, driver, clock, id, &seed, r, t, true, &mut games)?;
                 record::record(

@@ -108,12 +108,25 @@ pub enum Penalty {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum TournamentEvent {
     /// Always event 0; repeats the header configuration.
-    Created { config: ConfigV1 },
-    PlayerRegistered { player: String, deck: Option<String> },
+    Created {
+        config: ConfigV1,
+    },
+    PlayerRegistered {
+        player: String,
+        deck: Option<String>,
+    },
     /// A player joined after round 1 was paired; the rounds before `first_round` count as losses.
-    LateEntered { player: String, deck: Option<String>, first_round: u32 },
+    LateEntered {
+        player: String,
+        deck: Option<String>,
+        first_round: u32,
+    },
     /// The player leaves after `after_round` and is never paired again.
-    PlayerDropped { player: String, after_round: u32, reason: String },
+    PlayerDropped {
+        player: String,
+        after_round: u32,
+        reason: String,
+    },
     /// A Swiss round. `round_seed = derive_key(ROUND_SEED_CONTEXT, seed ‖ u32le(round))` — `None`
     /// when the pairings were made elsewhere (imports) and cannot be re-derived.
     RoundPaired {
@@ -123,11 +136,32 @@ pub enum TournamentEvent {
         #[schemars(with = "Option<String>")]
         round_seed: Option<Secret>,
     },
-    ResultReported { round: u32, table: u32, score: MatchScore, games: Vec<GameLink> },
-    ResultCorrected { round: u32, table: u32, score: MatchScore, games: Vec<GameLink>, judge: String, reason: String },
-    PenaltyIssued { player: String, round: u32, penalty: Penalty, judge: String, reason: String },
+    ResultReported {
+        round: u32,
+        table: u32,
+        score: MatchScore,
+        games: Vec<GameLink>,
+    },
+    ResultCorrected {
+        round: u32,
+        table: u32,
+        score: MatchScore,
+        games: Vec<GameLink>,
+        judge: String,
+        reason: String,
+    },
+    PenaltyIssued {
+        player: String,
+        round: u32,
+        penalty: Penalty,
+        judge: String,
+        reason: String,
+    },
     /// A single-elimination round of the top cut, seeded from the Swiss standings (1v8, 4v5, 2v7, 3v6).
-    TopCutPaired { round: u32, tables: Vec<PairedTable> },
+    TopCutPaired {
+        round: u32,
+        tables: Vec<PairedTable>,
+    },
     /// The pairing seed, checked against the commitment of `Created`.
     SeedRevealed {
         #[schemars(with = "String")]

@@ -144,10 +144,8 @@ pub fn parse(text: &str, policy: Policy) -> Result<Imported, TournamentError> {
         let mut byes = Vec::new();
         for m in ms {
             let (a, b) = (m.player1.trim().to_string(), m.player2.trim().to_string());
-            let score: MatchScore = m
-                .result
-                .parse()
-                .map_err(|e| TournamentError::Input(format!("round {number}: {a} vs {b}: {e}")))?;
+            let score: MatchScore =
+                m.result.parse().map_err(|e| TournamentError::Input(format!("round {number}: {a} vs {b}: {e}")))?;
             if seen.contains(&a) || (!is_bye(&b) && seen.contains(&b)) {
                 duplicates += 1;
                 continue;

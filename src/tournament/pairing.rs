@@ -358,8 +358,8 @@ fn repair_windows(f: &Field<'_>, p: &mut Pairing) {
             if !troubled && width > 1 {
                 continue;
             }
-            for i in 0..n {
-                if f.bracket[i] >= lo && f.bracket[i] <= hi {
+            for (i, &bi) in f.bracket.iter().enumerate() {
+                if bi >= lo && bi <= hi {
                     set.insert(i);
                     if partner[i] != usize::MAX {
                         set.insert(partner[i]);
@@ -371,12 +371,7 @@ fn repair_windows(f: &Field<'_>, p: &mut Pairing) {
                 continue;
             }
             let verts: Vec<usize> = set.iter().copied().collect();
-            let old: u64 = p
-                .pairs
-                .iter()
-                .filter(|(a, _)| set.contains(a))
-                .map(|&(a, b)| f.cost(a, b))
-                .sum::<u64>()
+            let old: u64 = p.pairs.iter().filter(|(a, _)| set.contains(a)).map(|&(a, b)| f.cost(a, b)).sum::<u64>()
                 + if with_bye { p.bye.map(|b| f.bye_cost(b)).unwrap_or(0) } else { 0 };
             if let Some(sub) = exact_subset(f, &verts, with_bye) {
                 let new = f.total(&sub);
@@ -523,7 +518,7 @@ fn exact_subset(f: &Field<'_>, verts: &[usize], with_bye: bool) -> Option<Pairin
     let full: usize = (1usize << m) - 1;
     let mut memo: Vec<u64> = vec![u64::MAX; 1usize << m];
     memo[0] = 0;
-    fn solve(mask: usize, m: usize, memo: &mut Vec<u64>, w: &dyn Fn(usize, usize) -> u64) -> u64 {
+    fn solve(mask: usize, memo: &mut Vec<u64>, w: &dyn Fn(usize, usize) -> u64) -> u64 {
         if memo[mask] != u64::MAX {
             return memo[mask];
         }
@@ -534,7 +529,7 @@ fn exact_subset(f: &Field<'_>, verts: &[usize], with_bye: bool) -> Option<Pairin
         while r != 0 {
             let j = r.trailing_zeros() as usize;
             r &= r - 1;
-            let c = w(i, j).saturating_add(solve(rest & !(1 << j), m, memo, w));
+            let c = w(i, j).saturating_add(solve(rest & !(1 << j), memo, w));
             if c < best {
                 best = c;
             }
@@ -542,7 +537,7 @@ fn exact_subset(f: &Field<'_>, verts: &[usize], with_bye: bool) -> Option<Pairin
         memo[mask] = best;
         best
     }
-    solve(full, m, &mut memo, &w);
+    solve(full, &mut memo, &w);
     let mut out = Pairing::default();
     let mut mask = full;
     while mask != 0 {
@@ -653,12 +648,11 @@ fn global_rematch_free(f: &Field<'_>, start: &Pairing) -> Option<Pairing> {
             cur = ppv;
         }
     }
-    if mate.iter().any(|&m| m == NONE) {
+    if mate.contains(&NONE) {
         return None;
     }
     let mut out = Pairing::default();
-    for a in 0..n {
-        let b = mate[a];
+    for (a, &b) in mate.iter().enumerate().take(n) {
         if b == n {
             out.bye = Some(a);
         } else if a < b {

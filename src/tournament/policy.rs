@@ -194,11 +194,6 @@ impl Policy {
 impl Rules {
     /// Swiss rounds for `players` entrants, by the policy's attendance table.
     pub fn swiss_rounds(&self, players: u32) -> u32 {
-        self.rounds
-            .iter()
-            .find(|s| players <= s.max_players)
-            .or(self.rounds.last())
-            .map(|s| s.rounds)
-            .unwrap_or(3)
+        self.rounds.iter().find(|s| players <= s.max_players).or(self.rounds.last()).map(|s| s.rounds).unwrap_or(3)
     }
 }

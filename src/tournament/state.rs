@@ -115,7 +115,11 @@ impl Tournament {
     pub fn entrants(&self) -> Vec<standings::Entrant> {
         self.players
             .iter()
-            .map(|p| standings::Entrant { name: p.name.clone(), late: p.first_round > 1, dropped: p.dropped_after.is_some() })
+            .map(|p| standings::Entrant {
+                name: p.name.clone(),
+                late: p.first_round > 1,
+                dropped: p.dropped_after.is_some(),
+            })
             .collect()
     }
 
@@ -336,7 +340,9 @@ impl Tournament {
                     }
                     None => {
                         if cfg.seed_commitment.is_some() {
-                            v.push("this tournament pairs from its committed seed: the round must carry its seed".into());
+                            v.push(
+                                "this tournament pairs from its committed seed: the round must carry its seed".into(),
+                            );
                         }
                     }
                 }

@@ -106,7 +106,11 @@ pub fn verify(
     let imported = st.rounds.iter().filter(|r| !r.top_cut && r.seed.is_none()).count();
     let pair_detail = format!(
         "{seeded} round(s) re-derived from their seeds and the standings before them{}",
-        if imported > 0 { format!("; {imported} imported round(s) carry no seed (pairings made elsewhere)") } else { String::new() }
+        if imported > 0 {
+            format!("; {imported} imported round(s) carry no seed (pairings made elsewhere)")
+        } else {
+            String::new()
+        }
     );
     let pair_ok = !loaded.problems.iter().any(|(_, k, _)| k == "round paired" || k == "top cut paired");
     add("pairings", pair_ok, pair_detail);
@@ -177,7 +181,14 @@ pub fn verify(
     }
     let games = linked_games(&loaded);
     let root = root_hash(loaded.head.hash, loaded.head.len, &games);
-    Ok(Report { tournament: stream.to_string(), events: loaded.head.len, head: loaded.head.hash, games: games.len(), root, checks })
+    Ok(Report {
+        tournament: stream.to_string(),
+        events: loaded.head.len,
+        head: loaded.head.hash,
+        games: games.len(),
+        root,
+        checks,
+    })
 }
 
 /// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished).

@@ -100,7 +100,9 @@ impl Game for Duel {
             turn: state.turn,
             phase: "take".into(),
             active: Some(state.active),
-            seats: (0..2).map(|s| SeatView { seat: s, name: format!("seat {s}"), counters: vec![], zones: vec![] }).collect(),
+            seats: (0..2)
+                .map(|s| SeatView { seat: s, name: format!("seat {s}"), counters: vec![], zones: vec![] })
+                .collect(),
             shared: vec![],
             facts: vec![],
             outcome: None,
@@ -312,7 +314,11 @@ fn pairing_matches_the_exact_solver_up_to_its_limit_and_the_bound_beyond() {
         let q = pairing::quality(&e, &o, &p);
         let x = pairing::exact(&e, &o).unwrap();
         let qx = pairing::quality(&e, &o, &x);
-        assert_eq!((q.repeat_byes, q.rematches, q.pair_downs), (qx.repeat_byes, qx.rematches, qx.pair_downs), "seed {seed}");
+        assert_eq!(
+            (q.repeat_byes, q.rematches, q.pair_downs),
+            (qx.repeat_byes, qx.rematches, qx.pair_downs),
+            "seed {seed}"
+        );
     }
     // 21..=200 players: no rematch, and pair-downs at the proven lower bound in nearly every case.
     for seed in 0..60u64 {
@@ -453,12 +459,8 @@ fn tampering_with_a_result_or_a_linked_game_fails_verify() {
     let s = store();
     let run = run_event(&s, 8);
     let loaded = record::load(&s, &run.tournament).unwrap();
-    let (round, table, games) = loaded
-        .state
-        .rounds
-        .iter()
-        .find_map(|r| r.tables.first().map(|t| (r.round, t.table, t.games.clone())))
-        .unwrap();
+    let (round, table, games) =
+        loaded.state.rounds.iter().find_map(|r| r.tables.first().map(|t| (r.round, t.table, t.games.clone()))).unwrap();
     // A fresh copy with one forged correction that flips the score while keeping the same games.
     let forged = TournamentEvent::ResultCorrected {
         round,
@@ -478,15 +480,28 @@ fn tampering_with_a_result_or_a_linked_game_fails_verify() {
         let (env, _) = kifu::log::chain::open_event(bytes).unwrap();
         events.push(NewEvent { actor: env.v1().actor.clone(), payload: env.v1().payload.to_vec(), idempotency: None });
     }
-    events.push(NewEvent { actor: Actor::Judge("mallory".into()), payload: postcard::to_stdvec(&forged).unwrap(), idempotency: None });
+    events.push(NewEvent {
+        actor: Actor::Judge("mallory".into()),
+        payload: postcard::to_stdvec(&forged).unwrap(),
+        idempotency: None,
+    });
     for g in &run.games {
         s2.import(&s.export(g).unwrap()).unwrap();
     }
-    s2.append(AppendRequest { stream: run.tournament.clone(), expected: ExpectedVersion::NoStream, create: Some(header), events }).unwrap();
+    s2.append(AppendRequest {
+        stream: run.tournament.clone(),
+        expected: ExpectedVersion::NoStream,
+        create: Some(header),
+        events,
+    })
+    .unwrap();
     let report = verify::verify(&s2, &run.tournament, &resolve).unwrap();
     assert!(!report.ok());
     let failed: Vec<_> = report.checks.iter().filter(|c| !c.ok).map(|c| c.detail.clone()).collect();
-    assert!(failed.iter().any(|d| d.contains(&format!("round {round} table {table}")) && d.contains("linked games say")), "{failed:#?}");
+    assert!(
+        failed.iter().any(|d| d.contains(&format!("round {round} table {table}")) && d.contains("linked games say")),
+        "{failed:#?}"
+    );
 
     // A linked game that gained an event after the result was reported.
     let s3 = store();
@@ -518,7 +533,24 @@ fn tampering_with_a_result_or_a_linked_game_fails_verify() {
 fn organizer_cli_flow_and_refusals() {
     let env = TestEnv::new();
     let seed = "11".repeat(32);
-    let id = env.ok(&["tournament", "new", "--name", "Friday Night", "--game", "duel", "--policy", "mtr", "--rounds", "3", "--top-cut", "4", "--id", "fnm", "--seed", &seed]);
+    let id = env.ok(&[
+        "tournament",
+        "new",
+        "--name",
+        "Friday Night",
+        "--game",
+        "duel",
+        "--policy",
+        "mtr",
+        "--rounds",
+        "3",
+        "--top-cut",
+        "4",
+        "--id",
+        "fnm",
+        "--seed",
+        &seed,
+    ]);
     assert_eq!(id.trim(), "fnm");
     let names: Vec<String> = (1..=9).map(|i| format!("p{i}")).collect();
     let mut args = vec!["tournament", "register", "fnm"];
@@ -537,7 +569,20 @@ fn organizer_cli_flow_and_refusals() {
         if round == 1 {
             let err = env.fails(&["tournament", "report", "fnm", "--round", "1", "--table", "1", "2-0-0"]);
             assert!(err.contains("already has a result"), "{err}");
-            env.ok(&["tournament", "report", "fnm", "--round", "1", "--table", "1", "1-2-0", "--judge", "jin", "--reason", "slip swapped"]);
+            env.ok(&[
+                "tournament",
+                "report",
+                "fnm",
+                "--round",
+                "1",
+                "--table",
+                "1",
+                "1-2-0",
+                "--judge",
+                "jin",
+                "--reason",
+                "slip swapped",
+            ]);
         }
     }
     let table = env.ok(&["tournament", "standings", "fnm"]);

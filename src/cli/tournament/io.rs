@@ -62,7 +62,9 @@ pub fn run_import(ctx: &Context, a: ImportArgs, json: bool) -> Result<ExitCode> 
     if a.from != "melee" {
         bail!("unknown source {:?}: this build imports --from melee", a.from);
     }
-    let Some(policy) = Policy::preset(&a.policy) else { bail!("unknown policy {:?}: use mtr, melee or pokemon", a.policy) };
+    let Some(policy) = Policy::preset(&a.policy) else {
+        bail!("unknown policy {:?}: use mtr, melee or pokemon", a.policy)
+    };
     let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
     let text = String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", a.file.display()))?;
     let imported = melee::parse(&text, policy)?;
@@ -73,10 +75,15 @@ pub fn run_import(ctx: &Context, a: ImportArgs, json: bool) -> Result<ExitCode> 
     let store = ctx.open_store()?;
     let head = record::create(&store, &id, &imported.config, Actor::System, ctx.clock().now(), imported.events)?;
     if json {
-        output::print_json(&json!({"id": id.to_string(), "head": head.hash.to_hex(), "events": head.len, "duplicates_dropped": imported.duplicates}))?;
+        output::print_json(
+            &json!({"id": id.to_string(), "head": head.hash.to_hex(), "events": head.len, "duplicates_dropped": imported.duplicates}),
+        )?;
     } else {
         println!("{id}");
-        eprintln!("imported {} ({} events, {} duplicate listing(s) dropped)", imported.config.name, head.len, imported.duplicates);
+        eprintln!(
+            "imported {} ({} events, {} duplicate listing(s) dropped)",
+            imported.config.name, head.len, imported.duplicates
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

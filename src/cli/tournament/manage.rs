@@ -118,7 +118,9 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let head = record::create(&store, &id, &config, a.actor, now, vec![])?;
     if json {
-        output::print_json(&json!({"id": id.to_string(), "head": head.hash.to_hex(), "seed_commitment": commit_seed(&seed).to_string()}))?;
+        output::print_json(
+            &json!({"id": id.to_string(), "head": head.hash.to_hex(), "seed_commitment": commit_seed(&seed).to_string()}),
+        )?;
     } else {
         println!("{id}");
         eprintln!(
@@ -179,7 +181,9 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
     }
     let (head, state) = record::record(&store, &a.id, a.actor, events)?;
     if json {
-        output::print_json(&json!({"registered": a.players, "late": late, "players": state.players.len(), "head": head.hash.to_hex()}))?;
+        output::print_json(
+            &json!({"registered": a.players, "late": late, "players": state.players.len(), "head": head.hash.to_hex()}),
+        )?;
     } else {
         for p in &a.players {
             println!("{p} {}", if late { format!("entered late (from round {next})") } else { "registered".into() });

@@ -52,7 +52,13 @@ fn post(state: &Tournament, round: u32, tables: &[PairedTable], byes: &[String],
     println!("Round {round} — by table");
     let mut t = output::table(["table", "player", "pts", "opponent", "pts"]);
     for r in &rows {
-        t.add_row([r.table.to_string(), r.player.clone(), r.points.to_string(), r.opponent.clone(), r.opponent_points.to_string()]);
+        t.add_row([
+            r.table.to_string(),
+            r.player.clone(),
+            r.points.to_string(),
+            r.opponent.clone(),
+            r.opponent_points.to_string(),
+        ]);
     }
     for b in byes {
         t.add_row(["bye".to_string(), b.clone(), p(b).to_string(), "—".into(), String::new()]);
@@ -168,7 +174,9 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
     };
     let (head, _) = record::record(&store, &a.id, actor, vec![ev])?;
     if json {
-        output::print_json(&json!({"round": round, "table": a.table, "score": score.to_string(), "head": head.hash.to_hex()}))?;
+        output::print_json(
+            &json!({"round": round, "table": a.table, "score": score.to_string(), "head": head.hash.to_hex()}),
+        )?;
     } else {
         println!("round {round} table {}: {score} recorded", a.table);
     }

@@ -61,7 +61,12 @@ pub fn run_standings(ctx: &Context, a: StandingsArgs, json: bool) -> Result<Exit
         }
         t.add_row(cells);
     }
-    println!("{} — standings after {} Swiss round(s), {} policy", loaded.config.name, loaded.state.swiss_played(), rules.name);
+    println!(
+        "{} — standings after {} Swiss round(s), {} policy",
+        loaded.config.name,
+        loaded.state.swiss_played(),
+        rules.name
+    );
     println!("{t}");
     Ok(ExitCode::SUCCESS)
 }

@@ -12,3 +12,4 @@ pub mod game;
 pub mod games;
 pub mod log;
 pub mod store;
+pub mod tournament;

@@ -12,6 +12,7 @@ mod log_cmd;
 mod output;
 mod payload;
 mod streams;
+mod tournament;
 mod verify;
 
 use std::path::PathBuf;
@@ -53,6 +54,8 @@ enum Command {
     /// Record, show, replay and audit games.
     #[command(subcommand)]
     Game(game::Command),
+    /// Run and check Swiss tournaments: pair, report, standings, top cut, verify, import.
+    Tournament(tournament::Args),
     /// Append a free-form note event to an opaque stream (created on first use).
     Append(append::Args),
     /// Test and benchmark helpers (not for everyday use).
@@ -107,6 +110,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Export(a) => export::run(&ctx, a),
         Command::Import(a) => import::run(&ctx, a),
         Command::Append(a) => append::run(&ctx, a),
+        Command::Tournament(a) => tournament::run(&ctx, a),
         Command::Game(c) => game::run(&ctx, c),
         Command::Debug(c) => debug::run(&ctx, c),
     }

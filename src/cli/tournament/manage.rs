@@ -1,0 +1,218 @@
+//! `kifu tournament new|register|drop`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use serde_json::json;
+
+use kifu::game::commit::{commit_seed, Commitment};
+use kifu::game::NewGame;
+use kifu::log::envelope::{Actor, StreamId};
+use kifu::store::sled_store::SledStore;
+use kifu::tournament::policy::{CustomPolicy, Tiebreaker};
+use kifu::tournament::{record, ConfigV1, Policy, RoundsPlan, TournamentEvent};
+
+use super::{parse_seed, save_seed, Context};
+use crate::cli::output;
+
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The tournament's name.
+    #[arg(long)]
+    name: String,
+    /// The game played (its ruleset name, e.g. naruto).
+    #[arg(long)]
+    game: String,
+    /// mtr, melee, pokemon, or the name of a custom policy (then give --points, --floor, --tiebreakers).
+    #[arg(long, default_value = "mtr")]
+    policy: String,
+    /// Custom policy: points for a win, a draw and a loss.
+    #[arg(long, value_delimiter = ',', default_value = "3,1,0")]
+    points: Vec<u32>,
+    /// Custom policy: floor on MW%/GW% in thousandths.
+    #[arg(long, default_value_t = 0)]
+    floor: u32,
+    /// Custom policy: tiebreakers in order, from omw, gw, ogw, oomw, late, h2h.
+    #[arg(long, value_delimiter = ',', default_value = "omw,gw,ogw")]
+    tiebreakers: Vec<String>,
+    /// Swiss rounds (default: by the policy's attendance table when round 1 is paired).
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// Players in the top cut (0 for none).
+    #[arg(long, default_value_t = 8)]
+    top_cut: u32,
+    /// The stream id (default: derived from the name and the time).
+    #[arg(long)]
+    id: Option<StreamId>,
+    /// The secret pairing seed as 64 hex digits (default: drawn from the operating system).
+    #[arg(long)]
+    seed: Option<String>,
+    /// Who records it.
+    #[arg(long, default_value = "organizer:organizer")]
+    actor: Actor,
+}
+
+fn tiebreaker(s: &str) -> Result<Tiebreaker> {
+    Ok(match s {
+        "omw" => Tiebreaker::OpponentMatchWin,
+        "gw" => Tiebreaker::GameWin,
+        "ogw" => Tiebreaker::OpponentGameWin,
+        "oomw" => Tiebreaker::OpponentOpponentMatchWin,
+        "late" => Tiebreaker::LatePenalty,
+        "h2h" => Tiebreaker::HeadToHead,
+        _ => bail!("unknown tiebreaker {s:?}: use omw, gw, ogw, oomw, late or h2h"),
+    })
+}
+
+pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
+    let policy = match Policy::preset(&a.policy) {
+        Some(p) => p,
+        None => {
+            let [w, d, l] = a.points.as_slice() else { bail!("--points takes three numbers: win,draw,loss") };
+            Policy::Custom(CustomPolicy {
+                name: a.policy.clone(),
+                win_points: *w,
+                draw_points: *d,
+                loss_points: *l,
+                floor_permille: a.floor,
+                tiebreakers: a.tiebreakers.iter().map(|t| tiebreaker(t)).collect::<Result<_>>()?,
+                rounds: vec![],
+            })
+        }
+    };
+    if a.top_cut == 1 || (a.top_cut > 1 && !a.top_cut.is_power_of_two()) {
+        bail!("--top-cut must be 0 or a power of two (2, 4, 8, 16...), not {}", a.top_cut);
+    }
+    let seed = match &a.seed {
+        Some(s) => parse_seed(s)?,
+        None => Commitment(rand::random::<[u8; 32]>()),
+    };
+    let now = ctx.clock().now();
+    let id = match a.id {
+        Some(id) => id,
+        None => {
+            let slug: String = a
+                .name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+                .collect::<String>()
+                .split('-')
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("-");
+            let slug: String = slug.chars().take(40).collect();
+            let h = blake3::hash(format!("{}|{}", a.name, now.0).as_bytes());
+            StreamId::new(&format!("t-{}-{}", if slug.is_empty() { "event" } else { &slug }, &h.to_hex()[..6]))?
+        }
+    };
+    let config = ConfigV1 {
+        name: a.name.clone(),
+        game: a.game.clone(),
+        policy,
+        rounds: a.rounds.map(RoundsPlan::Fixed).unwrap_or(RoundsPlan::ByAttendance),
+        top_cut: a.top_cut,
+        seed_commitment: Some(commit_seed(&seed)),
+    };
+    save_seed(ctx, &id, &seed)?;
+    let store = ctx.open_store()?;
+    let head = record::create(&store, &id, &config, a.actor, now, vec![])?;
+    if json {
+        output::print_json(
+            &json!({"id": id.to_string(), "head": head.hash.to_hex(), "seed_commitment": commit_seed(&seed).to_string()}),
+        )?;
+    } else {
+        println!("{id}");
+        eprintln!(
+            "created {} ({} policy); pairing seed committed as {} and kept in the data directory until finalize",
+            a.name,
+            config.policy.name(),
+            commit_seed(&seed)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RegisterArgs {
+    pub id: StreamId,
+    /// The players' names.
+    #[arg(required = true)]
+    pub players: Vec<String>,
+    /// A deck list file (the game's deck-list format), checked by the game's deck rules.
+    #[arg(long)]
+    pub deck: Option<PathBuf>,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+/// Checks a deck list with the game's own setup rules by creating a throwaway game with it.
+fn check_deck(game: &str, player: &str, deck: &str) -> Result<()> {
+    let Some(driver) = kifu::games::driver(game) else { return Ok(()) };
+    let store = SledStore::temporary(std::sync::Arc::new(kifu::clock::SteppingClock::fixed()))?;
+    let players = vec![player.to_string(), format!("{player}-mirror")];
+    let decks = vec![deck.to_string(), deck.to_string()];
+    let request = NewGame { players: &players, decks: &decks, catalog: None, policies: &[] };
+    driver
+        .create(&store, &StreamId::new("deck-check")?, &request, kifu::log::envelope::Timestamp(0))
+        .map(|_| ())
+        .map_err(|e| anyhow!("{player}'s deck is not legal for {game}: {e}"))
+}
+
+pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    let deck = match &a.deck {
+        Some(p) => Some(std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?),
+        None => None,
+    };
+    let late = !loaded.state.rounds.is_empty();
+    let next = loaded.state.rounds.len() as u32 + 1;
+    let mut events = Vec::new();
+    for p in &a.players {
+        if let Some(d) = &deck {
+            check_deck(&loaded.config.game, p, d)?;
+        }
+        events.push(if late {
+            TournamentEvent::LateEntered { player: p.clone(), deck: deck.clone(), first_round: next }
+        } else {
+            TournamentEvent::PlayerRegistered { player: p.clone(), deck: deck.clone() }
+        });
+    }
+    let (head, state) = record::record(&store, &a.id, a.actor, events)?;
+    if json {
+        output::print_json(
+            &json!({"registered": a.players, "late": late, "players": state.players.len(), "head": head.hash.to_hex()}),
+        )?;
+    } else {
+        for p in &a.players {
+            println!("{p} {}", if late { format!("entered late (from round {next})") } else { "registered".into() });
+        }
+        println!("{} players", state.players.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DropArgs {
+    pub id: StreamId,
+    pub player: String,
+    #[arg(long, default_value = "dropped")]
+    pub reason: String,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+pub fn run_drop(ctx: &Context, a: DropArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    let after_round = loaded.state.rounds.len() as u32;
+    let ev = TournamentEvent::PlayerDropped { player: a.player.clone(), after_round, reason: a.reason };
+    let (head, _) = record::record(&store, &a.id, a.actor, vec![ev])?;
+    if json {
+        output::print_json(&json!({"dropped": a.player, "after_round": after_round, "head": head.hash.to_hex()}))?;
+    } else {
+        println!("{} dropped after round {after_round}", a.player);
+    }
+    Ok(ExitCode::SUCCESS)
+}

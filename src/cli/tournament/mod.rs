@@ -1,0 +1,97 @@
+//! `kifu tournament ...`: run a Swiss event as an organizer (new, register, drop, pair, report,
+//! standings, top-cut, finalize), check one (verify), move one in and out (export, import).
+//! Every command takes `--json`.
+
+mod io;
+mod manage;
+mod rounds;
+mod show;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Context as _, Result};
+
+use kifu::game::commit::Secret;
+use kifu::log::envelope::StreamId;
+
+use super::Context;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print JSON instead of tables.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Create a tournament: name, game, policy, rounds, top cut; commits to a secret pairing seed.
+    New(manage::NewArgs),
+    /// Register players (after round 1 is paired they enter late).
+    Register(manage::RegisterArgs),
+    /// Drop a player: never paired again.
+    Drop(manage::DropArgs),
+    /// Pair the next Swiss round from the seed and the standings; prints the pairings.
+    Pair(rounds::PairArgs),
+    /// Report (or, as a judge, correct) a match result, linking the games played.
+    Report(rounds::ReportArgs),
+    /// The standings with every tiebreaker.
+    Standings(show::StandingsArgs),
+    /// Pair the next single-elimination round of the top cut (seeded 1v8, 4v5, 2v7, 3v6).
+    TopCut(rounds::PairArgs),
+    /// Reveal the pairing seed and finalize the tournament.
+    Finalize(rounds::PairArgs),
+    /// Verify the chain, every pairing, the standings and every linked game; prints the root hash.
+    Verify(show::VerifyArgs),
+    /// Write the tournament's events as JSON.
+    Export(io::ExportArgs),
+    /// Create a tournament from another system's export (e.g. --from melee FILE).
+    Import(io::ImportArgs),
+}
+
+pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
+    let json = args.json;
+    match args.command {
+        Command::New(a) => manage::run_new(ctx, a, json),
+        Command::Register(a) => manage::run_register(ctx, a, json),
+        Command::Drop(a) => manage::run_drop(ctx, a, json),
+        Command::Pair(a) => rounds::run_pair(ctx, a, json),
+        Command::Report(a) => rounds::run_report(ctx, a, json),
+        Command::Standings(a) => show::run_standings(ctx, a, json),
+        Command::TopCut(a) => rounds::run_top_cut(ctx, a, json),
+        Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
+        Command::Verify(a) => show::run_verify(ctx, a, json),
+        Command::Export(a) => io::run_export(ctx, a, json),
+        Command::Import(a) => io::run_import(ctx, a, json),
+    }
+}
+
+/// Where the organizer's secret pairing seed of a tournament is kept until it is revealed.
+fn seed_path(ctx: &Context, id: &StreamId) -> PathBuf {
+    ctx.data_dir.join("tournament-seeds").join(format!("{id}.seed"))
+}
+
+fn save_seed(ctx: &Context, id: &StreamId, seed: &Secret) -> Result<()> {
+    let p = seed_path(ctx, id);
+    if let Some(d) = p.parent() {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    std::fs::write(&p, format!("{seed}\n")).with_context(|| format!("cannot write {}", p.display()))
+}
+
+fn load_seed(ctx: &Context, id: &StreamId) -> Result<Secret> {
+    let p = seed_path(ctx, id);
+    let text = std::fs::read_to_string(&p).with_context(|| {
+        format!("the pairing seed of {id} is not in {} (only the organizer who created it holds it)", p.display())
+    })?;
+    parse_seed(text.trim())
+}
+
+fn parse_seed(s: &str) -> Result<Secret> {
+    let mut out = [0u8; 32];
+    hex::decode_to_slice(s.trim(), &mut out).map_err(|e| anyhow!("a seed is 64 hex digits: {e}"))?;
+    Ok(kifu::game::commit::Commitment(out))
+}

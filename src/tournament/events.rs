@@ -1,0 +1,182 @@
+//! The tournament's stored records: the header configuration and the event enum.
+//!
+//! Stored format (postcard): variants are only ever appended, never reordered or removed, and a
+//! stored struct never gains a field. Events are named in the past tense.
+
+use serde::{Deserialize, Serialize};
+
+use super::policy::Policy;
+use crate::game::commit::{Commitment, Secret};
+use crate::log::hash::Hash32;
+
+/// The ruleset name of tournament streams.
+pub const RULESET: &str = "swiss";
+/// Bumped when the meaning of recorded tournament events changes.
+pub const RULESET_VERSION: u32 = 1;
+
+/// How many Swiss rounds a tournament plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum RoundsPlan {
+    /// By the policy's attendance table, fixed when round 1 is paired.
+    ByAttendance,
+    Fixed(u32),
+}
+
+/// The header configuration of a tournament stream (postcard in `HeaderV1::config`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TournamentConfig {
+    V1(ConfigV1),
+}
+
+/// Version 1 of the configuration. Never add a field: add `ConfigV2` instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ConfigV1 {
+    pub name: String,
+    /// The ruleset of the games played (e.g. `naruto`, `mtg`); linked game logs must use it.
+    pub game: String,
+    pub policy: Policy,
+    pub rounds: RoundsPlan,
+    /// Players in the single-elimination top cut (0, 2, 4, 8, 16, ...).
+    pub top_cut: u32,
+    /// `commit_seed(seed)`; `None` for tournaments imported with pairings made elsewhere.
+    pub seed_commitment: Option<Commitment>,
+}
+
+impl TournamentConfig {
+    pub fn v1(&self) -> &ConfigV1 {
+        match self {
+            TournamentConfig::V1(c) => c,
+        }
+    }
+}
+
+/// A table of a round: `a` is listed first (the higher-ranked player).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PairedTable {
+    pub table: u32,
+    pub a: String,
+    pub b: String,
+}
+
+/// A match score in games, from `a`'s side: W-L-D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct MatchScore {
+    pub a_wins: u32,
+    pub b_wins: u32,
+    pub draws: u32,
+}
+
+impl std::fmt::Display for MatchScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}-{}", self.a_wins, self.b_wins, self.draws)
+    }
+}
+
+impl std::str::FromStr for MatchScore {
+    type Err = String;
+    /// `W-L-D` or `W-L`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = s.trim().split('-').collect();
+        let num = |x: &str| x.trim().parse::<u32>().map_err(|_| format!("{s:?} is not a score like 2-1-0"));
+        match parts.as_slice() {
+            [w, l] => Ok(MatchScore { a_wins: num(w)?, b_wins: num(l)?, draws: 0 }),
+            [w, l, d] => Ok(MatchScore { a_wins: num(w)?, b_wins: num(l)?, draws: num(d)? }),
+            _ => Err(format!("{s:?} is not a score like 2-1-0 (wins-losses-draws, in games)")),
+        }
+    }
+}
+
+/// A game played in a match: its stream id and the head hash it had when the result was reported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct GameLink {
+    pub stream: String,
+    #[schemars(with = "String")]
+    pub head: Hash32,
+}
+
+/// A penalty a judge issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Penalty {
+    Warning,
+    GameLoss,
+    MatchLoss,
+    /// Also drops the player.
+    Disqualification,
+}
+
+/// Everything that happens in a tournament. Stored format: variants are only ever appended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum TournamentEvent {
+    /// Always event 0; repeats the header configuration.
+    Created {
+        config: ConfigV1,
+    },
+    PlayerRegistered {
+        player: String,
+        deck: Option<String>,
+    },
+    /// A player joined after round 1 was paired; the rounds before `first_round` count as losses.
+    LateEntered {
+        player: String,
+        deck: Option<String>,
+        first_round: u32,
+    },
+    /// The player leaves after `after_round` and is never paired again.
+    PlayerDropped {
+        player: String,
+        after_round: u32,
+        reason: String,
+    },
+    /// A Swiss round. `round_seed = derive_key(ROUND_SEED_CONTEXT, seed ‖ u32le(round))` — `None`
+    /// when the pairings were made elsewhere (imports) and cannot be re-derived.
+    RoundPaired {
+        round: u32,
+        tables: Vec<PairedTable>,
+        byes: Vec<String>,
+        #[schemars(with = "Option<String>")]
+        round_seed: Option<Secret>,
+    },
+    ResultReported {
+        round: u32,
+        table: u32,
+        score: MatchScore,
+        games: Vec<GameLink>,
+    },
+    ResultCorrected {
+        round: u32,
+        table: u32,
+        score: MatchScore,
+        games: Vec<GameLink>,
+        judge: String,
+        reason: String,
+    },
+    PenaltyIssued {
+        player: String,
+        round: u32,
+        penalty: Penalty,
+        judge: String,
+        reason: String,
+    },
+    /// A single-elimination round of the top cut, seeded from the Swiss standings (1v8, 4v5, 2v7, 3v6).
+    TopCutPaired {
+        round: u32,
+        tables: Vec<PairedTable>,
+    },
+    /// The pairing seed, checked against the commitment of `Created`.
+    SeedRevealed {
+        #[schemars(with = "String")]
+        seed: Secret,
+    },
+    Finalized,
+}
+
+/// Context of the per-round pairing seed (blake3 derive_key mode).
+pub const ROUND_SEED_CONTEXT: &str = "kifu 2026-11-21 swiss round seed v1";
+
+/// The seed of round `round`: `blake3 derive_key(ROUND_SEED_CONTEXT, seed ‖ u32le(round))`.
+pub fn round_seed(seed: &Secret, round: u32) -> Secret {
+    let mut input = Vec::with_capacity(36);
+    input.extend_from_slice(&seed.0);
+    input.extend_from_slice(&round.to_le_bytes());
+    Commitment(blake3::derive_key(ROUND_SEED_CONTEXT, &input))
+}

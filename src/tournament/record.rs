@@ -1,0 +1,161 @@
+//! Tournament streams in a store: create, load (verifying the chain, then folding with
+//! validation) and record (validate, then append at the exact expected version, all or nothing).
+
+use super::events::{ConfigV1, TournamentConfig, TournamentEvent, RULESET, RULESET_VERSION};
+use super::state::Tournament;
+use super::TournamentError;
+use crate::log::chain::{self, Head, VerifiedLog};
+use crate::log::envelope::{Actor, Header, HeaderV1, StreamId, StreamKind, Timestamp};
+use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
+
+/// One decoded event of a tournament stream.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub seq: u64,
+    pub recorded_at: Timestamp,
+    pub actor: Actor,
+    pub event: TournamentEvent,
+}
+
+/// A tournament stream read back and folded.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub header: Header,
+    pub config: ConfigV1,
+    pub entries: Vec<Entry>,
+    pub state: Tournament,
+    pub head: Head,
+    /// Events that broke a rule when folded, by sequence number (a store only holds such events
+    /// if someone wrote around kifu: `verify` reports them).
+    pub problems: Vec<(u64, String, Vec<String>)>,
+}
+
+/// A short name for an event kind, for reports.
+pub fn kind(e: &TournamentEvent) -> &'static str {
+    match e {
+        TournamentEvent::Created { .. } => "created",
+        TournamentEvent::PlayerRegistered { .. } => "player registered",
+        TournamentEvent::LateEntered { .. } => "late entry",
+        TournamentEvent::PlayerDropped { .. } => "player dropped",
+        TournamentEvent::RoundPaired { .. } => "round paired",
+        TournamentEvent::ResultReported { .. } => "result reported",
+        TournamentEvent::ResultCorrected { .. } => "result corrected",
+        TournamentEvent::PenaltyIssued { .. } => "penalty issued",
+        TournamentEvent::TopCutPaired { .. } => "top cut paired",
+        TournamentEvent::SeedRevealed { .. } => "seed revealed",
+        TournamentEvent::Finalized => "finalized",
+    }
+}
+
+pub fn header(stream: &StreamId, config: &ConfigV1, created_at: Timestamp) -> Result<Header, TournamentError> {
+    Ok(Header::V1(HeaderV1 {
+        stream: stream.clone(),
+        kind: StreamKind::Tournament,
+        ruleset: RULESET.to_string(),
+        ruleset_version: RULESET_VERSION,
+        players: vec![],
+        config: postcard::to_stdvec(&TournamentConfig::V1(config.clone()))?,
+        created_at,
+    }))
+}
+
+/// Creates a tournament stream: its header and the `Created` event, plus any first events.
+pub fn create(
+    store: &dyn Store,
+    stream: &StreamId,
+    config: &ConfigV1,
+    actor: Actor,
+    created_at: Timestamp,
+    more: Vec<TournamentEvent>,
+) -> Result<Head, TournamentError> {
+    let mut state = Tournament::default();
+    let mut events = vec![TournamentEvent::Created { config: config.clone() }];
+    events.extend(more);
+    check_all(&mut state, &events)?;
+    let appended = store.append(AppendRequest {
+        stream: stream.clone(),
+        expected: ExpectedVersion::NoStream,
+        create: Some(header(stream, config, created_at)?),
+        events: encode(&actor, &events)?,
+    })?;
+    Ok(appended.head)
+}
+
+fn encode(actor: &Actor, events: &[TournamentEvent]) -> Result<Vec<NewEvent>, TournamentError> {
+    events
+        .iter()
+        .map(|e| Ok(NewEvent { actor: actor.clone(), payload: postcard::to_stdvec(e)?, idempotency: None }))
+        .collect()
+}
+
+fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(), TournamentError> {
+    for e in events {
+        let problems = state.validate(e);
+        if !problems.is_empty() {
+            return Err(TournamentError::Refused { event: kind(e).to_string(), problems });
+        }
+        state.apply(e);
+    }
+    Ok(())
+}
+
+/// Decodes a verified log as a tournament and folds it, collecting every rule an event breaks.
+pub fn from_log(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
+    let h = log.header.v1();
+    let stream = h.stream.to_string();
+    if h.kind != StreamKind::Tournament || h.ruleset != RULESET {
+        return Err(TournamentError::NotATournament { stream, kind: h.kind.to_string(), ruleset: h.ruleset.clone() });
+    }
+    if h.ruleset_version != RULESET_VERSION {
+        return Err(TournamentError::Version { stream, found: h.ruleset_version, have: RULESET_VERSION });
+    }
+    let TournamentConfig::V1(config) = postcard::from_bytes(&h.config)
+        .map_err(|e| TournamentError::BadConfig { stream: stream.clone(), msg: e.to_string() })?;
+    let mut state = Tournament::default();
+    let mut entries = Vec::with_capacity(log.events.len());
+    let mut problems = Vec::new();
+    for (seq, bytes) in log.events.iter().enumerate() {
+        let seq = seq as u64;
+        let undecodable = |msg: String| TournamentError::Undecodable { stream: stream.clone(), seq, msg };
+        let (env, _) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
+        let e = env.v1();
+        let event: TournamentEvent = postcard::from_bytes(&e.payload).map_err(|err| undecodable(err.to_string()))?;
+        let broken = state.validate(&event);
+        if let (0, TournamentEvent::Created { config: c }) = (seq, &event) {
+            if c != &config {
+                problems.push((seq, kind(&event).into(), vec!["the Created event differs from the header".into()]));
+            }
+        }
+        if !broken.is_empty() {
+            problems.push((seq, kind(&event).to_string(), broken));
+        }
+        state.apply(&event);
+        entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event });
+    }
+    Ok(Loaded { header: log.header.clone(), config, entries, state, head: log.head, problems })
+}
+
+/// Loads a tournament stream, verifying its whole chain first.
+pub fn load(store: &dyn Store, stream: &StreamId) -> Result<Loaded, TournamentError> {
+    from_log(&store.export(stream)?)
+}
+
+/// Validates events against the stream's current state and appends them at the exact version it
+/// was loaded at (a concurrent writer makes the append fail rather than interleave).
+pub fn record(
+    store: &dyn Store,
+    stream: &StreamId,
+    actor: Actor,
+    events: Vec<TournamentEvent>,
+) -> Result<(Head, Tournament), TournamentError> {
+    let loaded = load(store, stream)?;
+    let mut state = loaded.state;
+    check_all(&mut state, &events)?;
+    let appended = store.append(AppendRequest {
+        stream: stream.clone(),
+        expected: ExpectedVersion::Exact(loaded.head.len),
+        create: None,
+        events: encode(&actor, &events)?,
+    })?;
+    Ok((appended.head, state))
+}

@@ -1,0 +1,290 @@
+//! Standings as pure functions: per-player tallies maintained incrementally from match results,
+//! and the ranking with every tiebreaker of the policy.
+
+use serde::Serialize;
+
+use super::policy::{Rules, Tiebreaker};
+
+/// One Swiss match as the standings see it. `b == None` is a bye: a 2-0 match win for `a`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchRecord {
+    pub a: usize,
+    pub b: Option<usize>,
+    pub a_wins: u32,
+    pub b_wins: u32,
+    pub draws: u32,
+}
+
+impl MatchRecord {
+    pub fn bye(a: usize) -> Self {
+        MatchRecord { a, b: None, a_wins: 2, b_wins: 0, draws: 0 }
+    }
+}
+
+/// What the standings need to know about one player beyond the matches.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Entrant {
+    pub name: String,
+    /// Entered late (rounds missed are losses; the Pokémon late penalty applies).
+    pub late: bool,
+    pub dropped: bool,
+}
+
+/// A player's running totals. Maintained incrementally: [`Tally::add`] and [`Tally::remove`] are
+/// inverses, so a correction is a removal and an addition.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    pub byes: u32,
+    /// Rounds counted: played, byes and missed rounds.
+    pub rounds: u32,
+    pub missed: u32,
+    pub games_won: u32,
+    pub games_lost: u32,
+    pub games_drawn: u32,
+    /// Opponents (not byes), one entry per match, kept sorted.
+    pub opponents: Vec<usize>,
+}
+
+/// Tallies for a whole field.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Tallies(pub Vec<Tally>);
+
+impl Tallies {
+    pub fn new(players: usize) -> Self {
+        Tallies(vec![Tally::default(); players])
+    }
+
+    pub fn grow(&mut self, players: usize) {
+        if self.0.len() < players {
+            self.0.resize(players, Tally::default());
+        }
+    }
+
+    /// Counts rounds a late entrant missed as match losses.
+    pub fn missed(&mut self, p: usize, rounds: u32) {
+        self.grow(p + 1);
+        let t = &mut self.0[p];
+        t.missed += rounds;
+        t.rounds += rounds;
+        t.losses += rounds;
+    }
+
+    pub fn add(&mut self, m: &MatchRecord) {
+        self.change(m, true);
+    }
+
+    pub fn remove(&mut self, m: &MatchRecord) {
+        self.change(m, false);
+    }
+
+    fn change(&mut self, m: &MatchRecord, add: bool) {
+        self.grow(m.a.max(m.b.unwrap_or(0)) + 1);
+        let sides: Vec<(usize, Option<usize>, u32, u32)> = match m.b {
+            None => vec![(m.a, None, m.a_wins, m.b_wins)],
+            Some(b) => vec![(m.a, Some(b), m.a_wins, m.b_wins), (b, Some(m.a), m.b_wins, m.a_wins)],
+        };
+        for (p, opp, won, lost) in sides {
+            let t = &mut self.0[p];
+            let upd = |x: &mut u32, d: u32| {
+                if add {
+                    *x += d
+                } else {
+                    *x = x.saturating_sub(d)
+                }
+            };
+            upd(&mut t.rounds, 1);
+            match won.cmp(&lost) {
+                std::cmp::Ordering::Greater => upd(&mut t.wins, 1),
+                std::cmp::Ordering::Less => upd(&mut t.losses, 1),
+                std::cmp::Ordering::Equal => upd(&mut t.draws, 1),
+            }
+            upd(&mut t.games_won, won);
+            upd(&mut t.games_lost, lost);
+            upd(&mut t.games_drawn, m.draws);
+            match opp {
+                None => upd(&mut t.byes, 1),
+                Some(o) => {
+                    if add {
+                        let at = t.opponents.partition_point(|&x| x < o);
+                        t.opponents.insert(at, o);
+                    } else if let Ok(at) = t.opponents.binary_search(&o) {
+                        t.opponents.remove(at);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One row of the standings. Percentages are fractions in 0..1.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StandingRow {
+    pub rank: u32,
+    pub player: String,
+    pub points: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    pub byes: u32,
+    /// The player's own match-win % (Pokémon: own win %), as used for opponents.
+    pub mw: f64,
+    /// Opponents' match-win % (Pokémon: Op Win%).
+    pub omw: f64,
+    /// Own game-win %.
+    pub gw: f64,
+    /// Opponents' game-win %.
+    pub ogw: f64,
+    /// Opponents' opponents' match-win % (Pokémon: Op Op Win%).
+    pub oomw: f64,
+    pub late: bool,
+    pub dropped: bool,
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let mut n = 0usize;
+    let mut s = 0.0;
+    for x in xs {
+        n += 1;
+        s += x;
+    }
+    if n == 0 {
+        0.0
+    } else {
+        s / n as f64
+    }
+}
+
+/// Ranks a field. `head_to_head(a, b)` > 0 when `a` won their meetings.
+pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[MatchRecord]) -> Vec<StandingRow> {
+    let n = entrants.len();
+    let empty = Tally::default();
+    let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
+    let points = |p: usize| {
+        let x = t(p);
+        x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
+    };
+    let mw: Vec<f64> = (0..n)
+        .map(|p| {
+            let x = t(p);
+            if rules.pokemon_pct {
+                let rounds = x.rounds.saturating_sub(x.byes);
+                let won = f64::from(x.wins.saturating_sub(x.byes)) + 0.5 * f64::from(x.draws);
+                let cap = if entrants[p].dropped { rules.dropped_cap.unwrap_or(1.0) } else { 1.0 };
+                if rounds == 0 {
+                    rules.floor
+                } else {
+                    (won / f64::from(rounds)).clamp(rules.floor, cap.max(rules.floor))
+                }
+            } else if x.rounds == 0 {
+                rules.floor
+            } else {
+                let (rounds, pts) = if rules.byes_in_own_pct {
+                    (x.rounds, points(p))
+                } else {
+                    (x.rounds - x.byes, points(p).saturating_sub(x.byes * rules.win))
+                };
+                if rounds == 0 {
+                    rules.floor
+                } else {
+                    (f64::from(pts) / f64::from(rules.win.max(1) * rounds)).max(rules.floor)
+                }
+            }
+        })
+        .collect();
+    let gw_raw: Vec<f64> = (0..n)
+        .map(|p| {
+            let x = t(p);
+            let games = x.games_won + x.games_lost + x.games_drawn;
+            if games == 0 {
+                0.0
+            } else {
+                f64::from(3 * x.games_won + x.games_drawn) / f64::from(3 * games)
+            }
+        })
+        .collect();
+    let gw_floored: Vec<f64> = gw_raw.iter().map(|g| g.max(rules.floor)).collect();
+    let omw: Vec<f64> = (0..n).map(|p| mean(t(p).opponents.iter().map(|&o| mw[o]))).collect();
+    let ogw: Vec<f64> = (0..n).map(|p| mean(t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
+    let oomw: Vec<f64> = (0..n).map(|p| mean(t(p).opponents.iter().map(|&o| omw[o]))).collect();
+    let gw_own = |p: usize| if rules.floor_own_gw { gw_floored[p] } else { gw_raw[p] };
+    // Keys rounded to 1e-12 so players whose percentages are equal tie exactly.
+    let q = |x: f64| (x * 1e12).round() as i64;
+    let key = |p: usize| -> Vec<i64> {
+        let mut k = vec![-i64::from(points(p))];
+        for tb in &rules.tiebreakers {
+            match tb {
+                Tiebreaker::OpponentMatchWin => k.push(-q(omw[p])),
+                Tiebreaker::GameWin => k.push(-q(gw_own(p))),
+                Tiebreaker::OpponentGameWin => k.push(-q(ogw[p])),
+                Tiebreaker::OpponentOpponentMatchWin => k.push(-q(oomw[p])),
+                Tiebreaker::LatePenalty => k.push(i64::from(entrants[p].late)),
+                Tiebreaker::HeadToHead => {}
+            }
+        }
+        k
+    };
+    let keys: Vec<Vec<i64>> = (0..n).map(key).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| entrants[a].name.cmp(&entrants[b].name)));
+    if rules.tiebreakers.contains(&Tiebreaker::HeadToHead) {
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i + 1;
+            while j < order.len() && keys[order[j]] == keys[order[i]] {
+                j += 1;
+            }
+            if j - i == 2 {
+                let (a, b) = (order[i], order[i + 1]);
+                let mut score = 0i64;
+                for m in matches {
+                    if m.b == Some(b) && m.a == a || m.b == Some(a) && m.a == b {
+                        let (aw, bw) = if m.a == a { (m.a_wins, m.b_wins) } else { (m.b_wins, m.a_wins) };
+                        score += i64::from(aw > bw) - i64::from(bw > aw);
+                    }
+                }
+                if score < 0 {
+                    order.swap(i, i + 1);
+                }
+            }
+            i = j;
+        }
+    }
+    order
+        .iter()
+        .enumerate()
+        .map(|(r, &p)| {
+            let x = t(p);
+            StandingRow {
+                rank: r as u32 + 1,
+                player: entrants[p].name.clone(),
+                points: points(p),
+                wins: x.wins,
+                losses: x.losses,
+                draws: x.draws,
+                byes: x.byes,
+                mw: mw[p],
+                omw: omw[p],
+                gw: gw_own(p),
+                ogw: ogw[p],
+                oomw: oomw[p],
+                late: entrants[p].late,
+                dropped: entrants[p].dropped,
+            }
+        })
+        .collect()
+}
+
+/// Tallies recomputed from scratch.
+pub fn tally_all(players: usize, missed: &[(usize, u32)], matches: &[MatchRecord]) -> Tallies {
+    let mut t = Tallies::new(players);
+    for &(p, r) in missed {
+        t.missed(p, r);
+    }
+    for m in matches {
+        t.add(m);
+    }
+    t
+}

@@ -1,0 +1,582 @@
+//! The tournament fold: `validate` holds every rule of the event log, `apply` is total. Pairings
+//! and top-cut seedings are re-derived here, so a replay that validates every event has checked
+//! every round against its seed and the state before it.
+
+use std::collections::HashMap;
+
+use super::events::{round_seed, ConfigV1, GameLink, MatchScore, PairedTable, Penalty, RoundsPlan, TournamentEvent};
+use super::pairing::{self, order_key};
+use super::policy::Rules;
+use super::standings::{self, MatchRecord, StandingRow, Tallies};
+use crate::game::commit::{commit_seed, Secret};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub name: String,
+    pub deck: Option<String>,
+    /// The first round a late entrant plays (earlier rounds count as losses).
+    pub first_round: u32,
+    pub dropped_after: Option<u32>,
+    pub penalties: Vec<(u32, Penalty, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableState {
+    pub table: u32,
+    pub a: usize,
+    pub b: usize,
+    pub result: Option<MatchScore>,
+    pub games: Vec<GameLink>,
+    pub corrections: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundState {
+    pub round: u32,
+    pub tables: Vec<TableState>,
+    pub byes: Vec<usize>,
+    pub seed: Option<Secret>,
+    pub top_cut: bool,
+}
+
+impl RoundState {
+    pub fn complete(&self) -> bool {
+        self.tables.iter().all(|t| t.result.is_some())
+    }
+}
+
+/// A tournament as folded from its events.
+#[derive(Clone, Debug, Default)]
+pub struct Tournament {
+    pub config: Option<ConfigV1>,
+    pub players: Vec<Player>,
+    pub index: HashMap<String, usize>,
+    pub rounds: Vec<RoundState>,
+    /// Fixed when round 1 is paired.
+    pub swiss_rounds: Option<u32>,
+    pub revealed_seed: Option<Secret>,
+    pub finalized: bool,
+    /// Maintained incrementally as results arrive (see `standings::Tallies`).
+    pub tallies: Tallies,
+}
+
+impl Tournament {
+    pub fn rules(&self) -> Option<Rules> {
+        self.config.as_ref().map(|c| c.policy.rules())
+    }
+
+    pub fn swiss(&self) -> impl Iterator<Item = &RoundState> {
+        self.rounds.iter().filter(|r| !r.top_cut)
+    }
+
+    pub fn swiss_played(&self) -> u32 {
+        self.swiss().count() as u32
+    }
+
+    pub fn player(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    fn active_in(&self, p: usize, round: u32) -> bool {
+        let pl = &self.players[p];
+        pl.first_round <= round && pl.dropped_after.is_none_or(|d| d >= round)
+    }
+
+    /// Every Swiss match (byes included) in round order.
+    pub fn matches(&self) -> Vec<MatchRecord> {
+        let mut out = Vec::new();
+        for r in self.swiss() {
+            for t in &r.tables {
+                if let Some(s) = t.result {
+                    out.push(MatchRecord { a: t.a, b: Some(t.b), a_wins: s.a_wins, b_wins: s.b_wins, draws: s.draws });
+                }
+            }
+            for &b in &r.byes {
+                out.push(MatchRecord::bye(b));
+            }
+        }
+        out
+    }
+
+    pub fn missed(&self) -> Vec<(usize, u32)> {
+        self.players
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.first_round > 1)
+            .map(|(i, p)| (i, p.first_round - 1))
+            .collect()
+    }
+
+    /// Tallies recomputed from scratch (the incremental ones must equal these).
+    pub fn tallies_from_scratch(&self) -> Tallies {
+        standings::tally_all(self.players.len(), &self.missed(), &self.matches())
+    }
+
+    pub fn entrants(&self) -> Vec<standings::Entrant> {
+        self.players
+            .iter()
+            .map(|p| standings::Entrant {
+                name: p.name.clone(),
+                late: p.first_round > 1,
+                dropped: p.dropped_after.is_some(),
+            })
+            .collect()
+    }
+
+    /// The Swiss standings from the incrementally maintained tallies.
+    pub fn standings(&self) -> Vec<StandingRow> {
+        match self.rules() {
+            Some(r) => standings::rank(&r, &self.entrants(), &self.tallies, &self.matches()),
+            None => vec![],
+        }
+    }
+
+    /// The pairing of Swiss round `round` that the seed and the current state determine.
+    pub fn derive_round(&self, round: u32, seed: &Secret) -> (Vec<PairedTable>, Vec<String>) {
+        let standings = self.standings();
+        let mut order: Vec<usize> = Vec::new();
+        for row in &standings {
+            if let Some(p) = self.player(&row.player) {
+                if self.active_in(p, round) {
+                    order.push(p);
+                }
+            }
+        }
+        let mut slot = vec![usize::MAX; self.players.len()];
+        for (i, &p) in order.iter().enumerate() {
+            slot[p] = i;
+        }
+        let points: HashMap<&str, u32> = standings.iter().map(|r| (r.player.as_str(), r.points)).collect();
+        let entrants: Vec<pairing::Entrant> = order
+            .iter()
+            .map(|&p| {
+                let name = self.players[p].name.as_str();
+                pairing::Entrant {
+                    score: points.get(name).copied().unwrap_or(0),
+                    had_bye: self.tallies.0.get(p).is_some_and(|t| t.byes > 0),
+                    key: order_key(&seed.0, name),
+                }
+            })
+            .collect();
+        let opponents: Vec<Vec<usize>> = order
+            .iter()
+            .map(|&p| {
+                self.tallies
+                    .0
+                    .get(p)
+                    .map(|t| t.opponents.iter().map(|&o| slot[o]).filter(|&o| o != usize::MAX).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let pairing = pairing::pair_round(&entrants, &opponents);
+        let tables = pairing
+            .pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| PairedTable {
+                table: i as u32 + 1,
+                a: self.players[order[a]].name.clone(),
+                b: self.players[order[b]].name.clone(),
+            })
+            .collect();
+        let byes = pairing.bye.map(|b| vec![self.players[order[b]].name.clone()]).unwrap_or_default();
+        (tables, byes)
+    }
+
+    /// The next top-cut round as the standings (first round) or the previous winners determine it.
+    pub fn derive_top_cut(&self) -> Result<(u32, Vec<PairedTable>), String> {
+        let cfg = self.config.as_ref().ok_or("the tournament was not created")?;
+        let round = self.rounds.len() as u32 + 1;
+        let previous: Vec<&RoundState> = self.rounds.iter().filter(|r| r.top_cut).collect();
+        let seeds: Vec<String> = match previous.last() {
+            None => {
+                let k = cfg.top_cut as usize;
+                if k < 2 || !k.is_power_of_two() {
+                    return Err(format!("the top cut size is {k}; it must be a power of two, at least 2"));
+                }
+                let planned = self.swiss_rounds.unwrap_or(0);
+                if self.swiss_played() < planned {
+                    return Err(format!("only {} of {planned} Swiss rounds were played", self.swiss_played()));
+                }
+                let st: Vec<StandingRow> = self.standings().into_iter().filter(|r| !r.dropped).collect();
+                if st.len() < k {
+                    return Err(format!("a top {k} needs {k} players still in; {} are", st.len()));
+                }
+                let order = bracket_order(k);
+                order.iter().map(|&s| st[s - 1].player.clone()).collect()
+            }
+            Some(last) => {
+                if last.tables.len() < 2 {
+                    return Err("the top cut is over: its final was paired".into());
+                }
+                let mut winners = Vec::new();
+                for t in &last.tables {
+                    match t.result {
+                        Some(s) if s.a_wins > s.b_wins => winners.push(self.players[t.a].name.clone()),
+                        Some(s) if s.b_wins > s.a_wins => winners.push(self.players[t.b].name.clone()),
+                        _ => return Err(format!("round {} table {} has no winner yet", last.round, t.table)),
+                    }
+                }
+                winners
+            }
+        };
+        let tables = seeds
+            .chunks(2)
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                [a, b] => Some(PairedTable { table: i as u32 + 1, a: a.clone(), b: b.clone() }),
+                _ => None,
+            })
+            .collect();
+        Ok((round, tables))
+    }
+
+    /// Every rule `event` breaks in this state. Empty means it may be recorded.
+    pub fn validate(&self, event: &TournamentEvent) -> Vec<String> {
+        let mut v = Vec::new();
+        let Some(cfg) = &self.config else {
+            if !matches!(event, TournamentEvent::Created { .. }) {
+                v.push("the first event of a tournament must be Created".into());
+            }
+            return v;
+        };
+        if self.finalized {
+            v.push("the tournament is finalized; nothing can be recorded after that".into());
+            return v;
+        }
+        let unknown = |name: &str| format!("{name:?} is not registered in this tournament");
+        let last = self.rounds.last();
+        match event {
+            TournamentEvent::Created { .. } => v.push("the tournament was already created".into()),
+            TournamentEvent::PlayerRegistered { player, .. } | TournamentEvent::LateEntered { player, .. } => {
+                if player.trim().is_empty() {
+                    v.push("a player's name cannot be empty".into());
+                }
+                if player == "-" {
+                    v.push("\"-\" is reserved (it marks a bye in imports)".into());
+                }
+                if self.index.contains_key(player) {
+                    v.push(format!("{player:?} is already registered"));
+                }
+                match event {
+                    TournamentEvent::PlayerRegistered { .. } if !self.rounds.is_empty() => {
+                        v.push("round 1 is already paired: register latecomers as late entries".into())
+                    }
+                    TournamentEvent::LateEntered { first_round, .. } => {
+                        if self.rounds.is_empty() {
+                            v.push("no round is paired yet: register the player normally".into());
+                        }
+                        if self.rounds.iter().any(|r| r.top_cut) {
+                            v.push("the Swiss rounds are over".into());
+                        }
+                        let next = self.rounds.len() as u32 + 1;
+                        if *first_round != next {
+                            v.push(format!("a late entrant starts in the next round, {next}, not {first_round}"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            TournamentEvent::PlayerDropped { player, after_round, .. } => match self.player(player) {
+                None => v.push(unknown(player)),
+                Some(p) => {
+                    if self.players[p].dropped_after.is_some() {
+                        v.push(format!("{player} already dropped"));
+                    }
+                    let cur = self.rounds.len() as u32;
+                    if *after_round != cur {
+                        v.push(format!("a drop takes effect after the current round {cur}, not {after_round}"));
+                    }
+                }
+            },
+            TournamentEvent::RoundPaired { round, tables, byes, round_seed: seed } => {
+                let next = self.rounds.len() as u32 + 1;
+                if *round != next {
+                    v.push(format!("the next round is {next}, not {round}"));
+                }
+                if self.rounds.iter().any(|r| r.top_cut) {
+                    v.push("the top cut has started; no more Swiss rounds".into());
+                }
+                if let Some(l) = last {
+                    if !l.complete() {
+                        v.push(format!("round {} still has tables without a result", l.round));
+                    }
+                }
+                if let Some(planned) = self.swiss_rounds {
+                    if *round > planned && seed.is_some() {
+                        v.push(format!("the tournament plays {planned} Swiss rounds"));
+                    }
+                }
+                let mut seen = vec![false; self.players.len()];
+                let names = tables.iter().flat_map(|t| [&t.a, &t.b]).chain(byes.iter());
+                for name in names {
+                    match self.player(name) {
+                        None => v.push(unknown(name)),
+                        Some(p) => {
+                            if std::mem::replace(&mut seen[p], true) {
+                                v.push(format!("{name} is paired twice in round {round}"));
+                            }
+                            if !self.active_in(p, *round) {
+                                v.push(format!("{name} is not in round {round} (dropped or not yet entered)"));
+                            }
+                        }
+                    }
+                }
+                for (i, t) in tables.iter().enumerate() {
+                    if t.table != i as u32 + 1 {
+                        v.push(format!("tables must be numbered 1, 2, 3...: found {} at position {}", t.table, i + 1));
+                        break;
+                    }
+                }
+                match seed {
+                    Some(seed) => {
+                        if cfg.seed_commitment.is_none() {
+                            v.push("the tournament committed to no seed, so no round can claim one".into());
+                        }
+                        let (want_tables, want_byes) = self.derive_round(*round, seed);
+                        if &want_tables != tables || &want_byes != byes {
+                            v.push(describe_pairing_diff(*round, &want_tables, &want_byes, tables, byes));
+                        }
+                    }
+                    None => {
+                        if cfg.seed_commitment.is_some() {
+                            v.push(
+                                "this tournament pairs from its committed seed: the round must carry its seed".into(),
+                            );
+                        }
+                    }
+                }
+            }
+            TournamentEvent::ResultReported { round, table, score, .. }
+            | TournamentEvent::ResultCorrected { round, table, score, .. } => {
+                match self.rounds.iter().find(|r| r.round == *round) {
+                    None => v.push(format!("round {round} is not paired")),
+                    Some(r) => match r.tables.iter().find(|t| t.table == *table) {
+                        None => v.push(format!("round {round} has no table {table}")),
+                        Some(t) => {
+                            let corrected = matches!(event, TournamentEvent::ResultCorrected { .. });
+                            if corrected && t.result.is_none() {
+                                v.push(format!("round {round} table {table} has no result to correct; report it"));
+                            }
+                            if !corrected && t.result.is_some() {
+                                v.push(format!(
+                                    "round {round} table {table} already has a result; a judge corrects it with a reason"
+                                ));
+                            }
+                            if r.top_cut && score.a_wins == score.b_wins {
+                                v.push("a top-cut match needs a winner".into());
+                            }
+                            if score.a_wins + score.b_wins + score.draws == 0 && !r.top_cut {
+                                // 0-0-0 is an intentional or unplayed draw: allowed.
+                            }
+                        }
+                    },
+                }
+                if let TournamentEvent::ResultCorrected { judge, reason, .. } = event {
+                    if judge.trim().is_empty() || reason.trim().is_empty() {
+                        v.push("a correction names the judge and the reason".into());
+                    }
+                }
+            }
+            TournamentEvent::PenaltyIssued { player, judge, .. } => {
+                if self.player(player).is_none() {
+                    v.push(unknown(player));
+                }
+                if judge.trim().is_empty() {
+                    v.push("a penalty names the judge".into());
+                }
+            }
+            TournamentEvent::TopCutPaired { round, tables } => {
+                if let Some(l) = last {
+                    if !l.complete() {
+                        v.push(format!("round {} still has tables without a result", l.round));
+                    }
+                }
+                match self.derive_top_cut() {
+                    Err(e) => v.push(e),
+                    Ok((want_round, want)) => {
+                        if want_round != *round {
+                            v.push(format!("the next round is {want_round}, not {round}"));
+                        }
+                        if &want != tables {
+                            v.push(describe_pairing_diff(*round, &want, &[], tables, &[]));
+                        }
+                    }
+                }
+            }
+            TournamentEvent::SeedRevealed { seed } => match cfg.seed_commitment {
+                None => v.push("the tournament committed to no seed".into()),
+                Some(c) => {
+                    if commit_seed(seed) != c {
+                        v.push(format!("the revealed seed does not match the commitment {c}"));
+                    }
+                    for r in &self.rounds {
+                        if let Some(s) = r.seed {
+                            if round_seed(seed, r.round) != s {
+                                v.push(format!("round {}'s seed was not derived from the revealed seed", r.round));
+                            }
+                        }
+                    }
+                }
+            },
+            TournamentEvent::Finalized => {
+                if let Some(l) = last {
+                    if !l.complete() {
+                        v.push(format!("round {} still has tables without a result", l.round));
+                    }
+                }
+                if cfg.seed_commitment.is_some() && self.revealed_seed.is_none() {
+                    v.push("reveal the pairing seed before finalizing".into());
+                }
+            }
+        }
+        v
+    }
+
+    /// Applies an event. Total: an event that breaks rules still folds (unknown names are skipped).
+    pub fn apply(&mut self, event: &TournamentEvent) {
+        match event {
+            TournamentEvent::Created { config } => {
+                if self.config.is_none() {
+                    self.config = Some(config.clone());
+                    if let RoundsPlan::Fixed(n) = config.rounds {
+                        self.swiss_rounds = Some(n);
+                    }
+                }
+            }
+            TournamentEvent::PlayerRegistered { player, deck } => self.add_player(player, deck, 1),
+            TournamentEvent::LateEntered { player, deck, first_round } => {
+                self.add_player(player, deck, (*first_round).max(1));
+                if let Some(p) = self.player(player) {
+                    if *first_round > 1 {
+                        self.tallies.missed(p, first_round - 1);
+                    }
+                }
+            }
+            TournamentEvent::PlayerDropped { player, after_round, .. } => {
+                if let Some(p) = self.player(player) {
+                    self.players[p].dropped_after.get_or_insert(*after_round);
+                }
+            }
+            TournamentEvent::RoundPaired { round, tables, byes, round_seed } => {
+                if self.swiss_rounds.is_none() {
+                    let n = self.players.iter().filter(|p| p.dropped_after.is_none()).count() as u32;
+                    self.swiss_rounds = self.rules().map(|r| r.swiss_rounds(n));
+                }
+                let byes: Vec<usize> = byes.iter().filter_map(|b| self.player(b)).collect();
+                for &b in &byes {
+                    self.tallies.add(&MatchRecord::bye(b));
+                }
+                let tables = self.table_states(tables);
+                self.rounds.push(RoundState { round: *round, tables, byes, seed: *round_seed, top_cut: false });
+            }
+            TournamentEvent::TopCutPaired { round, tables } => {
+                let tables = self.table_states(tables);
+                self.rounds.push(RoundState { round: *round, tables, byes: vec![], seed: None, top_cut: true });
+            }
+            TournamentEvent::ResultReported { round, table, score, games }
+            | TournamentEvent::ResultCorrected { round, table, score, games, .. } => {
+                let corrected = matches!(event, TournamentEvent::ResultCorrected { .. });
+                let Some(r) = self.rounds.iter_mut().find(|r| r.round == *round) else { return };
+                let top_cut = r.top_cut;
+                let Some(t) = r.tables.iter_mut().find(|t| t.table == *table) else { return };
+                let old = t.result.replace(*score);
+                t.games = games.clone();
+                if corrected {
+                    t.corrections += 1;
+                }
+                let (a, b) = (t.a, t.b);
+                if !top_cut {
+                    let rec = |s: MatchScore| MatchRecord {
+                        a,
+                        b: Some(b),
+                        a_wins: s.a_wins,
+                        b_wins: s.b_wins,
+                        draws: s.draws,
+                    };
+                    if let Some(o) = old {
+                        self.tallies.remove(&rec(o));
+                    }
+                    self.tallies.add(&rec(*score));
+                }
+            }
+            TournamentEvent::PenaltyIssued { player, round, penalty, reason, .. } => {
+                if let Some(p) = self.player(player) {
+                    self.players[p].penalties.push((*round, *penalty, reason.clone()));
+                    if *penalty == Penalty::Disqualification {
+                        let cur = self.rounds.len() as u32;
+                        self.players[p].dropped_after.get_or_insert(cur);
+                    }
+                }
+            }
+            TournamentEvent::SeedRevealed { seed } => self.revealed_seed = Some(*seed),
+            TournamentEvent::Finalized => self.finalized = true,
+        }
+    }
+
+    fn add_player(&mut self, name: &str, deck: &Option<String>, first_round: u32) {
+        if self.index.contains_key(name) {
+            return;
+        }
+        self.index.insert(name.to_string(), self.players.len());
+        self.players.push(Player {
+            name: name.to_string(),
+            deck: deck.clone(),
+            first_round,
+            dropped_after: None,
+            penalties: vec![],
+        });
+        self.tallies.grow(self.players.len());
+    }
+
+    fn table_states(&self, tables: &[PairedTable]) -> Vec<TableState> {
+        tables
+            .iter()
+            .filter_map(|t| {
+                Some(TableState {
+                    table: t.table,
+                    a: self.player(&t.a)?,
+                    b: self.player(&t.b)?,
+                    result: None,
+                    games: vec![],
+                    corrections: 0,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Seeds in single-elimination bracket order: 1v8, 4v5, 2v7, 3v6 for eight.
+pub fn bracket_order(k: usize) -> Vec<usize> {
+    let mut order = vec![1usize];
+    while order.len() < k {
+        let m = order.len() * 2 + 1;
+        order = order.iter().flat_map(|&s| [s, m - s]).collect();
+    }
+    order
+}
+
+fn describe_pairing_diff(
+    round: u32,
+    want: &[PairedTable],
+    want_byes: &[String],
+    got: &[PairedTable],
+    got_byes: &[String],
+) -> String {
+    let mut lines = vec![format!("round {round}'s pairings are not the ones its seed and the standings give:")];
+    for i in 0..want.len().max(got.len()) {
+        let w = want.get(i).map(|t| format!("{} vs {}", t.a, t.b)).unwrap_or_else(|| "-".into());
+        let g = got.get(i).map(|t| format!("{} vs {}", t.a, t.b)).unwrap_or_else(|| "-".into());
+        if w != g {
+            lines.push(format!("    table {}: expected {w}, recorded {g}", i + 1));
+        }
+        if lines.len() > 6 {
+            lines.push("    ...".into());
+            break;
+        }
+    }
+    if want_byes != got_byes {
+        lines.push(format!("    bye: expected {want_byes:?}, recorded {got_byes:?}"));
+    }
+    lines.join("\n")
+}

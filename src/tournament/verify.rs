@@ -1,0 +1,251 @@
+//! Verification of a tournament: its chain, every event against the rules (pairings re-derived
+//! from the round seeds and the state before them, the revealed seed against the commitment),
+//! the standings recomputed, and every linked game (chain, audit, outcome against the reported
+//! score). Also the tournament's root hash (see the module documentation of [`super`]).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::events::{GameLink, TournamentEvent};
+use super::record::{self, Loaded};
+use super::TournamentError;
+use crate::game::driver::Driver;
+use crate::log::envelope::StreamId;
+use crate::log::hash::Hash32;
+use crate::store::Store;
+
+/// Context of the root hash (blake3 derive_key mode).
+pub const ROOT_CONTEXT: &str = "kifu 2026-11-21 tournament root v1";
+
+/// One line of the verification report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Check {
+    pub check: String,
+    pub ok: bool,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub tournament: String,
+    pub events: u64,
+    pub head: Hash32,
+    pub games: usize,
+    pub root: Hash32,
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    pub fn ok(&self) -> bool {
+        self.checks.iter().all(|c| c.ok)
+    }
+}
+
+/// The root hash of a tournament head and its linked games.
+pub fn root_hash(head: Hash32, events: u64, games: &BTreeMap<String, Hash32>) -> Hash32 {
+    let mut input = Vec::with_capacity(44 + games.len() * 80);
+    input.extend_from_slice(&head.0);
+    input.extend_from_slice(&events.to_le_bytes());
+    input.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    for (id, h) in games {
+        input.extend_from_slice(&(id.len() as u32).to_le_bytes());
+        input.extend_from_slice(id.as_bytes());
+        input.extend_from_slice(&h.0);
+    }
+    Hash32(blake3::derive_key(ROOT_CONTEXT, &input))
+}
+
+/// Every game a tournament links, by stream id, with the head of its last report.
+pub fn linked_games(loaded: &Loaded) -> BTreeMap<String, Hash32> {
+    let mut out = BTreeMap::new();
+    for r in &loaded.state.rounds {
+        for t in &r.tables {
+            for g in &t.games {
+                out.insert(g.stream.clone(), g.head);
+            }
+        }
+    }
+    out
+}
+
+/// Verifies a tournament stream and everything it links. Fails only when the tournament stream
+/// itself cannot be read; every other problem is a failed check in the report.
+pub fn verify(
+    store: &dyn Store,
+    stream: &StreamId,
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+) -> Result<Report, TournamentError> {
+    let mut checks = Vec::new();
+    let mut add = |check: &str, ok: bool, detail: String| checks.push(Check { check: check.into(), ok, detail });
+    let log = match store.export(stream) {
+        Ok(l) => l,
+        Err(e) => {
+            add("tournament chain", false, e.to_string());
+            return Ok(Report {
+                tournament: stream.to_string(),
+                events: 0,
+                head: Hash32::default(),
+                games: 0,
+                root: Hash32::default(),
+                checks,
+            });
+        }
+    };
+    add("tournament chain", true, format!("{} events, every hash and link verified", log.head.len));
+    let loaded = record::from_log(&log)?;
+    let st = &loaded.state;
+    if loaded.problems.is_empty() {
+        add("events follow the rules", true, format!("{} events validated in order", loaded.entries.len()));
+    } else {
+        for (seq, kind, problems) in &loaded.problems {
+            add("events follow the rules", false, format!("event {seq} ({kind}): {}", problems.join("; ")));
+        }
+    }
+    let seeded = st.rounds.iter().filter(|r| r.seed.is_some()).count();
+    let imported = st.rounds.iter().filter(|r| !r.top_cut && r.seed.is_none()).count();
+    let pair_detail = format!(
+        "{seeded} round(s) re-derived from their seeds and the standings before them{}",
+        if imported > 0 {
+            format!("; {imported} imported round(s) carry no seed (pairings made elsewhere)")
+        } else {
+            String::new()
+        }
+    );
+    let pair_ok = !loaded.problems.iter().any(|(_, k, _)| k == "round paired" || k == "top cut paired");
+    add("pairings", pair_ok, pair_detail);
+    match (loaded.config.seed_commitment, st.revealed_seed) {
+        (None, _) => add("seed", true, "no seed committed (imported pairings)".into()),
+        (Some(_), Some(_)) => add(
+            "seed",
+            !loaded.problems.iter().any(|(_, k, _)| k == "seed revealed"),
+            "revealed seed matches the commitment and derives every round seed".into(),
+        ),
+        (Some(c), None) => add(
+            "seed",
+            false,
+            format!("the seed committed as {c} is not revealed yet (finalize the tournament to reveal it)"),
+        ),
+    }
+    let scratch = st.tallies_from_scratch();
+    if scratch == st.tallies {
+        add("standings", true, format!("{} players; incremental tallies equal a recomputation", st.players.len()));
+    } else {
+        let differ: Vec<String> = st
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| scratch.0.get(*i) != st.tallies.0.get(*i))
+            .map(|(_, p)| p.name.clone())
+            .collect();
+        add("standings", false, format!("recomputed tallies differ for {}", differ.join(", ")));
+    }
+    // Linked games.
+    let mut games_checked = 0usize;
+    let mut game_problems: Vec<String> = Vec::new();
+    for r in &st.rounds {
+        for t in &r.tables {
+            let (Some(score), false) = (t.result, t.games.is_empty()) else { continue };
+            let a = &st.players[t.a].name;
+            let b = &st.players[t.b].name;
+            let mut tally = (0u32, 0u32, 0u32);
+            let mut all_read = true;
+            for g in &t.games {
+                games_checked += 1;
+                match check_game(store, g, &loaded.config.game, a, b, drivers) {
+                    Ok(winner) => match winner {
+                        Some(true) => tally.0 += 1,
+                        Some(false) => tally.1 += 1,
+                        None => tally.2 += 1,
+                    },
+                    Err(e) => {
+                        all_read = false;
+                        game_problems.push(format!("round {} table {}: game {}: {e}", r.round, t.table, g.stream));
+                    }
+                }
+            }
+            if all_read && (tally.0, tally.1, tally.2) != (score.a_wins, score.b_wins, score.draws) {
+                game_problems.push(format!(
+                    "round {} table {} ({a} vs {b}): reported {score}, but the linked games say {}-{}-{}",
+                    r.round, t.table, tally.0, tally.1, tally.2
+                ));
+            }
+        }
+    }
+    if game_problems.is_empty() {
+        add("linked games", true, format!("{games_checked} game(s): chains verify, audits clean, outcomes agree"));
+    } else {
+        for p in game_problems {
+            add("linked games", false, p);
+        }
+    }
+    let games = linked_games(&loaded);
+    let root = root_hash(loaded.head.hash, loaded.head.len, &games);
+    Ok(Report {
+        tournament: stream.to_string(),
+        events: loaded.head.len,
+        head: loaded.head.hash,
+        games: games.len(),
+        root,
+        checks,
+    })
+}
+
+/// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished).
+fn check_game(
+    store: &dyn Store,
+    link: &GameLink,
+    game: &str,
+    a: &str,
+    b: &str,
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+) -> Result<Option<bool>, String> {
+    let id = StreamId::new(&link.stream).map_err(|e| e.to_string())?;
+    let log = store.export(&id).map_err(|e| format!("chain does not verify: {e}"))?;
+    if log.head.hash != link.head {
+        return Err(format!(
+            "its head is {} ({} events) but the result recorded head {}",
+            log.head.hash.short(),
+            log.head.len,
+            link.head.short()
+        ));
+    }
+    let h = log.header.v1();
+    if h.ruleset != game {
+        return Err(format!("it is a {} game; the tournament plays {game}", h.ruleset));
+    }
+    let seat = |name: &str| h.players.iter().position(|p| p == name);
+    let (Some(sa), Some(sb)) = (seat(a), seat(b)) else {
+        return Err(format!("its players are {:?}, not {a} and {b}", h.players));
+    };
+    let driver = drivers(&h.ruleset).ok_or_else(|| format!("this build cannot audit {} games", h.ruleset))?;
+    let report = driver.audit(&log).map_err(|e| format!("cannot audit: {e}"))?;
+    if report.unresolved() > 0 {
+        let first = report.findings.iter().find(|f| f.resolution.is_none());
+        return Err(format!(
+            "audit has {} unresolved finding(s){}",
+            report.unresolved(),
+            first.map(|f| format!(", first: {}: {}", f.rule, f.message)).unwrap_or_default()
+        ));
+    }
+    Ok(match report.outcome {
+        None => None,
+        Some(o) => {
+            let wa = o.winners.iter().any(|&s| usize::from(s) == sa);
+            let wb = o.winners.iter().any(|&s| usize::from(s) == sb);
+            match (wa, wb) {
+                (true, false) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            }
+        }
+    })
+}
+
+/// Whether an event links games (for tools that list them).
+pub fn links(e: &TournamentEvent) -> &[GameLink] {
+    match e {
+        TournamentEvent::ResultReported { games, .. } | TournamentEvent::ResultCorrected { games, .. } => games,
+        _ => &[],
+    }
+}

@@ -1,0 +1,287 @@
+//! The program behind `tools/bench-pairing`: times kifu's Swiss pairing of one round against the
+//! npm package `tournament-pairings` (blossom) and the PyPI package `swisspair` on the same
+//! generated inputs, reports quality (rematches, pair-down steps, score difference), and times
+//! standings for 10,000 players over 15 rounds. Not a timed test: a measurement to read.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+
+use kifu::tournament::pairing::{self, Entrant, Pairing, Quality};
+use kifu::tournament::policy::Policy;
+use kifu::tournament::standings::{self, MatchRecord, Tallies};
+
+const HISTORY_ROUNDS: u32 = 6;
+
+struct Field {
+    e: Vec<Entrant>,
+    o: Vec<Vec<usize>>,
+}
+
+fn field(n: usize, rounds: u32, seed: u64) -> Field {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut score = vec![0u32; n];
+    let mut opp: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut bye = vec![false; n];
+    let build = |score: &[u32], opp: &[Vec<usize>], bye: &[bool], rng: &mut rand_chacha::ChaCha8Rng| {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(score[i]), i));
+        let mut slot = vec![0; n];
+        for (k, &i) in order.iter().enumerate() {
+            slot[i] = k;
+        }
+        let e: Vec<Entrant> =
+            order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
+        let o: Vec<Vec<usize>> = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+        (order, e, o)
+    };
+    for _ in 0..rounds {
+        let (order, e, o) = build(&score, &opp, &bye, &mut rng);
+        let p = pairing::pair_round(&e, &o);
+        for (a, b) in p.pairs {
+            let (a, b) = (order[a], order[b]);
+            opp[a].push(b);
+            opp[b].push(a);
+            match rng.random_range(0..20) {
+                0 => {
+                    score[a] += 1;
+                    score[b] += 1;
+                }
+                1..=10 => score[a] += 3,
+                _ => score[b] += 3,
+            }
+        }
+        if let Some(b) = p.bye {
+            score[order[b]] += 3;
+            bye[order[b]] = true;
+        }
+    }
+    let (_, e, o) = build(&score, &opp, &bye, &mut rng);
+    Field { e, o }
+}
+
+fn input_json(f: &Field) -> String {
+    let players: Vec<serde_json::Value> =
+        f.e.iter()
+            .enumerate()
+            .map(|(i, x)| {
+                serde_json::json!({"id": i.to_string(), "score": x.score, "rank": i + 1, "had_bye": x.had_bye,
+                "avoid": f.o[i].iter().map(|j| j.to_string()).collect::<Vec<_>>()})
+            })
+            .collect();
+    serde_json::to_string(&players).unwrap()
+}
+
+/// Runs an external pairer with a time limit; it prints {"seconds": s, "pairs": [[a, b|null], ...]}.
+fn external(cmd: &mut Command, limit: Duration) -> Result<(f64, Pairing), String> {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            let mut out = String::new();
+            child.stdout.take().unwrap().read_to_string(&mut out).ok();
+            if !status.success() {
+                let mut err = String::new();
+                child.stderr.take().unwrap().read_to_string(&mut err).ok();
+                return Err(format!("exited with {status}: {}", err.lines().last().unwrap_or("")));
+            }
+            let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| format!("bad output: {e}"))?;
+            let mut p = Pairing::default();
+            for pr in v["pairs"].as_array().ok_or("no pairs")? {
+                let a: usize = pr[0].as_str().and_then(|s| s.parse().ok()).ok_or("bad id")?;
+                match pr[1].as_str().and_then(|s| s.parse().ok()) {
+                    Some(b) => p.pairs.push((a, b)),
+                    None => p.bye = Some(a),
+                }
+            }
+            return Ok((v["seconds"].as_f64().unwrap_or(f64::NAN), p));
+        }
+        if start.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            return Err(format!("timed out after {}s", limit.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const NODE_SCRIPT: &str = r#"
+const fs = require('fs');
+const { Swiss } = require('tournament-pairings');
+const input = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));
+const players = input.map(p => ({ id: p.id, score: p.score, receivedBye: p.had_bye, avoid: p.avoid }));
+const t = process.hrtime.bigint();
+const matches = Swiss(players, 7);
+const s = Number(process.hrtime.bigint() - t) / 1e9;
+const pairs = matches.map(m => [String(m.player1 ?? m.player2), m.player1 == null || m.player2 == null ? null : String(m.player2)]);
+console.log(JSON.stringify({ seconds: s, pairs }));
+"#;
+
+const PY_SCRIPT: &str = r#"
+import json, sys, time
+import swisspair
+inp = json.load(open(sys.argv[1]))
+players = [swisspair.Player(id=p["id"], points=p["score"], rank=p["rank"], can_get_bye=not p["had_bye"],
+                            cannot_be_paired_against_ids=set(p["avoid"])) for p in inp]
+t = time.perf_counter()
+ms = swisspair.create_matches(players)
+s = time.perf_counter() - t
+print(json.dumps({"seconds": s, "pairs": [[m.p1.id, None if m.is_bye else m.p2.id] for m in ms]}))
+"#;
+
+fn valid(n: usize, p: &Pairing) -> bool {
+    let mut seen = vec![false; n];
+    for i in p.pairs.iter().flat_map(|&(a, b)| [a, b]).chain(p.bye) {
+        if i >= n || std::mem::replace(&mut seen[i], true) {
+            return false;
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
+fn fmt_q(q: &Quality) -> String {
+    format!("{:>3} {:>5} {:>6}", q.rematches, q.pair_downs, q.score_difference)
+}
+
+fn main() {
+    let work = PathBuf::from(std::env::var("BENCH_WORK").unwrap_or_else(|_| "target/bench-pairing".into()));
+    std::fs::create_dir_all(&work).unwrap();
+    let node_dir = std::env::var("BENCH_NODE_DIR").ok();
+    let py_path = std::env::var("BENCH_PYTHONPATH").ok();
+    let tp_max: usize = std::env::var("BENCH_TP_MAX").ok().and_then(|s| s.parse().ok()).unwrap_or(1024);
+    let sizes = [64usize, 256, 1024, 2048, 4096, 10_000, 16_384];
+    println!("Pairing round {} after {HISTORY_ROUNDS} rounds of random results (seconds per round; quality = rematches, pair-down steps, total score difference of pairs; kifu's lower bound on pair-down steps in brackets)", HISTORY_ROUNDS + 1);
+    println!(
+        "{:>7} | {:>10} {:<16} | {:>10} {:<16} {:>8} | {:>10} {:<16} {:>8}",
+        "players",
+        "kifu s",
+        "rm  pd  sdiff",
+        "t-p s",
+        "rm  pd  sdiff",
+        "t-p/kifu",
+        "swisspair",
+        "rm  pd  sdiff",
+        "sp/kifu"
+    );
+    let mut notes = Vec::new();
+    for &n in &sizes {
+        let f = field(n, HISTORY_ROUNDS, n as u64);
+        let mut best = f64::MAX;
+        let mut p = Pairing::default();
+        for _ in 0..3 {
+            let t = Instant::now();
+            p = pairing::pair_round(&f.e, &f.o);
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        let qk = pairing::quality(&f.e, &f.o, &p);
+        let path = work.join(format!("field-{n}.json"));
+        std::fs::write(&path, input_json(&f)).unwrap();
+        let tp = if n > tp_max {
+            notes.push(format!("tournament-pairings skipped at {n} players (blossom on a complete graph: minutes per round above {tp_max}; set BENCH_TP_MAX to try)"));
+            None
+        } else if let Some(dir) = &node_dir {
+            let mut c = Command::new("node");
+            c.arg("-e").arg(NODE_SCRIPT).arg(&path).env("NODE_PATH", format!("{dir}/node_modules"));
+            match external(&mut c, Duration::from_secs(120)) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    notes.push(format!("tournament-pairings at {n}: {e}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let sp = match &py_path {
+            Some(pp) => {
+                let mut c = Command::new("python3");
+                c.arg("-c").arg(PY_SCRIPT).arg(&path).env("PYTHONPATH", pp);
+                match external(&mut c, Duration::from_secs(90)) {
+                    Ok(r) => Some(r),
+                    Err(e) => {
+                        notes.push(format!("swisspair at {n}: {e}"));
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        let show = |r: &Option<(f64, Pairing)>, who: &str, notes: &mut Vec<String>| -> (String, String, String) {
+            match r {
+                Some((s, pp)) => {
+                    if !valid(n, pp) {
+                        notes.push(format!("{who} at {n}: the pairing does not cover every player exactly once"));
+                    }
+                    let q = pairing::quality(&f.e, &f.o, pp);
+                    (format!("{s:>10.4}"), fmt_q(&q), format!("{:>7.1}x", s / best))
+                }
+                None => (format!("{:>10}", "-"), format!("{:<16}", "-"), format!("{:>8}", "-")),
+            }
+        };
+        let (tps, tpq, tpr) = show(&tp, "tournament-pairings", &mut notes);
+        let (sps, spq, spr) = show(&sp, "swisspair", &mut notes);
+        println!(
+            "{n:>7} | {best:>10.4} {:<16} | {tps} {tpq:<16} {tpr} | {sps} {spq:<16} {spr}   (bound {})",
+            fmt_q(&qk),
+            pairing::lower_bound(&f.e)
+        );
+    }
+    for n in notes {
+        println!("note: {n}");
+    }
+    if node_dir.is_none() {
+        println!("note: tournament-pairings not measured (npm install failed or was skipped)");
+    }
+    if py_path.is_none() {
+        println!("note: swisspair not measured (pip install failed or was skipped)");
+    }
+
+    // Standings: 10,000 players, 15 rounds.
+    let n = 10_000;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut matches = Vec::new();
+    let mut tallies = Tallies::new(n);
+    let t = Instant::now();
+    for _ in 0..15 {
+        let mut order: Vec<usize> = (0..n).collect();
+        let pts: Vec<u32> = tallies.0.iter().map(|x| x.wins * 3 + x.draws).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(pts[i]), i));
+        let e: Vec<Entrant> =
+            order.iter().map(|&i| Entrant { score: pts[i], had_bye: false, key: rng.random() }).collect();
+        let slot: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let o: Vec<Vec<usize>> =
+            order.iter().map(|&i| tallies.0[i].opponents.iter().map(|j| slot[j]).collect()).collect();
+        let p = pairing::pair_round(&e, &o);
+        for (a, b) in p.pairs {
+            let (aw, bw) = if rng.random::<bool>() { (2, rng.random_range(0..2)) } else { (rng.random_range(0..2), 2) };
+            let m = MatchRecord { a: order[a], b: Some(order[b]), a_wins: aw, b_wins: bw, draws: 0 };
+            tallies.add(&m);
+            matches.push(m);
+        }
+    }
+    let build = t.elapsed();
+    let entrants: Vec<standings::Entrant> =
+        (0..n).map(|i| standings::Entrant { name: format!("p{i:05}"), ..Default::default() }).collect();
+    let rules = Policy::Mtr.rules();
+    let t = Instant::now();
+    let rows = standings::rank(&rules, &entrants, &tallies, &matches);
+    let rank_time = t.elapsed();
+    let t = Instant::now();
+    let scratch = standings::tally_all(n, &[], &matches);
+    let scratch_time = t.elapsed();
+    assert_eq!(scratch, tallies);
+    println!(
+        "standings: {n} players x 15 rounds ({} matches): ranking with OMW%/GW%/OGW% {:.1} ms; tallies from scratch {:.1} ms; 15 rounds paired and tallied in {:.2} s; leader {} with {} points",
+        matches.len(),
+        rank_time.as_secs_f64() * 1e3,
+        scratch_time.as_secs_f64() * 1e3,
+        build.as_secs_f64(),
+        rows[0].player,
+        rows[0].points
+    );
+}

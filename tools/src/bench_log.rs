@@ -590,73 +590,194 @@ impl SqliteBench {
     }
 }
 
-/// Times the parts of a durable append with sled used directly, in the shape of
-/// `SledStore::append_batch`: a 4-tree transaction (read head, insert event, insert head),
-/// then `Db::flush`, then `fdatasync` of the `db` file; each append is followed by one raw
-/// pwrite + fdatasync on a preallocated file, timed separately.
+/// The ways of writing one append to sled that `--breakdown` compares.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// The layout before chunking: a transaction over 4 trees (read head, insert event, insert head).
+    FourTreeTx,
+    /// One tree, a transaction inserting the chunk and a head record.
+    TwoKeyTx,
+    /// One tree, `apply_batch` of the chunk and a head record.
+    TwoKeyBatch,
+    /// One tree, a transaction inserting only the chunk.
+    OneKeyTx,
+    /// One tree, `Tree::insert` of the chunk (the head derived from it): what kifu does.
+    Insert,
+}
+
+impl Shape {
+    const ALL: [Shape; 5] = [Shape::FourTreeTx, Shape::TwoKeyTx, Shape::TwoKeyBatch, Shape::OneKeyTx, Shape::Insert];
+
+    fn name(self) -> &'static str {
+        match self {
+            Shape::FourTreeTx => "4-tree transaction (previous layout)",
+            Shape::TwoKeyTx => "1 tree, transaction: chunk + head key",
+            Shape::TwoKeyBatch => "1 tree, apply_batch: chunk + head key",
+            Shape::OneKeyTx => "1 tree, transaction: chunk only",
+            Shape::Insert => "1 tree, insert: chunk only (kifu)",
+        }
+    }
+}
+
+/// A sled database written in one [`Shape`], with its `db` file for `fdatasync`.
+struct RawSled {
+    shape: Shape,
+    db: sled::Db,
+    trees: Vec<sled::Tree>,
+    data: File,
+}
+
+impl RawSled {
+    fn open(path: &Path, shape: Shape) -> Result<Self> {
+        let db = sled::Config::new().path(path).open()?;
+        let names: &[&str] = match shape {
+            Shape::FourTreeTx => &["headers", "heads", "events", "idempotency"],
+            _ => &["kifu"],
+        };
+        let trees = names.iter().map(|n| db.open_tree(n)).collect::<Result<Vec<_>, _>>()?;
+        let data = File::options().read(true).open(path.join("db"))?;
+        Ok(RawSled { shape, db, trees, data })
+    }
+
+    /// Writes `chunks` (key, value) and a head record the way the shape does.
+    fn write(&self, chunks: &[(Vec<u8>, Vec<u8>)]) -> Result<()> {
+        use sled::transaction::ConflictableTransactionError as Cte;
+        use sled::Transactional;
+        let head = [9u8; 40];
+        let err = |e| anyhow::anyhow!("{e:?}");
+        let t = &self.trees;
+        match self.shape {
+            Shape::FourTreeTx => (&t[0], &t[1], &t[2], &t[3])
+                .transaction(|(_h, hd, e, _i)| {
+                    let _ = hd.get(b"s")?;
+                    for (k, v) in chunks {
+                        e.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    hd.insert(b"s", &head[..])?;
+                    Ok::<_, Cte<()>>(())
+                })
+                .map_err(err),
+            Shape::TwoKeyTx | Shape::OneKeyTx => t[0]
+                .transaction(|tx| {
+                    for (k, v) in chunks {
+                        tx.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    if matches!(self.shape, Shape::TwoKeyTx) {
+                        tx.insert(b"D-s", &head[..])?;
+                    }
+                    Ok::<_, Cte<()>>(())
+                })
+                .map_err(err),
+            Shape::TwoKeyBatch => {
+                let mut b = sled::Batch::default();
+                for (k, v) in chunks {
+                    b.insert(k.as_slice(), v.as_slice());
+                }
+                b.insert(b"D-s", &head[..]);
+                Ok(t[0].apply_batch(b)?)
+            }
+            // One chunk: a plain insert; several: an atomic batch, as `SledStore` does.
+            Shape::Insert => match chunks {
+                [(k, v)] => Ok(t[0].insert(k.as_slice(), v.as_slice()).map(drop)?),
+                _ => {
+                    let mut b = sled::Batch::default();
+                    for (k, v) in chunks {
+                        b.insert(k.as_slice(), v.as_slice());
+                    }
+                    Ok(t[0].apply_batch(b)?)
+                }
+            },
+        }
+    }
+
+    /// One durable write: (write, flush, fdatasync) times.
+    fn durable(&self, chunks: &[(Vec<u8>, Vec<u8>)]) -> Result<[Duration; 3]> {
+        let t0 = Instant::now();
+        self.write(chunks)?;
+        let t1 = Instant::now();
+        self.db.flush()?;
+        let t2 = Instant::now();
+        self.data.sync_data()?;
+        Ok([t1 - t0, t2 - t1, t2.elapsed()])
+    }
+}
+
+/// `E ‖ len ‖ stream ‖ u64be seq`, the chunk key.
+fn chunk_key(stream: &str, seq: u64) -> Vec<u8> {
+    let mut k = vec![b'E', stream.len() as u8];
+    k.extend_from_slice(stream.as_bytes());
+    k.extend_from_slice(&seq.to_be_bytes());
+    k
+}
+
+/// Times the parts of a durable append with sled used directly (the write, `Db::flush`,
+/// `fdatasync` of the `db` file) for each [`Shape`], interleaved one append at a time with a
+/// raw pwrite + fdatasync on a preallocated file; then the same for 1,000-event batches, with
+/// `SledStore::append` of the same batch for comparison.
 fn breakdown(dir: &Path, args: &Args) -> Result<()> {
-    let path = dir.join("sled-raw");
-    let db = sled::Config::new().path(&path).open()?;
-    let trees =
-        (db.open_tree("headers")?, db.open_tree("heads")?, db.open_tree("events")?, db.open_tree("idempotency")?);
-    let data = File::options().read(true).open(path.join("db"))?;
-    let value = vec![7u8; 100 + 60];
+    let sleds = Shape::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| RawSled::open(&dir.join(format!("sled-{i}")), s))
+        .collect::<Result<Vec<_>>>()?;
+    let value = vec![7u8; 4 + 100 + 60 + 32];
     let n = args.single;
     let mut raw = RawProbe::new(&dir.join("fsync-probe"), false)?;
     let mut raw_t = Duration::ZERO;
-    let (mut tx_t, mut flush_t, mut sync_t): (Duration, Duration, Duration) = Default::default();
+    let mut parts = vec![[Duration::ZERO; 3]; sleds.len()];
     for i in 0..n {
         raw_t += raw.run(1)?;
-        let t0 = Instant::now();
-        use sled::Transactional;
-        (&trees.0, &trees.1, &trees.2, &trees.3)
-            .transaction(|(_h, hd, e, _i)| {
-                let _ = hd.get(b"s")?;
-                e.insert(&i.to_be_bytes()[..], value.as_slice())?;
-                hd.insert(b"s", &i.to_be_bytes()[..])?;
-                Ok::<_, sled::transaction::ConflictableTransactionError<()>>(())
-            })
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-        let t1 = Instant::now();
-        db.flush()?;
-        let t2 = Instant::now();
-        data.sync_data()?;
-        let t3 = Instant::now();
-        tx_t += t1 - t0;
-        flush_t += t2 - t1;
-        sync_t += t3 - t2;
+        for k in 0..sleds.len() {
+            let which = (k + i as usize) % sleds.len();
+            let d = sleds[which].durable(&[(chunk_key(STREAM, i), value.clone())])?;
+            for (p, d) in parts[which].iter_mut().zip(d) {
+                *p += d;
+            }
+        }
     }
+    let us = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e6 / n as f64);
+    let raw_us = raw_t.as_secs_f64() * 1e6 / n as f64;
     let mut t = Table::new();
-    t.load_preset(UTF8_FULL).set_header(vec!["part of one durable append", "mean µs", "share"]);
-    let total = tx_t + flush_t + sync_t;
-    for (name, d) in [
-        ("sled transaction (4 trees)", tx_t),
-        ("sled Db::flush (pwrite + sync_file_range)", flush_t),
-        ("fdatasync of db", sync_t),
-        ("total", total),
-    ] {
+    t.load_preset(UTF8_FULL).set_header(vec![
+        "one durable 1-event append",
+        "write µs",
+        "Db::flush µs",
+        "fdatasync µs",
+        "total µs",
+        "raw / total",
+    ]);
+    for (s, p) in sleds.iter().zip(&parts) {
+        let total: Duration = p.iter().sum();
         t.add_row(vec![
-            name.to_string(),
-            format!("{:.1}", d.as_secs_f64() * 1e6 / n as f64),
-            format!("{:.0}%", 100.0 * d.as_secs_f64() / total.as_secs_f64()),
+            s.shape.name().to_string(),
+            us(p[0]),
+            us(p[1]),
+            us(p[2]),
+            us(total),
+            ratio(raw_us / (total.as_secs_f64() * 1e6 / n as f64)),
         ]);
     }
     t.add_row(vec![
         "raw pwrite + fdatasync (preallocated)".to_string(),
-        format!("{:.1}", raw_t.as_secs_f64() * 1e6 / n as f64),
+        String::new(),
+        String::new(),
+        String::new(),
+        format!("{raw_us:.1}"),
         String::new(),
     ]);
     println!("{t}");
 
-    // One batch: sealing the events (postcard + blake3), the sled transaction, flush, fdatasync;
-    // and the whole `SledStore::append` of the same batch for comparison.
+    // Batches: the old 1,000-key transaction against the chunked writes.
     let payload = payload_bytes(args.payload);
     let size = args.batch_size;
     let mut kifu = KifuBench::open(&dir.join("kifu"), &payload)?;
-    let (mut seal_t, mut tx_t, mut flush_t, mut sync_t, mut store_t, mut chunk_t) = Default::default();
+    let mut seal_t = Duration::ZERO;
+    let mut store_t = Duration::ZERO;
+    let mut old = vec![[Duration::ZERO; 3]; sleds.len()];
+    let mut new = vec![[Duration::ZERO; 3]; sleds.len()];
     let mut prev = Hash32::default();
     let mut seq = 0u64;
-    for _ in 0..args.batches {
+    for b in 0..args.batches {
         let t0 = Instant::now();
         let now = SystemClock.now();
         let mut sealed = Vec::with_capacity(size as usize);
@@ -671,72 +792,69 @@ fn breakdown(dir: &Path, args: &Args) -> Result<()> {
                 prev,
             });
             let (stored, hash) = chain::seal_event(&env)?;
-            let mut key = vec![BATCH_STREAM.len() as u8];
-            key.extend_from_slice(BATCH_STREAM.as_bytes());
-            key.extend_from_slice(&seq.to_be_bytes());
-            sealed.push((key, stored));
+            sealed.push((seq, stored));
             prev = hash;
             seq += 1;
         }
-        let t1 = Instant::now();
-        use sled::Transactional;
-        (&trees.0, &trees.1, &trees.2, &trees.3)
-            .transaction(|(_h, hd, e, _i)| {
-                let _ = hd.get(b"b")?;
-                for (k, v) in &sealed {
-                    e.insert(k.as_slice(), v.as_slice())?;
+        seal_t += t0.elapsed();
+        let per_event: Vec<_> = sealed.iter().map(|(s, v)| (chunk_key(BATCH_STREAM, *s), v.clone())).collect();
+        let mut chunks: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        for (s, v) in &sealed {
+            match chunks.last_mut() {
+                Some((_, c)) if c.len() + 4 + v.len() <= kifu::store::sled_store::CHUNK_BYTES => {
+                    c.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                    c.extend_from_slice(v);
                 }
-                hd.insert(b"b", &seq.to_be_bytes()[..])?;
-                Ok::<_, sled::transaction::ConflictableTransactionError<()>>(())
-            })
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-        let t2 = Instant::now();
-        db.flush()?;
-        let t3 = Instant::now();
-        data.sync_data()?;
-        let t4 = Instant::now();
+                _ => {
+                    let mut c = (v.len() as u32).to_le_bytes().to_vec();
+                    c.extend_from_slice(v);
+                    chunks.push((chunk_key(BATCH_STREAM, *s), c));
+                }
+            }
+        }
+        for k in 0..sleds.len() {
+            let which = (k + b as usize) % sleds.len();
+            // The old per-event keys only in the previous layout's shape, to keep the run short.
+            if matches!(sleds[which].shape, Shape::FourTreeTx) {
+                let d = sleds[which].durable(&per_event)?;
+                old[which].iter_mut().zip(d).for_each(|(p, d)| *p += d);
+            }
+            let d = sleds[which].durable(&chunks)?;
+            new[which].iter_mut().zip(d).for_each(|(p, d)| *p += d);
+        }
         store_t += kifu.batched(1, size)?;
-        // The layout change suggested in the report: the request's records as one sled value.
-        let t5 = Instant::now();
-        let chunk: Vec<u8> = sealed.iter().flat_map(|(_, v)| v.iter().copied()).collect();
-        (&trees.0, &trees.1, &trees.2, &trees.3)
-            .transaction(|(_h, hd, e, _i)| {
-                let _ = hd.get(b"c")?;
-                e.insert(&seq.to_be_bytes()[..], chunk.as_slice())?;
-                hd.insert(b"c", &seq.to_be_bytes()[..])?;
-                Ok::<_, sled::transaction::ConflictableTransactionError<()>>(())
-            })
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-        db.flush()?;
-        data.sync_data()?;
-        chunk_t += t5.elapsed() + (t1 - t0);
-        seal_t += t1 - t0;
-        tx_t += t2 - t1;
-        flush_t += t3 - t2;
-        sync_t += t4 - t3;
     }
+    let ms = |d: Duration| format!("{:.2}", d.as_secs_f64() * 1e3 / args.batches as f64);
+    let evs = |d: Duration| rate(per_sec(args.batches * size, d));
     let mut t = Table::new();
     t.load_preset(UTF8_FULL).set_header(vec![
-        format!("part of one {size}-event batch"),
-        "mean ms".to_string(),
-        "events/s".to_string(),
+        format!("one durable {size}-event batch"),
+        "write ms".to_string(),
+        "flush ms".to_string(),
+        "fdatasync ms".to_string(),
+        "+ seal: events/s".to_string(),
     ]);
-    let total: Duration = seal_t + tx_t + flush_t + sync_t;
-    for (name, d) in [
-        ("seal (postcard encode + blake3)", seal_t),
-        ("sled transaction (events + head)", tx_t),
-        ("sled Db::flush", flush_t),
-        ("fdatasync of db", sync_t),
-        ("total of the parts", total),
-        ("SledStore::append of the same batch", store_t),
-        ("hypothetical: seal + the batch as ONE sled value", chunk_t),
-    ] {
-        t.add_row(vec![
-            name.to_string(),
-            format!("{:.2}", d.as_secs_f64() * 1e3 / args.batches as f64),
-            rate(per_sec(args.batches * size, d)),
-        ]);
+    t.add_row(vec![
+        "seal (postcard encode + blake3)".to_string(),
+        ms(seal_t),
+        String::new(),
+        String::new(),
+        evs(seal_t),
+    ]);
+    let mut add = |name: String, p: &[Duration; 3]| {
+        t.add_row(vec![name, ms(p[0]), ms(p[1]), ms(p[2]), evs(seal_t + p.iter().sum::<Duration>())]);
+    };
+    add(format!("{}, one key per event", Shape::FourTreeTx.name()), &old[0]);
+    for (s, p) in sleds.iter().zip(&new) {
+        add(format!("{}, {}-byte chunks", s.shape.name(), kifu::store::sled_store::CHUNK_BYTES), p);
     }
+    t.add_row(vec![
+        "SledStore::append of the same batch".to_string(),
+        ms(store_t),
+        String::new(),
+        String::new(),
+        evs(store_t),
+    ]);
     println!("{t}");
     Ok(())
 }

@@ -126,6 +126,17 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     }
     println!("{t}");
 
+    section(7, "A Swiss tournament: 8 players, every match a self-played game, then a top 4");
+    let tid = StreamId::new(&format!("{}-swiss-demo", first.ruleset()))?;
+    // The organizer's secret pairing seed: committed when the event is created, revealed at the end.
+    let seed = kifu::game::commit::Secret::from(blake3::hash(format!("demo {}", ctx.clock().now().0).as_bytes()));
+    let run = kifu::tournament::event::run_swiss_event(&store, first, &tid, 8, seed, ctx.clock().as_ref())?;
+    println!("{} games were played and linked to their results.", run.games.len());
+    super::tournament::show::print_standings(&store, &tid)?;
+    println!("Anyone holding the exports can check the final result: every pairing re-derives from the revealed seed,");
+    println!("every linked game verifies and audits, and the standings recompute:");
+    super::tournament::show::print_report(&run.report);
+
     println!();
     println!("The demo store lives in {}", dir.display());
     println!("Exported files are in {}", exports.display());
@@ -137,6 +148,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     println!("  kifu --data {data} game audit {judged}");
     println!("  kifu --data {data} log {judged} --from {}", store.head(&judged)?.len.saturating_sub(4));
     println!("  kifu verify {}", display(&exports.join(format!("{showcase}.kifu"))));
+    println!("  kifu --data {data} tournament standings {tid}");
+    println!("  kifu --data {data} tournament verify {tid}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -5,7 +5,7 @@
 mod io;
 mod manage;
 mod rounds;
-mod show;
+pub mod show;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -22,12 +22,18 @@ fn pct(x: f64) -> String {
 
 pub fn run_standings(ctx: &Context, a: StandingsArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
-    let loaded = record::load(&store, &a.id)?;
-    let rows = loaded.state.standings();
     if json {
-        output::print_json(&rows)?;
+        output::print_json(&record::load(&store, &a.id)?.state.standings())?;
         return Ok(ExitCode::SUCCESS);
     }
+    print_standings(&store, &a.id)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a tournament's standings with the policy's tiebreakers, as posted at events.
+pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<()> {
+    let loaded = record::load(store, id)?;
+    let rows = loaded.state.standings();
     let rules = loaded.config.policy.rules();
     let mut header = vec!["rank".to_string(), "player".into(), "points".into(), "W-L-D".into()];
     for tb in &rules.tiebreakers {
@@ -68,7 +74,42 @@ pub fn run_standings(ctx: &Context, a: StandingsArgs, json: bool) -> Result<Exit
         rules.name
     );
     println!("{t}");
-    Ok(ExitCode::SUCCESS)
+    print_bracket(&loaded.state);
+    Ok(())
+}
+
+/// Prints the top-cut bracket, round by round, if the event has one.
+fn print_bracket(state: &kifu::tournament::state::Tournament) {
+    let cut: Vec<_> = state.rounds.iter().filter(|r| r.top_cut).collect();
+    if cut.is_empty() {
+        return;
+    }
+    let name = |i: usize| state.players.get(i).map_or("?".to_string(), |p| p.name.clone());
+    let mut t = output::table(["round", "table", "match", "result"]);
+    for r in &cut {
+        let stage = match r.tables.len() {
+            1 => "final".to_string(),
+            2 => "semifinals".to_string(),
+            4 => "quarterfinals".to_string(),
+            n => format!("top {}", n * 2),
+        };
+        for tb in &r.tables {
+            let result = match &tb.result {
+                Some(s) if s.a_wins > s.b_wins => format!("{} wins {}-{}", name(tb.a), s.a_wins, s.b_wins),
+                Some(s) if s.b_wins > s.a_wins => format!("{} wins {}-{}", name(tb.b), s.b_wins, s.a_wins),
+                Some(s) => format!("drawn {}-{}-{}", s.a_wins, s.b_wins, s.draws),
+                None => "in progress".to_string(),
+            };
+            t.add_row([
+                format!("{} ({stage})", r.round),
+                tb.table.to_string(),
+                format!("{} vs {}", name(tb.a), name(tb.b)),
+                result,
+            ]);
+        }
+    }
+    println!("Top cut: single elimination seeded from the standings (top 4: 1v4, 2v3; top 8: 1v8, 4v5, 2v7, 3v6)");
+    println!("{t}");
 }
 
 #[derive(clap::Args, Debug)]
@@ -82,13 +123,7 @@ pub fn run_verify(ctx: &Context, a: VerifyArgs, json: bool) -> Result<ExitCode> 
     if json {
         output::print_json(&report)?;
     } else {
-        let mut t = output::table(["check", "result", "detail"]);
-        for c in &report.checks {
-            t.add_row([c.check.clone(), if c.ok { "ok".into() } else { "FAILED".into() }, c.detail.clone()]);
-        }
-        println!("{t}");
-        println!("tournament {}: {} events, head {}", report.tournament, report.events, report.head);
-        println!("root hash (tournament head and {} linked game heads): {}", report.games, report.root);
+        print_report(&report);
     }
     if report.ok() {
         Ok(ExitCode::SUCCESS)
@@ -96,4 +131,15 @@ pub fn run_verify(ctx: &Context, a: VerifyArgs, json: bool) -> Result<ExitCode> 
         eprintln!("verification FAILED: {} check(s) failed", report.checks.iter().filter(|c| !c.ok).count());
         Ok(ExitCode::FAILURE)
     }
+}
+
+/// Prints a verification report: each check, then the tournament head and root hash.
+pub fn print_report(report: &verify::Report) {
+    let mut t = output::table(["check", "result", "detail"]);
+    for c in &report.checks {
+        t.add_row([c.check.clone(), if c.ok { "ok".into() } else { "FAILED".into() }, c.detail.clone()]);
+    }
+    println!("{t}");
+    println!("tournament {}: {} events, head {}", report.tournament, report.events, report.head);
+    println!("root hash (tournament head and {} linked game heads): {}", report.games, report.root);
 }

@@ -5,11 +5,13 @@
 //! - [`store`]: the `Store` interface and its sled backend (the only code that touches sled);
 //! - [`game`]: the game interface and the machinery written once for every game;
 //! - [`games`]: the games themselves (pure rules; no storage);
-//! - [`clock`]: the injected clock.
+//! - [`clock`]: the injected clock;
+//! - [`server`]: `kifu serve`, the web viewer and its JSON API.
 
 pub mod clock;
 pub mod game;
 pub mod games;
 pub mod log;
+pub mod server;
 pub mod store;
 pub mod tournament;

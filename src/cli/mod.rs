@@ -11,6 +11,7 @@ mod import;
 mod log_cmd;
 mod output;
 mod payload;
+mod serve;
 mod streams;
 mod tournament;
 mod verify;
@@ -56,6 +57,11 @@ enum Command {
     Game(game::Command),
     /// Run and check Swiss tournaments: pair, report, standings, top cut, verify, import.
     Tournament(tournament::Args),
+    /// Serve the web replay viewer, live games and tournament pages (JSON API under /api/v1).
+    Serve(serve::Args),
+    /// Issue, list and revoke the access tokens `kifu serve` checks (players, judges, organizers).
+    #[command(subcommand)]
+    Token(serve::TokenCommand),
     /// Append a free-form note event to an opaque stream (created on first use).
     Append(append::Args),
     /// Test and benchmark helpers (not for everyday use).
@@ -113,5 +119,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Tournament(a) => tournament::run(&ctx, a),
         Command::Game(c) => game::run(&ctx, c),
         Command::Debug(c) => debug::run(&ctx, c),
+        Command::Serve(a) => serve::run(&ctx, a),
+        Command::Token(c) => serve::run_token(&ctx, c),
     }
 }

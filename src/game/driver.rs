@@ -28,8 +28,9 @@ pub struct TimelineEntry {
     pub phase: String,
 }
 
-/// A game opened for replay, whatever the game.
-pub trait Session {
+/// A game opened for replay, whatever the game. `Send + Sync`: the server caches opened
+/// sessions and reads them from many request handlers at once.
+pub trait Session: Send + Sync {
     fn players(&self) -> Vec<String>;
     /// The number of events.
     fn len(&self) -> u64;

@@ -64,12 +64,13 @@ pub trait Game: 'static {
     /// so a replay never depends on an external catalog) and the policy chosen for each OPEN point.
     /// Stored postcard-encoded in the stream header, so it is a stored format: never add fields,
     /// add a new versioned variant instead.
-    type Config: Serialize + DeserializeOwned + Clone + Debug;
+    type Config: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
     /// The versioned event enum, named in the past tense. Stored postcard-encoded as the payload
     /// of a [`GameEntry`]. Only append variants; never reorder or remove them.
-    type Event: Serialize + DeserializeOwned + Clone + Debug + schemars::JsonSchema;
-    /// The fold state. Deliberately not serializable: it is not a format.
-    type State: Clone + Debug;
+    type Event: Serialize + DeserializeOwned + Clone + Debug + schemars::JsonSchema + Send + Sync;
+    /// The fold state. Deliberately not serializable: it is not a format. `Send + Sync` (like
+    /// `Config` and `Event`) so an opened replay can be shared by the server's request handlers.
+    type State: Clone + Debug + Send + Sync;
 
     /// The player names, in seat order.
     fn players(config: &Self::Config) -> Vec<String>;

@@ -1,0 +1,127 @@
+//! `kifu serve` (the web viewer and JSON API) and `kifu token` (issue, list and revoke the
+//! access tokens the server checks; they work while the server runs, since tokens live in a
+//! small JSON file beside the store, not in sled).
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::json;
+
+use kifu::server::{tokens, AppState, ServerConfig};
+
+use super::{output, Context};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The address to listen on. Loopback by default; any other address needs --allow-remote.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Allow listening on a non-loopback address (put TLS in front of it).
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
+    if !a.addr.ip().is_loopback() && !a.allow_remote {
+        bail!("{} is not a loopback address; pass --allow-remote to serve beyond this machine", a.addr);
+    }
+    let store = ctx.open_store()?;
+    let config = ServerConfig {
+        tokens: Some(tokens::path(&ctx.data_dir)),
+        pending: Some(ctx.data_dir.join("server").join("pending-results.json")),
+    };
+    let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start tokio")?;
+    rt.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::bind(a.addr).await.with_context(|| format!("cannot listen on {}", a.addr))?;
+        let local = listener.local_addr()?;
+        // The line tests and scripts wait for: the actual address (port 0 picks a free one).
+        println!("kifu serve: listening on http://{local}/ (data {})", ctx.data_dir.display());
+        use std::io::Write as _;
+        std::io::stdout().flush()?;
+        kifu::server::serve(listener, state).await.context("the server failed")
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TokenCommand {
+    /// Issue a token; prints it once (only its hash is kept).
+    Issue(IssueArgs),
+    /// List issued tokens (hash prefix, role, scope, name).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke tokens by a prefix of their hash (at least 8 hex digits).
+    Revoke { hash_prefix: String },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct IssueArgs {
+    /// player, judge or organizer.
+    #[arg(long)]
+    pub role: tokens::Role,
+    /// The tournament the token is for; judges and organizers may use --all instead.
+    #[arg(long, required_unless_present = "all")]
+    pub tournament: Option<String>,
+    /// Every tournament and game on this server (judges and organizers).
+    #[arg(long, conflicts_with = "tournament")]
+    pub all: bool,
+    /// The player's registered name, or the judge's or organizer's name.
+    #[arg(long)]
+    pub name: String,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run_token(ctx: &Context, c: TokenCommand) -> Result<ExitCode> {
+    let path = tokens::path(&ctx.data_dir);
+    match c {
+        TokenCommand::Issue(a) => {
+            let scope = if a.all { tokens::ALL.to_string() } else { a.tournament.clone().unwrap_or_default() };
+            let now = ctx.clock().now().to_rfc3339();
+            let token = tokens::issue(&path, a.role, &scope, &a.name, rand::random::<[u8; 32]>(), now)?;
+            if a.json {
+                output::print_json(&json!({"token": token, "role": a.role, "scope": scope, "name": a.name}))?;
+            } else {
+                println!("{token}");
+                eprintln!(
+                    "{} token for {} ({scope}); shown once: only its hash is kept in {}",
+                    a.role,
+                    a.name,
+                    path.display()
+                );
+            }
+        }
+        TokenCommand::List { json } => {
+            let file = tokens::load(&path)?;
+            if json {
+                output::print_json(&file.tokens)?;
+            } else {
+                let mut t = output::table(["hash", "role", "scope", "name", "issued"]);
+                for g in &file.tokens {
+                    t.add_row([
+                        g.hash[..12].to_string(),
+                        g.role.to_string(),
+                        g.scope.clone(),
+                        g.name.clone(),
+                        g.issued_at.clone(),
+                    ]);
+                }
+                println!("{t}");
+            }
+        }
+        TokenCommand::Revoke { hash_prefix } => {
+            let n = tokens::revoke(&path, &hash_prefix)?;
+            if n == 0 {
+                bail!("no token's hash starts with {hash_prefix}");
+            }
+            println!("revoked {n} token(s)");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,88 @@
+// Shared helpers for kifu's pages: API calls with the viewer's token, safe DOM building.
+"use strict";
+
+const kifu = (() => {
+  const TOKEN_KEY = "kifu-token";
+
+  function token() {
+    return localStorage.getItem(TOKEN_KEY) || "";
+  }
+
+  function setToken(t) {
+    if (t) localStorage.setItem(TOKEN_KEY, t.trim());
+    else localStorage.removeItem(TOKEN_KEY);
+  }
+
+  async function api(path, opts = {}) {
+    const headers = Object.assign({ Accept: "application/json" }, opts.headers || {});
+    const t = token();
+    if (t) headers.Authorization = "Bearer " + t;
+    if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+    const resp = await fetch("/api/v1" + path, {
+      method: opts.method || "GET",
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    let data = null;
+    try {
+      data = await resp.json();
+    } catch (_) {
+      data = null;
+    }
+    if (!resp.ok) {
+      const err = new Error((data && data.error) || resp.status + " " + resp.statusText);
+      err.status = resp.status;
+      throw err;
+    }
+    return data;
+  }
+
+  // el("div", {class: "x", dataset: {seq: 1}}, child, "text", ...): never sets innerHTML.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "dataset") Object.assign(e.dataset, v);
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  function short(hash) {
+    return hash ? hash.slice(0, 12) + "…" : "";
+  }
+
+  // The token box in the header: paste a token, see the role it gives.
+  async function tokenBox(container, onChange) {
+    const input = el("input", { id: "token-input", type: "password", placeholder: "access token (optional)", size: 22 });
+    input.value = token();
+    const role = el("span", { id: "role", class: "role" }, "…");
+    const apply = el("button", { id: "token-apply", type: "button" }, "Use token");
+    const show = async () => {
+      try {
+        const w = await api("/whoami");
+        role.textContent = w.role === "public" ? "spectator (public)" : `${w.role} ${w.name} · ${w.scope}`;
+        role.className = "role " + w.role;
+      } catch (e) {
+        role.textContent = "invalid token";
+        role.className = "role bad";
+      }
+    };
+    apply.addEventListener("click", async () => {
+      setToken(input.value);
+      await show();
+      if (onChange) onChange();
+    });
+    container.append(role, input, apply);
+    await show();
+  }
+
+  return { api, el, short, token, setToken, tokenBox };
+})();

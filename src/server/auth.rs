@@ -1,0 +1,155 @@
+//! Who is calling: the token (if any) from `Authorization: Bearer` — or `?access_token=`, for
+//! `EventSource`, which cannot set headers — and what that caller may see and do in a game or
+//! tournament. Every write handler checks here before touching the store.
+
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::Json;
+use serde::Serialize;
+
+use super::error::{AppError, AppResult};
+use super::state::{viewer_key, AppState, OpenGame};
+use super::tokens::{Grant, Role, ALL};
+use crate::game::Viewer;
+
+/// The caller of a request.
+#[derive(Clone, Debug)]
+pub enum Caller {
+    Public,
+    Token(Grant),
+}
+
+impl Caller {
+    pub fn grant(&self) -> Option<&Grant> {
+        match self {
+            Caller::Public => None,
+            Caller::Token(g) => Some(g),
+        }
+    }
+
+    /// A judge or organizer whose scope covers `tournament` (or everything).
+    pub fn official_for(&self, tournament: &str) -> Option<&Grant> {
+        self.grant().filter(|g| g.role != Role::Player && (g.scope == ALL || g.scope == tournament))
+    }
+
+    /// Fails with 401 for the public (a write needs a token).
+    pub fn require_token(&self) -> AppResult<&Grant> {
+        self.grant().ok_or_else(|| AppError::Unauthorized("this needs a token (Authorization: Bearer ...)".into()))
+    }
+}
+
+fn token_from(parts: &Parts) -> Option<String> {
+    if let Some(v) = parts.headers.get(axum::http::header::AUTHORIZATION) {
+        let v = v.to_str().ok()?;
+        return v.strip_prefix("Bearer ").map(|t| t.trim().to_string());
+    }
+    let q = parts.uri.query()?;
+    q.split('&').find_map(|kv| kv.strip_prefix("access_token=").map(|t| t.to_string()))
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        match token_from(parts) {
+            None => Ok(Caller::Public),
+            Some(t) if t.is_empty() => Ok(Caller::Public),
+            Some(t) => match state.grant(&t)? {
+                Some(g) => Ok(Caller::Token(g)),
+                None => Err(AppError::Unauthorized("unknown or revoked token".into())),
+            },
+        }
+    }
+}
+
+/// What a caller may do in one game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameAccess {
+    /// The viewers the caller may ask for, as `as=` keys; always starts with `spectator`.
+    pub viewers: Vec<String>,
+    /// Seats the caller plays (player tokens).
+    pub seats: Vec<u8>,
+    /// Omniscient view and rulings.
+    pub judge: bool,
+    /// The caller's name as recorded when they write (player, judge or organizer name).
+    #[serde(skip)]
+    pub name: Option<String>,
+}
+
+impl GameAccess {
+    pub fn allows(&self, v: Viewer) -> bool {
+        self.viewers.contains(&viewer_key(v))
+    }
+
+    /// Fails with 403 unless the caller may see the game as `v`.
+    pub fn check(&self, v: Viewer) -> AppResult<()> {
+        if self.allows(v) {
+            Ok(())
+        } else {
+            Err(AppError::Forbidden(format!(
+                "your role may view this game as {}; not as {}",
+                self.viewers.join(", "),
+                viewer_key(v)
+            )))
+        }
+    }
+}
+
+/// Whether a game belongs to a tournament: linked by a reported result, or named `TOURNAMENT-...`.
+async fn in_tournament(state: &AppState, game: &OpenGame, tournament: &str) -> bool {
+    if game.id.as_str().starts_with(&format!("{tournament}-")) {
+        return true;
+    }
+    match state.tournament(tournament).await {
+        Ok(t) => t.linked.contains_key(game.id.as_str()),
+        Err(_) => false,
+    }
+}
+
+/// What `caller` may see and do in `game`.
+pub async fn game_access(state: &AppState, caller: &Caller, game: &OpenGame) -> GameAccess {
+    let mut access = GameAccess { viewers: vec!["spectator".into()], seats: vec![], judge: false, name: None };
+    let Some(g) = caller.grant() else { return access };
+    let in_scope = g.scope == ALL || in_tournament(state, game, &g.scope).await;
+    if !in_scope {
+        return access;
+    }
+    access.name = Some(g.name.clone());
+    match g.role {
+        Role::Player => {
+            for (seat, p) in game.players.iter().enumerate() {
+                if *p == g.name {
+                    if let Ok(s) = u8::try_from(seat) {
+                        access.seats.push(s);
+                        access.viewers.push(viewer_key(Viewer::Player(s)));
+                    }
+                }
+            }
+        }
+        Role::Judge | Role::Organizer => {
+            access.judge = true;
+            for seat in 0..game.players.len() {
+                if let Ok(s) = u8::try_from(seat) {
+                    access.viewers.push(viewer_key(Viewer::Player(s)));
+                }
+            }
+            access.viewers.push("judge".into());
+        }
+    }
+    access
+}
+
+#[derive(Serialize)]
+pub struct WhoAmI {
+    pub role: String,
+    pub scope: Option<String>,
+    pub name: Option<String>,
+}
+
+/// `GET /api/v1/whoami`: the role of the presented token (the page shows it).
+pub async fn whoami(State(_): State<AppState>, caller: Caller) -> Json<WhoAmI> {
+    Json(match caller {
+        Caller::Public => WhoAmI { role: "public".into(), scope: None, name: None },
+        Caller::Token(g) => WhoAmI { role: g.role.to_string(), scope: Some(g.scope), name: Some(g.name) },
+    })
+}

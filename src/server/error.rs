@@ -1,0 +1,135 @@
+//! The server's one error type: user errors become 4xx, everything else 500, always as JSON
+//! (`{"error": message, "status": code}`), so no handler needs to unwrap on input.
+
+use axum::extract::{FromRequest, FromRequestParts};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use thiserror::Error;
+
+use crate::game::record::GameError;
+use crate::store::StoreError;
+use crate::tournament::TournamentError;
+
+#[derive(Debug, Error)]
+pub enum AppError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    /// No valid token where one is needed (or an unknown token was presented).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A valid token whose role does not allow this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The stream moved on (expected version) or a confirmation disagrees with the report.
+    #[error("{0}")]
+    Conflict(String),
+    /// The rules refused the event: nothing was recorded.
+    #[error("{0}")]
+    Refused(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = serde_json::json!({ "error": self.to_string(), "status": status.as_u16() });
+        let mut resp = (status, Json(body)).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            // RFC 6750: tell the client which scheme to use.
+            if let Ok(v) = axum::http::HeaderValue::from_str("Bearer realm=\"kifu\"") {
+                resp.headers_mut().insert(axum::http::header::WWW_AUTHENTICATE, v);
+            }
+        }
+        resp
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::UnknownStream(_) => AppError::NotFound(e.to_string()),
+            StoreError::WrongExpectedVersion { .. } | StoreError::StreamExists { .. } => {
+                AppError::Conflict(e.to_string())
+            }
+            StoreError::IdempotencyConflict { .. } | StoreError::PartialRetry { .. } => {
+                AppError::Conflict(e.to_string())
+            }
+            StoreError::NoHeader(_) | StoreError::HeaderMismatch { .. } => AppError::BadRequest(e.to_string()),
+            _ => AppError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<GameError> for AppError {
+    fn from(e: GameError) -> Self {
+        match e {
+            GameError::Store(s) => s.into(),
+            GameError::Refused(_) => AppError::Refused(e.to_string()),
+            GameError::Input(_) | GameError::NotThisGame { .. } => AppError::BadRequest(e.to_string()),
+            _ => AppError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<TournamentError> for AppError {
+    fn from(e: TournamentError) -> Self {
+        match e {
+            TournamentError::Store(s) => s.into(),
+            TournamentError::Game(g) => g.into(),
+            TournamentError::Refused { .. } => AppError::Refused(e.to_string()),
+            TournamentError::Input(_) | TournamentError::NotATournament { .. } => AppError::BadRequest(e.to_string()),
+            _ => AppError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<tokio::task::JoinError> for AppError {
+    fn from(e: tokio::task::JoinError) -> Self {
+        AppError::Internal(format!("a background task failed: {e}"))
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+/// `Query` whose rejection is an [`AppError`] (JSON, 400) like every other error.
+pub struct Q<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequestParts<S> for Q<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, AppError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(v)| Q(v))
+            .map_err(|e| AppError::BadRequest(e.body_text()))
+    }
+}
+
+/// `Json` whose rejection is an [`AppError`] (JSON, 400) like every other error.
+pub struct J<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for J<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, AppError> {
+        Json::<T>::from_request(req, state).await.map(|Json(v)| J(v)).map_err(|e| AppError::BadRequest(e.body_text()))
+    }
+}

@@ -1,0 +1,316 @@
+//! The game endpoints: streams, a game's summary, its events (paged, described for a viewer),
+//! the board at a sequence number or turn, audit findings, chain verification, and the writes
+//! (a player's action, a judge's forced entry or ruling).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::auth::{game_access, Caller, GameAccess};
+use super::error::{AppError, AppResult, J, Q};
+use super::state::{parse_viewer, stream_id, viewer_key, AppState};
+use crate::game::driver::TimelineEntry;
+use crate::game::{Ruling, Viewer};
+use crate::log::envelope::Actor;
+
+#[derive(Serialize)]
+pub struct StreamRow {
+    pub id: String,
+    pub kind: String,
+    pub ruleset: String,
+    pub players: Vec<String>,
+    pub events: u64,
+    pub head: String,
+    pub created_at: String,
+}
+
+/// `GET /streams`: every stream with its kind, players and head.
+pub async fn streams(State(state): State<AppState>) -> AppResult<Json<Vec<StreamRow>>> {
+    let store = state.store().clone();
+    let list = tokio::task::spawn_blocking(move || store.streams()).await??;
+    Ok(Json(
+        list.into_iter()
+            .map(|s| {
+                let h = s.header.v1();
+                StreamRow {
+                    id: h.stream.to_string(),
+                    kind: h.kind.to_string(),
+                    ruleset: h.ruleset.clone(),
+                    players: h.players.clone(),
+                    events: s.head.len,
+                    head: s.head.hash.to_hex(),
+                    created_at: h.created_at.to_rfc3339(),
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// `GET /games/{id}`: players, length, head, outcome, the caller's allowed viewers, and the
+/// turn/phase of every event boundary (for the page's turn and phase jumps).
+pub async fn summary(State(state): State<AppState>, Path(id): Path<String>, caller: Caller) -> AppResult<Json<Value>> {
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let p0 = g.session.position_at(0);
+    let mut turns: Vec<Value> = vec![json!({"seq": 0, "turn": p0.turn, "phase": p0.phase})];
+    let mut last = (p0.turn, p0.phase);
+    for n in 1..=g.len() {
+        let p = g.session.position_at(n);
+        if (p.turn, p.phase) != last {
+            turns.push(json!({"seq": n, "turn": p.turn, "phase": p.phase}));
+            last = (p.turn, p.phase);
+        }
+    }
+    Ok(Json(json!({
+        "id": g.id.as_str(),
+        "ruleset": g.ruleset,
+        "players": g.players,
+        "events": g.len(),
+        "head": g.head.hash.to_hex(),
+        "header_hash": g.header_hash.to_hex(),
+        "created_at": g.created_at,
+        "chain": {"verified": true, "events": g.len(), "head": g.head.hash.to_hex()},
+        "live": !g.finished(),
+        "outcome": g.outcome,
+        "access": access,
+        "positions": turns,
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct ViewQuery {
+    #[serde(rename = "as")]
+    pub viewer: Option<String>,
+    pub from: Option<u64>,
+    pub limit: Option<u64>,
+    pub seq: Option<u64>,
+    pub turn: Option<u32>,
+    pub phase: Option<String>,
+}
+
+/// The viewer asked for, checked against the caller's access (403 when not allowed).
+pub fn requested_viewer(access: &GameAccess, q: Option<&str>) -> AppResult<Viewer> {
+    let v = parse_viewer(q.unwrap_or("spectator"))?;
+    access.check(v)?;
+    Ok(v)
+}
+
+/// The largest page of events one request returns.
+pub const MAX_PAGE: u64 = 1000;
+
+/// `GET /games/{id}/events?from=&limit=&as=`: events described for a viewer, a page at a time.
+pub async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Q(q): Q<ViewQuery>,
+    caller: Caller,
+) -> AppResult<Json<Value>> {
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let viewer = requested_viewer(&access, q.viewer.as_deref())?;
+    let from = q.from.unwrap_or(0).min(g.len());
+    let limit = q.limit.unwrap_or(200).clamp(1, MAX_PAGE);
+    let to = from.saturating_add(limit).min(g.len());
+    let page: Vec<TimelineEntry> = if to - from > 64 {
+        // A long page: one fold of the whole timeline (cached per viewer) beats seeking per event.
+        let all = {
+            let g = g.clone();
+            tokio::task::spawn_blocking(move || g.timeline(viewer)).await?
+        };
+        all.get(from as usize..to as usize).map(<[TimelineEntry]>::to_vec).unwrap_or_default()
+    } else {
+        (from..to).filter_map(|s| g.session.describe(s, viewer)).collect()
+    };
+    Ok(Json(json!({
+        "events": g.len(),
+        "head": g.head.hash.to_hex(),
+        "viewer": viewer_key(viewer),
+        "from": from,
+        "next": if to < g.len() { Some(to) } else { None },
+        "entries": page,
+    })))
+}
+
+/// `GET /games/{id}/board?seq=N|turn=T[&phase=P]&as=`: the board after the first N events (or
+/// when turn T, phase P is first reached) as the viewer may see it.
+pub async fn board(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Q(q): Q<ViewQuery>,
+    caller: Caller,
+) -> AppResult<Json<Value>> {
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let viewer = requested_viewer(&access, q.viewer.as_deref())?;
+    let seq = match (q.seq, q.turn) {
+        (Some(s), None) => {
+            if s > g.len() {
+                return Err(AppError::BadRequest(format!("seq {s} is past the end ({} events)", g.len())));
+            }
+            s
+        }
+        (None, Some(t)) => g.session.seek_turn(t, q.phase.as_deref()).ok_or_else(|| {
+            AppError::NotFound(format!(
+                "the game never reaches turn {t}{}",
+                q.phase.map(|p| format!(" {p}")).unwrap_or_default()
+            ))
+        })?,
+        (None, None) => g.len(),
+        (Some(_), Some(_)) => return Err(AppError::BadRequest("give seq or turn, not both".into())),
+    };
+    let board = g.session.board(seq, viewer);
+    let last = seq.checked_sub(1).and_then(|s| g.session.describe(s, viewer));
+    Ok(Json(json!({
+        "seq": seq,
+        "events": g.len(),
+        "head": g.head.hash.to_hex(),
+        "viewer": viewer_key(viewer),
+        "last": last,
+        "board": board,
+    })))
+}
+
+/// `GET /games/{id}/audit`: every finding with its sequence number, rule and resolution. The
+/// messages can name cards, so only judges get them; everyone gets where and which rule.
+pub async fn audit(State(state): State<AppState>, Path(id): Path<String>, caller: Caller) -> AppResult<Json<Value>> {
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let report = {
+        let g = g.clone();
+        tokio::task::spawn_blocking(move || g.audit()).await??
+    };
+    let findings: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            json!({
+                "seq": f.seq,
+                "actor": f.actor,
+                "rule": f.rule,
+                "message": if access.judge { Some(f.message.clone()) } else { None },
+                "resolution": f.resolution,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "ruleset": report.ruleset,
+        "events": report.events,
+        "findings": findings,
+        "unresolved": report.unresolved(),
+        "outcome": report.outcome,
+    })))
+}
+
+/// `GET /games/{id}/verify`: re-reads the stream and verifies every hash and link.
+pub async fn verify(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
+    let sid = stream_id(&id)?;
+    let store = state.store().clone();
+    let result = tokio::task::spawn_blocking(move || store.export(&sid)).await?;
+    Ok(Json(match result {
+        Ok(log) => json!({"ok": true, "events": log.head.len, "head": log.head.hash.to_hex(), "error": null}),
+        Err(crate::store::StoreError::UnknownStream(s)) => {
+            return Err(AppError::NotFound(format!("unknown stream {s:?}")))
+        }
+        Err(e) => json!({"ok": false, "events": null, "head": null, "error": e.to_string()}),
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct ActBody {
+    /// The game's event, as `kifu game act` takes it.
+    pub event: Value,
+    /// A judge records it although it breaks rules.
+    #[serde(default)]
+    pub forced: bool,
+    /// The number of events the caller saw; a different count is 409 and nothing is written.
+    pub expected: Option<u64>,
+}
+
+/// `POST /games/{id}/events`: a player records their own action, or a judge forces one.
+pub async fn act(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<ActBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let grant = caller.require_token()?.clone();
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let name =
+        access.name.clone().ok_or_else(|| AppError::Forbidden("this game is outside your token's scope".into()))?;
+    let (actor, forced_by) = if body.forced {
+        if !access.judge {
+            return Err(AppError::Forbidden("only a judge forces an event into the log".into()));
+        }
+        (Actor::Judge(name.clone()), Some(name))
+    } else if access.judge {
+        // An official recording a player's action records it as the acting player (None).
+        (Actor::Judge(name), None)
+    } else if !access.seats.is_empty() {
+        (Actor::Player(name), None)
+    } else {
+        return Err(AppError::Forbidden(format!("{} {} holds no seat in this game", grant.role, grant.name)));
+    };
+    let actor = if access.judge && forced_by.is_none() { None } else { Some(actor) };
+    let event = serde_json::to_string(&body.event).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let store = state.store().clone();
+    let driver = g.driver;
+    let sid = g.id.clone();
+    let expected = body.expected;
+    let recorded =
+        tokio::task::spawn_blocking(move || driver.act_json(&*store, &sid, actor, &event, forced_by, expected))
+            .await??;
+    state.notify(&id, recorded.head.len);
+    let flagged: Vec<String> = recorded.flagged.iter().map(|v| v.rule.to_string()).collect();
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex(), "flagged": flagged})),
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct RuleBody {
+    pub ruling: Ruling,
+    pub expected: Option<u64>,
+}
+
+fn ruling_judge(r: &Ruling) -> &str {
+    match r {
+        Ruling::WarningIssued { judge, .. }
+        | Ruling::GameLossIssued { judge, .. }
+        | Ruling::BackedUp { judge, .. }
+        | Ruling::NoteRecorded { judge, .. } => judge,
+    }
+}
+
+/// `POST /games/{id}/rulings`: a judge's ruling (warning, game loss, backup, note).
+pub async fn rule(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<RuleBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    caller.require_token()?;
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let name = match (&access.name, access.judge) {
+        (Some(n), true) => n.clone(),
+        _ => return Err(AppError::Forbidden("only a judge or the organizer records rulings".into())),
+    };
+    if ruling_judge(&body.ruling) != name {
+        return Err(AppError::BadRequest(format!(
+            "the ruling names judge {:?}, but your token is {name:?}",
+            ruling_judge(&body.ruling)
+        )));
+    }
+    let store = state.store().clone();
+    let driver = g.driver;
+    let sid = g.id.clone();
+    let (ruling, expected) = (body.ruling, body.expected);
+    let recorded =
+        tokio::task::spawn_blocking(move || driver.rule(&*store, &sid, Actor::Judge(name), ruling, expected)).await??;
+    state.notify(&id, recorded.head.len);
+    Ok((StatusCode::CREATED, Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex()}))))
+}

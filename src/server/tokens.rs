@@ -1,0 +1,154 @@
+//! Access tokens: issued by the CLI (`kifu token issue`), presented by browsers and scripts as
+//! `Authorization: Bearer TOKEN`, stored only as their BLAKE3 hash in `DATA/server/tokens.json`.
+//!
+//! Why a JSON file and not the hash chain: tokens are credentials, not history. They must be
+//! revocable and re-issuable without writing to a tournament's log (whose formats are forever and
+//! whose contents are public), and the CLI must be able to issue one while `kifu serve` holds
+//! sled's exclusive lock on the store. The server re-reads the file when it changes, so a token
+//! issued while it runs works at once. A leaked file holds no usable token: only hashes.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// What a token lets its holder do (see the module documentation of [`super`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Sees their own hidden cards in their own games of the tournament; reports and confirms
+    /// their own match results.
+    Player,
+    /// Omniscient view, rulings, forced entries and result corrections within the scope.
+    Judge,
+    /// Everything a judge may do, plus reporting results for any table.
+    Organizer,
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "player" => Ok(Role::Player),
+            "judge" => Ok(Role::Judge),
+            "organizer" => Ok(Role::Organizer),
+            _ => Err(format!("a role is player, judge or organizer, not {s:?}")),
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Role::Player => "player",
+            Role::Judge => "judge",
+            Role::Organizer => "organizer",
+        })
+    }
+}
+
+/// The scope meaning "every tournament and game on this server" (judges and organizers only).
+pub const ALL: &str = "*";
+
+/// One issued token, as stored: never the token itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    /// Hex BLAKE3 hash of the token text.
+    pub hash: String,
+    pub role: Role,
+    /// A tournament stream id, or `*` (judges and organizers only).
+    pub scope: String,
+    /// The player's registered name, or the judge's or organizer's name (recorded as the actor).
+    pub name: String,
+    pub issued_at: String,
+}
+
+/// The token file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenFile {
+    pub version: u32,
+    pub tokens: Vec<Grant>,
+}
+
+#[derive(Debug, Error)]
+pub enum TokenError {
+    #[error("cannot read or write {path}: {msg}")]
+    Io { path: String, msg: String },
+    #[error("{path} is not a valid token file: {msg}")]
+    Format { path: String, msg: String },
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Where the server keeps its token file inside a data directory.
+pub fn path(data_dir: &Path) -> PathBuf {
+    data_dir.join("server").join("tokens.json")
+}
+
+/// The stored form of a token: hex BLAKE3 of its text.
+pub fn hash(token: &str) -> String {
+    blake3::hash(token.as_bytes()).to_hex().to_string()
+}
+
+/// Reads a token file; a missing file holds no tokens.
+pub fn load(path: &Path) -> Result<TokenFile, TokenError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TokenFile { version: 1, tokens: vec![] }),
+        Err(e) => return Err(TokenError::Io { path: path.display().to_string(), msg: e.to_string() }),
+    };
+    serde_json::from_str(&text).map_err(|e| TokenError::Format { path: path.display().to_string(), msg: e.to_string() })
+}
+
+fn save(path: &Path, file: &TokenFile) -> Result<(), TokenError> {
+    let io = |e: std::io::Error| TokenError::Io { path: path.display().to_string(), msg: e.to_string() };
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d).map_err(io)?;
+    }
+    let text = serde_json::to_string_pretty(file)
+        .map_err(|e| TokenError::Format { path: path.display().to_string(), msg: e.to_string() })?;
+    // Write then rename, so the server never reads a half-written file.
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, text + "\n").map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Issues a token from 32 random bytes the caller draws (the library draws no randomness):
+/// records its hash with the role, scope and name, and returns the token text (shown once).
+pub fn issue(
+    path: &Path,
+    role: Role,
+    scope: &str,
+    name: &str,
+    secret: [u8; 32],
+    issued_at: String,
+) -> Result<String, TokenError> {
+    if name.trim().is_empty() {
+        return Err(TokenError::Input("a token names its holder (--name)".into()));
+    }
+    if scope.trim().is_empty() {
+        return Err(TokenError::Input("a token has a scope: a tournament id, or * for judges and organizers".into()));
+    }
+    if role == Role::Player && scope == ALL {
+        return Err(TokenError::Input("a player token belongs to one tournament, not *".into()));
+    }
+    let token = format!("kifu_{}", hex::encode(secret));
+    let mut file = load(path)?;
+    file.version = 1;
+    file.tokens.push(Grant { hash: hash(&token), role, scope: scope.to_string(), name: name.to_string(), issued_at });
+    save(path, &file)?;
+    Ok(token)
+}
+
+/// Revokes every token whose hash starts with `prefix` (at least 8 hex digits); returns how many.
+pub fn revoke(path: &Path, prefix: &str) -> Result<usize, TokenError> {
+    if prefix.len() < 8 {
+        return Err(TokenError::Input("give at least 8 hex digits of the token hash (see `kifu token list`)".into()));
+    }
+    let mut file = load(path)?;
+    let before = file.tokens.len();
+    file.tokens.retain(|g| !g.hash.starts_with(prefix));
+    let removed = before - file.tokens.len();
+    save(path, &file)?;
+    Ok(removed)
+}

@@ -1,0 +1,162 @@
+//! Live games: events appended through the server reach server-sent-event followers in order,
+//! a reconnect with Last-Event-ID resumes after the last event seen, and players record their
+//! own actions through the API (refused actions write nothing).
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use kifu::game::{Game, GameEntry};
+use kifu::games::naruto::Naruto;
+use kifu::log::chain::{self, VerifiedLog};
+use kifu::log::envelope::{Header, StreamId};
+use kifu::server::tokens::Role;
+use kifu::server::AppState;
+use kifu::store::{AppendRequest, ExpectedVersion, NewEvent};
+
+use super::{call, rt, ServerEnv};
+
+/// Copies events `from..to` of a fixture log into stream `id` through the server's append path.
+pub async fn feed(state: &AppState, log: &VerifiedLog, id: &str, from: u64, to: u64) {
+    let mut h = log.header.v1().clone();
+    h.stream = StreamId::new(id).unwrap();
+    for seq in from..to {
+        let (env, _) = chain::open_event(&log.events[seq as usize]).unwrap();
+        let e = env.v1();
+        state
+            .append(AppendRequest {
+                stream: h.stream.clone(),
+                expected: if seq == 0 { ExpectedVersion::NoStream } else { ExpectedVersion::Exact(seq) },
+                create: Some(Header::V1(h.clone())),
+                events: vec![NewEvent { actor: e.actor.clone(), payload: e.payload.to_vec(), idempotency: None }],
+            })
+            .await
+            .unwrap();
+    }
+}
+
+/// Reads server-sent events from a body until `n` events arrived; returns (id, data) pairs.
+async fn read_events(body: &mut Body, n: usize) -> Vec<(u64, Value)> {
+    let mut buf = String::new();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let frame = tokio::time::timeout(Duration::from_secs(10), body.frame()).await.expect("an event in time");
+        let frame = frame.expect("the stream stays open").unwrap();
+        if let Ok(data) = frame.into_data() {
+            buf.push_str(std::str::from_utf8(&data).unwrap());
+        }
+        while let Some(end) = buf.find("\n\n") {
+            let block: String = buf.drain(..end + 2).collect();
+            let mut id = None;
+            let mut data = None;
+            for line in block.lines() {
+                if let Some(v) = line.strip_prefix("id: ").or_else(|| line.strip_prefix("id:")) {
+                    id = v.trim().parse().ok();
+                }
+                if let Some(v) = line.strip_prefix("data: ").or_else(|| line.strip_prefix("data:")) {
+                    data = serde_json::from_str(v).ok();
+                }
+            }
+            if let (Some(i), Some(d)) = (id, data) {
+                out.push((i, d));
+            }
+        }
+    }
+    out
+}
+
+async fn open_live(state: &AppState, uri: &str, last_event_id: Option<u64>) -> Body {
+    let mut req = Request::builder().uri(uri);
+    if let Some(l) = last_event_id {
+        req = req.header("last-event-id", l.to_string());
+    }
+    let resp = kifu::server::app(state.clone()).oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["content-type"], "text/event-stream");
+    resp.into_body()
+}
+
+#[test]
+fn live_followers_get_every_event_and_resume_after_the_last_seen() {
+    let env = ServerEnv::new();
+    let log = super::fixture_log("naruto-physical");
+    rt().block_on(async {
+        feed(&env.state, &log, "naruto-live", 0, 10).await;
+        // A follower from the start, and one that only wants new events.
+        let mut all = open_live(&env.state, "/api/v1/games/naruto-live/live?from=0", None).await;
+        let mut new = open_live(&env.state, "/api/v1/games/naruto-live/live", None).await;
+        let first = read_events(&mut all, 10).await;
+        assert_eq!(first.iter().map(|e| e.0).collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+        feed(&env.state, &log, "naruto-live", 10, 40).await;
+        let rest = read_events(&mut all, 30).await;
+        assert_eq!(rest.iter().map(|e| e.0).collect::<Vec<_>>(), (10..40).collect::<Vec<_>>());
+        assert_eq!(rest.last().unwrap().1["events"], 40);
+        let fresh = read_events(&mut new, 30).await;
+        assert_eq!(fresh.first().unwrap().0, 10);
+
+        // The entries are the spectator's timeline, the same as the paged events.
+        let app = env.app();
+        let (_, page) = call(&app, "GET", "/api/v1/games/naruto-live/events?from=0&limit=40", None, None).await;
+        let sent: Vec<Value> = first.iter().chain(&rest).map(|e| e.1["entry"].clone()).collect();
+        assert_eq!(Value::Array(sent), page["entries"]);
+
+        // Reconnecting with Last-Event-ID: 24 resumes at 25.
+        let mut again = open_live(&env.state, "/api/v1/games/naruto-live/live", Some(24)).await;
+        let resumed = read_events(&mut again, 15).await;
+        assert_eq!(resumed.iter().map(|e| e.0).collect::<Vec<_>>(), (25..40).collect::<Vec<_>>());
+
+        // A live game's hidden cards: the public cannot ask for more than the spectator view.
+        let (s, _) = call(&app, "GET", "/api/v1/games/naruto-live/live?as=judge", None, None).await;
+        assert_eq!(s, StatusCode::FORBIDDEN);
+    });
+}
+
+#[test]
+fn players_record_their_own_actions() {
+    let env = ServerEnv::new();
+    let log = super::fixture_log("naruto-physical");
+    let alice = env.token(Role::Player, "naruto", "alice");
+    let bob = env.token(Role::Player, "naruto", "bob");
+    let app = env.app();
+    let store = env.state.store().clone();
+    let id = StreamId::new("naruto-live").unwrap();
+    rt().block_on(async {
+        // Feed until the next event is a seated player's action.
+        let mut n = 30u64;
+        let (event, seat) = loop {
+            let (envl, _) = chain::open_event(&log.events[n as usize]).unwrap();
+            let entry: GameEntry<<Naruto as Game>::Event> = postcard::from_bytes(envl.v1().payload.as_ref()).unwrap();
+            if let GameEntry::Played(e) = entry {
+                if let Some(seat) = Naruto::acting_seat(&e) {
+                    break (e, seat);
+                }
+            }
+            n += 1;
+        };
+        feed(&env.state, &log, "naruto-live", 0, n).await;
+        let (mine, theirs) = if seat == 0 { (&alice, &bob) } else { (&bob, &alice) };
+        let url = "/api/v1/games/naruto-live/events";
+        let body = json!({"event": serde_json::to_value(&event).unwrap(), "expected": n});
+        let before = store.head(&id).unwrap();
+        assert_eq!(call(&app, "POST", url, None, Some(body.clone())).await.0, StatusCode::UNAUTHORIZED);
+        let (s, r) = call(&app, "POST", url, Some(theirs), Some(body.clone())).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "the other seat's action is refused: {r}");
+        let forced = json!({"event": body["event"], "forced": true});
+        assert_eq!(call(&app, "POST", url, Some(mine), Some(forced)).await.0, StatusCode::FORBIDDEN);
+        assert_eq!(store.head(&id).unwrap(), before);
+        let (s, r) = call(&app, "POST", url, Some(mine), Some(body.clone())).await;
+        assert_eq!(s, StatusCode::CREATED, "{r}");
+        assert_eq!(r["seq"], n);
+        // The same head as the fixture: the API recorded the same bytes the recorder did.
+        let (_, sum) = call(&app, "GET", "/api/v1/games/naruto-live", None, None).await;
+        assert_eq!(sum["events"], n + 1);
+        // Replaying the same request is refused (illegal now, and stale): nothing is written.
+        let (s, _) = call(&app, "POST", url, Some(mine), Some(body)).await;
+        assert!(s == StatusCode::CONFLICT || s == StatusCode::UNPROCESSABLE_ENTITY, "{s}");
+        assert_eq!(store.head(&id).unwrap().len, n + 1);
+    });
+}

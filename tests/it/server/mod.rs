@@ -1,0 +1,104 @@
+//! The web server: the JSON API through the router without a socket (`api`), the hidden-card
+//! leak property over every fixture game (`leak`), live events (`live`), and the pages in
+//! headless Chromium (`browser`).
+
+mod api;
+mod browser;
+mod leak;
+mod live;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+use kifu::clock::SteppingClock;
+use kifu::game::commit::Commitment;
+use kifu::log::envelope::StreamId;
+use kifu::log::file;
+use kifu::server::tokens::{self, Role};
+use kifu::server::{app, AppState, ServerConfig};
+use kifu::store::sled_store::SledStore;
+use kifu::store::Store;
+
+pub const FIXTURES: [&str; 4] = ["naruto-physical", "naruto-digital", "naruto-judged", "naruto-unruled"];
+
+/// A server over a fresh store holding the fixture games and a small self-played Swiss event
+/// (`cup`, 8 players, top 4), with tokens issued for every role.
+pub struct ServerEnv {
+    pub _dir: tempfile::TempDir,
+    pub state: AppState,
+    pub tokens: PathBuf,
+    /// The cup's games, in play order.
+    pub cup_games: Vec<StreamId>,
+}
+
+pub fn fixture_log(name: &str) -> kifu::log::chain::VerifiedLog {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays").join(format!("{name}.kifu"));
+    file::read(&std::fs::read(p).unwrap()).unwrap()
+}
+
+impl ServerEnv {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(SteppingClock::fixed());
+        let store = SledStore::open(&dir.path().join("data"), clock.clone()).unwrap();
+        for f in FIXTURES {
+            store.import(&fixture_log(f)).unwrap();
+        }
+        let driver = kifu::games::driver("naruto").unwrap();
+        let cup = StreamId::new("cup").unwrap();
+        let run =
+            kifu::tournament::event::run_swiss_event(&store, driver, &cup, 8, Commitment([7; 32]), &*clock).unwrap();
+        assert!(run.report.ok(), "the demo event verifies");
+        let tokens = dir.path().join("tokens.json");
+        let config = ServerConfig { tokens: Some(tokens.clone()), pending: Some(dir.path().join("pending.json")) };
+        let state = AppState::new(Arc::new(store), clock, config);
+        ServerEnv { _dir: dir, state, tokens, cup_games: run.games }
+    }
+
+    pub fn app(&self) -> Router {
+        app(self.state.clone())
+    }
+
+    /// Issues a token (a fixed secret per role/scope/name, so tests are deterministic).
+    pub fn token(&self, role: Role, scope: &str, name: &str) -> String {
+        let secret = *blake3::hash(format!("{role}/{scope}/{name}").as_bytes()).as_bytes();
+        tokens::issue(&self.tokens, role, scope, name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
+    }
+}
+
+/// One request through the router; returns the status and the JSON body (Null if not JSON).
+pub async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let req = match body {
+        Some(b) => req.header("content-type", "application/json").body(Body::from(b.to_string())).unwrap(),
+        None => req.body(Body::empty()).unwrap(),
+    };
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+pub async fn get(app: &Router, uri: &str, token: Option<&str>) -> (StatusCode, Value) {
+    call(app, "GET", uri, token, None).await
+}
+
+pub fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}

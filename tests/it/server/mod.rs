@@ -1,9 +1,10 @@
 //! The web server: the JSON API through the router without a socket (`api`), the hidden-card
-//! leak property over every fixture game (`leak`), live events (`live`), and the pages in
+//! leak property over every fixture game (`leak`), live events (`live`), the binary (`cli`), and the pages in
 //! headless Chromium (`browser`).
 
 mod api;
 mod browser;
+mod cli;
 mod leak;
 mod live;
 

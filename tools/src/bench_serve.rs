@@ -245,8 +245,13 @@ fn main() {
     let base = format!("http://{addr}");
     // Warm the caches once (the first request folds the game and loads the tournament).
     let t0 = Instant::now();
-    rt.block_on(state.game("bench-game")).unwrap();
-    println!("opened the 10,000-event game (fold + snapshots) in {:.0} ms", t0.elapsed().as_secs_f64() * 1000.0);
+    let opened = rt.block_on(state.game("bench-game")).unwrap();
+    assert_eq!(opened.len(), GAME_EVENTS as u64);
+    println!(
+        "opened the {}-event game (fold + snapshots) in {:.0} ms",
+        opened.len(),
+        t0.elapsed().as_secs_f64() * 1000.0
+    );
     let t0 = Instant::now();
     rt.block_on(state.tournament("bench-open")).unwrap();
     println!("loaded the tournament and its standings in {:.0} ms", t0.elapsed().as_secs_f64() * 1000.0);

@@ -599,3 +599,92 @@ fn organizer_cli_flow_and_refusals() {
     assert_eq!(v["root"].as_str().unwrap().len(), 64);
     env.ok(&["tournament", "export", "fnm"]);
 }
+
+/// The exact optimum of a field, (repeat byes, rematches, pair-down steps) in that order of
+/// importance, by a minimum-cost perfect matching (integer-blossom, an independent solver) on the
+/// complete graph with the bye as an extra vertex below the last bracket.
+fn blossom_optimum(e: &[Entrant], o: &[Vec<usize>]) -> (u32, u32, u64) {
+    const REMATCH: i64 = 1 << 20;
+    const REPEAT_BYE: i64 = 1 << 40;
+    let mut scores: Vec<u32> = e.iter().map(|x| x.score).collect();
+    scores.sort_unstable_by(|a, b| b.cmp(a));
+    scores.dedup();
+    let bracket: Vec<i64> = e.iter().map(|x| scores.iter().position(|s| *s == x.score).unwrap_or(0) as i64).collect();
+    let n = e.len();
+    let m = n + n % 2;
+    let mut cost = vec![0i64; m * m];
+    for i in 0..n {
+        for j in i + 1..m {
+            cost[i * m + j] = if j == n {
+                (scores.len() as i64 - bracket[i]) + if e[i].had_bye { REPEAT_BYE } else { 0 }
+            } else {
+                (bracket[i] - bracket[j]).abs() + if o[i].contains(&j) { REMATCH } else { 0 }
+            };
+        }
+    }
+    let mate = integer_blossom::min_weight_perfect_matching(&cost, m);
+    let mut p = Pairing::default();
+    for i in 0..n {
+        match mate[i] {
+            j if j == n => p.bye = Some(i),
+            j if i < j => p.pairs.push((i, j)),
+            _ => {}
+        }
+    }
+    let q = pairing::quality(e, o, &p);
+    (q.repeat_byes, q.rematches, q.pair_downs)
+}
+
+/// A field whose history was paired at random, so rematch constraints cut across brackets.
+fn random_history_field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut score = vec![0u32; n];
+    let mut opp: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut bye = vec![false; n];
+    for _ in 0..rounds {
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        if n % 2 == 1 {
+            let b = order.pop().unwrap_or(0);
+            bye[b] = true;
+            score[b] += 3;
+        }
+        for c in order.chunks(2) {
+            opp[c[0]].push(c[1]);
+            opp[c[1]].push(c[0]);
+            score[c[if rng.random_bool(0.5) { 0 } else { 1 }]] += 3;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
+    let mut slot = vec![0; n];
+    for (k, &i) in order.iter().enumerate() {
+        slot[i] = k;
+    }
+    let e = order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
+    let o = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+    (e, o)
+}
+
+#[test]
+fn pairing_matches_an_exact_minimum_cost_matching_up_to_200_players() {
+    let mut checked = 0;
+    let count: u64 = std::env::var("KIFU_PAIRING_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    for seed in 0..count {
+        let n = 21 + (seed * 37 % 180) as usize; // 21..=200 players
+        let rounds = 2 + (seed % 6) as u32;
+        let (e, o) =
+            if seed % 2 == 0 { field(n, rounds, 7000 + seed) } else { random_history_field(n, rounds, 7000 + seed) };
+        let p = pairing::pair_round(&e, &o);
+        let q = pairing::quality(&e, &o, &p);
+        assert_eq!(
+            (q.repeat_byes, q.rematches, q.pair_downs),
+            blossom_optimum(&e, &o),
+            "seed {seed}: {n} players, {rounds} rounds"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, count);
+}

@@ -624,8 +624,8 @@ fn blossom_optimum(e: &[Entrant], o: &[Vec<usize>]) -> (u32, u32, u64) {
     }
     let mate = integer_blossom::min_weight_perfect_matching(&cost, m);
     let mut p = Pairing::default();
-    for i in 0..n {
-        match mate[i] {
+    for (i, &j) in mate.iter().enumerate().take(n) {
+        match j {
             j if j == n => p.bye = Some(i),
             j if i < j => p.pairs.push((i, j)),
             _ => {}

@@ -88,7 +88,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     board::print(&session.board(mid, Viewer::Spectator), &players, &format!("after {mid} of {} events", session.len()));
     println!("What happened just before, as a spectator saw it:");
     for e in (mid.saturating_sub(4)..mid).filter_map(|s| session.describe(s, Viewer::Spectator)) {
-        println!("  event {:>4} · turn {:>2} {:<12} · {:<14} {}", e.seq, e.turn, e.phase, e.actor, e.text);
+        println!("  event {:>4} · turn {:>2} {:<12} · {:<14} {}", e.seq, e.turn, e.step, e.actor, e.text);
     }
 
     let judged = games.get(games.len().min(3) - 1).unwrap_or(showcase).clone();

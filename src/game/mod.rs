@@ -44,8 +44,11 @@ pub struct Outcome {
 pub struct Position {
     /// Turn number, starting at 1 for the first turn; 0 before the first turn (setup, mulligans).
     pub turn: u32,
-    /// The phase or step name, lowercase, stable (e.g. "mission", "battle", "end").
+    /// The phase, lowercase and stable (e.g. "mission", "battle", "end").
     pub phase: &'static str,
+    /// The step within the phase (e.g. "attack", "block" in Naruto's battle phase); the phase
+    /// again for games whose phases have no steps. Seeking by phase matches either.
+    pub step: &'static str,
     /// The seat whose turn it is (the attacker in Naruto, the Active Master in FATE), if any.
     pub active: Option<Seat>,
 }

@@ -102,7 +102,7 @@ impl Game for Stones {
         state.winner.map(|w| Outcome { winners: vec![w], reason: "took the last stone".into() })
     }
     fn position(state: &State) -> Position {
-        Position { turn: state.turn, phase: "take", active: Some(state.active) }
+        Position { turn: state.turn, phase: "take", step: "take", active: Some(state.active) }
     }
     fn view(state: &State, viewer: Viewer) -> BoardView {
         BoardView {

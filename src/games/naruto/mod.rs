@@ -109,11 +109,9 @@ impl Game for Naruto {
     }
 
     fn position(state: &NarutoState) -> Position {
-        Position {
-            turn: state.turn,
-            phase: if state.result.is_some() { "over" } else { state.step.name() },
-            active: state.attacker,
-        }
+        let (phase, step) =
+            if state.result.is_some() { ("over", "over") } else { (state.step.phase(), state.step.name()) };
+        Position { turn: state.turn, phase, step, active: state.attacker }
     }
 
     fn view(state: &NarutoState, viewer: Viewer) -> BoardView {

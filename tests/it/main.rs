@@ -10,6 +10,7 @@ mod log_golden;
 mod log_tamper;
 mod naruto;
 mod naruto_games;
+mod stones;
 mod store_concurrency;
 mod store_model;
 mod support;

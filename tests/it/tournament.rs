@@ -7,13 +7,9 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
-use serde::{Deserialize, Serialize};
 
 use kifu::clock::SteppingClock;
-use kifu::game::commit::{AgentSecrets, Commitment, CommitmentLedger};
-use kifu::game::driver::GameDriver;
-use kifu::game::view::{BoardView, SeatView};
-use kifu::game::{AgentRng, Enforcement, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use kifu::game::commit::Commitment;
 use kifu::log::envelope::{Actor, StreamId};
 use kifu::store::sled_store::SledStore;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
@@ -21,121 +17,12 @@ use kifu::tournament::pairing::{self, Entrant, Pairing};
 use kifu::tournament::standings::{self, MatchRecord, Tallies};
 use kifu::tournament::{event, melee, record, verify, Policy, TournamentEvent};
 
+use crate::stones::{Event, STONES};
 use crate::support::TestEnv;
 
-// ---------------------------------------------------------------- a tiny two-player test game
-
-struct Duel;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Config {
-    players: Vec<String>,
-    stones: u32,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-enum Event {
-    StonesTaken { seat: Seat, count: u32 },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct State {
-    stones: u32,
-    active: Seat,
-    turn: u32,
-    winner: Option<Seat>,
-    ledger: CommitmentLedger,
-}
-
-impl Game for Duel {
-    const RULESET: &'static str = "duel";
-    const RULESET_VERSION: u32 = 1;
-    type Config = Config;
-    type Event = Event;
-    type State = State;
-
-    fn players(config: &Config) -> Vec<String> {
-        config.players.clone()
-    }
-    fn new_config(r: &NewGame<'_>) -> Result<Config, Vec<String>> {
-        Ok(Config { players: r.players.to_vec(), stones: 10 })
-    }
-    fn setup(config: &Config) -> Result<State, Vec<Violation>> {
-        Ok(State { stones: config.stones, active: 0, turn: 1, winner: None, ledger: CommitmentLedger::default() })
-    }
-    fn validate(state: &State, event: &Event) -> Vec<Violation> {
-        let Event::StonesTaken { seat, count } = event;
-        let mut v = vec![];
-        if *seat != state.active {
-            v.push(Violation::new("DUEL-1", "not your turn"));
-        }
-        if !(1..=3).contains(count) || *count > state.stones {
-            v.push(Violation::new("DUEL-2", format!("took {count} of {} stones", state.stones)));
-        }
-        v
-    }
-    fn apply(mut state: State, event: &Event) -> State {
-        let Event::StonesTaken { seat, count } = event;
-        state.stones = state.stones.saturating_sub(*count);
-        if state.stones == 0 && state.winner.is_none() {
-            state.winner = Some(*seat);
-        }
-        state.active = (*seat + 1) % 2;
-        state.turn += 1;
-        state
-    }
-    fn acting_seat(event: &Event) -> Option<Seat> {
-        let Event::StonesTaken { seat, .. } = event;
-        Some(*seat)
-    }
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.winner.map(|w| Outcome { winners: vec![w], reason: "took the last stone".into() })
-    }
-    fn position(state: &State) -> Position {
-        Position { turn: state.turn, phase: "take", step: "take", active: Some(state.active) }
-    }
-    fn view(state: &State, viewer: Viewer) -> BoardView {
-        BoardView {
-            viewer,
-            turn: state.turn,
-            phase: "take".into(),
-            active: Some(state.active),
-            seats: (0..2)
-                .map(|s| SeatView { seat: s, name: format!("seat {s}"), counters: vec![], zones: vec![] })
-                .collect(),
-            shared: vec![],
-            facts: vec![],
-            outcome: None,
-        }
-    }
-    fn describe(_: &State, event: &Event, _: Viewer) -> String {
-        format!("{event:?}")
-    }
-    fn coverage() -> Vec<RuleCoverage> {
-        vec![RuleCoverage { rule: "DUEL-1", summary: "turn order", enforcement: Enforcement::Enforced }]
-    }
-    fn ledger(state: &State) -> &CommitmentLedger {
-        &state.ledger
-    }
-    fn ledger_mut(state: &mut State) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (Config, AgentSecrets) {
-        (Config { players: players.to_vec(), stones: rng.random_range(5..40) }, AgentSecrets::default())
-    }
-    fn agent_step(state: &State, _: &mut AgentSecrets, rng: &mut AgentRng) -> Option<Event> {
-        if state.winner.is_some() {
-            return None;
-        }
-        Some(Event::StonesTaken { seat: state.active, count: rng.random_range(1..=3u32.min(state.stones)) })
-    }
-}
-
-static DUEL: GameDriver<Duel> = GameDriver::new();
-
 fn resolve(r: &str) -> Option<&'static dyn kifu::game::driver::Driver> {
-    if r == "duel" {
-        Some(&DUEL)
+    if r == "stones" {
+        Some(&STONES)
     } else {
         kifu::games::driver(r)
     }
@@ -435,7 +322,7 @@ fn top_cut_is_seeded_1v8_4v5_2v7_3v6() {
 
 fn run_event(s: &SledStore, players: usize) -> event::EventRun {
     let id = StreamId::new("swiss-demo").unwrap();
-    event::run_swiss_event(s, &DUEL, &id, players, Commitment([7; 32]), &SteppingClock::fixed()).unwrap()
+    event::run_swiss_event(s, &STONES, &id, players, Commitment([7; 32]), &SteppingClock::fixed()).unwrap()
 }
 
 #[test]
@@ -539,7 +426,7 @@ fn organizer_cli_flow_and_refusals() {
         "--name",
         "Friday Night",
         "--game",
-        "duel",
+        "stones",
         "--policy",
         "mtr",
         "--rounds",

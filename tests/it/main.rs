@@ -13,6 +13,7 @@ mod naruto_games;
 mod store_concurrency;
 mod store_model;
 mod support;
+mod vanguard;
 
 /// Every file in tests/it is a module of this binary (jj's "no forgotten test files").
 #[test]

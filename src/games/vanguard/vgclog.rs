@@ -1,0 +1,1 @@
+//! The vgc-log format (placeholder, filled in below).

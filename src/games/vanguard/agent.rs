@@ -52,9 +52,12 @@ pub fn random_deck(catalog: &Catalog, rng: &mut AgentRng) -> DeckList {
             }
         }
     }
+    // Deck lists group copies of a card, as a player writes them.
+    main.sort();
     let gs = of(&|d| d.kind == CardKind::GUnit);
     let n = rng.random_range(0..=8usize);
-    let g = (0..n).filter_map(|_| gs.choose(rng).map(|d| d.id.clone())).collect();
+    let mut g: Vec<String> = (0..n).filter_map(|_| gs.choose(rng).map(|d| d.id.clone())).collect();
+    g.sort();
     DeckList { main, g }
 }
 
@@ -308,7 +311,7 @@ fn battle_step(s: &VanguardState, seat: Seat, rng: &mut AgentRng) -> Option<E> {
                     !u.rested
                         && !u.locked
                         && s.def(&u.card)
-                            .is_some_and(|d| !d.has("restraint") && !(d.has("lord") && other_clan(&d.clan)))
+                            .is_some_and(|d| !(d.has("restraint") || (d.has("lord") && other_clan(&d.clan))))
                 })
             })
             .collect();

@@ -115,9 +115,7 @@ impl<'a> Check<'a> {
     }
 
     fn own_unit(&mut self, seat: Seat, card: &str) -> Option<Circle> {
-        if self.def(card).is_none() {
-            return None;
-        }
+        self.def(card)?;
         let c = self.s.player(seat).and_then(|p| p.circle_of(card));
         if c.is_none() {
             self.v("KIFU-CARD-1", format!("{} is not a unit on {}'s field", self.label(card), self.s.name(seat)));

@@ -15,6 +15,7 @@ mod store_concurrency;
 mod store_model;
 mod support;
 mod tournament;
+mod vanguard;
 
 /// Every file in tests/it is a module of this binary (jj's "no forgotten test files").
 #[test]

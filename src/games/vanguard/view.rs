@@ -118,7 +118,8 @@ fn field(s: &VanguardState, viewer: Viewer, seat: Seat, p: &PlayerState) -> Zone
             });
         }
         count += units.len();
-        if !units.is_empty() {
+        // Each unit shows its own power; the circle's total only adds something for a legion.
+        if units.len() > 1 {
             facts.push(format!("power {}", s.circle_power(seat, circle)));
         }
         let label = match circle {

@@ -575,3 +575,21 @@ fn pairing_matches_an_exact_minimum_cost_matching_up_to_200_players() {
     }
     assert_eq!(checked, count);
 }
+
+#[test]
+fn every_registered_game_runs_a_verified_swiss_event() {
+    // Tournaments are written once against the Driver interface: Naruto and Vanguard alike.
+    for driver in kifu::games::drivers() {
+        let s = store();
+        let id = StreamId::new(&format!("{}-event", driver.ruleset())).unwrap();
+        let run = event::run_swiss_event(&s, driver, &id, 6, Commitment([9; 32]), &SteppingClock::fixed()).unwrap();
+        assert!(run.report.ok(), "{}: {:?}", driver.ruleset(), run.report.checks);
+        assert!(run.games.len() >= 9, "{}: {} games", driver.ruleset(), run.games.len());
+        for g in &run.games {
+            let log = s.export(g).unwrap();
+            assert_eq!(log.header.v1().ruleset, driver.ruleset());
+            assert_eq!(driver.audit(&log).unwrap().unresolved(), 0);
+        }
+    }
+    assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "vanguard"));
+}

@@ -197,38 +197,12 @@ pub fn coverage() -> Vec<RuleCoverage> {
     ]
 }
 
-fn enforcement_cell(e: &Enforcement) -> String {
-    match e {
-        Enforced => "Enforced".to_string(),
-        RecordedNotEnforced { reason } => format!("Recorded, not enforced: {reason}"),
-        Informational { reason } => format!("Informational: {reason}"),
-    }
-}
-
 /// The coverage table as markdown (checked in as `src/games/vanguard/COVERAGE.md`).
 pub fn coverage_markdown() -> String {
-    let rows = coverage();
-    let mut out = String::from("# Cardfight!! Vanguard rule coverage\n\n");
-    out.push_str("Generated from `src/games/vanguard/coverage.rs` by `coverage_markdown()`; do not edit by hand.\n");
-    out.push_str("Regenerate with `UPDATE_EXPECT=1 cargo test --release vanguard`.\n\n");
-    for prefix in ["VG-", "VGC-"] {
-        let part: Vec<&RuleCoverage> = rows.iter().filter(|r| r.rule.starts_with(prefix)).collect();
-        let enforced = part.iter().filter(|r| r.enforcement == Enforced).count();
-        let recorded = part.iter().filter(|r| matches!(r.enforcement, RecordedNotEnforced { .. })).count();
-        out.push_str(&format!(
-            "{prefix}*: {} rule IDs: {enforced} enforced, {recorded} recorded but not enforced, {} informational.\n\n",
-            part.len(),
-            part.len() - enforced - recorded
-        ));
-    }
-    out.push_str("| Rule | Summary | Enforcement |\n|---|---|---|\n");
-    for r in rows {
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            r.rule,
-            r.summary.replace('|', "\\|"),
-            enforcement_cell(&r.enforcement).replace('|', "\\|")
-        ));
-    }
-    out
+    crate::game::rules::coverage_markdown(
+        "Cardfight!! Vanguard rule coverage",
+        "vanguard",
+        &["VG-", "VGC-"],
+        &coverage(),
+    )
 }

@@ -30,6 +30,21 @@ pub type AgentRng = rand_chacha::ChaCha8Rng;
 /// A player's place at the table: an index into the header's player list. Games have N players.
 pub type Seat = u8;
 
+/// The other seat of a two-player game.
+pub fn opponent(seat: Seat) -> Seat {
+    if seat == 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// A seat's display name from the header's player list; `seat N` for a seat the list lacks, so a
+/// malformed record still renders.
+pub fn seat_name(names: &[String], seat: Seat) -> String {
+    names.get(usize::from(seat)).cloned().unwrap_or_else(|| format!("seat {seat}"))
+}
+
 /// How a game ended, as the rules (or a judge's game-loss ruling) decided it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {

@@ -95,3 +95,30 @@ fn enforcement_cell(e: &Enforcement) -> String {
         Enforcement::Informational { reason } => format!("Informational: {reason}"),
     }
 }
+
+/// The header checks of a two-player game: exactly two players with a deck each (`rule` is the
+/// game's ID for that), then each deck by `check_deck`, its violations prefixed with the seat.
+pub fn check_seats<D>(
+    rule: RuleId,
+    players: &[String],
+    decks: &[D],
+    check_deck: impl Fn(&D) -> Vec<Violation>,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if players.len() != 2 || decks.len() != 2 {
+        out.push(Violation::new(
+            rule,
+            format!(
+                "a game has exactly 2 players with a deck each; got {} players and {} decks",
+                players.len(),
+                decks.len()
+            ),
+        ));
+    }
+    for (seat, deck) in decks.iter().enumerate() {
+        for v in check_deck(deck) {
+            out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
+        }
+    }
+    out
+}

@@ -9,6 +9,7 @@
 //! `catalog` (the card file format).
 
 pub mod audit;
+pub mod catalog;
 pub mod commit;
 pub mod driver;
 pub mod record;

@@ -58,6 +58,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::game::catalog::DeckListError;
+use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented test cards only (the seed gives no card statistics).
@@ -149,60 +151,42 @@ impl CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct CatalogFile {
-    #[serde(default)]
-    pub note: String,
-    pub cards: Vec<CardDef>,
+impl CatalogCard for CardDef {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Impossible cards: a trigger icon on a unit that is not a grade-0 trigger unit (VG-CARD-7),
+    /// grades above 4 (VG-CARD-6).
+    fn check(&self) -> Result<(), String> {
+        let trigger_unit = self.kind == CardKind::Trigger;
+        if trigger_unit != self.trigger.is_some() {
+            return Err(format!("card {}: a trigger unit has a trigger type, and only a trigger unit", self.id));
+        }
+        if trigger_unit && self.grade != 0 {
+            return Err(format!("card {}: VG-CARD-7: only grade-0 units have triggers", self.id));
+        }
+        if self.grade > 4 {
+            return Err(format!("card {}: VG-CARD-6: grades are 0..=4", self.id));
+        }
+        Ok(())
+    }
 }
 
-/// Card definitions by id.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Catalog {
-    pub cards: BTreeMap<String, CardDef>,
-}
+/// The catalog file: a list of card definitions.
+pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
+
+/// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
+pub type Catalog = crate::game::catalog::Catalog<CardDef>;
 
 impl Catalog {
-    /// Parses a catalog file; rejects duplicate ids, empty names and impossible cards
-    /// (a trigger icon on a unit that is not a grade-0 trigger unit, VG-CARD-7).
-    pub fn from_json(text: &str) -> Result<Catalog, String> {
-        let file: CatalogFile = serde_json::from_str(text)
-            .map_err(|e| format!("catalog is not valid JSON of the documented shape: {e}"))?;
-        Catalog::from_cards(file.cards)
-    }
-
-    pub fn from_cards(cards: Vec<CardDef>) -> Result<Catalog, String> {
-        let mut out = BTreeMap::new();
-        for card in cards {
-            if card.id.trim().is_empty() || card.name.trim().is_empty() {
-                return Err(format!("card {:?} needs a non-empty id and name", card.id));
-            }
-            let trigger_unit = card.kind == CardKind::Trigger;
-            if trigger_unit != card.trigger.is_some() {
-                return Err(format!("card {}: a trigger unit has a trigger type, and only a trigger unit", card.id));
-            }
-            if trigger_unit && card.grade != 0 {
-                return Err(format!("card {}: VG-CARD-7: only grade-0 units have triggers", card.id));
-            }
-            if card.grade > 4 {
-                return Err(format!("card {}: VG-CARD-6: grades are 0..=4", card.id));
-            }
-            if let Some(old) = out.insert(card.id.clone(), card) {
-                return Err(format!("card id {} appears twice in the catalog", old.id));
-            }
-        }
-        Ok(Catalog { cards: out })
-    }
-
     /// The sample catalog shipped with kifu.
     pub fn sample() -> Catalog {
-        // The embedded file is checked by a test; an empty catalog keeps this path panic-free.
-        Catalog::from_json(SAMPLE_CATALOG).unwrap_or_default()
-    }
-
-    pub fn get(&self, id: &str) -> Option<&CardDef> {
-        self.cards.get(id)
+        Catalog::embedded(SAMPLE_CATALOG)
     }
 }
 
@@ -213,32 +197,13 @@ pub struct DeckList {
     pub g: Vec<String>,
 }
 
-/// A deck-list line that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeckListError {
-    /// 1-based line number.
-    pub line: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for DeckListError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
 /// Parses a plain-text deck list, checking every id against `catalog`.
 pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<DeckList, Vec<DeckListError>> {
     let mut deck = DeckList::default();
     let mut in_g = false;
     let mut errors = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        match line.to_ascii_lowercase().as_str() {
+    for (line, text) in deck_list_lines(text) {
+        match text.to_ascii_lowercase().as_str() {
             "[main]" => {
                 in_g = false;
                 continue;
@@ -249,29 +214,13 @@ pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<DeckList, Vec<De
             }
             _ => {}
         }
-        let mut parts = line.split_whitespace();
-        let (Some(count), Some(id), None) = (parts.next(), parts.next(), parts.next()) else {
-            errors.push(DeckListError {
-                line: line_no,
-                message: format!("expected `COUNT CARD-ID`, `[main]` or `[g]`, got {line:?}"),
-            });
-            continue;
-        };
-        let digits = count.strip_suffix(['x', 'X']).unwrap_or(count);
-        let Ok(n) = digits.parse::<usize>() else {
-            errors.push(DeckListError { line: line_no, message: format!("{count:?} is not a card count") });
-            continue;
-        };
-        if n == 0 || n > 60 {
-            errors.push(DeckListError { line: line_no, message: format!("count {n} is out of range 1..=60") });
-            continue;
+        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`, `[main]` or `[g]`") {
+            Ok((n, id)) => {
+                let target = if in_g { &mut deck.g } else { &mut deck.main };
+                target.extend(std::iter::repeat_n(id.to_string(), n));
+            }
+            Err(message) => errors.push(DeckListError { line, message }),
         }
-        if catalog.get(id).is_none() {
-            errors.push(DeckListError { line: line_no, message: format!("card {id} is not in the catalog") });
-            continue;
-        }
-        let target = if in_g { &mut deck.g } else { &mut deck.main };
-        target.extend(std::iter::repeat_n(id.to_string(), n));
     }
     if errors.is_empty() {
         Ok(deck)
@@ -282,21 +231,10 @@ pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<DeckList, Vec<De
 
 /// Writes a deck as a deck list, grouping consecutive copies.
 pub fn format_deck_list(deck: &DeckList) -> String {
-    fn section(out: &mut String, cards: &[String]) {
-        let mut i = 0;
-        while i < cards.len() {
-            let mut j = i;
-            while j < cards.len() && cards[j] == cards[i] {
-                j += 1;
-            }
-            out.push_str(&format!("{} {}\n", j - i, cards[i]));
-            i = j;
-        }
-    }
     let mut out = String::from("[main]\n");
-    section(&mut out, &deck.main);
+    push_deck_entries(&mut out, &deck.main);
     out.push_str("[g]\n");
-    section(&mut out, &deck.g);
+    push_deck_entries(&mut out, &deck.g);
     out
 }
 

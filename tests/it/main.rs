@@ -6,6 +6,7 @@ mod cli_errors;
 mod crash;
 mod fixtures;
 mod game_machinery;
+mod game_support;
 mod log_golden;
 mod log_tamper;
 mod naruto;

@@ -17,10 +17,10 @@ use kifu::games::vanguard::events::{ClientOp, LossReason, Phase, Place, PowerEdi
 use kifu::games::vanguard::{vgclog, Vanguard, VanguardEvent as E, VanguardState};
 use kifu::log::chain::VerifiedLog;
 use kifu::log::envelope::StreamId;
-use kifu::log::{file, json};
 use kifu::store::sled_store::SledStore;
 use kifu::store::Store;
 
+use crate::game_support::{check_checked_in_fixture, pin_fixture};
 use crate::support::ensure_file_contents;
 
 fn store() -> SledStore {
@@ -167,27 +167,6 @@ fn imported(name: &str, text: &str) -> VerifiedLog {
     s.export(&id).unwrap()
 }
 
-fn summary(name: &str, log: &VerifiedLog) -> String {
-    let report = driver().audit(log).unwrap();
-    let outcome = match &report.outcome {
-        Some(o) => format!("winners={:?} ({})", o.winners, o.reason),
-        None => "unfinished".into(),
-    };
-    let findings: Vec<String> = report
-        .findings
-        .iter()
-        .map(|x| {
-            format!(
-                "{}:{}:{}",
-                x.seq.map_or("end".into(), |s| s.to_string()),
-                x.rule,
-                if x.resolution.is_some() { "ruled" } else { "UNRESOLVED" }
-            )
-        })
-        .collect();
-    format!("{name} events={} head={} {outcome} findings=[{}]\n", log.head.len, log.head.hash, findings.join(" "))
-}
-
 fn clean_seed() -> u64 {
     (1..100)
         .find(|s| {
@@ -206,13 +185,7 @@ fn vanguard_fixtures_match_their_recipes_and_pinned_audits() {
     ];
     let mut expected = String::new();
     for (name, log) in &fixtures {
-        let base = format!("replays/{name}");
-        ensure_file_contents(&format!("{base}.kifu"), &file::write(log));
-        let mut j = serde_json::to_string_pretty(&json::to_json(log).unwrap()).unwrap();
-        j.push('\n');
-        ensure_file_contents(&format!("{base}.json"), j.as_bytes());
-        ensure_file_contents(&format!("{base}.jsonl"), driver().export_jsonl(log).unwrap().as_bytes());
-        expected += &summary(name, log);
+        expected += &pin_fixture(driver(), name, log);
     }
     ensure_file_contents("replays/expected-vanguard.txt", expected.as_bytes());
 }
@@ -220,20 +193,10 @@ fn vanguard_fixtures_match_their_recipes_and_pinned_audits() {
 #[test]
 fn checked_in_vanguard_fixtures_verify_audit_and_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let expected = std::fs::read_to_string(dir.join("expected-vanguard.txt")).unwrap();
     for line in expected.lines() {
+        let (log, jsonl) = check_checked_in_fixture(driver(), line);
         let name = line.split(' ').next().unwrap();
-        assert!(readme.contains(&format!("`{name}`")), "replays/README.md describes {name}");
-        let bytes = std::fs::read(dir.join(format!("{name}.kifu"))).unwrap();
-        let log = file::read(&bytes).unwrap();
-        assert_eq!(summary(name, &log), format!("{line}\n"));
-        let j = json::from_json_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
-        assert_eq!((j.header_bytes, j.events), (log.header_bytes.clone(), log.events.clone()));
-        let s = store();
-        s.import(&log).unwrap();
-        assert_eq!(file::write(&s.export(log.header.stream()).unwrap()), bytes);
-        let jsonl = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).unwrap();
         match record::parse_jsonl::<Vanguard>(&jsonl) {
             Ok(parsed) => assert_eq!(parsed.entries.len() as u64, log.head.len, "{name}"),
             Err(e) => assert!(line.contains("UNRESOLVED"), "{name} should import from JSON lines: {e}"),

@@ -2,11 +2,12 @@
 //! and compares the violated rule IDs with `then`, through the one helper [`run`]. Each case
 //! declares the rule IDs it covers; `every_enforced_rule_has_a_case` checks the coverage table.
 
-use kifu::game::rules::Enforcement;
 use kifu::game::Game;
 use kifu::games::vanguard::catalog::{Catalog, DeckList};
 use kifu::games::vanguard::events::{Circle, ClientOp, EffectKind, LossReason, Phase, Place, PowerEdit};
 use kifu::games::vanguard::{Vanguard, VanguardConfig, VanguardEvent as E};
+
+use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: both seats register the same Alpha deck (sample catalog), laid out by index:
@@ -53,18 +54,12 @@ fn config_with(decks: Vec<DeckList>, policies: &[(&str, &str)]) -> VanguardConfi
 // The one helper.
 // ---------------------------------------------------------------------------------------------
 
-enum When {
-    /// Registering the decks (`Game::setup`).
-    Setup,
-    Event(E),
-}
-
 struct Case {
     /// Given events may break the loss rules (a judge forced them) — only for simultaneous losses.
     lenient: bool,
     config: VanguardConfig,
     given: Vec<E>,
-    when: When,
+    when: When<E>,
     then: Vec<&'static str>,
 }
 
@@ -101,25 +96,8 @@ fn setup_case(d: DeckList, then: &[&'static str]) -> Case {
 /// Folds `given` (each given event must itself be legal), validates `when`, and compares the
 /// sorted, de-duplicated rule IDs with `then`.
 fn run(name: &str, covers: &[&str], c: Case) {
-    let mut state = match Vanguard::setup(&c.config) {
-        Ok(s) => s,
-        Err(v) => {
-            assert!(matches!(c.when, When::Setup), "{name}: fixture config rejected: {v:?}");
-            let mut got: Vec<&str> = v.iter().map(|v| v.rule).collect();
-            got.sort();
-            got.dedup();
-            let mut want = c.then.clone();
-            want.sort();
-            assert_eq!(got, want, "{name}: setup violations {v:?}");
-            return;
-        }
-    };
-    let event = match c.when {
-        When::Setup => {
-            assert!(c.then.is_empty(), "{name}: setup accepted, expected {:?}", c.then);
-            return;
-        }
-        When::Event(e) => e,
+    let Some((mut state, event)) = start_case::<Vanguard>(name, &c.config, c.when, &c.then) else {
+        return;
     };
     for (i, g) in c.given.iter().enumerate() {
         let v: Vec<_> = Vanguard::validate(&state, g)
@@ -129,31 +107,7 @@ fn run(name: &str, covers: &[&str], c: Case) {
         assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
         state = Vanguard::apply(state, g);
     }
-    let violations = Vanguard::validate(&state, &event);
-    let mut got: Vec<&str> = violations.iter().map(|v| v.rule).collect();
-    got.sort();
-    got.dedup();
-    let mut want = c.then.clone();
-    want.sort();
-    assert_eq!(got, want, "{name}: when {event:?}\nviolations: {violations:#?}");
-    for id in &want {
-        assert!(covers.contains(id) || id.starts_with("KIFU"), "{name}: expects {id} but does not declare it covered");
-    }
-    // The fold is total: applying the event, legal or not, must not panic.
-    let _ = Vanguard::apply(state, &event);
-}
-
-macro_rules! cases {
-    ($( $name:ident [$($id:literal),*] => $body:expr; )*) => {
-        $(
-            #[test]
-            fn $name() {
-                run(stringify!($name), &[$($id),*], $body);
-            }
-        )*
-        /// (test name, rule IDs it covers) for every case above.
-        const CASES: &[(&str, &[&str])] = &[$((stringify!($name), &[$($id),*])),*];
-    };
+    check_when::<Vanguard>(name, covers, &c.then, state, &event);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -539,11 +493,5 @@ cases! {
 /// Every Enforced rule in the coverage table is named by at least one case above.
 #[test]
 fn every_enforced_rule_has_a_case() {
-    let named: std::collections::BTreeSet<&str> = CASES.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
-    let table: std::collections::BTreeSet<&str> =
-        Vanguard::coverage().into_iter().filter(|r| r.enforcement == Enforcement::Enforced).map(|r| r.rule).collect();
-    let missing: Vec<&&str> = table.iter().filter(|r| !named.contains(**r)).collect();
-    assert!(missing.is_empty(), "Enforced rules without a given/when/then case: {missing:?}");
-    let stray: Vec<&&str> = named.iter().filter(|r| !r.starts_with("KIFU") && !table.contains(**r)).collect();
-    assert!(stray.is_empty(), "cases cover IDs not marked Enforced: {stray:?}");
+    check_enforced_rules_have_cases(CASES, Vanguard::coverage());
 }

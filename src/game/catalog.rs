@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::game::{NewGame, RuleId, Violation};
+
 /// A game's card definition, as the catalog container needs to see it.
 pub trait CatalogCard: DeserializeOwned {
     /// The printed card number, the catalog key.
@@ -125,5 +127,52 @@ pub fn parse_deck_entry<'a, C>(
 pub fn push_deck_entries(out: &mut String, cards: &[String]) {
     for group in cards.chunk_by(|a, b| a == b) {
         out.push_str(&format!("{} {}\n", group.len(), group[0]));
+    }
+}
+
+/// How a game reads one deck-list text and checks the deck it names.
+pub struct DeckFormat<C, D> {
+    /// The game's rule ID for "one deck per player".
+    pub seats_rule: RuleId,
+    pub parse: fn(&str, &Catalog<C>) -> Result<D, Vec<DeckListError>>,
+    pub check: fn(&D, &Catalog<C>) -> Vec<Violation>,
+}
+
+/// The catalog and the decks of a `kifu game new` request: the given catalog file or `sample`, and
+/// one parsed deck per player, in seat order. Every unreadable line and every deck-construction
+/// violation is reported (one line each, naming the deck), not just the first.
+pub fn read_new_game<C: CatalogCard, D>(
+    request: &NewGame<'_>,
+    sample: fn() -> Catalog<C>,
+    format: DeckFormat<C, D>,
+) -> Result<(Catalog<C>, Vec<D>), Vec<String>> {
+    let catalog = match request.catalog {
+        Some(text) => Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
+        None => sample(),
+    };
+    if request.decks.len() != request.players.len() {
+        return Err(vec![format!(
+            "{}: {} players but {} deck lists; give one --deck per player, in seat order",
+            format.seats_rule,
+            request.players.len(),
+            request.decks.len()
+        )]);
+    }
+    let mut problems = Vec::new();
+    let mut decks = Vec::new();
+    for (seat, text) in request.decks.iter().enumerate() {
+        match (format.parse)(text, &catalog) {
+            Ok(deck) => {
+                let who = request.players.get(seat).map_or("?", String::as_str);
+                problems.extend((format.check)(&deck, &catalog).into_iter().map(|v| format!("{who}'s deck: {v}")));
+                decks.push(deck);
+            }
+            Err(errors) => problems.extend(errors.into_iter().map(|e| format!("deck {}: {e}", seat + 1))),
+        }
+    }
+    if problems.is_empty() {
+        Ok((catalog, decks))
+    } else {
+        Err(problems)
     }
 }

@@ -30,6 +30,7 @@ pub mod state;
 pub mod vgclog;
 pub mod view;
 
+use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
 use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
 
@@ -53,33 +54,9 @@ impl Game for Vanguard {
     }
 
     fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<String>> {
-        let catalog = match request.catalog {
-            Some(text) => catalog::Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
-            None => catalog::Catalog::sample(),
-        };
-        if request.decks.len() != request.players.len() {
-            return Err(vec![format!(
-                "VG-DECK-1: {} players but {} deck lists; give one --deck per player, in seat order",
-                request.players.len(),
-                request.decks.len()
-            )]);
-        }
-        let mut problems = Vec::new();
-        let mut decks = Vec::new();
-        for (seat, text) in request.decks.iter().enumerate() {
-            match catalog::parse_deck_list(text, &catalog) {
-                Ok(deck) => {
-                    let who = request.players.get(seat).map_or("?", String::as_str);
-                    problems
-                        .extend(catalog::check_deck(&deck, &catalog).into_iter().map(|v| format!("{who}'s deck: {v}")));
-                    decks.push(deck);
-                }
-                Err(errors) => problems.extend(errors.into_iter().map(|e| format!("deck {}: {e}", seat + 1))),
-            }
-        }
-        if !problems.is_empty() {
-            return Err(problems);
-        }
+        let format =
+            DeckFormat { seats_rule: "VG-DECK-1", parse: catalog::parse_deck_list, check: catalog::check_deck };
+        let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
         let mut config = VanguardConfig::new(request.players.to_vec(), decks, &catalog)
             .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
         for (key, value) in request.policies {

@@ -36,25 +36,7 @@ fn deck_lists_parse_with_sections_and_line_numbers() {
 }
 
 fn standard(g: &[&str]) -> DeckList {
-    let mut main = vec!["TA-00".to_string()];
-    for t in ["TA-01", "TA-02", "TA-03", "TA-04"] {
-        main.extend(std::iter::repeat_n(t.to_string(), 4));
-    }
-    for (id, n) in [
-        ("TA-10", 4),
-        ("TA-11", 4),
-        ("TA-12", 3),
-        ("TA-13", 3),
-        ("TA-20", 4),
-        ("TA-21", 4),
-        ("TA-22", 3),
-        ("TA-30", 3),
-        ("TA-31", 3),
-        ("TA-32", 2),
-    ] {
-        main.extend(std::iter::repeat_n(id.to_string(), n));
-    }
-    DeckList { main, g: g.iter().map(|s| s.to_string()).collect() }
+    super::alpha_deck(g)
 }
 
 #[test]

@@ -19,26 +19,7 @@ use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, st
 // ---------------------------------------------------------------------------------------------
 
 fn deck() -> DeckList {
-    let mut main = vec!["TA-00".to_string()];
-    for (id, n) in [
-        ("TA-01", 4),
-        ("TA-02", 4),
-        ("TA-03", 4),
-        ("TA-04", 4),
-        ("TA-10", 4),
-        ("TA-11", 4),
-        ("TA-12", 3),
-        ("TA-13", 3),
-        ("TA-20", 4),
-        ("TA-21", 4),
-        ("TA-22", 3),
-        ("TA-30", 3),
-        ("TA-31", 3),
-        ("TA-32", 2),
-    ] {
-        main.extend(std::iter::repeat_n(id.to_string(), n));
-    }
-    DeckList { main, g: ["TA-G1", "TA-G1", "TA-G2", "TA-G3"].iter().map(|s| s.to_string()).collect() }
+    super::alpha_deck(&["TA-G1", "TA-G1", "TA-G2", "TA-G3"])
 }
 
 fn config_with(decks: Vec<DeckList>, policies: &[(&str, &str)]) -> VanguardConfig {

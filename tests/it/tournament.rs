@@ -91,6 +91,26 @@ fn melee_import_through_the_cli() {
 
 // ---------------------------------------------------------------- pairing quality
 
+/// The field as pairing sees it: entrants in score order (highest first, ties in player order,
+/// each with a fresh random key) and their opponents re-indexed to that order. `order[k]` is the
+/// player at place `k`.
+fn seeded(
+    score: &[u32],
+    bye: &[bool],
+    opp: &[Vec<usize>],
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> (Vec<usize>, Vec<Entrant>, Vec<Vec<usize>>) {
+    let mut order: Vec<usize> = (0..score.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
+    let mut slot = vec![0; score.len()];
+    for (k, &i) in order.iter().enumerate() {
+        slot[i] = k;
+    }
+    let e = order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
+    let o = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+    (order, e, o)
+}
+
 /// A random mid-tournament field: `n` players after `rounds` rounds of random results, each
 /// round paired by kifu itself (so the opponent history is realistic).
 fn field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
@@ -99,18 +119,7 @@ fn field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
     let mut opp: Vec<Vec<usize>> = vec![vec![]; n];
     let mut bye = vec![false; n];
     for _ in 0..rounds {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
-        let slot: Vec<usize> = {
-            let mut s = vec![0; n];
-            for (k, &i) in order.iter().enumerate() {
-                s[i] = k;
-            }
-            s
-        };
-        let e: Vec<Entrant> =
-            order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
-        let o: Vec<Vec<usize>> = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+        let (order, e, o) = seeded(&score, &bye, &opp, &mut rng);
         let p = pairing::pair_round(&e, &o);
         for (a, b) in p.pairs {
             let (a, b) = (order[a], order[b]);
@@ -130,14 +139,7 @@ fn field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
             bye[order[b]] = true;
         }
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
-    let mut slot = vec![0; n];
-    for (k, &i) in order.iter().enumerate() {
-        slot[i] = k;
-    }
-    let e = order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
-    let o = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+    let (_, e, o) = seeded(&score, &bye, &opp, &mut rng);
     (e, o)
 }
 
@@ -544,14 +546,7 @@ fn random_history_field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<
             score[c[if rng.random_bool(0.5) { 0 } else { 1 }]] += 3;
         }
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
-    let mut slot = vec![0; n];
-    for (k, &i) in order.iter().enumerate() {
-        slot[i] = k;
-    }
-    let e = order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
-    let o = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+    let (_, e, o) = seeded(&score, &bye, &opp, &mut rng);
     (e, o)
 }
 

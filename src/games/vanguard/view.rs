@@ -62,10 +62,7 @@ pub fn label(s: &VanguardState, instance: &str) -> String {
 }
 
 fn known(s: &VanguardState, instance: &str, statuses: Vec<String>) -> CardView {
-    let (card, name) = s
-        .def(instance)
-        .map_or_else(|| (String::new(), String::from("unknown card")), |d| (d.id.clone(), d.name.clone()));
-    CardView::Known { instance: instance.to_string(), card, name, statuses }
+    CardView::known(instance, s.def(instance), statuses)
 }
 
 fn unit_statuses(s: &VanguardState, u: &Unit) -> Vec<String> {

@@ -5,6 +5,8 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // `kifu log ... | head` should end quietly, as other Unix tools do, not panic on a closed pipe.
+    sigpipe::reset();
     match cli::run() {
         Ok(code) => code,
         Err(err) => {

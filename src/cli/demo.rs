@@ -23,7 +23,9 @@ pub struct Args {
     games: u64,
 }
 
-fn section(n: usize, title: &str) {
+/// Prints the next numbered section heading.
+fn section(n: &mut usize, title: &str) {
+    *n += 1;
     println!();
     println!("━━ {n}. {title}");
 }
@@ -38,11 +40,12 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     println!("kifu demo — a fresh store in {}", dir.display());
     println!("Every action below is an event appended to a hash-chained log; replay is a fold over those events.");
 
+    let mut step = 0;
     let drivers = kifu::games::drivers();
     let first = *drivers.first().ok_or_else(|| anyhow!("this build records no games"))?;
     let players = vec!["alice".to_string(), "bob".to_string()];
 
-    section(1, "Recording games played by the random legal-play agent");
+    section(&mut step, "Recording games played by the random legal-play agent");
     let mut games: Vec<StreamId> = Vec::new();
     let mut t = output::table(["game", "rules", "players", "events", "turns", "result", "head hash"]);
     for d in &drivers {
@@ -81,21 +84,31 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             hand(&b, 0) > 0 && hand(&b, 1) > 0
         })
         .unwrap_or(start);
-    section(2, &format!("{showcase} in the middle of the game, as alice saw it"));
+    section(&mut step, &format!("{showcase} in the middle of the game, as alice saw it"));
     board::print(&session.board(mid, Viewer::Player(0)), &players, &format!("after {mid} of {} events", session.len()));
     println!("alice sees her own hand; bob's hand is face down to her.");
-    section(3, "The same moment as a spectator sees it: hidden cards stay hidden");
+    section(&mut step, "The same moment as a spectator sees it: hidden cards stay hidden");
     board::print(&session.board(mid, Viewer::Spectator), &players, &format!("after {mid} of {} events", session.len()));
     println!("What happened just before, as a spectator saw it:");
     for e in (mid.saturating_sub(4)..mid).filter_map(|s| session.describe(s, Viewer::Spectator)) {
-        println!("  event {:>4} · turn {:>2} {:<12} · {:<14} {}", e.seq, e.turn, e.phase, e.actor, e.text);
+        println!("  event {:>4} · turn {:>2} {:<12} · {:<14} {}", e.seq, e.turn, e.step, e.actor, e.text);
+    }
+
+    // Every other game this build records, seen mid-game by its second player.
+    for d in drivers.iter().skip(1) {
+        let Some(id) = games.iter().find(|g| g.as_str().starts_with(d.ruleset())) else { continue };
+        let log = store.export(id)?;
+        let s = d.open(&log)?;
+        let at = s.seek_turn(s.position_at(s.len()).turn / 2 + 1, None).unwrap_or(s.len() / 2);
+        section(&mut step, &format!("A {} game too: {id} in the middle, as bob saw it", d.ruleset()));
+        board::print(&s.board(at, Viewer::Player(1)), &players, &format!("after {at} of {} events", s.len()));
     }
 
     let judged = games.get(games.len().min(3) - 1).unwrap_or(showcase).clone();
-    section(4, &format!("A judge at work on {judged}"));
+    section(&mut step, &format!("A judge at work on {judged}"));
     judge_demo(&store, first, &judged)?;
 
-    section(5, "Audit: every event folded and checked against the rules (rule IDs from the digest)");
+    section(&mut step, "Audit: every event folded and checked against the rules (rule IDs from the digest)");
     let mut t = output::table(["game", "events", "result", "findings", "unresolved", "sealed cards left hidden"]);
     for id in &games {
         let log = store.export(id)?;
@@ -112,7 +125,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     }
     println!("{t}");
 
-    section(6, "Export to self-verifying .kifu files, then verify them");
+    section(&mut step, "Export to self-verifying .kifu files, then verify them");
     let exports = dir.join("exports");
     std::fs::create_dir_all(&exports)?;
     let mut t = output::table(["file", "events", "verified", "head hash (identifies the whole log)"]);
@@ -126,7 +139,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     }
     println!("{t}");
 
-    section(7, "A Swiss tournament: 8 players, every match a self-played game, then a top 4");
+    section(&mut step, "A Swiss tournament: 8 players, every match a self-played game, then a top 4");
     let tid = StreamId::new(&format!("{}-swiss-demo", first.ruleset()))?;
     // The organizer's secret pairing seed: committed when the event is created, revealed at the end.
     let seed = kifu::game::commit::Secret::from(blake3::hash(format!("demo {}", ctx.clock().now().0).as_bytes()));

@@ -23,9 +23,10 @@ pub struct TimelineEntry {
     /// "play", "forced" or "ruling".
     pub kind: &'static str,
     pub text: String,
-    /// Turn and phase after this event.
+    /// Turn, phase and step after this event.
     pub turn: u32,
     pub phase: String,
+    pub step: String,
 }
 
 /// A game opened for replay, whatever the game. `Send + Sync`: the server caches opened
@@ -170,6 +171,7 @@ fn timeline_entry<G: Game>(
         text,
         turn: after.turn,
         phase: after.phase.to_string(),
+        step: after.step.to_string(),
     }
 }
 

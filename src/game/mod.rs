@@ -9,6 +9,7 @@
 //! `catalog` (the card file format).
 
 pub mod audit;
+pub mod catalog;
 pub mod commit;
 pub mod driver;
 pub mod record;
@@ -30,6 +31,21 @@ pub type AgentRng = rand_chacha::ChaCha8Rng;
 /// A player's place at the table: an index into the header's player list. Games have N players.
 pub type Seat = u8;
 
+/// The other seat of a two-player game.
+pub fn opponent(seat: Seat) -> Seat {
+    if seat == 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// A seat's display name from the header's player list; `seat N` for a seat the list lacks, so a
+/// malformed record still renders.
+pub fn seat_name(names: &[String], seat: Seat) -> String {
+    names.get(usize::from(seat)).cloned().unwrap_or_else(|| format!("seat {seat}"))
+}
+
 /// How a game ended, as the rules (or a judge's game-loss ruling) decided it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {
@@ -44,8 +60,11 @@ pub struct Outcome {
 pub struct Position {
     /// Turn number, starting at 1 for the first turn; 0 before the first turn (setup, mulligans).
     pub turn: u32,
-    /// The phase or step name, lowercase, stable (e.g. "mission", "battle", "end").
+    /// The phase, lowercase and stable (e.g. "mission", "battle", "end").
     pub phase: &'static str,
+    /// The step within the phase (e.g. "attack", "block" in Naruto's battle phase); the phase
+    /// again for games whose phases have no steps. Seeking by phase matches either.
+    pub step: &'static str,
     /// The seat whose turn it is (the attacker in Naruto, the Active Master in FATE), if any.
     pub active: Option<Seat>,
 }

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::catalog::CatalogCard;
 use super::Seat;
 
 /// Who is looking. Players see their own hidden cards; spectators see only public information;
@@ -22,6 +23,18 @@ pub enum CardView {
     Known { instance: String, card: String, name: String, statuses: Vec<String> },
     /// Face down or hidden from this viewer. Carries no identity, not even an instance id.
     Hidden,
+}
+
+impl CardView {
+    /// A card the viewer may see, with its catalog id and name. A record can name a card its
+    /// catalog lacks (an imported or forced entry), so a missing definition shows as `unknown card`.
+    pub fn known<C: CatalogCard>(instance: &str, def: Option<&C>, statuses: Vec<String>) -> CardView {
+        let (card, name) = def.map_or_else(
+            || (String::new(), String::from("unknown card")),
+            |d| (d.id().to_string(), d.name().to_string()),
+        );
+        CardView::Known { instance: instance.to_string(), card, name, statuses }
+    }
 }
 
 /// A zone (hand, deck, village, battlefield, ...) as a viewer sees it.

@@ -2,13 +2,15 @@
 //! Each game module has the same shape (see [`crate::game`]).
 
 pub mod naruto;
+pub mod vanguard;
 
 use crate::game::driver::{Driver, GameDriver};
 
 /// Every game this build can record, by ruleset name.
 pub fn drivers() -> Vec<&'static dyn Driver> {
     static NARUTO: GameDriver<naruto::Naruto> = GameDriver::new();
-    vec![&NARUTO]
+    static VANGUARD: GameDriver<vanguard::Vanguard> = GameDriver::new();
+    vec![&NARUTO, &VANGUARD]
 }
 
 /// The driver for a ruleset name (as recorded in stream headers), if this build has it.

@@ -15,10 +15,10 @@ use kifu::game::{AgentRng, Game, GameEntry, Ruling};
 use kifu::games::naruto::Naruto;
 use kifu::log::chain::VerifiedLog;
 use kifu::log::envelope::{Actor, StreamId};
-use kifu::log::{file, json};
 use kifu::store::sled_store::SledStore;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
+use crate::game_support::{check_checked_in_fixture, pin_fixture};
 use crate::support::ensure_file_contents;
 
 const PLAYERS: [&str; 2] = ["alice", "bob"];
@@ -151,44 +151,11 @@ fn fixtures() -> Vec<Fixture> {
     ]
 }
 
-fn summary(f: &Fixture) -> String {
-    let report = driver().audit(&f.log).unwrap();
-    let outcome = match &report.outcome {
-        Some(o) => format!("winners={:?} ({})", o.winners, o.reason),
-        None => "unfinished".into(),
-    };
-    let findings: Vec<String> = report
-        .findings
-        .iter()
-        .map(|x| {
-            format!(
-                "{}:{}:{}",
-                x.seq.map_or("end".into(), |s| s.to_string()),
-                x.rule,
-                if x.resolution.is_some() { "ruled" } else { "UNRESOLVED" }
-            )
-        })
-        .collect();
-    format!(
-        "{} events={} head={} {outcome} findings=[{}]\n",
-        f.name,
-        f.log.head.len,
-        f.log.head.hash,
-        findings.join(" ")
-    )
-}
-
 #[test]
 fn fixtures_match_their_recipes_and_pinned_audits() {
     let mut expected = String::new();
     for f in fixtures() {
-        let base = format!("replays/{}", f.name);
-        ensure_file_contents(&format!("{base}.kifu"), &file::write(&f.log));
-        let mut j = serde_json::to_string_pretty(&json::to_json(&f.log).unwrap()).unwrap();
-        j.push('\n');
-        ensure_file_contents(&format!("{base}.json"), j.as_bytes());
-        ensure_file_contents(&format!("{base}.jsonl"), driver().export_jsonl(&f.log).unwrap().as_bytes());
-        expected += &summary(&f);
+        expected += &pin_fixture(driver(), f.name, &f.log);
     }
     ensure_file_contents("replays/expected.txt", expected.as_bytes());
 }
@@ -196,27 +163,12 @@ fn fixtures_match_their_recipes_and_pinned_audits() {
 #[test]
 fn checked_in_fixtures_verify_audit_and_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
     let mut seen = 0;
     for line in expected.lines() {
+        let (log, jsonl) = check_checked_in_fixture(driver(), line);
         let name = line.split(' ').next().unwrap();
-        assert!(readme.contains(&format!("`{name}`")), "replays/README.md describes {name}");
-        let bytes = std::fs::read(dir.join(format!("{name}.kifu"))).unwrap();
-        let log = file::read(&bytes).unwrap();
-        assert_eq!(
-            summary(&Fixture { name: Box::leak(name.to_string().into_boxed_str()), log: log.clone() }),
-            format!("{line}\n")
-        );
-        // The JSON log form is the same log, byte for byte.
-        let j = json::from_json_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
-        assert_eq!((j.header_bytes, j.events), (log.header_bytes.clone(), log.events.clone()));
-        // Import into a store and export again: unchanged.
-        let s = store();
-        s.import(&log).unwrap();
-        assert_eq!(file::write(&s.export(log.header.stream()).unwrap()), bytes);
         // The JSON lines hold the same entries, and re-import (validated) where the log is legal.
-        let jsonl = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).unwrap();
         let g = record::from_log::<Naruto>(&log).unwrap();
         match record::parse_jsonl::<Naruto>(&jsonl) {
             Ok(parsed) => {

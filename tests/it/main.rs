@@ -6,15 +6,18 @@ mod cli_errors;
 mod crash;
 mod fixtures;
 mod game_machinery;
+mod game_support;
 mod log_golden;
 mod log_tamper;
 mod naruto;
 mod naruto_games;
 mod server;
+mod stones;
 mod store_concurrency;
 mod store_model;
 mod support;
 mod tournament;
+mod vanguard;
 
 /// Every file in tests/it is a module of this binary (jj's "no forgotten test files").
 #[test]

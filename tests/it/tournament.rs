@@ -7,13 +7,9 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
-use serde::{Deserialize, Serialize};
 
 use kifu::clock::SteppingClock;
-use kifu::game::commit::{AgentSecrets, Commitment, CommitmentLedger};
-use kifu::game::driver::GameDriver;
-use kifu::game::view::{BoardView, SeatView};
-use kifu::game::{AgentRng, Enforcement, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use kifu::game::commit::Commitment;
 use kifu::log::envelope::{Actor, StreamId};
 use kifu::store::sled_store::SledStore;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
@@ -21,121 +17,12 @@ use kifu::tournament::pairing::{self, Entrant, Pairing};
 use kifu::tournament::standings::{self, MatchRecord, Tallies};
 use kifu::tournament::{event, melee, record, verify, Policy, TournamentEvent};
 
+use crate::stones::{Event, STONES};
 use crate::support::TestEnv;
 
-// ---------------------------------------------------------------- a tiny two-player test game
-
-struct Duel;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Config {
-    players: Vec<String>,
-    stones: u32,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-enum Event {
-    StonesTaken { seat: Seat, count: u32 },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct State {
-    stones: u32,
-    active: Seat,
-    turn: u32,
-    winner: Option<Seat>,
-    ledger: CommitmentLedger,
-}
-
-impl Game for Duel {
-    const RULESET: &'static str = "duel";
-    const RULESET_VERSION: u32 = 1;
-    type Config = Config;
-    type Event = Event;
-    type State = State;
-
-    fn players(config: &Config) -> Vec<String> {
-        config.players.clone()
-    }
-    fn new_config(r: &NewGame<'_>) -> Result<Config, Vec<String>> {
-        Ok(Config { players: r.players.to_vec(), stones: 10 })
-    }
-    fn setup(config: &Config) -> Result<State, Vec<Violation>> {
-        Ok(State { stones: config.stones, active: 0, turn: 1, winner: None, ledger: CommitmentLedger::default() })
-    }
-    fn validate(state: &State, event: &Event) -> Vec<Violation> {
-        let Event::StonesTaken { seat, count } = event;
-        let mut v = vec![];
-        if *seat != state.active {
-            v.push(Violation::new("DUEL-1", "not your turn"));
-        }
-        if !(1..=3).contains(count) || *count > state.stones {
-            v.push(Violation::new("DUEL-2", format!("took {count} of {} stones", state.stones)));
-        }
-        v
-    }
-    fn apply(mut state: State, event: &Event) -> State {
-        let Event::StonesTaken { seat, count } = event;
-        state.stones = state.stones.saturating_sub(*count);
-        if state.stones == 0 && state.winner.is_none() {
-            state.winner = Some(*seat);
-        }
-        state.active = (*seat + 1) % 2;
-        state.turn += 1;
-        state
-    }
-    fn acting_seat(event: &Event) -> Option<Seat> {
-        let Event::StonesTaken { seat, .. } = event;
-        Some(*seat)
-    }
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.winner.map(|w| Outcome { winners: vec![w], reason: "took the last stone".into() })
-    }
-    fn position(state: &State) -> Position {
-        Position { turn: state.turn, phase: "take", active: Some(state.active) }
-    }
-    fn view(state: &State, viewer: Viewer) -> BoardView {
-        BoardView {
-            viewer,
-            turn: state.turn,
-            phase: "take".into(),
-            active: Some(state.active),
-            seats: (0..2)
-                .map(|s| SeatView { seat: s, name: format!("seat {s}"), counters: vec![], zones: vec![] })
-                .collect(),
-            shared: vec![],
-            facts: vec![],
-            outcome: None,
-        }
-    }
-    fn describe(_: &State, event: &Event, _: Viewer) -> String {
-        format!("{event:?}")
-    }
-    fn coverage() -> Vec<RuleCoverage> {
-        vec![RuleCoverage { rule: "DUEL-1", summary: "turn order", enforcement: Enforcement::Enforced }]
-    }
-    fn ledger(state: &State) -> &CommitmentLedger {
-        &state.ledger
-    }
-    fn ledger_mut(state: &mut State) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (Config, AgentSecrets) {
-        (Config { players: players.to_vec(), stones: rng.random_range(5..40) }, AgentSecrets::default())
-    }
-    fn agent_step(state: &State, _: &mut AgentSecrets, rng: &mut AgentRng) -> Option<Event> {
-        if state.winner.is_some() {
-            return None;
-        }
-        Some(Event::StonesTaken { seat: state.active, count: rng.random_range(1..=3u32.min(state.stones)) })
-    }
-}
-
-static DUEL: GameDriver<Duel> = GameDriver::new();
-
 fn resolve(r: &str) -> Option<&'static dyn kifu::game::driver::Driver> {
-    if r == "duel" {
-        Some(&DUEL)
+    if r == "stones" {
+        Some(&STONES)
     } else {
         kifu::games::driver(r)
     }
@@ -204,6 +91,26 @@ fn melee_import_through_the_cli() {
 
 // ---------------------------------------------------------------- pairing quality
 
+/// The field as pairing sees it: entrants in score order (highest first, ties in player order,
+/// each with a fresh random key) and their opponents re-indexed to that order. `order[k]` is the
+/// player at place `k`.
+fn seeded(
+    score: &[u32],
+    bye: &[bool],
+    opp: &[Vec<usize>],
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> (Vec<usize>, Vec<Entrant>, Vec<Vec<usize>>) {
+    let mut order: Vec<usize> = (0..score.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
+    let mut slot = vec![0; score.len()];
+    for (k, &i) in order.iter().enumerate() {
+        slot[i] = k;
+    }
+    let e = order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
+    let o = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+    (order, e, o)
+}
+
 /// A random mid-tournament field: `n` players after `rounds` rounds of random results, each
 /// round paired by kifu itself (so the opponent history is realistic).
 fn field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
@@ -212,18 +119,7 @@ fn field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
     let mut opp: Vec<Vec<usize>> = vec![vec![]; n];
     let mut bye = vec![false; n];
     for _ in 0..rounds {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
-        let slot: Vec<usize> = {
-            let mut s = vec![0; n];
-            for (k, &i) in order.iter().enumerate() {
-                s[i] = k;
-            }
-            s
-        };
-        let e: Vec<Entrant> =
-            order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
-        let o: Vec<Vec<usize>> = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+        let (order, e, o) = seeded(&score, &bye, &opp, &mut rng);
         let p = pairing::pair_round(&e, &o);
         for (a, b) in p.pairs {
             let (a, b) = (order[a], order[b]);
@@ -243,14 +139,7 @@ fn field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
             bye[order[b]] = true;
         }
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(score[i]));
-    let mut slot = vec![0; n];
-    for (k, &i) in order.iter().enumerate() {
-        slot[i] = k;
-    }
-    let e = order.iter().map(|&i| Entrant { score: score[i], had_bye: bye[i], key: rng.random::<u64>() }).collect();
-    let o = order.iter().map(|&i| opp[i].iter().map(|&j| slot[j]).collect()).collect();
+    let (_, e, o) = seeded(&score, &bye, &opp, &mut rng);
     (e, o)
 }
 
@@ -435,7 +324,7 @@ fn top_cut_is_seeded_1v8_4v5_2v7_3v6() {
 
 fn run_event(s: &SledStore, players: usize) -> event::EventRun {
     let id = StreamId::new("swiss-demo").unwrap();
-    event::run_swiss_event(s, &DUEL, &id, players, Commitment([7; 32]), &SteppingClock::fixed()).unwrap()
+    event::run_swiss_event(s, &STONES, &id, players, Commitment([7; 32]), &SteppingClock::fixed()).unwrap()
 }
 
 #[test]
@@ -539,7 +428,7 @@ fn organizer_cli_flow_and_refusals() {
         "--name",
         "Friday Night",
         "--game",
-        "duel",
+        "stones",
         "--policy",
         "mtr",
         "--rounds",
@@ -598,4 +487,104 @@ fn organizer_cli_flow_and_refusals() {
     let v: serde_json::Value = serde_json::from_str(&env.ok(&["tournament", "verify", "fnm", "--json"])).unwrap();
     assert_eq!(v["root"].as_str().unwrap().len(), 64);
     env.ok(&["tournament", "export", "fnm"]);
+}
+
+/// The exact optimum of a field, (repeat byes, rematches, pair-down steps) in that order of
+/// importance, by a minimum-cost perfect matching (integer-blossom, an independent solver) on the
+/// complete graph with the bye as an extra vertex below the last bracket.
+fn blossom_optimum(e: &[Entrant], o: &[Vec<usize>]) -> (u32, u32, u64) {
+    const REMATCH: i64 = 1 << 20;
+    const REPEAT_BYE: i64 = 1 << 40;
+    let mut scores: Vec<u32> = e.iter().map(|x| x.score).collect();
+    scores.sort_unstable_by(|a, b| b.cmp(a));
+    scores.dedup();
+    let bracket: Vec<i64> = e.iter().map(|x| scores.iter().position(|s| *s == x.score).unwrap_or(0) as i64).collect();
+    let n = e.len();
+    let m = n + n % 2;
+    let mut cost = vec![0i64; m * m];
+    for i in 0..n {
+        for j in i + 1..m {
+            cost[i * m + j] = if j == n {
+                (scores.len() as i64 - bracket[i]) + if e[i].had_bye { REPEAT_BYE } else { 0 }
+            } else {
+                (bracket[i] - bracket[j]).abs() + if o[i].contains(&j) { REMATCH } else { 0 }
+            };
+        }
+    }
+    let mate = integer_blossom::min_weight_perfect_matching(&cost, m);
+    let mut p = Pairing::default();
+    for (i, &j) in mate.iter().enumerate().take(n) {
+        match j {
+            j if j == n => p.bye = Some(i),
+            j if i < j => p.pairs.push((i, j)),
+            _ => {}
+        }
+    }
+    let q = pairing::quality(e, o, &p);
+    (q.repeat_byes, q.rematches, q.pair_downs)
+}
+
+/// A field whose history was paired at random, so rematch constraints cut across brackets.
+fn random_history_field(n: usize, rounds: u32, seed: u64) -> (Vec<Entrant>, Vec<Vec<usize>>) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut score = vec![0u32; n];
+    let mut opp: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut bye = vec![false; n];
+    for _ in 0..rounds {
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        if n % 2 == 1 {
+            let b = order.pop().unwrap_or(0);
+            bye[b] = true;
+            score[b] += 3;
+        }
+        for c in order.chunks(2) {
+            opp[c[0]].push(c[1]);
+            opp[c[1]].push(c[0]);
+            score[c[if rng.random_bool(0.5) { 0 } else { 1 }]] += 3;
+        }
+    }
+    let (_, e, o) = seeded(&score, &bye, &opp, &mut rng);
+    (e, o)
+}
+
+#[test]
+fn pairing_matches_an_exact_minimum_cost_matching_up_to_200_players() {
+    let mut checked = 0;
+    let count: u64 = std::env::var("KIFU_PAIRING_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    for seed in 0..count {
+        let n = 21 + (seed * 37 % 180) as usize; // 21..=200 players
+        let rounds = 2 + (seed % 6) as u32;
+        let (e, o) =
+            if seed % 2 == 0 { field(n, rounds, 7000 + seed) } else { random_history_field(n, rounds, 7000 + seed) };
+        let p = pairing::pair_round(&e, &o);
+        let q = pairing::quality(&e, &o, &p);
+        assert_eq!(
+            (q.repeat_byes, q.rematches, q.pair_downs),
+            blossom_optimum(&e, &o),
+            "seed {seed}: {n} players, {rounds} rounds"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, count);
+}
+
+#[test]
+fn every_registered_game_runs_a_verified_swiss_event() {
+    // Tournaments are written once against the Driver interface: Naruto and Vanguard alike.
+    for driver in kifu::games::drivers() {
+        let s = store();
+        let id = StreamId::new(&format!("{}-event", driver.ruleset())).unwrap();
+        let run = event::run_swiss_event(&s, driver, &id, 6, Commitment([9; 32]), &SteppingClock::fixed()).unwrap();
+        assert!(run.report.ok(), "{}: {:?}", driver.ruleset(), run.report.checks);
+        assert!(run.games.len() >= 9, "{}: {} games", driver.ruleset(), run.games.len());
+        for g in &run.games {
+            let log = s.export(g).unwrap();
+            assert_eq!(log.header.v1().ruleset, driver.ruleset());
+            assert_eq!(driver.audit(&log).unwrap().unresolved(), 0);
+        }
+    }
+    assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "vanguard"));
 }

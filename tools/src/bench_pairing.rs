@@ -78,28 +78,25 @@ fn input_json(f: &Field) -> String {
 }
 
 /// Runs an external pairer with a time limit; it prints {"seconds": s, "pairs": [[a, b|null], ...]}.
+/// Its output is drained on threads while it runs: a large answer (90 KB at 10,000 players)
+/// would otherwise fill the pipe and block the child forever.
 fn external(cmd: &mut Command, limit: Duration) -> Result<(f64, Pairing), String> {
     let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| e.to_string())?;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut p) = pipe {
+                p.read_to_string(&mut s).ok();
+            }
+            s
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
     let start = Instant::now();
-    loop {
+    let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            let mut out = String::new();
-            child.stdout.take().unwrap().read_to_string(&mut out).ok();
-            if !status.success() {
-                let mut err = String::new();
-                child.stderr.take().unwrap().read_to_string(&mut err).ok();
-                return Err(format!("exited with {status}: {}", err.lines().last().unwrap_or("")));
-            }
-            let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| format!("bad output: {e}"))?;
-            let mut p = Pairing::default();
-            for pr in v["pairs"].as_array().ok_or("no pairs")? {
-                let a: usize = pr[0].as_str().and_then(|s| s.parse().ok()).ok_or("bad id")?;
-                match pr[1].as_str().and_then(|s| s.parse().ok()) {
-                    Some(b) => p.pairs.push((a, b)),
-                    None => p.bye = Some(a),
-                }
-            }
-            return Ok((v["seconds"].as_f64().unwrap_or(f64::NAN), p));
+            break status;
         }
         if start.elapsed() > limit {
             child.kill().ok();
@@ -107,7 +104,22 @@ fn external(cmd: &mut Command, limit: Duration) -> Result<(f64, Pairing), String
             return Err(format!("timed out after {}s", limit.as_secs()));
         }
         std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = out.join().unwrap_or_default();
+    if !status.success() {
+        let err = err.join().unwrap_or_default();
+        return Err(format!("exited with {status}: {}", err.lines().last().unwrap_or("")));
     }
+    let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| format!("bad output: {e}"))?;
+    let mut p = Pairing::default();
+    for pr in v["pairs"].as_array().ok_or("no pairs")? {
+        let a: usize = pr[0].as_str().and_then(|s| s.parse().ok()).ok_or("bad id")?;
+        match pr[1].as_str().and_then(|s| s.parse().ok()) {
+            Some(b) => p.pairs.push((a, b)),
+            None => p.bye = Some(a),
+        }
+    }
+    Ok((v["seconds"].as_f64().unwrap_or(f64::NAN), p))
 }
 
 const NODE_SCRIPT: &str = r#"

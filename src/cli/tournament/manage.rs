@@ -66,6 +66,14 @@ fn tiebreaker(s: &str) -> Result<Tiebreaker> {
 }
 
 pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
+    if kifu::games::driver(&a.game).is_none() {
+        let known: Vec<_> = kifu::games::drivers().iter().map(|d| d.ruleset()).collect();
+        eprintln!(
+            "note: this build records no {:?} games (it records: {}); results can still be reported, without linked games",
+            a.game,
+            known.join(", ")
+        );
+    }
     let policy = match Policy::preset(&a.policy) {
         Some(p) => p,
         None => {

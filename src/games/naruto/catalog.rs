@@ -55,6 +55,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::game::catalog::DeckListError;
+use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: the two real cards the seeds name plus invented test cards.
@@ -129,64 +131,26 @@ impl CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct CatalogFile {
-    #[serde(default)]
-    pub note: String,
-    pub cards: Vec<CardDef>,
+impl CatalogCard for CardDef {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
 }
+
+/// The catalog file: a list of card definitions.
+pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
 
 /// Card definitions by id.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Catalog {
-    pub cards: BTreeMap<String, CardDef>,
-}
+pub type Catalog = crate::game::catalog::Catalog<CardDef>;
 
 impl Catalog {
-    /// Parses a catalog file; rejects duplicate ids and empty names.
-    pub fn from_json(text: &str) -> Result<Catalog, String> {
-        let file: CatalogFile = serde_json::from_str(text)
-            .map_err(|e| format!("catalog is not valid JSON of the documented shape: {e}"))?;
-        Catalog::from_cards(file.cards)
-    }
-
-    pub fn from_cards(cards: Vec<CardDef>) -> Result<Catalog, String> {
-        let mut out = BTreeMap::new();
-        for card in cards {
-            if card.id.trim().is_empty() || card.name.trim().is_empty() {
-                return Err(format!("card {:?} needs a non-empty id and name", card.id));
-            }
-            if let Some(old) = out.insert(card.id.clone(), card) {
-                return Err(format!("card id {} appears twice in the catalog", old.id));
-            }
-        }
-        Ok(Catalog { cards: out })
-    }
-
     /// The sample catalog shipped with kifu.
     pub fn sample() -> Catalog {
-        // The embedded file is checked by a test, so an error here means a broken build artifact;
-        // an empty catalog keeps this path panic-free all the same.
-        Catalog::from_json(SAMPLE_CATALOG).unwrap_or_default()
-    }
-
-    pub fn get(&self, id: &str) -> Option<&CardDef> {
-        self.cards.get(id)
-    }
-}
-
-/// A deck-list line that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeckListError {
-    /// 1-based line number.
-    pub line: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for DeckListError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        Catalog::embedded(SAMPLE_CATALOG)
     }
 }
 
@@ -194,31 +158,11 @@ impl std::fmt::Display for DeckListError {
 pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec<DeckListError>> {
     let mut deck = Vec::new();
     let mut errors = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
+    for (line, text) in deck_list_lines(text) {
+        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
+            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
+            Err(message) => errors.push(DeckListError { line, message }),
         }
-        let mut parts = line.split_whitespace();
-        let (Some(count), Some(id), None) = (parts.next(), parts.next(), parts.next()) else {
-            errors.push(DeckListError { line: line_no, message: format!("expected `COUNT CARD-ID`, got {line:?}") });
-            continue;
-        };
-        let count_digits = count.strip_suffix(['x', 'X']).unwrap_or(count);
-        let Ok(n) = count_digits.parse::<usize>() else {
-            errors.push(DeckListError { line: line_no, message: format!("{count:?} is not a card count") });
-            continue;
-        };
-        if n == 0 || n > 60 {
-            errors.push(DeckListError { line: line_no, message: format!("count {n} is out of range 1..=60") });
-            continue;
-        }
-        if catalog.get(id).is_none() {
-            errors.push(DeckListError { line: line_no, message: format!("card {id} is not in the catalog") });
-            continue;
-        }
-        deck.extend(std::iter::repeat_n(id.to_string(), n));
     }
     if errors.is_empty() {
         Ok(deck)
@@ -230,15 +174,7 @@ pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec
 /// Writes a deck as a deck list, grouping consecutive copies.
 pub fn format_deck_list(deck: &[String]) -> String {
     let mut out = String::new();
-    let mut i = 0;
-    while i < deck.len() {
-        let mut j = i;
-        while j < deck.len() && deck[j] == deck[i] {
-            j += 1;
-        }
-        out.push_str(&format!("{} {}\n", j - i, deck[i]));
-        i = j;
-    }
+    push_deck_entries(&mut out, deck);
     out
 }
 

@@ -20,6 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
+use crate::game::rules::check_seats;
 use crate::game::{Seat, Violation};
 
 /// The stored, versioned header configuration.
@@ -323,23 +324,9 @@ impl NarutoConfig {
     /// Everything wrong with the header: seat count (NAR-DECK-1) and each deck (NAR-DECK-2..4).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
-        let mut out = Vec::new();
-        if c.players.len() != 2 || c.decks.len() != 2 {
-            out.push(Violation::new(
-                "NAR-DECK-1",
-                format!(
-                    "a game has exactly 2 players with a deck each; got {} players and {} decks",
-                    c.players.len(),
-                    c.decks.len()
-                ),
-            ));
-        }
-        for (seat, deck) in c.decks.iter().enumerate() {
-            for v in check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id)) {
-                out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
-            }
-        }
-        out
+        check_seats("NAR-DECK-1", &c.players, &c.decks, |deck| {
+            check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
+        })
     }
 }
 

@@ -180,35 +180,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
     ]
 }
 
-fn enforcement_cell(e: &Enforcement) -> String {
-    match e {
-        Enforced => "Enforced".to_string(),
-        RecordedNotEnforced { reason } => format!("Recorded, not enforced: {reason}"),
-        Informational { reason } => format!("Informational: {reason}"),
-    }
-}
-
 /// The coverage table as markdown (checked in as `src/games/naruto/COVERAGE.md`).
 pub fn coverage_markdown() -> String {
-    let rows = coverage();
-    let enforced = rows.iter().filter(|r| r.enforcement == Enforced).count();
-    let recorded = rows.iter().filter(|r| matches!(r.enforcement, RecordedNotEnforced { .. })).count();
-    let info = rows.len() - enforced - recorded;
-    let mut out = String::from("# Naruto CCG rule coverage\n\n");
-    out.push_str("Generated from `src/games/naruto/coverage.rs` by `coverage_markdown()`; do not edit by hand.\n");
-    out.push_str("Regenerate with `UPDATE_EXPECT=1 cargo test --release naruto`.\n\n");
-    out.push_str(&format!(
-        "{} rule IDs: {enforced} enforced, {recorded} recorded but not enforced, {info} informational.\n\n",
-        rows.len()
-    ));
-    out.push_str("| Rule | Summary | Enforcement |\n|---|---|---|\n");
-    for r in rows {
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            r.rule,
-            r.summary.replace('|', "\\|"),
-            enforcement_cell(&r.enforcement).replace('|', "\\|")
-        ));
-    }
-    out
+    crate::game::rules::coverage_markdown("Naruto CCG rule coverage", "naruto", &[], &coverage())
 }

@@ -71,6 +71,19 @@ impl Step {
             Step::TurnEnded => "turn-end",
         }
     }
+
+    /// The phase the step belongs to (NAR-TURN-3): start (A), mission (B–D), organization (E),
+    /// battle (Zh–L), end (M–O).
+    pub fn phase(self) -> &'static str {
+        match self {
+            Step::Setup => "setup",
+            Step::Draw => "start",
+            Step::Mission => "mission",
+            Step::Organization => "organization",
+            Step::Attack | Step::Block | Step::Jutsu | Step::Calculation | Step::Return => "battle",
+            Step::Winner | Step::HandCheck | Step::Marker | Step::TurnEnded => "end",
+        }
+    }
 }
 
 /// Rock, paper or scissors.

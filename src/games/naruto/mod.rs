@@ -25,6 +25,7 @@ pub mod rules;
 pub mod state;
 pub mod view;
 
+use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
 use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
 
@@ -48,33 +49,13 @@ impl Game for Naruto {
     }
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<String>> {
-        let catalog = match request.catalog {
-            Some(text) => catalog::Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
-            None => catalog::Catalog::sample(),
+        let format = DeckFormat {
+            seats_rule: "NAR-DECK-1",
+            parse: catalog::parse_deck_list,
+            // check_deck takes a slice; the closure adapts it to the parsed Vec.
+            check: |deck, cards| catalog::check_deck(deck, cards),
         };
-        if request.decks.len() != request.players.len() {
-            return Err(vec![format!(
-                "NAR-DECK-1: {} players but {} deck lists; give one --deck per player, in seat order",
-                request.players.len(),
-                request.decks.len()
-            )]);
-        }
-        let mut problems = Vec::new();
-        let mut decks = Vec::new();
-        for (seat, text) in request.decks.iter().enumerate() {
-            match catalog::parse_deck_list(text, &catalog) {
-                Ok(deck) => {
-                    let who = request.players.get(seat).map_or("?", String::as_str);
-                    problems
-                        .extend(catalog::check_deck(&deck, &catalog).into_iter().map(|v| format!("{who}'s deck: {v}")));
-                    decks.push(deck);
-                }
-                Err(errors) => problems.extend(errors.into_iter().map(|e| format!("deck {}: {e}", seat + 1))),
-            }
-        }
-        if !problems.is_empty() {
-            return Err(problems);
-        }
+        let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
         let mut config = NarutoConfig::new(request.players.to_vec(), decks, &catalog, config::ShuffleMode::Physical)
             .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
         for (key, value) in request.policies {
@@ -109,11 +90,9 @@ impl Game for Naruto {
     }
 
     fn position(state: &NarutoState) -> Position {
-        Position {
-            turn: state.turn,
-            phase: if state.result.is_some() { "over" } else { state.step.name() },
-            active: state.attacker,
-        }
+        let (phase, step) =
+            if state.result.is_some() { ("over", "over") } else { (state.step.phase(), state.step.name()) };
+        Position { turn: state.turn, phase, step, active: state.attacker }
     }
 
     fn view(state: &NarutoState, viewer: Viewer) -> BoardView {

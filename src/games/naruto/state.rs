@@ -292,16 +292,12 @@ impl NarutoState {
     }
 
     pub fn name(&self, seat: Seat) -> String {
-        self.names.get(usize::from(seat)).cloned().unwrap_or_else(|| format!("seat {seat}"))
+        crate::game::seat_name(&self.names, seat)
     }
 
     /// The other seat of a two-player game.
     pub fn opponent(seat: Seat) -> Seat {
-        if seat == 0 {
-            1
-        } else {
-            0
-        }
+        crate::game::opponent(seat)
     }
 
     pub fn blocker(&self) -> Option<Seat> {

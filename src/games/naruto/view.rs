@@ -28,10 +28,7 @@ pub fn can_see(viewer: Viewer, seat: Seat, zone: Zone) -> bool {
 }
 
 fn known(s: &NarutoState, instance: &str, statuses: Vec<String>) -> CardView {
-    let (card, name) = s
-        .def(instance)
-        .map_or_else(|| (String::new(), String::from("unknown card")), |d| (d.id.clone(), d.name.clone()));
-    CardView::Known { instance: instance.to_string(), card, name, statuses }
+    CardView::known(instance, s.def(instance), statuses)
 }
 
 fn ninja_statuses(s: &NarutoState, c: &str) -> Vec<String> {

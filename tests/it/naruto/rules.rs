@@ -3,7 +3,6 @@
 //! declares the rule IDs it covers; `every_enforced_rule_has_a_case` checks the coverage table.
 
 use kifu::game::commit::{commit_seed, seal, Commitment};
-use kifu::game::rules::Enforcement;
 use kifu::game::Game;
 use kifu::games::naruto::catalog::{CardDef, CardType, Catalog};
 use kifu::games::naruto::config::ShuffleMode;
@@ -12,6 +11,8 @@ use kifu::games::naruto::events::{
     WinReason, Zone, ZoneRef,
 };
 use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent as E};
+
+use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: a test catalog and two identical 50-card decks whose first cards are known.
@@ -102,16 +103,10 @@ fn config_with(decks: Vec<Vec<String>>, players: usize, policies: &[(&str, &str)
 // The one helper.
 // ---------------------------------------------------------------------------------------------
 
-enum When {
-    /// Registering the decks (`Game::setup`).
-    Setup,
-    Event(E),
-}
-
 struct Case {
     config: NarutoConfig,
     given: Vec<E>,
-    when: When,
+    when: When<E>,
     then: Vec<&'static str>,
 }
 
@@ -126,25 +121,8 @@ fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static
 /// Folds `given` (each given event must itself be legal), validates `when`, and compares the
 /// sorted, de-duplicated rule IDs with `then`.
 fn run(name: &str, covers: &[&str], c: Case) {
-    let mut state = match Naruto::setup(&c.config) {
-        Ok(s) => s,
-        Err(v) => {
-            let mut got: Vec<&str> = v.iter().map(|v| v.rule).collect();
-            got.sort();
-            got.dedup();
-            assert!(matches!(c.when, When::Setup), "{name}: fixture config rejected: {v:?}");
-            let mut want = c.then.clone();
-            want.sort();
-            assert_eq!(got, want, "{name}: setup violations {v:?}");
-            return;
-        }
-    };
-    let event = match c.when {
-        When::Setup => {
-            assert!(c.then.is_empty(), "{name}: setup accepted, expected {:?}", c.then);
-            return;
-        }
-        When::Event(e) => e,
+    let Some((mut state, event)) = start_case::<Naruto>(name, &c.config, c.when, &c.then) else {
+        return;
     };
     for (i, g) in c.given.iter().enumerate() {
         let v = Naruto::validate(&state, g);
@@ -152,31 +130,7 @@ fn run(name: &str, covers: &[&str], c: Case) {
         Naruto::ledger_mut(&mut state).at(i as u64);
         state = Naruto::apply(state, g);
     }
-    let violations = Naruto::validate(&state, &event);
-    let mut got: Vec<&str> = violations.iter().map(|v| v.rule).collect();
-    got.sort();
-    got.dedup();
-    let mut want = c.then.clone();
-    want.sort();
-    assert_eq!(got, want, "{name}: when {event:?}\nviolations: {violations:#?}");
-    for id in &want {
-        assert!(covers.contains(id) || id.starts_with("KIFU"), "{name}: expects {id} but does not declare it covered");
-    }
-    // The fold is total: applying the event, legal or not, must not panic.
-    let _ = Naruto::apply(state, &event);
-}
-
-macro_rules! cases {
-    ($( $name:ident [$($id:literal),*] => $body:expr; )*) => {
-        $(
-            #[test]
-            fn $name() {
-                run(stringify!($name), &[$($id),*], $body);
-            }
-        )*
-        /// (test name, rule IDs it covers) for every case above.
-        const CASES: &[(&str, &[&str])] = &[$((stringify!($name), &[$($id),*])),*];
-    };
+    check_when::<Naruto>(name, covers, &c.then, state, &event);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1026,17 +980,5 @@ cases! {
 /// Every Enforced rule in the coverage table is named by at least one case above.
 #[test]
 fn every_enforced_rule_has_a_case() {
-    let named: std::collections::BTreeSet<&str> = CASES.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
-    let missing: Vec<&str> = Naruto::coverage()
-        .into_iter()
-        .filter(|r| r.enforcement == Enforcement::Enforced)
-        .map(|r| r.rule)
-        .filter(|r| !named.contains(r))
-        .collect();
-    assert!(missing.is_empty(), "Enforced rules without a given/when/then case: {missing:?}");
-    // And no case claims an ID the table does not list as Enforced (KIFU IDs are the recorder's own).
-    let table: std::collections::BTreeSet<&str> =
-        Naruto::coverage().into_iter().filter(|r| r.enforcement == Enforcement::Enforced).map(|r| r.rule).collect();
-    let stray: Vec<&&str> = named.iter().filter(|r| !r.starts_with("KIFU") && !table.contains(**r)).collect();
-    assert!(stray.is_empty(), "cases cover IDs not marked Enforced: {stray:?}");
+    check_enforced_rules_have_cases(CASES, Naruto::coverage());
 }

@@ -9,7 +9,7 @@ use kifu::log::envelope::StreamId;
 use kifu::server::tokens::Role;
 use kifu::tournament::record;
 
-use super::{call, get, rt, ServerEnv, FIXTURES};
+use super::{call, fixtures, get, rt, ServerEnv};
 
 #[test]
 fn streams_summary_events_and_boards_match_the_library() {
@@ -19,8 +19,8 @@ fn streams_summary_events_and_boards_match_the_library() {
         let (s, streams) = get(&app, "/api/v1/streams", None).await;
         assert_eq!(s, StatusCode::OK);
         let ids: Vec<&str> = streams.as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
-        for f in FIXTURES {
-            assert!(ids.contains(&f), "{f} listed");
+        for f in fixtures() {
+            assert!(ids.contains(&f.as_str()), "{f} listed");
         }
         assert!(ids.contains(&"cup"));
 

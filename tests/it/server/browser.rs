@@ -282,6 +282,13 @@ fn browser_end_to_end() {
         wait_for(&c, "document.getElementById('board').dataset.seq === '25'").await;
         assert_eq!(js(&c, hand_cards).await, 0, "a live game's hands stay hidden");
 
+        // Another game through the same generic board: Vanguard's circles as groups.
+        c.goto(&format!("{base}/replay/vanguard-clean?seq=60")).await.unwrap();
+        wait_for(&c, "document.getElementById('board').dataset.seq === '60'").await;
+        assert!(js(&c, "document.querySelectorAll('#board .zone').length").await.as_u64().unwrap() > 4);
+        assert_eq!(js(&c, hand_cards).await, 0, "a spectator never sees a Vanguard hand either");
+        screenshot(&c, "replay-vanguard").await;
+
         // The standings, the bracket, the verification badge, links to replays.
         c.goto(&format!("{base}/tournament/cup#standings")).await.unwrap();
         wait_for(&c, "document.querySelectorAll('#standings-table tr').length === 9").await;

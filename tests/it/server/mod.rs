@@ -27,7 +27,18 @@ use kifu::server::{app, AppState, ServerConfig};
 use kifu::store::sled_store::SledStore;
 use kifu::store::Store;
 
-pub const FIXTURES: [&str; 4] = ["naruto-physical", "naruto-digital", "naruto-judged", "naruto-unruled"];
+/// Every fixture game: the stems of `replays/*.kifu`, sorted.
+pub fn fixtures() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "kifu"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    out.sort();
+    out
+}
 
 /// A server over a fresh store holding the fixture games and a small self-played Swiss event
 /// (`cup`, 8 players, top 4), with tokens issued for every role.
@@ -49,8 +60,8 @@ impl ServerEnv {
         let dir = tempfile::tempdir().unwrap();
         let clock = Arc::new(SteppingClock::fixed());
         let store = SledStore::open(&dir.path().join("data"), clock.clone()).unwrap();
-        for f in FIXTURES {
-            store.import(&fixture_log(f)).unwrap();
+        for f in fixtures() {
+            store.import(&fixture_log(&f)).unwrap();
         }
         let driver = kifu::games::driver("naruto").unwrap();
         let cup = StreamId::new("cup").unwrap();

@@ -1,0 +1,178 @@
+//! The card catalog container and the deck-list line syntax every game shares; each game keeps its
+//! own card fields and documents its file format in its `catalog` module.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{NewGame, RuleId, Violation};
+
+/// A game's card definition, as the catalog container needs to see it.
+pub trait CatalogCard: DeserializeOwned {
+    /// The printed card number, the catalog key.
+    fn id(&self) -> &str;
+    fn name(&self) -> &str;
+    /// The game's own checks on one card (e.g. a trigger on a grade-0 unit only); `Err` is the message.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// The catalog file: a JSON object with a `cards` array (each game documents its card fields).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CatalogFile<C> {
+    #[serde(default)]
+    pub note: String,
+    pub cards: Vec<C>,
+}
+
+/// Card definitions by id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Catalog<C> {
+    pub cards: BTreeMap<String, C>,
+}
+
+// Written out because the derive would demand `C: Default`, which no card type needs.
+impl<C> Default for Catalog<C> {
+    fn default() -> Self {
+        Catalog { cards: BTreeMap::new() }
+    }
+}
+
+impl<C> Catalog<C> {
+    pub fn get(&self, id: &str) -> Option<&C> {
+        self.cards.get(id)
+    }
+}
+
+impl<C: CatalogCard> Catalog<C> {
+    /// Parses a catalog file; rejects duplicate ids, empty names and cards the game's own checks reject.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let file: CatalogFile<C> = serde_json::from_str(text)
+            .map_err(|e| format!("catalog is not valid JSON of the documented shape: {e}"))?;
+        Self::from_cards(file.cards)
+    }
+
+    pub fn from_cards(cards: Vec<C>) -> Result<Self, String> {
+        let mut out = BTreeMap::new();
+        for card in cards {
+            if card.id().trim().is_empty() || card.name().trim().is_empty() {
+                return Err(format!("card {:?} needs a non-empty id and name", card.id()));
+            }
+            card.check()?;
+            if let Some(old) = out.insert(card.id().to_string(), card) {
+                return Err(format!("card id {} appears twice in the catalog", old.id()));
+            }
+        }
+        Ok(Catalog { cards: out })
+    }
+
+    /// A catalog embedded in the binary (a game's sample catalog).
+    pub fn embedded(text: &str) -> Self {
+        // The embedded file is checked by a test, so an error here means a broken build artifact;
+        // an empty catalog keeps this path panic-free all the same.
+        Self::from_json(text).unwrap_or_default()
+    }
+}
+
+/// A deck-list line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckListError {
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for DeckListError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// The lines of a deck list that say something, with 1-based line numbers: `#` starts a comment,
+/// blank lines are skipped.
+pub fn deck_list_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        (!line.is_empty()).then_some((i + 1, line))
+    })
+}
+
+/// One `COUNT CARD-ID` entry (`3 N008`; `3x N008` too) whose card is in `catalog`: the count and
+/// the id. `expected` names what the game's format allows on a line, for the error message.
+pub fn parse_deck_entry<'a, C>(
+    line: &'a str,
+    catalog: &Catalog<C>,
+    expected: &str,
+) -> Result<(usize, &'a str), String> {
+    let mut parts = line.split_whitespace();
+    let (Some(count), Some(id), None) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("expected {expected}, got {line:?}"));
+    };
+    let digits = count.strip_suffix(['x', 'X']).unwrap_or(count);
+    let Ok(n) = digits.parse::<usize>() else {
+        return Err(format!("{count:?} is not a card count"));
+    };
+    if n == 0 || n > 60 {
+        return Err(format!("count {n} is out of range 1..=60"));
+    }
+    if catalog.get(id).is_none() {
+        return Err(format!("card {id} is not in the catalog"));
+    }
+    Ok((n, id))
+}
+
+/// Writes cards as deck-list entries, grouping consecutive copies.
+pub fn push_deck_entries(out: &mut String, cards: &[String]) {
+    for group in cards.chunk_by(|a, b| a == b) {
+        out.push_str(&format!("{} {}\n", group.len(), group[0]));
+    }
+}
+
+/// How a game reads one deck-list text and checks the deck it names.
+pub struct DeckFormat<C, D> {
+    /// The game's rule ID for "one deck per player".
+    pub seats_rule: RuleId,
+    pub parse: fn(&str, &Catalog<C>) -> Result<D, Vec<DeckListError>>,
+    pub check: fn(&D, &Catalog<C>) -> Vec<Violation>,
+}
+
+/// The catalog and the decks of a `kifu game new` request: the given catalog file or `sample`, and
+/// one parsed deck per player, in seat order. Every unreadable line and every deck-construction
+/// violation is reported (one line each, naming the deck), not just the first.
+pub fn read_new_game<C: CatalogCard, D>(
+    request: &NewGame<'_>,
+    sample: fn() -> Catalog<C>,
+    format: DeckFormat<C, D>,
+) -> Result<(Catalog<C>, Vec<D>), Vec<String>> {
+    let catalog = match request.catalog {
+        Some(text) => Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
+        None => sample(),
+    };
+    if request.decks.len() != request.players.len() {
+        return Err(vec![format!(
+            "{}: {} players but {} deck lists; give one --deck per player, in seat order",
+            format.seats_rule,
+            request.players.len(),
+            request.decks.len()
+        )]);
+    }
+    let mut problems = Vec::new();
+    let mut decks = Vec::new();
+    for (seat, text) in request.decks.iter().enumerate() {
+        match (format.parse)(text, &catalog) {
+            Ok(deck) => {
+                let who = request.players.get(seat).map_or("?", String::as_str);
+                problems.extend((format.check)(&deck, &catalog).into_iter().map(|v| format!("{who}'s deck: {v}")));
+                decks.push(deck);
+            }
+            Err(errors) => problems.extend(errors.into_iter().map(|e| format!("deck {}: {e}", seat + 1))),
+        }
+    }
+    if problems.is_empty() {
+        Ok((catalog, decks))
+    } else {
+        Err(problems)
+    }
+}

@@ -1,0 +1,597 @@
+//! Folding events into state: total, never panics, holds no rule checks.
+//!
+//! A judge may force an illegal event into the log, and the client's manual operations are
+//! recorded as the client recorded them, so every branch does what it can: a card that is not
+//! where the event says is taken from wherever it is; an unknown seat or card changes nothing.
+
+use super::catalog::TriggerType;
+use super::events::{Circle, ClientOp, LossReason, Phase, Place, PowerEdit, Stat, Until, VanguardEvent};
+use super::state::{Attack, CheckState, TurnFlags, Unit, VanguardState};
+use crate::game::{Outcome, Seat};
+
+/// The power every trigger gives (VG-TRIG-1).
+pub const TRIGGER_POWER: i32 = 5000;
+
+/// Applies one event.
+pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
+    use VanguardEvent::*;
+    match event {
+        StartingVanguardSet { seat, card } => {
+            take(&mut s, card);
+            if let Some(p) = s.player_mut(*seat) {
+                p.vanguard = Some(Unit { face_down: true, ..Unit::new(card) });
+            }
+        }
+        FirstPlayerDetermined { first } => s.first = Some(*first),
+        DeckShuffled { .. } => {}
+        OpeningHandDrawn { seat, cards } => {
+            for c in cards {
+                put(&mut s, *seat, c, Place::Hand);
+            }
+            if let Some(p) = s.player_mut(*seat) {
+                p.hand_drawn = true;
+            }
+        }
+        Redrawn { seat, returned, drawn } => {
+            for c in returned {
+                put(&mut s, *seat, c, Place::DeckSearch);
+            }
+            for c in drawn {
+                put(&mut s, *seat, c, Place::Hand);
+            }
+            if let Some(p) = s.player_mut(*seat) {
+                p.redrawn = true;
+            }
+        }
+        VanguardsRevealed {} => {
+            for p in &mut s.players {
+                if let Some(v) = &mut p.vanguard {
+                    v.face_down = false;
+                }
+            }
+            s.revealed = true;
+        }
+        TurnStarted { turn, seat } => start_turn(&mut s, *turn, *seat),
+        PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase),
+        CardDrawn { seat, card } => {
+            put(&mut s, *seat, card, Place::Hand);
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.drew = true;
+            }
+        }
+        GradeAssisted { seat, taken, removed } => {
+            if let Some(c) = taken {
+                put(&mut s, *seat, c, Place::Hand);
+            }
+            for c in removed {
+                put(&mut s, *seat, c, Place::Removed);
+            }
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.grade_assists += 1;
+                p.grade_assists_game += 1;
+            }
+        }
+        Rode { seat, card } => {
+            ride(&mut s, *seat, card);
+            if let Some(p) = s.player_mut(*seat) {
+                p.turn.rode = true;
+            }
+        }
+        SuperiorRode { seat, card, .. } => ride(&mut s, *seat, card),
+        ForerunnerCalled { seat, card, circle } | Called { seat, card, circle } => {
+            put(&mut s, *seat, card, Place::Circle(*circle))
+        }
+        SuperiorCalled { seat, card, circle, .. } => put(&mut s, *seat, card, Place::Circle(*circle)),
+        Strode { seat, g_unit, heart, discarded } => {
+            for c in discarded {
+                put(&mut s, *seat, c, Place::Drop);
+            }
+            stride(&mut s, *seat, g_unit, heart);
+        }
+        RearGuardMoved { seat, from, to } => {
+            let card = s.player(*seat).and_then(|p| p.rear.get(from)).map(|u| u.card.clone());
+            if let Some(card) = card {
+                put(&mut s, *seat, &card, Place::Circle(*to));
+            }
+        }
+        LegionPerformed { seat, returned, mate } => {
+            for c in returned {
+                put(&mut s, *seat, c, Place::DeckSearch);
+            }
+            legion(&mut s, *seat, mate);
+        }
+        EffectActivated { .. } | EffectResolved { .. } => {}
+        CounterBlasted { seat, cards } => {
+            if let Some(p) = s.player_mut(*seat) {
+                for (c, up) in &mut p.damage {
+                    if cards.contains(c) {
+                        *up = false;
+                    }
+                }
+            }
+        }
+        SoulBlasted { seat, cards } => {
+            for c in cards {
+                put(&mut s, *seat, c, Place::Drop);
+            }
+        }
+        SoulCharged { seat, cards } => {
+            for c in cards {
+                put(&mut s, *seat, c, Place::Soul);
+            }
+        }
+        AttackDeclared { seat, attacker, target } => {
+            if let Some(u) = unit_on_mut(&mut s, *seat, *attacker) {
+                u.rested = true;
+            }
+            let drives_total = if *attacker == Circle::Vanguard { s.drive_count(*seat) } else { 0 };
+            s.attack = Some(Attack {
+                seat: *seat,
+                attacker: *attacker,
+                target: *target,
+                booster: None,
+                booster_card: None,
+                drives_done: 0,
+                drives_total,
+                hit: None,
+                damage_left: 0,
+            });
+            s.check = None;
+        }
+        Boosted { seat, booster } => {
+            let card = unit_on_mut(&mut s, *seat, *booster).map(|u| {
+                u.rested = true;
+                u.card.clone()
+            });
+            if let Some(a) = &mut s.attack {
+                a.booster = Some(*booster);
+                a.booster_card = card;
+            }
+        }
+        GuardianCalled { seat, card } => put(&mut s, *seat, card, Place::Guardian),
+        Intercepted { seat, circle } => {
+            let card = s.player(*seat).and_then(|p| p.rear.get(circle)).map(|u| u.card.clone());
+            if let Some(card) = card {
+                put(&mut s, *seat, &card, Place::Guardian);
+            }
+        }
+        DriveChecked { seat, card } => drive_check(&mut s, *seat, card),
+        DamageChecked { seat, card } => damage_check(&mut s, *seat, card),
+        TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => {
+            trigger_power(&mut s, power_to, critical_to.as_deref());
+            if let Some(c) = drew {
+                put(&mut s, *seat, c, Place::Hand);
+            }
+            if let Some(c) = healed {
+                put(&mut s, *seat, c, Place::Drop);
+            }
+            if let Some(c) = stood {
+                if let Some(u) = unit_mut(&mut s, c) {
+                    u.rested = false;
+                }
+            }
+            if let Some(ch) = &mut s.check {
+                ch.power_done = true;
+                ch.extra_done = true;
+            }
+        }
+        AttackResolved { hit } => {
+            let Some(a) = s.attack.clone() else { return s };
+            if let Some(at) = &mut s.attack {
+                at.hit = Some(*hit);
+            }
+            if *hit {
+                let defender = VanguardState::opponent(a.seat);
+                if a.target == Circle::Vanguard {
+                    let crit = s.circle_critical(a.seat, a.attacker).max(0);
+                    if let Some(at) = &mut s.attack {
+                        at.damage_left = u32::try_from(crit).unwrap_or(0);
+                    }
+                } else if let Some(card) =
+                    s.player(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone())
+                {
+                    put(&mut s, defender, &card, Place::Drop);
+                }
+            }
+        }
+        BattleEnded {} => {
+            for p in &mut s.players {
+                let g = std::mem::take(&mut p.guardians);
+                p.drop.extend(g);
+                for u in p.units_mut() {
+                    u.power_battle = 0;
+                }
+            }
+            s.attack = None;
+            s.check = None;
+        }
+        GameEnded { loser, reason } => {
+            let why = match reason {
+                LossReason::SixDamage => "VG-WIN-2: six damage",
+                LossReason::DeckOut => "VG-WIN-3: no cards left in the deck",
+            };
+            let winners = match loser {
+                Some(l) => vec![VanguardState::opponent(*l)],
+                None => vec![],
+            };
+            let reason = match loser {
+                Some(l) => format!("{why} ({} lost)", s.name(*l)),
+                None => format!("{why}: both players lost at once, a draw (VG-OPEN-4)"),
+            };
+            s.result = Some(Outcome { winners, reason });
+        }
+        CardMoved { card, to, .. } => {
+            let owner = VanguardState::owner(card).unwrap_or(0);
+            put(&mut s, owner, card, *to);
+        }
+        ModifierApplied { card, stat, delta, until } => {
+            if let Some(u) = unit_mut(&mut s, card) {
+                match (stat, until) {
+                    (Stat::Power, Until::EndOfBattle) => u.power_battle += delta,
+                    (Stat::Power, Until::EndOfTurn) => u.power_turn += delta,
+                    (Stat::Critical, _) => u.crit_turn += delta,
+                }
+            }
+        }
+        Client { seat, op } => client(&mut s, *seat, op),
+        ChatMessage { .. } => {}
+        SpectatorJoined { user } => {
+            s.spectators.insert(user.clone());
+        }
+        SpectatorLeft { user } => {
+            s.spectators.remove(user);
+        }
+    }
+    s
+}
+
+fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
+    match op {
+        ClientOp::Drew { card } => {
+            let turn_draw = s.active == Some(seat) && s.phase <= Phase::Ride;
+            let drew = s.player(seat).is_some_and(|p| p.turn.drew);
+            put(s, seat, card, Place::Hand);
+            if turn_draw && !drew {
+                if let Some(p) = s.player_mut(seat) {
+                    p.turn.drew = true;
+                }
+            } else if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Draw) && c.seat == seat)
+            {
+                ch.extra_done = true;
+            }
+        }
+        ClientOp::Checked { card } => {
+            if s.active == Some(seat) && s.phase == Phase::Battle {
+                drive_check(s, seat, card);
+                if let Some(p) = s.player_mut(seat) {
+                    p.turn.client_drives_left = p.turn.client_drives_left.saturating_sub(1);
+                }
+            } else {
+                damage_check(s, seat, card);
+            }
+        }
+        ClientOp::ToTopOfDeck { card } => put(s, seat, card, Place::Deck),
+        ClientOp::ToBottomOfDeck { card } => put(s, seat, card, Place::DeckBottom),
+        ClientOp::ToHand { card } => put(s, seat, card, Place::Hand),
+        ClientOp::Shuffled {} | ClientOp::DeckViewed {} => {}
+        ClientOp::Milled { card } => put(s, seat, card, Place::Drop),
+        ClientOp::SoulCharged { card } => put(s, seat, card, Place::Soul),
+        ClientOp::BoundTop { card } => put(s, seat, card, Place::Bind),
+        ClientOp::PositionChanged { card, rested } => {
+            let is_vanguard = s.player(seat).is_some_and(|p| p.on(Circle::Vanguard).is_some_and(|u| &u.card == card));
+            if let Some(u) = unit_mut(s, card) {
+                u.rested = *rested;
+            }
+            if *rested && is_vanguard && s.active == Some(seat) && s.phase == Phase::Battle {
+                let n = s.drive_count(seat);
+                if let Some(p) = s.player_mut(seat) {
+                    p.turn.client_drives_left = n;
+                }
+            }
+            if !*rested {
+                if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Stand) && c.seat == seat) {
+                    ch.extra_done = true;
+                }
+            }
+        }
+        ClientOp::DamageFlipped { card, face_up } => {
+            if let Some(p) = s.player_mut(seat) {
+                for (c, up) in &mut p.damage {
+                    if c == card {
+                        *up = *face_up;
+                    }
+                }
+            }
+        }
+        ClientOp::GZoneFlipped { card, face_up } => {
+            if let Some(p) = s.player_mut(seat) {
+                for (c, up) in &mut p.g_zone {
+                    if c == card {
+                        *up = *face_up;
+                    }
+                }
+            }
+        }
+        ClientOp::LockChanged { card, locked } => {
+            if let Some(u) = unit_mut(s, card) {
+                u.locked = *locked;
+            }
+        }
+        ClientOp::DeleteChanged { card, deleted } => {
+            if let Some(u) = unit_mut(s, card) {
+                u.deleted = *deleted;
+            }
+        }
+        ClientOp::PowerEdited { card, mode, value } => {
+            if let Some(u) = unit_mut(s, card) {
+                match mode {
+                    PowerEdit::Add => u.power_turn += value,
+                    PowerEdit::Set => {
+                        u.power_set = Some(*value);
+                        u.power_turn = 0;
+                        u.power_battle = 0;
+                    }
+                }
+            }
+        }
+        ClientOp::Rode { card } => {
+            ride(s, seat, card);
+            if let Some(p) = s.player_mut(seat) {
+                p.turn.rode = true;
+            }
+        }
+        ClientOp::Strode { g_unit, heart } => stride(s, seat, g_unit, heart),
+        ClientOp::Legion { mate } => legion(s, seat, mate),
+        ClientOp::PhaseButton { phase } => {
+            if *phase == Phase::Ride && s.active != Some(seat) {
+                // The client has no turn button: the ride phase button starts the player's turn
+                // and stands their units (VGC-UI-2).
+                start_turn(s, s.turn + 1, seat);
+            }
+            if *phase == Phase::Ride {
+                if let Some(p) = s.player_mut(seat) {
+                    for u in p.units_mut() {
+                        u.power_turn = 0;
+                        u.crit_turn = 0;
+                    }
+                }
+            }
+            enter_phase(s, seat, *phase);
+        }
+        ClientOp::Moved { card, to } => {
+            let from_damage = s.find(card).is_some_and(|(_, p)| p == Place::Damage);
+            put(s, seat, card, *to);
+            if from_damage && *to == Place::Drop {
+                if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Heal) && c.seat == seat) {
+                    ch.extra_done = true;
+                }
+            }
+        }
+        ClientOp::TriggerApplied { power_to, critical_to } => {
+            trigger_power(s, power_to, critical_to.as_deref());
+            if let Some(ch) = &mut s.check {
+                ch.power_done = true;
+                if ch.trigger == Some(TriggerType::Critical) {
+                    ch.extra_done = true;
+                }
+            }
+        }
+    }
+}
+
+fn start_turn(s: &mut VanguardState, turn: u32, seat: Seat) {
+    s.turn = turn;
+    s.active = Some(seat);
+    s.phase = Phase::Stand;
+    s.attack = None;
+    s.check = None;
+    s.ridden_upon = None;
+    for p in &mut s.players {
+        p.turn = TurnFlags::default();
+    }
+    if let Some(p) = s.player_mut(seat) {
+        p.turns_taken += 1;
+        // VG-STAND-1: the stand phase stands every rested unit; a locked card "can do nothing".
+        for u in p.units_mut() {
+            if !u.locked {
+                u.rested = false;
+            }
+        }
+    }
+}
+
+fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase) {
+    s.phase = phase;
+    s.ridden_upon = s.ridden_upon.take().filter(|_| phase == Phase::Ride);
+    if phase == Phase::Battle {
+        if let Some(p) = s.player_mut(seat) {
+            p.turn.client_drives_left = 0;
+        }
+    }
+    if phase != Phase::End {
+        return;
+    }
+    s.attack = None;
+    s.check = None;
+    for p in &mut s.players {
+        p.drop.append(&mut p.guardians);
+        // VG-END-2: until-end-of-turn modifiers expire.
+        for u in p.units_mut() {
+            u.power_turn = 0;
+            u.power_battle = 0;
+            u.crit_turn = 0;
+        }
+    }
+    if let Some(p) = s.player_mut(seat) {
+        // VG-END-3 / VG-STRIDE-4: the G unit returns to the G zone face up; the heart is the vanguard again.
+        if let Some(g) = p.g_unit.take() {
+            p.g_zone.push((g.card, true));
+        }
+        p.heart = None;
+        // VG-END-4: the owner's locked and deleted cards turn face up.
+        for u in p.units_mut() {
+            u.locked = false;
+            u.deleted = false;
+        }
+    }
+}
+
+fn ride(s: &mut VanguardState, seat: Seat, card: &str) {
+    take(s, card);
+    let Some(p) = s.player_mut(seat) else { return };
+    let old = p.vanguard.take();
+    let mate = p.mate.take();
+    // VG-RIDE-1: the old vanguard (and a legion, VG-KW-8) becomes the soul.
+    for u in [&old, &mate].into_iter().flatten() {
+        p.soul.push(u.card.clone());
+    }
+    p.vanguard = Some(Unit::new(card));
+    s.ridden_upon = old.map(|u| (seat, u.card));
+}
+
+fn stride(s: &mut VanguardState, seat: Seat, g_unit: &str, heart: &str) {
+    take(s, g_unit);
+    if let Some(p) = s.player_mut(seat) {
+        for u in [&mut p.vanguard, &mut p.mate].into_iter().flatten() {
+            // VG-STRIDE-2: a deleted vanguard is turned face up before it becomes the heart.
+            u.deleted = false;
+        }
+        p.g_unit = Some(Unit::new(g_unit));
+        p.heart = Some(heart.to_string());
+        p.turn.strides += 1;
+    }
+}
+
+fn legion(s: &mut VanguardState, seat: Seat, mate: &str) {
+    take(s, mate);
+    if let Some(p) = s.player_mut(seat) {
+        if let Some(old) = p.mate.take() {
+            p.soul.push(old.card);
+        }
+        p.mate = Some(Unit::new(mate));
+        p.turn.legions += 1;
+        p.legions_game += 1;
+    }
+}
+
+fn new_check(s: &VanguardState, seat: Seat, card: &str, drive: bool) -> CheckState {
+    let own = s.player(seat).map_or(0, |p| p.damage_count());
+    let opp = s.player(VanguardState::opponent(seat)).map_or(0, |p| p.damage_count());
+    CheckState {
+        seat,
+        card: card.to_string(),
+        drive,
+        trigger: s.activating_trigger(seat, card, drive),
+        damage_before: (own, opp),
+        power_done: false,
+        extra_done: false,
+    }
+}
+
+fn drive_check(s: &mut VanguardState, seat: Seat, card: &str) {
+    let check = new_check(s, seat, card, true);
+    put(s, seat, card, Place::Hand);
+    s.check = Some(check);
+    if let Some(a) = &mut s.attack {
+        a.drives_done += 1;
+    }
+}
+
+fn damage_check(s: &mut VanguardState, seat: Seat, card: &str) {
+    let check = new_check(s, seat, card, false);
+    put(s, seat, card, Place::Damage);
+    s.check = Some(check);
+    if let Some(a) = &mut s.attack {
+        a.damage_left = a.damage_left.saturating_sub(1);
+    }
+}
+
+fn trigger_power(s: &mut VanguardState, power_to: &str, critical_to: Option<&str>) {
+    if let Some(u) = unit_mut(s, power_to) {
+        u.power_turn += TRIGGER_POWER;
+    }
+    if let Some(c) = critical_to {
+        if let Some(u) = unit_mut(s, c) {
+            u.crit_turn += 1;
+        }
+    }
+}
+
+/// The unit on `seat`'s `circle` (the top of the vanguard circle).
+fn unit_on_mut(s: &mut VanguardState, seat: Seat, circle: Circle) -> Option<&mut Unit> {
+    let p = s.player_mut(seat)?;
+    match circle {
+        Circle::Vanguard => p.g_unit.as_mut().or(p.vanguard.as_mut()),
+        c => p.rear.get_mut(&c),
+    }
+}
+
+/// The unit `card` wherever it stands.
+pub(crate) fn unit_mut<'a>(s: &'a mut VanguardState, card: &str) -> Option<&'a mut Unit> {
+    s.players.iter_mut().flat_map(|p| p.units_mut()).find(|u| u.card == card)
+}
+
+/// Removes a card from wherever it is; returns its unit status if it stood on the field.
+fn take(s: &mut VanguardState, card: &str) -> Option<Unit> {
+    s.removed.retain(|(c, _)| c != card);
+    let mut found = None;
+    for p in &mut s.players {
+        p.deck.remove(card);
+        p.hand.retain(|c| c != card);
+        p.drop.retain(|c| c != card);
+        p.damage.retain(|(c, _)| c != card);
+        p.soul.retain(|c| c != card);
+        p.g_zone.retain(|(c, _)| c != card);
+        p.bind.retain(|c| c != card);
+        p.guardians.retain(|c| c != card);
+        for slot in [&mut p.g_unit, &mut p.vanguard, &mut p.mate] {
+            if slot.as_ref().is_some_and(|u| u.card == card) {
+                found = slot.take();
+            }
+        }
+        if let Some(c) = p.rear.iter().find(|(_, u)| u.card == card).map(|(c, _)| *c) {
+            found = p.rear.remove(&c);
+        }
+        if p.heart.as_deref() == Some(card) {
+            p.heart = None;
+        }
+    }
+    found
+}
+
+/// Moves `card` to `seat`'s `place`. A unit moved onto an occupied rear-guard circle from another
+/// circle swaps with the occupant (VG-MAIN-3); from anywhere else it retires the occupant to the
+/// drop zone (VG-ZONE-5). A card put onto the vanguard circle is a ride (the old vanguard becomes soul).
+fn put(s: &mut VanguardState, seat: Seat, card: &str, place: Place) {
+    if let Place::Circle(Circle::Vanguard) = place {
+        ride(s, seat, card);
+        return;
+    }
+    let from_circle = s.player(seat).and_then(|p| p.rear.iter().find(|(_, u)| u.card == card).map(|(c, _)| *c));
+    let unit = take(s, card);
+    let Some(p) = s.player_mut(seat) else { return };
+    match place {
+        Place::Deck | Place::DeckBottom | Place::DeckSearch => {
+            p.deck.insert(card.to_string());
+        }
+        Place::Hand => p.hand.push(card.to_string()),
+        Place::Drop => p.drop.push(card.to_string()),
+        Place::Damage => p.damage.push((card.to_string(), true)),
+        Place::Soul => p.soul.push(card.to_string()),
+        Place::GZone => p.g_zone.push((card.to_string(), false)),
+        Place::Bind => p.bind.push(card.to_string()),
+        Place::Guardian => p.guardians.push(card.to_string()),
+        Place::Removed => s.removed.push((card.to_string(), seat)),
+        Place::Circle(c) => {
+            let moved = unit.filter(|_| from_circle.is_some()).unwrap_or_else(|| Unit::new(card));
+            if let Some(old) = p.rear.insert(c, moved) {
+                match from_circle {
+                    Some(from) => {
+                        p.rear.insert(from, old);
+                    }
+                    None => p.drop.push(old.card),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The game header: players, registered decks (main and G deck), the card definitions they use,
+//! and the policy chosen for each OPEN point of digest §4.4.
+//!
+//! Stored postcard-encoded, and postcard encodes structs positionally, so [`ConfigV1`] never gains
+//! fields: a new shape becomes a new [`VanguardConfig`] variant.
+//!
+//! Policies (`--policy KEY=VALUE`, see [`Policies::set`]):
+//!
+//! | key | values (default first) | OPEN point |
+//! |---|---|---|
+//! | `first_turn_attack` | `first-player-only`, `both-first-turns` | VG-OPEN-3: whose first turn has no attacks |
+//! | `simultaneous_loss` | `draw`, `active-player-loses` | VG-OPEN-4 |
+//! | `grade_assist_limit` | `once-per-turn`, `once-per-game`, `unlimited` | VG-OPEN-5 |
+//! | `grade_assist_removal` | `two-and-two`, `two-total` | VG-OPEN-5 |
+//! | `stride_limit` | `once-per-turn`, `unlimited` | VG-OPEN-6 |
+//! | `stride_face_up` | `forbid`, `allow` | VG-OPEN-6 |
+//! | `damage_check_clan` | `required`, `not-required` | VG-OPEN-7 |
+//! | `legion_limit` | `once-per-game`, `once-per-turn` | VG-OPEN-8 |
+//! | `soul_visibility` | `owner`, `public` | VG-OPEN-9 |
+//! | `face_down_damage` | `public`, `hidden` | VG-OPEN-10 |
+//! | `power_multiple` | `rule`, `client-only` | VG-OPEN-12 |
+
+use serde::{Deserialize, Serialize};
+
+use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
+use crate::game::rules::check_seats;
+use crate::game::{Seat, Violation};
+
+/// The stored, versioned header configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VanguardConfig {
+    V1(ConfigV1),
+}
+
+/// Version 1 of the header. Never add fields (postcard is positional).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigV1 {
+    /// Player names in seat order; exactly two.
+    pub players: Vec<String>,
+    /// Each seat's registered deck. Instance `p{seat}-{i}` is `decks[seat].main[i]`, `p{seat}-g{i}` is `decks[seat].g[i]`.
+    pub decks: Vec<DeckList>,
+    /// The definitions of every card the decks use, so a replay never needs an external catalog.
+    pub cards: Vec<CardDef>,
+    pub policies: Policies,
+}
+
+/// VG-OPEN-3: whose first turn forbids attacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FirstTurnAttack {
+    /// Only the first player's first turn (the digest's reading).
+    FirstPlayerOnly,
+    /// Each player's first turn.
+    BothFirstTurns,
+}
+
+/// VG-OPEN-4: both players meet a loss condition at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SimultaneousLoss {
+    /// The game is a draw (no winners).
+    Draw,
+    /// The player whose turn it is loses.
+    ActivePlayerLoses,
+}
+
+/// A per-turn / per-game limit (VG-OPEN-5, VG-OPEN-6, VG-OPEN-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    OncePerTurn,
+    OncePerGame,
+    Unlimited,
+}
+
+/// VG-OPEN-5: how many cards grade assist removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GradeAssistRemoval {
+    /// Two from the hand and two from the G zone.
+    TwoAndTwo,
+    /// Two cards in total, from the hand and the G zone.
+    TwoTotal,
+}
+
+/// The policy for every OPEN point that changes validation or views.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policies {
+    pub first_turn_attack: FirstTurnAttack,
+    pub simultaneous_loss: SimultaneousLoss,
+    pub grade_assist_limit: Limit,
+    pub grade_assist_removal: GradeAssistRemoval,
+    pub stride_limit: Limit,
+    /// VG-OPEN-6: whether a face-up G unit may be strode.
+    pub stride_face_up: bool,
+    /// VG-OPEN-7: whether damage-check triggers need a same-clan unit on the field.
+    pub damage_check_clan: bool,
+    pub legion_limit: Limit,
+    /// VG-OPEN-9: whether the soul is public (else only its owner and judges see it).
+    pub soul_public: bool,
+    /// VG-OPEN-10: whether face-down damage cards stay identifiable to everyone.
+    pub face_down_damage_public: bool,
+    /// VG-OPEN-12: whether power edits that are not multiples of 100 are findings (else a UI constraint only).
+    pub power_multiple_is_rule: bool,
+}
+
+impl Default for Policies {
+    fn default() -> Self {
+        Policies {
+            first_turn_attack: FirstTurnAttack::FirstPlayerOnly,
+            simultaneous_loss: SimultaneousLoss::Draw,
+            grade_assist_limit: Limit::OncePerTurn,
+            grade_assist_removal: GradeAssistRemoval::TwoAndTwo,
+            stride_limit: Limit::OncePerTurn,
+            stride_face_up: false,
+            damage_check_clan: true,
+            legion_limit: Limit::OncePerGame,
+            soul_public: false,
+            face_down_damage_public: true,
+            power_multiple_is_rule: true,
+        }
+    }
+}
+
+/// Every policy key with its allowed values (default first) and the OPEN point it settles.
+pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
+    ("first_turn_attack", "first-player-only|both-first-turns", "VG-OPEN-3"),
+    ("simultaneous_loss", "draw|active-player-loses", "VG-OPEN-4"),
+    ("grade_assist_limit", "once-per-turn|once-per-game|unlimited", "VG-OPEN-5"),
+    ("grade_assist_removal", "two-and-two|two-total", "VG-OPEN-5"),
+    ("stride_limit", "once-per-turn|unlimited", "VG-OPEN-6"),
+    ("stride_face_up", "forbid|allow", "VG-OPEN-6"),
+    ("damage_check_clan", "required|not-required", "VG-OPEN-7"),
+    ("legion_limit", "once-per-game|once-per-turn", "VG-OPEN-8"),
+    ("soul_visibility", "owner|public", "VG-OPEN-9"),
+    ("face_down_damage", "public|hidden", "VG-OPEN-10"),
+    ("power_multiple", "rule|client-only", "VG-OPEN-12"),
+];
+
+fn limit_name(l: Limit) -> &'static str {
+    match l {
+        Limit::OncePerTurn => "once-per-turn",
+        Limit::OncePerGame => "once-per-game",
+        Limit::Unlimited => "unlimited",
+    }
+}
+
+impl Policies {
+    /// Sets one policy from its string key and value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let Some((_, allowed, _)) = POLICY_KEYS.iter().find(|(k, _, _)| *k == key) else {
+            let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
+            return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
+        };
+        if !allowed.split('|').any(|v| v == value) {
+            return Err(format!("policy {key} does not accept {value:?} (allowed: {allowed})"));
+        }
+        let limit = || match value {
+            "once-per-game" => Limit::OncePerGame,
+            "unlimited" => Limit::Unlimited,
+            _ => Limit::OncePerTurn,
+        };
+        match key {
+            "first_turn_attack" => {
+                self.first_turn_attack = if value == "both-first-turns" {
+                    FirstTurnAttack::BothFirstTurns
+                } else {
+                    FirstTurnAttack::FirstPlayerOnly
+                }
+            }
+            "simultaneous_loss" => {
+                self.simultaneous_loss =
+                    if value == "draw" { SimultaneousLoss::Draw } else { SimultaneousLoss::ActivePlayerLoses }
+            }
+            "grade_assist_limit" => self.grade_assist_limit = limit(),
+            "grade_assist_removal" => {
+                self.grade_assist_removal =
+                    if value == "two-total" { GradeAssistRemoval::TwoTotal } else { GradeAssistRemoval::TwoAndTwo }
+            }
+            "stride_limit" => self.stride_limit = limit(),
+            "stride_face_up" => self.stride_face_up = value == "allow",
+            "damage_check_clan" => self.damage_check_clan = value == "required",
+            "legion_limit" => self.legion_limit = limit(),
+            "soul_visibility" => self.soul_public = value == "public",
+            "face_down_damage" => self.face_down_damage_public = value == "public",
+            _ => self.power_multiple_is_rule = value == "rule",
+        }
+        Ok(())
+    }
+
+    /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let pick = |b: bool, yes: &str, no: &str| if b { yes } else { no }.to_string();
+        vec![
+            (
+                "first_turn_attack",
+                pick(
+                    self.first_turn_attack == FirstTurnAttack::FirstPlayerOnly,
+                    "first-player-only",
+                    "both-first-turns",
+                ),
+            ),
+            (
+                "simultaneous_loss",
+                pick(self.simultaneous_loss == SimultaneousLoss::Draw, "draw", "active-player-loses"),
+            ),
+            ("grade_assist_limit", limit_name(self.grade_assist_limit).to_string()),
+            (
+                "grade_assist_removal",
+                pick(self.grade_assist_removal == GradeAssistRemoval::TwoAndTwo, "two-and-two", "two-total"),
+            ),
+            ("stride_limit", limit_name(self.stride_limit).to_string()),
+            ("stride_face_up", pick(self.stride_face_up, "allow", "forbid")),
+            ("damage_check_clan", pick(self.damage_check_clan, "required", "not-required")),
+            ("legion_limit", limit_name(self.legion_limit).to_string()),
+            ("soul_visibility", pick(self.soul_public, "public", "owner")),
+            ("face_down_damage", pick(self.face_down_damage_public, "public", "hidden")),
+            ("power_multiple", pick(self.power_multiple_is_rule, "rule", "client-only")),
+        ]
+    }
+}
+
+impl VanguardConfig {
+    /// A config for two players and their decks, embedding the definitions the decks use.
+    /// Unknown card ids are reported; deck construction is checked by `Game::setup`.
+    pub fn new(
+        players: Vec<String>,
+        decks: Vec<DeckList>,
+        catalog: &Catalog,
+    ) -> Result<VanguardConfig, Vec<Violation>> {
+        let mut cards: Vec<CardDef> = Vec::new();
+        let mut missing = Vec::new();
+        for id in decks.iter().flat_map(|d| d.main.iter().chain(&d.g)) {
+            if cards.iter().any(|c| &c.id == id) {
+                continue;
+            }
+            match catalog.get(id) {
+                Some(def) => cards.push(def.clone()),
+                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
+            }
+        }
+        // Legion mates are searched for by name (VG-KW-8); their definitions come along when decks hold them.
+        if !missing.is_empty() {
+            return Err(missing);
+        }
+        Ok(VanguardConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default() }))
+    }
+
+    pub fn v1(&self) -> &ConfigV1 {
+        match self {
+            VanguardConfig::V1(c) => c,
+        }
+    }
+
+    pub fn policies(&self) -> &Policies {
+        &self.v1().policies
+    }
+
+    /// Sets a policy by key (`--policy KEY=VALUE`).
+    pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let VanguardConfig::V1(c) = self;
+        c.policies.set(key, value)
+    }
+
+    /// Everything wrong with the header: two players with a deck each, and each deck (VG-DECK).
+    pub fn check(&self) -> Vec<Violation> {
+        let c = self.v1();
+        check_seats("VG-DECK-1", &c.players, &c.decks, |deck| {
+            check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
+        })
+    }
+}
+
+/// The instance id of seat `seat`'s `index`-th main-deck card.
+pub fn instance_id(seat: Seat, index: usize) -> String {
+    format!("p{seat}-{index}")
+}
+
+/// The instance id of seat `seat`'s `index`-th G-deck card.
+pub fn g_instance_id(seat: Seat, index: usize) -> String {
+    format!("p{seat}-g{index}")
+}
+
+/// The owner seat, whether it is a G-deck card, and the index, of an instance id.
+pub fn parse_instance(id: &str) -> Option<(Seat, bool, usize)> {
+    let rest = id.strip_prefix('p')?;
+    let (seat, index) = rest.split_once('-')?;
+    let seat = seat.parse().ok()?;
+    match index.strip_prefix('g') {
+        Some(i) => Some((seat, true, i.parse().ok()?)),
+        None => Some((seat, false, index.parse().ok()?)),
+    }
+}

@@ -1,0 +1,1182 @@
+//! `validate`: every rule an event would break, each with its digest rule ID.
+//!
+//! Rules-level events are checked against the rules of §4.3. The client's manual operations
+//! ([`ClientOp`]) are checked for what the client itself enforces (`VGC-*`) and for the rules the
+//! operation breaks *by what it does* (a heal with less damage than the opponent, a G unit put into
+//! the main deck, an attack by hand on the first turn, a damage card after the sixth...). So a
+//! manual operation that breaks a rule is refused by `kifu game act` like any other action, while
+//! a client log imported as it was recorded (`kifu game import --from vgc-log`) keeps every line
+//! and `kifu game audit` lists each broken rule at the operation that broke it.
+//!
+//! Recorder IDs used besides `VG-*`/`VGC-*` (not in the digest, so not in the coverage table):
+//! `KIFU-CARD-1` a card is not where the event says; `KIFU-CARD-2` no registered deck has that
+//! card; `KIFU-SEAT-1` the seat does not exist.
+
+use std::collections::BTreeSet;
+
+use super::catalog::{CardDef, TriggerType};
+use super::config::{GradeAssistRemoval, Limit, SimultaneousLoss};
+use super::events::{Circle, ClientOp, EffectKind, Phase, Place, PowerEdit, VanguardEvent};
+use super::state::VanguardState;
+use crate::game::{RuleId, Seat, Violation};
+
+/// Every rule `event` would break if applied to `s`. Empty means legal.
+pub fn validate(s: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
+    let mut c = Check { s, out: Vec::new() };
+    c.event(event);
+    c.out
+}
+
+struct Check<'a> {
+    s: &'a VanguardState,
+    out: Vec<Violation>,
+}
+
+fn grade(def: Option<&CardDef>) -> u8 {
+    def.map_or(0, |d| d.grade)
+}
+
+impl<'a> Check<'a> {
+    fn v(&mut self, rule: RuleId, msg: impl Into<String>) {
+        self.out.push(Violation::new(rule, msg));
+    }
+
+    fn def(&mut self, card: &str) -> Option<&'a CardDef> {
+        let s = self.s;
+        let d = s.def(card);
+        if d.is_none() {
+            self.v("KIFU-CARD-2", format!("{card} is not a card of either registered deck"));
+        }
+        d
+    }
+
+    fn label(&self, card: &str) -> String {
+        super::view::label(self.s, card)
+    }
+
+    /// KIFU-CARD-1: `card` is in `seat`'s `place`.
+    fn holds(&mut self, seat: Seat, place: Place, card: &str) -> bool {
+        if self.def(card).is_none() {
+            return false;
+        }
+        let ok = self.s.holds(seat, place, card);
+        if !ok {
+            let where_ = match self.s.find(card) {
+                Some((o, p)) => format!("it is in {}'s {}", self.s.name(o), p.name()),
+                None => "it is nowhere".to_string(),
+            };
+            self.v(
+                "KIFU-CARD-1",
+                format!("{} is not in {}'s {}: {where_}", self.label(card), self.s.name(seat), place.name()),
+            );
+        }
+        ok
+    }
+
+    fn distinct(&mut self, cards: &[String]) {
+        let mut seen = BTreeSet::new();
+        for c in cards {
+            if !seen.insert(c) {
+                self.v("KIFU-CARD-1", format!("{c} is named twice"));
+            }
+        }
+    }
+
+    fn in_turn(&mut self, seat: Seat, rule: RuleId, what: &str) -> bool {
+        if self.s.phase == Phase::Setup || self.s.active.is_none() {
+            self.v("VG-SETUP-5", format!("{what}: the game has not begun"));
+            return false;
+        }
+        if self.s.active != Some(seat) {
+            self.v(rule, format!("{what}: it is not {}'s turn", self.s.name(seat)));
+            return false;
+        }
+        true
+    }
+
+    fn phase(&mut self, want: Phase, rule: RuleId, what: &str) {
+        if self.s.phase != want {
+            self.v(rule, format!("{what} belongs to the {} phase, not the {} phase", want.name(), self.s.phase.name()));
+        }
+    }
+
+    fn vg_grade(&self, seat: Seat) -> u8 {
+        self.s.vanguard_grade(seat).unwrap_or(0)
+    }
+
+    /// The unit on `seat`'s `circle`, or a KIFU-CARD-1 finding.
+    fn unit_at(&mut self, seat: Seat, circle: Circle) -> Option<&'a super::state::Unit> {
+        let s = self.s;
+        let u = s.player(seat).and_then(|p| p.on(circle));
+        if u.is_none() {
+            self.v("KIFU-CARD-1", format!("{} has no unit on circle {}", s.name(seat), circle.name()));
+        }
+        u
+    }
+
+    fn own_unit(&mut self, seat: Seat, card: &str) -> Option<Circle> {
+        self.def(card)?;
+        let c = self.s.player(seat).and_then(|p| p.circle_of(card));
+        if c.is_none() {
+            self.v("KIFU-CARD-1", format!("{} is not a unit on {}'s field", self.label(card), self.s.name(seat)));
+        }
+        c
+    }
+
+    fn event(&mut self, event: &VanguardEvent) {
+        use VanguardEvent::*;
+        let s = self.s;
+        if event.is_table_talk() {
+            return;
+        }
+        if let Some(seat) = event.seat() {
+            if usize::from(seat) >= s.players.len().min(2) {
+                self.v("KIFU-SEAT-1", format!("seat {seat} does not exist: the game has two players"));
+                return;
+            }
+        }
+        if s.result.is_some() {
+            self.v("VG-WIN-4", "the game is over; nothing may be played after the result");
+            return;
+        }
+        if !matches!(event, GameEnded { .. }) {
+            for (seat, reason) in s.losses() {
+                let (rule, why) = match reason {
+                    super::events::LossReason::SixDamage => (
+                        "VG-WIN-2",
+                        format!("{} has {} damage", s.name(seat), s.player(seat).map_or(0, |p| p.damage_count())),
+                    ),
+                    super::events::LossReason::DeckOut => {
+                        ("VG-WIN-3", format!("{} has no cards in the deck", s.name(seat)))
+                    }
+                };
+                self.v(rule, format!("{why}, so the game was already lost; no loss was recorded and play went on"));
+            }
+        }
+        match event {
+            StartingVanguardSet { seat, card } => {
+                if s.phase != Phase::Setup || s.player(*seat).is_some_and(|p| p.vanguard.is_some()) {
+                    self.v("VG-SETUP-1", format!("{} already has a starting vanguard", s.name(*seat)));
+                }
+                if self.holds(*seat, Place::DeckSearch, card)
+                    && (grade(s.def(card)) != 0 || s.def(card).is_some_and(|d| d.is_g_unit()))
+                {
+                    self.v("VG-SETUP-1", format!("{} is not a grade-0 unit", self.label(card)));
+                }
+            }
+            FirstPlayerDetermined { first } => {
+                if s.phase != Phase::Setup || s.first.is_some() {
+                    self.v("VG-SETUP-2", "the first player was already determined");
+                }
+                if usize::from(*first) >= 2 {
+                    self.v("KIFU-SEAT-1", format!("seat {first} does not exist"));
+                }
+            }
+            DeckShuffled { .. } => {}
+            OpeningHandDrawn { seat, cards } => {
+                let p = s.player(*seat);
+                if s.phase != Phase::Setup || p.is_some_and(|p| p.hand_drawn) {
+                    self.v("VG-SETUP-3", format!("{} already drew an opening hand", s.name(*seat)));
+                } else if p.is_some_and(|p| p.vanguard.is_none()) {
+                    self.v("VG-SETUP-3", "the starting vanguard is placed before the opening hand is drawn");
+                }
+                if cards.len() != 5 {
+                    self.v("VG-SETUP-3", format!("the opening hand has {} cards; it is exactly 5", cards.len()));
+                }
+                self.distinct(cards);
+                for c in cards {
+                    self.holds(*seat, Place::DeckSearch, c);
+                }
+            }
+            Redrawn { seat, returned, drawn } => {
+                let p = s.player(*seat);
+                if s.phase != Phase::Setup || s.revealed || !p.is_some_and(|p| p.hand_drawn) {
+                    self.v("VG-SETUP-4", "a redraw follows the opening hand, before the vanguards are flipped");
+                }
+                if p.is_some_and(|p| p.redrawn) {
+                    self.v("VG-SETUP-4", format!("{} already redrew: at most once per game", s.name(*seat)));
+                }
+                if drawn.len() != returned.len() {
+                    self.v(
+                        "VG-SETUP-4",
+                        format!(
+                            "{} cards returned but {} drawn; exactly as many are drawn",
+                            returned.len(),
+                            drawn.len()
+                        ),
+                    );
+                }
+                self.distinct(returned);
+                self.distinct(drawn);
+                for c in returned {
+                    self.holds(*seat, Place::Hand, c);
+                }
+                for c in drawn.iter().filter(|c| !returned.contains(c)) {
+                    self.holds(*seat, Place::DeckSearch, c);
+                }
+            }
+            VanguardsRevealed {} => {
+                let ready = s.players.iter().all(|p| p.vanguard.is_some() && p.hand_drawn);
+                if s.phase != Phase::Setup || s.revealed {
+                    self.v("VG-SETUP-5", "the vanguards were already flipped");
+                } else if !ready || s.first.is_none() {
+                    self.v(
+                        "VG-SETUP-5",
+                        "the vanguards are flipped once both starting vanguards, the first player and both hands are set",
+                    );
+                }
+            }
+            TurnStarted { turn, seat } => self.turn_started(*turn, *seat),
+            PhaseEntered { seat, phase } => self.phase_entered(*seat, *phase),
+            CardDrawn { seat, card } => {
+                if self.in_turn(*seat, "VG-DRAW-1", "drawing") {
+                    self.phase(Phase::Draw, "VG-DRAW-1", "the turn's draw");
+                    if s.player(*seat).is_some_and(|p| p.turn.drew) {
+                        self.v("VG-DRAW-1", "the draw phase draws one card, and it was drawn");
+                    }
+                }
+                self.holds(*seat, Place::DeckSearch, card);
+            }
+            GradeAssisted { seat, taken, removed } => self.grade_assist(*seat, taken.as_deref(), removed),
+            Rode { seat, card } => {
+                if self.in_turn(*seat, "VG-RIDE-1", "riding") {
+                    self.phase(Phase::Ride, "VG-RIDE-1", "a normal ride");
+                    if s.player(*seat).is_some_and(|p| p.turn.rode) {
+                        self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
+                    }
+                }
+                self.ride_checks(*seat, card, "VG-RIDE-8");
+            }
+            SuperiorRode { seat, card, from, source } => {
+                self.def(source);
+                self.holds(*seat, *from, card);
+                if s.player(*seat).is_some_and(|p| p.g_unit.is_some()) {
+                    self.v("VG-RIDE-8", "no ride while a G unit is on the vanguard circle");
+                }
+            }
+            ForerunnerCalled { seat, card, circle } => {
+                if s.ridden_upon.as_ref() != Some(&(*seat, card.clone())) {
+                    self.v("VG-KW-1", format!("{} was not the unit just ridden upon", self.label(card)));
+                }
+                let def = self.def(card);
+                if def.is_some_and(|d| !d.has("forerunner")) {
+                    self.v("VG-KW-1", format!("{} has no Forerunner", self.label(card)));
+                }
+                let clan =
+                    s.player(*seat).and_then(|p| p.vanguard.as_ref()).and_then(|u| s.def(&u.card)).map(|d| &d.clan);
+                if def.is_some_and(|d| Some(&d.clan) != clan) {
+                    self.v("VG-KW-1", "forerunner needs a unit of the same clan to ride on it");
+                }
+                self.rear_circle(*circle);
+            }
+            Strode { seat, g_unit, heart, discarded } => {
+                self.strode(*seat, g_unit, heart, Some(discarded), "VG-STRIDE-1")
+            }
+            Called { seat, card, circle } => {
+                if self.in_turn(*seat, "VG-MAIN-1", "calling") {
+                    self.main_phase("VG-MAIN-1", "a call");
+                }
+                if self.holds(*seat, Place::Hand, card) {
+                    self.call_grade(*seat, card);
+                }
+                self.rear_circle(*circle);
+            }
+            SuperiorCalled { seat, card, from, circle, source } => {
+                self.def(source);
+                if !matches!(from, Place::Drop | Place::Deck | Place::DeckSearch | Place::Hand) {
+                    self.v(
+                        "VG-MAIN-2",
+                        format!("superior calls come from the drop zone, deck or hand, not the {}", from.name()),
+                    );
+                }
+                self.holds(*seat, *from, card);
+                self.rear_circle(*circle);
+            }
+            RearGuardMoved { seat, from, to } => {
+                if self.in_turn(*seat, "VG-MAIN-3", "moving a rear-guard") {
+                    self.main_phase("VG-MAIN-3", "moving a rear-guard");
+                }
+                self.column_move(*seat, *from, *to);
+            }
+            LegionPerformed { seat, returned, mate } => self.legion(*seat, Some(returned), mate, "VG-KW-8"),
+            EffectActivated { seat, source, kind, .. } => self.effect(*seat, source, *kind),
+            CounterBlasted { seat, cards } => {
+                self.distinct(cards);
+                for c in cards {
+                    if self.holds(*seat, Place::Damage, c)
+                        && s.player(*seat).is_some_and(|p| p.damage.iter().any(|(d, up)| d == c && !up))
+                    {
+                        self.v("VG-COST-3", format!("{} is already face down", self.label(c)));
+                    }
+                }
+            }
+            SoulBlasted { seat, cards } => {
+                self.distinct(cards);
+                for c in cards {
+                    if !s.holds(*seat, Place::Soul, c) && s.def(c).is_some() {
+                        self.v("VG-COST-1", format!("{} is not in {}'s soul", self.label(c), s.name(*seat)));
+                    }
+                }
+            }
+            SoulCharged { seat, cards } => {
+                self.distinct(cards);
+                for c in cards {
+                    if !s.holds(*seat, Place::DeckSearch, c) && s.def(c).is_some() {
+                        self.v("VG-COST-2", format!("{} is not in {}'s deck", self.label(c), s.name(*seat)));
+                    }
+                }
+            }
+            AttackDeclared { seat, attacker, target } => self.attack(*seat, *attacker, *target),
+            Boosted { seat, booster } => self.boost(*seat, *booster),
+            GuardianCalled { seat, card } => {
+                self.defending(*seat, "VG-BATTLE-5", "guarding");
+                if self.holds(*seat, Place::Hand, card) {
+                    self.guard_grade(*seat, card);
+                }
+            }
+            Intercepted { seat, circle } => {
+                self.defending(*seat, "VG-BATTLE-6", "intercepting");
+                if let Some(u) = self.unit_at(*seat, *circle) {
+                    self.intercept(*circle, &u.card.clone());
+                }
+            }
+            DriveChecked { seat, card } => {
+                match &s.attack {
+                    Some(a) if a.seat == *seat && a.hit.is_none() => {
+                        if a.attacker != Circle::Vanguard {
+                            self.v("VG-BATTLE-7", "only a vanguard's attack drive checks");
+                        } else if a.drives_done >= a.drives_total {
+                            self.v(
+                                "VG-BATTLE-7",
+                                format!("this vanguard drive checks {} time(s), all done", a.drives_total),
+                            );
+                        }
+                    }
+                    _ => self.v("VG-BATTLE-7", "a drive check belongs to the attacker's attack, before it resolves"),
+                }
+                self.trigger_settled();
+                self.holds(*seat, Place::DeckSearch, card);
+            }
+            DamageChecked { seat, card } => {
+                match &s.attack {
+                    Some(a) if VanguardState::opponent(a.seat) == *seat && a.hit == Some(true) && a.damage_left > 0 => {
+                    }
+                    _ => {
+                        self.v("VG-BATTLE-11", "a damage check follows a hit on the vanguard, one per point of damage")
+                    }
+                }
+                self.trigger_settled();
+                self.holds(*seat, Place::DeckSearch, card);
+            }
+            TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => self.trigger_resolved(
+                *seat,
+                power_to,
+                critical_to.as_deref(),
+                drew.as_deref(),
+                healed.as_deref(),
+                stood.as_deref(),
+            ),
+            AttackResolved { hit } => self.attack_resolved(*hit),
+            BattleEnded {} => match &s.attack {
+                None => self.v("VG-BATTLE-14", "no battle is in progress"),
+                Some(a) if a.hit.is_none() => self.v("VG-BATTLE-10", "the battle ends after the attack is resolved"),
+                Some(a) if a.damage_left > 0 => {
+                    self.v("VG-BATTLE-11", format!("{} damage check(s) still owed", a.damage_left))
+                }
+                Some(_) => self.trigger_settled(),
+            },
+            GameEnded { loser, .. } => self.game_ended(*loser),
+            CardMoved { card, to, .. } => {
+                self.def(card);
+                self.place_rules(card, *to);
+            }
+            EffectResolved { source, .. } => {
+                self.def(source);
+            }
+            ModifierApplied { card, .. } => {
+                if self.def(card).is_some() && s.find(card).is_none_or(|(_, p)| !matches!(p, Place::Circle(_))) {
+                    self.v("KIFU-CARD-1", format!("{} is not a unit on the field", self.label(card)));
+                }
+            }
+            Client { seat, op } => self.client(*seat, op),
+            ChatMessage { .. } | SpectatorJoined { .. } | SpectatorLeft { .. } => {}
+        }
+    }
+
+    fn rear_circle(&mut self, circle: Circle) {
+        if circle == Circle::Vanguard {
+            self.v("VG-ZONE-5", "units are called to the five rear-guard circles, not the vanguard circle");
+        }
+    }
+
+    fn main_phase(&mut self, rule: RuleId, what: &str) {
+        if self.s.phase == Phase::Battle || self.s.phase == Phase::End {
+            self.v("VG-TURN-2", format!("{what} is a main-phase action, and the battle phase has begun"));
+        } else {
+            self.phase(Phase::Main, rule, what);
+        }
+    }
+
+    fn call_grade(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        let g = grade(s.def(card));
+        if s.def(card).is_some_and(|d| d.is_g_unit()) || g > self.vg_grade(seat) {
+            self.v(
+                "VG-MAIN-1",
+                format!("{} is grade {g}, above the vanguard's grade {}", self.label(card), self.vg_grade(seat)),
+            );
+        }
+    }
+
+    fn guard_grade(&mut self, seat: Seat, card: &str) {
+        let g = grade(self.s.def(card));
+        if g > self.vg_grade(seat) {
+            self.v(
+                "VG-BATTLE-5",
+                format!(
+                    "guardian {} is grade {g}, above the vanguard's grade {}",
+                    self.label(card),
+                    self.vg_grade(seat)
+                ),
+            );
+        }
+    }
+
+    fn intercept(&mut self, circle: Circle, card: &str) {
+        if circle == Circle::Vanguard {
+            self.v("VG-BATTLE-6", "the vanguard never intercepts");
+        } else if !circle.is_front() {
+            self.v("VG-BATTLE-6", "only a front-row rear-guard intercepts");
+        }
+        if grade(self.s.def(card)) != 2 {
+            self.v("VG-BATTLE-6", format!("{} is not grade 2: only grade 2 intercepts", self.label(card)));
+        }
+        if self.s.players.iter().flat_map(|p| p.units()).any(|(_, u)| u.card == card && u.locked) {
+            self.v("VG-KW-2", format!("{} is locked and can do nothing", self.label(card)));
+        }
+    }
+
+    fn column_move(&mut self, seat: Seat, from: Circle, to: Circle) {
+        if from == Circle::Vanguard || to == Circle::Vanguard {
+            self.v("VG-MAIN-3", "nothing moves into or out of the vanguard circle");
+        } else if from.column() != to.column() || from == to {
+            self.v("VG-MAIN-3", format!("{} to {} is not a move within one column", from.name(), to.name()));
+        } else if to == Circle::BackCenter || from == Circle::BackCenter {
+            self.v("VG-MAIN-3", "the unit behind the vanguard cannot move");
+        }
+        if let Some(u) = self.unit_at(seat, from) {
+            if u.locked {
+                self.v("VG-KW-2", format!("{} is locked and can do nothing", self.label(&u.card.clone())));
+            }
+        }
+    }
+
+    fn ride_checks(&mut self, seat: Seat, card: &str, g_rule: RuleId) {
+        let s = self.s;
+        if s.player(seat).is_some_and(|p| p.g_unit.is_some()) {
+            self.v(g_rule, "no ride while a G unit is on the vanguard circle");
+        }
+        if !self.holds(seat, Place::Hand, card) {
+            return;
+        }
+        let (g, vg) = (grade(s.def(card)), self.vg_grade(seat));
+        if s.def(card).is_some_and(|d| d.is_g_unit()) || (g != vg && g != vg + 1) {
+            self.v(
+                "VG-RIDE-2",
+                format!("{} is grade {g}; a ride onto grade {vg} needs grade {vg} or {}", self.label(card), vg + 1),
+            );
+        }
+    }
+
+    fn turn_started(&mut self, turn: u32, seat: Seat) {
+        let s = self.s;
+        if !s.revealed {
+            self.v("VG-SETUP-5", "the first turn begins once the vanguards are flipped");
+            return;
+        }
+        if turn != s.turn + 1 {
+            self.v("VG-END-1", format!("turn {turn} cannot follow turn {}", s.turn));
+        }
+        match s.active {
+            None if Some(seat) != s.first => self.v("VG-SETUP-2", format!("{} is not the first player", s.name(seat))),
+            Some(a) => {
+                if a == seat {
+                    self.v("VG-END-1", "after a turn ends, the opponent's turn begins");
+                }
+                if s.phase != Phase::End {
+                    self.v(
+                        "VG-END-1",
+                        format!("the turn ends with the end phase; it is in the {} phase", s.phase.name()),
+                    );
+                }
+            }
+            None => {}
+        }
+    }
+
+    fn phase_entered(&mut self, seat: Seat, to: Phase) {
+        let s = self.s;
+        if !self.in_turn(seat, "VG-TURN-1", "changing phase") {
+            return;
+        }
+        let from = s.phase;
+        if to == Phase::Main && from >= Phase::Battle {
+            self.v("VG-TURN-2", "after moving to the battle phase there is no return to the main phase");
+        } else if to <= from || to == Phase::Setup {
+            self.v("VG-TURN-1", format!("the {} phase cannot follow the {} phase", to.name(), from.name()));
+        } else if from < Phase::Draw && to > Phase::Draw {
+            self.v("VG-TURN-1", "the draw phase comes before every later phase");
+        }
+        if from == Phase::Draw && to > Phase::Draw && !s.player(seat).is_some_and(|p| p.turn.drew) {
+            self.v("VG-DRAW-1", "the draw phase ended without the draw");
+        }
+        if to > Phase::Battle && s.attack.is_some() {
+            self.v("VG-BATTLE-14", "a battle is still in progress");
+        }
+    }
+
+    fn grade_assist(&mut self, seat: Seat, taken: Option<&str>, removed: &[String]) {
+        let s = self.s;
+        if self.in_turn(seat, "VG-GA-2", "grade assist") {
+            self.phase(Phase::GradeAssist, "VG-GA-2", "grade assist");
+        }
+        let Some(p) = s.player(seat) else { return };
+        let vg = self.vg_grade(seat);
+        if vg >= 3 {
+            self.v("VG-GA-1", format!("the vanguard is grade {vg}: grade assist needs grade 0–2"));
+        }
+        if p.hand.iter().any(|c| grade(s.def(c)) == vg + 1 && s.def(c).is_some_and(|d| !d.is_g_unit())) {
+            self.v("VG-GA-1", format!("the hand holds a grade-{} unit to ride", vg + 1));
+        }
+        if p.g_zone.len() < 2 {
+            self.v("VG-GA-1", "grade assist needs at least two units in the G zone");
+        }
+        let used = match s.policies.grade_assist_limit {
+            Limit::OncePerTurn => p.turn.grade_assists,
+            Limit::OncePerGame => p.grade_assists_game,
+            Limit::Unlimited => 0,
+        };
+        if used > 0 {
+            self.v("VG-OPEN-5", "grade assist was already used (policy grade_assist_limit)");
+        }
+        if let Some(t) = taken {
+            if self.holds(seat, Place::DeckSearch, t) && grade(s.def(t)) != vg + 1 {
+                self.v("VG-GA-3", format!("{} is not grade {}", self.label(t), vg + 1));
+            }
+        }
+        self.distinct(removed);
+        let (mut from_hand, mut from_g) = (0, 0);
+        for c in removed {
+            if s.holds(seat, Place::GZone, c) {
+                from_g += 1;
+            } else if s.holds(seat, Place::Hand, c) || Some(c.as_str()) == taken {
+                from_hand += 1;
+            } else {
+                self.holds(seat, Place::Hand, c);
+            }
+        }
+        let ok = match s.policies.grade_assist_removal {
+            GradeAssistRemoval::TwoAndTwo => from_hand == 2 && from_g == 2,
+            GradeAssistRemoval::TwoTotal => from_hand + from_g == 2,
+        };
+        if !ok {
+            self.v(
+                "VG-GA-3",
+                format!("removed {from_hand} from the hand and {from_g} from the G zone (policy grade_assist_removal)"),
+            );
+        }
+    }
+
+    fn strode(&mut self, seat: Seat, g_unit: &str, heart: &str, discarded: Option<&[String]>, rule: RuleId) {
+        let s = self.s;
+        if discarded.is_some() && self.in_turn(seat, "VG-TURN-1", "striding") {
+            self.phase(Phase::Stride, "VG-TURN-1", "a stride");
+        }
+        let opp = VanguardState::opponent(seat);
+        let Some(p) = s.player(seat) else { return };
+        if p.g_unit.is_some() {
+            self.v(rule, "a G unit is already on the vanguard circle");
+        } else if self.vg_grade(seat) < 3 || self.vg_grade(opp) < 3 {
+            self.v(
+                rule,
+                format!(
+                    "both vanguards must be grade 3 or higher (grades {} and {})",
+                    self.vg_grade(seat),
+                    self.vg_grade(opp)
+                ),
+            );
+        }
+        if let Some(discarded) = discarded {
+            self.distinct(discarded);
+            let mut total = 0u32;
+            for c in discarded {
+                if self.holds(seat, Place::Hand, c) {
+                    total += u32::from(grade(s.def(c)));
+                }
+            }
+            if total < 3 {
+                self.v(
+                    "VG-STRIDE-1",
+                    format!("the discarded units' grades total {total}; the stride cost is at least 3"),
+                );
+            }
+        }
+        let used = match s.policies.stride_limit {
+            Limit::OncePerTurn | Limit::OncePerGame => p.turn.strides,
+            Limit::Unlimited => 0,
+        };
+        if used > 0 {
+            self.v("VG-OPEN-6", "a stride was already made this turn (policy stride_limit)");
+        }
+        if self.holds(seat, Place::GZone, g_unit) {
+            if s.def(g_unit).is_some_and(|d| !d.is_g_unit()) {
+                self.v("VG-STRIDE-2", format!("{} is not a G unit", self.label(g_unit)));
+            }
+            let face_up = p.g_zone.iter().any(|(c, up)| c == g_unit && *up);
+            if face_up && !s.policies.stride_face_up {
+                self.v(
+                    "VG-STRIDE-2",
+                    format!("{} is face up; a face-down G unit is chosen (policy stride_face_up)", self.label(g_unit)),
+                );
+            }
+        }
+        let hearts = [&p.vanguard, &p.mate];
+        if !hearts.iter().any(|u| u.as_ref().is_some_and(|u| u.card == heart)) {
+            self.v(
+                "VG-STRIDE-3",
+                format!("{} is not the vanguard (or its legion mate), so it cannot be the heart", self.label(heart)),
+            );
+        }
+    }
+
+    fn legion(&mut self, seat: Seat, returned: Option<&[String]>, mate: &str, g_rule: RuleId) {
+        let s = self.s;
+        if self.in_turn(seat, "VG-MAIN-5", "legion") {
+            self.main_phase("VG-MAIN-5", "a legion");
+        }
+        let Some(p) = s.player(seat) else { return };
+        if p.g_unit.is_some() {
+            self.v(g_rule, "no legion while a G unit is on the vanguard circle");
+        }
+        if self.vg_grade(VanguardState::opponent(seat)) < 3 {
+            self.v("VG-KW-8", "legion needs the opponent's vanguard to be grade 3 or higher");
+        }
+        let used = match s.policies.legion_limit {
+            Limit::OncePerTurn => p.turn.legions,
+            _ => p.legions_game,
+        };
+        if used > 0 || p.mate.is_some() {
+            self.v("VG-OPEN-8", "legion was already performed (policy legion_limit)");
+        }
+        if let Some(returned) = returned {
+            self.distinct(returned);
+            if returned.len() != 4 {
+                self.v(
+                    "VG-KW-8",
+                    format!("legion returns exactly four units from the drop zone; {} named", returned.len()),
+                );
+            }
+            for c in returned {
+                self.holds(seat, Place::Drop, c);
+            }
+            self.holds(seat, Place::DeckSearch, mate);
+        } else if !(s.holds(seat, Place::Soul, mate) || s.holds(seat, Place::DeckSearch, mate)) && s.def(mate).is_some()
+        {
+            self.v(
+                "VGC-UI-4",
+                format!("the L button calls the mate from the soul or the deck; {} is in neither", self.label(mate)),
+            );
+        }
+        let leader = p.vanguard.as_ref().and_then(|u| s.def(&u.card));
+        let wanted = leader.and_then(|d| d.legion_mate.clone());
+        let name = s.def(mate).map(|d| d.name.clone());
+        if wanted.is_none() || wanted != name {
+            self.v(
+                "VG-KW-8",
+                format!(
+                    "the vanguard names {} as its legion mate, not {}",
+                    wanted.as_deref().unwrap_or("no mate"),
+                    self.label(mate)
+                ),
+            );
+        }
+    }
+
+    fn effect(&mut self, seat: Seat, source: &str, kind: EffectKind) {
+        let s = self.s;
+        let Some(def) = self.def(source) else { return };
+        if kind == EffectKind::Act && (s.active != Some(seat) || s.phase != Phase::Main) {
+            self.v("VG-EFF-2", "ACT abilities are activated in one's own main phase");
+        }
+        let Some(p) = s.player(seat) else { return };
+        if let Some(n) = def.limit_break() {
+            if p.damage_count() < n {
+                self.v(
+                    "VG-KW-7",
+                    format!("Limit Break {n} needs {n} damage; {} has {}", s.name(seat), p.damage_count()),
+                );
+            }
+        }
+        if let Some(n) = def.generation_break() {
+            let up = p.g_zone_face_up() + usize::from(p.g_unit.is_some());
+            if up < n {
+                self.v(
+                    "VG-KW-10",
+                    format!("Generation Break {n} needs {n} face-up G units; {} has {up}", s.name(seat)),
+                );
+            }
+        }
+    }
+
+    fn attack(&mut self, seat: Seat, attacker: Circle, target: Circle) {
+        let s = self.s;
+        if !self.in_turn(seat, "VG-BATTLE-2", "attacking") {
+            return;
+        }
+        self.phase(Phase::Battle, "VG-BATTLE-2", "an attack");
+        if s.attack.is_some() {
+            self.v("VG-BATTLE-14", "the previous battle has not ended");
+        }
+        if s.no_attack_turn(seat) {
+            self.v("VG-SETUP-2", "no attacks may be made during the first turn");
+        }
+        if !attacker.is_front() {
+            self.v("VG-BATTLE-2", format!("{} is in the back row; attackers stand in the front row", attacker.name()));
+        }
+        if let Some(u) = self.unit_at(seat, attacker) {
+            let card = u.card.clone();
+            if u.rested {
+                self.v("VG-BATTLE-2", format!("{} is rested; an attacker is a standing unit", self.label(&card)));
+            }
+            if u.locked {
+                self.v("VG-KW-2", format!("{} is locked and can do nothing", self.label(&card)));
+            }
+            if let Some(def) = s.def(&card) {
+                if def.has("restraint") {
+                    self.v("VG-KW-5", format!("{} has Restraint and cannot attack", self.label(&card)));
+                }
+                let other_clan = s
+                    .player(seat)
+                    .is_some_and(|p| p.units().iter().any(|(_, o)| s.def(&o.card).is_some_and(|d| d.clan != def.clan)));
+                if def.has("lord") && other_clan {
+                    self.v(
+                        "VG-KW-4",
+                        format!("{} has Lord and a unit of another clan is on the field", self.label(&card)),
+                    );
+                }
+            }
+        }
+        let opp = VanguardState::opponent(seat);
+        if !target.is_front() {
+            self.v("VG-BATTLE-2", format!("{} is in the back row; targets are front-row units", target.name()));
+        }
+        if s.player(opp).and_then(|p| p.on(target)).is_none() {
+            self.v("VG-BATTLE-2", format!("{} has no unit on circle {}", s.name(opp), target.name()));
+        }
+    }
+
+    fn boost(&mut self, seat: Seat, booster: Circle) {
+        let s = self.s;
+        let Some(a) = s.attack.as_ref().filter(|a| a.seat == seat && a.hit.is_none() && a.booster.is_none()) else {
+            self.v("VG-BATTLE-3", "a boost joins the attacker's attack, once, before it resolves");
+            return;
+        };
+        if a.attacker.behind() != Some(booster) {
+            self.v("VG-BATTLE-3", format!("{} is not directly behind the attacker", booster.name()));
+        }
+        if let Some(u) = self.unit_at(seat, booster) {
+            let card = u.card.clone();
+            if u.rested {
+                self.v("VG-BATTLE-3", format!("{} is rested; a booster is standing", self.label(&card)));
+            }
+            if u.locked {
+                self.v("VG-KW-2", format!("{} is locked and can do nothing", self.label(&card)));
+            }
+            if grade(s.def(&card)) > 1 {
+                self.v(
+                    "VG-BATTLE-3",
+                    format!("{} is grade {}; only grade 0–1 boost", self.label(&card), grade(s.def(&card))),
+                );
+            }
+        }
+    }
+
+    fn defending(&mut self, seat: Seat, rule: RuleId, what: &str) {
+        match &self.s.attack {
+            Some(a) if VanguardState::opponent(a.seat) == seat && a.hit.is_none() => {}
+            _ => self.v(rule, format!("{what} answers an attack on {}, before it resolves", self.s.name(seat))),
+        }
+    }
+
+    /// VG-BATTLE-8: the previous check's trigger resolved before the next check.
+    fn trigger_settled(&mut self) {
+        if self.s.check.as_ref().is_some_and(|c| c.open()) {
+            self.v("VG-BATTLE-8", "the last checked trigger has not been resolved");
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn trigger_resolved(
+        &mut self,
+        seat: Seat,
+        power_to: &str,
+        critical_to: Option<&str>,
+        drew: Option<&str>,
+        healed: Option<&str>,
+        stood: Option<&str>,
+    ) {
+        let s = self.s;
+        let Some(ch) = s.check.as_ref().filter(|c| c.open() && c.seat == seat) else {
+            self.v("VG-TRIG-1", "no trigger revealed by a drive or damage check is waiting to resolve");
+            return;
+        };
+        let t = ch.trigger.unwrap_or(TriggerType::Draw);
+        self.own_unit(seat, power_to);
+        let name = t.name();
+        match (t, critical_to) {
+            (TriggerType::Critical, Some(c)) => {
+                self.own_unit(seat, c);
+            }
+            (TriggerType::Critical, None) => self.v("VG-TRIG-4", "a critical trigger gives +1 critical to a unit"),
+            (_, Some(_)) => self.v("VG-TRIG-4", format!("a {name} trigger gives no critical")),
+            _ => {}
+        }
+        match (t, drew) {
+            (TriggerType::Draw, Some(c)) => {
+                self.holds(seat, Place::DeckSearch, c);
+            }
+            (TriggerType::Draw, None) => self.v("VG-TRIG-3", "a draw trigger draws a card"),
+            (_, Some(_)) => self.v("VG-TRIG-3", format!("a {name} trigger draws nothing")),
+            _ => {}
+        }
+        match (t, healed) {
+            (TriggerType::Heal, Some(c)) => {
+                self.holds(seat, Place::Damage, c);
+                self.heal_allowed(ch.damage_before, seat);
+            }
+            (_, Some(_)) => self.v("VG-TRIG-5", format!("a {name} trigger heals nothing")),
+            _ => {}
+        }
+        match (t, stood) {
+            (TriggerType::Stand, Some(c)) => {
+                let circle = self.own_unit(seat, c);
+                if circle == Some(Circle::Vanguard) {
+                    self.v("VG-TRIG-6", "a stand trigger stands a rear-guard");
+                }
+                if s.player(seat).is_some_and(|p| p.rear.values().any(|u| u.card == c && !u.rested)) {
+                    self.v("VG-TRIG-6", format!("{} is not rested", self.label(c)));
+                }
+            }
+            (_, Some(_)) => self.v("VG-TRIG-6", format!("a {name} trigger stands nothing")),
+            _ => {}
+        }
+    }
+
+    fn heal_allowed(&mut self, before: (usize, usize), seat: Seat) {
+        if before.0 < before.1 {
+            self.v(
+                "VG-TRIG-5",
+                format!(
+                    "{} had {} damage against the opponent's {} when the heal trigger was revealed; healing needs at least as much",
+                    self.s.name(seat),
+                    before.0,
+                    before.1
+                ),
+            );
+        }
+    }
+
+    fn attack_resolved(&mut self, hit: bool) {
+        let s = self.s;
+        let Some(a) = s.attack.as_ref() else {
+            self.v("VG-BATTLE-10", "no attack is waiting to be resolved");
+            return;
+        };
+        if a.hit.is_some() {
+            self.v("VG-BATTLE-10", "the attack was already resolved");
+            return;
+        }
+        if a.drives_done < a.drives_total {
+            self.v("VG-BATTLE-7", format!("{} of {} drive checks were made", a.drives_done, a.drives_total));
+        }
+        self.trigger_settled();
+        if let Some((atk, def)) = s.battle_powers() {
+            if hit != (atk >= def) {
+                self.v(
+                    "VG-BATTLE-10",
+                    format!(
+                        "attacker {atk} against defender {def}: the attack {}",
+                        if atk >= def { "hits" } else { "fails" }
+                    ),
+                );
+            }
+        }
+    }
+
+    fn game_ended(&mut self, loser: Option<Seat>) {
+        let s = self.s;
+        let losses = s.losses();
+        let losing: BTreeSet<Seat> = losses.iter().map(|(seat, _)| *seat).collect();
+        match loser {
+            _ if losing.is_empty() => {
+                self.v("VG-WIN-1", "no player has 6 damage or an empty deck");
+            }
+            Some(l) if !losing.contains(&l) => {
+                let rule = if s.player(l).is_some_and(|p| p.deck.is_empty()) { "VG-WIN-3" } else { "VG-WIN-2" };
+                self.v(rule, format!("{} meets no loss condition", s.name(l)));
+            }
+            Some(l) if losing.len() > 1 => match s.policies.simultaneous_loss {
+                SimultaneousLoss::Draw => {
+                    self.v("VG-OPEN-4", "both players lost at once: a draw (policy simultaneous_loss)")
+                }
+                SimultaneousLoss::ActivePlayerLoses if s.active != Some(l) => {
+                    self.v("VG-OPEN-4", "both players lost at once: the active player loses (policy simultaneous_loss)")
+                }
+                SimultaneousLoss::ActivePlayerLoses => {}
+            },
+            None if losing.len() < 2 || s.policies.simultaneous_loss != SimultaneousLoss::Draw => {
+                self.v("VG-OPEN-4", "a draw needs both players to lose at once under policy simultaneous_loss=draw")
+            }
+            _ => {}
+        }
+    }
+
+    /// The rules a card breaks by arriving at `to` (VG-DECK-6, VG-ZONE-7).
+    fn place_rules(&mut self, card: &str, to: Place) {
+        let Some(def) = self.s.def(card) else { return };
+        if def.is_g_unit() && matches!(to, Place::Deck | Place::DeckBottom | Place::DeckSearch) {
+            self.v("VG-DECK-6", format!("{} is a G unit: G units cannot be put in the main deck", self.label(card)));
+        }
+        if !def.is_g_unit() && to == Place::GZone {
+            self.v("VG-ZONE-7", format!("{} is not a G unit: the G zone holds only G units", self.label(card)));
+        }
+        if to == Place::GZone && self.s.find(card).is_none_or(|(_, p)| p != Place::GZone) {
+            let owner = VanguardState::owner(card).unwrap_or(0);
+            if self.s.player(owner).is_some_and(|p| p.g_zone.len() >= 8) {
+                self.v("VG-ZONE-7", "the G zone holds at most 8 cards");
+            }
+        }
+    }
+
+    fn client(&mut self, seat: Seat, op: &ClientOp) {
+        let s = self.s;
+        let own_turn = s.active == Some(seat);
+        match op {
+            ClientOp::Drew { card } => {
+                self.holds(seat, Place::DeckSearch, card);
+                let turn_draw = own_turn && s.phase <= Phase::Ride && !s.player(seat).is_some_and(|p| p.turn.drew);
+                let trigger_draw = s
+                    .check
+                    .as_ref()
+                    .is_some_and(|c| c.seat == seat && c.trigger == Some(TriggerType::Draw) && !c.extra_done);
+                if !turn_draw && !trigger_draw {
+                    self.v("VG-DRAW-1", "a card was drawn outside the turn's draw with no draw trigger to explain it");
+                }
+            }
+            ClientOp::Checked { card } => {
+                self.holds(seat, Place::DeckSearch, card);
+                self.trigger_settled();
+                if s.phase != Phase::Battle {
+                    self.v("VGC-OP-3", "the deck's right-click checks only during a battle phase");
+                } else if own_turn && s.player(seat).is_some_and(|p| p.turn.client_drives_left == 0) {
+                    self.v("VG-BATTLE-7", "a drive check with no drive check left for an attacking vanguard");
+                }
+            }
+            ClientOp::ToTopOfDeck { card } | ClientOp::ToBottomOfDeck { card } => {
+                self.def(card);
+                if s.def(card).is_some_and(|d| d.is_g_unit()) {
+                    self.v("VGC-UPD-2", "the client returns a G unit to the top of the G deck, never to the main deck");
+                }
+                self.place_rules(card, Place::Deck);
+            }
+            ClientOp::ToHand { card } => {
+                self.def(card);
+            }
+            ClientOp::Shuffled {} | ClientOp::DeckViewed {} => {}
+            ClientOp::Milled { card } | ClientOp::SoulCharged { card } | ClientOp::BoundTop { card } => {
+                self.holds(seat, Place::DeckSearch, card);
+            }
+            ClientOp::PositionChanged { card, rested } => self.position(seat, card, *rested),
+            ClientOp::DamageFlipped { card, .. } => {
+                self.holds(seat, Place::Damage, card);
+            }
+            ClientOp::GZoneFlipped { card, .. } => {
+                self.holds(seat, Place::GZone, card);
+            }
+            ClientOp::LockChanged { card, .. } => {
+                if let Some(c) = self.own_unit_any(card) {
+                    if c == Circle::Vanguard {
+                        self.v("VGC-OP-10", "the client locks rear-guards only");
+                    }
+                }
+            }
+            ClientOp::DeleteChanged { card, .. } => {
+                if let Some(c) = self.own_unit_any(card) {
+                    if c != Circle::Vanguard {
+                        self.v("VGC-OP-11", "the client deletes the vanguard only");
+                    }
+                }
+            }
+            ClientOp::PowerEdited { card, mode, value } => {
+                self.own_unit_any(card);
+                if value % 100 != 0 && s.policies.power_multiple_is_rule {
+                    let what = if *mode == PowerEdit::Add { "added" } else { "set" };
+                    self.v("VGC-OP-12", format!("power {what} {value}: power edits must be multiples of 100"));
+                }
+            }
+            ClientOp::Rode { card } => {
+                if own_turn && s.player(seat).is_some_and(|p| p.turn.rode) {
+                    self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
+                }
+                if !own_turn || !matches!(s.phase, Phase::Stand | Phase::Draw | Phase::Ride) {
+                    self.v("VG-RIDE-1", "a normal ride belongs to one's own ride phase");
+                }
+                self.ride_checks(seat, card, "VGC-UPD-2");
+            }
+            ClientOp::Strode { g_unit, heart } => self.strode(seat, g_unit, heart, None, "VG-STRIDE-1"),
+            ClientOp::Legion { mate } => self.legion(seat, None, mate, "VGC-UPD-2"),
+            ClientOp::PhaseButton { phase } => self.phase_button(seat, *phase),
+            ClientOp::Moved { card, to } => self.moved(seat, card, *to),
+            ClientOp::TriggerApplied { power_to, critical_to } => {
+                let Some(ch) = s.check.as_ref().filter(|c| c.seat == seat && c.trigger.is_some() && !c.power_done)
+                else {
+                    self.v("VG-TRIG-1", "no trigger revealed by a drive or damage check is waiting for its power");
+                    return;
+                };
+                self.own_unit(seat, power_to);
+                match (ch.trigger, critical_to) {
+                    (Some(TriggerType::Critical), Some(c)) => {
+                        self.own_unit(seat, c);
+                    }
+                    (Some(TriggerType::Critical), None) => self.v("VG-TRIG-4", "a critical trigger gives +1 critical"),
+                    (_, Some(_)) => self.v("VG-TRIG-4", "only a critical trigger gives critical"),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn own_unit_any(&mut self, card: &str) -> Option<Circle> {
+        let owner = self.s.players.iter().position(|p| p.circle_of(card).is_some());
+        match owner {
+            Some(i) => self.s.players.get(i).and_then(|p| p.circle_of(card)),
+            None => {
+                if self.def(card).is_some() {
+                    self.v("KIFU-CARD-1", format!("{} is not a unit on the field", self.label(card)));
+                }
+                None
+            }
+        }
+    }
+
+    fn position(&mut self, seat: Seat, card: &str, rested: bool) {
+        let s = self.s;
+        let Some(circle) = self.own_unit(seat, card) else { return };
+        let locked = s.player(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.locked));
+        if locked {
+            self.v("VG-KW-2", format!("{} is locked and can do nothing", self.label(card)));
+        }
+        if rested && s.active == Some(seat) && s.phase == Phase::Battle {
+            // In the client, resting a front-row unit in one's battle phase is the attack, and
+            // resting the unit behind it is the boost (VGC-UI-2).
+            if circle.is_front() {
+                if s.no_attack_turn(seat) {
+                    self.v(
+                        "VG-SETUP-2",
+                        format!("{} rested to attack on the first turn; no attacks may be made", self.label(card)),
+                    );
+                }
+            } else if grade(s.def(card)) > 1 {
+                self.v("VG-BATTLE-3", format!("{} boosted; only grade 0–1 units boost", self.label(card)));
+            }
+        }
+        if !rested {
+            let stand_trigger = s
+                .check
+                .as_ref()
+                .is_some_and(|c| c.seat == seat && c.trigger == Some(TriggerType::Stand) && !c.extra_done);
+            if !stand_trigger {
+                self.v(
+                    "VG-TRIG-6",
+                    format!("{} stood outside the stand phase with no stand trigger to explain it", self.label(card)),
+                );
+            }
+        }
+    }
+
+    fn phase_button(&mut self, seat: Seat, phase: Phase) {
+        let s = self.s;
+        if !matches!(phase, Phase::Ride | Phase::Main | Phase::Battle | Phase::End) {
+            self.v("VGC-UI-2", format!("the client has no {} phase button", phase.name()));
+            return;
+        }
+        if phase == Phase::Ride && s.active != Some(seat) {
+            if !s.revealed {
+                self.v("VG-SETUP-5", "the first turn begins once the vanguards are flipped");
+            } else if s.active.is_none() && s.first != Some(seat) {
+                self.v("VG-SETUP-2", format!("{} is not the first player", s.name(seat)));
+            } else if s.active.is_some() && s.phase != Phase::End {
+                self.v("VG-END-1", "the opponent's turn has not ended");
+            }
+            return;
+        }
+        if !self.in_turn(seat, "VG-TURN-1", "pressing a phase button") {
+            return;
+        }
+        if phase == Phase::Main && s.phase >= Phase::Battle {
+            self.v("VG-TURN-2", "after moving to the battle phase there is no return to the main phase");
+        } else if phase <= s.phase {
+            self.v("VG-TURN-1", format!("the {} phase cannot follow the {} phase", phase.name(), s.phase.name()));
+        }
+        if phase > Phase::Ride && !s.player(seat).is_some_and(|p| p.turn.drew) && s.turn > 0 {
+            self.v("VG-DRAW-1", "the turn went on without its draw");
+        }
+    }
+
+    fn moved(&mut self, seat: Seat, card: &str, to: Place) {
+        let s = self.s;
+        let Some(def) = self.def(card) else { return };
+        let from = s.find(card);
+        self.place_rules(card, to);
+        match (from.map(|(_, p)| p), to) {
+            (Some(Place::Damage), Place::Drop) => match s
+                .check
+                .as_ref()
+                .filter(|c| c.seat == seat && c.trigger == Some(TriggerType::Heal) && !c.extra_done)
+            {
+                Some(ch) => self.heal_allowed(ch.damage_before, seat),
+                None => self.v(
+                    "VG-TRIG-5",
+                    format!(
+                        "{} went from the damage zone to the drop zone with no heal trigger to explain it",
+                        self.label(card)
+                    ),
+                ),
+            },
+            (Some(Place::Hand), Place::Circle(c)) if c != Circle::Vanguard => {
+                let forerunner = s.ridden_upon.as_ref().is_some_and(|(_, r)| r == card);
+                if !forerunner {
+                    if s.active != Some(seat) || s.phase != Phase::Main {
+                        self.v("VG-MAIN-1", format!("{} was called outside its owner's main phase", self.label(card)));
+                    }
+                    self.call_grade(seat, card);
+                }
+            }
+            (Some(Place::Soul), Place::Circle(c)) if c != Circle::Vanguard => {
+                let forerunner = s.ridden_upon.as_ref().is_some_and(|(_, r)| r == card);
+                if forerunner && !def.has("forerunner") {
+                    self.v("VG-KW-1", format!("{} has no Forerunner", self.label(card)));
+                }
+            }
+            (Some(Place::Circle(a)), Place::Circle(b)) if a != Circle::Vanguard && b != Circle::Vanguard => {
+                if s.active != Some(seat) || s.phase != Phase::Main {
+                    self.v("VG-MAIN-3", "rear-guards move in their owner's main phase");
+                }
+                self.column_move(seat, a, b);
+            }
+            (Some(Place::Hand), Place::Guardian) => self.guard_grade(seat, card),
+            (Some(Place::Circle(c)), Place::Guardian) => self.intercept(c, card),
+            _ => {}
+        }
+    }
+}

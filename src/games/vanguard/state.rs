@@ -1,0 +1,431 @@
+//! The fold state (digest §4.5 "State"): every zone, every unit's status, per-turn and per-game
+//! flags, the battle in progress, the last check, and the result.
+//!
+//! Deliberately not serializable: it is not a format. The deck's order is unknown to the fold
+//! (players shuffle in the client and the log names each card that comes off the top), so a deck
+//! is the set of instances in it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use super::catalog::{CardDef, DeckList, TriggerType};
+use super::config::{g_instance_id, instance_id, parse_instance, Policies, VanguardConfig};
+use super::events::{Circle, Phase, Place};
+use crate::game::commit::CommitmentLedger;
+use crate::game::{Outcome, Seat};
+
+/// The card definitions and the registered decks, shared by every state of a game.
+#[derive(Debug, Default)]
+pub struct Cards {
+    pub defs: BTreeMap<String, CardDef>,
+    pub decks: Vec<DeckList>,
+}
+
+impl Cards {
+    /// The definition of a card instance, if the instance exists.
+    pub fn def(&self, instance: &str) -> Option<&CardDef> {
+        let (seat, g, index) = parse_instance(instance)?;
+        let deck = self.decks.get(usize::from(seat))?;
+        let id = if g { deck.g.get(index)? } else { deck.main.get(index)? };
+        self.defs.get(id)
+    }
+}
+
+/// A unit on a circle and its status (VG-KW-2, VG-KW-3, VGC-OP-12).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unit {
+    pub card: String,
+    pub rested: bool,
+    pub locked: bool,
+    pub deleted: bool,
+    /// The starting vanguard before the flip (VG-SETUP-1).
+    pub face_down: bool,
+    /// Until-end-of-turn power (triggers, VG-TRIG-1; the client's "add power").
+    pub power_turn: i32,
+    /// Until-end-of-battle power (recorded modifiers).
+    pub power_battle: i32,
+    pub crit_turn: i32,
+    /// The client's "set power" (VGC-OP-12), replacing the printed power.
+    pub power_set: Option<i32>,
+}
+
+impl Unit {
+    pub fn new(card: &str) -> Unit {
+        Unit { card: card.to_string(), ..Unit::default() }
+    }
+}
+
+/// What one player did this turn or this game, for the limits of §4.3.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnFlags {
+    pub drew: bool,
+    pub rode: bool,
+    pub strides: u32,
+    pub grade_assists: u32,
+    pub legions: u32,
+    /// Drive checks left for the vanguard the client rested in this battle phase (VGC-OP-3).
+    pub client_drives_left: u8,
+}
+
+/// One player's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerState {
+    pub deck: BTreeSet<String>,
+    pub hand: Vec<String>,
+    pub drop: Vec<String>,
+    /// Damage cards and whether each is face up (VG-COST-3).
+    pub damage: Vec<(String, bool)>,
+    pub soul: Vec<String>,
+    /// The vanguard (a legion's leader; under a G unit, the heart).
+    pub vanguard: Option<Unit>,
+    /// The legion mate (VG-KW-8).
+    pub mate: Option<Unit>,
+    /// A strode G unit on the vanguard circle (VG-STRIDE-2).
+    pub g_unit: Option<Unit>,
+    /// The heart that gives the G unit its name and power (VG-STRIDE-3).
+    pub heart: Option<String>,
+    pub rear: BTreeMap<Circle, Unit>,
+    pub guardians: Vec<String>,
+    /// G units and whether each is face up (VGC-UPD-1).
+    pub g_zone: Vec<(String, bool)>,
+    pub bind: Vec<String>,
+    pub hand_drawn: bool,
+    pub redrawn: bool,
+    pub turn: TurnFlags,
+    pub grade_assists_game: u32,
+    pub legions_game: u32,
+    /// Turns this player has started.
+    pub turns_taken: u32,
+}
+
+impl PlayerState {
+    pub fn damage_count(&self) -> usize {
+        self.damage.len()
+    }
+
+    /// The unit on `circle` (the vanguard circle's top unit: a G unit if strode).
+    pub fn on(&self, circle: Circle) -> Option<&Unit> {
+        match circle {
+            Circle::Vanguard => self.g_unit.as_ref().or(self.vanguard.as_ref()),
+            c => self.rear.get(&c),
+        }
+    }
+
+    /// Every unit on the field with its circle (the vanguard circle may hold several).
+    pub fn units(&self) -> Vec<(Circle, &Unit)> {
+        let mut out = Vec::new();
+        for u in [&self.g_unit, &self.vanguard, &self.mate].into_iter().flatten() {
+            out.push((Circle::Vanguard, u));
+        }
+        out.extend(self.rear.iter().map(|(c, u)| (*c, u)));
+        out
+    }
+
+    pub fn units_mut(&mut self) -> Vec<&mut Unit> {
+        let mut out: Vec<&mut Unit> = Vec::new();
+        for u in [&mut self.g_unit, &mut self.vanguard, &mut self.mate].into_iter().flatten() {
+            out.push(u);
+        }
+        out.extend(self.rear.values_mut());
+        out
+    }
+
+    /// The circle a card stands on, if it is a unit on the field.
+    pub fn circle_of(&self, card: &str) -> Option<Circle> {
+        self.units().into_iter().find(|(_, u)| u.card == card).map(|(c, _)| c)
+    }
+
+    pub fn g_zone_face_up(&self) -> usize {
+        self.g_zone.iter().filter(|(_, up)| *up).count()
+    }
+}
+
+/// The attack in progress (VG-BATTLE).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attack {
+    pub seat: Seat,
+    pub attacker: Circle,
+    pub target: Circle,
+    pub booster: Option<Circle>,
+    /// The booster's card, so a booster that left the field no longer counts (VG-BATTLE-4).
+    pub booster_card: Option<String>,
+    pub drives_done: u8,
+    pub drives_total: u8,
+    pub hit: Option<bool>,
+    pub damage_left: u32,
+}
+
+/// The last revealed check card and what its trigger still owes (VG-BATTLE-8, VG-TRIG).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckState {
+    pub seat: Seat,
+    pub card: String,
+    pub drive: bool,
+    /// The trigger that activates (a trigger unit with the clan condition met), if any.
+    pub trigger: Option<TriggerType>,
+    /// Damage before the card was revealed: (the checking player's, the opponent's) (VG-TRIG-5).
+    pub damage_before: (usize, usize),
+    pub power_done: bool,
+    pub extra_done: bool,
+}
+
+impl CheckState {
+    /// Whether the trigger still owes its power (VG-BATTLE-8: resolve before the next check).
+    pub fn open(&self) -> bool {
+        self.trigger.is_some() && !self.power_done
+    }
+
+    /// Whether a heal this check allows is still to come (VG-BATTLE-13: the loss waits for it).
+    pub fn heal_pending(&self) -> bool {
+        !self.drive
+            && self.trigger == Some(TriggerType::Heal)
+            && self.damage_before.0 >= self.damage_before.1
+            && !self.extra_done
+    }
+}
+
+/// The whole game state.
+#[derive(Clone, Debug)]
+pub struct VanguardState {
+    pub cards: Arc<Cards>,
+    pub names: Vec<String>,
+    pub policies: Policies,
+    pub players: Vec<PlayerState>,
+    /// The shared removed-from-game zone (VGC-UI-8), each card with the seat that put it there.
+    pub removed: Vec<(String, Seat)>,
+    pub phase: Phase,
+    /// 0 during setup; the first turn is 1.
+    pub turn: u32,
+    pub active: Option<Seat>,
+    pub first: Option<Seat>,
+    pub revealed: bool,
+    pub attack: Option<Attack>,
+    pub check: Option<CheckState>,
+    /// The unit just ridden upon this ride phase, for forerunner (VG-KW-1): (seat, card).
+    pub ridden_upon: Option<(Seat, String)>,
+    pub spectators: BTreeSet<String>,
+    pub result: Option<Outcome>,
+    pub ledger: CommitmentLedger,
+}
+
+impl VanguardState {
+    /// The initial state of a configuration (no checks; `Game::setup` checks first).
+    pub fn new(config: &VanguardConfig) -> VanguardState {
+        let c = config.v1();
+        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
+        let players = c
+            .decks
+            .iter()
+            .enumerate()
+            .map(|(seat, deck)| {
+                let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
+                PlayerState {
+                    deck: (0..deck.main.len()).map(|i| instance_id(seat, i)).collect(),
+                    g_zone: (0..deck.g.len()).map(|i| (g_instance_id(seat, i), false)).collect(),
+                    ..PlayerState::default()
+                }
+            })
+            .collect();
+        VanguardState {
+            cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
+            names: c.players.clone(),
+            policies: c.policies.clone(),
+            players,
+            removed: Vec::new(),
+            phase: Phase::Setup,
+            turn: 0,
+            active: None,
+            first: None,
+            revealed: false,
+            attack: None,
+            check: None,
+            ridden_upon: None,
+            spectators: BTreeSet::new(),
+            result: None,
+            ledger: CommitmentLedger::default(),
+        }
+    }
+
+    pub fn def(&self, instance: &str) -> Option<&CardDef> {
+        self.cards.def(instance)
+    }
+
+    pub fn player(&self, seat: Seat) -> Option<&PlayerState> {
+        self.players.get(usize::from(seat))
+    }
+
+    pub(crate) fn player_mut(&mut self, seat: Seat) -> Option<&mut PlayerState> {
+        self.players.get_mut(usize::from(seat))
+    }
+
+    pub fn name(&self, seat: Seat) -> String {
+        crate::game::seat_name(&self.names, seat)
+    }
+
+    /// The other seat of a two-player game.
+    pub fn opponent(seat: Seat) -> Seat {
+        crate::game::opponent(seat)
+    }
+
+    /// The seat that owns an instance.
+    pub fn owner(card: &str) -> Option<Seat> {
+        parse_instance(card).map(|(s, _, _)| s)
+    }
+
+    /// Where a card is: the seat whose zone holds it and the place.
+    pub fn find(&self, card: &str) -> Option<(Seat, Place)> {
+        for (i, p) in self.players.iter().enumerate() {
+            let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+            if let Some(c) = p.circle_of(card) {
+                return Some((seat, Place::Circle(c)));
+            }
+            let place = if p.deck.contains(card) {
+                Place::DeckSearch
+            } else if p.hand.iter().any(|c| c == card) {
+                Place::Hand
+            } else if p.drop.iter().any(|c| c == card) {
+                Place::Drop
+            } else if p.damage.iter().any(|(c, _)| c == card) {
+                Place::Damage
+            } else if p.soul.iter().any(|c| c == card) {
+                Place::Soul
+            } else if p.g_zone.iter().any(|(c, _)| c == card) {
+                Place::GZone
+            } else if p.bind.iter().any(|c| c == card) {
+                Place::Bind
+            } else if p.guardians.iter().any(|c| c == card) {
+                Place::Guardian
+            } else {
+                continue;
+            };
+            return Some((seat, place));
+        }
+        self.removed.iter().find(|(c, _)| c == card).map(|(_, s)| (*s, Place::Removed))
+    }
+
+    /// Whether `card` is in `seat`'s `place` (any deck place means "in the deck").
+    pub fn holds(&self, seat: Seat, place: Place, card: &str) -> bool {
+        match (self.find(card), place) {
+            (Some((s, Place::DeckSearch)), Place::Deck | Place::DeckBottom | Place::DeckSearch) => s == seat,
+            (Some((s, Place::Removed)), Place::Removed) => s == seat || Self::owner(card) == Some(seat),
+            (Some((s, p)), want) => s == seat && p == want,
+            (None, _) => false,
+        }
+    }
+
+    /// The vanguard's grade (a G unit is grade 4, VG-STRIDE-6); `None` without a vanguard.
+    pub fn vanguard_grade(&self, seat: Seat) -> Option<u8> {
+        let p = self.player(seat)?;
+        let top = p.g_unit.as_ref().or(p.vanguard.as_ref())?;
+        self.def(&top.card).map(|d| d.grade)
+    }
+
+    /// A unit's own power: printed (0 if deleted, VG-KW-3; the client's set value) plus modifiers.
+    pub fn unit_power(&self, u: &Unit) -> i32 {
+        let base = if u.deleted { 0 } else { u.power_set.unwrap_or_else(|| self.def(&u.card).map_or(0, |d| d.power)) };
+        base + u.power_turn + u.power_battle
+    }
+
+    /// The power of whatever stands on `circle`: a G unit adds its heart's power (VG-STRIDE-3),
+    /// a legion adds its mate's (VG-KW-8).
+    pub fn circle_power(&self, seat: Seat, circle: Circle) -> i32 {
+        let Some(p) = self.player(seat) else { return 0 };
+        if circle != Circle::Vanguard {
+            return p.rear.get(&circle).map_or(0, |u| self.unit_power(u));
+        }
+        match &p.g_unit {
+            Some(g) => {
+                let heart = [&p.vanguard, &p.mate]
+                    .into_iter()
+                    .flatten()
+                    .find(|u| Some(&u.card) == p.heart.as_ref())
+                    .or(p.vanguard.as_ref());
+                self.unit_power(g) + heart.map_or(0, |h| self.unit_power(h))
+            }
+            None => [&p.vanguard, &p.mate].into_iter().flatten().map(|u| self.unit_power(u)).sum(),
+        }
+    }
+
+    /// The critical of whatever stands on `circle` (VG-CARD-10, VG-TRIG-4).
+    pub fn circle_critical(&self, seat: Seat, circle: Circle) -> i32 {
+        let Some(u) = self.player(seat).and_then(|p| p.on(circle)) else { return 0 };
+        self.def(&u.card).map_or(1, |d| i32::try_from(d.critical).unwrap_or(1)) + u.crit_turn
+    }
+
+    /// The attack's current powers: (attacker with boost, defender with shields) (VG-BATTLE-10).
+    pub fn battle_powers(&self) -> Option<(i32, i32)> {
+        let a = self.attack.as_ref()?;
+        let defender = Self::opponent(a.seat);
+        let mut atk = self.circle_power(a.seat, a.attacker);
+        if let (Some(b), Some(card)) = (a.booster, &a.booster_card) {
+            // The boost counts only while the booster is still on its circle (VG-BATTLE-4).
+            if let Some(u) = self.player(a.seat).and_then(|p| p.rear.get(&b)).filter(|u| &u.card == card) {
+                atk += self.unit_power(u);
+            }
+        }
+        let mut def = self.circle_power(defender, a.target);
+        if let Some(p) = self.player(defender) {
+            def += p.guardians.iter().map(|g| self.def(g).map_or(0, |d| d.shield)).sum::<i32>();
+        }
+        Some((atk, def))
+    }
+
+    /// The drive checks a vanguard gets: 1, 2 for grade 3 (Twin Drive), 3 for a G unit (VG-BATTLE-7).
+    pub fn drive_count(&self, seat: Seat) -> u8 {
+        let Some(p) = self.player(seat) else { return 0 };
+        if p.g_unit.is_some() {
+            return 3;
+        }
+        match self.vanguard_grade(seat) {
+            Some(3) | Some(4) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether `seat` has a unit of `clan` on the field (VG-BATTLE-9).
+    pub fn has_clan_on_field(&self, seat: Seat, clan: &str) -> bool {
+        self.player(seat).is_some_and(|p| {
+            p.units().iter().any(|(_, u)| self.def(&u.card).is_some_and(|d| d.clan == clan && !clan.is_empty()))
+        })
+    }
+
+    /// The trigger a checked card activates for `seat`, if it is a trigger unit and the clan
+    /// condition holds (VG-BATTLE-9; for damage checks per policy, VG-OPEN-7).
+    pub fn activating_trigger(&self, seat: Seat, card: &str, drive: bool) -> Option<TriggerType> {
+        let def = self.def(card)?;
+        let t = def.trigger?;
+        let needs_clan = drive || self.policies.damage_check_clan;
+        if needs_clan && !self.has_clan_on_field(seat, &def.clan) {
+            return None;
+        }
+        Some(t)
+    }
+
+    /// The loss conditions that hold now (VG-WIN-2, VG-WIN-3), honouring the heal window of a
+    /// damage check whose trigger has not resolved yet (VG-BATTLE-13).
+    pub fn losses(&self) -> Vec<(Seat, super::events::LossReason)> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Setup {
+            return out;
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+            let heal_window = self.check.as_ref().is_some_and(|c| c.seat == seat && c.heal_pending());
+            if p.damage_count() >= 6 && !heal_window {
+                out.push((seat, super::events::LossReason::SixDamage));
+            } else if p.deck.is_empty() {
+                out.push((seat, super::events::LossReason::DeckOut));
+            }
+        }
+        out
+    }
+
+    /// Whether `seat`'s current turn is one in which attacks are forbidden (VG-SETUP-2, VG-OPEN-3).
+    pub fn no_attack_turn(&self, seat: Seat) -> bool {
+        let taken = self.player(seat).map_or(0, |p| p.turns_taken);
+        match self.policies.first_turn_attack {
+            super::config::FirstTurnAttack::FirstPlayerOnly => self.turn == 1,
+            super::config::FirstTurnAttack::BothFirstTurns => taken <= 1,
+        }
+    }
+}

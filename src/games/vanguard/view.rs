@@ -1,0 +1,420 @@
+//! What each viewer may see: the board as a [`BoardView`] and one-line event descriptions.
+//!
+//! Hidden information (digest §4.5, with the policies for VG-OPEN-9 and VG-OPEN-10):
+//! - hand: its owner and judges; everyone else sees the count;
+//! - deck: the count only, for everyone;
+//! - starting vanguard before the flip (VG-SETUP-1): its owner and judges;
+//! - G zone: face-down G units are seen by their owner and judges only, and (VGC-UPD-1) the
+//!   opponent and spectators cannot even learn how many there are: their view lists and counts
+//!   only the face-up G units;
+//! - bind zone: its owner and judges (the client shows it face down to the opponent, VGC-UI-3);
+//! - soul: its owner and judges, unless `soul_visibility=public`; the count is public;
+//! - damage zone: face-down cards stay identifiable unless `face_down_damage=hidden`;
+//! - field (locked and deleted units included: their identity was public before the flip),
+//!   guardian circle, drop zone, the shared removed-from-game zone and checked cards: public.
+
+use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent};
+use super::state::{PlayerState, Unit, VanguardState};
+use crate::game::view::{CardView, GroupView, SeatView, ZoneView};
+use crate::game::{BoardView, Seat, Viewer};
+
+fn owner_or_judge(viewer: Viewer, seat: Seat) -> bool {
+    viewer == Viewer::Judge || viewer == Viewer::Player(seat)
+}
+
+/// Whether `viewer` may identify `card`, which is in `seat`'s `place` (face up or down as it lies).
+pub fn can_see(s: &VanguardState, viewer: Viewer, seat: Seat, place: Place, card: &str) -> bool {
+    match place {
+        Place::Deck | Place::DeckBottom | Place::DeckSearch => false,
+        Place::Hand | Place::Bind => owner_or_judge(viewer, seat),
+        Place::Soul => s.policies.soul_public || owner_or_judge(viewer, seat),
+        Place::Damage => {
+            let face_up = s.player(seat).is_some_and(|p| p.damage.iter().any(|(c, up)| c == card && *up));
+            face_up || s.policies.face_down_damage_public || owner_or_judge(viewer, seat)
+        }
+        Place::GZone => {
+            let face_up = s.player(seat).is_some_and(|p| p.g_zone.iter().any(|(c, up)| c == card && *up));
+            face_up || owner_or_judge(viewer, seat)
+        }
+        Place::Circle(_) => {
+            let face_down =
+                s.player(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.face_down));
+            !face_down || owner_or_judge(viewer, seat)
+        }
+        Place::Drop | Place::Removed | Place::Guardian => true,
+    }
+}
+
+/// Whether `viewer` may identify `card` where it is now.
+pub fn visible_now(s: &VanguardState, viewer: Viewer, card: &str) -> bool {
+    match s.find(card) {
+        Some((seat, place)) => can_see(s, viewer, seat, place, card),
+        None => viewer == Viewer::Judge,
+    }
+}
+
+/// `TA-10 Test Herald (p0-17)`.
+pub fn label(s: &VanguardState, instance: &str) -> String {
+    match s.def(instance) {
+        Some(d) => format!("{} {} ({instance})", d.id, d.name),
+        None => instance.to_string(),
+    }
+}
+
+fn known(s: &VanguardState, instance: &str, statuses: Vec<String>) -> CardView {
+    CardView::known(instance, s.def(instance), statuses)
+}
+
+fn unit_statuses(s: &VanguardState, u: &Unit) -> Vec<String> {
+    let mut out = vec![if u.rested { "rested" } else { "standing" }.to_string()];
+    for (on, what) in [(u.locked, "locked"), (u.deleted, "deleted"), (u.face_down, "face down")] {
+        if on {
+            out.push(what.to_string());
+        }
+    }
+    out.push(format!("power {}", s.unit_power(u)));
+    if u.crit_turn != 0 {
+        out.push(format!("critical {:+}", u.crit_turn));
+    }
+    out
+}
+
+fn zone(s: &VanguardState, viewer: Viewer, seat: Seat, place: Place, name: &str, cards: &[String]) -> ZoneView {
+    let cards: Vec<CardView> = cards
+        .iter()
+        .map(|c| if can_see(s, viewer, seat, place, c) { known(s, c, Vec::new()) } else { CardView::Hidden })
+        .collect();
+    ZoneView { zone: name.to_string(), count: cards.len(), cards, groups: Vec::new() }
+}
+
+fn field(s: &VanguardState, viewer: Viewer, seat: Seat, p: &PlayerState) -> ZoneView {
+    let mut groups = Vec::new();
+    let mut count = 0;
+    for circle in Circle::ALL {
+        let mut cards = Vec::new();
+        let mut facts = Vec::new();
+        let units: Vec<&Unit> = if circle == Circle::Vanguard {
+            [&p.g_unit, &p.vanguard, &p.mate].into_iter().flatten().collect()
+        } else {
+            p.rear.get(&circle).into_iter().collect()
+        };
+        for u in &units {
+            let mut st = unit_statuses(s, u);
+            if p.g_unit.as_ref().is_some_and(|g| g.card == u.card) {
+                st.push("G unit".into());
+            } else if p.g_unit.is_some() {
+                st.push("heart".into());
+            }
+            if p.mate.as_ref().is_some_and(|m| m.card == u.card) {
+                st.push("legion mate".into());
+            }
+            cards.push(if can_see(s, viewer, seat, Place::Circle(circle), &u.card) {
+                known(s, &u.card, st)
+            } else {
+                CardView::Hidden
+            });
+        }
+        count += units.len();
+        // Each unit shows its own power; the circle's total only adds something for a legion.
+        if units.len() > 1 {
+            facts.push(format!("power {}", s.circle_power(seat, circle)));
+        }
+        let label = match circle {
+            Circle::Vanguard => "vanguard (vc)".to_string(),
+            c => format!("rear-guard {}", c.name()),
+        };
+        groups.push(GroupView { label, cards, facts });
+    }
+    ZoneView { zone: "field".into(), count, cards: Vec::new(), groups }
+}
+
+/// The board as `viewer` may see it.
+pub fn view(s: &VanguardState, viewer: Viewer) -> BoardView {
+    let mut seats = Vec::new();
+    for (i, p) in s.players.iter().enumerate() {
+        let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+        let face_up_damage = p.damage.iter().filter(|(_, up)| *up).count();
+        let mut counters = vec![
+            ("damage".to_string(), p.damage_count().to_string()),
+            ("face-up damage".to_string(), face_up_damage.to_string()),
+            ("deck".to_string(), p.deck.len().to_string()),
+            ("hand".to_string(), p.hand.len().to_string()),
+            ("soul".to_string(), p.soul.len().to_string()),
+        ];
+        if let Some(g) = s.vanguard_grade(seat).filter(|_| s.revealed || owner_or_judge(viewer, seat)) {
+            counters.push(("vanguard grade".to_string(), g.to_string()));
+        }
+        if s.active == Some(seat) {
+            counters.push(("turn".to_string(), "active".to_string()));
+        }
+        let damage_cards: Vec<String> = p.damage.iter().map(|(c, _)| c.clone()).collect();
+        let mut damage = zone(s, viewer, seat, Place::Damage, "damage", &damage_cards);
+        for (cv, (_, up)) in damage.cards.iter_mut().zip(&p.damage) {
+            if let CardView::Known { statuses, .. } = cv {
+                statuses.push(if *up { "face up" } else { "face down" }.to_string());
+            }
+        }
+        let g_cards: Vec<String> = p
+            .g_zone
+            .iter()
+            .filter(|(c, up)| *up || can_see(s, viewer, seat, Place::GZone, c))
+            .map(|(c, _)| c.clone())
+            .collect();
+        let mut g_zone = zone(s, viewer, seat, Place::GZone, "g-zone", &g_cards);
+        for cv in &mut g_zone.cards {
+            if let CardView::Known { instance, statuses, .. } = cv {
+                let up = p.g_zone.iter().any(|(c, u)| c == instance && *u);
+                statuses.push(if up { "face up" } else { "face down" }.to_string());
+            }
+        }
+        let zones = vec![
+            zone(s, viewer, seat, Place::Hand, "hand", &p.hand),
+            ZoneView { zone: "deck".into(), count: p.deck.len(), cards: Vec::new(), groups: Vec::new() },
+            field(s, viewer, seat, p),
+            zone(s, viewer, seat, Place::Soul, "soul", &p.soul),
+            damage,
+            zone(s, viewer, seat, Place::Guardian, "guardian circle", &p.guardians),
+            zone(s, viewer, seat, Place::Drop, "drop", &p.drop),
+            zone(s, viewer, seat, Place::Bind, "bind", &p.bind),
+            g_zone,
+        ];
+        seats.push(SeatView { seat, name: s.name(seat), counters, zones });
+    }
+    let removed = ZoneView {
+        zone: "removed from game (shared)".into(),
+        count: s.removed.len(),
+        cards: s.removed.iter().map(|(c, by)| known(s, c, vec![format!("put there by {}", s.name(*by))])).collect(),
+        groups: Vec::new(),
+    };
+    let mut facts = vec![("phase".to_string(), s.phase.name().to_string())];
+    if let Some(first) = s.first {
+        facts.push(("first player".to_string(), s.name(first)));
+    }
+    if let Some(a) = &s.attack {
+        let powers = s.battle_powers().map(|(x, y)| format!(" ({x} vs {y})")).unwrap_or_default();
+        facts.push((
+            "battle".to_string(),
+            format!("{}'s {} attacks {}{powers}", s.name(a.seat), a.attacker.name(), a.target.name()),
+        ));
+    }
+    if !s.spectators.is_empty() {
+        facts.push(("spectators".to_string(), s.spectators.iter().cloned().collect::<Vec<_>>().join(", ")));
+    }
+    for (k, v) in s.policies.to_pairs() {
+        facts.push((format!("policy {k}"), v));
+    }
+    let pos = <super::Vanguard as crate::game::Game>::position(s);
+    BoardView {
+        viewer,
+        turn: pos.turn,
+        phase: pos.phase.to_string(),
+        active: pos.active,
+        seats,
+        shared: vec![removed],
+        facts,
+        outcome: s.result.clone(),
+    }
+}
+
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// One line describing `event` (about to be applied to `s`) as `viewer` may see it.
+pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> String {
+    use VanguardEvent::*;
+    let n = |seat: &Seat| s.name(*seat);
+    // A card is named when the viewer may see it where it is or where it goes.
+    let shown = |card: &str, seat: Seat, to: Place| {
+        if visible_now(s, viewer, card) || can_see(s, viewer, seat, to, card) {
+            label(s, card)
+        } else {
+            "a card".to_string()
+        }
+    };
+    let l = |c: &str| label(s, c);
+    let list = |cards: &[String]| {
+        if cards.is_empty() {
+            "nothing".to_string()
+        } else {
+            cards.iter().map(|c| l(c)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    match event {
+        StartingVanguardSet { seat, card } => {
+            let what = if owner_or_judge(viewer, *seat) { l(card) } else { "a grade-0 unit".into() };
+            format!("{} set {what} face down as the starting vanguard", n(seat))
+        }
+        FirstPlayerDetermined { first } => format!("{} goes first (determined at random)", n(first)),
+        DeckShuffled { seat, reason } => {
+            format!("{} shuffled their deck ({reason:?})", n(seat)).replace("(Setup)", "(setup)")
+        }
+        OpeningHandDrawn { seat, cards } => {
+            if owner_or_judge(viewer, *seat) {
+                format!("{} drew an opening hand: {}", n(seat), list(cards))
+            } else {
+                format!("{} drew an opening hand of {}", n(seat), count(cards.len(), "card"))
+            }
+        }
+        Redrawn { seat, returned, drawn } => {
+            if owner_or_judge(viewer, *seat) {
+                format!("{} redrew: returned {}, drew {}", n(seat), list(returned), list(drawn))
+            } else {
+                format!("{} redrew {}", n(seat), count(returned.len(), "card"))
+            }
+        }
+        VanguardsRevealed {} => {
+            let vs: Vec<String> = s.players.iter().filter_map(|p| p.vanguard.as_ref()).map(|u| l(&u.card)).collect();
+            format!("both vanguards were flipped face up: {}", vs.join(" and "))
+        }
+        TurnStarted { turn, seat } => format!("turn {turn}: {}'s turn began; their units stood", n(seat)),
+        PhaseEntered { seat, phase } => format!("{} entered the {} phase", n(seat), phase.name()),
+        CardDrawn { seat, card } => format!("{} drew {}", n(seat), shown(card, *seat, Place::Hand)),
+        GradeAssisted { seat, taken, removed } => format!(
+            "{} used grade assist: revealed the hand, took {}, removed {}",
+            n(seat),
+            taken.as_deref().map_or("nothing".to_string(), |c| shown(c, *seat, Place::Hand)),
+            list(removed)
+        ),
+        Rode { seat, card } => format!("{} rode {}", n(seat), l(card)),
+        SuperiorRode { seat, card, source, .. } => format!("{} superior rode {} by {}", n(seat), l(card), l(source)),
+        ForerunnerCalled { seat, card, circle } => {
+            format!("{} called forerunner {} to {}", n(seat), l(card), circle.name())
+        }
+        Strode { seat, g_unit, heart, discarded } => {
+            format!("{} strode {} over heart {}, discarding {}", n(seat), l(g_unit), l(heart), list(discarded))
+        }
+        Called { seat, card, circle } => format!("{} called {} to {}", n(seat), l(card), circle.name()),
+        SuperiorCalled { seat, card, circle, source, .. } => {
+            format!("{} superior called {} to {} by {}", n(seat), l(card), circle.name(), l(source))
+        }
+        RearGuardMoved { seat, from, to } => {
+            format!("{} moved the rear-guard on {} to {}", n(seat), from.name(), to.name())
+        }
+        LegionPerformed { seat, returned, mate } => {
+            format!("{} returned {} to the deck and performed legion with {}", n(seat), list(returned), l(mate))
+        }
+        EffectActivated { seat, source, kind, description } => {
+            format!("{} activated {kind:?} of {}: {description}", n(seat), l(source))
+        }
+        CounterBlasted { seat, cards } => format!("{} counter blasted {}", n(seat), count(cards.len(), "card")),
+        SoulBlasted { seat, cards } => format!("{} soul blasted {}", n(seat), list(cards)),
+        SoulCharged { seat, cards } => {
+            let names: Vec<String> = cards.iter().map(|c| shown(c, *seat, Place::Soul)).collect();
+            format!("{} soul charged {}", n(seat), names.join(", "))
+        }
+        AttackDeclared { seat, attacker, target } => {
+            let a = s.player(*seat).and_then(|p| p.on(*attacker)).map_or("?".to_string(), |u| l(&u.card));
+            let opp = VanguardState::opponent(*seat);
+            let t = s.player(opp).and_then(|p| p.on(*target)).map_or("?".to_string(), |u| l(&u.card));
+            format!("{}'s {a} on {} attacked {t} on {}", n(seat), attacker.name(), target.name())
+        }
+        Boosted { seat, booster } => {
+            let b = s.player(*seat).and_then(|p| p.on(*booster)).map_or("?".to_string(), |u| l(&u.card));
+            format!("{} boosted with {b}", n(seat))
+        }
+        GuardianCalled { seat, card } => format!("{} guarded with {}", n(seat), l(card)),
+        Intercepted { seat, circle } => {
+            let u = s.player(*seat).and_then(|p| p.on(*circle)).map_or("?".to_string(), |u| l(&u.card));
+            format!("{} intercepted with {u}", n(seat))
+        }
+        DriveChecked { seat, card } => format!("{} drive checked {}", n(seat), trigger_text(s, card)),
+        DamageChecked { seat, card } => format!("{} damage checked {}", n(seat), trigger_text(s, card)),
+        TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => {
+            let mut parts = vec![format!("+5000 power to {}", l(power_to))];
+            if let Some(c) = critical_to {
+                parts.push(format!("+1 critical to {}", l(c)));
+            }
+            if let Some(c) = drew {
+                parts.push(format!("drew {}", shown(c, *seat, Place::Hand)));
+            }
+            if let Some(c) = healed {
+                parts.push(format!("healed {}", l(c)));
+            }
+            if let Some(c) = stood {
+                parts.push(format!("stood {}", l(c)));
+            }
+            format!("{}'s trigger: {}", n(seat), parts.join(", "))
+        }
+        AttackResolved { hit } => {
+            let powers = s.battle_powers().map(|(a, d)| format!(" ({a} vs {d})")).unwrap_or_default();
+            format!("the attack {}{powers}", if *hit { "hit" } else { "did not hit" })
+        }
+        BattleEnded {} => "the battle ended; guardians and interceptors went to the drop zone".to_string(),
+        GameEnded { loser: Some(l), reason } => format!("{} lost the game ({reason:?})", n(l)),
+        GameEnded { loser: None, reason } => format!("both players lost at once ({reason:?}): a draw"),
+        CardMoved { card, to, cause } => {
+            let owner = VanguardState::owner(card).unwrap_or(0);
+            format!("{} moved to {}'s {} ({cause})", shown(card, owner, *to), n(&owner), to.name())
+        }
+        EffectResolved { source, description } => format!("effect of {}: {description}", l(source)),
+        ModifierApplied { card, stat, delta, until } => format!("{} got {stat:?} {delta:+} ({until:?})", l(card)),
+        Client { seat, op } => format!("{} (client): {}", n(seat), describe_op(s, *seat, op, viewer)),
+        ChatMessage { seat, text } => format!("{} said: {text}", n(seat)),
+        SpectatorJoined { user } => format!("spectator {user} joined"),
+        SpectatorLeft { user } => format!("spectator {user} left"),
+    }
+}
+
+fn trigger_text(s: &VanguardState, card: &str) -> String {
+    match s.def(card).and_then(|d| d.trigger) {
+        Some(t) => format!("{} ({} trigger)", label(s, card), t.name()),
+        None => label(s, card),
+    }
+}
+
+fn describe_op(s: &VanguardState, seat: Seat, op: &ClientOp, viewer: Viewer) -> String {
+    let shown = |card: &str, to: Place| {
+        if visible_now(s, viewer, card) || can_see(s, viewer, seat, to, card) {
+            label(s, card)
+        } else {
+            "a card".to_string()
+        }
+    };
+    let l = |c: &str| label(s, c);
+    match op {
+        ClientOp::Drew { card } => format!("drew {}", shown(card, Place::Hand)),
+        ClientOp::Checked { card } => format!("checked {}", trigger_text(s, card)),
+        ClientOp::ToTopOfDeck { card } => format!("put {} on top of the deck", shown(card, Place::Deck)),
+        ClientOp::ToBottomOfDeck { card } => format!("put {} on the bottom of the deck", shown(card, Place::Deck)),
+        ClientOp::ToHand { card } => format!("put {} into the hand", shown(card, Place::Hand)),
+        ClientOp::Shuffled {} => "shuffled the deck".into(),
+        ClientOp::Milled { card } => format!("milled {}", l(card)),
+        ClientOp::SoulCharged { card } => format!("soul charged {}", shown(card, Place::Soul)),
+        ClientOp::BoundTop { card } => format!("bound the top card: {}", shown(card, Place::Bind)),
+        ClientOp::DeckViewed {} => "looked through the deck".into(),
+        ClientOp::PositionChanged { card, rested } => {
+            format!("{} {}", if *rested { "rested" } else { "stood" }, l(card))
+        }
+        ClientOp::DamageFlipped { card, face_up } => {
+            format!("flipped damage {} face {}", shown(card, Place::Damage), if *face_up { "up" } else { "down" })
+        }
+        ClientOp::GZoneFlipped { card, face_up } => {
+            let what = if *face_up || owner_or_judge(viewer, seat) { l(card) } else { "a G unit".into() };
+            format!("flipped {what} face {}", if *face_up { "up" } else { "down" })
+        }
+        ClientOp::LockChanged { card, locked } => {
+            format!("{} {}", if *locked { "locked" } else { "unlocked" }, l(card))
+        }
+        ClientOp::DeleteChanged { card, deleted } => {
+            format!("{} {}", if *deleted { "deleted" } else { "undeleted" }, l(card))
+        }
+        ClientOp::PowerEdited { card, mode, value } => format!("{mode:?} power {value} on {}", l(card)).to_lowercase(),
+        ClientOp::Rode { card } => format!("rode {}", l(card)),
+        ClientOp::Strode { g_unit, heart } => format!("strode {} over {}", l(g_unit), l(heart)),
+        ClientOp::Legion { mate } => format!("legion with {}", l(mate)),
+        ClientOp::PhaseButton { phase } => match phase {
+            Phase::Ride => "pressed Ride Phase (units stand)".into(),
+            p => format!("pressed {} Phase", p.name()),
+        },
+        ClientOp::Moved { card, to } => format!("moved {} to the {}", shown(card, *to), to.name()),
+        ClientOp::TriggerApplied { power_to, critical_to } => match critical_to {
+            Some(c) => format!("trigger: +5000 power to {}, +1 critical to {}", l(power_to), l(c)),
+            None => format!("trigger: +5000 power to {}", l(power_to)),
+        },
+    }
+}

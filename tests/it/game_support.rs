@@ -1,0 +1,230 @@
+//! Test machinery every game's tests share: the coverage-table checks against the rules digest,
+//! the given/when/then harness pieces, and the pinned fixture games' summaries and round trips.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use kifu::clock::SteppingClock;
+use kifu::game::driver::Driver;
+use kifu::game::{Enforcement, Game, RuleCoverage, Violation};
+use kifu::log::chain::VerifiedLog;
+use kifu::log::{file, json};
+use kifu::store::sled_store::SledStore;
+use kifu::store::Store;
+
+use crate::support::ensure_file_contents;
+
+// ---------------------------------------------------------------------------------------------
+// Coverage tables.
+// ---------------------------------------------------------------------------------------------
+
+/// The rule IDs with one of `prefixes` in the digest section that starts at `heading` and runs to
+/// `next_heading` (or the end of the digest).
+fn digest_ids(heading: &str, next_heading: &str, prefixes: &[&str]) -> BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/rules/RULES-DIGEST.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the rules digest must be readable at {}: {e}", path.display()));
+    let start = text.find(heading).unwrap_or_else(|| panic!("digest has no {heading:?} heading"));
+    let end = text[start..].find(next_heading).map_or(text.len(), |i| start + i);
+    let section = &text[start..end];
+    let mut ids = BTreeSet::new();
+    for prefix in prefixes {
+        for (i, _) in section.match_indices(prefix) {
+            let id: String = section[i..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+            let id = id.trim_end_matches('-').to_string();
+            if id.rsplit('-').next().is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())) {
+                ids.insert(id);
+            }
+        }
+    }
+    ids
+}
+
+/// A game's coverage table lists every rule ID of its digest section exactly once, and nothing
+/// else. `min_ids` guards against a digest parse that silently finds too little.
+pub fn check_coverage_against_digest(
+    heading: &str,
+    next_heading: &str,
+    prefixes: &[&str],
+    min_ids: usize,
+    rows: &[RuleCoverage],
+) {
+    let digest = digest_ids(heading, next_heading, prefixes);
+    assert!(digest.len() > min_ids, "suspiciously few IDs parsed from the digest: {}", digest.len());
+    let mut seen = BTreeSet::new();
+    for r in rows {
+        assert!(seen.insert(r.rule.to_string()), "{} appears twice in the coverage table", r.rule);
+    }
+    let missing: Vec<&String> = digest.difference(&seen).collect();
+    let extra: Vec<&String> = seen.difference(&digest).collect();
+    assert!(missing.is_empty(), "digest rules missing from coverage(): {missing:?}");
+    assert!(extra.is_empty(), "coverage() rows not in the digest: {extra:?}");
+}
+
+/// The checked-in `COVERAGE.md` at `rel` is what `coverage_markdown()` generates; UPDATE_EXPECT=1
+/// rewrites it. `test_filter` is the cargo test filter the message tells the reader to run.
+pub fn check_coverage_markdown(rel: &str, want: &str, test_filter: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    if have == want {
+        return;
+    }
+    if std::env::var("UPDATE_EXPECT").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, want).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        return;
+    }
+    panic!(
+        "{} is out of date; regenerate it with `UPDATE_EXPECT=1 cargo test --release {test_filter}`",
+        path.display()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Given/when/then rule tests.
+// ---------------------------------------------------------------------------------------------
+
+/// What a rule case does after its `given` events.
+pub enum When<E> {
+    /// Registering the decks (`Game::setup`).
+    Setup,
+    Event(E),
+}
+
+/// The sorted, de-duplicated rule IDs of `violations`.
+fn rule_ids(violations: &[Violation]) -> Vec<&'static str> {
+    let mut got: Vec<&'static str> = violations.iter().map(|v| v.rule).collect();
+    got.sort();
+    got.dedup();
+    got
+}
+
+fn sorted(then: &[&'static str]) -> Vec<&'static str> {
+    let mut want = then.to_vec();
+    want.sort();
+    want
+}
+
+/// Sets up the case's game. A rejected setup must be what a `When::Setup` case expects (then
+/// there is nothing more to run: `None`); an accepted one must not be expected to fail.
+pub fn start_case<G: Game>(
+    name: &str,
+    config: &G::Config,
+    when: When<G::Event>,
+    then: &[&'static str],
+) -> Option<(G::State, G::Event)> {
+    let state = match G::setup(config) {
+        Ok(s) => s,
+        Err(v) => {
+            assert!(matches!(when, When::Setup), "{name}: fixture config rejected: {v:?}");
+            assert_eq!(rule_ids(&v), sorted(then), "{name}: setup violations {v:?}");
+            return None;
+        }
+    };
+    match when {
+        When::Setup => {
+            assert!(then.is_empty(), "{name}: setup accepted, expected {then:?}");
+            None
+        }
+        When::Event(e) => Some((state, e)),
+    }
+}
+
+/// Validates `event` on `state` and compares the violated rule IDs with `then`, each of which the
+/// case must declare in `covers` (KIFU IDs are the recorder's own); then applies it, because the
+/// fold is total: applying any event, legal or not, must not panic.
+pub fn check_when<G: Game>(name: &str, covers: &[&str], then: &[&'static str], state: G::State, event: &G::Event) {
+    let violations = G::validate(&state, event);
+    let want = sorted(then);
+    assert_eq!(rule_ids(&violations), want, "{name}: when {event:?}\nviolations: {violations:#?}");
+    for id in &want {
+        assert!(covers.contains(id) || id.starts_with("KIFU"), "{name}: expects {id} but does not declare it covered");
+    }
+    let _ = G::apply(state, event);
+}
+
+/// Every rule the coverage table marks Enforced has a case, and no case claims an ID the table
+/// does not list as Enforced (KIFU IDs are the recorder's own).
+pub fn check_enforced_rules_have_cases(cases: &[(&str, &[&str])], coverage: Vec<RuleCoverage>) {
+    let named: BTreeSet<&str> = cases.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
+    let table: BTreeSet<&str> =
+        coverage.into_iter().filter(|r| r.enforcement == Enforcement::Enforced).map(|r| r.rule).collect();
+    let missing: Vec<&&str> = table.iter().filter(|r| !named.contains(**r)).collect();
+    assert!(missing.is_empty(), "Enforced rules without a given/when/then case: {missing:?}");
+    let stray: Vec<&&str> = named.iter().filter(|r| !r.starts_with("KIFU") && !table.contains(**r)).collect();
+    assert!(stray.is_empty(), "cases cover IDs not marked Enforced: {stray:?}");
+}
+
+/// One `#[test]` per case, each calling the invoking module's `run(name, covers, case)`, and
+/// `CASES`: (test name, rule IDs it covers) for every case.
+macro_rules! cases {
+    ($( $name:ident [$($id:literal),*] => $body:expr; )*) => {
+        $(
+            #[test]
+            fn $name() {
+                run(stringify!($name), &[$($id),*], $body);
+            }
+        )*
+        /// (test name, rule IDs it covers) for every case above.
+        const CASES: &[(&str, &[&str])] = &[$((stringify!($name), &[$($id),*])),*];
+    };
+}
+pub(crate) use cases;
+
+// ---------------------------------------------------------------------------------------------
+// Fixture games under replays/.
+// ---------------------------------------------------------------------------------------------
+
+/// The one line of `replays/expected*.txt` that pins a fixture: length, head hash, outcome and
+/// every audit finding with its resolution.
+pub fn fixture_summary(driver: &dyn Driver, name: &str, log: &VerifiedLog) -> String {
+    let report = driver.audit(log).unwrap();
+    let outcome = match &report.outcome {
+        Some(o) => format!("winners={:?} ({})", o.winners, o.reason),
+        None => "unfinished".into(),
+    };
+    let findings: Vec<String> = report
+        .findings
+        .iter()
+        .map(|x| {
+            format!(
+                "{}:{}:{}",
+                x.seq.map_or("end".into(), |s| s.to_string()),
+                x.rule,
+                if x.resolution.is_some() { "ruled" } else { "UNRESOLVED" }
+            )
+        })
+        .collect();
+    format!("{name} events={} head={} {outcome} findings=[{}]\n", log.head.len, log.head.hash, findings.join(" "))
+}
+
+/// Pins a regenerated fixture's `.kifu`, `.json` and `.jsonl` files; returns its summary line.
+pub fn pin_fixture(driver: &dyn Driver, name: &str, log: &VerifiedLog) -> String {
+    let base = format!("replays/{name}");
+    ensure_file_contents(&format!("{base}.kifu"), &file::write(log));
+    let mut j = serde_json::to_string_pretty(&json::to_json(log).unwrap()).unwrap();
+    j.push('\n');
+    ensure_file_contents(&format!("{base}.json"), j.as_bytes());
+    ensure_file_contents(&format!("{base}.jsonl"), driver.export_jsonl(log).unwrap().as_bytes());
+    fixture_summary(driver, name, log)
+}
+
+/// Checks one checked-in fixture against its `expected` line: the README describes it, it audits
+/// to that line, its JSON log form is the same log byte for byte, and a store import and export
+/// leaves it unchanged. Returns the log and its JSON lines for the game's own entry checks.
+pub fn check_checked_in_fixture(driver: &dyn Driver, line: &str) -> (VerifiedLog, String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let name = line.split(' ').next().unwrap();
+    assert!(readme.contains(&format!("`{name}`")), "replays/README.md describes {name}");
+    let bytes = std::fs::read(dir.join(format!("{name}.kifu"))).unwrap();
+    let log = file::read(&bytes).unwrap();
+    assert_eq!(fixture_summary(driver, name, &log), format!("{line}\n"));
+    let j = json::from_json_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+    assert_eq!((j.header_bytes, j.events), (log.header_bytes.clone(), log.events.clone()));
+    let s = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
+    s.import(&log).unwrap();
+    assert_eq!(file::write(&s.export(log.header.stream()).unwrap()), bytes);
+    let jsonl = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).unwrap();
+    (log, jsonl)
+}

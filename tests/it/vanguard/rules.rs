@@ -1,0 +1,478 @@
+//! Given/when/then rule tests: every case folds `given` from a fixture setup, validates `when`
+//! and compares the violated rule IDs with `then`, through the one helper [`run`]. Each case
+//! declares the rule IDs it covers; `every_enforced_rule_has_a_case` checks the coverage table.
+
+use kifu::game::Game;
+use kifu::games::vanguard::catalog::{Catalog, DeckList};
+use kifu::games::vanguard::events::{Circle, ClientOp, EffectKind, LossReason, Phase, Place, PowerEdit};
+use kifu::games::vanguard::{Vanguard, VanguardConfig, VanguardEvent as E};
+
+use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+
+// ---------------------------------------------------------------------------------------------
+// Fixture: both seats register the same Alpha deck (sample catalog), laid out by index:
+//  0 TA-00 starter (forerunner) | 1-4 draw | 5-8 critical | 9-12 heal | 13-16 stand triggers
+// 17-20 TA-10 g1 | 21-24 TA-11 g1 LB4 | 25-27 TA-12 g1 | 28-30 TA-13 g1 sentinel
+// 31-34 TA-20 g2 | 35-38 TA-21 g2 | 39-41 TA-22 g2 restraint
+// 42-44 TA-30 g3 lord | 45-47 TA-31 g3 LB4 | 48-49 TA-32 g3 legion (mate: TA-30's name)
+// G deck: g0 g1 TA-G1 (GB1), g2 TA-G2, g3 TA-G3.
+// ---------------------------------------------------------------------------------------------
+
+fn deck() -> DeckList {
+    super::alpha_deck(&["TA-G1", "TA-G1", "TA-G2", "TA-G3"])
+}
+
+fn config_with(decks: Vec<DeckList>, policies: &[(&str, &str)]) -> VanguardConfig {
+    let mut c = VanguardConfig::new(vec!["Alice".into(), "Bob".into()], decks, &Catalog::sample())
+        .unwrap_or_else(|v| panic!("fixture config: {v:?}"));
+    for (k, v) in policies {
+        c.set_policy(k, v).unwrap_or_else(|e| panic!("{e}"));
+    }
+    c
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one helper.
+// ---------------------------------------------------------------------------------------------
+
+struct Case {
+    /// Given events may break the loss rules (a judge forced them) — only for simultaneous losses.
+    lenient: bool,
+    config: VanguardConfig,
+    given: Vec<E>,
+    when: When<E>,
+    then: Vec<&'static str>,
+}
+
+fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
+    Case {
+        lenient: false,
+        config: config_with(vec![deck(), deck()], &[]),
+        given,
+        when: When::Event(when),
+        then: then.to_vec(),
+    }
+}
+
+fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static str]) -> Case {
+    Case {
+        lenient: false,
+        config: config_with(vec![deck(), deck()], policies),
+        given,
+        when: When::Event(when),
+        then: then.to_vec(),
+    }
+}
+
+fn setup_case(d: DeckList, then: &[&'static str]) -> Case {
+    Case {
+        lenient: false,
+        config: config_with(vec![d, deck()], &[]),
+        given: vec![],
+        when: When::Setup,
+        then: then.to_vec(),
+    }
+}
+
+/// Folds `given` (each given event must itself be legal), validates `when`, and compares the
+/// sorted, de-duplicated rule IDs with `then`.
+fn run(name: &str, covers: &[&str], c: Case) {
+    let Some((mut state, event)) = start_case::<Vanguard>(name, &c.config, c.when, &c.then) else {
+        return;
+    };
+    for (i, g) in c.given.iter().enumerate() {
+        let v: Vec<_> = Vanguard::validate(&state, g)
+            .into_iter()
+            .filter(|v| !(c.lenient && matches!(v.rule, "VG-WIN-2" | "VG-WIN-3")))
+            .collect();
+        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
+        state = Vanguard::apply(state, g);
+    }
+    check_when::<Vanguard>(name, covers, &c.then, state, &event);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event builders.
+// ---------------------------------------------------------------------------------------------
+
+fn p(seat: u8, i: usize) -> String {
+    format!("p{seat}-{i}")
+}
+
+fn g(seat: u8, i: usize) -> String {
+    format!("p{seat}-g{i}")
+}
+
+/// An effect moves a card (test scaffolding the rules accept).
+fn cm(card: String, to: Place) -> E {
+    E::CardMoved { card, to, cause: "test setup".into() }
+}
+
+fn client(seat: u8, op: ClientOp) -> E {
+    E::Client { seat, op }
+}
+
+fn phase(seat: u8, phase: Phase) -> E {
+    E::PhaseEntered { seat, phase }
+}
+
+const HAND: [usize; 5] = [17, 31, 42, 1, 5];
+
+/// Starting vanguards, first player Alice, both hands, the flip.
+fn setup() -> Vec<E> {
+    vec![
+        E::StartingVanguardSet { seat: 0, card: p(0, 0) },
+        E::StartingVanguardSet { seat: 1, card: p(1, 0) },
+        E::FirstPlayerDetermined { first: 0 },
+        E::OpeningHandDrawn { seat: 0, cards: HAND.iter().map(|i| p(0, *i)).collect() },
+        E::OpeningHandDrawn { seat: 1, cards: HAND.iter().map(|i| p(1, *i)).collect() },
+        E::VanguardsRevealed {},
+    ]
+}
+
+/// Turn 1 (Alice), after the draw of p0-21.
+fn t1() -> Vec<E> {
+    [
+        setup(),
+        vec![E::TurnStarted { turn: 1, seat: 0 }, phase(0, Phase::Draw), E::CardDrawn { seat: 0, card: p(0, 21) }],
+    ]
+    .concat()
+}
+
+/// Turn 1 in `ph`, with `extra` scaffolding first.
+fn t1_at(ph: Phase, extra: Vec<E>) -> Vec<E> {
+    [t1(), extra, vec![phase(0, ph)]].concat()
+}
+
+/// Turn 2 (Bob), after his draw of p1-21, with `extra` scaffolding, in phase `ph`.
+fn t2_at(ph: Phase, extra: Vec<E>) -> Vec<E> {
+    [
+        t1(),
+        vec![
+            phase(0, Phase::End),
+            E::TurnStarted { turn: 2, seat: 1 },
+            phase(1, Phase::Draw),
+            E::CardDrawn { seat: 1, card: p(1, 21) },
+        ],
+        extra,
+        vec![phase(1, ph)],
+    ]
+    .concat()
+}
+
+/// Both vanguards grade 3 (p0-45 and p1-45, superior rides by effect).
+fn grade3() -> Vec<E> {
+    vec![cm(p(0, 45), Place::Circle(Circle::Vanguard)), cm(p(1, 45), Place::Circle(Circle::Vanguard))]
+}
+
+/// Bob's battle phase on turn 2; his vanguard p1-31 (grade 2, 10000) and Alice's p0-17 (grade 1, 8000).
+fn battle(extra: Vec<E>) -> Vec<E> {
+    t2_at(
+        Phase::Battle,
+        [vec![cm(p(1, 31), Place::Circle(Circle::Vanguard)), cm(p(0, 17), Place::Circle(Circle::Vanguard))], extra]
+            .concat(),
+    )
+}
+
+fn attack_vc() -> E {
+    E::AttackDeclared { seat: 1, attacker: Circle::Vanguard, target: Circle::Vanguard }
+}
+
+/// Bob's vanguard attack has hit Alice's vanguard (1 damage owed).
+fn hit(extra: Vec<E>) -> Vec<E> {
+    [battle(extra), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }, E::AttackResolved { hit: true }]]
+        .concat()
+}
+
+/// `n` damage cards for `seat` (cards 25.. of the deck).
+fn damage(seat: u8, n: usize) -> Vec<E> {
+    (0..n).map(|i| cm(p(seat, 25 + i), Place::Damage)).collect()
+}
+
+/// Every remaining deck card of `seat` to the drop zone (from index 26 on, plus the rest).
+fn empty_deck(seat: u8) -> Vec<E> {
+    let used: &[usize] = if seat == 0 { &[0, 17, 31, 42, 1, 5, 21] } else { &[0, 17, 31, 42, 1, 5] };
+    (0..50).filter(|i| !used.contains(i)).map(|i| cm(p(seat, i), Place::Drop)).collect()
+}
+
+fn legion_board() -> Vec<E> {
+    let mut v = vec![cm(p(0, 48), Place::Circle(Circle::Vanguard)), cm(p(1, 45), Place::Circle(Circle::Vanguard))];
+    v.extend([2, 3, 4, 6, 7, 8, 10, 11].iter().map(|i| cm(p(0, *i), Place::Drop)));
+    v
+}
+
+fn legion(returned: [usize; 4], mate: usize) -> E {
+    E::LegionPerformed { seat: 0, returned: returned.iter().map(|i| p(0, *i)).collect(), mate: p(0, mate) }
+}
+
+cases! {
+    // Deck construction.
+    vg_deck_ok [] => setup_case(deck(), &[]);
+    vg_deck_1_exactly_fifty ["VG-DECK-1"] => setup_case({ let mut d = deck(); d.main.pop(); d }, &["VG-DECK-1"]);
+    vg_deck_2_four_per_name ["VG-DECK-2"] => setup_case({ let mut d = deck(); d.main[48] = "TA-10".into(); d }, &["VG-DECK-2"]);
+    vg_deck_3_sixteen_triggers ["VG-DECK-3"] => setup_case({ let mut d = deck(); d.main[1] = "TA-25".replace("25", "12"); d }, &["VG-DECK-3"]);
+    vg_deck_4_four_heals ["VG-DECK-4"] => setup_case({ let mut d = deck(); d.main[13] = "TA-03".into(); d }, &["VG-DECK-2", "VG-DECK-4"]);
+    vg_deck_5_four_sentinels ["VG-DECK-5"] => setup_case({ let mut d = deck(); d.main[25] = "TB-13".into(); d.main[26] = "TB-13".into(); d }, &["VG-DECK-5"]);
+    vg_deck_6_no_g_units_in_the_main_deck ["VG-DECK-6"] => setup_case({ let mut d = deck(); d.main[49] = "TA-G1".into(); d }, &["VG-DECK-6"]);
+    vg_deck_6_g_zone_holds_eight ["VG-DECK-6"] => setup_case({ let mut d = deck(); d.g = vec!["TA-G1".into(); 9]; d }, &["VG-DECK-6"]);
+    vg_zone_7_only_g_units_in_the_g_zone ["VG-ZONE-7"] => setup_case({ let mut d = deck(); d.g.push("TA-10".into()); d }, &["VG-ZONE-7"]);
+    vg_zone_7_effect_puts_a_unit_in_the_g_zone ["VG-ZONE-7"] => case(t1(), cm(p(0, 17), Place::GZone), &["VG-ZONE-7"]);
+
+    // Setup.
+    vg_setup_1_grade_0 ["VG-SETUP-1"] => case(vec![], E::StartingVanguardSet { seat: 0, card: p(0, 17) }, &["VG-SETUP-1"]);
+    vg_setup_1_once ["VG-SETUP-1"] => case(setup()[..1].to_vec(), E::StartingVanguardSet { seat: 0, card: p(0, 1) }, &["VG-SETUP-1"]);
+    vg_setup_2_first_player_once ["VG-SETUP-2"] => case(setup()[..3].to_vec(), E::FirstPlayerDetermined { first: 1 }, &["VG-SETUP-2"]);
+    vg_setup_2_first_player_starts ["VG-SETUP-2"] => case(setup(), E::TurnStarted { turn: 1, seat: 1 }, &["VG-SETUP-2"]);
+    vg_setup_2_no_attack_on_turn_1 ["VG-SETUP-2"] => case(t1_at(Phase::Battle, vec![]), E::AttackDeclared { seat: 0, attacker: Circle::Vanguard, target: Circle::Vanguard }, &["VG-SETUP-2"]);
+    vg_setup_2_client_attack_on_turn_1 ["VG-SETUP-2"] => case(
+        [setup(), vec![client(0, ClientOp::PhaseButton { phase: Phase::Ride }), client(0, ClientOp::Drew { card: p(0, 21) }), client(0, ClientOp::PhaseButton { phase: Phase::Battle })]].concat(),
+        client(0, ClientOp::PositionChanged { card: p(0, 0), rested: true }),
+        &["VG-SETUP-2"],
+    );
+    vg_open_3_both_first_turns ["VG-SETUP-2"] => case_with(&[("first_turn_attack", "both-first-turns")], battle(vec![]), attack_vc(), &["VG-SETUP-2"]);
+    vg_setup_3_five_cards ["VG-SETUP-3"] => case(setup()[..3].to_vec(), E::OpeningHandDrawn { seat: 0, cards: vec![p(0, 1), p(0, 2)] }, &["VG-SETUP-3"]);
+    vg_setup_3_after_the_starting_vanguard ["VG-SETUP-3"] => case(vec![], E::OpeningHandDrawn { seat: 0, cards: (1..6).map(|i| p(0, i)).collect() }, &["VG-SETUP-3"]);
+    vg_setup_4_redraw_as_many ["VG-SETUP-4"] => case(setup()[..5].to_vec(), E::Redrawn { seat: 0, returned: vec![p(0, 42)], drawn: vec![p(0, 43), p(0, 44)] }, &["VG-SETUP-4"]);
+    vg_setup_4_redraw_once ["VG-SETUP-4"] => case(
+        [setup()[..5].to_vec(), vec![E::Redrawn { seat: 0, returned: vec![p(0, 42)], drawn: vec![p(0, 43)] }]].concat(),
+        E::Redrawn { seat: 0, returned: vec![p(0, 43)], drawn: vec![p(0, 42)] },
+        &["VG-SETUP-4"],
+    );
+    vg_setup_4_redraw_ok ["VG-SETUP-4"] => case(setup()[..5].to_vec(), E::Redrawn { seat: 0, returned: vec![p(0, 42), p(0, 31)], drawn: vec![p(0, 42), p(0, 2)] }, &[]);
+    vg_setup_5_flip_after_both_hands ["VG-SETUP-5"] => case(setup()[..4].to_vec(), E::VanguardsRevealed {}, &["VG-SETUP-5"]);
+    vg_setup_5_no_turn_before_the_flip ["VG-SETUP-5"] => case(setup()[..5].to_vec(), E::TurnStarted { turn: 1, seat: 0 }, &["VG-SETUP-5"]);
+
+    // Winning and losing.
+    vg_win_1_nobody_lost ["VG-WIN-1"] => case(t1(), E::GameEnded { loser: Some(1), reason: LossReason::SixDamage }, &["VG-WIN-1"]);
+    vg_win_2_six_damage_loses ["VG-WIN-2"] => case([t1(), damage(1, 6)].concat(), E::GameEnded { loser: Some(1), reason: LossReason::SixDamage }, &[]);
+    vg_win_2_play_on_after_six ["VG-WIN-2"] => case([t1(), damage(1, 6)].concat(), cm(p(1, 40), Place::Damage), &["VG-WIN-2"]);
+    vg_win_2_the_wrong_loser ["VG-WIN-2"] => case([t1(), damage(1, 6)].concat(), E::GameEnded { loser: Some(0), reason: LossReason::SixDamage }, &["VG-WIN-2"]);
+    vg_win_3_empty_deck_loses ["VG-WIN-3"] => case([t1(), empty_deck(1)].concat(), phase(0, Phase::Ride), &["VG-WIN-3"]);
+    vg_win_3_empty_deck_loss_recorded ["VG-WIN-3"] => case([t1(), empty_deck(1)].concat(), E::GameEnded { loser: Some(1), reason: LossReason::DeckOut }, &[]);
+    vg_win_4_nothing_after_the_result ["VG-WIN-4"] => case([t1(), damage(1, 6), vec![E::GameEnded { loser: Some(1), reason: LossReason::SixDamage }]].concat(), phase(0, Phase::Ride), &["VG-WIN-4"]);
+    vg_open_4_both_lose_is_a_draw ["VG-OPEN-4"] => Case { lenient: true, ..case([t1(), damage(1, 6), damage(0, 6)].concat(), E::GameEnded { loser: Some(1), reason: LossReason::SixDamage }, &["VG-OPEN-4"]) };
+    vg_open_4_draw_recorded ["VG-OPEN-4"] => Case { lenient: true, ..case([t1(), damage(1, 6), damage(0, 6)].concat(), E::GameEnded { loser: None, reason: LossReason::SixDamage }, &[]) };
+    vg_open_4_active_player_loses ["VG-OPEN-4"] => Case { lenient: true, ..case_with(&[("simultaneous_loss", "active-player-loses")], [t1(), damage(1, 6), damage(0, 6)].concat(), E::GameEnded { loser: Some(1), reason: LossReason::SixDamage }, &["VG-OPEN-4"]) };
+
+    // Turn structure.
+    vg_turn_1_phases_in_order ["VG-TURN-1"] => case(t1_at(Phase::Main, vec![]), phase(0, Phase::Ride), &["VG-TURN-1"]);
+    vg_turn_1_not_the_opponents_phase ["VG-TURN-1"] => case(t1(), phase(1, Phase::Ride), &["VG-TURN-1"]);
+    vg_turn_2_no_return_to_main ["VG-TURN-2"] => case(t1_at(Phase::Battle, vec![]), phase(0, Phase::Main), &["VG-TURN-2"]);
+    vg_turn_2_no_call_in_battle ["VG-TURN-2"] => case(t1_at(Phase::Battle, vec![]), E::Called { seat: 0, card: p(0, 1), circle: Circle::BackCenter }, &["VG-TURN-2"]);
+    vg_draw_1_one_draw ["VG-DRAW-1"] => case(t1(), E::CardDrawn { seat: 0, card: p(0, 22) }, &["VG-DRAW-1"]);
+    vg_draw_1_draw_phase_not_skipped ["VG-DRAW-1"] => case([setup(), vec![E::TurnStarted { turn: 1, seat: 0 }, phase(0, Phase::Draw)]].concat(), phase(0, Phase::Ride), &["VG-DRAW-1"]);
+    vg_draw_1_client_draw_without_cause ["VG-DRAW-1"] => case(t1_at(Phase::Main, vec![]), client(0, ClientOp::Drew { card: p(0, 22) }), &["VG-DRAW-1"]);
+    vg_end_1_turns_alternate ["VG-END-1"] => case([t1(), vec![phase(0, Phase::End)]].concat(), E::TurnStarted { turn: 2, seat: 0 }, &["VG-END-1"]);
+    vg_end_1_turn_ends_first ["VG-END-1"] => case(t1(), E::TurnStarted { turn: 2, seat: 1 }, &["VG-END-1"]);
+
+    // Grade assist.
+    vg_ga_ok ["VG-GA-3"] => case(
+        t1_at(Phase::GradeAssist, vec![cm(p(0, 17), Place::Drop), cm(p(0, 21), Place::Drop)]),
+        E::GradeAssisted { seat: 0, taken: Some(p(0, 25)), removed: vec![p(0, 31), p(0, 42), g(0, 0), g(0, 1)] },
+        &[],
+    );
+    vg_ga_1_grade_3_vanguard ["VG-GA-1"] => case(
+        t1_at(Phase::GradeAssist, vec![cm(p(0, 45), Place::Circle(Circle::Vanguard))]),
+        E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 31), p(0, 42), g(0, 0), g(0, 1)] },
+        &["VG-GA-1"],
+    );
+    vg_ga_1_hand_can_ride ["VG-GA-1"] => case(t1_at(Phase::GradeAssist, vec![]), E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 31), p(0, 42), g(0, 0), g(0, 1)] }, &["VG-GA-1"]);
+    vg_ga_2_between_draw_and_ride ["VG-GA-2"] => case(
+        t1_at(Phase::Ride, vec![cm(p(0, 17), Place::Drop), cm(p(0, 21), Place::Drop)]),
+        E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 31), p(0, 42), g(0, 0), g(0, 1)] },
+        &["VG-GA-2"],
+    );
+    vg_ga_3_one_grade_higher ["VG-GA-3"] => case(
+        t1_at(Phase::GradeAssist, vec![cm(p(0, 17), Place::Drop), cm(p(0, 21), Place::Drop)]),
+        E::GradeAssisted { seat: 0, taken: Some(p(0, 33)), removed: vec![p(0, 31), p(0, 42), g(0, 0), g(0, 1)] },
+        &["VG-GA-3"],
+    );
+    vg_open_5_two_and_two ["VG-GA-3", "VG-OPEN-5"] => case(
+        t1_at(Phase::GradeAssist, vec![cm(p(0, 17), Place::Drop), cm(p(0, 21), Place::Drop)]),
+        E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 31), p(0, 42)] },
+        &["VG-GA-3"],
+    );
+    vg_open_5_two_total ["VG-OPEN-5"] => case_with(
+        &[("grade_assist_removal", "two-total")],
+        t1_at(Phase::GradeAssist, vec![cm(p(0, 17), Place::Drop), cm(p(0, 21), Place::Drop)]),
+        E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 31), p(0, 42)] },
+        &[],
+    );
+    vg_open_5_once_per_turn ["VG-OPEN-5"] => case(
+        [
+            t1_at(Phase::GradeAssist, vec![cm(p(0, 17), Place::Drop), cm(p(0, 21), Place::Drop)]),
+            vec![E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 31), p(0, 42), g(0, 0), g(0, 1)] }],
+        ]
+        .concat(),
+        E::GradeAssisted { seat: 0, taken: None, removed: vec![p(0, 1), p(0, 5), g(0, 2), g(0, 3)] },
+        &["VG-OPEN-5"],
+    );
+
+    // Ride.
+    vg_ride_ok ["VG-RIDE-2"] => case(t1_at(Phase::Ride, vec![]), E::Rode { seat: 0, card: p(0, 17) }, &[]);
+    vg_ride_1_in_the_ride_phase ["VG-RIDE-1"] => case(t1_at(Phase::Main, vec![]), E::Rode { seat: 0, card: p(0, 17) }, &["VG-RIDE-1"]);
+    vg_ride_2_one_grade_up ["VG-RIDE-2"] => case(t1_at(Phase::Ride, vec![]), E::Rode { seat: 0, card: p(0, 31) }, &["VG-RIDE-2"]);
+    vg_ride_3_once_per_turn ["VG-RIDE-3"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::Rode { seat: 0, card: p(0, 21) }, &["VG-RIDE-3"]);
+    vg_ride_6_superior_ride_ignores_grade ["VG-RIDE-6"] => case(t1_at(Phase::Ride, vec![]), E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 0) }, &[]);
+    vg_ride_7_superior_ride_after_a_ride ["VG-RIDE-7"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 17) }, &[]);
+    vg_ride_8_no_ride_over_a_g_unit ["VG-RIDE-8"] => case(
+        [t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand)]].concat()), vec![E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }]].concat(),
+        E::SuperiorRode { seat: 1, card: p(1, 42), from: Place::Hand, source: p(1, 45) },
+        &["VG-RIDE-8"],
+    );
+    vgc_upd_2_client_cannot_ride_over_a_g_unit ["VGC-UPD-2", "VG-RIDE-1", "VG-RIDE-2"] => case(
+        [t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand)]].concat()), vec![E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }]].concat(),
+        client(1, ClientOp::Rode { card: p(1, 42) }),
+        &["VGC-UPD-2", "VG-RIDE-1", "VG-RIDE-2"],
+    );
+    vg_kw_1_forerunner ["VG-KW-1"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::ForerunnerCalled { seat: 0, card: p(0, 0), circle: Circle::BackCenter }, &[]);
+    vg_kw_1_only_the_ridden_upon_unit ["VG-KW-1"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::ForerunnerCalled { seat: 0, card: p(0, 1), circle: Circle::BackCenter }, &["VG-KW-1"]);
+
+    // Stride.
+    vg_stride_ok ["VG-STRIDE-1"] => case(t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand)]].concat()), E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }, &[]);
+    vg_stride_1_both_grade_3 ["VG-STRIDE-1"] => case(t2_at(Phase::Stride, vec![cm(p(1, 45), Place::Circle(Circle::Vanguard)), cm(p(1, 46), Place::Hand)]), E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }, &["VG-STRIDE-1"]);
+    vg_stride_1_discard_grades_3 ["VG-STRIDE-1"] => case(t2_at(Phase::Stride, grade3()), E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 17)] }, &["VG-STRIDE-1"]);
+    vg_stride_2_face_down_g_unit ["VG-STRIDE-2"] => case(
+        t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand), client(1, ClientOp::GZoneFlipped { card: g(1, 0), face_up: true })]].concat()),
+        E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] },
+        &["VG-STRIDE-2"],
+    );
+    vg_open_6_face_up_stride_allowed ["VG-OPEN-6"] => case_with(
+        &[("stride_face_up", "allow")],
+        t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand), client(1, ClientOp::GZoneFlipped { card: g(1, 0), face_up: true })]].concat()),
+        E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] },
+        &[],
+    );
+    vg_open_6_one_stride_per_turn ["VG-OPEN-6", "VG-STRIDE-1"] => case(
+        [t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand), cm(p(1, 47), Place::Hand)]].concat()), vec![E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }]].concat(),
+        E::Strode { seat: 1, g_unit: g(1, 1), heart: p(1, 45), discarded: vec![p(1, 47)] },
+        &["VG-OPEN-6", "VG-STRIDE-1"],
+    );
+    vg_stride_3_heart_is_the_vanguard ["VG-STRIDE-3"] => case(t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand)]].concat()), E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 42), discarded: vec![p(1, 46)] }, &["VG-STRIDE-3"]);
+
+    // Main phase.
+    vg_main_1_call_ok ["VG-MAIN-1"] => case(t1_at(Phase::Main, vec![]), E::Called { seat: 0, card: p(0, 1), circle: Circle::BackCenter }, &[]);
+    vg_main_1_grade_at_most_the_vanguards ["VG-MAIN-1"] => case(t1_at(Phase::Main, vec![]), E::Called { seat: 0, card: p(0, 17), circle: Circle::FrontLeft }, &["VG-MAIN-1"]);
+    vg_main_1_in_the_main_phase ["VG-MAIN-1"] => case(t1_at(Phase::Ride, vec![]), E::Called { seat: 0, card: p(0, 1), circle: Circle::BackCenter }, &["VG-MAIN-1"]);
+    vg_main_1_client_call_grade ["VG-MAIN-1"] => case(t1_at(Phase::Main, vec![]), client(0, ClientOp::Moved { card: p(0, 42), to: Place::Circle(Circle::FrontRight) }), &["VG-MAIN-1"]);
+    vg_zone_5_not_onto_the_vanguard_circle ["VG-ZONE-5"] => case(t1_at(Phase::Main, vec![]), E::Called { seat: 0, card: p(0, 1), circle: Circle::Vanguard }, &["VG-ZONE-5"]);
+    vg_main_2_superior_call_sources ["VG-MAIN-2"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Soul)]), E::SuperiorCalled { seat: 0, card: p(0, 2), from: Place::Soul, circle: Circle::BackLeft, source: p(0, 0) }, &["VG-MAIN-2"]);
+    vg_main_2_from_the_drop_zone ["VG-MAIN-2"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Drop)]), E::SuperiorCalled { seat: 0, card: p(0, 2), from: Place::Drop, circle: Circle::BackLeft, source: p(0, 0) }, &[]);
+    vg_main_3_within_a_column ["VG-MAIN-3"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]), E::RearGuardMoved { seat: 0, from: Circle::FrontLeft, to: Circle::BackLeft }, &[]);
+    vg_main_3_not_across_columns ["VG-MAIN-3"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]), E::RearGuardMoved { seat: 0, from: Circle::FrontLeft, to: Circle::FrontRight }, &["VG-MAIN-3"]);
+    vg_main_3_behind_the_vanguard_stays ["VG-MAIN-3"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::BackCenter))]), E::RearGuardMoved { seat: 0, from: Circle::BackCenter, to: Circle::BackLeft }, &["VG-MAIN-3"]);
+    vg_kw_2_locked_units_do_nothing ["VG-KW-2"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft)), client(1, ClientOp::LockChanged { card: p(0, 2), locked: true })]), E::RearGuardMoved { seat: 0, from: Circle::FrontLeft, to: Circle::BackLeft }, &["VG-KW-2"]);
+
+    // Legion.
+    vg_kw_8_legion_ok ["VG-KW-8"] => case(t1_at(Phase::Main, legion_board()), legion([2, 3, 4, 6], 43), &[]);
+    vg_kw_8_opponent_grade_3 ["VG-KW-8"] => case(t1_at(Phase::Main, legion_board()[..1].iter().cloned().chain(legion_board()[2..].iter().cloned()).collect()), legion([2, 3, 4, 6], 43), &["VG-KW-8"]);
+    vg_kw_8_four_from_the_drop_zone ["VG-KW-8"] => case(t1_at(Phase::Main, legion_board()), E::LegionPerformed { seat: 0, returned: vec![p(0, 2)], mate: p(0, 43) }, &["VG-KW-8"]);
+    vg_kw_8_the_named_mate ["VG-KW-8"] => case(t1_at(Phase::Main, legion_board()), legion([2, 3, 4, 6], 46), &["VG-KW-8"]);
+    vg_main_5_legion_in_the_main_phase ["VG-MAIN-5"] => case(t1_at(Phase::Ride, legion_board()), legion([2, 3, 4, 6], 43), &["VG-MAIN-5"]);
+    vg_open_8_legion_once_per_game ["VG-OPEN-8"] => case([t1_at(Phase::Main, legion_board()), vec![legion([2, 3, 4, 6], 43)]].concat(), legion([7, 8, 10, 11], 44), &["VG-OPEN-8"]);
+    vgc_ui_4_l_button_from_soul_or_deck ["VGC-UI-4"] => case(t1_at(Phase::Main, [legion_board(), vec![cm(p(0, 43), Place::Hand)]].concat()), client(0, ClientOp::Legion { mate: p(0, 43) }), &["VGC-UI-4"]);
+
+    // Effects and costs.
+    vg_eff_2_act_in_the_main_phase ["VG-EFF-2"] => case(t1_at(Phase::Battle, vec![]), E::EffectActivated { seat: 0, source: p(0, 0), kind: EffectKind::Act, description: "test".into() }, &["VG-EFF-2"]);
+    vg_kw_7_limit_break_needs_damage ["VG-KW-7"] => case(t1_at(Phase::Main, vec![]), E::EffectActivated { seat: 0, source: p(0, 21), kind: EffectKind::Act, description: "LB4".into() }, &["VG-KW-7"]);
+    vg_kw_7_limit_break_with_four ["VG-KW-7"] => case(t1_at(Phase::Main, damage(0, 4)), E::EffectActivated { seat: 0, source: p(0, 21), kind: EffectKind::Act, description: "LB4".into() }, &[]);
+    vg_kw_10_generation_break ["VG-KW-10"] => case(t1_at(Phase::Main, vec![]), E::EffectActivated { seat: 0, source: g(0, 0), kind: EffectKind::Auto, description: "GB1".into() }, &["VG-KW-10"]);
+    vg_kw_10_generation_break_face_up ["VG-KW-10"] => case(t1_at(Phase::Main, vec![client(0, ClientOp::GZoneFlipped { card: g(0, 1), face_up: true })]), E::EffectActivated { seat: 0, source: g(0, 0), kind: EffectKind::Auto, description: "GB1".into() }, &[]);
+    vg_cost_1_soul_blast_from_the_soul ["VG-COST-1"] => case(t1_at(Phase::Main, vec![]), E::SoulBlasted { seat: 0, cards: vec![p(0, 2)] }, &["VG-COST-1"]);
+    vg_cost_2_soul_charge_from_the_deck ["VG-COST-2"] => case(t1_at(Phase::Main, vec![]), E::SoulCharged { seat: 0, cards: vec![p(0, 17)] }, &["VG-COST-2"]);
+    vg_cost_3_counter_blast_face_up ["VG-COST-3"] => case(t1_at(Phase::Main, [damage(0, 1), vec![E::CounterBlasted { seat: 0, cards: vec![p(0, 25)] }]].concat()), E::CounterBlasted { seat: 0, cards: vec![p(0, 25)] }, &["VG-COST-3"]);
+
+    // Battle.
+    vg_battle_2_front_row_attacker ["VG-BATTLE-2"] => case(battle(vec![cm(p(1, 2), Place::Circle(Circle::BackLeft))]), E::AttackDeclared { seat: 1, attacker: Circle::BackLeft, target: Circle::Vanguard }, &["VG-BATTLE-2"]);
+    vg_battle_2_standing_attacker ["VG-BATTLE-2"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }, E::AttackResolved { hit: true }, E::DamageChecked { seat: 0, card: p(0, 18) }, E::BattleEnded {}]].concat(), attack_vc(), &["VG-BATTLE-2"]);
+    vg_battle_2_front_row_target ["VG-BATTLE-2"] => case(battle(vec![cm(p(0, 2), Place::Circle(Circle::BackLeft))]), E::AttackDeclared { seat: 1, attacker: Circle::Vanguard, target: Circle::BackLeft }, &["VG-BATTLE-2"]);
+    vg_kw_4_lord ["VG-KW-4"] => Case {
+        lenient: false,
+        config: config_with(vec![deck(), { let mut d = deck(); d.main[25] = "TB-12".into(); d }], &[]),
+        given: battle(vec![cm(p(1, 42), Place::Circle(Circle::FrontLeft)), cm(p(1, 25), Place::Circle(Circle::BackLeft))]),
+        when: When::Event(E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }),
+        then: vec!["VG-KW-4"],
+    };
+    vg_kw_5_restraint ["VG-KW-5"] => case(battle(vec![cm(p(1, 39), Place::Circle(Circle::FrontLeft))]), E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }, &["VG-KW-5"]);
+    vg_kw_2_locked_cannot_attack ["VG-KW-2"] => case(battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft)), client(0, ClientOp::LockChanged { card: p(1, 35), locked: true })]), E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }, &["VG-KW-2"]);
+    vg_battle_3_boost_ok ["VG-BATTLE-3"] => case([battle(vec![cm(p(1, 2), Place::Circle(Circle::BackCenter))]), vec![attack_vc()]].concat(), E::Boosted { seat: 1, booster: Circle::BackCenter }, &[]);
+    vg_battle_3_grade_0_1_boost ["VG-BATTLE-3"] => case([battle(vec![cm(p(1, 32), Place::Circle(Circle::BackCenter))]), vec![attack_vc()]].concat(), E::Boosted { seat: 1, booster: Circle::BackCenter }, &["VG-BATTLE-3"]);
+    vg_battle_3_directly_behind ["VG-BATTLE-3"] => case([battle(vec![cm(p(1, 2), Place::Circle(Circle::BackLeft))]), vec![attack_vc()]].concat(), E::Boosted { seat: 1, booster: Circle::BackLeft }, &["VG-BATTLE-3"]);
+    vg_battle_5_guard_grade ["VG-BATTLE-5"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::GuardianCalled { seat: 0, card: p(0, 31) }, &["VG-BATTLE-5"]);
+    vg_battle_5_guard_ok ["VG-BATTLE-5"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::GuardianCalled { seat: 0, card: p(0, 1) }, &[]);
+    vg_battle_5_only_the_defender_guards ["VG-BATTLE-5"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::GuardianCalled { seat: 1, card: p(1, 1) }, &["VG-BATTLE-5"]);
+    vg_battle_6_intercept_grade_2_front ["VG-BATTLE-6"] => case([battle(vec![cm(p(0, 32), Place::Circle(Circle::BackLeft))]), vec![attack_vc()]].concat(), E::Intercepted { seat: 0, circle: Circle::BackLeft }, &["VG-BATTLE-6"]);
+    vg_battle_6_intercept_ok ["VG-BATTLE-6"] => case([battle(vec![cm(p(0, 32), Place::Circle(Circle::FrontLeft))]), vec![attack_vc()]].concat(), E::Intercepted { seat: 0, circle: Circle::FrontLeft }, &[]);
+    vg_battle_6_never_the_vanguard ["VG-BATTLE-6"] => case([battle(vec![cm(p(0, 32), Place::Circle(Circle::Vanguard))]), vec![attack_vc()]].concat(), E::Intercepted { seat: 0, circle: Circle::Vanguard }, &["VG-BATTLE-6"]);
+    vg_battle_7_one_drive_below_grade_3 ["VG-BATTLE-7"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }]].concat(), E::DriveChecked { seat: 1, card: p(1, 19) }, &["VG-BATTLE-7"]);
+    vg_battle_7_twin_drive ["VG-BATTLE-7"] => case([battle(vec![cm(p(1, 45), Place::Circle(Circle::Vanguard))]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }]].concat(), E::DriveChecked { seat: 1, card: p(1, 19) }, &[]);
+    vg_battle_7_drives_before_resolving ["VG-BATTLE-7"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::AttackResolved { hit: true }, &["VG-BATTLE-7"]);
+    vg_battle_7_rear_guards_do_not_drive ["VG-BATTLE-7"] => case([battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]), vec![E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }]].concat(), E::DriveChecked { seat: 1, card: p(1, 18) }, &["VG-BATTLE-7"]);
+    vg_battle_8_resolve_each_trigger ["VG-BATTLE-8"] => case([battle(vec![cm(p(1, 45), Place::Circle(Circle::Vanguard))]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 6) }]].concat(), E::DriveChecked { seat: 1, card: p(1, 19) }, &["VG-BATTLE-8"]);
+    vg_battle_9_same_clan_for_triggers ["VG-BATTLE-9", "VG-TRIG-1"] => Case {
+        lenient: false,
+        config: config_with(vec![deck(), { let mut d = deck(); d.main[2] = "TB-01".into(); d.main[3] = "TB-01".into(); d }], &[]),
+        given: [battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(),
+        when: When::Event(E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: Some(p(1, 19)), healed: None, stood: None }),
+        then: vec!["VG-TRIG-1"],
+    };
+    vg_battle_10_hit_when_at_least_equal ["VG-BATTLE-10"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }]].concat(), E::AttackResolved { hit: false }, &["VG-BATTLE-10"]);
+    vg_battle_10_shields_count ["VG-BATTLE-10"] => case([battle(vec![]), vec![attack_vc(), E::GuardianCalled { seat: 0, card: p(0, 1) }, E::DriveChecked { seat: 1, card: p(1, 18) }]].concat(), E::AttackResolved { hit: true }, &["VG-BATTLE-10"]);
+    vg_battle_10_resolved_once ["VG-BATTLE-10"] => case(hit(vec![]), E::AttackResolved { hit: true }, &["VG-BATTLE-10"]);
+    vg_battle_11_damage_check_after_a_hit ["VG-BATTLE-11"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::DamageChecked { seat: 0, card: p(0, 18) }, &["VG-BATTLE-11"]);
+    vg_battle_11_one_per_critical ["VG-BATTLE-11"] => case([hit(vec![]), vec![E::DamageChecked { seat: 0, card: p(0, 18) }]].concat(), E::DamageChecked { seat: 0, card: p(0, 19) }, &["VG-BATTLE-11"]);
+    vg_battle_11_no_end_with_damage_owed ["VG-BATTLE-11"] => case(hit(vec![]), E::BattleEnded {}, &["VG-BATTLE-11"]);
+    vg_battle_13_heal_saves_at_five ["VG-BATTLE-13"] => case([hit(damage(0, 5)), vec![E::DamageChecked { seat: 0, card: p(0, 9) }]].concat(), E::TriggerResolved { seat: 0, power_to: p(0, 17), critical_to: None, drew: None, healed: Some(p(0, 25)), stood: None }, &[]);
+    vg_battle_13_no_loss_before_the_heal ["VG-BATTLE-13", "VG-WIN-1"] => case([hit([damage(0, 5), damage(1, 5)].concat()), vec![E::DamageChecked { seat: 0, card: p(0, 9) }]].concat(), E::GameEnded { loser: Some(0), reason: LossReason::SixDamage }, &["VG-WIN-1"]);
+    vg_battle_14_one_battle_at_a_time ["VG-BATTLE-14"] => case([battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]), vec![attack_vc()]].concat(), E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }, &["VG-BATTLE-14"]);
+    vg_battle_14_no_end_phase_mid_battle ["VG-BATTLE-14"] => case([battle(vec![]), vec![attack_vc()]].concat(), phase(1, Phase::End), &["VG-BATTLE-14"]);
+    vg_battle_14_battle_ends ["VG-BATTLE-14"] => case([hit(vec![]), vec![E::DamageChecked { seat: 0, card: p(0, 18) }]].concat(), E::BattleEnded {}, &[]);
+
+    // Triggers.
+    vg_trig_1_only_from_checks ["VG-TRIG-1"] => case(battle(vec![]), E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: None, stood: None }, &["VG-TRIG-1"]);
+    vg_trig_3_draw_trigger_draws ["VG-TRIG-3"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(), E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: None, stood: None }, &["VG-TRIG-3"]);
+    vg_trig_4_critical_trigger ["VG-TRIG-4"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 6) }]].concat(), E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: None, stood: None }, &["VG-TRIG-4"]);
+    vg_trig_4_critical_ok ["VG-TRIG-4"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 6) }]].concat(), E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: Some(p(1, 31)), drew: None, healed: None, stood: None }, &[]);
+    vg_trig_5_heal_needs_as_much_damage ["VG-TRIG-5"] => case(
+        [battle([damage(0, 1), damage(1, 2)].concat()), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 10) }]].concat(),
+        E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: Some(p(1, 25)), stood: None },
+        &[],
+    );
+    vg_trig_5_no_heal_with_less_damage ["VG-TRIG-5"] => case(
+        [battle([damage(0, 2), damage(1, 1)].concat()), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 10) }]].concat(),
+        E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: Some(p(1, 25)), stood: None },
+        &["VG-TRIG-5"],
+    );
+    vg_trig_5_client_heal_with_less_damage ["VG-TRIG-5"] => case(
+        [battle([damage(0, 2), damage(1, 1)].concat()), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 10) }, client(1, ClientOp::TriggerApplied { power_to: p(1, 31), critical_to: None })]].concat(),
+        client(1, ClientOp::Moved { card: p(1, 25), to: Place::Drop }),
+        &["VG-TRIG-5"],
+    );
+    vg_trig_6_stand_trigger_stands_a_rear_guard ["VG-TRIG-6"] => case(
+        [battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 14) }]].concat(),
+        E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: None, stood: Some(p(1, 31)) },
+        &["VG-TRIG-6"],
+    );
+    vg_trig_6_client_stand_without_trigger ["VG-TRIG-6"] => case([battle(vec![]), vec![attack_vc()]].concat(), client(1, ClientOp::PositionChanged { card: p(1, 31), rested: false }), &["VG-TRIG-6"]);
+
+    // The client's own constraints.
+    vgc_ui_2_no_draw_button ["VGC-UI-2"] => case(t1(), client(0, ClientOp::PhaseButton { phase: Phase::Draw }), &["VGC-UI-2"]);
+    vgc_op_3_checks_in_a_battle_phase ["VGC-OP-3"] => case(t1_at(Phase::Main, vec![]), client(0, ClientOp::Checked { card: p(0, 22) }), &["VGC-OP-3"]);
+    vgc_op_10_lock_rear_guards_only ["VGC-OP-10"] => case(t1(), client(1, ClientOp::LockChanged { card: p(0, 0), locked: true }), &["VGC-OP-10"]);
+    vgc_op_11_delete_the_vanguard_only ["VGC-OP-11"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]), client(1, ClientOp::DeleteChanged { card: p(0, 2), deleted: true }), &["VGC-OP-11"]);
+    vgc_op_12_power_in_hundreds ["VGC-OP-12"] => case(t1(), client(0, ClientOp::PowerEdited { card: p(0, 0), mode: PowerEdit::Add, value: 150 }), &["VGC-OP-12"]);
+    vgc_op_12_negative_allowed ["VGC-OP-12"] => case(t1(), client(0, ClientOp::PowerEdited { card: p(0, 0), mode: PowerEdit::Set, value: -300 }), &[]);
+    vgc_op_12_client_only_policy ["VGC-OP-12"] => case_with(&[("power_multiple", "client-only")], t1(), client(0, ClientOp::PowerEdited { card: p(0, 0), mode: PowerEdit::Add, value: 150 }), &[]);
+    vgc_upd_2_g_units_never_into_the_main_deck ["VGC-UPD-2", "VG-DECK-6"] => case(t1(), client(0, ClientOp::ToTopOfDeck { card: g(0, 0) }), &["VGC-UPD-2", "VG-DECK-6"]);
+
+    // Recorder checks.
+    kifu_card_1_card_where_the_event_says ["KIFU-CARD-1"] => case(t1_at(Phase::Main, vec![]), E::Called { seat: 0, card: p(0, 40), circle: Circle::BackLeft }, &["KIFU-CARD-1"]);
+    kifu_card_2_unknown_instances ["KIFU-CARD-2"] => case(t1(), cm("p0-99".into(), Place::Drop), &["KIFU-CARD-2"]);
+    kifu_seat_1_two_seats ["KIFU-SEAT-1"] => case(t1(), E::CardDrawn { seat: 2, card: p(0, 22) }, &["KIFU-SEAT-1"]);
+}
+
+/// Every Enforced rule in the coverage table is named by at least one case above.
+#[test]
+fn every_enforced_rule_has_a_case() {
+    check_enforced_rules_have_cases(CASES, Vanguard::coverage());
+}

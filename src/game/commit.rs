@@ -217,12 +217,6 @@ impl CommitmentLedger {
         order.first().cloned()
     }
 
-    /// The top `n` cards of a seeded deck, in order, for an agent that knows the seed.
-    pub fn predicted_top_n(&self, deck: &str, seed: &Secret, n: usize) -> Vec<String> {
-        let Some(seg) = self.decks.get(deck).and_then(|t| t.segment.as_ref()) else { return Vec::new() };
-        replay_segment(seg, seed).map(|order| order.into_iter().take(n).collect()).unwrap_or_default()
-    }
-
     pub fn card_sealed(&mut self, commitment: Commitment) {
         let seq = self.seq;
         self.sealed.insert(commitment, SealedEntry { sealed_at: seq, revealed: None });

@@ -184,11 +184,6 @@ impl Verifier {
         Ok((Verifier { stream: header.stream().clone(), head }, header))
     }
 
-    /// Continues from a known head (e.g. the store's head when appending).
-    pub fn from_head(stream: StreamId, head: Head) -> Verifier {
-        Verifier { stream, head }
-    }
-
     /// Verifies the next stored event and returns it decoded.
     pub fn push<'a>(&mut self, stored: &'a [u8]) -> Result<Envelope<'a>, ChainError> {
         let at = At::Event(self.head.len);
@@ -215,27 +210,6 @@ impl Verifier {
         }
         self.head = Head { len: self.head.len + 1, hash };
         Ok(envelope)
-    }
-
-    /// Fails unless the log holds exactly `expected_len` events and ends at `expected_hash`.
-    pub fn finish(&self, expected_len: u64, expected_hash: Option<Hash32>) -> Result<Head, ChainError> {
-        if self.head.len < expected_len {
-            return Err(ChainError {
-                stream: self.stream.to_string(),
-                at: At::Event(self.head.len),
-                problem: Problem::Missing { expected_events: expected_len },
-            });
-        }
-        if let Some(h) = expected_hash {
-            if h != self.head.hash {
-                return Err(ChainError {
-                    stream: self.stream.to_string(),
-                    at: At::Event(self.head.len.saturating_sub(1)),
-                    problem: Problem::BrokenLink { expected: h, found: self.head.hash },
-                });
-            }
-        }
-        Ok(self.head)
     }
 
     pub fn head(&self) -> Head {

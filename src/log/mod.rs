@@ -20,8 +20,6 @@ pub enum LogError {
     InvalidActor { text: String },
     #[error("{0}")]
     Chain(#[from] chain::ChainError),
-    #[error("{0}")]
-    File(#[from] file::FileError),
     #[error("malformed JSON log: {0}")]
     Json(String),
     #[error("could not encode a record: {0}")]

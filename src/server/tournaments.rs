@@ -32,11 +32,7 @@ fn links(games: &[GameLink]) -> Vec<Value> {
 }
 
 fn winner(t: &Tournament, tb: &TableState) -> Option<String> {
-    match tb.result {
-        Some(s) if s.a_wins > s.b_wins => Some(name(t, tb.a)),
-        Some(s) if s.b_wins > s.a_wins => Some(name(t, tb.b)),
-        _ => None,
-    }
+    tb.winner().map(|w| name(t, w))
 }
 
 /// `GET /tournaments/{id}`.
@@ -159,12 +155,7 @@ pub async fn bracket(State(state): State<AppState>, Path(id): Path<String>) -> A
         .iter()
         .filter(|r| r.top_cut)
         .map(|r| {
-            let stage = match r.tables.len() {
-                1 => "final".to_string(),
-                2 => "semifinals".to_string(),
-                4 => "quarterfinals".to_string(),
-                n => format!("top {}", n * 2),
-            };
+            let stage = r.stage();
             let tables: Vec<Value> = r.tables.iter().map(|tb| table_json(s, tb, &points)).collect();
             json!({"round": r.round, "stage": stage, "tables": tables})
         })

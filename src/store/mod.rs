@@ -161,14 +161,16 @@ pub trait Store: Send + Sync {
         let events = self.read(stream, 0, head.len)?;
         let log = chain::verify_log(header_bytes, events).map_err(StoreError::Corrupt)?;
         if log.head != head {
-            let v = chain::Verifier::from_head(stream.clone(), log.head);
-            return Err(StoreError::Corrupt(match v.finish(head.len, Some(head.hash)) {
-                Err(e) => e,
-                Ok(_) => ChainError {
-                    stream: stream.to_string(),
-                    at: chain::At::Event(log.head.len),
-                    problem: chain::Problem::BrokenLink { expected: head.hash, found: log.head.hash },
-                },
+            // The recorded head promises more events, or another last event, than the chain holds.
+            let problem = if log.head.len < head.len {
+                chain::Problem::Missing { expected_events: head.len }
+            } else {
+                chain::Problem::BrokenLink { expected: head.hash, found: log.head.hash }
+            };
+            return Err(StoreError::Corrupt(ChainError {
+                stream: stream.to_string(),
+                at: chain::At::Event(log.head.len),
+                problem,
             }));
         }
         Ok(log)

@@ -39,9 +39,30 @@ pub struct RoundState {
     pub top_cut: bool,
 }
 
+impl TableState {
+    /// The entrant who won the match, if it has a decisive result.
+    pub fn winner(&self) -> Option<usize> {
+        match self.result {
+            Some(s) if s.a_wins > s.b_wins => Some(self.a),
+            Some(s) if s.b_wins > s.a_wins => Some(self.b),
+            _ => None,
+        }
+    }
+}
+
 impl RoundState {
     pub fn complete(&self) -> bool {
         self.tables.iter().all(|t| t.result.is_some())
+    }
+
+    /// The name of a top-cut round by its number of tables ("final", "semifinals", ...).
+    pub fn stage(&self) -> String {
+        match self.tables.len() {
+            1 => "final".to_string(),
+            2 => "semifinals".to_string(),
+            4 => "quarterfinals".to_string(),
+            n => format!("top {}", n * 2),
+        }
     }
 }
 
@@ -211,10 +232,9 @@ impl Tournament {
                 }
                 let mut winners = Vec::new();
                 for t in &last.tables {
-                    match t.result {
-                        Some(s) if s.a_wins > s.b_wins => winners.push(self.players[t.a].name.clone()),
-                        Some(s) if s.b_wins > s.a_wins => winners.push(self.players[t.b].name.clone()),
-                        _ => return Err(format!("round {} table {} has no winner yet", last.round, t.table)),
+                    match t.winner().and_then(|w| self.players.get(w)) {
+                        Some(p) => winners.push(p.name.clone()),
+                        None => return Err(format!("round {} table {} has no winner yet", last.round, t.table)),
                     }
                 }
                 winners

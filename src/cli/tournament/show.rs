@@ -87,18 +87,12 @@ fn print_bracket(state: &kifu::tournament::state::Tournament) {
     let name = |i: usize| state.players.get(i).map_or("?".to_string(), |p| p.name.clone());
     let mut t = output::table(["round", "table", "match", "result"]);
     for r in &cut {
-        let stage = match r.tables.len() {
-            1 => "final".to_string(),
-            2 => "semifinals".to_string(),
-            4 => "quarterfinals".to_string(),
-            n => format!("top {}", n * 2),
-        };
+        let stage = r.stage();
         for tb in &r.tables {
-            let result = match &tb.result {
-                Some(s) if s.a_wins > s.b_wins => format!("{} wins {}-{}", name(tb.a), s.a_wins, s.b_wins),
-                Some(s) if s.b_wins > s.a_wins => format!("{} wins {}-{}", name(tb.b), s.b_wins, s.a_wins),
-                Some(s) => format!("drawn {}-{}-{}", s.a_wins, s.b_wins, s.draws),
-                None => "in progress".to_string(),
+            let result = match (&tb.result, tb.winner()) {
+                (Some(s), Some(w)) => format!("{} wins {}-{}", name(w), s.a_wins.max(s.b_wins), s.a_wins.min(s.b_wins)),
+                (Some(s), None) => format!("drawn {}-{}-{}", s.a_wins, s.b_wins, s.draws),
+                (None, _) => "in progress".to_string(),
             };
             t.add_row([
                 format!("{} ({stage})", r.round),

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-/// A stable rule ID from `shared/rules/RULES-DIGEST.md`, e.g. `NAR-NINJA-2`; `KIFU-*` for the
+/// A stable rule ID from `docs/rules/RULES-DIGEST.md`, e.g. `NAR-NINJA-2`; `KIFU-*` for the
 /// recorder's own checks (actor, commitments, seeds).
 pub type RuleId = &'static str;
 

@@ -35,7 +35,7 @@ fn store() -> SledStore {
 // ---------------------------------------------------------------- Melee fixtures
 
 fn melee_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/validation/melee");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/melee");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("the Melee validation files must be in {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

@@ -15,6 +15,7 @@ mod server;
 mod stones;
 mod store_concurrency;
 mod store_model;
+mod store_recovery;
 mod support;
 mod tournament;
 mod vanguard;

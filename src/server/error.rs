@@ -29,6 +29,9 @@ pub enum AppError {
     /// The rules refused the event: nothing was recorded.
     #[error("{0}")]
     Refused(String),
+    /// The server cannot answer this now (its token file is unreadable); the operator was told.
+    #[error("{0}")]
+    Unavailable(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -42,6 +45,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -88,6 +88,10 @@ impl From<GameError> for AppError {
             GameError::Store(s) => s.into(),
             GameError::Refused(_) => AppError::Refused(e.to_string()),
             GameError::Input(_) | GameError::NotThisGame { .. } => AppError::BadRequest(e.to_string()),
+            // A stored stream this build cannot decode (imported by an older kifu): not a crash.
+            GameError::BadConfig { .. } | GameError::Undecodable { .. } | GameError::RulesetVersion { .. } => {
+                AppError::Refused(e.to_string())
+            }
             _ => AppError::Internal(e.to_string()),
         }
     }

@@ -3,6 +3,7 @@
 //! headless Chromium (`browser`).
 
 mod api;
+mod bounds;
 mod browser;
 mod cli;
 mod leak;

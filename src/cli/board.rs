@@ -1,6 +1,5 @@
 //! Renders a game's [`BoardView`] as terminal tables, the same way for every game.
 
-use comfy_table::Table;
 use kifu::game::view::{BoardView, CardView, ZoneView};
 use kifu::game::Viewer;
 
@@ -44,7 +43,7 @@ pub fn viewer_name(v: Viewer, players: &[String]) -> String {
 }
 
 /// The board as a list of tables: one per seat, then the shared zones and facts.
-pub fn tables(board: &BoardView) -> Vec<(String, Table)> {
+pub fn tables(board: &BoardView) -> Vec<(String, output::Table)> {
     let mut out = Vec::new();
     for seat in &board.seats {
         let active = if board.active == Some(seat.seat) { " — to act" } else { "" };

@@ -24,7 +24,7 @@ use anyhow::{Context as _, Result};
 use clap::{Parser, Subcommand};
 
 use kifu::clock::{Clock, SteppingClock, SystemClock};
-use kifu::store::sled_store::SledStore;
+use kifu::store::sled_store::{OpenOptions, SledStore};
 
 /// kifu records card-game matches and tournaments as append-only, hash-chained event logs.
 #[derive(Parser, Debug)]
@@ -94,10 +94,26 @@ impl Context {
         Ok(Context { data_dir, clock })
     }
 
-    /// Opens the store, waiting for another kifu process that holds it.
+    /// Opens the store, waiting for another kifu process that holds it, and says on stderr what
+    /// the open repaired and whether the store is read-only (a full disk).
     pub fn open_store(&self) -> Result<SledStore> {
-        SledStore::open(&self.data_dir, self.clock.clone())
-            .with_context(|| format!("cannot open the store in {}", self.data_dir.display()))
+        // Tests of the full-disk fallback (no unprivileged test can fill a file system).
+        let options = OpenOptions {
+            simulate_full_disk: std::env::var("KIFU_TEST_DISK_FULL").is_ok_and(|v| v == "1"),
+            ..OpenOptions::default()
+        };
+        let store = SledStore::open_with(&self.data_dir, self.clock.clone(), options)?;
+        for note in store.open_notes() {
+            eprintln!("note: {note}");
+        }
+        if store.is_read_only() {
+            eprintln!(
+                "note: the disk holding {} is full: the store is open read-only (reads, verify and export work; \
+                 writes are refused)",
+                self.data_dir.display()
+            );
+        }
+        Ok(store)
     }
 
     pub fn clock(&self) -> &Arc<dyn Clock> {

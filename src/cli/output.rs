@@ -1,9 +1,70 @@
 //! Terminal output helpers shared by the subcommands: tables, JSON and progress bars.
 
 use anyhow::Result;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+
+/// The most characters a table cell shows; longer values are cut with [`CUT`]. Laying out a
+/// table costs more than linear time in a cell's length (comfy-table splits and re-measures
+/// long cells when it wraps them), so one imported 1 MB player name made `kifu streams` spin.
+pub const CELL_MAX: usize = 200;
+/// The marker at the end of a cut cell.
+pub const CUT: &str = "…[cut]";
+
+/// `text` cut to at most `max` characters plus [`CUT`] (in one pass over at most `max + 1`
+/// characters, whatever the length of `text`).
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}{CUT}", &text[..end])),
+    }
+}
+
+/// A comfy-table `Table` whose `add_row` cuts every cell to [`CELL_MAX`] characters before the
+/// table ever sees it; everything else is the inner table's (through `Deref`).
+pub struct Table(comfy_table::Table);
+
+impl Table {
+    pub fn add_row<I, C>(&mut self, row: I) -> &mut Self
+    where
+        I: IntoIterator<Item = C>,
+        C: Into<comfy_table::Cell>,
+    {
+        let cells: Vec<comfy_table::Cell> = row
+            .into_iter()
+            .map(|c| {
+                let c: comfy_table::Cell = c.into();
+                let content = c.content();
+                match clip(&content, CELL_MAX) {
+                    std::borrow::Cow::Borrowed(_) => c,
+                    std::borrow::Cow::Owned(cut) => comfy_table::Cell::new(cut),
+                }
+            })
+            .collect();
+        self.0.add_row(cells);
+        self
+    }
+}
+
+impl std::ops::Deref for Table {
+    type Target = comfy_table::Table;
+    fn deref(&self) -> &comfy_table::Table {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Table {
+    fn deref_mut(&mut self) -> &mut comfy_table::Table {
+        &mut self.0
+    }
+}
+
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// A table with kifu's house style and the given header row.
 pub fn table<I, S>(header: I) -> Table
@@ -11,13 +72,13 @@ where
     I: IntoIterator<Item = S>,
     S: Into<comfy_table::Cell>,
 {
-    let mut t = Table::new();
+    let mut t = comfy_table::Table::new();
     t.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
     // Off a terminal (pipes, files, CI logs) there is no width to fit, so wrap at a readable one.
     if t.width().is_none() {
         t.set_width(120);
     }
-    t
+    Table(t)
 }
 
 /// Prints a value as pretty JSON on stdout.

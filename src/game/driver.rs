@@ -87,6 +87,9 @@ pub trait Driver: Send + Sync {
     ) -> Result<Recorded, GameError>;
     /// Opens a verified log (from the store or a file) for replay.
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError>;
+    /// Checks that the log's configuration and every event decode under this game and its
+    /// ruleset version (the first that does not is named by sequence number).
+    fn check_decodes(&self, log: &VerifiedLog) -> Result<(), GameError>;
     /// Audits a verified log.
     fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError>;
     /// Imports a whole game given as JSON lines; `stream` overrides the id the file names.
@@ -289,6 +292,10 @@ impl<G: Game> Driver for GameDriver<G> {
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {
         let g = record::from_log::<G>(log)?;
         Ok(Box::new(Replay::<G>::new(g.config, g.steps).map_err(GameError::Setup)?))
+    }
+
+    fn check_decodes(&self, log: &VerifiedLog) -> Result<(), GameError> {
+        record::from_log::<G>(log).map(|_| ())
     }
 
     fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError> {

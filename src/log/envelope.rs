@@ -22,7 +22,7 @@ pub struct StreamId(String);
 
 impl StreamId {
     pub fn new(id: &str) -> Result<Self, LogError> {
-        let bad = |why| Err(LogError::InvalidStreamId { id: id.to_string(), why });
+        let bad = |why| Err(LogError::InvalidStreamId { id: super::quote_prefix(id), why });
         if id.is_empty() || id.len() > 64 {
             return bad("it must be 1 to 64 characters long");
         }
@@ -81,7 +81,7 @@ impl FromStr for Actor {
     type Err = LogError;
     /// Parses `player:NAME`, `judge:NAME`, `organizer:NAME` or `system`.
     fn from_str(s: &str) -> Result<Self, LogError> {
-        let err = || LogError::InvalidActor { text: s.to_string() };
+        let err = || LogError::InvalidActor { text: super::quote_prefix(s) };
         if s == "system" {
             return Ok(Actor::System);
         }

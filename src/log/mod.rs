@@ -10,6 +10,18 @@ pub mod json;
 
 use thiserror::Error;
 
+/// How much of a bad value an error message quotes.
+pub const QUOTE_MAX: usize = 80;
+
+/// `value` as an error message quotes it: at most [`QUOTE_MAX`] characters, then `…` and the
+/// total length, so a megabyte of bad input makes a one-line message.
+pub fn quote_prefix(value: &str) -> String {
+    match value.char_indices().nth(QUOTE_MAX) {
+        None => value.to_string(),
+        Some((end, _)) => format!("{}… ({} bytes)", &value[..end], value.len()),
+    }
+}
+
 /// Everything that can be wrong with log bytes: records that do not decode, chains that do not
 /// link, files that are truncated or from an unknown format version.
 #[derive(Debug, Error)]

@@ -95,14 +95,13 @@ impl GameAccess {
     }
 }
 
-/// Whether a game belongs to a tournament: linked by a reported result, or named `TOURNAMENT-...`.
-async fn in_tournament(state: &AppState, game: &OpenGame, tournament: &str) -> bool {
-    if game.id.as_str().starts_with(&format!("{tournament}-")) {
-        return true;
-    }
+/// What membership a scoped grant has in a game: whether a result recorded in the scope's
+/// tournament links the game, and whether `name` is registered in that tournament. Membership
+/// comes only from the tournament's log (ids carry no meaning: `fri` does not own `fri-late-g1`).
+async fn membership(state: &AppState, game: &OpenGame, tournament: &str, name: &str) -> (bool, bool) {
     match state.tournament(tournament).await {
-        Ok(t) => t.linked.contains_key(game.id.as_str()),
-        Err(_) => false,
+        Ok(t) => (t.linked.contains_key(game.id.as_str()), t.loaded.state.players.iter().any(|p| p.name == name)),
+        Err(_) => (false, false),
     }
 }
 
@@ -110,13 +109,16 @@ async fn in_tournament(state: &AppState, game: &OpenGame, tournament: &str) -> b
 pub async fn game_access(state: &AppState, caller: &Caller, game: &OpenGame) -> GameAccess {
     let mut access = GameAccess { viewers: vec!["spectator".into()], seats: vec![], judge: false, name: None };
     let Some(g) = caller.grant() else { return access };
-    let in_scope = g.scope == ALL || in_tournament(state, game, &g.scope).await;
-    if !in_scope {
+    let (linked, registered) =
+        if g.scope == ALL { (true, true) } else { membership(state, game, &g.scope, &g.name).await };
+    if !linked {
         return access;
     }
     access.name = Some(g.name.clone());
     match g.role {
-        Role::Player => {
+        // A player's view needs both the seat in this game and the registration in the
+        // tournament that links it.
+        Role::Player if registered => {
             for (seat, p) in game.players.iter().enumerate() {
                 if *p == g.name {
                     if let Ok(s) = u8::try_from(seat) {
@@ -126,6 +128,7 @@ pub async fn game_access(state: &AppState, caller: &Caller, game: &OpenGame) -> 
                 }
             }
         }
+        Role::Player => {}
         Role::Judge | Role::Organizer => {
             access.judge = true;
             for seat in 0..game.players.len() {

@@ -29,6 +29,9 @@ pub enum AppError {
     /// The rules refused the event: nothing was recorded.
     #[error("{0}")]
     Refused(String),
+    /// The server cannot answer this now (its token file is unreadable); the operator was told.
+    #[error("{0}")]
+    Unavailable(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -42,6 +45,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -84,6 +88,10 @@ impl From<GameError> for AppError {
             GameError::Store(s) => s.into(),
             GameError::Refused(_) => AppError::Refused(e.to_string()),
             GameError::Input(_) | GameError::NotThisGame { .. } => AppError::BadRequest(e.to_string()),
+            // A stored stream this build cannot decode (imported by an older kifu): not a crash.
+            GameError::BadConfig { .. } | GameError::Undecodable { .. } | GameError::RulesetVersion { .. } => {
+                AppError::Refused(e.to_string())
+            }
             _ => AppError::Internal(e.to_string()),
         }
     }

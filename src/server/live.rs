@@ -41,8 +41,9 @@ pub async fn live(
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
-        .map(|s| s + 1);
-    let mut next = resume.or(q.from).unwrap_or(g.len());
+        .map(|s| s.saturating_add(1));
+    // An id past the end (u64::MAX included: it must not wrap to 0) resumes at the end.
+    let mut next = resume.or(q.from).unwrap_or(g.len()).min(g.len());
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(256);
     tokio::spawn(async move {
         loop {

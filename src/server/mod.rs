@@ -11,15 +11,22 @@
 //!   server for them: every board and every event text is produced by `Game::view` /
 //!   `Game::describe` for `Viewer::Spectator`.
 //! - **Player** (token scoped to one tournament, naming a registered player): in that
-//!   tournament's games (linked by a reported result, or whose stream id starts with
-//!   `TOURNAMENT-`, the convention of `kifu demo`) in which they hold a seat, they may also see
-//!   their own seat's view, record their own actions, report their own match result and confirm
-//!   their opponent's report.
+//!   tournament's games (linked by a result recorded in its log: ids carry no meaning) in which
+//!   they hold a seat, they may also see their own seat's view, record their own actions, report
+//!   their own match result and confirm their opponent's report. A result may link only games
+//!   the tournament may claim (`tournament::claim`).
 //! - **Judge** / **Organizer** (token scoped to one tournament, or `*`): the omniscient view of
 //!   the games in scope, rulings, forced entries, reporting and correcting results.
 //!
 //! An unknown token is 401; a known token asking for more than its role allows is 403; nothing
 //! is written in either case.
+//!
+//! ## Bounds
+//! [`serve`] accepts at most [`Limits::max_connections`] connections (more are answered 503 and
+//! closed), closes a connection that has not sent a whole request head within
+//! [`Limits::header_timeout`] (slowloris, and idle keep-alive connections alike), refuses request
+//! bodies over [`Limits::max_body`] (413) and more than [`Limits::sse_per_client`] live-event
+//! streams from one client address (429).
 //!
 //! ## The single writer
 //! sled holds an exclusive lock on the data directory, so while `kifu serve` runs it is the only
@@ -31,6 +38,7 @@
 
 pub mod assets;
 pub mod auth;
+mod bounds;
 pub mod error;
 pub mod games;
 pub mod live;
@@ -85,14 +93,80 @@ async fn security_headers(mut resp: axum::response::Response) -> axum::response:
     resp
 }
 
+/// What one server lets its clients hold.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Open connections at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// Time to send a whole request head, and the most a keep-alive connection may sit idle.
+    pub header_timeout: std::time::Duration,
+    /// Request body bytes.
+    pub max_body: usize,
+    /// Live-event (SSE) streams open at once from one client IP address.
+    pub sse_per_client: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 1024,
+            header_timeout: std::time::Duration::from_secs(10),
+            max_body: 256 * 1024,
+            sse_per_client: 16,
+        }
+    }
+}
+
 /// Serves the application on a bound listener until ctrl-c.
 pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            // If the signal handler cannot be installed, serve until killed.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        })
-        .await
+    let shutdown = async {
+        // If the signal handler cannot be installed, serve until killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    serve_bounded(listener, state, Limits::default(), shutdown).await
+}
+
+/// Serves on `listener` within `limits` until `shutdown` completes.
+pub async fn serve_bounded(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    limits: Limits,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    use std::sync::Arc;
+    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let live = Arc::new(bounds::LiveCount::default());
+    let app = app(state).layer(axum::extract::DefaultBodyLimit::max(limits.max_body));
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of file descriptors and the like: wait a moment instead of spinning.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            tokio::spawn(bounds::refuse(stream));
+            continue;
+        };
+        let svc = bounds::per_client(app.clone(), peer.ip(), live.clone(), limits.sse_per_client);
+        let timeout = limits.header_timeout;
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let svc = hyper_util::service::TowerToHyperService::new(svc);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(timeout)
+                .serve_connection(io, svc)
+                .await;
+            drop(permit);
+        });
+    }
 }

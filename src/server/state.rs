@@ -166,12 +166,7 @@ pub fn parse_viewer(s: &str) -> AppResult<Viewer> {
 
 impl AppState {
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: ServerConfig) -> Self {
-        let pending = config
-            .pending
-            .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
+        let pending = config.pending.as_deref().map(load_pending).unwrap_or_default();
         let (live, _) = broadcast::channel(1024);
         AppState(Arc::new(Inner {
             store,
@@ -219,7 +214,13 @@ impl AppState {
         let mtime = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let mut cache = self.0.tokens.lock().map_err(|_| AppError::Internal("token cache poisoned".into()))?;
         if cache.0.is_none() || cache.0 != mtime {
-            let file = tokens::load(path).map_err(|e| AppError::Internal(e.to_string()))?;
+            let file = tokens::load(path).map_err(|e| {
+                // The operator reads where and why; a client learns nothing about the server's files.
+                eprintln!("kifu serve: {e}");
+                AppError::Unavailable(
+                    "tokens cannot be checked right now: the server's token file is unreadable".into(),
+                )
+            })?;
             cache.1 = file.tokens.into_iter().map(|g| (g.hash.clone(), g)).collect();
             cache.0 = mtime;
         }
@@ -292,9 +293,34 @@ impl AppState {
         let Some(p) = &self.0.config.pending else { return Ok(()) };
         let text = serde_json::to_string_pretty(list).map_err(|e| AppError::Internal(e.to_string()))?;
         if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).map_err(|e| AppError::Internal(e.to_string()))?;
+            crate::store::private_dir(d).map_err(|e| AppError::Internal(e.to_string()))?;
         }
-        std::fs::write(p, text).map_err(|e| AppError::Internal(format!("cannot write {}: {e}", p.display())))
+        crate::store::write_private_atomic(p, text.as_bytes()).map_err(|e| {
+            eprintln!("kifu serve: cannot write {}: {e}", p.display());
+            AppError::Internal("cannot save the pending reports".into())
+        })
+    }
+}
+
+/// The pending reports saved in `path`. A file that does not parse is never silently dropped:
+/// it is moved aside to `NAME.unreadable` (kept for the operator) and the server says so.
+fn load_pending(path: &std::path::Path) -> Vec<PendingReport> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    match serde_json::from_str(&text) {
+        Ok(list) => list,
+        Err(e) => {
+            let aside = path.with_extension("json.unreadable");
+            let moved = std::fs::rename(path, &aside);
+            eprintln!(
+                "kifu serve: {} does not parse ({e}); {}; starting with no pending reports",
+                path.display(),
+                match moved {
+                    Ok(()) => format!("kept it as {}", aside.display()),
+                    Err(m) => format!("could not move it aside ({m})"),
+                }
+            );
+            Vec::new()
+        }
     }
 }
 

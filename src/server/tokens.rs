@@ -68,6 +68,9 @@ pub struct Grant {
 pub struct TokenFile {
     pub version: u32,
     pub tokens: Vec<Grant>,
+    /// Hashes of revoked tokens: never accepted or issued again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revoked: Vec<String>,
 }
 
 #[derive(Debug, Error)]
@@ -94,23 +97,46 @@ pub fn hash(token: &str) -> String {
 pub fn load(path: &Path) -> Result<TokenFile, TokenError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TokenFile { version: 1, tokens: vec![] }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(TokenFile { version: 1, tokens: vec![], revoked: vec![] })
+        }
         Err(e) => return Err(TokenError::Io { path: path.display().to_string(), msg: e.to_string() }),
     };
     serde_json::from_str(&text).map_err(|e| TokenError::Format { path: path.display().to_string(), msg: e.to_string() })
 }
 
 fn save(path: &Path, file: &TokenFile) -> Result<(), TokenError> {
-    let io = |e: std::io::Error| TokenError::Io { path: path.display().to_string(), msg: e.to_string() };
-    if let Some(d) = path.parent() {
-        std::fs::create_dir_all(d).map_err(io)?;
-    }
     let text = serde_json::to_string_pretty(file)
         .map_err(|e| TokenError::Format { path: path.display().to_string(), msg: e.to_string() })?;
-    // Write then rename, so the server never reads a half-written file.
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text + "\n").map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    // A unique temporary file renamed over the old one: the server never reads a half-written
+    // file, and concurrent writers (serialized by `locked`) never share a temporary file.
+    crate::store::write_private_atomic(path, (text + "\n").as_bytes())
+        .map_err(|e| TokenError::Io { path: path.display().to_string(), msg: e.to_string() })
+}
+
+/// Runs a read-modify-write of the token file under an exclusive lock of `tokens.json.lock`,
+/// so a concurrent issue cannot undo a revoke (or lose another issue).
+fn locked<T>(path: &Path, change: impl FnOnce(&mut TokenFile) -> Result<T, TokenError>) -> Result<T, TokenError> {
+    use fs2::FileExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |e: std::io::Error| TokenError::Io { path: path.display().to_string(), msg: e.to_string() };
+    if let Some(d) = path.parent() {
+        crate::store::private_dir(d).map_err(io)?;
+    }
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(path.with_extension("json.lock"))
+        .map_err(io)?;
+    lock.lock_exclusive().map_err(io)?;
+    let mut file = load(path)?;
+    let out = change(&mut file)?;
+    save(path, &file)?;
+    // Dropping the file releases the lock.
+    Ok(out)
 }
 
 /// Issues a token from 32 random bytes the caller draws (the library draws no randomness):
@@ -133,10 +159,16 @@ pub fn issue(
         return Err(TokenError::Input("a player token belongs to one tournament, not *".into()));
     }
     let token = format!("kifu_{}", hex::encode(secret));
-    let mut file = load(path)?;
-    file.version = 1;
-    file.tokens.push(Grant { hash: hash(&token), role, scope: scope.to_string(), name: name.to_string(), issued_at });
-    save(path, &file)?;
+    let grant = Grant { hash: hash(&token), role, scope: scope.to_string(), name: name.to_string(), issued_at };
+    locked(path, |file| {
+        file.version = 1;
+        // A revoked token's hash never comes back (the same secret issued again is refused).
+        if file.revoked.contains(&grant.hash) {
+            return Err(TokenError::Input("this token was revoked; issue a new one".into()));
+        }
+        file.tokens.push(grant);
+        Ok(())
+    })?;
     Ok(token)
 }
 
@@ -145,10 +177,11 @@ pub fn revoke(path: &Path, prefix: &str) -> Result<usize, TokenError> {
     if prefix.len() < 8 {
         return Err(TokenError::Input("give at least 8 hex digits of the token hash (see `kifu token list`)".into()));
     }
-    let mut file = load(path)?;
-    let before = file.tokens.len();
-    file.tokens.retain(|g| !g.hash.starts_with(prefix));
-    let removed = before - file.tokens.len();
-    save(path, &file)?;
-    Ok(removed)
+    locked(path, |file| {
+        let (gone, kept): (Vec<Grant>, Vec<Grant>) =
+            std::mem::take(&mut file.tokens).into_iter().partition(|g| g.hash.starts_with(prefix));
+        file.tokens = kept;
+        file.revoked.extend(gone.iter().map(|g| g.hash.clone()));
+        Ok(gone.len())
+    })
 }

@@ -4,6 +4,7 @@
 //! the organizer report or correct directly.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -17,6 +18,7 @@ use super::error::{AppError, AppResult, J, Q};
 use super::state::{stream_id, AppState, OpenTournament, PendingReport};
 use super::tokens::Role;
 use crate::log::envelope::Actor;
+use crate::tournament::claim;
 use crate::tournament::events::GameLink;
 use crate::tournament::policy::Tiebreaker;
 use crate::tournament::record::{self, Loaded};
@@ -180,7 +182,8 @@ pub async fn verify(State(state): State<AppState>, Path(id): Path<String>) -> Ap
 
 /// `GET /tournaments/{id}/results`: reports waiting for the opponent's confirmation.
 pub async fn pending(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
-    stream_id(&id)?;
+    // Only a tournament has results (404 for no stream, 400 for a game).
+    state.tournament(&id).await?;
     let list: Vec<PendingReport> = state.pending()?.iter().filter(|p| p.tournament == id).cloned().collect();
     Ok(Json(json!({"pending": list})))
 }
@@ -225,14 +228,16 @@ async fn record_event(state: &AppState, id: &str, actor: Actor, ev: TournamentEv
     Ok(json!({"recorded": true, "events": head.len, "head": head.hash.to_hex()}))
 }
 
-async fn game_links(state: &AppState, games: &[String]) -> AppResult<Vec<GameLink>> {
-    let mut out = Vec::new();
-    for g in games {
-        let sid = stream_id(g)?;
-        let head = state.store().head(&sid)?;
-        out.push(GameLink { stream: g.clone(), head: head.hash });
-    }
-    Ok(out)
+/// The links of a result, each game checked by [`claim::claim_games`] (the tournament may claim it).
+async fn claimed_links(
+    state: &AppState,
+    t: &Arc<OpenTournament>,
+    round: u32,
+    table: u32,
+    games: &[String],
+) -> AppResult<Vec<GameLink>> {
+    let (store, t, games) = (state.store().clone(), t.clone(), games.to_vec());
+    Ok(tokio::task::spawn_blocking(move || claim::claim_games(&*store, &t.loaded, round, table, &games)).await??)
 }
 
 /// `POST /tournaments/{id}/results`: a player's report (pending until the opponent confirms), or
@@ -249,7 +254,7 @@ pub async fn report(
     let round = round_of(&t, body.round)?;
     let (a, b, has_result) = table_of(&t, round, body.table)?;
     if let Some(official) = caller.official_for(&id) {
-        let games = game_links(&state, &body.games).await?;
+        let games = claimed_links(&state, &t, round, body.table, &body.games).await?;
         let (ev, actor) = match (&body.reason, has_result) {
             (Some(reason), true) => (
                 TournamentEvent::ResultCorrected {
@@ -291,9 +296,7 @@ pub async fn report(
     if has_result {
         return Err(AppError::Conflict("this match already has a result; ask a judge to correct it".into()));
     }
-    for g in &body.games {
-        game_links(&state, std::slice::from_ref(g)).await?;
-    }
+    claimed_links(&state, &t, round, body.table, &body.games).await?;
     let report = PendingReport {
         tournament: id.clone(),
         round,
@@ -353,7 +356,7 @@ pub async fn confirm(
         }
         p.clone()
     };
-    let games = game_links(&state, &report.games).await?;
+    let games = claimed_links(&state, &t, round, body.table, &report.games).await?;
     let ev = TournamentEvent::ResultReported { round, table: body.table, score, games };
     let out = record_event(&state, &id, Actor::Player(grant.name.clone()), ev).await?;
     let mut pending = state.pending()?;

@@ -5,11 +5,59 @@
 pub mod sled_store;
 
 use std::fmt;
+use std::path::Path;
 
 use thiserror::Error;
 
 use crate::log::chain::{self, ChainError, Head, VerifiedLog};
 use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId};
+
+/// Creates `dir` (and its parents) readable by its owner only, and tightens an existing `dir`
+/// that others may read. Returns a note when it tightened one.
+pub fn private_dir(dir: &Path) -> std::io::Result<Option<String>> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    if !dir.exists() {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    }
+    let mode = std::fs::metadata(dir)?.permissions().mode() & 0o777;
+    if mode & 0o077 == 0 {
+        return Ok(None);
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700))?;
+    Ok(Some(format!("tightened the permissions of {} from {mode:o} to {:o} (owner only)", dir.display(), mode & 0o700)))
+}
+
+/// Makes `path` readable and writable by its owner only (files kifu writes: store, seeds,
+/// tokens, pending results).
+pub fn private_file(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+}
+
+/// Writes `bytes` to `path` atomically and privately: a unique temporary file beside it (0600),
+/// synced, then renamed over `path`, then the directory synced. Readers see the old or the new
+/// file, never a part.
+pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}.{nanos}.{n}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
 
 /// What the writer believes the stream looks like; the append fails if it is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +166,13 @@ pub enum StoreError {
     CorruptIndex(String),
     #[error("data directory {path} is in use by another kifu process (waited {waited_ms} ms for it)")]
     Locked { path: String, waited_ms: u128 },
+    #[error(
+        "cannot open the store in {path}: {reason}. Check it with `kifu --data {path} verify --all`; \
+         if it still fails, restore the directory from a backup or import exported .kifu files into a new one"
+    )]
+    Unopenable { path: String, reason: String },
+    #[error("the store in {path} was opened read-only because its disk is full: free some space, then retry")]
+    ReadOnly { path: String },
     #[error("storage error: {0}")]
     Backend(String),
     #[error("could not encode a record: {0}")]

@@ -89,11 +89,14 @@ pub struct OpenOptions {
     pub lock_wait: Duration,
     /// Whether appends wait for the disk (always true outside benchmarks of the raw engine).
     pub durable: bool,
+    /// Fails the open as a full disk would (tests of the read-only fallback; no unprivileged
+    /// test can fill a real file system).
+    pub simulate_full_disk: bool,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        OpenOptions { lock_wait: Duration::from_secs(30), durable: true }
+        OpenOptions { lock_wait: Duration::from_secs(30), durable: true, simulate_full_disk: false }
     }
 }
 
@@ -113,6 +116,10 @@ pub struct SledStore {
     committed: AtomicU64,
     flushed: Mutex<Flushed>,
     path: PathBuf,
+    /// What the open recovered from, for the CLI and server to report.
+    recovered: Vec<String>,
+    /// The disk was full at open: reads come from a temporary copy, writes are refused.
+    read_only: bool,
 }
 
 #[derive(Default)]
@@ -138,12 +145,27 @@ impl SledStore {
     }
 
     pub fn open_with(dir: &Path, clock: Arc<dyn Clock>, options: OpenOptions) -> Result<Self, StoreError> {
-        std::fs::create_dir_all(dir)
+        let mut recovered = Vec::new();
+        let tightened = crate::store::private_dir(dir)
             .map_err(|e| StoreError::Backend(format!("cannot create data directory {}: {e}", dir.display())))?;
+        recovered.extend(tightened);
         let started = Instant::now();
-        let db = loop {
-            match sled::Config::new().path(dir).open() {
-                Ok(db) => break db,
+        let opened = loop {
+            let attempt = if options.simulate_full_disk {
+                Err(sled::Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull)))
+            } else {
+                match recover_leftovers(dir) {
+                    Ok(Some(notes)) => {
+                        recovered.extend(notes);
+                        sled::Config::new().path(dir).open()
+                    }
+                    // Another process holds the directory.
+                    Ok(None) => Err(sled::Error::Io(std::io::Error::other("could not acquire lock"))),
+                    Err(e) => Err(sled::Error::Io(e)),
+                }
+            };
+            match attempt {
+                Ok(db) => break Ok(db),
                 // sled 0.34 reports a held lock only through this message (config.rs).
                 Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
                     if started.elapsed() >= options.lock_wait {
@@ -154,13 +176,65 @@ impl SledStore {
                     }
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                Err(e) => return Err(StoreError::Backend(format!("cannot open store in {}: {e}", dir.display()))),
+                Err(e) => break Err(e),
             }
         };
+        let db = match opened {
+            Ok(db) => db,
+            Err(e) if is_disk_full(&e) => {
+                let mut store = Self::open_read_only_copy(dir, clock)?;
+                store.recovered = recovered;
+                return Ok(store);
+            }
+            Err(e) => return Err(unopenable(dir, &e.to_string())),
+        };
         let data_file = File::options().read(true).open(dir.join("db")).ok();
+        private_store_files(dir);
         let mut store = Self::from_db(db, clock, options.durable, data_file, dir.to_path_buf())?;
         store.blob_dir = Some(dir.join("blobs"));
+        store.recovered = recovered;
         Ok(store)
+    }
+
+    /// Opens a copy of the store in `dir` from memory-backed temporary space, refusing every
+    /// write: sled writes while it opens (its recovery snapshot), which a full disk refuses,
+    /// but reading, verifying and exporting need no new byte on that disk.
+    fn open_read_only_copy(dir: &Path, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
+        let shm = Path::new("/dev/shm");
+        let base = if shm.is_dir() { shm.to_path_buf() } else { std::env::temp_dir() };
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let copy = base.join(format!("kifu-read-only-{}-{nanos}", std::process::id()));
+        let copied = copy_store_files(dir, &copy);
+        let db = copied.and_then(|()| {
+            sled::Config::new().path(&copy).temporary(true).open().map_err(|e| std::io::Error::other(e.to_string()))
+        });
+        let db = match db {
+            Ok(db) => db,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&copy);
+                return Err(unopenable(dir, &format!("the disk is full and a read-only copy failed too: {e}")));
+            }
+        };
+        let mut store = Self::from_db(db, clock, false, None, dir.to_path_buf())?;
+        store.read_only = true;
+        Ok(store)
+    }
+
+    /// What the open repaired (leftovers of interrupted writes it removed, permissions it tightened), one line each.
+    pub fn open_notes(&self) -> &[String] {
+        &self.recovered
+    }
+
+    /// True when the disk was full at open: the store reads from a copy and refuses every write.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    fn refuse_if_read_only(&self) -> Result<(), StoreError> {
+        if self.read_only {
+            return Err(StoreError::ReadOnly { path: self.path.display().to_string() });
+        }
+        Ok(())
     }
 
     /// A store that lives in a temporary directory and is deleted when dropped (tests, benches).
@@ -195,6 +269,8 @@ impl SledStore {
             committed: AtomicU64::new(0),
             flushed: Mutex::new(Flushed::default()),
             path,
+            recovered: Vec::new(),
+            read_only: false,
         })
     }
 
@@ -604,8 +680,94 @@ fn sync_new_blobs(dir: &Path, synced: &mut HashSet<std::ffi::OsString>) -> Resul
     Ok(())
 }
 
+fn unopenable(dir: &Path, reason: &str) -> StoreError {
+    StoreError::Unopenable { path: dir.display().to_string(), reason: reason.to_string() }
+}
+
+fn is_disk_full(e: &sled::Error) -> bool {
+    match e {
+        sled::Error::Io(io) => io.kind() == std::io::ErrorKind::StorageFull || io.raw_os_error() == Some(28),
+        _ => false,
+    }
+}
+
+/// Removes what an interrupted sled write leaves behind and sled 0.34.7 then fails on, while
+/// holding sled's own lock (an exclusive `flock` of `db`), so no live writer is touched.
+/// `Ok(None)`: another process holds the lock.
+///
+/// - `snap.*.generating`: a snapshot killed before its rename. sled reads the lexically last
+///   `snap.*` file, which is this one, and reports "Read corrupted data". The previous complete
+///   snapshot (or none, and the whole log) is still there: sled renames before it deletes.
+/// - `conf` with a bad checksum or too short: killed during the very first open, before
+///   anything else was written. kifu always opens with sled's defaults, so sled rewrites it.
+fn recover_leftovers(dir: &Path) -> std::io::Result<Option<Vec<String>>> {
+    use fs2::FileExt;
+    let db = File::options().read(true).write(true).create(true).truncate(false).open(dir.join("db"))?;
+    if db.try_lock_exclusive().is_err() {
+        return Ok(None);
+    }
+    let mut notes = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("snap.") && name.ends_with(".generating") {
+            std::fs::remove_file(entry.path())?;
+            notes.push(format!("removed {name}, a snapshot interrupted before it was complete"));
+        }
+    }
+    let conf = dir.join("conf");
+    if let Ok(bytes) = std::fs::read(&conf) {
+        let intact = bytes.len() > 8 && {
+            let (body, crc) = bytes.split_at(bytes.len() - 4);
+            crc32fast::hash(body) == u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]])
+        };
+        if !intact && db.metadata()?.len() == 0 {
+            std::fs::remove_file(&conf)?;
+            notes.push("removed conf, a configuration file interrupted before it was complete".to_string());
+        }
+    }
+    if !notes.is_empty() {
+        File::open(dir)?.sync_all()?;
+    }
+    FileExt::unlock(&db)?;
+    Ok(Some(notes))
+}
+
+/// Makes sled's files owner-only (sled creates them with the process umask; the directory is
+/// 0700 already, this keeps a copied or moved file private too). Best effort: a file sled
+/// replaces later is still inside the private directory.
+fn private_store_files(dir: &Path) {
+    let names =
+        std::fs::read_dir(dir).into_iter().flatten().chain(std::fs::read_dir(dir.join("blobs")).into_iter().flatten());
+    for entry in names.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = crate::store::private_file(&entry.path());
+        }
+    }
+}
+
+/// Copies sled's files (not a half-written snapshot) from `from` into a new directory `to`.
+fn copy_store_files(from: &Path, to: &Path) -> std::io::Result<()> {
+    crate::store::private_dir(&to.join("blobs"))?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "conf" || name == "db" || (name.starts_with("snap.") && !name.ends_with(".generating")) {
+            std::fs::copy(entry.path(), to.join(&name))?;
+        }
+    }
+    if let Ok(blobs) = std::fs::read_dir(from.join("blobs")) {
+        for entry in blobs {
+            let entry = entry?;
+            std::fs::copy(entry.path(), to.join("blobs").join(entry.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
 impl super::Store for SledStore {
     fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError> {
+        self.refuse_if_read_only()?;
         let now = self.clock.now();
         self.write_and_flush(|heads, writes| {
             // Idempotency ids recorded earlier in this batch.
@@ -615,6 +777,7 @@ impl super::Store for SledStore {
     }
 
     fn import(&self, log: &chain::VerifiedLog) -> Result<Imported, StoreError> {
+        self.refuse_if_read_only()?;
         let sid = log.header.stream().as_str();
         self.write_and_flush(|heads, writes| {
             if let Some(head) = self.cached_head(heads, sid)? {

@@ -3,7 +3,8 @@
 //!
 //! Layout: [`events`] (stored records), [`policy`] (presets), [`pairing`] and [`standings`]
 //! (pure functions over plain types), [`state`] (the fold: `validate` + total `apply`),
-//! [`record`] (the only part that touches a store), [`verify`], [`melee`] (imports) and
+//! [`record`] (the only part that touches a store, with [`claim`]: which games a result may
+//! link), [`verify`], [`melee`] (imports) and
 //! [`event`] (running a whole event of self-played games).
 //!
 //! ## Pairing seed
@@ -22,6 +23,7 @@
 //!              u32le(len(id)) ‖ id as UTF-8 ‖ game head hash (32 bytes))`
 //! where a game's head is the head recorded in the (last) result that links it.
 
+pub mod claim;
 pub mod event;
 pub mod events;
 pub mod melee;

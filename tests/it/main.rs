@@ -2,11 +2,13 @@
 //! deterministic test environment (temporary data directory, fixed clock, the real `kifu` binary).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod bounded_output;
 mod cli_errors;
 mod crash;
 mod fixtures;
 mod game_machinery;
 mod game_support;
+mod import_decode;
 mod log_golden;
 mod log_tamper;
 mod naruto;
@@ -15,6 +17,7 @@ mod server;
 mod stones;
 mod store_concurrency;
 mod store_model;
+mod store_recovery;
 mod support;
 mod tournament;
 mod vanguard;

@@ -61,6 +61,14 @@ impl KillPlan {
             KillPlan { after_acks: 1 + rng.below(12), delay: Duration::from_micros(rng.below(4_000)) }
         }
     }
+
+    /// For a child that opens and closes the store around every append: one open, append and
+    /// close takes a few milliseconds (sled replays its log and writes a snapshot while it
+    /// opens), so the delay after the last ack spans several whole cycles and a kill lands in
+    /// an open, a snapshot, an append or a close alike.
+    pub fn random_reopen(rng: &mut Rng) -> Self {
+        KillPlan { after_acks: rng.below(8), delay: Duration::from_micros(rng.below(40_000)) }
+    }
 }
 
 /// What one round did: the acknowledgements its child printed before it died.
@@ -102,13 +110,15 @@ impl Recovery {
     }
 }
 
-/// Runs one `kifu --data DIR debug append-loop` child as `writer` and SIGKILLs it per `plan`.
-pub fn run_round(kifu: &Path, dir: &Path, writer: &str, plan: KillPlan) -> std::io::Result<Round> {
+/// Runs one `kifu --data DIR debug append-loop` child as `writer` and SIGKILLs it per `plan`;
+/// with `reopen` the child opens and closes the store around every append.
+pub fn run_round(kifu: &Path, dir: &Path, writer: &str, plan: KillPlan, reopen: bool) -> std::io::Result<Round> {
     let mut child = Command::new(kifu)
         .arg("--data")
         .arg(dir)
         .args(["debug", "append-loop", STREAM, "--count", "100000000"])
         .args(["--writer", writer])
+        .args(reopen.then_some("--reopen"))
         .env_remove("KIFU_DATA")
         .env_remove("KIFU_TEST_CLOCK")
         .stdin(Stdio::null())
@@ -166,7 +176,7 @@ pub fn run_round(kifu: &Path, dir: &Path, writer: &str, plan: KillPlan) -> std::
 pub fn check(dir: &Path, rounds: &mut [Round]) -> Recovery {
     let mut out = Recovery::default();
     let started = Instant::now();
-    let options = OpenOptions { lock_wait: Duration::from_secs(10), durable: true };
+    let options = OpenOptions { lock_wait: Duration::from_secs(10), ..OpenOptions::default() };
     let store = match SledStore::open_with(dir, Arc::new(SystemClock), options) {
         Ok(s) => s,
         Err(e) => {

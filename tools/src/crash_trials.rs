@@ -1,6 +1,7 @@
 //! `tools/crash-trials`: runs the crash trial of `tests/it/crash.rs` many times (each trial: a
 //! fresh data directory, `--rounds` SIGKILLs of `kifu debug append-loop`, a recovery check after
 //! each) and prints one table of counts: lost acknowledged events and chain failures must be 0.
+//! `--reopen` makes the child open, append and close in a loop, so kills land in opens too.
 
 mod crash_trial;
 
@@ -31,6 +32,10 @@ struct Args {
     /// Directory to create the data directories in (default: the system temporary directory).
     #[arg(long)]
     dir: Option<PathBuf>,
+    /// The killed child opens, appends to and closes the store in a loop (kills land in opens,
+    /// snapshots and closes too), instead of holding it open.
+    #[arg(long)]
+    reopen: bool,
     /// Print each problem as it is found.
     #[arg(long)]
     verbose: bool,
@@ -70,8 +75,8 @@ fn main() -> Result<()> {
         let mut rounds = Vec::new();
         t.trials += 1;
         for r in 0..args.rounds {
-            let plan = KillPlan::random(&mut rng);
-            let round = run_round(&kifu, &data, &format!("r{r}"), plan)
+            let plan = if args.reopen { KillPlan::random_reopen(&mut rng) } else { KillPlan::random(&mut rng) };
+            let round = run_round(&kifu, &data, &format!("r{r}"), plan, args.reopen)
                 .with_context(|| format!("trial {trial} round {r}: cannot run kifu"))?;
             if round.killed {
                 t.kills += 1;
@@ -131,6 +136,14 @@ fn print_table(args: &Args, t: &Totals, took: Duration) {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL).set_header(vec!["crash trials", "count", "must be"]);
     let rows: Vec<(String, String, &str)> = vec![
+        (
+            format!(
+                "mode: the child {}",
+                if args.reopen { "reopens the store per append" } else { "holds the store open" }
+            ),
+            String::new(),
+            "",
+        ),
         ("trials (fresh data directory each)".into(), t.trials.to_string(), ""),
         (format!("kills (SIGKILL; {} per trial)", args.rounds), t.kills.to_string(), ""),
         ("  of which before the first ack".into(), t.kills_before_first_ack.to_string(), ""),

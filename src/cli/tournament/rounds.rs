@@ -7,8 +7,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use kifu::log::envelope::{Actor, StreamId};
-use kifu::store::Store;
-use kifu::tournament::events::{GameLink, PairedTable};
+use kifu::tournament::events::PairedTable;
 use kifu::tournament::state::Tournament;
 use kifu::tournament::{record, round_seed, MatchScore, TournamentEvent};
 
@@ -153,10 +152,8 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
         None => bail!("no round is paired yet"),
     };
     let score: MatchScore = a.score.parse().map_err(anyhow::Error::msg)?;
-    let mut games = Vec::new();
-    for g in &a.games {
-        games.push(GameLink { stream: g.to_string(), head: store.head(g)?.hash });
-    }
+    let names: Vec<String> = a.games.iter().map(|g| g.to_string()).collect();
+    let games = kifu::tournament::claim::claim_games(&store, &loaded, round, a.table, &names)?;
     let (ev, actor) = match (&a.judge, &a.reason) {
         (Some(judge), Some(reason)) => (
             TournamentEvent::ResultCorrected {

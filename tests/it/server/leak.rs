@@ -112,7 +112,7 @@ fn no_response_leaks_a_hidden_card() {
         for game in &games {
             let (_, sum) = get(&app, &format!("/api/v1/games/{game}"), None).await;
             let len = sum["events"].as_u64().unwrap();
-            // Each player's token is for the "tournament" the fixture's id starts with (naruto-..., vanguard-...).
+            // Each player's token is for the tournament of the fixture's game, which links it (ServerEnv).
             let scope = game.split('-').next().unwrap();
             let players: Vec<String> =
                 sum["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();

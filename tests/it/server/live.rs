@@ -18,7 +18,7 @@ use kifu::server::tokens::Role;
 use kifu::server::AppState;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent};
 
-use super::{call, rt, ServerEnv};
+use super::{call, get, rt, ServerEnv};
 
 /// Copies events `from..to` of a fixture log into stream `id` through the server's append path.
 pub async fn feed(state: &AppState, log: &VerifiedLog, id: &str, from: u64, to: u64) {
@@ -138,6 +138,7 @@ fn players_record_their_own_actions() {
             n += 1;
         };
         feed(&env.state, &log, "naruto-live", 0, n).await;
+        super::link_games(&*store, "naruto", "naruto", &["naruto-live".to_string()]);
         let (mine, theirs) = if seat == 0 { (&alice, &bob) } else { (&bob, &alice) };
         let url = "/api/v1/games/naruto-live/events";
         let body = json!({"event": serde_json::to_value(&event).unwrap(), "expected": n});
@@ -158,5 +159,32 @@ fn players_record_their_own_actions() {
         let (s, _) = call(&app, "POST", url, Some(mine), Some(body)).await;
         assert!(s == StatusCode::CONFLICT || s == StatusCode::UNPROCESSABLE_ENTITY, "{s}");
         assert_eq!(store.head(&id).unwrap().len, n + 1);
+    });
+}
+
+/// `Last-Event-ID: 18446744073709551615` resumed at event 0 (the `+ 1` wrapped): an id past the
+/// end resumes at the end.
+#[test]
+fn a_last_event_id_past_the_end_resumes_at_the_end() {
+    let env = ServerEnv::new();
+    let log = super::fixture_log("naruto-physical");
+    rt().block_on(async {
+        feed(&env.state, &log, "naruto-wrap", 0, 10).await;
+        let mut body = open_live(&env.state, "/api/v1/games/naruto-wrap/live", Some(u64::MAX)).await;
+        feed(&env.state, &log, "naruto-wrap", 10, 11).await;
+        let got = read_events(&mut body, 1).await;
+        assert_eq!(got[0].0, 10, "the next new event, not the whole log again");
+    });
+}
+
+/// Pending results exist only for tournaments: a game or an unknown stream is not one.
+#[test]
+fn pending_results_of_a_stream_that_is_not_a_tournament() {
+    let env = ServerEnv::new();
+    let app = env.app();
+    rt().block_on(async {
+        assert_eq!(get(&app, "/api/v1/tournaments/naruto-physical/results", None).await.0, StatusCode::BAD_REQUEST);
+        assert_eq!(get(&app, "/api/v1/tournaments/no-such/results", None).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(get(&app, "/api/v1/tournaments/cup/results", None).await.0, StatusCode::OK);
     });
 }

@@ -3,10 +3,13 @@
 //! headless Chromium (`browser`).
 
 mod api;
+mod bounds;
 mod browser;
 mod cli;
 mod leak;
 mod live;
+mod scopes;
+mod token_store;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -68,6 +71,12 @@ impl ServerEnv {
         let run =
             kifu::tournament::event::run_swiss_event(&store, driver, &cup, 8, Commitment([7; 32]), &*clock).unwrap();
         assert!(run.report.ok(), "the demo event verifies");
+        // The fixtures (alice vs bob) belong to a tournament of their game only through a
+        // recorded result that links them: player tokens of `naruto` see their seats there.
+        for game in ["naruto", "vanguard"] {
+            let games: Vec<String> = fixtures().into_iter().filter(|f| f.starts_with(game)).collect();
+            link_games(&store, game, game, &games);
+        }
         let tokens = dir.path().join("tokens.json");
         let config = ServerConfig { tokens: Some(tokens.clone()), pending: Some(dir.path().join("pending.json")) };
         let state = AppState::new(Arc::new(store), clock, config);
@@ -83,6 +92,62 @@ impl ServerEnv {
         let secret = *blake3::hash(format!("{role}/{scope}/{name}").as_bytes()).as_bytes();
         tokens::issue(&self.tokens, role, scope, name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
     }
+}
+
+/// Links `games` (alice vs bob) to the tournament `tournament` of `game` through a recorded
+/// result of round 1 (created and paired on first use; a judge's correction adds later links).
+pub fn link_games(store: &dyn Store, tournament: &str, game: &str, games: &[String]) {
+    use kifu::log::envelope::Actor;
+    use kifu::tournament::{record, TournamentEvent};
+    let id = open_match(store, tournament, game);
+    let loaded = record::load(store, &id).unwrap();
+    let table = &loaded.state.rounds[0].tables[0];
+    let mut names: Vec<String> = table.games.iter().map(|g| g.stream.clone()).collect();
+    names.extend(games.iter().cloned());
+    let links = kifu::tournament::claim::claim_games(store, &loaded, 1, table.table, &names).unwrap();
+    let score = "1-0-0".parse().unwrap();
+    let ev = match table.result {
+        None => TournamentEvent::ResultReported { round: 1, table: table.table, score, games: links },
+        Some(_) => TournamentEvent::ResultCorrected {
+            round: 1,
+            table: table.table,
+            score,
+            games: links,
+            judge: "jin".into(),
+            reason: "games linked".into(),
+        },
+    };
+    record::record(store, &id, Actor::Judge("jin".into()), vec![ev]).unwrap();
+}
+
+/// The tournament `tournament` of `game` with alice and bob registered and round 1 (alice vs
+/// bob) paired; created on first use.
+pub fn open_match(store: &dyn Store, tournament: &str, game: &str) -> StreamId {
+    use kifu::game::commit::{commit_seed, Commitment};
+    use kifu::log::envelope::{Actor, Timestamp};
+    use kifu::tournament::{record, round_seed, ConfigV1, Policy, RoundsPlan, TournamentEvent};
+    let id = StreamId::new(tournament).unwrap();
+    if store.head(&id).is_err() {
+        let seed = Commitment([5; 32]);
+        let config = ConfigV1 {
+            name: format!("{game} league"),
+            game: game.into(),
+            policy: Policy::Mtr,
+            rounds: RoundsPlan::Fixed(1),
+            top_cut: 0,
+            seed_commitment: Some(commit_seed(&seed)),
+        };
+        let regs =
+            ["alice", "bob"].iter().map(|p| TournamentEvent::PlayerRegistered { player: p.to_string(), deck: None });
+        let org = Actor::Organizer("ora".into());
+        record::create(store, &id, &config, org.clone(), Timestamp(1_767_225_600_000_000), regs.collect()).unwrap();
+        let state = record::load(store, &id).unwrap().state;
+        let rs = round_seed(&seed, 1);
+        let (tables, byes) = state.derive_round(1, &rs);
+        let paired = TournamentEvent::RoundPaired { round: 1, tables, byes, round_seed: Some(rs) };
+        record::record(store, &id, org, vec![paired]).unwrap();
+    }
+    id
 }
 
 /// One request through the router; returns the status and the JSON body (Null if not JSON).

@@ -122,7 +122,21 @@ impl Context {
 }
 
 pub fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            // clap quotes a refused argument whole; quote at most a prefix of each.
+            let text = e.render().to_string();
+            let clipped: Vec<String> = text
+                .split('\'')
+                .enumerate()
+                .map(|(i, part)| if i % 2 == 1 { kifu::log::quote_prefix(part) } else { part.to_string() })
+                .collect();
+            eprint!("{}", clipped.join("'"));
+            return Ok(ExitCode::from(2));
+        }
+    };
     let ctx = Context::new(cli.data)?;
     match cli.command {
         Command::Demo(a) => demo::run(&ctx, a),

@@ -32,6 +32,9 @@ pub enum AppError {
     /// The server cannot answer this now (its token file is unreadable); the operator was told.
     #[error("{0}")]
     Unavailable(String),
+    /// A request body over [`crate::server::Limits::max_body`].
+    #[error("{0}")]
+    TooLarge(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -46,6 +49,7 @@ impl AppError {
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -138,6 +142,12 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for J<T> {
     type Rejection = AppError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, AppError> {
-        Json::<T>::from_request(req, state).await.map(|Json(v)| J(v)).map_err(|e| AppError::BadRequest(e.body_text()))
+        Json::<T>::from_request(req, state).await.map(|Json(v)| J(v)).map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                AppError::TooLarge("the request body is over the server's limit".into())
+            } else {
+                AppError::BadRequest(e.body_text())
+            }
+        })
     }
 }

@@ -79,3 +79,17 @@ fn the_data_directory_and_store_files_are_owner_only() {
     assert!(stderr.contains("tightened the permissions"), "{stderr}");
     assert_eq!(mode(&env.data()), 0o700);
 }
+
+#[test]
+fn the_secret_pairing_seed_and_tokens_are_owner_only() {
+    let env = TestEnv::new();
+    let seed = "22".repeat(32);
+    env.ok(&["tournament", "new", "--name", "Fri", "--game", "naruto", "--id", "fri", "--seed", &seed]);
+    env.ok(&["token", "issue", "--role", "judge", "--all", "--name", "jin"]);
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let seeds = env.data().join("tournament-seeds");
+    assert_eq!(mode(&seeds), 0o700);
+    assert_eq!(mode(&seeds.join("fri.seed")), 0o600);
+    assert_eq!(mode(&env.data().join("server")), 0o700);
+    assert_eq!(mode(&env.data().join("server").join("tokens.json")), 0o600);
+}

@@ -102,6 +102,8 @@ pub struct Recovery {
     pub unacked: u64,
     /// Time to open the store and export (verify) the stream.
     pub took: Duration,
+    /// What the open repaired (a half-written snapshot removed, ...), one line each.
+    pub repaired: Vec<String>,
 }
 
 impl Recovery {
@@ -185,6 +187,7 @@ pub fn check(dir: &Path, rounds: &mut [Round]) -> Recovery {
             return out;
         }
     };
+    out.repaired = store.open_notes().to_vec();
     let stream = StreamId::new(STREAM).unwrap_or_else(|_| unreachable!("valid stream id"));
     let events = match store.export(&stream) {
         Ok(log) => log.events,

@@ -54,6 +54,7 @@ struct Totals {
     unexpected: u64,
     chain_failures: u64,
     open_failures: u64,
+    repaired: u64,
     recovery: Vec<Duration>,
 }
 
@@ -92,6 +93,12 @@ fn main() -> Result<()> {
             rounds.push(round);
             let rec = check(&data, &mut rounds);
             t.recovery.push(rec.took);
+            t.repaired += u64::from(!rec.repaired.is_empty());
+            if args.verbose {
+                for note in &rec.repaired {
+                    eprintln!("trial {trial} round {r}: repaired: {note}");
+                }
+            }
             if let Some(e) = &rec.open_error {
                 t.open_failures += 1;
                 eprintln!("trial {trial} round {r}: recovery open failed: {e}");
@@ -155,6 +162,7 @@ fn print_table(args: &Args, t: &Totals, took: Duration) {
         ("unexpected or reordered events".into(), t.unexpected.to_string(), "0"),
         ("chain failures (export did not verify)".into(), t.chain_failures.to_string(), "0"),
         ("recovery open failures".into(), t.open_failures.to_string(), "0"),
+        ("  opens that removed an interrupted write's leftovers".into(), t.repaired.to_string(), ""),
         ("recoveries (open + export) timed".into(), rec.len().to_string(), ""),
         ("recovery time min".into(), ms(rec.first()), ""),
         ("recovery time median".into(), ms(rec.get(rec.len() / 2)), ""),

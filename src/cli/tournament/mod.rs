@@ -76,10 +76,12 @@ fn seed_path(ctx: &Context, id: &StreamId) -> PathBuf {
 
 fn save_seed(ctx: &Context, id: &StreamId, seed: &Secret) -> Result<()> {
     let p = seed_path(ctx, id);
+    // The seed predicts every pairing until it is revealed: owner-only, like the store.
     if let Some(d) = p.parent() {
-        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        kifu::store::private_dir(d).with_context(|| format!("cannot create {}", d.display()))?;
     }
-    std::fs::write(&p, format!("{seed}\n")).with_context(|| format!("cannot write {}", p.display()))
+    kifu::store::write_private_atomic(&p, format!("{seed}\n").as_bytes())
+        .with_context(|| format!("cannot write {}", p.display()))
 }
 
 fn load_seed(ctx: &Context, id: &StreamId) -> Result<Secret> {

@@ -119,6 +119,10 @@ fn reason(s: &str) -> Option<LossReason> {
     }
 }
 
+/// The most cards a deck section of a log may list (a legal deck has far fewer; the rules say
+/// how many): past it the log is refused at once.
+pub const DECK_LINES_MAX: usize = 200;
+
 /// Reads a client log against `catalog`. Every line that cannot be read is reported as `line N: ...`.
 pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
     let mut errors = Vec::new();
@@ -170,7 +174,14 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
                 }
                 if let Some(d) = decks.get_mut(usize::from(seat)) {
                     let target = if *section == "main" { &mut d.main } else { &mut d.g };
-                    target.extend(std::iter::repeat_n(id.to_string(), k.min(60)));
+                    // Memory stays bounded by the cap, not by the length of the log.
+                    if target.len() + k > DECK_LINES_MAX {
+                        errors.push(format!(
+                            "line {n}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards"
+                        ));
+                        break;
+                    }
+                    target.extend(std::iter::repeat_n(id.to_string(), k));
                 }
             }
             ["policy", kv] => match kv.split_once('=') {

@@ -49,3 +49,17 @@ fn cli_imports_a_client_log_and_the_audit_names_each_violation() {
     let err = env.fails(&["game", "import", "--from", "vgc-log", bad.to_str().unwrap(), "--id", "vg-bad"]);
     assert!(err.contains("line 4"), "{err}");
 }
+
+/// A 2 MB log of repeated deck lines held up to 60 card ids per line in memory (337 MB) before
+/// it was refused; now a deck section over the cap is refused at its first line over it.
+#[test]
+fn a_log_of_endless_deck_lines_is_refused_at_the_cap() {
+    let mut text = String::from("vgc-log 1\nplayer alice\nplayer bob\n");
+    while text.len() < 2 << 20 {
+        text.push_str("main alice 60 TA-01\n");
+    }
+    let errs = vgclog::parse(&text, &Catalog::sample()).err().unwrap();
+    let over = format!("line 7: the main deck of alice would hold more than {} cards", vgclog::DECK_LINES_MAX);
+    assert!(errs.iter().any(|e| e == &over), "{:?}", &errs[..errs.len().min(3)]);
+    assert!(errs.len() < 10, "{} errors", errs.len());
+}

@@ -131,7 +131,8 @@ fn sqlite_throughput(writers: usize, per: usize, game: &(<Naruto as Game>::Confi
     let path = dir.path().join("bench.db");
     {
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.pragma_update(None, "journal_mode", "WAL").unwrap();
+        let mode: String = c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode.to_lowercase(), "wal");
         c.execute_batch("CREATE TABLE events (stream TEXT, seq INTEGER, payload BLOB, PRIMARY KEY (stream, seq))")
             .unwrap();
     }
@@ -142,8 +143,9 @@ fn sqlite_throughput(writers: usize, per: usize, game: &(<Naruto as Game>::Confi
             let (path, barrier, payloads) = (path.clone(), barrier.clone(), payloads.clone());
             std::thread::spawn(move || {
                 let c = rusqlite::Connection::open(&path).unwrap();
-                c.pragma_update(None, "journal_mode", "WAL").unwrap();
-                c.pragma_update(None, "synchronous", "FULL").unwrap();
+                c.execute_batch("PRAGMA synchronous=FULL;").unwrap();
+                let sync: i64 = c.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap();
+                assert_eq!(sync, 2, "SQLite synchronous=FULL");
                 c.busy_timeout(Duration::from_secs(60)).unwrap();
                 barrier.wait();
                 for (seq, p) in payloads.iter().enumerate() {

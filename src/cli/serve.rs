@@ -21,6 +21,10 @@ pub struct Args {
     /// Allow listening on a non-loopback address (put TLS in front of it).
     #[arg(long)]
     pub allow_remote: bool,
+    /// The memory bound, in MiB, on the games and tournaments the server keeps open (least
+    /// recently used first out).
+    #[arg(long, default_value_t = kifu::server::state::DEFAULT_CACHE_MB, value_parser = clap::value_parser!(u16).range(1..))]
+    pub cache_mb: u16,
 }
 
 pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
@@ -31,6 +35,7 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
     let config = ServerConfig {
         tokens: Some(tokens::path(&ctx.data_dir)),
         pending: Some(ctx.data_dir.join("server").join("pending-results.json")),
+        cache_bytes: Some(usize::from(a.cache_mb) << 20),
     };
     let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start tokio")?;

@@ -2,6 +2,8 @@
 //! with who acted, the rule ID, and whether a judge already ruled on it; then checks commitments
 //! and seeds.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use super::replay::{Replay, Step};
@@ -47,7 +49,7 @@ impl AuditReport {
 pub fn actor_violations<G: Game>(players: &[String], actor: &Actor, entry: &GameEntry<G::Event>) -> Vec<Violation> {
     let mut out = Vec::new();
     match entry {
-        GameEntry::Played(e) => {
+        GameEntry::Played(e) | GameEntry::RecordedElsewhere(e) => {
             if let (Actor::Player(name), Some(seat)) = (actor, G::acting_seat(e)) {
                 let owner = players.get(usize::from(seat));
                 if owner != Some(name) {
@@ -119,7 +121,7 @@ pub fn step_violations<G: Game>(
 ) -> Vec<Violation> {
     let mut out = actor_violations::<G>(players, &step.actor, &step.entry);
     match &step.entry {
-        GameEntry::Played(e) | GameEntry::Forced { event: e, .. } => {
+        GameEntry::Played(e) | GameEntry::Forced { event: e, .. } | GameEntry::RecordedElsewhere(e) => {
             let rules = G::validate(&state_before.game, e);
             out.extend(seat_violations::<G>(players.len(), state_before, e, &rules));
             out.extend(rules);
@@ -151,16 +153,51 @@ pub fn seat_violations<G: Game>(
     vec![]
 }
 
-/// Audits a game: one fold, collecting every finding, then resolutions and end-of-game checks.
-pub fn audit<G: Game>(
-    config: G::Config,
-    steps: Vec<Step<G::Event>>,
-) -> Result<(AuditReport, Replay<G>), Vec<Violation>> {
-    let players = G::players(&config);
-    let mut findings = Vec::new();
-    let replay = Replay::<G>::with_inspector(config, steps, super::replay::SNAPSHOT_EVERY, |_, before, step| {
-        for v in step_violations::<G>(&players, before, step) {
-            findings.push(Finding {
+/// An audit that follows a game one step at a time: after any number of steps its report is
+/// the report of [`audit`] over the same steps, without refolding. Resolutions are looked up in
+/// an index from sequence number to the rulings about it, so the audit costs O(n) overall.
+pub struct Auditor<G: Game> {
+    players: Vec<String>,
+    findings: Vec<Finding>,
+    /// The judge of each forced entry, by sequence number.
+    forced: HashMap<u64, String>,
+    /// The first ruling about each event: (the ruling's sequence number, how it reads).
+    about: HashMap<u64, (u64, String)>,
+    /// Every backup: (its sequence number, the event it went back to, the judge).
+    backups: Vec<(u64, u64, String)>,
+    events: u64,
+    _game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Game> Auditor<G> {
+    pub fn new(config: &G::Config) -> Self {
+        // A registered deck that breaks the deck rules (stored only by an as-recorded import):
+        // its findings stand at the setup, before event 0.
+        let setup = G::setup_as_recorded(config).map_or_else(|v| v, |(_, v)| v);
+        Auditor {
+            players: G::players(config),
+            findings: setup
+                .into_iter()
+                .map(|v| Finding {
+                    seq: None,
+                    actor: None,
+                    rule: v.rule.to_string(),
+                    message: format!("at setup: {}", v.message),
+                    resolution: None,
+                })
+                .collect(),
+            forced: HashMap::new(),
+            about: HashMap::new(),
+            backups: Vec::new(),
+            events: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Audits `step`, given the state before it (call it from [`Replay::push_with`]).
+    pub fn observe(&mut self, before: &super::replay::Table<G>, step: &Step<G::Event>) {
+        for v in step_violations::<G>(&self.players, before, step) {
+            self.findings.push(Finding {
                 seq: Some(step.seq),
                 actor: Some(step.actor.to_string()),
                 rule: v.rule.to_string(),
@@ -168,56 +205,94 @@ pub fn audit<G: Game>(
                 resolution: None,
             });
         }
-    })?;
-    for f in &mut findings {
-        f.resolution = f.seq.and_then(|seq| resolution(&replay, seq));
+        self.events = step.seq + 1;
+        let s = step.seq;
+        let about = match &step.entry {
+            GameEntry::Forced { judge, .. } => {
+                self.forced.insert(s, judge.clone());
+                return;
+            }
+            GameEntry::Ruled(r) => match r {
+                Ruling::WarningIssued { judge, about: Some(a), .. } => {
+                    (*a, format!("warning by judge {judge} (event {s})"))
+                }
+                Ruling::GameLossIssued { judge, about: Some(a), .. } => {
+                    (*a, format!("game loss by judge {judge} (event {s})"))
+                }
+                Ruling::NoteRecorded { judge, about: Some(a), .. } => {
+                    (*a, format!("note by judge {judge} (event {s})"))
+                }
+                Ruling::BackedUp { judge, to_seq, .. } => {
+                    self.backups.push((s, *to_seq, judge.clone()));
+                    return;
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        // A ruling resolves only events recorded before it; the first ruling about an event counts.
+        if about.0 < s {
+            self.about.entry(about.0).or_insert((s, about.1));
+        }
     }
-    let last = replay.last();
-    for (seq, v) in G::ledger(&last.game).audit() {
-        findings.push(Finding {
-            seq,
-            actor: None,
-            rule: v.rule.to_string(),
-            message: v.message,
-            resolution: seq.and_then(|s| resolution(&replay, s)),
-        });
+
+    /// How a judge resolved a finding at event `seq`, if one did: its forced entry, else the
+    /// first later ruling about it or backup over it.
+    fn resolution(&self, seq: u64) -> Option<String> {
+        if let Some(judge) = self.forced.get(&seq) {
+            return Some(format!("recorded by judge {judge} with --force"));
+        }
+        let ruled = self.about.get(&seq);
+        let backup = self.backups.iter().find(|(at, to, _)| *to <= seq && seq < *at);
+        match (ruled, backup) {
+            (Some((r, text)), Some((at, _, _))) if r < at => Some(text.clone()),
+            (_, Some((at, to, judge))) => Some(format!("backed up to event {to} by judge {judge} (event {at})")),
+            (Some((_, text)), None) => Some(text.clone()),
+            (None, None) => None,
+        }
     }
-    let report = AuditReport {
-        ruleset: G::RULESET.to_string(),
-        events: replay.len(),
-        findings,
-        outcome: last.outcome(),
-        unrevealed_sealed_cards: G::ledger(&last.game).unrevealed().len(),
-    };
-    Ok((report, replay))
+
+    /// The report after the steps observed so far; `tip` is the state after them.
+    pub fn report(&self, tip: &super::replay::Table<G>) -> AuditReport {
+        let mut findings: Vec<Finding> = self
+            .findings
+            .iter()
+            .map(|f| Finding { resolution: f.seq.and_then(|s| self.resolution(s)), ..f.clone() })
+            .collect();
+        for (seq, v) in G::ledger(&tip.game).audit() {
+            findings.push(Finding {
+                seq,
+                actor: None,
+                rule: v.rule.to_string(),
+                message: v.message,
+                resolution: seq.and_then(|s| self.resolution(s)),
+            });
+        }
+        AuditReport {
+            ruleset: G::RULESET.to_string(),
+            events: self.events,
+            findings,
+            outcome: tip.outcome(),
+            unrevealed_sealed_cards: G::ledger(&tip.game).unrevealed().len(),
+        }
+    }
+
+    /// Roughly the heap bytes the auditor holds (for the server's cache accounting).
+    pub fn approx_bytes(&self) -> usize {
+        let finding = std::mem::size_of::<Finding>() + 64;
+        self.findings.iter().map(|f| finding + f.message.len()).sum::<usize>()
+            + (self.forced.len() + self.about.len() + self.backups.len()) * 96
+    }
 }
 
-/// How a judge resolved a finding at event `seq`, if one did.
-fn resolution<G: Game>(replay: &Replay<G>, seq: u64) -> Option<String> {
-    let steps = replay.steps();
-    if let Some(GameEntry::Forced { judge, .. }) = steps.get(seq as usize).map(|s| &s.entry) {
-        return Some(format!("recorded by judge {judge} with --force"));
-    }
-    for s in steps.iter().skip(seq as usize + 1) {
-        let GameEntry::Ruled(r) = &s.entry else {
-            continue;
-        };
-        let found = match r {
-            Ruling::WarningIssued { judge, about: Some(a), .. } if *a == seq => {
-                format!("warning by judge {judge} (event {})", s.seq)
-            }
-            Ruling::GameLossIssued { judge, about: Some(a), .. } if *a == seq => {
-                format!("game loss by judge {judge} (event {})", s.seq)
-            }
-            Ruling::NoteRecorded { judge, about: Some(a), .. } if *a == seq => {
-                format!("note by judge {judge} (event {})", s.seq)
-            }
-            Ruling::BackedUp { judge, to_seq, .. } if *to_seq <= seq && seq < s.seq => {
-                format!("backed up to event {to_seq} by judge {judge} (event {})", s.seq)
-            }
-            _ => continue,
-        };
-        return Some(found);
-    }
-    None
+/// Audits a game: one fold, collecting every finding, then resolutions and end-of-game checks.
+pub fn audit<G: Game>(
+    config: G::Config,
+    steps: Vec<Step<G::Event>>,
+) -> Result<(AuditReport, Replay<G>), Vec<Violation>> {
+    let mut auditor = Auditor::<G>::new(&config);
+    let replay = Replay::<G>::with_inspector(config, steps, super::replay::SNAPSHOT_EVERY, |_, before, step| {
+        auditor.observe(before, step)
+    })?;
+    Ok((auditor.report(replay.tip()), replay))
 }

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 
 use super::audit::{self, AuditReport};
-use super::record::{self, GameError, Recorded};
+use super::record::{self, GameError, LiveGame, Recorded};
 use super::replay::{Replay, Step};
 use super::selfplay;
 use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Viewer};
@@ -20,7 +20,7 @@ pub struct TimelineEntry {
     pub seq: u64,
     pub recorded_at: String,
     pub actor: String,
-    /// "play", "forced" or "ruling".
+    /// "play", "forced", "ruling" or "recorded" (recorded elsewhere, imported as recorded).
     pub kind: &'static str,
     pub text: String,
     /// Turn, phase and step after this event.
@@ -29,8 +29,10 @@ pub struct TimelineEntry {
     pub step: String,
 }
 
-/// A game opened for replay, whatever the game. `Send + Sync`: the server caches opened
-/// sessions and reads them from many request handlers at once.
+/// A game opened for replay and recording, whatever the game. It stays open as the game grows:
+/// [`Session::extend`] folds the events appended after its head, so neither recording, nor a
+/// follower's timeline, nor the audit refolds the game. `Send + Sync`: the server keeps
+/// sessions open and reads them from many request handlers at once.
 pub trait Session: Send + Sync {
     fn players(&self) -> Vec<String>;
     /// The number of events.
@@ -38,6 +40,8 @@ pub trait Session: Send + Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The verified head the session stands at.
+    fn head(&self) -> Head;
     /// The board after the first `n` events, as `viewer` may see it.
     fn board(&self, n: u64, viewer: Viewer) -> BoardView;
     /// The position after the first `n` events.
@@ -48,6 +52,35 @@ pub trait Session: Send + Sync {
     fn timeline(&self, viewer: Viewer) -> Vec<TimelineEntry>;
     /// Event `seq` described for `viewer`.
     fn describe(&self, seq: u64, viewer: Viewer) -> Option<TimelineEntry>;
+    /// Extend-by-tail: verifies the stored events that follow the head (each linking to the one
+    /// before) and folds them, extending the audit and timelines already built.
+    fn extend(&mut self, stored: &[Vec<u8>]) -> Result<(), GameError>;
+    /// Extends up to the store's head.
+    fn catch_up(&mut self, store: &dyn Store) -> Result<(), GameError>;
+    /// Validates a game action given as JSON against the head and appends it (see
+    /// [`Driver::act_json`]); the session then stands at the new head.
+    fn act_json(
+        &mut self,
+        store: &dyn Store,
+        actor: Option<Actor>,
+        event_json: &str,
+        forced_by: Option<String>,
+        expected: Option<u64>,
+    ) -> Result<Recorded, GameError>;
+    /// Appends a judge's ruling.
+    fn rule(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        ruling: Ruling,
+        expected: Option<u64>,
+    ) -> Result<Recorded, GameError>;
+    /// Events `from..to` described for `viewer`, from a timeline kept and extended per viewer.
+    fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry>;
+    /// The audit at the head, kept and extended.
+    fn audit(&mut self) -> AuditReport;
+    /// Roughly the heap bytes the session holds (for bounded caches).
+    fn approx_bytes(&self) -> usize;
 }
 
 /// A game as the CLI and server use it: everything keyed by ruleset name.
@@ -93,13 +126,17 @@ pub trait Driver: Send + Sync {
     /// Audits a verified log.
     fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError>;
     /// Imports a whole game given as JSON lines; `stream` overrides the id the file names.
+    /// `as_recorded` stores a game recorded elsewhere as it was (see [`record::parse_jsonl`]).
     fn import_jsonl(
         &self,
         store: &dyn Store,
         text: &str,
         stream: Option<StreamId>,
         now: Timestamp,
+        as_recorded: bool,
     ) -> Result<(StreamId, Head), GameError>;
+    /// A game in JSON lines as an in-memory log, parsed as recorded (for auditing a file).
+    fn jsonl_log(&self, text: &str) -> Result<VerifiedLog, GameError>;
     /// A verified log as JSON lines.
     fn export_jsonl(&self, log: &VerifiedLog) -> Result<String, GameError>;
     /// Self-plays a game from `seed` and records it as a new stream.
@@ -147,7 +184,7 @@ fn describe_ruling(r: &Ruling, players: &[String]) -> String {
     }
 }
 
-fn timeline_entry<G: Game>(
+pub(crate) fn timeline_entry<G: Game>(
     before: &super::replay::Table<G>,
     after: Position,
     step: &Step<G::Event>,
@@ -165,6 +202,9 @@ fn timeline_entry<G: Game>(
             ),
         ),
         GameEntry::Ruled(r) => ("ruling", describe_ruling(r, players)),
+        GameEntry::RecordedElsewhere(e) => {
+            ("recorded", format!("recorded elsewhere, not validated: {}", G::describe(&before.game, e, viewer)))
+        }
     };
     TimelineEntry {
         seq: step.seq,
@@ -178,46 +218,118 @@ fn timeline_entry<G: Game>(
     }
 }
 
-impl<G: Game> Session for Replay<G> {
+/// Every event of a replay described for `viewer`, in one fold.
+pub(crate) fn full_timeline<G: Game>(replay: &Replay<G>, viewer: Viewer) -> Vec<TimelineEntry> {
+    let players = G::players(&replay.config);
+    let mut state = replay.initial().clone();
+    let mut out = Vec::with_capacity(replay.steps().len());
+    for (i, step) in replay.steps().iter().enumerate() {
+        let after = replay.fold_step(state.clone(), i);
+        out.push(timeline_entry::<G>(&state, after.position(), step, &players, viewer));
+        state = after;
+    }
+    out
+}
+
+/// Parses a game action given as JSON into the entry to record and who records it.
+fn entry_from_json<G: Game>(
+    players: &[String],
+    actor: Option<Actor>,
+    event_json: &str,
+    forced_by: Option<String>,
+) -> Result<(Actor, GameEntry<G::Event>), GameError> {
+    let event: G::Event = serde_json::from_str(event_json)
+        .map_err(|e| GameError::Input(format!("the event is not a valid {} event: {e}", G::RULESET)))?;
+    let actor = match (actor, &forced_by) {
+        (Some(a), _) => a,
+        (None, Some(judge)) => Actor::Judge(judge.clone()),
+        (None, None) => record::actor_for::<G>(players, &event),
+    };
+    let entry = match forced_by {
+        Some(judge) => GameEntry::Forced { judge, broke: vec![], event },
+        None => GameEntry::Played(event),
+    };
+    Ok((actor, entry))
+}
+
+impl<G: Game> Session for LiveGame<G> {
     fn players(&self) -> Vec<String> {
-        G::players(&self.config)
+        LiveGame::players(self).to_vec()
     }
 
     fn len(&self) -> u64 {
-        Replay::len(self)
+        LiveGame::len(self)
+    }
+
+    fn head(&self) -> Head {
+        LiveGame::head(self)
     }
 
     fn board(&self, n: u64, viewer: Viewer) -> BoardView {
-        let table = self.state_at(n);
+        let table = self.replay.state_at(n);
         let mut board = G::view(&table.game, viewer);
         board.outcome = table.outcome();
         board
     }
 
     fn position_at(&self, n: u64) -> Position {
-        Replay::position_at(self, n)
+        self.replay.position_at(n)
     }
 
     fn seek_turn(&self, turn: u32, phase: Option<&str>) -> Option<u64> {
-        Replay::seek_turn(self, turn, phase)
+        self.replay.seek_turn(turn, phase)
     }
 
     fn timeline(&self, viewer: Viewer) -> Vec<TimelineEntry> {
-        let players = G::players(&self.config);
-        let mut state = self.initial().clone();
-        let mut out = Vec::with_capacity(self.steps().len());
-        for (i, step) in self.steps().iter().enumerate() {
-            let after = self.fold_step(state.clone(), i);
-            out.push(timeline_entry::<G>(&state, after.position(), step, &players, viewer));
-            state = after;
-        }
-        out
+        full_timeline(&self.replay, viewer)
     }
 
     fn describe(&self, seq: u64, viewer: Viewer) -> Option<TimelineEntry> {
-        let step = self.steps().get(usize::try_from(seq).ok()?)?;
-        let before = self.state_at(seq);
-        Some(timeline_entry::<G>(&before, Replay::position_at(self, seq + 1), step, &G::players(&self.config), viewer))
+        let step = self.replay.steps().get(usize::try_from(seq).ok()?)?;
+        let before = self.replay.state_at(seq);
+        Some(timeline_entry::<G>(&before, self.replay.position_at(seq + 1), step, LiveGame::players(self), viewer))
+    }
+
+    fn extend(&mut self, stored: &[Vec<u8>]) -> Result<(), GameError> {
+        LiveGame::extend(self, stored)
+    }
+
+    fn catch_up(&mut self, store: &dyn Store) -> Result<(), GameError> {
+        LiveGame::catch_up(self, store)
+    }
+
+    fn act_json(
+        &mut self,
+        store: &dyn Store,
+        actor: Option<Actor>,
+        event_json: &str,
+        forced_by: Option<String>,
+        expected: Option<u64>,
+    ) -> Result<Recorded, GameError> {
+        let (actor, entry) = entry_from_json::<G>(LiveGame::players(self), actor, event_json, forced_by)?;
+        self.record(store, actor, entry, expected)
+    }
+
+    fn rule(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        ruling: Ruling,
+        expected: Option<u64>,
+    ) -> Result<Recorded, GameError> {
+        self.record(store, actor, GameEntry::Ruled(ruling), expected)
+    }
+
+    fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry> {
+        LiveGame::timeline_range(self, viewer, from, to)
+    }
+
+    fn audit(&mut self) -> AuditReport {
+        LiveGame::audit(self)
+    }
+
+    fn approx_bytes(&self) -> usize {
+        LiveGame::approx_bytes(self)
     }
 }
 
@@ -261,21 +373,8 @@ impl<G: Game> Driver for GameDriver<G> {
         forced_by: Option<String>,
         expected: Option<u64>,
     ) -> Result<Recorded, GameError> {
-        let event: G::Event = serde_json::from_str(event_json)
-            .map_err(|e| GameError::Input(format!("the event is not a valid {} event: {e}", G::RULESET)))?;
-        let actor = match (actor, &forced_by) {
-            (Some(a), _) => a,
-            (None, Some(judge)) => Actor::Judge(judge.clone()),
-            (None, None) => {
-                let (_, header) = store.header(stream)?;
-                record::actor_for::<G>(&header.v1().players, &event)
-            }
-        };
-        let entry = match forced_by {
-            Some(judge) => GameEntry::Forced { judge, broke: vec![], event },
-            None => GameEntry::Played(event),
-        };
-        record::record::<G>(store, stream, actor, entry, expected)
+        let mut live = LiveGame::<G>::load(store, stream)?;
+        Session::act_json(&mut live, store, actor, event_json, forced_by, expected)
     }
 
     fn rule(
@@ -290,8 +389,7 @@ impl<G: Game> Driver for GameDriver<G> {
     }
 
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {
-        let g = record::from_log::<G>(log)?;
-        Ok(Box::new(Replay::<G>::new(g.config, g.steps).map_err(GameError::Setup)?))
+        Ok(Box::new(LiveGame::<G>::open(log)?))
     }
 
     fn check_decodes(&self, log: &VerifiedLog) -> Result<(), GameError> {
@@ -309,8 +407,9 @@ impl<G: Game> Driver for GameDriver<G> {
         text: &str,
         stream: Option<StreamId>,
         now: Timestamp,
+        as_recorded: bool,
     ) -> Result<(StreamId, Head), GameError> {
-        let parsed = record::parse_jsonl::<G>(text)?;
+        let parsed = record::parse_jsonl::<G>(text, as_recorded)?;
         let stream = match (stream, parsed.stream) {
             (Some(s), _) => s,
             (None, Some(n)) => StreamId::new(&n).map_err(|e| GameError::Input(format!("line 1: {e}")))?,
@@ -318,6 +417,10 @@ impl<G: Game> Driver for GameDriver<G> {
         };
         let head = record::import_entries::<G>(store, &stream, &parsed.config, parsed.entries, now)?;
         Ok((stream, head))
+    }
+
+    fn jsonl_log(&self, text: &str) -> Result<VerifiedLog, GameError> {
+        record::jsonl_log::<G>(text)
     }
 
     fn export_jsonl(&self, log: &VerifiedLog) -> Result<String, GameError> {

@@ -264,6 +264,13 @@ pub trait Game: 'static {
     /// an unvalidated setup becomes a validated position, or the list of what is wrong.
     fn setup(config: &Self::Config) -> Result<Self::State, Vec<Violation>>;
 
+    /// The initial state of a game recorded elsewhere, whose configuration may break the setup
+    /// rules (a registered deck a judge must rule on): the state and what it breaks. Games that
+    /// cannot fold a broken setup keep the default, which refuses it like [`Game::setup`].
+    fn setup_as_recorded(config: &Self::Config) -> Result<(Self::State, Vec<Violation>), Vec<Violation>> {
+        Self::setup(config).map(|s| (s, Vec::new()))
+    }
+
     /// Every rule the event would break if applied to `state`. Empty means legal.
     fn validate(state: &Self::State, event: &Self::Event) -> Vec<Violation>;
 
@@ -357,6 +364,10 @@ pub enum GameEntry<E> {
     },
     /// A judge's ruling.
     Ruled(Ruling),
+    /// A game action recorded elsewhere (on paper, by another program) and imported as it was
+    /// recorded (`kifu game import --as-recorded`): not validated at recording time. It folds
+    /// like any action; the audit reports what it breaks, unresolved until a judge rules.
+    RecordedElsewhere(E),
 }
 
 /// A judge's ruling. Rulings are events: history is never rewritten.

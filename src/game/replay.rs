@@ -110,13 +110,16 @@ pub struct Replay<G: Game> {
     snapshots: Vec<Table<G>>,
     positions: Vec<Position>,
     k: usize,
+    /// The state after every step, so a push folds one step and the head is never refolded.
+    /// `None` only for the moment a push holds it.
+    tip: Option<Table<G>>,
 }
 
 /// The default snapshot interval.
 pub const SNAPSHOT_EVERY: usize = 64;
 
 impl<G: Game> Replay<G> {
-    /// Opens a replay. Fails only if the configuration itself does not set up.
+    /// Opens a replay. Fails only if the configuration does not set up even as recorded.
     pub fn new(config: G::Config, steps: Vec<Step<G::Event>>) -> Result<Self, Vec<super::Violation>> {
         Self::with_inspector(config, steps, SNAPSHOT_EVERY, |_, _, _| {})
     }
@@ -129,35 +132,56 @@ impl<G: Game> Replay<G> {
         k: usize,
         mut inspect: impl FnMut(usize, &Table<G>, &Step<G::Event>),
     ) -> Result<Self, Vec<super::Violation>> {
-        let game = G::setup(&config)?;
+        // A setup that breaks rules is only ever stored by an as-recorded import; it still folds.
+        let (game, _) = G::setup_as_recorded(&config)?;
         let seats = G::players(&config).len();
         let initial = Table { game, rulings: Rulings::default(), folded: 0, seats };
         let mut replay = Replay {
             config,
             initial: initial.clone(),
-            steps: Vec::new(),
+            steps: Vec::with_capacity(steps.len()),
             snapshots: Vec::with_capacity(steps.len() / k.max(1) + 1),
             positions: Vec::with_capacity(steps.len()),
             k: k.max(1),
+            tip: Some(initial),
         };
-        let mut state = initial;
         for (i, step) in steps.into_iter().enumerate() {
-            if i % replay.k == 0 {
-                replay.snapshots.push(state.clone());
-            }
-            inspect(i, &state, &step);
-            replay.steps.push(step);
-            state = replay.fold_step(state, i);
-            replay.positions.push(state.position());
+            replay.push_with(step, |before, step| inspect(i, before, step));
         }
         Ok(replay)
+    }
+
+    /// Folds one more step onto the head: O(1) per event (plus a snapshot every `k`).
+    pub fn push(&mut self, step: Step<G::Event>) {
+        self.push_with(step, |_, _| {});
+    }
+
+    /// Folds one more step, first calling `inspect(state_before, step)`: how the audit and the
+    /// timelines follow a live game without refolding it.
+    pub fn push_with(&mut self, step: Step<G::Event>, inspect: impl FnOnce(&Table<G>, &Step<G::Event>)) {
+        let i = self.steps.len();
+        let Some(state) = self.tip.take() else { return };
+        if i % self.k == 0 {
+            self.snapshots.push(state.clone());
+        }
+        inspect(&state, &step);
+        self.steps.push(step);
+        let state = self.fold_step(state, i);
+        self.positions.push(state.position());
+        self.tip = Some(state);
+    }
+
+    /// The state after every step so far.
+    pub fn tip(&self) -> &Table<G> {
+        // `tip` is `None` only inside `push_with`, which holds `&mut self`.
+        self.tip.as_ref().unwrap_or(&self.initial)
     }
 
     /// Applies step `i` to `state`. Backups restore an earlier state, found through the snapshots.
     pub(crate) fn fold_step(&self, mut state: Table<G>, i: usize) -> Table<G> {
         let step = &self.steps[i];
         match &step.entry {
-            GameEntry::Played(e) | GameEntry::Forced { event: e, .. } => {
+            GameEntry::Played(e) | GameEntry::Forced { event: e, .. } | GameEntry::RecordedElsewhere(e) => {
                 G::ledger_mut(&mut state.game).at(step.seq);
                 state.game = G::apply(state.game, e);
             }
@@ -206,6 +230,9 @@ impl<G: Game> Replay<G> {
     /// before `n`, folded forward at most `k - 1` events.
     pub fn state_at(&self, n: u64) -> Table<G> {
         let n = (n as usize).min(self.steps.len());
+        if let Some(tip) = self.tip.as_ref().filter(|_| n == self.steps.len()) {
+            return tip.clone();
+        }
         let snap = n / self.k;
         let (mut state, from) = match self.snapshots.get(snap) {
             Some(s) => (s.clone(), snap * self.k),
@@ -228,6 +255,11 @@ impl<G: Game> Replay<G> {
         state
     }
 
+    /// How many snapshots are held (for memory accounting).
+    pub fn snapshot_count(&self) -> usize {
+        self.snapshots.len()
+    }
+
     /// The state before any event.
     pub fn initial(&self) -> &Table<G> {
         &self.initial
@@ -235,7 +267,7 @@ impl<G: Game> Replay<G> {
 
     /// The final state.
     pub fn last(&self) -> Table<G> {
-        self.state_at(self.len())
+        self.tip().clone()
     }
 
     /// The position after the first `n` events.

@@ -105,6 +105,7 @@ pub const KIFU_RULES: &[(RuleId, &str)] = &[
     ("KIFU-CARD-2", "a deck names a card its catalog does not define"),
     ("KIFU-RULING-1", "a forced entry or ruling not recorded by a judge"),
     ("KIFU-RULING-2", "a ruling about an event or seat that does not exist"),
+    ("KIFU-RULING-3", "(import only) a forced entry whose `broke` list is not what the rules report"),
     ("KIFU-SEAT-1", "an event names a seat the game does not have"),
     ("KIFU-SEAT-2", "the number of players is outside the game's seat range"),
     ("KIFU-SEAT-3", "an event names a seat a judge's game loss eliminated"),

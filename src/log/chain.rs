@@ -184,6 +184,12 @@ impl Verifier {
         Ok((Verifier { stream: header.stream().clone(), head }, header))
     }
 
+    /// Continues from a head already verified (an open game's), so the events appended after it
+    /// are verified without reading the log again: each must link to `head`.
+    pub fn from_head(stream: StreamId, head: Head) -> Verifier {
+        Verifier { stream, head }
+    }
+
     /// Verifies the next stored event and returns it decoded.
     pub fn push<'a>(&mut self, stored: &'a [u8]) -> Result<Envelope<'a>, ChainError> {
         let at = At::Event(self.head.len);

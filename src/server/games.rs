@@ -114,12 +114,14 @@ pub async fn events(
     let limit = q.limit.unwrap_or(200).clamp(1, MAX_PAGE);
     let to = from.saturating_add(limit).min(g.len());
     let page: Vec<TimelineEntry> = if to - from > 64 {
-        // A long page: one fold of the whole timeline (cached per viewer) beats seeking per event.
-        let all = {
+        // A long page: the viewer's timeline, kept by the open game and extended as it grows,
+        // beats seeking per event.
+        let page = {
             let g = g.clone();
-            tokio::task::spawn_blocking(move || g.timeline(viewer)).await?
+            tokio::task::spawn_blocking(move || g.timeline_range(viewer, from, to)).await?
         };
-        all.get(from as usize..to as usize).map(<[TimelineEntry]>::to_vec).unwrap_or_default()
+        state.reaccount(&g);
+        page
     } else {
         (from..to).filter_map(|s| g.session.describe(s, viewer)).collect()
     };
@@ -179,8 +181,9 @@ pub async fn audit(State(state): State<AppState>, Path(id): Path<String>, caller
     let access = game_access(&state, &caller, &g).await;
     let report = {
         let g = g.clone();
-        tokio::task::spawn_blocking(move || g.audit()).await??
+        tokio::task::spawn_blocking(move || g.audit()).await?
     };
+    state.reaccount(&g);
     let findings: Vec<Value> = report
         .findings
         .iter()
@@ -256,12 +259,15 @@ pub async fn act(
     let actor = if access.judge && forced_by.is_none() { None } else { Some(actor) };
     let event = serde_json::to_string(&body.event).map_err(|e| AppError::BadRequest(e.to_string()))?;
     let store = state.store().clone();
-    let driver = g.driver;
-    let sid = g.id.clone();
+    let live = g.session.live().clone();
     let expected = body.expected;
-    let recorded =
-        tokio::task::spawn_blocking(move || driver.act_json(&*store, &sid, actor, &event, forced_by, expected))
-            .await??;
+    // Recorded on the open session: validated against its head, appended with the exact
+    // expected version, and the session extended by the one new event.
+    let recorded = tokio::task::spawn_blocking(move || {
+        let mut live = live.write().unwrap_or_else(|p| p.into_inner());
+        live.act_json(&*store, actor, &event, forced_by, expected)
+    })
+    .await??;
     state.notify(&id, recorded.head.len);
     let flagged: Vec<String> = recorded.flagged.iter().map(|v| v.rule.to_string()).collect();
     Ok((
@@ -306,11 +312,13 @@ pub async fn rule(
         )));
     }
     let store = state.store().clone();
-    let driver = g.driver;
-    let sid = g.id.clone();
+    let live = g.session.live().clone();
     let (ruling, expected) = (body.ruling, body.expected);
-    let recorded =
-        tokio::task::spawn_blocking(move || driver.rule(&*store, &sid, Actor::Judge(name), ruling, expected)).await??;
+    let recorded = tokio::task::spawn_blocking(move || {
+        let mut live = live.write().unwrap_or_else(|p| p.into_inner());
+        live.rule(&*store, Actor::Judge(name), ruling, expected)
+    })
+    .await??;
     state.notify(&id, recorded.head.len);
     Ok((StatusCode::CREATED, Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex()}))))
 }

@@ -51,15 +51,25 @@ pub async fn live(
                 Ok(g) => g,
                 Err(_) => return,
             };
-            while next < g.len() {
-                let Some(entry) = g.session.describe(next, viewer) else { break };
-                let data = json!({"entry": entry, "events": g.len(), "head": g.head.hash.to_hex()});
-                let ev = Event::default().id(next.to_string()).event("entry").json_data(data);
-                let Ok(ev) = ev else { return };
-                if tx.send(ev).await.is_err() {
-                    return; // the client went away
+            if next < g.len() {
+                // The viewer's timeline is kept by the open game and extended as it grows.
+                let page = {
+                    let (g, from) = (g.clone(), next);
+                    match tokio::task::spawn_blocking(move || g.timeline_range(viewer, from, g.len())).await {
+                        Ok(page) => page,
+                        Err(_) => return,
+                    }
+                };
+                for entry in page {
+                    let seq = entry.seq;
+                    let data = json!({"entry": entry, "events": g.len(), "head": g.head.hash.to_hex()});
+                    let ev = Event::default().id(seq.to_string()).event("entry").json_data(data);
+                    let Ok(ev) = ev else { return };
+                    if tx.send(ev).await.is_err() {
+                        return; // the client went away
+                    }
+                    next = seq + 1;
                 }
-                next += 1;
             }
             // Wait for this stream to grow, or for the client to leave.
             loop {

@@ -1,10 +1,14 @@
 //! The server's shared state: the store handle, caches of opened games and tournaments keyed by
 //! their head (a cached entry is used only while the stream's head is unchanged, so a cache can
 //! never serve a stale or forked log), the live-event channel, and pending result reports.
+//!
+//! A game stays open as it grows: its session is extended by the events appended after its head
+//! (verified link by link), never refolded. Both caches are bounded together by an LRU over the
+//! bytes each open entry holds (`--cache-mb`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -15,8 +19,8 @@ use super::tokens::{self, Grant};
 use crate::clock::Clock;
 use crate::game::audit::AuditReport;
 use crate::game::driver::{Driver, Session, TimelineEntry};
-use crate::game::{Outcome, Viewer};
-use crate::log::chain::{Head, VerifiedLog};
+use crate::game::{BoardView, Outcome, Position, Viewer};
+use crate::log::chain::Head;
 use crate::log::envelope::{StreamId, StreamKind};
 use crate::log::hash::Hash32;
 use crate::store::{AppendRequest, Appended, Store};
@@ -30,7 +34,13 @@ pub struct ServerConfig {
     pub tokens: Option<PathBuf>,
     /// Where pending (unconfirmed) result reports are kept across restarts; `None`: memory only.
     pub pending: Option<PathBuf>,
+    /// The bound on the bytes of opened games and tournaments kept in memory; `None` means
+    /// [`DEFAULT_CACHE_MB`].
+    pub cache_bytes: Option<usize>,
 }
+
+/// The default cache bound: room for a few hundred live games on a small VPS.
+pub const DEFAULT_CACHE_MB: u16 = 128;
 
 /// A new event in a stream, as announced to live followers.
 #[derive(Clone, Debug)]
@@ -38,6 +48,11 @@ pub struct Notice {
     pub stream: String,
     pub len: u64,
 }
+
+/// A game's session, kept open across heads and extended as the game grows. Everything read
+/// through an [`OpenGame`] is clipped to that game's head, so a handler sees one consistent
+/// prefix even while a write extends the session.
+pub type LiveSession = Arc<RwLock<Box<dyn Session>>>;
 
 /// A game opened for replay at one head.
 pub struct OpenGame {
@@ -49,11 +64,45 @@ pub struct OpenGame {
     pub created_at: String,
     /// The outcome at the head; `None` while the game is live.
     pub outcome: Option<Outcome>,
-    pub session: Box<dyn Session>,
-    pub log: VerifiedLog,
+    pub session: SessionAt,
     pub driver: &'static dyn Driver,
-    timelines: Mutex<HashMap<String, Arc<Vec<TimelineEntry>>>>,
-    audit: OnceLock<Arc<AuditReport>>,
+}
+
+/// The shared session read at one head.
+pub struct SessionAt {
+    live: LiveSession,
+    len: u64,
+}
+
+impl SessionAt {
+    fn read(&self) -> RwLockReadGuard<'_, Box<dyn Session>> {
+        // A panic inside a fold leaves the session at its last whole step: still a valid prefix.
+        self.live.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The shared session, for writes (which extend it) and per-viewer timelines.
+    pub fn live(&self) -> &LiveSession {
+        &self.live
+    }
+
+    pub fn position_at(&self, n: u64) -> Position {
+        self.read().position_at(n.min(self.len))
+    }
+
+    pub fn board(&self, n: u64, viewer: Viewer) -> BoardView {
+        self.read().board(n.min(self.len), viewer)
+    }
+
+    pub fn describe(&self, seq: u64, viewer: Viewer) -> Option<TimelineEntry> {
+        if seq >= self.len {
+            return None;
+        }
+        self.read().describe(seq, viewer)
+    }
+
+    pub fn seek_turn(&self, turn: u32, phase: Option<&str>) -> Option<u64> {
+        self.read().seek_turn(turn, phase).filter(|n| *n <= self.len)
+    }
 }
 
 impl OpenGame {
@@ -69,28 +118,16 @@ impl OpenGame {
         self.outcome.is_some()
     }
 
-    /// Every event described for `viewer`: one fold, then cached for this head.
-    pub fn timeline(&self, viewer: Viewer) -> Arc<Vec<TimelineEntry>> {
-        let key = viewer_key(viewer);
-        if let Ok(map) = self.timelines.lock() {
-            if let Some(t) = map.get(&key) {
-                return t.clone();
-            }
-        }
-        let t = Arc::new(self.session.timeline(viewer));
-        if let Ok(mut map) = self.timelines.lock() {
-            map.insert(key, t.clone());
-        }
-        t
+    /// Events `from..to` (clipped to this head) described for `viewer`: the session keeps one
+    /// timeline per viewer and extends it, so a follower never refolds the game.
+    pub fn timeline_range(&self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry> {
+        let mut live = self.session.live.write().unwrap_or_else(|p| p.into_inner());
+        live.timeline_range(viewer, from, to.min(self.head.len))
     }
 
-    /// The audit of the game at this head (folds once, then cached).
-    pub fn audit(&self) -> AppResult<Arc<AuditReport>> {
-        if let Some(a) = self.audit.get() {
-            return Ok(a.clone());
-        }
-        let report = Arc::new(self.driver.audit(&self.log)?);
-        Ok(self.audit.get_or_init(|| report).clone())
+    /// The audit at the session's head (at least this head): kept by the session and extended.
+    pub fn audit(&self) -> AuditReport {
+        self.session.live.write().unwrap_or_else(|p| p.into_inner()).audit()
     }
 }
 
@@ -108,6 +145,13 @@ pub struct OpenTournament {
 impl OpenTournament {
     pub fn head(&self) -> Head {
         self.loaded.head
+    }
+
+    /// Roughly the heap bytes it holds: its events as folded, and the standings it serves.
+    fn approx_bytes(&self) -> usize {
+        usize::try_from(self.loaded.head.len).unwrap_or(usize::MAX).saturating_mul(512)
+            + self.linked.len() * 128
+            + self.standings_json.len()
     }
 }
 
@@ -131,8 +175,7 @@ struct Inner {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     config: ServerConfig,
-    games: Mutex<HashMap<String, Slot<OpenGame>>>,
-    tournaments: Mutex<HashMap<String, Slot<OpenTournament>>>,
+    cache: Mutex<Lru>,
     live: broadcast::Sender<Notice>,
     tokens: Mutex<(Option<SystemTime>, HashMap<String, Grant>)>,
     pending: Mutex<Vec<PendingReport>>,
@@ -171,12 +214,11 @@ impl AppState {
         AppState(Arc::new(Inner {
             store,
             clock,
-            config,
-            games: Mutex::default(),
-            tournaments: Mutex::default(),
+            cache: Mutex::new(Lru::new(config.cache_bytes.unwrap_or(usize::from(DEFAULT_CACHE_MB) << 20))),
             live,
             tokens: Mutex::new((None, HashMap::new())),
             pending: Mutex::new(pending),
+            config,
         }))
     }
 
@@ -227,17 +269,22 @@ impl AppState {
         Ok(cache.1.get(&tokens::hash(token)).cloned())
     }
 
-    fn slot<T>(map: &Mutex<HashMap<String, Slot<T>>>, id: &str) -> AppResult<Slot<T>> {
-        let mut m = map.lock().map_err(|_| AppError::Internal("cache poisoned".into()))?;
-        Ok(m.entry(id.to_string()).or_default().clone())
+    fn cache(&self) -> AppResult<std::sync::MutexGuard<'_, Lru>> {
+        self.0.cache.lock().map_err(|_| AppError::Internal("cache poisoned".into()))
     }
 
-    /// The game at its current head, opened once per head (the fold runs off the async threads;
-    /// concurrent requests for the same new head wait for one fold instead of each folding).
+    /// The bytes the cached games and tournaments hold, as accounted, and how many are cached.
+    pub fn cache_usage(&self) -> (usize, usize) {
+        self.0.cache.lock().map(|c| (c.used, c.map.len())).unwrap_or_default()
+    }
+
+    /// The game at its current head. A game already open is extended by the events appended
+    /// since (off the async threads); concurrent requests for a new head wait for one extension
+    /// instead of each doing it. A game whose log no longer extends its open head is reopened.
     pub async fn game(&self, id: &str) -> AppResult<Arc<OpenGame>> {
         let sid = stream_id(id)?;
         let head = self.0.store.head(&sid)?;
-        let slot = Self::slot(&self.0.games, id)?;
+        let slot = self.cache()?.games(id);
         let mut guard = slot.lock().await;
         if let Some(g) = guard.as_ref() {
             if g.head == head {
@@ -245,17 +292,37 @@ impl AppState {
             }
         }
         let store = self.0.store.clone();
-        let opened = tokio::task::spawn_blocking(move || open_game(&*store, sid)).await??;
+        let previous = guard.clone();
+        let opened = tokio::task::spawn_blocking(move || -> AppResult<(OpenGame, usize)> {
+            if let Some(g) = previous.filter(|g| g.head.len < head.len) {
+                if let Ok(extended) = extend_game(&g, &*store) {
+                    return Ok(extended);
+                }
+            }
+            open_game(&*store, sid)
+        })
+        .await??;
+        let (opened, bytes) = opened;
         let opened = Arc::new(opened);
         *guard = Some(opened.clone());
+        drop(guard);
+        self.cache()?.account(&format!("g:{id}"), bytes);
         Ok(opened)
+    }
+
+    /// Accounts what an open game holds now (its timelines and audit grow after it is opened).
+    pub fn reaccount(&self, g: &OpenGame) {
+        let bytes = g.session.read().approx_bytes();
+        if let Ok(mut c) = self.0.cache.lock() {
+            c.account(&format!("g:{}", g.id), bytes);
+        }
     }
 
     /// The tournament at its current head, loaded once per head.
     pub async fn tournament(&self, id: &str) -> AppResult<Arc<OpenTournament>> {
         let sid = stream_id(id)?;
         let head = self.0.store.head(&sid)?;
-        let slot = Self::slot(&self.0.tournaments, id)?;
+        let slot = self.cache()?.tournaments(id);
         let mut guard = slot.lock().await;
         if let Some(t) = guard.as_ref() {
             if t.head() == head {
@@ -264,8 +331,11 @@ impl AppState {
         }
         let store = self.0.store.clone();
         let opened = tokio::task::spawn_blocking(move || open_tournament(&*store, sid)).await??;
+        let bytes = opened.approx_bytes();
         let opened = Arc::new(opened);
         *guard = Some(opened.clone());
+        drop(guard);
+        self.cache()?.account(&format!("t:{id}"), bytes);
         Ok(opened)
     }
 
@@ -328,7 +398,7 @@ pub fn stream_id(id: &str) -> AppResult<StreamId> {
     StreamId::new(id).map_err(|e| AppError::BadRequest(e.to_string()))
 }
 
-fn open_game(store: &dyn Store, id: StreamId) -> AppResult<OpenGame> {
+fn open_game(store: &dyn Store, id: StreamId) -> AppResult<(OpenGame, usize)> {
     let log = store.export(&id)?;
     let h = log.header.v1();
     if h.kind != StreamKind::Game {
@@ -337,21 +407,111 @@ fn open_game(store: &dyn Store, id: StreamId) -> AppResult<OpenGame> {
     let driver = crate::games::driver(&h.ruleset)
         .ok_or_else(|| AppError::BadRequest(format!("this build cannot replay {:?} games", h.ruleset)))?;
     let session = driver.open(&log)?;
+    let bytes = session.approx_bytes();
     let outcome = session.board(session.len(), Viewer::Judge).outcome;
-    Ok(OpenGame {
-        id,
-        head: log.head,
-        header_hash: crate::log::chain::header_hash(&log.header_bytes),
-        ruleset: h.ruleset.clone(),
-        players: session.players(),
-        created_at: h.created_at.to_rfc3339(),
-        outcome,
-        session,
-        driver,
-        log,
-        timelines: Mutex::default(),
-        audit: OnceLock::new(),
-    })
+    Ok((
+        OpenGame {
+            id,
+            head: log.head,
+            header_hash: crate::log::chain::header_hash(&log.header_bytes),
+            ruleset: h.ruleset.clone(),
+            players: session.players(),
+            created_at: h.created_at.to_rfc3339(),
+            outcome,
+            session: SessionAt { len: log.head.len, live: Arc::new(RwLock::new(session)) },
+            driver,
+        },
+        bytes,
+    ))
+}
+
+/// The same game at the store's newer head: its session extended by the new events only.
+fn extend_game(g: &OpenGame, store: &dyn Store) -> AppResult<(OpenGame, usize)> {
+    let mut live = g.session.live.write().unwrap_or_else(|p| p.into_inner());
+    live.catch_up(store)?;
+    let head = live.head();
+    let outcome = live.board(head.len, Viewer::Judge).outcome;
+    let bytes = live.approx_bytes();
+    drop(live);
+    Ok((
+        OpenGame {
+            id: g.id.clone(),
+            head,
+            header_hash: g.header_hash,
+            ruleset: g.ruleset.clone(),
+            players: g.players.clone(),
+            created_at: g.created_at.clone(),
+            outcome,
+            session: SessionAt { live: g.session.live.clone(), len: head.len },
+            driver: g.driver,
+        },
+        bytes,
+    ))
+}
+
+/// The open games and tournaments, least recently used first out once their bytes pass the
+/// bound. An evicted entry stays alive for the requests holding it and is then freed.
+struct Lru {
+    cap: usize,
+    used: usize,
+    tick: u64,
+    /// key ("g:ID" or "t:ID") → (last use, bytes, the slot).
+    map: HashMap<String, (u64, usize, Entry)>,
+    order: BTreeMap<u64, String>,
+}
+
+#[derive(Clone)]
+enum Entry {
+    Game(Slot<OpenGame>),
+    Tournament(Slot<OpenTournament>),
+}
+
+impl Lru {
+    fn new(cap: usize) -> Self {
+        Lru { cap, used: 0, tick: 0, map: HashMap::new(), order: BTreeMap::new() }
+    }
+
+    /// The entry under `key`, created by `make` if absent, marked as just used.
+    fn touch(&mut self, key: String, make: impl FnOnce() -> Entry) -> Entry {
+        self.tick += 1;
+        let tick = self.tick;
+        let e = self.map.entry(key.clone()).or_insert_with(|| (0, 0, make()));
+        self.order.remove(&e.0);
+        e.0 = tick;
+        let entry = e.2.clone();
+        self.order.insert(tick, key);
+        entry
+    }
+
+    fn games(&mut self, id: &str) -> Slot<OpenGame> {
+        match self.touch(format!("g:{id}"), || Entry::Game(Slot::default())) {
+            Entry::Game(s) => s,
+            // Keys are prefixed by kind, so this arm is unreachable; a fresh slot is still right.
+            Entry::Tournament(_) => Slot::default(),
+        }
+    }
+
+    fn tournaments(&mut self, id: &str) -> Slot<OpenTournament> {
+        match self.touch(format!("t:{id}"), || Entry::Tournament(Slot::default())) {
+            Entry::Tournament(s) => s,
+            Entry::Game(_) => Slot::default(),
+        }
+    }
+
+    /// Records what `key` holds now, then evicts the least recently used entries (possibly
+    /// `key` itself, when it alone passes the bound) until the total fits.
+    fn account(&mut self, key: &str, bytes: usize) {
+        if let Some(e) = self.map.get_mut(key) {
+            self.used = self.used - e.1 + bytes;
+            e.1 = bytes;
+        }
+        while self.used > self.cap {
+            let Some((_, oldest)) = self.order.pop_first() else { break };
+            if let Some((_, b, _)) = self.map.remove(&oldest) {
+                self.used -= b;
+            }
+        }
+    }
 }
 
 fn open_tournament(store: &dyn Store, id: StreamId) -> AppResult<OpenTournament> {

@@ -183,6 +183,12 @@ pub enum StoreError {
 ///
 /// Architecture invariant: an append either writes all of its events and the new head, flushed
 /// to disk before it returns `Ok`, or writes nothing.
+///
+/// Concurrency: appends from many threads (many live games) are checked and written one at a
+/// time, but made durable by group commit: one flush covers every append written before it
+/// began, and appenders that arrive while a flush runs wait for the next one, which covers them
+/// all. Each `Ok` still means that append is on disk, and total throughput rises with the
+/// number of writers instead of being one flush per append.
 pub trait Store: Send + Sync {
     /// Appends a batch of requests atomically and durably, with one flush for the whole batch
     /// (group commit). If any request is refused, nothing is written.

@@ -170,7 +170,7 @@ fn checked_in_fixtures_verify_audit_and_round_trip() {
         let name = line.split(' ').next().unwrap();
         // The JSON lines hold the same entries, and re-import (validated) where the log is legal.
         let g = record::from_log::<Naruto>(&log).unwrap();
-        match record::parse_jsonl::<Naruto>(&jsonl) {
+        match record::parse_jsonl::<Naruto>(&jsonl, false) {
             Ok(parsed) => {
                 let from_log: Vec<_> = g.steps.iter().map(|s| (s.actor.clone(), s.entry.clone())).collect();
                 assert_eq!(parsed.entries, from_log, "{name}");

@@ -214,7 +214,7 @@ fn json_lines_round_trip_and_refuse_illegal_lines_by_number() {
     record::record::<Stones>(&store, &id, player("bo"), take(1, 1), None).unwrap();
     let g = record::load::<Stones>(&store, &id).unwrap();
     let text = record::to_jsonl::<Stones>(&id, &g.config, &g.steps).unwrap();
-    let parsed = record::parse_jsonl::<Stones>(&text).unwrap();
+    let parsed = record::parse_jsonl::<Stones>(&text, false).unwrap();
     assert_eq!(parsed.stream.as_deref(), Some("stones-1"));
     let copy = StreamId::new("copy").unwrap();
     record::import_entries::<Stones>(&store, &copy, &parsed.config, parsed.entries, Timestamp(0)).unwrap();
@@ -226,10 +226,11 @@ fn json_lines_round_trip_and_refuse_illegal_lines_by_number() {
     // An illegal third line is refused by line number and rule ID; nothing is imported.
     let bad =
         format!("{text}{}\n", r#"{"actor":"player:ann","entry":{"Played":{"StonesTaken":{"seat":0,"count":7}}}}"#);
-    let err = record::parse_jsonl::<Stones>(&bad).err().unwrap().to_string();
+    let err = record::parse_jsonl::<Stones>(&bad, false).err().unwrap().to_string();
     assert!(err.contains("STONES-3") && err.contains("line 4 (event 2)"), "{err}");
     let err = record::parse_jsonl::<Stones>(
         "{\"game\":\"stones\",\"config\":{\"players\":[\"a\",\"b\"],\"stones\":3}}\nnot json\n",
+        false,
     )
     .err()
     .unwrap()

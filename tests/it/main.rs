@@ -2,6 +2,7 @@
 //! deterministic test environment (temporary data directory, fixed clock, the real `kifu` binary).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod as_recorded;
 mod bounded_output;
 mod cli_errors;
 mod crash;
@@ -9,6 +10,7 @@ mod fixtures;
 mod game_machinery;
 mod game_support;
 mod import_decode;
+mod live_recording;
 mod log_golden;
 mod log_tamper;
 mod naruto;

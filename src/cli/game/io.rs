@@ -21,6 +21,12 @@ pub struct ImportArgs {
     /// The stream id to create (default: the one the file names).
     #[arg(long)]
     id: Option<StreamId>,
+    /// Store the game exactly as it was recorded elsewhere (paper, another program): plain
+    /// actions are kept even when they break rules, as "recorded elsewhere, not validated", and
+    /// so is a registered deck that breaks the deck rules; `kifu game audit` reports them as
+    /// unresolved until a judge rules. Lines that do not decode still refuse the whole file.
+    #[arg(long)]
+    as_recorded: bool,
 }
 
 pub fn run_import(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
@@ -38,7 +44,7 @@ pub fn run_import(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     let driver = driver_named(game)?;
     let store = ctx.open_store()?;
     let (id, h) = driver
-        .import_jsonl(&store, &text, args.id, ctx.clock().now())
+        .import_jsonl(&store, &text, args.id, ctx.clock().now(), args.as_recorded)
         .with_context(|| format!("{} was not imported", args.file.display()))?;
     println!("{id}");
     eprintln!("imported {game} game {id}: {} events, head {}", h.len, h.hash);

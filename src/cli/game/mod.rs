@@ -86,7 +86,13 @@ pub struct OpenedGame {
 
 pub fn open_game(ctx: &Context, target: &str) -> Result<OpenedGame> {
     let log = if Path::new(target).is_file() {
-        super::import::read_log_file(Path::new(target), false)?
+        match jsonl_game(Path::new(target))? {
+            // The JSON-lines form (`game export`) has no chain: it is sealed in memory, as recorded.
+            Some((game, text)) => driver_named(&game)?
+                .jsonl_log(&text)
+                .with_context(|| format!("{target} is not a readable {game} game"))?,
+            None => super::import::read_log_file(Path::new(target), false)?,
+        }
     } else {
         let id = StreamId::new(target).map_err(|e| anyhow!("{target:?} is neither a file nor a game id: {e}"))?;
         ctx.open_store()?.export(&id)?
@@ -94,6 +100,18 @@ pub fn open_game(ctx: &Context, target: &str) -> Result<OpenedGame> {
     let driver = driver_for(&log)?;
     let session = driver.open(&log).with_context(|| format!("cannot replay {}", log.header.stream()))?;
     Ok(OpenedGame { log, driver, session })
+}
+
+/// The game and text of a file in the JSON-lines form (its first line a `{"game": ...}` header),
+/// or `None` for a `.kifu` or JSON log.
+fn jsonl_game(path: &Path) -> Result<Option<(String, String)>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let Ok(text) = String::from_utf8(bytes) else { return Ok(None) };
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let game = serde_json::from_str::<serde_json::Value>(first)
+        .ok()
+        .and_then(|v| v.get("game").and_then(|g| g.as_str()).map(str::to_string));
+    Ok(game.map(|g| (g, text)))
 }
 
 /// A new stream id: `<game>-<UTC date and time>-<4 hex digits of a hash of what makes it unique>`.

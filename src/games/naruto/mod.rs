@@ -78,6 +78,11 @@ impl Game for Naruto {
         }
     }
 
+    fn setup_as_recorded(config: &NarutoConfig) -> Result<(NarutoState, Vec<Violation>), Vec<Violation>> {
+        // The state is built from whatever decks were registered; the deck findings go to the audit.
+        Ok((NarutoState::new(config), config.check()))
+    }
+
     fn validate(state: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
         rules::validate(state, event)
     }

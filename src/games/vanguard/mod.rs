@@ -78,6 +78,11 @@ impl Game for Vanguard {
         }
     }
 
+    fn setup_as_recorded(config: &VanguardConfig) -> Result<(VanguardState, Vec<Violation>), Vec<Violation>> {
+        // The state is built from whatever decks were registered; the deck findings go to the audit.
+        Ok((VanguardState::new(config), config.check()))
+    }
+
     fn validate(state: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
         rules::validate(state, event)
     }

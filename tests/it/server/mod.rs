@@ -78,7 +78,11 @@ impl ServerEnv {
             link_games(&store, game, game, &games);
         }
         let tokens = dir.path().join("tokens.json");
-        let config = ServerConfig { tokens: Some(tokens.clone()), pending: Some(dir.path().join("pending.json")) };
+        let config = ServerConfig {
+            tokens: Some(tokens.clone()),
+            pending: Some(dir.path().join("pending.json")),
+            ..ServerConfig::default()
+        };
         let state = AppState::new(Arc::new(store), clock, config);
         ServerEnv { _dir: dir, state, tokens, cup_games: run.games }
     }

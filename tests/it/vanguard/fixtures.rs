@@ -197,7 +197,7 @@ fn checked_in_vanguard_fixtures_verify_audit_and_round_trip() {
     for line in expected.lines() {
         let (log, jsonl) = check_checked_in_fixture(driver(), line);
         let name = line.split(' ').next().unwrap();
-        match record::parse_jsonl::<Vanguard>(&jsonl) {
+        match record::parse_jsonl::<Vanguard>(&jsonl, false) {
             Ok(parsed) => assert_eq!(parsed.entries.len() as u64, log.head.len, "{name}"),
             Err(e) => assert!(line.contains("UNRESOLVED"), "{name} should import from JSON lines: {e}"),
         }

@@ -1,0 +1,433 @@
+//! The program behind `tools/bench-live`: live recording at scale. Prints one table:
+//! - durable append latency (p50, p99) on open games of 1,000, 10,000 and 100,000 events;
+//! - appends per second with 1, 8 and 64 live games appending at once, beside SQLite (WAL,
+//!   synchronous=FULL, one connection per writer);
+//! - a round in progress: live games appending 2 events/s each through the server's recording
+//!   path, with two spectators per game following over server-sent events on 127.0.0.1;
+//! - the RSS of a `kifu serve` process after a crawl of every game in a large store.
+//!
+//! The last line is `live append p99 ratio 100k/1k: R`. `--quick` runs a smaller version
+//! (within two minutes). Not a timed test: a measurement to read. Traffic stays on loopback.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use serde_json::Value;
+
+use kifu::clock::SystemClock;
+use kifu::game::record::{self, LiveGame};
+use kifu::game::{AgentRng, Game, GameEntry, Ruling};
+use kifu::games::naruto::Naruto;
+use kifu::log::envelope::{Actor, StreamId, Timestamp};
+use kifu::server::{AppState, ServerConfig};
+use kifu::store::sled_store::SledStore;
+use kifu::store::Store;
+
+type Entry = (Actor, GameEntry<<Naruto as Game>::Event>);
+
+/// `n` legal entries: self-played physical Naruto games one after another, each ended by a
+/// judge's backup to the start, so any prefix is a legal game of that length.
+fn entries(n: usize) -> (<Naruto as Game>::Config, Vec<Entry>) {
+    let players = vec!["alice".to_string(), "bob".to_string()];
+    let mut seed = 11u64;
+    let (config, secrets0, mut rng) = loop {
+        let mut rng = AgentRng::seed_from_u64(seed);
+        let (c, s) = Naruto::self_play_config(&players, &mut rng);
+        if !format!("{c:?}").contains("Digital") {
+            break (c, s, rng);
+        }
+        seed += 1;
+    };
+    let names = Naruto::players(&config);
+    let mut out: Vec<Entry> = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut state = Naruto::setup(&config).unwrap();
+        let mut secrets = secrets0.clone();
+        while let Some(event) = Naruto::agent_step(&state, &mut secrets, &mut rng) {
+            if out.len() == n {
+                return (config, out);
+            }
+            Naruto::ledger_mut(&mut state).at(out.len() as u64);
+            state = Naruto::apply(state, &event);
+            out.push((record::actor_for::<Naruto>(&names, &event), GameEntry::Played(event)));
+        }
+        if out.len() < n {
+            let ruling = Ruling::BackedUp { judge: "bench".into(), to_seq: 0, note: "again".into() };
+            out.push((Actor::Judge("bench".into()), GameEntry::Ruled(ruling)));
+        }
+    }
+    (config, out)
+}
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    sorted.get(((sorted.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN)
+}
+
+fn t0() -> Timestamp {
+    Timestamp(1_767_225_600_000_000)
+}
+
+/// p50 and p99 (ms) of a durable `record` on an open game already holding `n` events.
+fn append_latency(n: usize, samples: usize) -> (f64, f64) {
+    let (config, all) = entries(n + samples);
+    let dir = tempfile::tempdir().unwrap();
+    let store = SledStore::open(&dir.path().join("data"), Arc::new(SystemClock)).unwrap();
+    let id = StreamId::new("long").unwrap();
+    let (first, rest) = all.split_at(n);
+    record::import_entries::<Naruto>(&store, &id, &config, first.to_vec(), t0()).unwrap();
+    let mut live = LiveGame::<Naruto>::load(&store, &id).unwrap();
+    let mut lat = Vec::with_capacity(samples);
+    for (actor, entry) in rest.iter().cloned() {
+        let t = Instant::now();
+        live.record(&store, actor, entry, None).unwrap();
+        lat.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    assert_eq!(store.head(&id).unwrap().len, (n + samples) as u64);
+    lat.sort_by(f64::total_cmp);
+    (pct(&lat, 0.5), pct(&lat, 0.99))
+}
+
+/// Appends per second with `writers` live games, each recording `per` events durably.
+fn kifu_throughput(writers: usize, per: usize, game: &(<Naruto as Game>::Config, Vec<Entry>)) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SledStore::open(&dir.path().join("data"), Arc::new(SystemClock)).unwrap());
+    let lives: Vec<LiveGame<Naruto>> = (0..writers)
+        .map(|w| {
+            let id = StreamId::new(&format!("w{w}")).unwrap();
+            record::create::<Naruto>(&*store, &id, &game.0, t0()).unwrap();
+            LiveGame::<Naruto>::load(&*store, &id).unwrap()
+        })
+        .collect();
+    let barrier = Arc::new(Barrier::new(writers + 1));
+    let handles: Vec<_> = lives
+        .into_iter()
+        .map(|mut live| {
+            let (store, barrier, todo) = (store.clone(), barrier.clone(), game.1[..per].to_vec());
+            std::thread::spawn(move || {
+                barrier.wait();
+                for (actor, entry) in todo {
+                    live.record(&*store, actor, entry, None).unwrap();
+                }
+            })
+        })
+        .collect();
+    barrier.wait();
+    let t = Instant::now();
+    for h in handles {
+        h.join().unwrap();
+    }
+    (writers * per) as f64 / t.elapsed().as_secs_f64()
+}
+
+/// The same with SQLite: WAL, synchronous=FULL, one connection per writer, one row per commit.
+fn sqlite_throughput(writers: usize, per: usize, game: &(<Naruto as Game>::Config, Vec<Entry>)) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.db");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        let mode: String = c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode.to_lowercase(), "wal");
+        c.execute_batch("CREATE TABLE events (stream TEXT, seq INTEGER, payload BLOB, PRIMARY KEY (stream, seq))")
+            .unwrap();
+    }
+    let payloads: Vec<Vec<u8>> = game.1[..per].iter().map(|(_, e)| postcard::to_stdvec(e).unwrap()).collect();
+    let barrier = Arc::new(Barrier::new(writers + 1));
+    let handles: Vec<_> = (0..writers)
+        .map(|w| {
+            let (path, barrier, payloads) = (path.clone(), barrier.clone(), payloads.clone());
+            std::thread::spawn(move || {
+                let c = rusqlite::Connection::open(&path).unwrap();
+                c.execute_batch("PRAGMA synchronous=FULL;").unwrap();
+                let sync: i64 = c.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap();
+                assert_eq!(sync, 2, "SQLite synchronous=FULL");
+                c.busy_timeout(Duration::from_secs(60)).unwrap();
+                barrier.wait();
+                for (seq, p) in payloads.iter().enumerate() {
+                    c.execute(
+                        "INSERT INTO events VALUES (?1, ?2, ?3)",
+                        rusqlite::params![format!("w{w}"), seq as i64, p],
+                    )
+                    .unwrap();
+                }
+            })
+        })
+        .collect();
+    barrier.wait();
+    let t = Instant::now();
+    for h in handles {
+        h.join().unwrap();
+    }
+    (writers * per) as f64 / t.elapsed().as_secs_f64()
+}
+
+/// Child mode: hold SSE connections (one per path), print "ready", read until each has `expect`
+/// events or `secs` pass, and print the append-to-spectator latencies as one JSON line.
+fn sse_clients(addr: &str, paths: &[String], expect: u64, secs: u64) {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    rt.block_on(async {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let mut conns = Vec::new();
+        for path in paths {
+            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n");
+            s.write_all(req.as_bytes()).await.unwrap();
+            let mut r = tokio::io::BufReader::new(s);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                r.read_line(&mut line).await.unwrap();
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            conns.push(r);
+        }
+        println!("ready");
+        std::io::stdout().flush().unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        let mut tasks = Vec::new();
+        for mut r in conns {
+            tasks.push(tokio::spawn(async move {
+                let (mut got, mut lat) = (0u64, Vec::new());
+                let mut line = String::new();
+                while got < expect {
+                    line.clear();
+                    match tokio::time::timeout_at(deadline, r.read_line(&mut line)).await {
+                        Ok(Ok(n)) if n > 0 => {}
+                        _ => break,
+                    }
+                    if let Some(d) = line.trim_end().strip_prefix("data: ").or_else(|| line.strip_prefix("data:")) {
+                        let v: Value = serde_json::from_str(d.trim()).unwrap();
+                        let at =
+                            chrono::DateTime::parse_from_rfc3339(v["entry"]["recorded_at"].as_str().unwrap()).unwrap();
+                        let us = chrono::Utc::now().signed_duration_since(at).num_microseconds().unwrap_or(0);
+                        lat.push(us as f64 / 1000.0);
+                        got += 1;
+                    }
+                }
+                (got, lat)
+            }));
+        }
+        let (mut all, mut complete) = (Vec::new(), 0);
+        for t in tasks {
+            let (got, lat) = t.await.unwrap();
+            complete += usize::from(got == expect);
+            all.extend(lat);
+        }
+        all.sort_by(f64::total_cmp);
+        let out = serde_json::json!({"complete": complete, "delivered": all.len(), "p50_ms": pct(&all, 0.5), "p99_ms": pct(&all, 0.99)});
+        println!("{out}");
+    });
+}
+
+/// A round in progress: `games` live games on the server, each recording `per_game` events at
+/// 2 a second through the server's recording path, two SSE spectators per game in a child
+/// process. Returns (ack p50, ack p99, spectator p50, spectator p99, complete spectators).
+fn round_in_progress(games: usize, per_game: usize) -> (f64, f64, f64, f64, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SledStore::open(&dir.path().join("data"), Arc::new(SystemClock)).unwrap();
+    let game = entries(per_game);
+    let ids: Vec<String> = (0..games).map(|g| format!("table-{g}")).collect();
+    for id in &ids {
+        record::create::<Naruto>(&store, &StreamId::new(id).unwrap(), &game.0, t0()).unwrap();
+    }
+    let state = AppState::new(Arc::new(store), Arc::new(SystemClock), ServerConfig::default());
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let addr = listener.local_addr().unwrap();
+    {
+        let app = kifu::server::app(state.clone());
+        rt.spawn(async move { axum::serve(listener, app).await });
+    }
+    let paths: Vec<String> =
+        ids.iter().flat_map(|id| [format!("/api/v1/games/{id}/live"), format!("/api/v1/games/{id}/live")]).collect();
+    let secs = (per_game as u64) / 2 + 20;
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["sse-clients", &addr.to_string(), &per_game.to_string(), &secs.to_string()])
+        .args(&paths)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "ready");
+    let events: Vec<String> = game
+        .1
+        .iter()
+        .map(|(_, e)| match e {
+            GameEntry::Played(ev) => serde_json::to_string(ev).unwrap(),
+            _ => unreachable!("the first game has no ruling"),
+        })
+        .collect();
+    let events = Arc::new(events);
+    let acks = rt.block_on(async {
+        let mut tasks = Vec::new();
+        for (g, id) in ids.iter().enumerate() {
+            let (state, id, events) = (state.clone(), id.clone(), events.clone());
+            tasks.push(tokio::spawn(async move {
+                // Spread the tables over the half-second between events.
+                tokio::time::sleep(Duration::from_micros((g as u64 * 500_000) / games as u64)).await;
+                let mut tick = tokio::time::interval(Duration::from_millis(500));
+                let mut lat = Vec::new();
+                for ev in events.iter() {
+                    tick.tick().await;
+                    let t = Instant::now();
+                    // What `POST /games/{id}/events` does once the caller is authorised.
+                    let g = state.game(&id).await.unwrap();
+                    let (live, store, ev) = (g.session.live().clone(), state.store().clone(), ev.clone());
+                    let rec = tokio::task::spawn_blocking(move || {
+                        live.write().unwrap().act_json(&*store, None, &ev, None, None)
+                    })
+                    .await
+                    .unwrap()
+                    .unwrap();
+                    state.notify(&id, rec.head.len);
+                    lat.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
+                lat
+            }));
+        }
+        let mut all = Vec::new();
+        for t in tasks {
+            all.extend(t.await.unwrap());
+        }
+        all
+    });
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    let _ = child.wait();
+    let v: Value = serde_json::from_str(line.trim()).expect("the SSE clients' report");
+    let mut acks = acks;
+    acks.sort_by(f64::total_cmp);
+    let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    (
+        pct(&acks, 0.5),
+        pct(&acks, 0.99),
+        f("p50_ms"),
+        f("p99_ms"),
+        format!("{}/{} spectators got all {per_game} events", v["complete"], paths.len()),
+    )
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn http_get(addr: &str, path: &str) -> usize {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut body = Vec::new();
+    s.read_to_end(&mut body).unwrap();
+    assert!(body.starts_with(b"HTTP/1.1 200"), "{path}: {}", String::from_utf8_lossy(&body[..body.len().min(200)]));
+    body.len()
+}
+
+/// RSS (MiB) of `kifu serve --cache-mb CACHE` before and after crawling `games` stored games
+/// (summary, every event for a spectator, the audit).
+fn crawl_rss(kifu: &Path, games: usize, cache_mb: u32) -> (f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let store = SledStore::open(&data, Arc::new(SystemClock)).unwrap();
+        let drv = kifu::games::driver("naruto").unwrap();
+        let players = ["alice".to_string(), "bob".to_string()];
+        for g in 0..games {
+            let id = StreamId::new(&format!("stored-{g}")).unwrap();
+            drv.self_play(&store, &id, (g % 50) as u64, &players, t0()).unwrap();
+        }
+    }
+    let mut server = Command::new(kifu)
+        .args(["--data", data.to_str().unwrap(), "serve", "--addr", "127.0.0.1:0", "--cache-mb"])
+        .arg(cache_mb.to_string())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(server.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
+    let before = rss_kib(server.id()) as f64 / 1024.0;
+    for g in 0..games {
+        for p in ["", "/events?from=0&limit=1000", "/audit"] {
+            http_get(&addr, &format!("/api/v1/games/stored-{g}{p}"));
+        }
+    }
+    let after = rss_kib(server.id()) as f64 / 1024.0;
+    let _ = server.kill();
+    let _ = server.wait();
+    (before, after)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("sse-clients") {
+        sse_clients(&args[2], &args[5..], args[3].parse().unwrap(), args[4].parse().unwrap());
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let kifu = std::env::var("BENCH_KIFU").expect("BENCH_KIFU: the kifu binary (tools/bench-live builds it)");
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut row = |k: String, v: String| {
+        eprintln!("{k}: {v}");
+        rows.push((k, v));
+    };
+
+    let lengths: &[usize] = if quick { &[1_000, 100_000] } else { &[1_000, 10_000, 100_000] };
+    let samples = if quick { 200 } else { 1_000 };
+    let mut p99 = Vec::new();
+    for &n in lengths {
+        let (p50, p) = append_latency(n, samples);
+        p99.push(p);
+        row(
+            format!("append latency, game of {n} events ({samples} durable records)"),
+            format!("p50 {p50:.2} ms, p99 {p:.2} ms"),
+        );
+    }
+
+    let per = if quick { 30 } else { 100 };
+    let game = entries(per);
+    let mut single = (0.0, 0.0);
+    for writers in [1usize, 8, 64] {
+        let k = kifu_throughput(writers, per, &game);
+        let s = sqlite_throughput(writers, per, &game);
+        if writers == 1 {
+            single = (k, s);
+        }
+        row(
+            format!("throughput, {writers} live games appending durably"),
+            format!("kifu {k:.0} appends/s ({:.1}x one writer), SQLite {s:.0}/s ({:.1}x)", k / single.0, s / single.1),
+        );
+    }
+
+    let (games, per_game) = if quick { (100, 10) } else { (500, 40) };
+    let (a50, a99, s50, s99, complete) = round_in_progress(games, per_game);
+    row(
+        format!("round in progress: {games} live games x 2 events/s, {} spectators", games * 2),
+        format!("ack p50 {a50:.2} ms, p99 {a99:.2} ms; spectator p50 {s50:.2} ms, p99 {s99:.2} ms; {complete}"),
+    );
+
+    let (crawl, cache_mb) = if quick { (300, 64) } else { (2_000, 64) };
+    let (before, after) = crawl_rss(Path::new(&kifu), crawl, cache_mb);
+    row(
+        format!("server RSS, crawl of {crawl} stored games (--cache-mb {cache_mb})"),
+        format!("{before:.0} MiB before, {after:.0} MiB after (bound + 50 MiB = {} MiB)", cache_mb + 50),
+    );
+
+    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    println!("{}", if quick { "bench-live --quick" } else { "bench-live" });
+    for (k, v) in &rows {
+        println!("{k:<width$}  {v}");
+    }
+    println!("live append p99 ratio 100k/1k: {:.2}", p99[p99.len() - 1] / p99[0]);
+}

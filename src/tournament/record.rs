@@ -44,6 +44,11 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::TopCutPaired { .. } => "top cut paired",
         TournamentEvent::SeedRevealed { .. } => "seed revealed",
         TournamentEvent::Finalized => "finalized",
+        TournamentEvent::MatchFormatSet { .. } => "match format set",
+        TournamentEvent::RoundVoided { .. } => "round voided",
+        TournamentEvent::FinalizedEarly { .. } => "finalized early",
+        TournamentEvent::SeedCommitted { .. } => "seed committed",
+        TournamentEvent::SwissRoundsSet { .. } => "swiss rounds set",
     }
 }
 
@@ -88,7 +93,8 @@ fn encode(actor: &Actor, events: &[TournamentEvent]) -> Result<Vec<NewEvent>, To
         .collect()
 }
 
-fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(), TournamentError> {
+/// Validates and applies `events` in order; the first that breaks a rule refuses them all.
+pub fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(), TournamentError> {
     for e in events {
         let problems = state.validate(e);
         if !problems.is_empty() {
@@ -158,4 +164,21 @@ pub fn record(
         events: encode(&actor, &events)?,
     })?;
     Ok((appended.head, state))
+}
+
+/// Appends events the caller already validated against the state loaded at version `len`.
+pub fn append_at(
+    store: &dyn Store,
+    stream: &StreamId,
+    len: u64,
+    actor: Actor,
+    events: &[TournamentEvent],
+) -> Result<Head, TournamentError> {
+    let appended = store.append(AppendRequest {
+        stream: stream.clone(),
+        expected: ExpectedVersion::Exact(len),
+        create: None,
+        events: encode(&actor, events)?,
+    })?;
+    Ok(appended.head)
 }

@@ -14,6 +14,7 @@ use anyhow::{anyhow, Context as _, Result};
 
 use kifu::game::commit::Secret;
 use kifu::log::envelope::StreamId;
+use kifu::tournament::TournamentError;
 
 use super::Context;
 
@@ -35,15 +36,19 @@ pub enum Command {
     /// Drop a player: never paired again.
     Drop(manage::DropArgs),
     /// Pair the next Swiss round from the seed and the standings; prints the pairings.
-    Pair(rounds::PairArgs),
+    Pair(rounds::PairNextArgs),
     /// Report (or, as a judge, correct) a match result, linking the games played.
     Report(rounds::ReportArgs),
     /// The standings with every tiebreaker.
     Standings(show::StandingsArgs),
     /// Pair the next single-elimination round of the top cut (seeded 1v8, 4v5, 2v7, 3v6).
     TopCut(rounds::PairArgs),
-    /// Reveal the pairing seed and finalize the tournament.
-    Finalize(rounds::PairArgs),
+    /// Reveal the pairing seed and finalize the tournament (a judge can finalize early with a reason).
+    Finalize(rounds::FinalizeArgs),
+    /// Void the latest round before any result is reported; `pair` then re-pairs it.
+    Void(rounds::VoidArgs),
+    /// Record a judge's penalty: warning, game-loss, match-loss or dq (which drops the player).
+    Penalty(manage::PenaltyArgs),
     /// Verify the chain, every pairing, the standings and every linked game; prints the root hash.
     Verify(show::VerifyArgs),
     /// Write the tournament's events as JSON.
@@ -54,6 +59,25 @@ pub enum Command {
 
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let json = args.json;
+    match dispatch(ctx, args) {
+        Err(e) if json => {
+            // A refusal lists every rule broken; other errors carry their whole chain.
+            let problems = match e.downcast_ref::<TournamentError>() {
+                Some(TournamentError::Refused { problems, .. }) => problems.clone(),
+                _ => vec![],
+            };
+            crate::cli::output::print_json(&serde_json::json!({
+                "error": format!("{e:#}"),
+                "problems": problems,
+            }))?;
+            Ok(ExitCode::from(1))
+        }
+        other => other,
+    }
+}
+
+fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
+    let json = args.json;
     match args.command {
         Command::New(a) => manage::run_new(ctx, a, json),
         Command::Register(a) => manage::run_register(ctx, a, json),
@@ -63,6 +87,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Standings(a) => show::run_standings(ctx, a, json),
         Command::TopCut(a) => rounds::run_top_cut(ctx, a, json),
         Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
+        Command::Void(a) => rounds::run_void(ctx, a, json),
+        Command::Penalty(a) => manage::run_penalty(ctx, a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),
         Command::Import(a) => io::run_import(ctx, a, json),

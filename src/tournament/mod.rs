@@ -3,7 +3,8 @@
 //!
 //! Layout: [`events`] (stored records), [`policy`] (presets), [`pairing`] and [`standings`]
 //! (pure functions over plain types), [`state`] (the fold: `validate` + total `apply`),
-//! [`record`] (the only part that touches a store), [`verify`], [`melee`] (imports) and
+//! [`record`] (the only part that touches a store), [`ops`] (organizer operations and the secret
+//! seed files, shared by the CLI and the server), [`verify`], [`melee`] (imports) and
 //! [`event`] (running a whole event of self-played games).
 //!
 //! ## Pairing seed
@@ -25,6 +26,7 @@
 pub mod event;
 pub mod events;
 pub mod melee;
+pub mod ops;
 pub mod pairing;
 pub mod policy;
 pub mod record;

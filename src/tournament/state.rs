@@ -957,3 +957,108 @@ fn describe_pairing_diff(
     }
     lines.join("\n")
 }
+
+/// A player's final place: after a top cut, the champion, then each bracket round's losers (in
+/// Swiss order within the round), then everyone else in Swiss order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Placing {
+    pub place: u32,
+    /// Shared with others tied on every tiebreaker (only in the Swiss part): shown "T9".
+    pub tied: bool,
+    pub player: String,
+    /// "champion", "final", "semifinals", "quarterfinals", "top 16", ..., "in the bracket"
+    /// (still playing), or "swiss".
+    pub stage: String,
+    /// The Swiss rank label ("T8", "12").
+    pub swiss_rank: String,
+    pub dropped: bool,
+}
+
+impl Placing {
+    pub fn place_label(&self) -> String {
+        if self.tied {
+            format!("T{}", self.place)
+        } else {
+            self.place.to_string()
+        }
+    }
+}
+
+impl Tournament {
+    /// Final placings (provisional while the bracket is being played).
+    pub fn placings(&self) -> Vec<Placing> {
+        let swiss = self.standings();
+        let swiss_pos: HashMap<&str, usize> = swiss.iter().enumerate().map(|(i, r)| (r.player.as_str(), i)).collect();
+        let mut out: Vec<Placing> = Vec::new();
+        let mut placed = vec![false; self.players.len()];
+        let push = |out: &mut Vec<Placing>, p: usize, stage: String| {
+            let name = &self.players[p].name;
+            let row = swiss_pos.get(name.as_str()).map(|&i| &swiss[i]);
+            out.push(Placing {
+                place: out.len() as u32 + 1,
+                tied: false,
+                player: name.clone(),
+                stage,
+                swiss_rank: row.map(|r| r.rank_label()).unwrap_or_default(),
+                dropped: self.players[p].dropped_after.is_some(),
+            });
+        };
+        let by_swiss = |v: &mut Vec<usize>| v.sort_by_key(|&p| swiss_pos.get(self.players[p].name.as_str()).copied());
+        let cut: Vec<&RoundState> = self.rounds.iter().filter(|r| r.top_cut).collect();
+        if let Some(last) = cut.last() {
+            // Still alive: every player of the latest bracket round without a decided loss.
+            let mut alive: Vec<usize> = Vec::new();
+            for t in &last.tables {
+                match t.winner() {
+                    Some(w) if last.tables.len() == 1 => {
+                        push(&mut out, w, "champion".into());
+                        placed[w] = true;
+                    }
+                    Some(w) => alive.push(w),
+                    None => alive.extend([t.a, t.b]),
+                }
+            }
+            by_swiss(&mut alive);
+            for p in alive {
+                if !std::mem::replace(&mut placed[p], true) {
+                    push(&mut out, p, "in the bracket".into());
+                }
+            }
+            for r in cut.iter().rev() {
+                let mut losers: Vec<usize> = r
+                    .tables
+                    .iter()
+                    .filter_map(|t| t.winner().map(|w| if w == t.a { t.b } else { t.a }))
+                    .filter(|&p| !placed[p])
+                    .collect();
+                by_swiss(&mut losers);
+                for p in losers {
+                    placed[p] = true;
+                    push(&mut out, p, r.stage());
+                }
+            }
+        }
+        let mut prev: Option<(u32, u32)> = None; // (Swiss rank, place) of the previous row
+        for r in &swiss {
+            let Some(p) = self.player(&r.player) else { continue };
+            if placed[p] {
+                continue;
+            }
+            // Players sharing a Swiss rank share their place too.
+            let place = match prev {
+                Some((rank, place)) if r.tied && rank == r.rank => place,
+                _ => out.len() as u32 + 1,
+            };
+            prev = Some((r.rank, place));
+            out.push(Placing {
+                place,
+                tied: r.tied,
+                player: r.player.clone(),
+                stage: "swiss".into(),
+                swiss_rank: r.rank_label(),
+                dropped: self.players[p].dropped_after.is_some(),
+            });
+        }
+        out
+    }
+}

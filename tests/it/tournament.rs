@@ -588,3 +588,6 @@ fn every_registered_game_runs_a_verified_swiss_event() {
     }
     assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "vanguard"));
 }
+
+mod rules;
+mod runs;

@@ -13,9 +13,9 @@ use kifu::store::sled_store::SledStore;
 use kifu::tournament::events::Penalty;
 use kifu::tournament::policy::{CustomPolicy, Tiebreaker, TOP_CUT_BY_ATTENDANCE};
 use kifu::tournament::state::{fold_name, Tournament};
-use kifu::tournament::{record, ConfigV1, Policy, RoundsPlan, TournamentEvent};
+use kifu::tournament::{ops, record, ConfigV1, Policy, RoundsPlan, TournamentEvent};
 
-use super::{parse_seed, save_seed, Context};
+use super::{parse_seed, Context};
 use crate::cli::output;
 
 #[derive(clap::Args, Debug)]
@@ -132,9 +132,7 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
         seed_commitment: Some(commit_seed(&seed)),
     };
     let store = ctx.open_store()?;
-    let format = vec![TournamentEvent::MatchFormatSet { best_of: a.best_of }];
-    let head = record::create(&store, &id, &config, a.actor, now, format)?;
-    save_seed(ctx, &id, &seed)?;
+    let head = ops::create(&store, &ctx.data_dir, &id, &config, &seed, a.best_of, a.actor, now)?;
     if json {
         output::print_json(
             &json!({"id": id.to_string(), "head": head.hash.to_hex(), "seed_commitment": commit_seed(&seed).to_string()}),

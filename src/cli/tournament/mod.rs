@@ -7,14 +7,12 @@ mod manage;
 mod rounds;
 pub mod show;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Context as _, Result};
+use anyhow::Result;
 
 use kifu::game::commit::Secret;
-use kifu::log::envelope::StreamId;
-use kifu::tournament::TournamentError;
+use kifu::tournament::{ops, TournamentError};
 
 use super::Context;
 
@@ -43,6 +41,8 @@ pub enum Command {
     Standings(show::StandingsArgs),
     /// Pair the next single-elimination round of the top cut (seeded 1v8, 4v5, 2v7, 3v6).
     TopCut(rounds::PairArgs),
+    /// Final placings: the champion, each top-cut round, then the Swiss order.
+    Placings(show::PlacingsArgs),
     /// Reveal the pairing seed and finalize the tournament (a judge can finalize early with a reason).
     Finalize(rounds::FinalizeArgs),
     /// Void the latest round before any result is reported; `pair` then re-pairs it.
@@ -88,6 +88,7 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::TopCut(a) => rounds::run_top_cut(ctx, a, json),
         Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
         Command::Void(a) => rounds::run_void(ctx, a, json),
+        Command::Placings(a) => show::run_placings(ctx, a, json),
         Command::Penalty(a) => manage::run_penalty(ctx, a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),
@@ -95,29 +96,6 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
     }
 }
 
-/// Where the organizer's secret pairing seed of a tournament is kept until it is revealed.
-fn seed_path(ctx: &Context, id: &StreamId) -> PathBuf {
-    ctx.data_dir.join("tournament-seeds").join(format!("{id}.seed"))
-}
-
-fn save_seed(ctx: &Context, id: &StreamId, seed: &Secret) -> Result<()> {
-    let p = seed_path(ctx, id);
-    if let Some(d) = p.parent() {
-        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-    }
-    std::fs::write(&p, format!("{seed}\n")).with_context(|| format!("cannot write {}", p.display()))
-}
-
-fn load_seed(ctx: &Context, id: &StreamId) -> Result<Secret> {
-    let p = seed_path(ctx, id);
-    let text = std::fs::read_to_string(&p).with_context(|| {
-        format!("the pairing seed of {id} is not in {} (only the organizer who created it holds it)", p.display())
-    })?;
-    parse_seed(text.trim())
-}
-
 fn parse_seed(s: &str) -> Result<Secret> {
-    let mut out = [0u8; 32];
-    hex::decode_to_slice(s.trim(), &mut out).map_err(|e| anyhow!("a seed is 64 hex digits: {e}"))?;
-    Ok(kifu::game::commit::Commitment(out))
+    Ok(ops::parse_seed(s)?)
 }

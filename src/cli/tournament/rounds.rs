@@ -6,15 +6,14 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 use serde_json::json;
 
-use kifu::game::commit::{commit_seed, Commitment};
 use kifu::log::envelope::{Actor, StreamId};
 use kifu::store::Store;
 use kifu::tournament::events::{GameLink, PairedTable};
 use kifu::tournament::standings::StandingRow;
 use kifu::tournament::state::Tournament;
-use kifu::tournament::{record, round_seed, MatchScore, TournamentError, TournamentEvent};
+use kifu::tournament::{ops, record, MatchScore, TournamentEvent};
 
-use super::{load_seed, save_seed, Context};
+use super::Context;
 use crate::cli::output;
 
 #[derive(clap::Args, Debug)]
@@ -96,40 +95,8 @@ pub struct PairNextArgs {
 pub fn run_pair(ctx: &Context, a: PairNextArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
-    let mut state = loaded.state;
-    let round = state.rounds.len() as u32 + 1;
-    let active = state.active_count(round);
-    if active < 2 {
-        bail!("round {round} needs at least two active players; {active} registered and not dropped");
-    }
-    let mut events = Vec::new();
-    if let Some(n) = a.rounds {
-        events.push(TournamentEvent::SwissRoundsSet { rounds: n });
-    }
-    // An event imported without a seed commits to a fresh one before kifu pairs its first round.
-    let seed = if state.commitment().is_none() {
-        let seed = Commitment(rand::random::<[u8; 32]>());
-        save_seed(ctx, &a.id, &seed)?;
-        events.push(TournamentEvent::SeedCommitted { commitment: commit_seed(&seed) });
-        seed
-    } else {
-        load_seed(ctx, &a.id)?
-    };
-    record::check_all(&mut state, &events)?;
-    // One standings computation serves the pairing and the posted points (points before the round).
-    let before = state.standings();
-    let rs = round_seed(&seed, round);
-    let (tables, byes) = state.derive_round_from(&before, round, &rs);
-    let paired = TournamentEvent::RoundPaired { round, tables, byes, round_seed: Some(rs) };
-    // Derived from this very state just now: checked without deriving it a second time.
-    let problems = state.validate_derived(&paired);
-    if !problems.is_empty() {
-        return Err(TournamentError::Refused { event: record::kind(&paired).into(), problems }.into());
-    }
-    events.push(paired);
-    record::append_at(&store, &a.id, loaded.head.len, a.actor, &events)?;
-    let Some(TournamentEvent::RoundPaired { tables, byes, .. }) = events.last() else { unreachable!() };
-    post(&before, round, tables, byes, json)?;
+    let p = ops::pair_next(&store, &ctx.data_dir, &a.id, loaded, a.actor, a.rounds)?;
+    post(&p.before, p.round, &p.tables, &p.byes, json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -159,21 +126,8 @@ pub struct FinalizeArgs {
 
 pub fn run_finalize(ctx: &Context, a: FinalizeArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
-    let loaded = record::load(&store, &a.id)?;
-    let unfinished = loaded.state.unfinished();
-    let mut events = Vec::new();
-    if loaded.state.commitment().is_some() && loaded.state.revealed_seed.is_none() {
-        events.push(TournamentEvent::SeedRevealed { seed: load_seed(ctx, &a.id)? });
-    }
-    let mut actor = a.actor;
-    match (&a.judge, &a.reason) {
-        (Some(judge), Some(reason)) if !unfinished.is_empty() => {
-            events.push(TournamentEvent::FinalizedEarly { judge: judge.trim().into(), reason: reason.trim().into() });
-            actor = Actor::Judge(judge.trim().into());
-        }
-        _ => events.push(TournamentEvent::Finalized),
-    }
-    let (head, _) = record::record(&store, &a.id, actor, events)?;
+    let early = a.judge.clone().zip(a.reason.clone());
+    let (head, unfinished) = ops::finalize(&store, &ctx.data_dir, &a.id, a.actor, early)?;
     if json {
         output::print_json(&json!({
             "finalized": a.id.to_string(),

@@ -31,6 +31,7 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
     let config = ServerConfig {
         tokens: Some(tokens::path(&ctx.data_dir)),
         pending: Some(ctx.data_dir.join("server").join("pending-results.json")),
+        seeds: Some(ctx.data_dir.clone()),
     };
     let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start tokio")?;

@@ -30,6 +30,9 @@ pub struct ServerConfig {
     pub tokens: Option<PathBuf>,
     /// Where pending (unconfirmed) result reports are kept across restarts; `None`: memory only.
     pub pending: Option<PathBuf>,
+    /// The data directory whose `tournament-seeds/` holds organizers' secret pairing seeds;
+    /// `None`: the server cannot pair or finalize (the CLI does).
+    pub seeds: Option<PathBuf>,
 }
 
 /// A new event in a stream, as announced to live followers.
@@ -187,6 +190,11 @@ impl AppState {
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.0.store
+    }
+
+    /// The data directory holding tournament seeds, if the server has one.
+    pub fn seeds(&self) -> Option<&PathBuf> {
+        self.0.config.seeds.as_ref()
     }
 
     pub fn clock(&self) -> &Arc<dyn Clock> {

@@ -252,6 +252,33 @@ impl Tournament {
             .collect()
     }
 
+    /// Each player's match points before Swiss round `round` was played (missed rounds count as
+    /// losses), by player index: what pairings of that round post.
+    pub fn points_before(&self, round: u32) -> Vec<u32> {
+        let Some(rules) = self.rules() else { return vec![0; self.players.len()] };
+        let mut pts: Vec<u32> = self
+            .players
+            .iter()
+            .map(|p| p.first_round.saturating_sub(1).min(round.saturating_sub(1)) * rules.loss)
+            .collect();
+        for r in self.swiss().filter(|r| r.round < round) {
+            for t in &r.tables {
+                let Some(s) = t.result else { continue };
+                let (a, b) = match s.a_wins.cmp(&s.b_wins) {
+                    std::cmp::Ordering::Greater => (rules.win, rules.loss),
+                    std::cmp::Ordering::Less => (rules.loss, rules.win),
+                    std::cmp::Ordering::Equal => (rules.draw, rules.draw),
+                };
+                pts[t.a] += a;
+                pts[t.b] += b;
+            }
+            for &b in &r.byes {
+                pts[b] += rules.win;
+            }
+        }
+        pts
+    }
+
     /// The Swiss standings from the incrementally maintained tallies.
     pub fn standings(&self) -> Vec<StandingRow> {
         match self.rules() {

@@ -69,7 +69,11 @@ impl ServerEnv {
             kifu::tournament::event::run_swiss_event(&store, driver, &cup, 8, Commitment([7; 32]), &*clock).unwrap();
         assert!(run.report.ok(), "the demo event verifies");
         let tokens = dir.path().join("tokens.json");
-        let config = ServerConfig { tokens: Some(tokens.clone()), pending: Some(dir.path().join("pending.json")) };
+        let config = ServerConfig {
+            tokens: Some(tokens.clone()),
+            pending: Some(dir.path().join("pending.json")),
+            ..Default::default()
+        };
         let state = AppState::new(Arc::new(store), clock, config);
         ServerEnv { _dir: dir, state, tokens, cup_games: run.games }
     }

@@ -32,6 +32,7 @@ pub mod policy;
 pub mod record;
 pub mod standings;
 pub mod state;
+pub mod tom;
 pub mod verify;
 
 use thiserror::Error;

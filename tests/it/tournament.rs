@@ -589,5 +589,6 @@ fn every_registered_game_runs_a_verified_swiss_event() {
     assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "vanguard"));
 }
 
+mod exchange;
 mod rules;
 mod runs;

@@ -613,7 +613,8 @@ pub async fn pair(
     let sid = stream_id(&id)?;
     let p = tokio::task::spawn_blocking(move || {
         let loaded = record::load(&*store, &sid)?;
-        crate::tournament::ops::pair_next(&*store, &dir, &sid, loaded, actor_of(&g), body.rounds)
+        let fresh = crate::game::commit::Commitment(rand::random::<[u8; 32]>());
+        crate::tournament::ops::pair_next(&*store, &dir, &sid, loaded, actor_of(&g), body.rounds, fresh)
     })
     .await??;
     state.notify(&id, p.head.len);

@@ -195,6 +195,58 @@ pub enum TournamentEvent {
     SwissRoundsSet {
         rounds: u32,
     },
+    /// An organizer's or judge's ed25519 public key; from then on every closed round and the
+    /// final root must carry a signature (see `sign`). The secret key never enters the log.
+    SignerRecorded {
+        signer: String,
+        #[schemars(with = "String")]
+        public_key: [u8; 32],
+    },
+    /// A recorded signer's ed25519 signature (64 bytes) over a checkpoint of this log.
+    CheckpointSigned {
+        signer: String,
+        checkpoint: Checkpoint,
+        #[serde(with = "serde_bytes")]
+        #[schemars(with = "String")]
+        signature: Vec<u8>,
+    },
+}
+
+/// What a signer vouches for: a prefix of the tournament log (its head hash and event count).
+/// Stored format: variants are only appended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Checkpoint {
+    /// The tournament head right after round `round`'s last result.
+    RoundClosed {
+        round: u32,
+        #[schemars(with = "String")]
+        head: Hash32,
+        events: u64,
+    },
+    /// After finalization: the root hash (the tournament head and every linked game's head).
+    Final {
+        #[schemars(with = "String")]
+        root: Hash32,
+        #[schemars(with = "String")]
+        head: Hash32,
+        events: u64,
+    },
+}
+
+impl Checkpoint {
+    /// The log prefix the checkpoint names: (head hash, event count).
+    pub fn prefix(&self) -> (Hash32, u64) {
+        match self {
+            Checkpoint::RoundClosed { head, events, .. } | Checkpoint::Final { head, events, .. } => (*head, *events),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Checkpoint::RoundClosed { round, events, .. } => format!("round {round} closed (event {events})"),
+            Checkpoint::Final { events, .. } => format!("final root (event {events})"),
+        }
+    }
 }
 
 /// Context of the per-round pairing seed (blake3 derive_key mode).

@@ -30,6 +30,7 @@ pub mod ops;
 pub mod pairing;
 pub mod policy;
 pub mod record;
+pub mod sign;
 pub mod standings;
 pub mod state;
 pub mod tom;

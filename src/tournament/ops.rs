@@ -1,7 +1,9 @@
 //! Organizer operations shared by the CLI and the server: creating an event with its secret
 //! seed, pairing the next Swiss round (committing a fresh seed for an imported event) and
 //! finalizing. The organizer's secret seeds live in `DIR/tournament-seeds/ID.seed` (0600 in a
-//! 0700 directory) until finalization reveals them; they are never written to the log.
+//! 0700 directory) until finalization reveals them; they are never written to the log. This is
+//! the one module of `tournament` that touches files (the seed files both edges need); fresh
+//! randomness still comes from the caller.
 
 use std::path::{Path, PathBuf};
 
@@ -100,6 +102,7 @@ pub fn pair_next(
     loaded: Loaded,
     actor: Actor,
     rounds: Option<u32>,
+    fresh_seed: Secret,
 ) -> Result<Paired, TournamentError> {
     let mut state = loaded.state;
     let round = state.rounds.len() as u32 + 1;
@@ -116,7 +119,7 @@ pub fn pair_next(
     // An event imported without a seed commits to a fresh one before kifu pairs its first round.
     let fresh = state.commitment().is_none();
     let seed = if fresh {
-        let seed = Commitment(rand::random::<[u8; 32]>());
+        let seed = fresh_seed;
         events.push(TournamentEvent::SeedCommitted { commitment: commit_seed(&seed) });
         seed
     } else {

@@ -93,6 +93,12 @@ pub struct Tournament {
     pub tie_key: [u8; 32],
     /// A seed committed after creation (an imported event continued in kifu).
     pub late_commitment: Option<Commitment>,
+    /// Events folded so far.
+    pub seen: u64,
+    /// Recorded signers' public keys, by name.
+    pub signers: Vec<(String, [u8; 32])>,
+    /// Checkpoints signed: (event count of the prefix, checkpoint, signer).
+    pub signed: Vec<(super::events::Checkpoint, String)>,
 }
 
 /// Case- and space-insensitive form of a player's name.
@@ -414,8 +420,8 @@ impl Tournament {
             }
             return v;
         }
-        if self.finalized {
-            v.push("the tournament is finalized; nothing can be recorded after that".into());
+        if self.finalized && !matches!(event, TournamentEvent::CheckpointSigned { .. }) {
+            v.push("the tournament is finalized; nothing but signatures can be recorded after that".into());
             return v;
         }
         let unknown = |name: &str| self.unknown(name);
@@ -703,6 +709,40 @@ impl Tournament {
                     v.push("the top cut has started".into());
                 }
             }
+            TournamentEvent::SignerRecorded { signer, .. } => {
+                if signer.trim().is_empty() || signer.len() > 100 {
+                    v.push("a signer has a name of 1 to 100 characters".into());
+                }
+                if self.signers.iter().any(|(n, _)| n == signer) {
+                    v.push(format!("{signer} already has a recorded key"));
+                }
+            }
+            TournamentEvent::CheckpointSigned { signer, checkpoint, signature } => {
+                if !self.signers.iter().any(|(n, _)| n == signer) {
+                    v.push(format!("{signer} has no recorded key"));
+                }
+                if signature.len() != 64 {
+                    v.push(format!("a signature has 64 bytes, not {}", signature.len()));
+                }
+                let (_, events) = checkpoint.prefix();
+                match checkpoint {
+                    super::events::Checkpoint::RoundClosed { round, .. } => {
+                        match self.rounds.iter().find(|r| r.round == *round) {
+                            None => v.push(format!("round {round} is not paired")),
+                            Some(r) if !r.complete() => v.push(format!("round {round} is not closed yet")),
+                            _ => {}
+                        }
+                    }
+                    super::events::Checkpoint::Final { .. } => {
+                        if !self.finalized {
+                            v.push("the final root is signed after finalization".into());
+                        }
+                    }
+                }
+                if events != self.seen {
+                    v.push(format!("a checkpoint names the log as it is ({} events), not {events}", self.seen));
+                }
+            }
             TournamentEvent::RoundVoided { round, reason } => {
                 if reason.trim().is_empty() {
                     v.push("voiding a round gives its reason".into());
@@ -732,6 +772,7 @@ impl Tournament {
 
     /// Applies an event. Total: an event that breaks rules still folds (unknown names are skipped).
     pub fn apply(&mut self, event: &TournamentEvent) {
+        self.seen += 1;
         match event {
             TournamentEvent::Created { config } => {
                 if self.config.is_none() {
@@ -827,6 +868,14 @@ impl Tournament {
                 self.late_commitment.get_or_insert(*commitment);
             }
             TournamentEvent::SwissRoundsSet { rounds } => self.swiss_rounds = Some(*rounds),
+            TournamentEvent::SignerRecorded { signer, public_key } => {
+                if !self.signers.iter().any(|(n, _)| n == signer) {
+                    self.signers.push((signer.clone(), *public_key));
+                }
+            }
+            TournamentEvent::CheckpointSigned { signer, checkpoint, .. } => {
+                self.signed.push((checkpoint.clone(), signer.clone()));
+            }
         }
     }
 

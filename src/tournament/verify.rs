@@ -215,6 +215,7 @@ pub fn verify(
     }
     let games = linked_games(&loaded);
     let root = root_hash(loaded.head.hash, loaded.head.len, &games);
+    check_signatures(&loaded, &games, &mut add);
     Ok(Report {
         tournament: stream.to_string(),
         events: loaded.head.len,
@@ -223,6 +224,63 @@ pub fn verify(
         root,
         checks,
     })
+}
+
+/// Every signature against its recorded key and the log prefix it names; once a key is
+/// recorded, every closed round and (after finalization) the final root must be signed.
+fn check_signatures(loaded: &Loaded, games: &BTreeMap<String, Hash32>, add: &mut dyn FnMut(&str, bool, String)) {
+    use super::events::Checkpoint;
+    let st = &loaded.state;
+    if st.signers.is_empty() {
+        return;
+    }
+    let stream = loaded.header.v1().stream.to_string();
+    let mut good: Vec<(Checkpoint, String)> = Vec::new();
+    let mut problems = Vec::new();
+    for e in &loaded.entries {
+        let TournamentEvent::CheckpointSigned { signer, checkpoint, signature } = &e.event else { continue };
+        let (head, events) = checkpoint.prefix();
+        let what = checkpoint.describe();
+        let actual = events.checked_sub(1).and_then(|i| loaded.entries.get(i as usize)).map(|x| x.hash);
+        if actual != Some(head) || events > e.seq {
+            problems.push(format!(
+                "{what}: signed by {signer}, but the log's head at event {events} is not the one signed"
+            ));
+            continue;
+        }
+        if let Checkpoint::Final { root, .. } = checkpoint {
+            if *root != root_hash(head, events, games) {
+                problems.push(format!("{what}: signed by {signer}, but the root hash differs from the recomputed one"));
+                continue;
+            }
+        }
+        let Some((_, key)) = st.signers.iter().find(|(n, _)| n == signer) else {
+            problems.push(format!("{what}: {signer} has no recorded key"));
+            continue;
+        };
+        match super::sign::check(key, &stream, checkpoint, signature) {
+            Ok(()) => good.push((checkpoint.clone(), signer.clone())),
+            Err(why) => problems.push(format!("{what}: {signer}'s signature is invalid: {why}")),
+        }
+    }
+    for r in st.rounds.iter().filter(|r| r.complete()) {
+        let signed = good.iter().any(|(c, _)| matches!(c, Checkpoint::RoundClosed { round, .. } if *round == r.round));
+        if !signed {
+            problems.push(format!("round {} closed (its checkpoint) carries no valid signature", r.round));
+        }
+    }
+    if st.finalized && !good.iter().any(|(c, _)| matches!(c, Checkpoint::Final { .. })) {
+        problems.push("the final root carries no valid signature".into());
+    }
+    if problems.is_empty() {
+        let who: Vec<String> = good.iter().map(|(c, s)| format!("{s} signed {}", c.describe())).collect();
+        let keys: Vec<String> = st.signers.iter().map(|(n, k)| format!("{n} {}", &hex::encode(k)[..16])).collect();
+        add("signatures", true, format!("{} (keys: {})", who.join("; "), keys.join(", ")));
+    } else {
+        for p in problems {
+            add("signatures", false, p);
+        }
+    }
 }
 
 /// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished).

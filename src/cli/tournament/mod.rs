@@ -6,6 +6,7 @@ mod io;
 mod manage;
 mod rounds;
 pub mod show;
+mod sign;
 
 use std::process::ExitCode;
 
@@ -41,6 +42,10 @@ pub enum Command {
     Standings(show::StandingsArgs),
     /// Pair the next single-elimination round of the top cut (seeded 1v8, 4v5, 2v7, 3v6).
     TopCut(rounds::PairArgs),
+    /// Record a signer's public key (from their key file): closed rounds and the final root must then be signed.
+    Signer(sign::SignerArgs),
+    /// Sign the next unsigned checkpoint (a closed round, or the final root after finalize).
+    Sign(sign::SignArgs),
     /// Final placings: the champion, each top-cut round, then the Swiss order.
     Placings(show::PlacingsArgs),
     /// Reveal the pairing seed and finalize the tournament (a judge can finalize early with a reason).
@@ -89,6 +94,8 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
         Command::Void(a) => rounds::run_void(ctx, a, json),
         Command::Placings(a) => show::run_placings(ctx, a, json),
+        Command::Signer(a) => sign::run_signer(ctx, a, json),
+        Command::Sign(a) => sign::run_sign(ctx, a, json),
         Command::Penalty(a) => manage::run_penalty(ctx, a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),

@@ -95,7 +95,8 @@ pub struct PairNextArgs {
 pub fn run_pair(ctx: &Context, a: PairNextArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
-    let p = ops::pair_next(&store, &ctx.data_dir, &a.id, loaded, a.actor, a.rounds)?;
+    let fresh = kifu::game::commit::Commitment(rand::random::<[u8; 32]>());
+    let p = ops::pair_next(&store, &ctx.data_dir, &a.id, loaded, a.actor, a.rounds, fresh)?;
     post(&p.before, p.round, &p.tables, &p.byes, json)?;
     Ok(ExitCode::SUCCESS)
 }

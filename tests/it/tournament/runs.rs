@@ -7,6 +7,26 @@ use kifu::tournament::record;
 
 use crate::support::TestEnv;
 
+/// `kifu tournament verify --json`: whether it passed, and every check's detail, one per line.
+pub fn verify(env: &TestEnv, id: &str) -> (bool, String) {
+    let out = env.kifu(&["tournament", "verify", id, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let details: Vec<String> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}: {}",
+                c["check"].as_str().unwrap(),
+                if c["ok"] == true { "ok" } else { "FAILED" },
+                c["detail"].as_str().unwrap()
+            )
+        })
+        .collect();
+    (out.status.success(), details.join("\n"))
+}
+
 /// Events in a tournament stream (the store is closed again before the next `kifu` call).
 fn events(env: &TestEnv, id: &str) -> u64 {
     record::load(&env.store(), &StreamId::new(id).unwrap()).unwrap().head.len
@@ -79,7 +99,8 @@ fn a_judge_finalizes_early_with_a_reason_and_verify_says_so() {
     let err = env.fails(&["tournament", "finalize", "early", "--judge", "jin"]);
     assert!(err.contains("--reason"), "{err}");
     env.ok(&["tournament", "finalize", "early", "--judge", "jin", "--reason", "the venue closed"]);
-    let out = env.ok(&["tournament", "verify", "early"]);
+    let (ok, out) = verify(&env, "early");
+    assert!(ok, "{out}");
     assert!(out.contains("finalized early by judge jin: the venue closed"), "{out}");
     assert!(out.contains("only 1 of 3 Swiss rounds"), "{out}");
 }
@@ -108,7 +129,8 @@ fn the_latest_round_is_voided_before_any_result_and_re_paired() {
     let err = env.fails(&["tournament", "void", "v", "--reason", "oops"]);
     assert!(err.contains("already has a result"), "{err}");
     assert_eq!(events(&env, "v"), n);
-    let out = env.ok(&["tournament", "verify", "v"]);
+    let (ok, out) = verify(&env, "v");
+    assert!(ok, "{out}");
     assert!(out.contains("round 1 voided before any result"), "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
@@ -182,7 +204,8 @@ fn penalties_need_a_reason_and_a_disqualification_drops() {
         .chain(r2["byes"].as_array().unwrap().iter().map(|b| b.as_str().unwrap().to_string()))
         .collect();
     assert!(!everyone.contains(&b), "a disqualified player is not paired: {r2}");
-    let out = env.ok(&["tournament", "verify", "pen"]);
+    let (ok, out) = verify(&env, "pen");
+    assert!(ok, "{out}");
     assert!(out.contains("MatchLoss (round 1)") && out.contains("Disqualification (round 1)"), "{out}");
 }
 
@@ -217,7 +240,8 @@ fn a_melee_import_continues_for_two_more_rounds_and_verifies() {
     let r = pair(&env, "genova");
     report_all(&env, "genova", &r);
     env.ok(&["tournament", "finalize", "genova"]);
-    let out = env.ok(&["tournament", "verify", "genova"]);
+    let (ok, out) = verify(&env, "genova");
+    assert!(ok, "{out}");
     assert!(
         out.contains(&format!(
             "round(s) {} imported",

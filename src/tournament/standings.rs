@@ -174,8 +174,8 @@ fn mean_or(floor: f64, xs: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
-/// Ranks a field. `head_to_head(a, b)` > 0 when `a` won their meetings.
-pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[MatchRecord]) -> Vec<StandingRow> {
+/// Each player's own match-win % (Pokémon: own win %) as opponents' tiebreakers use it.
+pub fn own_pct(rules: &Rules, entrants: &[Entrant], tallies: &Tallies) -> Vec<f64> {
     let n = entrants.len();
     let empty = Tally::default();
     let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
@@ -183,7 +183,7 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
         let x = t(p);
         x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
     };
-    let mw: Vec<f64> = (0..n)
+    (0..n)
         .map(|p| {
             let x = t(p);
             if rules.pokemon_pct {
@@ -210,7 +210,31 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
                 }
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Ranks a field. `head_to_head(a, b)` > 0 when `a` won their meetings.
+pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[MatchRecord]) -> Vec<StandingRow> {
+    rank_with(rules, entrants, tallies, matches, &[])
+}
+
+/// As [`rank`], with some players' opponents' win % given (`frozen[p]`): the Pokémon policy
+/// freezes a dropped player's Op Win% at their drop (see `Tournament::standings`).
+pub fn rank_with(
+    rules: &Rules,
+    entrants: &[Entrant],
+    tallies: &Tallies,
+    matches: &[MatchRecord],
+    frozen: &[Option<f64>],
+) -> Vec<StandingRow> {
+    let n = entrants.len();
+    let empty = Tally::default();
+    let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
+    let points = |p: usize| {
+        let x = t(p);
+        x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
+    };
+    let mw = own_pct(rules, entrants, tallies);
     let gw_raw: Vec<f64> = (0..n)
         .map(|p| {
             let x = t(p);
@@ -224,7 +248,12 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
         .collect();
     let gw_floored: Vec<f64> = gw_raw.iter().map(|g| g.max(rules.floor)).collect();
     // A player who met no opponent (only byes) shows the floor, as the lowest any opponent can have.
-    let omw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| mw[o]))).collect();
+    let omw: Vec<f64> = (0..n)
+        .map(|p| match frozen.get(p).copied().flatten() {
+            Some(x) => x,
+            None => mean_or(rules.floor, t(p).opponents.iter().map(|&o| mw[o])),
+        })
+        .collect();
     let ogw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
     let oomw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| omw[o]))).collect();
     let gw_own = |p: usize| if rules.floor_own_gw { gw_floored[p] } else { gw_raw[p] };

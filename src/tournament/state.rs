@@ -287,10 +287,55 @@ impl Tournament {
 
     /// The Swiss standings from the incrementally maintained tallies.
     pub fn standings(&self) -> Vec<StandingRow> {
-        match self.rules() {
-            Some(r) => standings::rank(&r, &self.entrants(), &self.tallies, &self.matches()),
-            None => vec![],
+        let Some(r) = self.rules() else { return vec![] };
+        let entrants = self.entrants();
+        let frozen = if r.pokemon_pct { self.frozen_resistance(&r, &entrants) } else { vec![] };
+        standings::rank_with(&r, &entrants, &self.tallies, &self.matches(), &frozen)
+    }
+
+    /// Pokémon (as TOM ranks it): a player who dropped before the last Swiss round keeps the
+    /// Op Win% they had when they dropped, from their opponents' records at that round. TOM's
+    /// Round Rock export ranks a 0-1 dropped player whose opponent was 1-0 at the drop above
+    /// 0-3 players whose opponents finished better than that opponent did; no other reading of
+    /// the handbook orders it so.
+    fn frozen_resistance(&self, rules: &Rules, entrants: &[standings::Entrant]) -> Vec<Option<f64>> {
+        let last = self.swiss_played();
+        let mut out = vec![None; self.players.len()];
+        let mut drops: Vec<u32> =
+            self.players.iter().filter_map(|p| p.dropped_after).filter(|&d| d >= 1 && d < last).collect();
+        drops.sort_unstable();
+        drops.dedup();
+        for d in drops {
+            let mut prefix = Vec::new();
+            for r in self.swiss().filter(|r| r.round <= d) {
+                for t in &r.tables {
+                    if let Some(s) = t.result {
+                        prefix.push(MatchRecord {
+                            a: t.a,
+                            b: Some(t.b),
+                            a_wins: s.a_wins,
+                            b_wins: s.b_wins,
+                            draws: s.draws,
+                        });
+                    }
+                }
+                prefix.extend(r.byes.iter().map(|&b| MatchRecord::bye(b)));
+            }
+            let missed: Vec<(usize, u32)> =
+                self.missed().into_iter().map(|(p, m)| (p, m.min(d))).filter(|&(_, m)| m > 0).collect();
+            let tallies = standings::tally_all(self.players.len(), &missed, &prefix);
+            let mw = standings::own_pct(rules, entrants, &tallies);
+            for (p, pl) in self.players.iter().enumerate() {
+                if pl.dropped_after != Some(d) {
+                    continue;
+                }
+                let opp = &tallies.0[p].opponents;
+                if !opp.is_empty() {
+                    out[p] = Some(opp.iter().map(|&o| mw[o]).sum::<f64>() / opp.len() as f64);
+                }
+            }
         }
+        out
     }
 
     /// The pairing of Swiss round `round` that the seed and the current state determine.

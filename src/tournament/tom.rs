@@ -162,6 +162,10 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
             dropped_after.insert(p.userid.clone(), r);
         }
     }
+    // The event's players: those paired in a round or placed in the standings (TOM's player list
+    // also holds people who registered and never took part).
+    let placed: HashSet<&str> =
+        tom.standings.iter().flat_map(|s| &s.pod).flat_map(|p| &p.player).map(|p| p.id.as_str()).collect();
     let who = |id: &str| name_of.get(id).cloned().ok_or_else(|| bad(format!("a match names unknown player id {id}")));
     let mut rounds: BTreeMap<u32, Vec<&TomMatch>> = BTreeMap::new();
     for pod in &tom.pods.pod {
@@ -195,6 +199,7 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
         top_cut: 0,
         seed_commitment: None,
     };
+    order.retain(|id| first.contains_key(id) || placed.contains(id.as_str()));
     let mut events: Vec<TournamentEvent> = order
         .iter()
         .filter(|id| first.get(*id).is_none_or(|&f| f <= 1))

@@ -593,3 +593,4 @@ mod exchange;
 mod rules;
 mod runs;
 mod signed;
+mod web;

@@ -38,12 +38,25 @@ fn tom_files_reproduce_their_final_places_under_the_pokemon_policy() {
         record::create(&s, &id, &imported.config, Actor::System, Timestamp(0), imported.events).unwrap();
         let loaded = record::load(&s, &id).unwrap();
         assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
-        let order: Vec<String> = loaded.state.placings().into_iter().map(|p| p.player).collect();
+        let placings = loaded.state.placings();
+        let order: Vec<String> = placings.iter().map(|p| p.player.clone()).collect();
+        let place: BTreeMap<&str, u32> = placings.iter().map(|p| (p.player.as_str(), p.place)).collect();
         assert!(!imported.published.is_empty());
         let mut compared = 0;
         for (division, theirs) in &imported.published {
             let mine = kifu_order(&order, theirs);
-            assert_eq!(&mine, theirs, "{}: division {division}", path.display());
+            // TOM's order, read through kifu's places: the same players, never out of kifu's order;
+            // players kifu ranks tied on everything (a shared place) are in TOM's own random order.
+            assert_eq!(mine.len(), theirs.len(), "{}: division {division}", path.display());
+            for w in theirs.windows(2) {
+                assert!(
+                    place[w[0].as_str()] <= place[w[1].as_str()],
+                    "{}: division {division}: TOM ranks {} above {}; kifu: {mine:?}",
+                    path.display(),
+                    w[0],
+                    w[1]
+                );
+            }
             compared += theirs.len();
         }
         assert!(compared >= 16, "{}: {compared} places compared", path.display());

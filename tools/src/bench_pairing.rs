@@ -162,6 +162,11 @@ fn fmt_q(q: &Quality) -> String {
 }
 
 fn main() {
+    // BENCH_E2E_ONLY=1: only the end-to-end `kifu tournament pair` row.
+    if std::env::var_os("BENCH_E2E_ONLY").is_some() {
+        end_to_end_pair();
+        return;
+    }
     let work = PathBuf::from(std::env::var("BENCH_WORK").unwrap_or_else(|_| "target/bench-pairing".into()));
     std::fs::create_dir_all(&work).unwrap();
     let node_dir = std::env::var("BENCH_NODE_DIR").ok();

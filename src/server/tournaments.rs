@@ -566,17 +566,9 @@ pub async fn penalty(
     caller: Caller,
     J(body): J<PlayerBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    use crate::tournament::events::Penalty;
     let g = official(&caller, &id, false)?.clone();
-    let penalty = match body.penalty.as_deref().map(str::trim) {
-        Some("warning") => Penalty::Warning,
-        Some("game-loss") => Penalty::GameLoss,
-        Some("match-loss") => Penalty::MatchLoss,
-        Some("dq") => Penalty::Disqualification,
-        other => {
-            return Err(AppError::BadRequest(format!("penalty is warning, game-loss, match-loss or dq, not {other:?}")))
-        }
-    };
+    let penalty: crate::tournament::events::Penalty =
+        body.penalty.as_deref().unwrap_or("").parse().map_err(AppError::BadRequest)?;
     let reason = body.reason.unwrap_or_default();
     if reason.trim().is_empty() {
         return Err(AppError::BadRequest("a penalty needs a reason".into()));

@@ -104,6 +104,20 @@ pub enum Penalty {
     Disqualification,
 }
 
+impl std::str::FromStr for Penalty {
+    type Err = String;
+    /// `warning`, `game-loss`, `match-loss` or `dq`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s.trim().to_lowercase().as_str() {
+            "warning" => Penalty::Warning,
+            "game-loss" | "gameloss" => Penalty::GameLoss,
+            "match-loss" | "matchloss" => Penalty::MatchLoss,
+            "dq" | "disqualification" => Penalty::Disqualification,
+            other => return Err(format!("unknown penalty {other:?}: use warning, game-loss, match-loss or dq")),
+        })
+    }
+}
+
 /// Everything that happens in a tournament. Stored format: variants are only ever appended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum TournamentEvent {

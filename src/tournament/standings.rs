@@ -174,15 +174,17 @@ fn mean_or(floor: f64, xs: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
+/// A player's match points under the policy.
+pub fn match_points(rules: &Rules, x: &Tally) -> u32 {
+    x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
+}
+
 /// Each player's own match-win % (Pokémon: own win %) as opponents' tiebreakers use it.
 pub fn own_pct(rules: &Rules, entrants: &[Entrant], tallies: &Tallies) -> Vec<f64> {
     let n = entrants.len();
     let empty = Tally::default();
     let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
-    let points = |p: usize| {
-        let x = t(p);
-        x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
-    };
+    let points = |p: usize| match_points(rules, t(p));
     (0..n)
         .map(|p| {
             let x = t(p);
@@ -230,10 +232,7 @@ pub fn rank_with(
     let n = entrants.len();
     let empty = Tally::default();
     let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
-    let points = |p: usize| {
-        let x = t(p);
-        x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
-    };
+    let points = |p: usize| match_points(rules, t(p));
     let mw = own_pct(rules, entrants, tallies);
     let gw_raw: Vec<f64> = (0..n)
         .map(|p| {

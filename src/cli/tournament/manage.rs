@@ -268,18 +268,8 @@ pub struct PenaltyArgs {
     pub round: Option<u32>,
 }
 
-pub fn parse_penalty(s: &str) -> Result<Penalty> {
-    Ok(match s.trim().to_lowercase().as_str() {
-        "warning" => Penalty::Warning,
-        "game-loss" | "gameloss" => Penalty::GameLoss,
-        "match-loss" | "matchloss" => Penalty::MatchLoss,
-        "dq" | "disqualification" => Penalty::Disqualification,
-        other => bail!("unknown penalty {other:?}: use warning, game-loss, match-loss or dq"),
-    })
-}
-
 pub fn run_penalty(ctx: &Context, a: PenaltyArgs, json: bool) -> Result<ExitCode> {
-    let penalty = parse_penalty(&a.kind)?;
+    let penalty: Penalty = a.kind.parse().map_err(anyhow::Error::msg)?;
     if a.reason.trim().is_empty() {
         bail!("a penalty needs a reason (--reason)");
     }

@@ -8,6 +8,7 @@ mod demo;
 mod export;
 mod game;
 mod import;
+mod key;
 mod log_cmd;
 mod output;
 mod payload;
@@ -62,6 +63,9 @@ enum Command {
     /// Issue, list and revoke the access tokens `kifu serve` checks (players, judges, organizers).
     #[command(subcommand)]
     Token(serve::TokenCommand),
+    /// Make an organizer's or judge's ed25519 signing key (for signed tournament results).
+    #[command(subcommand)]
+    Key(key::Command),
     /// Append a free-form note event to an opaque stream (created on first use).
     Append(append::Args),
     /// Test and benchmark helpers (not for everyday use).
@@ -151,5 +155,6 @@ pub fn run() -> Result<ExitCode> {
         Command::Debug(c) => debug::run(&ctx, c),
         Command::Serve(a) => serve::run(&ctx, a),
         Command::Token(c) => serve::run_token(&ctx, c),
+        Command::Key(c) => key::run(c),
     }
 }

@@ -36,6 +36,7 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
         tokens: Some(tokens::path(&ctx.data_dir)),
         pending: Some(ctx.data_dir.join("server").join("pending-results.json")),
         cache_bytes: Some(usize::from(a.cache_mb) << 20),
+        seeds: Some(ctx.data_dir.clone()),
     };
     let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start tokio")?;

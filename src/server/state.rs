@@ -37,6 +37,9 @@ pub struct ServerConfig {
     /// The bound on the bytes of opened games and tournaments kept in memory; `None` means
     /// [`DEFAULT_CACHE_MB`].
     pub cache_bytes: Option<usize>,
+    /// The data directory whose `tournament-seeds/` holds organizers' secret pairing seeds;
+    /// `None`: the server cannot pair or finalize (the CLI does).
+    pub seeds: Option<PathBuf>,
 }
 
 /// The default cache bound: room for a few hundred live games on a small VPS.
@@ -224,6 +227,11 @@ impl AppState {
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.0.store
+    }
+
+    /// The data directory holding tournament seeds, if the server has one.
+    pub fn seeds(&self) -> Option<&PathBuf> {
+        self.0.config.seeds.as_ref()
     }
 
     pub fn clock(&self) -> &Arc<dyn Clock> {

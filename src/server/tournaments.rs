@@ -52,7 +52,10 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>) -> A
         "name": c.name,
         "game": c.game,
         "policy": c.policy.rules().name,
-        "top_cut": c.top_cut,
+        "top_cut": s.top_cut,
+        "best_of": s.best_of,
+        "finalized_early": s.finalized_early.as_ref().map(|(judge, reason)| json!({"judge": judge, "reason": reason})),
+        "voided": s.voided.iter().map(|(r, why)| json!({"round": r, "reason": why})).collect::<Vec<_>>(),
         "swiss_rounds": s.swiss_rounds,
         "swiss_played": s.swiss_played(),
         "players": s.players.len(),
@@ -95,7 +98,9 @@ pub async fn pairings(
         Some(n) => s.rounds.iter().find(|r| r.round == n).ok_or_else(|| AppError::NotFound(format!("no round {n}")))?,
         None => s.rounds.last().ok_or_else(|| AppError::NotFound("no round is paired yet".into()))?,
     };
-    let points: HashMap<String, u32> = s.standings().into_iter().map(|r| (r.player, r.points)).collect();
+    // As posted at the event: each player's points before this round was played.
+    let before = s.points_before(r.round);
+    let points: HashMap<String, u32> = s.players.iter().enumerate().map(|(i, p)| (p.name.clone(), before[i])).collect();
     let tables: Vec<Value> = r.tables.iter().map(|tb| table_json(s, tb, &points)).collect();
     let byes: Vec<String> = r.byes.iter().map(|&b| name(s, b)).collect();
     let mut by_name: Vec<Value> = Vec::new();
@@ -152,17 +157,33 @@ pub async fn bracket(State(state): State<AppState>, Path(id): Path<String>) -> A
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
     let points: HashMap<String, u32> = HashMap::new();
+    let seed_of: HashMap<String, usize> =
+        s.standings().into_iter().enumerate().map(|(i, r)| (r.player, i + 1)).collect();
+    let seeded = |mut v: Value| {
+        for side in ["a", "b"] {
+            let seed = v[side].as_str().and_then(|n| seed_of.get(n)).copied();
+            v[format!("{side}_seed")] = json!(seed);
+        }
+        v
+    };
+    let champion = s
+        .rounds
+        .iter()
+        .rfind(|r| r.top_cut)
+        .filter(|r| r.tables.len() == 1)
+        .and_then(|r| r.tables.first())
+        .and_then(|tb| winner(s, tb));
     let rounds: Vec<Value> = s
         .rounds
         .iter()
         .filter(|r| r.top_cut)
         .map(|r| {
             let stage = r.stage();
-            let tables: Vec<Value> = r.tables.iter().map(|tb| table_json(s, tb, &points)).collect();
+            let tables: Vec<Value> = r.tables.iter().map(|tb| seeded(table_json(s, tb, &points))).collect();
             json!({"round": r.round, "stage": stage, "tables": tables})
         })
         .collect();
-    Ok(Json(json!({"top_cut": t.loaded.config.top_cut, "rounds": rounds})))
+    Ok(Json(json!({"top_cut": s.top_cut, "rounds": rounds, "champion": champion})))
 }
 
 /// `GET /tournaments/{id}/verify`: chain, pairings, standings and linked games re-checked; the root hash.
@@ -192,8 +213,12 @@ pub async fn pending(State(state): State<AppState>, Path(id): Path<String>) -> A
 pub struct ReportBody {
     /// Default: the latest round.
     pub round: Option<u32>,
-    pub table: u32,
-    /// W-L-D in games from the first-listed player's side.
+    /// The table; or give `player` instead.
+    pub table: Option<u32>,
+    /// The score is read from this player's side (their table is looked up); without it, the
+    /// score is from the table's first-listed player's side.
+    pub player: Option<String>,
+    /// W-L-D in games.
     pub score: String,
     /// Game streams played in this match; their current heads are linked.
     #[serde(default)]
@@ -221,11 +246,7 @@ fn table_of(t: &OpenTournament, round: u32, table: u32) -> AppResult<(String, St
 }
 
 async fn record_event(state: &AppState, id: &str, actor: Actor, ev: TournamentEvent) -> AppResult<Value> {
-    let store = state.store().clone();
-    let sid = stream_id(id)?;
-    let (head, _) = tokio::task::spawn_blocking(move || record::record(&*store, &sid, actor, vec![ev])).await??;
-    state.notify(id, head.len);
-    Ok(json!({"recorded": true, "events": head.len, "head": head.hash.to_hex()}))
+    record_events(state, id, actor, vec![ev]).await
 }
 
 /// The links of a result, each game checked by [`claim::claim_games`] (the tournament may claim it).
@@ -250,16 +271,38 @@ pub async fn report(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let grant = caller.require_token()?.clone();
     let t = state.tournament(&id).await?;
-    let score: MatchScore = body.score.parse().map_err(AppError::BadRequest)?;
+    let mut score: MatchScore = body.score.parse().map_err(AppError::BadRequest)?;
     let round = round_of(&t, body.round)?;
-    let (a, b, has_result) = table_of(&t, round, body.table)?;
+    let table = match (body.table, &body.player) {
+        (_, Some(p)) => {
+            let s = &t.loaded.state;
+            let who = s.find(p).ok_or_else(|| AppError::NotFound(s.unknown(p.trim())))?;
+            let r = s
+                .rounds
+                .iter()
+                .find(|r| r.round == round)
+                .ok_or_else(|| AppError::NotFound(format!("no round {round}")))?;
+            let tb = r
+                .tables
+                .iter()
+                .find(|x| x.a == who || x.b == who)
+                .ok_or_else(|| AppError::NotFound(format!("{} has no table in round {round}", name(s, who))))?;
+            if tb.b == who {
+                score = score.swapped();
+            }
+            tb.table
+        }
+        (Some(table), None) => table,
+        (None, None) => return Err(AppError::BadRequest("give the table or the player".into())),
+    };
+    let (a, b, has_result) = table_of(&t, round, table)?;
     if let Some(official) = caller.official_for(&id) {
         let games = claimed_links(&state, &t, round, body.table, &body.games).await?;
         let (ev, actor) = match (&body.reason, has_result) {
             (Some(reason), true) => (
                 TournamentEvent::ResultCorrected {
                     round,
-                    table: body.table,
+                    table,
                     score,
                     games,
                     judge: official.name.clone(),
@@ -270,7 +313,7 @@ pub async fn report(
             (None, true) => {
                 return Err(AppError::Conflict(format!(
                     "round {round} table {} already has a result; a correction gives a reason",
-                    body.table
+                    table
                 )))
             }
             (_, false) => {
@@ -278,12 +321,12 @@ pub async fn report(
                     Role::Organizer => Actor::Organizer(official.name.clone()),
                     _ => Actor::Judge(official.name.clone()),
                 };
-                (TournamentEvent::ResultReported { round, table: body.table, score, games }, actor)
+                (TournamentEvent::ResultReported { round, table, score, games }, actor)
             }
         };
         let out = record_event(&state, &id, actor, ev).await?;
         let mut pending = state.pending()?;
-        pending.retain(|p| !(p.tournament == id && p.round == round && p.table == body.table));
+        pending.retain(|p| !(p.tournament == id && p.round == round && p.table == table));
         state.save_pending(&pending)?;
         return Ok((StatusCode::CREATED, Json(out)));
     }
@@ -291,7 +334,7 @@ pub async fn report(
         return Err(AppError::Forbidden("your token is not for this tournament".into()));
     }
     if grant.name != a && grant.name != b {
-        return Err(AppError::Forbidden(format!("{} does not play at round {round} table {}", grant.name, body.table)));
+        return Err(AppError::Forbidden(format!("{} does not play at round {round} table {}", grant.name, table)));
     }
     if has_result {
         return Err(AppError::Conflict("this match already has a result; ask a judge to correct it".into()));
@@ -300,14 +343,14 @@ pub async fn report(
     let report = PendingReport {
         tournament: id.clone(),
         round,
-        table: body.table,
+        table,
         score: score.to_string(),
         games: body.games.clone(),
         reported_by: grant.name.clone(),
         disputed: None,
     };
     let mut pending = state.pending()?;
-    pending.retain(|p| !(p.tournament == id && p.round == round && p.table == body.table));
+    pending.retain(|p| !(p.tournament == id && p.round == round && p.table == table));
     pending.push(report.clone());
     state.save_pending(&pending)?;
     Ok((StatusCode::ACCEPTED, Json(json!({"recorded": false, "pending": report}))))
@@ -363,4 +406,269 @@ pub async fn confirm(
     pending.retain(|p| !(p.tournament == id && p.round == round && p.table == body.table));
     state.save_pending(&pending)?;
     Ok((StatusCode::CREATED, Json(out)))
+}
+
+// ---------------------------------------------------------------- running an event (officials)
+
+/// The official (judge or organizer) of this tournament calling, or 403. `organizer_only`
+/// refuses judges.
+fn official<'a>(caller: &'a Caller, id: &str, organizer_only: bool) -> AppResult<&'a super::tokens::Grant> {
+    caller.require_token()?;
+    match caller.official_for(id) {
+        Some(g) if !organizer_only || g.role == Role::Organizer => Ok(g),
+        Some(_) => Err(AppError::Forbidden("only the organizer does this".into())),
+        None => Err(AppError::Forbidden("this needs a judge or organizer token for this tournament".into())),
+    }
+}
+
+fn actor_of(g: &super::tokens::Grant) -> Actor {
+    match g.role {
+        Role::Organizer => Actor::Organizer(g.name.clone()),
+        _ => Actor::Judge(g.name.clone()),
+    }
+}
+
+/// Where the server keeps organizers' secret seeds, or 409 when it was started without.
+fn seeds_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
+    state
+        .seeds()
+        .cloned()
+        .ok_or_else(|| AppError::Conflict("this server keeps no pairing seeds (start it with a data directory)".into()))
+}
+
+async fn record_events(state: &AppState, id: &str, actor: Actor, events: Vec<TournamentEvent>) -> AppResult<Value> {
+    let store = state.store().clone();
+    let sid = stream_id(id)?;
+    let (head, _) = tokio::task::spawn_blocking(move || record::record(&*store, &sid, actor, events)).await??;
+    state.notify(id, head.len);
+    Ok(json!({"recorded": true, "events": head.len, "head": head.hash.to_hex()}))
+}
+
+#[derive(Deserialize)]
+pub struct NewBody {
+    pub id: String,
+    pub name: String,
+    pub game: String,
+    #[serde(default)]
+    pub policy: Option<String>,
+    pub rounds: Option<u32>,
+    /// 0, a power of two, or absent for the policy's table.
+    pub top_cut: Option<u32>,
+    pub best_of: Option<u32>,
+}
+
+/// `POST /tournaments`: the organizer creates an event; the server draws and keeps its seed.
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    J(body): J<NewBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &body.id, true)?.clone();
+    let sid = stream_id(&body.id)?;
+    let policy_name = body.policy.clone().unwrap_or_else(|| "mtr".into());
+    let policy = crate::tournament::Policy::preset(&policy_name)
+        .ok_or_else(|| AppError::BadRequest(format!("unknown policy {policy_name:?}: mtr, melee or pokemon")))?;
+    let top_cut = match body.top_cut {
+        None => crate::tournament::policy::TOP_CUT_BY_ATTENDANCE,
+        Some(k) if k == 0 || (k > 1 && k.is_power_of_two() && k <= 1024) => k,
+        Some(k) => return Err(AppError::BadRequest(format!("top_cut is 0 or a power of two, not {k}"))),
+    };
+    if body.name.trim().is_empty() || body.name.len() > 200 {
+        return Err(AppError::BadRequest("a tournament's name has 1 to 200 characters".into()));
+    }
+    let seed = crate::game::commit::Commitment(rand::random::<[u8; 32]>());
+    let config = crate::tournament::ConfigV1 {
+        name: body.name.trim().to_string(),
+        game: body.game.clone(),
+        policy,
+        rounds: body
+            .rounds
+            .map(crate::tournament::RoundsPlan::Fixed)
+            .unwrap_or(crate::tournament::RoundsPlan::ByAttendance),
+        top_cut,
+        seed_commitment: Some(crate::game::commit::commit_seed(&seed)),
+    };
+    let dir = seeds_dir(&state)?;
+    let store = state.store().clone();
+    let now = state.clock().now();
+    let best_of = body.best_of.unwrap_or(3);
+    let head = tokio::task::spawn_blocking(move || {
+        crate::tournament::ops::create(&*store, &dir, &sid, &config, &seed, best_of, actor_of(&g), now)
+    })
+    .await??;
+    Ok((StatusCode::CREATED, Json(json!({"id": body.id, "events": head.len, "head": head.hash.to_hex()}))))
+}
+
+#[derive(Deserialize)]
+pub struct PlayersBody {
+    pub players: Vec<String>,
+}
+
+/// `POST /tournaments/{id}/players`: register players (late entries once round 1 is paired).
+pub async fn register(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<PlayersBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, true)?.clone();
+    if body.players.is_empty() || body.players.len() > 10_000 {
+        return Err(AppError::BadRequest("give 1 to 10,000 players".into()));
+    }
+    let t = state.tournament(&id).await?;
+    let s = &t.loaded.state;
+    let next = s.rounds.len() as u32 + 1;
+    let events = body
+        .players
+        .iter()
+        .map(|p| {
+            let player = p.trim().to_string();
+            if s.rounds.is_empty() {
+                TournamentEvent::PlayerRegistered { player, deck: None }
+            } else {
+                TournamentEvent::LateEntered { player, deck: None, first_round: next }
+            }
+        })
+        .collect();
+    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), events).await?)))
+}
+
+#[derive(Deserialize)]
+pub struct PlayerBody {
+    pub player: String,
+    pub reason: Option<String>,
+    /// For penalties: warning, game-loss, match-loss or dq.
+    pub penalty: Option<String>,
+    pub round: Option<u32>,
+}
+
+fn resolve(s: &Tournament, typed: &str) -> AppResult<String> {
+    s.find(typed).map(|p| name(s, p)).ok_or_else(|| AppError::NotFound(s.unknown(typed.trim())))
+}
+
+/// `POST /tournaments/{id}/drops`: a player leaves after the current round.
+pub async fn drop_player(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<PlayerBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let player = resolve(&t.loaded.state, &body.player)?;
+    let after_round = t.loaded.state.rounds.len() as u32;
+    let reason = body.reason.unwrap_or_else(|| "dropped".into());
+    let ev = TournamentEvent::PlayerDropped { player, after_round, reason };
+    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+}
+
+/// `POST /tournaments/{id}/penalties`: a judge's penalty (reason required; a DQ drops).
+pub async fn penalty(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<PlayerBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    let penalty: crate::tournament::events::Penalty =
+        body.penalty.as_deref().unwrap_or("").parse().map_err(AppError::BadRequest)?;
+    let reason = body.reason.unwrap_or_default();
+    if reason.trim().is_empty() {
+        return Err(AppError::BadRequest("a penalty needs a reason".into()));
+    }
+    let t = state.tournament(&id).await?;
+    let player = resolve(&t.loaded.state, &body.player)?;
+    let round = body.round.unwrap_or(t.loaded.state.rounds.len() as u32);
+    let ev = TournamentEvent::PenaltyIssued {
+        player,
+        round,
+        penalty,
+        judge: g.name.clone(),
+        reason: reason.trim().to_string(),
+    };
+    Ok((StatusCode::CREATED, Json(record_events(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await?)))
+}
+
+#[derive(Deserialize, Default)]
+pub struct RoundBody {
+    pub rounds: Option<u32>,
+    pub reason: Option<String>,
+}
+
+/// `POST /tournaments/{id}/rounds`: pair the next Swiss round from the kept seed.
+pub async fn pair(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<RoundBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, true)?.clone();
+    let dir = seeds_dir(&state)?;
+    let store = state.store().clone();
+    let sid = stream_id(&id)?;
+    let p = tokio::task::spawn_blocking(move || {
+        let loaded = record::load(&*store, &sid)?;
+        let fresh = crate::game::commit::Commitment(rand::random::<[u8; 32]>());
+        crate::tournament::ops::pair_next(&*store, &dir, &sid, loaded, actor_of(&g), body.rounds, fresh)
+    })
+    .await??;
+    state.notify(&id, p.head.len);
+    Ok((StatusCode::CREATED, Json(json!({"round": p.round, "tables": p.tables, "byes": p.byes, "events": p.head.len}))))
+}
+
+/// `POST /tournaments/{id}/top-cut`: pair the next single-elimination round.
+pub async fn top_cut(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, true)?.clone();
+    let t = state.tournament(&id).await?;
+    let (round, tables) = t.loaded.state.derive_top_cut().map_err(AppError::Conflict)?;
+    let ev = TournamentEvent::TopCutPaired { round, tables };
+    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+}
+
+/// `POST /tournaments/{id}/void`: void the latest round before any result (reason required).
+pub async fn void(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<RoundBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let round =
+        t.loaded.state.rounds.last().map(|r| r.round).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
+    let ev = TournamentEvent::RoundVoided { round, reason: body.reason.unwrap_or_default().trim().to_string() };
+    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+}
+
+/// `POST /tournaments/{id}/finalize`: reveal the seed and finalize; with a reason, a judge or
+/// the organizer finalizes an unfinished event early.
+pub async fn finalize(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<RoundBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    let dir = seeds_dir(&state)?;
+    let store = state.store().clone();
+    let sid = stream_id(&id)?;
+    let early = body.reason.map(|r| (g.name.clone(), r));
+    let (head, unfinished) =
+        tokio::task::spawn_blocking(move || crate::tournament::ops::finalize(&*store, &dir, &sid, actor_of(&g), early))
+            .await??;
+    state.notify(&id, head.len);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"finalized": true, "early": !unfinished.is_empty(), "unfinished": unfinished, "events": head.len})),
+    ))
+}
+
+/// `GET /tournaments/{id}/placings`: the champion, each bracket round, then the Swiss order.
+pub async fn placings(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
+    let t = state.tournament(&id).await?;
+    Ok(Json(json!({"finalized": t.loaded.state.finalized, "placings": t.loaded.state.placings()})))
 }

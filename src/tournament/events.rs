@@ -104,6 +104,20 @@ pub enum Penalty {
     Disqualification,
 }
 
+impl std::str::FromStr for Penalty {
+    type Err = String;
+    /// `warning`, `game-loss`, `match-loss` or `dq`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s.trim().to_lowercase().as_str() {
+            "warning" => Penalty::Warning,
+            "game-loss" | "gameloss" => Penalty::GameLoss,
+            "match-loss" | "matchloss" => Penalty::MatchLoss,
+            "dq" | "disqualification" => Penalty::Disqualification,
+            other => return Err(format!("unknown penalty {other:?}: use warning, game-loss, match-loss or dq")),
+        })
+    }
+}
+
 /// Everything that happens in a tournament. Stored format: variants are only ever appended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum TournamentEvent {
@@ -168,6 +182,85 @@ pub enum TournamentEvent {
         seed: Secret,
     },
     Finalized,
+    /// The match format, recorded before round 1 is paired: every match is best of `best_of`
+    /// games (1, 3 or 5) and scores that cannot happen in it are refused. Tournaments without
+    /// this event (recorded before it existed, or imported) take any score.
+    MatchFormatSet {
+        best_of: u32,
+    },
+    /// The latest round is withdrawn before any result was reported in it; the next pairing
+    /// re-pairs the same round number from the same seed with the standings as they are then.
+    RoundVoided {
+        round: u32,
+        reason: String,
+    },
+    /// Finalized before the planned Swiss rounds or the top cut were finished, on a judge's say.
+    FinalizedEarly {
+        judge: String,
+        reason: String,
+    },
+    /// A tournament created without a seed commitment (an import) commits to one before the first
+    /// round kifu pairs; from then on every round carries its seed and is re-derivable.
+    SeedCommitted {
+        #[schemars(with = "String")]
+        commitment: Commitment,
+    },
+    /// The planned number of Swiss rounds changed (e.g. an imported event continued in kifu).
+    SwissRoundsSet {
+        rounds: u32,
+    },
+    /// An organizer's or judge's ed25519 public key; from then on every closed round and the
+    /// final root must carry a signature (see `sign`). The secret key never enters the log.
+    SignerRecorded {
+        signer: String,
+        #[schemars(with = "String")]
+        public_key: [u8; 32],
+    },
+    /// A recorded signer's ed25519 signature (64 bytes) over a checkpoint of this log.
+    CheckpointSigned {
+        signer: String,
+        checkpoint: Checkpoint,
+        #[serde(with = "serde_bytes")]
+        #[schemars(with = "String")]
+        signature: Vec<u8>,
+    },
+}
+
+/// What a signer vouches for: a prefix of the tournament log (its head hash and event count).
+/// Stored format: variants are only appended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Checkpoint {
+    /// The tournament head right after round `round`'s last result.
+    RoundClosed {
+        round: u32,
+        #[schemars(with = "String")]
+        head: Hash32,
+        events: u64,
+    },
+    /// After finalization: the root hash (the tournament head and every linked game's head).
+    Final {
+        #[schemars(with = "String")]
+        root: Hash32,
+        #[schemars(with = "String")]
+        head: Hash32,
+        events: u64,
+    },
+}
+
+impl Checkpoint {
+    /// The log prefix the checkpoint names: (head hash, event count).
+    pub fn prefix(&self) -> (Hash32, u64) {
+        match self {
+            Checkpoint::RoundClosed { head, events, .. } | Checkpoint::Final { head, events, .. } => (*head, *events),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Checkpoint::RoundClosed { round, events, .. } => format!("round {round} closed (event {events})"),
+            Checkpoint::Final { events, .. } => format!("final root (event {events})"),
+        }
+    }
 }
 
 /// Context of the per-round pairing seed (blake3 derive_key mode).
@@ -180,3 +273,38 @@ pub fn round_seed(seed: &Secret, round: u32) -> Secret {
     input.extend_from_slice(&round.to_le_bytes());
     Commitment(blake3::derive_key(ROUND_SEED_CONTEXT, &input))
 }
+
+impl MatchScore {
+    /// The same score from `b`'s side.
+    pub fn swapped(self) -> MatchScore {
+        MatchScore { a_wins: self.b_wins, b_wins: self.a_wins, draws: self.draws }
+    }
+
+    /// Whether this score can happen in a best-of-`best_of` match: nobody wins more than the
+    /// majority, not both reach it, and drawn games (which do not count towards the majority)
+    /// are at most `best_of`. A top-cut match also needs a winner.
+    pub fn check(self, best_of: u32, top_cut: bool) -> Result<(), String> {
+        let need = best_of / 2 + 1;
+        let mut why = Vec::new();
+        if self.a_wins > need || self.b_wins > need {
+            why.push(format!("nobody wins more than {need} games"));
+        }
+        if self.a_wins == need && self.b_wins == need {
+            why.push(format!("the match ends when one player reaches {need} wins"));
+        }
+        if self.draws > best_of {
+            why.push(format!("at most {best_of} drawn games"));
+        }
+        if top_cut && self.a_wins == self.b_wins {
+            why.push("a top-cut match needs a winner".into());
+        }
+        if why.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{self} cannot happen in a best-of-{best_of} match: {}", why.join("; ")))
+        }
+    }
+}
+
+/// The match formats kifu knows.
+pub const FORMATS: [u32; 3] = [1, 3, 5];

@@ -42,9 +42,9 @@ struct Match {
     result: String,
 }
 
-/// A published standings row, as the export gives it.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(rename_all = "PascalCase")]
+/// A published standings row, as the export gives it (fields it lacks read as 0).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "PascalCase", default)]
 pub struct Standing {
     pub rank: u32,
     pub player: String,

@@ -4,7 +4,8 @@
 //! Layout: [`events`] (stored records), [`policy`] (presets), [`pairing`] and [`standings`]
 //! (pure functions over plain types), [`state`] (the fold: `validate` + total `apply`),
 //! [`record`] (the only part that touches a store, with [`claim`]: which games a result may
-//! link), [`verify`], [`melee`] (imports) and
+//! link), [`ops`] (organizer operations and the secret seed files, shared by the CLI and the
+//! server), [`verify`], [`melee`] (imports) and
 //! [`event`] (running a whole event of self-played games).
 //!
 //! ## Pairing seed
@@ -27,11 +28,14 @@ pub mod claim;
 pub mod event;
 pub mod events;
 pub mod melee;
+pub mod ops;
 pub mod pairing;
 pub mod policy;
 pub mod record;
+pub mod sign;
 pub mod standings;
 pub mod state;
+pub mod tom;
 pub mod verify;
 
 use thiserror::Error;

@@ -64,13 +64,15 @@ pub struct CustomPolicy {
 pub enum Policy {
     /// Magic Tournament Rules 3.1 / Appendix C: 3/1/0; OMW%, GW%, OGW%; MW% and GW% floored at
     /// 0.33; a bye is a 2-0 win counted in the player's own MW% and GW%; byes are not opponents;
-    /// rounds by the DTR Appendix C table.
+    /// rounds and top cut by MTR Appendix E. Players tied on every tiebreaker share a rank; their
+    /// order is a seeded random draw (see `Tournament::tie_key`).
     Mtr,
     /// As `Mtr` with the floor exactly 1/3 and the player's own GW% shown unfloored: what Melee
     /// publishes (reproduced to 1e-8 on the validation exports).
     Melee,
     /// Play! Pokémon: 3/1/0; the late penalty; Op Win% (own win% with a 25% floor, 75% cap for
-    /// dropped players, byes excluded from the player's own win%); Op Op Win%; head-to-head.
+    /// dropped players, byes excluded from the player's own win%); Op Op Win%; head-to-head
+    /// (two players still tied who played each other); then a seeded random draw.
     Pokemon,
     /// Any other organizer's rules.
     Custom(CustomPolicy),
@@ -95,22 +97,15 @@ pub struct Rules {
     pub pokemon_pct: bool,
     pub tiebreakers: Vec<Tiebreaker>,
     pub rounds: Vec<RoundsStep>,
+    pub cuts: Vec<CutStep>,
 }
 
+/// MTR Appendix E (paper events): 5–8 players play 3 rounds, 9–16 play 5 (constructed; a
+/// Limited event with a booster-draft playoff plays 4 with a top 8: give `--rounds 4 --top-cut 8`),
+/// 17–32 play 5, 33–64 6, 65–128 7, 129–226 8, 227–409 9, 410 and more 10.
 const MTR_ROUNDS: &[RoundsStep] = &[
     RoundsStep { max_players: 8, rounds: 3 },
     RoundsStep { max_players: 16, rounds: 5 },
-    RoundsStep { max_players: 32, rounds: 5 },
-    RoundsStep { max_players: 64, rounds: 6 },
-    RoundsStep { max_players: 128, rounds: 7 },
-    RoundsStep { max_players: 256, rounds: 8 },
-    RoundsStep { max_players: 512, rounds: 9 },
-    RoundsStep { max_players: u32::MAX, rounds: 10 },
-];
-
-const POKEMON_ROUNDS: &[RoundsStep] = &[
-    RoundsStep { max_players: 8, rounds: 3 },
-    RoundsStep { max_players: 12, rounds: 4 },
     RoundsStep { max_players: 32, rounds: 5 },
     RoundsStep { max_players: 64, rounds: 6 },
     RoundsStep { max_players: 128, rounds: 7 },
@@ -118,6 +113,51 @@ const POKEMON_ROUNDS: &[RoundsStep] = &[
     RoundsStep { max_players: 409, rounds: 9 },
     RoundsStep { max_players: u32::MAX, rounds: 10 },
 ];
+
+/// MTR Appendix E's playoffs: 9–16 players a top 4, 17 and more a top 8. Appendix E runs 5–8
+/// players as three single-elimination rounds with no Swiss; kifu's brackets are powers of two
+/// without byes, so such a field plays its 3 rounds as Swiss with no cut.
+const MTR_CUTS: &[CutStep] = &[
+    CutStep { max_players: 8, top_cut: 0 },
+    CutStep { max_players: 16, top_cut: 4 },
+    CutStep { max_players: u32::MAX, top_cut: 8 },
+];
+
+/// Play! Pokémon Tournament Rules Handbook, Swiss rounds by attendance (TCG, best-of-3 events):
+/// 4–8 players 3 rounds, 9–12 4, 13–20 5, 21–32 5, 33–64 6, 65–128 7, 129–226 8, 227–409 9,
+/// 410 and more 10.
+const POKEMON_ROUNDS: &[RoundsStep] = &[
+    RoundsStep { max_players: 8, rounds: 3 },
+    RoundsStep { max_players: 12, rounds: 4 },
+    RoundsStep { max_players: 20, rounds: 5 },
+    RoundsStep { max_players: 32, rounds: 5 },
+    RoundsStep { max_players: 64, rounds: 6 },
+    RoundsStep { max_players: 128, rounds: 7 },
+    RoundsStep { max_players: 226, rounds: 8 },
+    RoundsStep { max_players: 409, rounds: 9 },
+    RoundsStep { max_players: u32::MAX, rounds: 10 },
+];
+
+/// The handbook's top cut by attendance: none up to 8, top 2 for 9–12, top 4 for 13–20, top 8
+/// for 21–128, top 16 for 129–409, top 32 from 410.
+const POKEMON_CUTS: &[CutStep] = &[
+    CutStep { max_players: 8, top_cut: 0 },
+    CutStep { max_players: 12, top_cut: 2 },
+    CutStep { max_players: 20, top_cut: 4 },
+    CutStep { max_players: 128, top_cut: 8 },
+    CutStep { max_players: 409, top_cut: 16 },
+    CutStep { max_players: u32::MAX, top_cut: 32 },
+];
+
+/// One row of a top-cut-by-attendance table (not stored: derived from the policy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutStep {
+    pub max_players: u32,
+    pub top_cut: u32,
+}
+
+/// `ConfigV1::top_cut` meaning "by the policy's attendance table, fixed when round 1 is paired".
+pub const TOP_CUT_BY_ATTENDANCE: u32 = u32::MAX;
 
 impl Policy {
     /// The preset named `name` (`mtr`, `melee`, `pokemon`).
@@ -152,6 +192,7 @@ impl Policy {
             pokemon_pct: false,
             tiebreakers: vec![Tiebreaker::OpponentMatchWin, Tiebreaker::GameWin, Tiebreaker::OpponentGameWin],
             rounds: MTR_ROUNDS.to_vec(),
+            cuts: MTR_CUTS.to_vec(),
         };
         match self {
             Policy::Mtr => mtr_like("mtr", 0.33, true),
@@ -173,6 +214,7 @@ impl Policy {
                     Tiebreaker::HeadToHead,
                 ],
                 rounds: POKEMON_ROUNDS.to_vec(),
+                cuts: POKEMON_CUTS.to_vec(),
             },
             Policy::Custom(c) => Rules {
                 name: c.name.clone(),
@@ -186,6 +228,7 @@ impl Policy {
                 pokemon_pct: false,
                 tiebreakers: c.tiebreakers.clone(),
                 rounds: if c.rounds.is_empty() { MTR_ROUNDS.to_vec() } else { c.rounds.clone() },
+                cuts: MTR_CUTS.to_vec(),
             },
         }
     }
@@ -195,5 +238,10 @@ impl Rules {
     /// Swiss rounds for `players` entrants, by the policy's attendance table.
     pub fn swiss_rounds(&self, players: u32) -> u32 {
         self.rounds.iter().find(|s| players <= s.max_players).or(self.rounds.last()).map(|s| s.rounds).unwrap_or(3)
+    }
+
+    /// Top-cut size for `players` entrants, by the policy's attendance table.
+    pub fn top_cut(&self, players: u32) -> u32 {
+        self.cuts.iter().find(|s| players <= s.max_players).or(self.cuts.last()).map(|s| s.top_cut).unwrap_or(0)
     }
 }

@@ -15,6 +15,8 @@ pub struct Entry {
     pub recorded_at: Timestamp,
     pub actor: Actor,
     pub event: TournamentEvent,
+    /// The event's hash: the head of the log up to and including it.
+    pub hash: crate::log::hash::Hash32,
 }
 
 /// A tournament stream read back and folded.
@@ -44,6 +46,13 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::TopCutPaired { .. } => "top cut paired",
         TournamentEvent::SeedRevealed { .. } => "seed revealed",
         TournamentEvent::Finalized => "finalized",
+        TournamentEvent::MatchFormatSet { .. } => "match format set",
+        TournamentEvent::RoundVoided { .. } => "round voided",
+        TournamentEvent::FinalizedEarly { .. } => "finalized early",
+        TournamentEvent::SeedCommitted { .. } => "seed committed",
+        TournamentEvent::SwissRoundsSet { .. } => "swiss rounds set",
+        TournamentEvent::SignerRecorded { .. } => "signer recorded",
+        TournamentEvent::CheckpointSigned { .. } => "checkpoint signed",
     }
 }
 
@@ -88,7 +97,8 @@ fn encode(actor: &Actor, events: &[TournamentEvent]) -> Result<Vec<NewEvent>, To
         .collect()
 }
 
-fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(), TournamentError> {
+/// Validates and applies `events` in order; the first that breaks a rule refuses them all.
+pub fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(), TournamentError> {
     for e in events {
         let problems = state.validate(e);
         if !problems.is_empty() {
@@ -117,7 +127,7 @@ pub fn from_log(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
     for (seq, bytes) in log.events.iter().enumerate() {
         let seq = seq as u64;
         let undecodable = |msg: String| TournamentError::Undecodable { stream: stream.clone(), seq, msg };
-        let (env, _) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
+        let (env, hash) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
         let e = env.v1();
         let event: TournamentEvent = postcard::from_bytes(&e.payload).map_err(|err| undecodable(err.to_string()))?;
         let broken = state.validate(&event);
@@ -130,7 +140,7 @@ pub fn from_log(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
             problems.push((seq, kind(&event).to_string(), broken));
         }
         state.apply(&event);
-        entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event });
+        entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });
     }
     Ok(Loaded { header: log.header.clone(), config, entries, state, head: log.head, problems })
 }
@@ -158,4 +168,21 @@ pub fn record(
         events: encode(&actor, &events)?,
     })?;
     Ok((appended.head, state))
+}
+
+/// Appends events the caller already validated against the state loaded at version `len`.
+pub fn append_at(
+    store: &dyn Store,
+    stream: &StreamId,
+    len: u64,
+    actor: Actor,
+    events: &[TournamentEvent],
+) -> Result<Head, TournamentError> {
+    let appended = store.append(AppendRequest {
+        stream: stream.clone(),
+        expected: ExpectedVersion::Exact(len),
+        create: None,
+        events: encode(&actor, events)?,
+    })?;
+    Ok(appended.head)
 }

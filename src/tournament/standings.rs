@@ -28,6 +28,8 @@ pub struct Entrant {
     /// Entered late (rounds missed are losses; the Pokémon late penalty applies).
     pub late: bool,
     pub dropped: bool,
+    /// The player's place in the seeded random draw that orders players tied on everything.
+    pub draw: u64,
 }
 
 /// A player's running totals. Maintained incrementally: [`Tally::add`] and [`Tally::remove`] are
@@ -122,7 +124,10 @@ impl Tallies {
 /// One row of the standings. Percentages are fractions in 0..1.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StandingRow {
+    /// Shared by players tied on every tiebreaker (shown "T8").
     pub rank: u32,
+    /// Tied with another player on every tiebreaker; the order among them is the random draw.
+    pub tied: bool,
     pub player: String,
     pub points: u32,
     pub wins: u32,
@@ -143,7 +148,19 @@ pub struct StandingRow {
     pub dropped: bool,
 }
 
-fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+impl StandingRow {
+    /// "8", or "T8" for a shared rank.
+    pub fn rank_label(&self) -> String {
+        if self.tied {
+            format!("T{}", self.rank)
+        } else {
+            self.rank.to_string()
+        }
+    }
+}
+
+/// The mean, or `floor` for a player with no opponents (only byes or nothing played yet).
+fn mean_or(floor: f64, xs: impl Iterator<Item = f64>) -> f64 {
     let mut n = 0usize;
     let mut s = 0.0;
     for x in xs {
@@ -151,22 +168,24 @@ fn mean(xs: impl Iterator<Item = f64>) -> f64 {
         s += x;
     }
     if n == 0 {
-        0.0
+        floor
     } else {
         s / n as f64
     }
 }
 
-/// Ranks a field. `head_to_head(a, b)` > 0 when `a` won their meetings.
-pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[MatchRecord]) -> Vec<StandingRow> {
+/// A player's match points under the policy.
+pub fn match_points(rules: &Rules, x: &Tally) -> u32 {
+    x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
+}
+
+/// Each player's own match-win % (Pokémon: own win %) as opponents' tiebreakers use it.
+pub fn own_pct(rules: &Rules, entrants: &[Entrant], tallies: &Tallies) -> Vec<f64> {
     let n = entrants.len();
     let empty = Tally::default();
     let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
-    let points = |p: usize| {
-        let x = t(p);
-        x.wins * rules.win + x.draws * rules.draw + x.losses * rules.loss
-    };
-    let mw: Vec<f64> = (0..n)
+    let points = |p: usize| match_points(rules, t(p));
+    (0..n)
         .map(|p| {
             let x = t(p);
             if rules.pokemon_pct {
@@ -193,7 +212,28 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
                 }
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Ranks a field. `head_to_head(a, b)` > 0 when `a` won their meetings.
+pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[MatchRecord]) -> Vec<StandingRow> {
+    rank_with(rules, entrants, tallies, matches, &[])
+}
+
+/// As [`rank`], with some players' opponents' win % given (`frozen[p]`): the Pokémon policy
+/// freezes a dropped player's Op Win% at their drop (see `Tournament::standings`).
+pub fn rank_with(
+    rules: &Rules,
+    entrants: &[Entrant],
+    tallies: &Tallies,
+    matches: &[MatchRecord],
+    frozen: &[Option<f64>],
+) -> Vec<StandingRow> {
+    let n = entrants.len();
+    let empty = Tally::default();
+    let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
+    let points = |p: usize| match_points(rules, t(p));
+    let mw = own_pct(rules, entrants, tallies);
     let gw_raw: Vec<f64> = (0..n)
         .map(|p| {
             let x = t(p);
@@ -206,9 +246,15 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
         })
         .collect();
     let gw_floored: Vec<f64> = gw_raw.iter().map(|g| g.max(rules.floor)).collect();
-    let omw: Vec<f64> = (0..n).map(|p| mean(t(p).opponents.iter().map(|&o| mw[o]))).collect();
-    let ogw: Vec<f64> = (0..n).map(|p| mean(t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
-    let oomw: Vec<f64> = (0..n).map(|p| mean(t(p).opponents.iter().map(|&o| omw[o]))).collect();
+    // A player who met no opponent (only byes) shows the floor, as the lowest any opponent can have.
+    let omw: Vec<f64> = (0..n)
+        .map(|p| match frozen.get(p).copied().flatten() {
+            Some(x) => x,
+            None => mean_or(rules.floor, t(p).opponents.iter().map(|&o| mw[o])),
+        })
+        .collect();
+    let ogw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
+    let oomw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| omw[o]))).collect();
     let gw_own = |p: usize| if rules.floor_own_gw { gw_floored[p] } else { gw_raw[p] };
     // Keys rounded to 1e-12 so players whose percentages are equal tie exactly.
     let q = |x: f64| (x * 1e12).round() as i64;
@@ -228,37 +274,51 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
     };
     let keys: Vec<Vec<i64>> = (0..n).map(key).collect();
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| entrants[a].name.cmp(&entrants[b].name)));
-    if rules.tiebreakers.contains(&Tiebreaker::HeadToHead) {
-        let mut i = 0;
-        while i < order.len() {
-            let mut j = i + 1;
-            while j < order.len() && keys[order[j]] == keys[order[i]] {
-                j += 1;
-            }
-            if j - i == 2 {
-                let (a, b) = (order[i], order[i + 1]);
-                let mut score = 0i64;
-                for m in matches {
-                    if m.b == Some(b) && m.a == a || m.b == Some(a) && m.a == b {
-                        let (aw, bw) = if m.a == a { (m.a_wins, m.b_wins) } else { (m.b_wins, m.a_wins) };
-                        score += i64::from(aw > bw) - i64::from(bw > aw);
-                    }
-                }
-                if score < 0 {
-                    order.swap(i, i + 1);
-                }
-            }
-            i = j;
+    // The policy's final step: players tied on every key are ordered by the seeded draw (names
+    // only separate equal draws, which a 64-bit keyed hash makes vanishingly rare).
+    order.sort_by(|&a, &b| {
+        keys[a]
+            .cmp(&keys[b])
+            .then_with(|| entrants[a].draw.cmp(&entrants[b].draw))
+            .then_with(|| entrants[a].name.cmp(&entrants[b].name))
+    });
+    let h2h = rules.tiebreakers.contains(&Tiebreaker::HeadToHead);
+    let mut rank_of = vec![0u32; n];
+    let mut tied = vec![false; n];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && keys[order[j]] == keys[order[i]] {
+            j += 1;
         }
+        let mut decided = j - i == 1;
+        if h2h && j - i == 2 {
+            let (a, b) = (order[i], order[i + 1]);
+            let mut score = 0i64;
+            for m in matches {
+                if m.b == Some(b) && m.a == a || m.b == Some(a) && m.a == b {
+                    let (aw, bw) = if m.a == a { (m.a_wins, m.b_wins) } else { (m.b_wins, m.a_wins) };
+                    score += i64::from(aw > bw) - i64::from(bw > aw);
+                }
+            }
+            if score < 0 {
+                order.swap(i, i + 1);
+            }
+            decided = score != 0;
+        }
+        for (k, &p) in order.iter().enumerate().take(j).skip(i) {
+            rank_of[p] = if decided { k as u32 + 1 } else { i as u32 + 1 };
+            tied[p] = !decided;
+        }
+        i = j;
     }
     order
         .iter()
-        .enumerate()
-        .map(|(r, &p)| {
+        .map(|&p| {
             let x = t(p);
             StandingRow {
-                rank: r as u32 + 1,
+                rank: rank_of[p],
+                tied: tied[p],
                 player: entrants[p].name.clone(),
                 points: points(p),
                 wins: x.wins,

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use super::events::{round_seed, ConfigV1, GameLink, MatchScore, PairedTable, Penalty, RoundsPlan, TournamentEvent};
 use super::pairing::{self, order_key};
-use super::policy::Rules;
+use super::policy::{Rules, TOP_CUT_BY_ATTENDANCE};
 use super::standings::{self, MatchRecord, StandingRow, Tallies};
-use crate::game::commit::{commit_seed, Secret};
+use crate::game::commit::{commit_seed, Commitment, Secret};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
@@ -79,6 +79,45 @@ pub struct Tournament {
     pub finalized: bool,
     /// Maintained incrementally as results arrive (see `standings::Tallies`).
     pub tallies: Tallies,
+    /// Players by trimmed, lower-cased name (names are unique case-insensitively).
+    pub folded: HashMap<String, usize>,
+    /// Best-of-N of every match, when the tournament recorded its match format.
+    pub best_of: Option<u32>,
+    /// The top-cut size: the configured one, or by attendance when round 1 is paired.
+    pub top_cut: Option<u32>,
+    /// Rounds voided before any result, with the reason.
+    pub voided: Vec<(u32, String)>,
+    /// Set when a judge finalized before the planned rounds or bracket were finished.
+    pub finalized_early: Option<(String, String)>,
+    /// The key of the random draw that orders players tied on every tiebreaker.
+    pub tie_key: [u8; 32],
+    /// A seed committed after creation (an imported event continued in kifu).
+    pub late_commitment: Option<Commitment>,
+    /// Events folded so far.
+    pub seen: u64,
+    /// Recorded signers' public keys, by name.
+    pub signers: Vec<(String, [u8; 32])>,
+    /// Checkpoints signed: (event count of the prefix, checkpoint, signer).
+    pub signed: Vec<(super::events::Checkpoint, String)>,
+}
+
+/// Case- and space-insensitive form of a player's name.
+pub fn fold_name(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// Levenshtein distance in characters (for "did you mean").
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 impl Tournament {
@@ -96,6 +135,80 @@ impl Tournament {
 
     pub fn player(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
+    }
+
+    /// The pairing-seed commitment: the header's, or one committed later (`SeedCommitted`).
+    pub fn commitment(&self) -> Option<Commitment> {
+        self.config.as_ref().and_then(|c| c.seed_commitment).or(self.late_commitment)
+    }
+
+    /// A player by name as typed: exact, else trimmed and case-insensitive.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.player(name).or_else(|| self.folded.get(&fold_name(name)).copied())
+    }
+
+    /// The registered name closest to `name`, if one is close enough to be a typo.
+    pub fn suggest(&self, name: &str) -> Option<&str> {
+        let want = fold_name(name);
+        let limit = (want.chars().count() / 3).max(2);
+        self.players
+            .iter()
+            .map(|p| (edit_distance(&want, &fold_name(&p.name)), p.name.as_str()))
+            .filter(|(d, _)| *d <= limit)
+            .min()
+            .map(|(_, n)| n)
+    }
+
+    /// "X is not registered in this tournament", with the nearest name if there is one.
+    pub fn unknown(&self, name: &str) -> String {
+        match self.suggest(name) {
+            Some(s) => format!("{name:?} is not registered in this tournament; did you mean {s:?}?"),
+            None => format!("{name:?} is not registered in this tournament"),
+        }
+    }
+
+    /// Players who can be paired in `round` (registered, entered by then, not dropped).
+    pub fn active_count(&self, round: u32) -> usize {
+        (0..self.players.len()).filter(|&p| self.active_in(p, round)).count()
+    }
+
+    /// The planned top-cut size (0: none). Before round 1 a cut by attendance is not known yet.
+    pub fn planned_cut(&self) -> u32 {
+        self.top_cut.unwrap_or(0)
+    }
+
+    /// What is left to play before the tournament can be finalized (empty: it is over).
+    pub fn unfinished(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if self.rounds.is_empty() {
+            v.push("no round was paired".to_string());
+            return v;
+        }
+        if let Some(l) = self.rounds.last() {
+            if !l.complete() {
+                v.push(format!("round {} still has tables without a result", l.round));
+            }
+        }
+        let planned = self.swiss_rounds.unwrap_or(0);
+        if self.swiss_played() < planned {
+            v.push(format!("only {} of {planned} Swiss rounds were played", self.swiss_played()));
+            return v;
+        }
+        let k = self.planned_cut();
+        let cut: Vec<&RoundState> = self.rounds.iter().filter(|r| r.top_cut).collect();
+        match cut.last() {
+            None if k >= 2 => {
+                let still_in = self.players.iter().filter(|p| p.dropped_after.is_none()).count();
+                if still_in >= k as usize {
+                    v.push(format!("the top {k} was not played"));
+                }
+            }
+            Some(l) if l.tables.len() > 1 || l.tables.iter().any(|t| t.winner().is_none()) => {
+                v.push(format!("the top {k} is not finished ({} in progress)", l.stage()));
+            }
+            _ => {}
+        }
+        v
     }
 
     fn active_in(&self, p: usize, round: u32) -> bool {
@@ -140,23 +253,105 @@ impl Tournament {
                 name: p.name.clone(),
                 late: p.first_round > 1,
                 dropped: p.dropped_after.is_some(),
+                draw: order_key(&self.tie_key, &p.name),
             })
             .collect()
     }
 
+    /// Each player's match points before Swiss round `round` was played (missed rounds count as
+    /// losses), by player index: what pairings of that round post.
+    pub fn points_before(&self, round: u32) -> Vec<u32> {
+        let Some(rules) = self.rules() else { return vec![0; self.players.len()] };
+        let mut pts: Vec<u32> = self
+            .players
+            .iter()
+            .map(|p| p.first_round.saturating_sub(1).min(round.saturating_sub(1)) * rules.loss)
+            .collect();
+        for r in self.swiss().filter(|r| r.round < round) {
+            for t in &r.tables {
+                let Some(s) = t.result else { continue };
+                let (a, b) = match s.a_wins.cmp(&s.b_wins) {
+                    std::cmp::Ordering::Greater => (rules.win, rules.loss),
+                    std::cmp::Ordering::Less => (rules.loss, rules.win),
+                    std::cmp::Ordering::Equal => (rules.draw, rules.draw),
+                };
+                pts[t.a] += a;
+                pts[t.b] += b;
+            }
+            for &b in &r.byes {
+                pts[b] += rules.win;
+            }
+        }
+        pts
+    }
+
     /// The Swiss standings from the incrementally maintained tallies.
     pub fn standings(&self) -> Vec<StandingRow> {
-        match self.rules() {
-            Some(r) => standings::rank(&r, &self.entrants(), &self.tallies, &self.matches()),
-            None => vec![],
+        let Some(r) = self.rules() else { return vec![] };
+        let entrants = self.entrants();
+        let frozen = if r.pokemon_pct { self.frozen_resistance(&r, &entrants) } else { vec![] };
+        standings::rank_with(&r, &entrants, &self.tallies, &self.matches(), &frozen)
+    }
+
+    /// Pokémon (as TOM ranks it): a player who dropped before the last Swiss round keeps the
+    /// Op Win% they had when they dropped, from their opponents' records at that round. TOM's
+    /// Round Rock export ranks a 0-1 dropped player whose opponent was 1-0 at the drop above
+    /// 0-3 players whose opponents finished better than that opponent did; no other reading of
+    /// the handbook orders it so.
+    fn frozen_resistance(&self, rules: &Rules, entrants: &[standings::Entrant]) -> Vec<Option<f64>> {
+        let last = self.swiss_played();
+        let mut out = vec![None; self.players.len()];
+        let mut drops: Vec<u32> =
+            self.players.iter().filter_map(|p| p.dropped_after).filter(|&d| d >= 1 && d < last).collect();
+        drops.sort_unstable();
+        drops.dedup();
+        for d in drops {
+            let mut prefix = Vec::new();
+            for r in self.swiss().filter(|r| r.round <= d) {
+                for t in &r.tables {
+                    if let Some(s) = t.result {
+                        prefix.push(MatchRecord {
+                            a: t.a,
+                            b: Some(t.b),
+                            a_wins: s.a_wins,
+                            b_wins: s.b_wins,
+                            draws: s.draws,
+                        });
+                    }
+                }
+                prefix.extend(r.byes.iter().map(|&b| MatchRecord::bye(b)));
+            }
+            let missed: Vec<(usize, u32)> =
+                self.missed().into_iter().map(|(p, m)| (p, m.min(d))).filter(|&(_, m)| m > 0).collect();
+            let tallies = standings::tally_all(self.players.len(), &missed, &prefix);
+            let mw = standings::own_pct(rules, entrants, &tallies);
+            for (p, pl) in self.players.iter().enumerate() {
+                if pl.dropped_after != Some(d) {
+                    continue;
+                }
+                let opp = &tallies.0[p].opponents;
+                if !opp.is_empty() {
+                    out[p] = Some(opp.iter().map(|&o| mw[o]).sum::<f64>() / opp.len() as f64);
+                }
+            }
         }
+        out
     }
 
     /// The pairing of Swiss round `round` that the seed and the current state determine.
     pub fn derive_round(&self, round: u32, seed: &Secret) -> (Vec<PairedTable>, Vec<String>) {
-        let standings = self.standings();
+        self.derive_round_from(&self.standings(), round, seed)
+    }
+
+    /// As [`Self::derive_round`], from standings the caller already computed on this state.
+    pub fn derive_round_from(
+        &self,
+        standings: &[StandingRow],
+        round: u32,
+        seed: &Secret,
+    ) -> (Vec<PairedTable>, Vec<String>) {
         let mut order: Vec<usize> = Vec::new();
-        for row in &standings {
+        for row in standings {
             if let Some(p) = self.player(&row.player) {
                 if self.active_in(p, round) {
                     order.push(p);
@@ -206,12 +401,12 @@ impl Tournament {
 
     /// The next top-cut round as the standings (first round) or the previous winners determine it.
     pub fn derive_top_cut(&self) -> Result<(u32, Vec<PairedTable>), String> {
-        let cfg = self.config.as_ref().ok_or("the tournament was not created")?;
+        self.config.as_ref().ok_or("the tournament was not created")?;
         let round = self.rounds.len() as u32 + 1;
         let previous: Vec<&RoundState> = self.rounds.iter().filter(|r| r.top_cut).collect();
         let seeds: Vec<String> = match previous.last() {
             None => {
-                let k = cfg.top_cut as usize;
+                let k = self.planned_cut() as usize;
                 if k < 2 || !k.is_power_of_two() {
                     return Err(format!("the top cut size is {k}; it must be a power of two, at least 2"));
                 }
@@ -253,30 +448,50 @@ impl Tournament {
 
     /// Every rule `event` breaks in this state. Empty means it may be recorded.
     pub fn validate(&self, event: &TournamentEvent) -> Vec<String> {
+        self.validate_inner(event, true)
+    }
+
+    /// As [`Self::validate`] for a round the caller has just derived from this very state with
+    /// [`Self::derive_round`]: every rule but the re-derivation (which would repeat the work).
+    pub fn validate_derived(&self, event: &TournamentEvent) -> Vec<String> {
+        self.validate_inner(event, false)
+    }
+
+    fn validate_inner(&self, event: &TournamentEvent, rederive: bool) -> Vec<String> {
         let mut v = Vec::new();
-        let Some(cfg) = &self.config else {
+        if self.config.is_none() {
             if !matches!(event, TournamentEvent::Created { .. }) {
                 v.push("the first event of a tournament must be Created".into());
             }
             return v;
-        };
-        if self.finalized {
-            v.push("the tournament is finalized; nothing can be recorded after that".into());
+        }
+        if self.finalized && !matches!(event, TournamentEvent::CheckpointSigned { .. }) {
+            v.push("the tournament is finalized; nothing but signatures can be recorded after that".into());
             return v;
         }
-        let unknown = |name: &str| format!("{name:?} is not registered in this tournament");
+        let unknown = |name: &str| self.unknown(name);
         let last = self.rounds.last();
         match event {
             TournamentEvent::Created { .. } => v.push("the tournament was already created".into()),
             TournamentEvent::PlayerRegistered { player, .. } | TournamentEvent::LateEntered { player, .. } => {
                 if player.trim().is_empty() {
                     v.push("a player's name cannot be empty".into());
+                } else if player.trim() != player {
+                    v.push(format!("{player:?} has spaces around it: register it trimmed"));
+                }
+                if player.chars().count() > 100 {
+                    v.push("a player's name has at most 100 characters".into());
                 }
                 if player == "-" {
                     v.push("\"-\" is reserved (it marks a bye in imports)".into());
                 }
                 if self.index.contains_key(player) {
                     v.push(format!("{player:?} is already registered"));
+                } else if let Some(&p) = self.folded.get(&fold_name(player)) {
+                    v.push(format!(
+                        "{player:?} is already registered as {:?} (names ignore case)",
+                        self.players[p].name
+                    ));
                 }
                 match event {
                     TournamentEvent::PlayerRegistered { .. } if !self.rounds.is_empty() => {
@@ -327,6 +542,13 @@ impl Tournament {
                         v.push(format!("the tournament plays {planned} Swiss rounds"));
                     }
                 }
+                if seed.is_some() && self.active_count(*round) < 2 {
+                    v.push(format!(
+                        "round {round} needs at least two active players; {} {} in",
+                        self.active_count(*round),
+                        if self.active_count(*round) == 1 { "is" } else { "are" }
+                    ));
+                }
                 let mut seen = vec![false; self.players.len()];
                 let names = tables.iter().flat_map(|t| [&t.a, &t.b]).chain(byes.iter());
                 for name in names {
@@ -350,16 +572,18 @@ impl Tournament {
                 }
                 match seed {
                     Some(seed) => {
-                        if cfg.seed_commitment.is_none() {
+                        if self.commitment().is_none() {
                             v.push("the tournament committed to no seed, so no round can claim one".into());
                         }
-                        let (want_tables, want_byes) = self.derive_round(*round, seed);
-                        if &want_tables != tables || &want_byes != byes {
-                            v.push(describe_pairing_diff(*round, &want_tables, &want_byes, tables, byes));
+                        if rederive {
+                            let (want_tables, want_byes) = self.derive_round(*round, seed);
+                            if &want_tables != tables || &want_byes != byes {
+                                v.push(describe_pairing_diff(*round, &want_tables, &want_byes, tables, byes));
+                            }
                         }
                     }
                     None => {
-                        if cfg.seed_commitment.is_some() {
+                        if self.commitment().is_some() {
                             v.push(
                                 "this tournament pairs from its committed seed: the round must carry its seed".into(),
                             );
@@ -383,12 +607,18 @@ impl Tournament {
                                     "round {round} table {table} already has a result; a judge corrects it with a reason"
                                 ));
                             }
-                            if r.top_cut && score.a_wins == score.b_wins {
-                                v.push("a top-cut match needs a winner".into());
+                            match self.best_of {
+                                Some(n) => {
+                                    if let Err(e) = score.check(n, r.top_cut) {
+                                        v.push(format!("round {round} table {table}: {e}"));
+                                    }
+                                }
+                                None if r.top_cut && score.a_wins == score.b_wins => {
+                                    v.push("a top-cut match needs a winner".into())
+                                }
+                                None => {}
                             }
-                            if score.a_wins + score.b_wins + score.draws == 0 && !r.top_cut {
-                                // 0-0-0 is an intentional or unplayed draw: allowed.
-                            }
+                            v.extend(self.penalty_conflicts(*round, t, *score));
                         }
                     },
                 }
@@ -398,12 +628,48 @@ impl Tournament {
                     }
                 }
             }
-            TournamentEvent::PenaltyIssued { player, judge, .. } => {
-                if self.player(player).is_none() {
-                    v.push(unknown(player));
-                }
+            TournamentEvent::PenaltyIssued { player, judge, reason, round, penalty } => {
                 if judge.trim().is_empty() {
                     v.push("a penalty names the judge".into());
+                }
+                if reason.trim().is_empty() {
+                    v.push("a penalty gives its reason".into());
+                }
+                let cur = self.rounds.len() as u32;
+                if *round > cur.max(1) {
+                    v.push(format!("round {round} is not paired yet (the current round is {cur})"));
+                }
+                match self.player(player) {
+                    None => v.push(unknown(player)),
+                    Some(p) => {
+                        if *penalty == Penalty::Disqualification && self.players[p].dropped_after.is_some() {
+                            v.push(format!("{player} already left the tournament"));
+                        }
+                        if matches!(penalty, Penalty::GameLoss | Penalty::MatchLoss) {
+                            let table = self
+                                .rounds
+                                .iter()
+                                .find(|r| r.round == *round)
+                                .and_then(|r| r.tables.iter().find(|t| t.a == p || t.b == p));
+                            if let Some(t) = table {
+                                if let Some(s) = t.result {
+                                    let mine = if t.a == p { s } else { s.swapped() };
+                                    let ok = match penalty {
+                                        Penalty::MatchLoss => mine.b_wins > mine.a_wins,
+                                        _ => mine.b_wins >= 1,
+                                    };
+                                    if !ok {
+                                        v.push(format!(
+                                            "round {round} table {} already has the result {s}, which does not \
+                                             include this {}; correct the result with it",
+                                            t.table,
+                                            if *penalty == Penalty::MatchLoss { "match loss" } else { "game loss" }
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
             TournamentEvent::TopCutPaired { round, tables } => {
@@ -424,7 +690,7 @@ impl Tournament {
                     }
                 }
             }
-            TournamentEvent::SeedRevealed { seed } => match cfg.seed_commitment {
+            TournamentEvent::SeedRevealed { seed } => match self.commitment() {
                 None => v.push("the tournament committed to no seed".into()),
                 Some(c) => {
                     if commit_seed(seed) != c {
@@ -440,13 +706,109 @@ impl Tournament {
                 }
             },
             TournamentEvent::Finalized => {
-                if let Some(l) = last {
-                    if !l.complete() {
-                        v.push(format!("round {} still has tables without a result", l.round));
+                for u in self.unfinished() {
+                    v.push(format!("{u}; a judge can finalize early with a reason"));
+                }
+                if self.commitment().is_some() && self.revealed_seed.is_none() {
+                    v.push("reveal the pairing seed before finalizing".into());
+                }
+            }
+            TournamentEvent::FinalizedEarly { judge, reason } => {
+                if judge.trim().is_empty() || reason.trim().is_empty() {
+                    v.push("finalizing early names the judge and the reason".into());
+                }
+                if self.unfinished().is_empty() {
+                    v.push("the tournament is over: finalize it normally".into());
+                }
+                if self.commitment().is_some() && self.revealed_seed.is_none() {
+                    v.push("reveal the pairing seed before finalizing".into());
+                }
+            }
+            TournamentEvent::MatchFormatSet { best_of } => {
+                if !super::events::FORMATS.contains(best_of) {
+                    v.push(format!("best of {best_of}: kifu plays best of 1, 3 or 5"));
+                }
+                if !self.rounds.is_empty() {
+                    v.push("the match format is set before round 1 is paired".into());
+                }
+                if self.best_of.is_some() {
+                    v.push("the match format is already set".into());
+                }
+            }
+            TournamentEvent::SeedCommitted { .. } => {
+                if self.commitment().is_some() {
+                    v.push("the tournament already committed to a pairing seed".into());
+                }
+            }
+            TournamentEvent::SwissRoundsSet { rounds } => {
+                if *rounds < self.swiss_played().max(1) {
+                    v.push(format!(
+                        "{} Swiss round(s) were already played; plan at least that many",
+                        self.swiss_played()
+                    ));
+                }
+                if *rounds > 64 {
+                    v.push("at most 64 Swiss rounds".into());
+                }
+                if self.rounds.iter().any(|r| r.top_cut) {
+                    v.push("the top cut has started".into());
+                }
+            }
+            TournamentEvent::SignerRecorded { signer, .. } => {
+                if signer.trim().is_empty() || signer.len() > 100 {
+                    v.push("a signer has a name of 1 to 100 characters".into());
+                }
+                if self.signers.iter().any(|(n, _)| n == signer) {
+                    v.push(format!("{signer} already has a recorded key"));
+                }
+            }
+            TournamentEvent::CheckpointSigned { signer, checkpoint, signature } => {
+                if !self.signers.iter().any(|(n, _)| n == signer) {
+                    v.push(format!("{signer} has no recorded key"));
+                }
+                if signature.len() != 64 {
+                    v.push(format!("a signature has 64 bytes, not {}", signature.len()));
+                }
+                let (_, events) = checkpoint.prefix();
+                match checkpoint {
+                    super::events::Checkpoint::RoundClosed { round, .. } => {
+                        match self.rounds.iter().find(|r| r.round == *round) {
+                            None => v.push(format!("round {round} is not paired")),
+                            Some(r) if !r.complete() => v.push(format!("round {round} is not closed yet")),
+                            _ => {}
+                        }
+                    }
+                    super::events::Checkpoint::Final { .. } => {
+                        if !self.finalized {
+                            v.push("the final root is signed after finalization".into());
+                        }
                     }
                 }
-                if cfg.seed_commitment.is_some() && self.revealed_seed.is_none() {
-                    v.push("reveal the pairing seed before finalizing".into());
+                if events != self.seen {
+                    v.push(format!("a checkpoint names the log as it is ({} events), not {events}", self.seen));
+                }
+            }
+            TournamentEvent::RoundVoided { round, reason } => {
+                if reason.trim().is_empty() {
+                    v.push("voiding a round gives its reason".into());
+                }
+                match last {
+                    None => v.push("no round is paired".into()),
+                    Some(l) => {
+                        if l.round != *round {
+                            v.push(format!("only the latest round, {}, can be voided, not {round}", l.round));
+                        }
+                        if let Some(t) = l.tables.iter().find(|t| t.result.is_some()) {
+                            v.push(format!(
+                                "round {} already has a result (table {}); a round is voided only before any result",
+                                l.round, t.table
+                            ));
+                        }
+                        let penalized = self.players.iter().any(|p| p.penalties.iter().any(|x| x.0 == l.round));
+                        if penalized {
+                            v.push(format!("a penalty was issued in round {}; it cannot be voided", l.round));
+                        }
+                    }
                 }
             }
         }
@@ -455,6 +817,7 @@ impl Tournament {
 
     /// Applies an event. Total: an event that breaks rules still folds (unknown names are skipped).
     pub fn apply(&mut self, event: &TournamentEvent) {
+        self.seen += 1;
         match event {
             TournamentEvent::Created { config } => {
                 if self.config.is_none() {
@@ -462,6 +825,10 @@ impl Tournament {
                     if let RoundsPlan::Fixed(n) = config.rounds {
                         self.swiss_rounds = Some(n);
                     }
+                    if config.top_cut != TOP_CUT_BY_ATTENDANCE {
+                        self.top_cut = Some(config.top_cut);
+                    }
+                    self.tie_key = tie_key(config);
                 }
             }
             TournamentEvent::PlayerRegistered { player, deck } => self.add_player(player, deck, 1),
@@ -479,9 +846,12 @@ impl Tournament {
                 }
             }
             TournamentEvent::RoundPaired { round, tables, byes, round_seed } => {
+                let n = self.players.iter().filter(|p| p.dropped_after.is_none()).count() as u32;
                 if self.swiss_rounds.is_none() {
-                    let n = self.players.iter().filter(|p| p.dropped_after.is_none()).count() as u32;
                     self.swiss_rounds = self.rules().map(|r| r.swiss_rounds(n));
+                }
+                if self.top_cut.is_none() {
+                    self.top_cut = self.rules().map(|r| r.top_cut(n));
                 }
                 let byes: Vec<usize> = byes.iter().filter_map(|b| self.player(b)).collect();
                 for &b in &byes {
@@ -531,6 +901,75 @@ impl Tournament {
             }
             TournamentEvent::SeedRevealed { seed } => self.revealed_seed = Some(*seed),
             TournamentEvent::Finalized => self.finalized = true,
+            TournamentEvent::FinalizedEarly { judge, reason } => {
+                self.finalized = true;
+                self.finalized_early = Some((judge.clone(), reason.clone()));
+            }
+            TournamentEvent::MatchFormatSet { best_of } => {
+                self.best_of.get_or_insert(*best_of);
+            }
+            TournamentEvent::RoundVoided { round, reason } => self.void(*round, reason),
+            TournamentEvent::SeedCommitted { commitment } => {
+                self.late_commitment.get_or_insert(*commitment);
+            }
+            TournamentEvent::SwissRoundsSet { rounds } => self.swiss_rounds = Some(*rounds),
+            TournamentEvent::SignerRecorded { signer, public_key } => {
+                if !self.signers.iter().any(|(n, _)| n == signer) {
+                    self.signers.push((signer.clone(), *public_key));
+                }
+            }
+            TournamentEvent::CheckpointSigned { signer, checkpoint, .. } => {
+                self.signed.push((checkpoint.clone(), signer.clone()));
+            }
+        }
+    }
+
+    /// Withdraws the latest round: its byes leave the tallies, players who entered or dropped
+    /// after it are moved back one round, and a plan fixed by its pairing is unfixed.
+    fn void(&mut self, round: u32, reason: &str) {
+        if self.rounds.last().map(|r| r.round) != Some(round) {
+            return;
+        }
+        let Some(r) = self.rounds.pop() else { return };
+        self.voided.push((round, reason.to_string()));
+        for t in &r.tables {
+            if let Some(s) = t.result {
+                if !r.top_cut {
+                    self.tallies.remove(&MatchRecord {
+                        a: t.a,
+                        b: Some(t.b),
+                        a_wins: s.a_wins,
+                        b_wins: s.b_wins,
+                        draws: s.draws,
+                    });
+                }
+            }
+        }
+        for &b in &r.byes {
+            self.tallies.remove(&MatchRecord::bye(b));
+        }
+        for p in 0..self.players.len() {
+            let pl = &mut self.players[p];
+            if pl.first_round == round + 1 && round >= 1 {
+                pl.first_round = round.max(1);
+                if let Some(t) = self.tallies.0.get_mut(p) {
+                    t.missed = t.missed.saturating_sub(1);
+                    t.rounds = t.rounds.saturating_sub(1);
+                    t.losses = t.losses.saturating_sub(1);
+                }
+            }
+            if pl.dropped_after == Some(round) {
+                pl.dropped_after = Some(round - 1);
+            }
+        }
+        if self.rounds.is_empty() {
+            if let Some(cfg) = &self.config {
+                self.swiss_rounds = match cfg.rounds {
+                    RoundsPlan::Fixed(n) => Some(n),
+                    RoundsPlan::ByAttendance => None,
+                };
+                self.top_cut = (cfg.top_cut != TOP_CUT_BY_ATTENDANCE).then_some(cfg.top_cut);
+            }
         }
     }
 
@@ -538,6 +977,7 @@ impl Tournament {
         if self.index.contains_key(name) {
             return;
         }
+        self.folded.entry(fold_name(name)).or_insert(self.players.len());
         self.index.insert(name.to_string(), self.players.len());
         self.players.push(Player {
             name: name.to_string(),
@@ -563,6 +1003,44 @@ impl Tournament {
                 })
             })
             .collect()
+    }
+}
+
+/// The key of the draw among players tied on every tiebreaker: the seed commitment (fixed and
+/// public before any result, so nobody can steer a tie), or for tournaments without one,
+/// `blake3 derive_key("kifu 2026-11-22 tie draw v1", postcard(config))`. A player's place in the
+/// draw is `order_key(tie_key, name)`, lowest first.
+pub fn tie_key(config: &ConfigV1) -> [u8; 32] {
+    match config.seed_commitment {
+        Some(c) => c.0,
+        None => blake3::derive_key("kifu 2026-11-22 tie draw v1", &postcard::to_stdvec(config).unwrap_or_default()),
+    }
+}
+
+impl Tournament {
+    /// Game or match losses the penalties of `round` impose on a result at `t`, violated by `score`.
+    fn penalty_conflicts(&self, round: u32, t: &TableState, score: MatchScore) -> Vec<String> {
+        let mut v = Vec::new();
+        for (p, mine) in [(t.a, score), (t.b, score.swapped())] {
+            let Some(pl) = self.players.get(p) else { continue };
+            for (r, pen, _) in &pl.penalties {
+                if *r != round {
+                    continue;
+                }
+                match pen {
+                    Penalty::MatchLoss if mine.b_wins <= mine.a_wins => v.push(format!(
+                        "{} has a match loss penalty in round {round}: the result must be a loss",
+                        pl.name
+                    )),
+                    Penalty::GameLoss if mine.b_wins == 0 => v.push(format!(
+                        "{} has a game loss penalty in round {round}: the opponent won at least one game",
+                        pl.name
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        v
     }
 }
 
@@ -599,4 +1077,109 @@ fn describe_pairing_diff(
         lines.push(format!("    bye: expected {want_byes:?}, recorded {got_byes:?}"));
     }
     lines.join("\n")
+}
+
+/// A player's final place: after a top cut, the champion, then each bracket round's losers (in
+/// Swiss order within the round), then everyone else in Swiss order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Placing {
+    pub place: u32,
+    /// Shared with others tied on every tiebreaker (only in the Swiss part): shown "T9".
+    pub tied: bool,
+    pub player: String,
+    /// "champion", "final", "semifinals", "quarterfinals", "top 16", ..., "in the bracket"
+    /// (still playing), or "swiss".
+    pub stage: String,
+    /// The Swiss rank label ("T8", "12").
+    pub swiss_rank: String,
+    pub dropped: bool,
+}
+
+impl Placing {
+    pub fn place_label(&self) -> String {
+        if self.tied {
+            format!("T{}", self.place)
+        } else {
+            self.place.to_string()
+        }
+    }
+}
+
+impl Tournament {
+    /// Final placings (provisional while the bracket is being played).
+    pub fn placings(&self) -> Vec<Placing> {
+        let swiss = self.standings();
+        let swiss_pos: HashMap<&str, usize> = swiss.iter().enumerate().map(|(i, r)| (r.player.as_str(), i)).collect();
+        let mut out: Vec<Placing> = Vec::new();
+        let mut placed = vec![false; self.players.len()];
+        let push = |out: &mut Vec<Placing>, p: usize, stage: String| {
+            let name = &self.players[p].name;
+            let row = swiss_pos.get(name.as_str()).map(|&i| &swiss[i]);
+            out.push(Placing {
+                place: out.len() as u32 + 1,
+                tied: false,
+                player: name.clone(),
+                stage,
+                swiss_rank: row.map(|r| r.rank_label()).unwrap_or_default(),
+                dropped: self.players[p].dropped_after.is_some(),
+            });
+        };
+        let by_swiss = |v: &mut Vec<usize>| v.sort_by_key(|&p| swiss_pos.get(self.players[p].name.as_str()).copied());
+        let cut: Vec<&RoundState> = self.rounds.iter().filter(|r| r.top_cut).collect();
+        if let Some(last) = cut.last() {
+            // Still alive: every player of the latest bracket round without a decided loss.
+            let mut alive: Vec<usize> = Vec::new();
+            for t in &last.tables {
+                match t.winner() {
+                    Some(w) if last.tables.len() == 1 => {
+                        push(&mut out, w, "champion".into());
+                        placed[w] = true;
+                    }
+                    Some(w) => alive.push(w),
+                    None => alive.extend([t.a, t.b]),
+                }
+            }
+            by_swiss(&mut alive);
+            for p in alive {
+                if !std::mem::replace(&mut placed[p], true) {
+                    push(&mut out, p, "in the bracket".into());
+                }
+            }
+            for r in cut.iter().rev() {
+                let mut losers: Vec<usize> = r
+                    .tables
+                    .iter()
+                    .filter_map(|t| t.winner().map(|w| if w == t.a { t.b } else { t.a }))
+                    .filter(|&p| !placed[p])
+                    .collect();
+                by_swiss(&mut losers);
+                for p in losers {
+                    placed[p] = true;
+                    push(&mut out, p, r.stage());
+                }
+            }
+        }
+        let mut prev: Option<(u32, u32)> = None; // (Swiss rank, place) of the previous row
+        for r in &swiss {
+            let Some(p) = self.player(&r.player) else { continue };
+            if placed[p] {
+                continue;
+            }
+            // Players sharing a Swiss rank share their place too.
+            let place = match prev {
+                Some((rank, place)) if r.tied && rank == r.rank => place,
+                _ => out.len() as u32 + 1,
+            };
+            prev = Some((r.rank, place));
+            out.push(Placing {
+                place,
+                tied: r.tied,
+                player: r.player.clone(),
+                stage: "swiss".into(),
+                swiss_rank: r.rank_label(),
+                dropped: self.players[p].dropped_after.is_some(),
+            });
+        }
+        out
+    }
 }

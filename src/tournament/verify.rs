@@ -102,30 +102,64 @@ pub fn verify(
             add("events follow the rules", false, format!("event {seq} ({kind}): {}", problems.join("; ")));
         }
     }
-    let seeded = st.rounds.iter().filter(|r| r.seed.is_some()).count();
-    let imported = st.rounds.iter().filter(|r| !r.top_cut && r.seed.is_none()).count();
-    let pair_detail = format!(
-        "{seeded} round(s) re-derived from their seeds and the standings before them{}",
-        if imported > 0 {
-            format!("; {imported} imported round(s) carry no seed (pairings made elsewhere)")
-        } else {
-            String::new()
-        }
-    );
+    let list = |rs: Vec<u32>| rs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ");
+    let seeded: Vec<u32> = st.rounds.iter().filter(|r| r.seed.is_some()).map(|r| r.round).collect();
+    let imported: Vec<u32> = st.rounds.iter().filter(|r| !r.top_cut && r.seed.is_none()).map(|r| r.round).collect();
+    let cut: Vec<u32> = st.rounds.iter().filter(|r| r.top_cut).map(|r| r.round).collect();
+    let mut parts = Vec::new();
+    if !imported.is_empty() {
+        parts.push(format!("round(s) {} imported (paired elsewhere, no seed)", list(imported)));
+    }
+    if !seeded.is_empty() {
+        parts.push(format!("round(s) {} paired by kifu, re-derived from their seeds and the standings", list(seeded)));
+    }
+    if !cut.is_empty() {
+        parts.push(format!("top-cut round(s) {} re-derived from the standings and winners", list(cut)));
+    }
+    for (r, why) in &st.voided {
+        parts.push(format!("round {r} voided before any result ({why}) and re-derived"));
+    }
+    if parts.is_empty() {
+        parts.push("no round paired yet".into());
+    }
     let pair_ok = !loaded.problems.iter().any(|(_, k, _)| k == "round paired" || k == "top cut paired");
-    add("pairings", pair_ok, pair_detail);
-    match (loaded.config.seed_commitment, st.revealed_seed) {
+    add("pairings", pair_ok, parts.join("; "));
+    match (st.commitment(), st.revealed_seed) {
         (None, _) => add("seed", true, "no seed committed (imported pairings)".into()),
         (Some(_), Some(_)) => add(
             "seed",
             !loaded.problems.iter().any(|(_, k, _)| k == "seed revealed"),
             "revealed seed matches the commitment and derives every round seed".into(),
         ),
+        (Some(c), None) if st.finalized => {
+            add("seed", false, format!("finalized without revealing the seed committed as {c}"))
+        }
         (Some(c), None) => add(
             "seed",
-            false,
-            format!("the seed committed as {c} is not revealed yet (finalize the tournament to reveal it)"),
+            true,
+            format!("the seed committed as {c} is revealed at finalization (the event is still running)"),
         ),
+    }
+    let penalties: Vec<String> = st
+        .players
+        .iter()
+        .flat_map(|p| p.penalties.iter().map(move |(r, k, _)| format!("{} {k:?} (round {r})", p.name)))
+        .collect();
+    if !penalties.is_empty() {
+        add(
+            "penalties",
+            !loaded.problems.iter().any(|(_, k, _)| k == "penalty issued"),
+            format!("{}; every game or match loss is reflected in its result", penalties.join(", ")),
+        );
+    }
+    match (&st.finalized_early, st.finalized) {
+        (Some((judge, reason)), _) => add(
+            "finalized",
+            true,
+            format!("finalized early by judge {judge}: {reason} (left unplayed: {})", st.unfinished().join("; ")),
+        ),
+        (None, true) => add("finalized", true, "finalized after every planned round and the top cut".into()),
+        (None, false) => add("finalized", true, "not finalized yet".into()),
     }
     let scratch = st.tallies_from_scratch();
     if scratch == st.tallies {
@@ -181,6 +215,7 @@ pub fn verify(
     }
     let games = linked_games(&loaded);
     let root = root_hash(loaded.head.hash, loaded.head.len, &games);
+    check_signatures(&loaded, &games, &mut add);
     Ok(Report {
         tournament: stream.to_string(),
         events: loaded.head.len,
@@ -189,6 +224,63 @@ pub fn verify(
         root,
         checks,
     })
+}
+
+/// Every signature against its recorded key and the log prefix it names; once a key is
+/// recorded, every closed round and (after finalization) the final root must be signed.
+fn check_signatures(loaded: &Loaded, games: &BTreeMap<String, Hash32>, add: &mut dyn FnMut(&str, bool, String)) {
+    use super::events::Checkpoint;
+    let st = &loaded.state;
+    if st.signers.is_empty() {
+        return;
+    }
+    let stream = loaded.header.v1().stream.to_string();
+    let mut good: Vec<(Checkpoint, String)> = Vec::new();
+    let mut problems = Vec::new();
+    for e in &loaded.entries {
+        let TournamentEvent::CheckpointSigned { signer, checkpoint, signature } = &e.event else { continue };
+        let (head, events) = checkpoint.prefix();
+        let what = checkpoint.describe();
+        let actual = events.checked_sub(1).and_then(|i| loaded.entries.get(i as usize)).map(|x| x.hash);
+        if actual != Some(head) || events > e.seq {
+            problems.push(format!(
+                "{what}: signed by {signer}, but the log's head at event {events} is not the one signed"
+            ));
+            continue;
+        }
+        if let Checkpoint::Final { root, .. } = checkpoint {
+            if *root != root_hash(head, events, games) {
+                problems.push(format!("{what}: signed by {signer}, but the root hash differs from the recomputed one"));
+                continue;
+            }
+        }
+        let Some((_, key)) = st.signers.iter().find(|(n, _)| n == signer) else {
+            problems.push(format!("{what}: {signer} has no recorded key"));
+            continue;
+        };
+        match super::sign::check(key, &stream, checkpoint, signature) {
+            Ok(()) => good.push((checkpoint.clone(), signer.clone())),
+            Err(why) => problems.push(format!("{what}: {signer}'s signature is invalid: {why}")),
+        }
+    }
+    for r in st.rounds.iter().filter(|r| r.complete()) {
+        let signed = good.iter().any(|(c, _)| matches!(c, Checkpoint::RoundClosed { round, .. } if *round == r.round));
+        if !signed {
+            problems.push(format!("round {} closed (its checkpoint) carries no valid signature", r.round));
+        }
+    }
+    if st.finalized && !good.iter().any(|(c, _)| matches!(c, Checkpoint::Final { .. })) {
+        problems.push("the final root carries no valid signature".into());
+    }
+    if problems.is_empty() {
+        let who: Vec<String> = good.iter().map(|(c, s)| format!("{s} signed {}", c.describe())).collect();
+        let keys: Vec<String> = st.signers.iter().map(|(n, k)| format!("{n} {}", &hex::encode(k)[..16])).collect();
+        add("signatures", true, format!("{} (keys: {})", who.join("; "), keys.join(", ")));
+    } else {
+        for p in problems {
+            add("signatures", false, p);
+        }
+    }
 }
 
 /// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished).

@@ -486,7 +486,7 @@ fn organizer_cli_flow_and_refusals() {
     assert!(out.contains("root hash"), "{out}");
     let v: serde_json::Value = serde_json::from_str(&env.ok(&["tournament", "verify", "fnm", "--json"])).unwrap();
     assert_eq!(v["root"].as_str().unwrap().len(), 64);
-    env.ok(&["tournament", "export", "fnm"]);
+    env.ok(&["tournament", "export", "fnm", "--to", "json"]);
 }
 
 /// The exact optimum of a field, (repeat byes, rematches, pair-down steps) in that order of
@@ -588,3 +588,9 @@ fn every_registered_game_runs_a_verified_swiss_event() {
     }
     assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "vanguard"));
 }
+
+mod exchange;
+mod rules;
+mod runs;
+mod signed;
+mod web;

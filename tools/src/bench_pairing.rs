@@ -1,7 +1,8 @@
 //! The program behind `tools/bench-pairing`: times kifu's Swiss pairing of one round against the
 //! npm package `tournament-pairings` (blossom) and the PyPI package `swisspair` on the same
 //! generated inputs, reports quality (rematches, pair-down steps, score difference), and times
-//! standings for 10,000 players over 15 rounds. Not a timed test: a measurement to read.
+//! standings for 10,000 players over 15 rounds, and `kifu tournament pair` end to end (a cold
+//! process on a 10,000-player event after 9 rounds). Not a timed test: a measurement to read.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
@@ -161,6 +162,11 @@ fn fmt_q(q: &Quality) -> String {
 }
 
 fn main() {
+    // BENCH_E2E_ONLY=1: only the end-to-end `kifu tournament pair` row.
+    if std::env::var_os("BENCH_E2E_ONLY").is_some() {
+        end_to_end_pair();
+        return;
+    }
     let work = PathBuf::from(std::env::var("BENCH_WORK").unwrap_or_else(|_| "target/bench-pairing".into()));
     std::fs::create_dir_all(&work).unwrap();
     let node_dir = std::env::var("BENCH_NODE_DIR").ok();
@@ -295,5 +301,91 @@ fn main() {
         build.as_secs_f64(),
         rows[0].player,
         rows[0].points
+    );
+
+    end_to_end_pair();
+}
+
+/// `kifu tournament pair` from a cold process at 10,000 players after 9 recorded rounds: the
+/// median of three runs (each new round is voided afterwards so the next run pairs it again).
+fn end_to_end_pair() {
+    use kifu::clock::SteppingClock;
+    use kifu::log::envelope::{Actor, StreamId, Timestamp};
+    use kifu::store::sled_store::SledStore;
+    use kifu::tournament::events::{ConfigV1, MatchScore, RoundsPlan, TournamentEvent};
+    use kifu::tournament::{ops, record};
+    let Ok(bin) = std::env::var("BENCH_KIFU_BIN") else {
+        println!("note: BENCH_KIFU_BIN is not set; kifu tournament pair end to end not measured");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let id = StreamId::new("big").unwrap();
+    let seed = kifu::game::commit::Commitment([5; 32]);
+    let n = 10_000;
+    let t = Instant::now();
+    {
+        let store = SledStore::open(&data, std::sync::Arc::new(SteppingClock::fixed())).unwrap();
+        let config = ConfigV1 {
+            name: "bench".into(),
+            game: "stones".into(),
+            policy: Policy::Mtr,
+            rounds: RoundsPlan::Fixed(15),
+            top_cut: 0,
+            seed_commitment: Some(kifu::game::commit::commit_seed(&seed)),
+        };
+        let players = (0..n)
+            .map(|i| TournamentEvent::PlayerRegistered { player: format!("player {i:05}"), deck: None })
+            .collect();
+        record::create(&store, &id, &config, Actor::System, Timestamp(0), players).unwrap();
+        ops::save_seed(&data, &id, &seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..9 {
+            let loaded = record::load(&store, &id).unwrap();
+            let p = ops::pair_next(&store, &data, &id, loaded, Actor::System, None, seed).unwrap();
+            let results = p
+                .tables
+                .iter()
+                .map(|t| TournamentEvent::ResultReported {
+                    round: p.round,
+                    table: t.table,
+                    score: if rng.random::<bool>() {
+                        MatchScore { a_wins: 2, b_wins: rng.random_range(0..2), draws: 0 }
+                    } else {
+                        MatchScore { a_wins: rng.random_range(0..2), b_wins: 2, draws: 0 }
+                    },
+                    games: vec![],
+                })
+                .collect();
+            record::record(&store, &id, Actor::System, results).unwrap();
+        }
+    }
+    let build = t.elapsed();
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        let out = Command::new(&bin)
+            .args(["--data", data.to_str().unwrap(), "tournament", "pair", "big", "--json"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        assert!(out.success(), "kifu tournament pair failed");
+        let store = SledStore::open(&data, std::sync::Arc::new(SteppingClock::fixed())).unwrap();
+        let round = record::load(&store, &id).unwrap().state.rounds.len() as u32;
+        record::record(
+            &store,
+            &id,
+            Actor::System,
+            vec![TournamentEvent::RoundVoided { round, reason: "bench".into() }],
+        )
+        .unwrap();
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "kifu tournament pair end to end: {n} players, round 10, cold process: median {:.0} ms (runs {}; fixture built in {:.1} s)",
+        times[1],
+        times.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>().join(", "),
+        build.as_secs_f64()
     );
 }

@@ -10,10 +10,12 @@ use kifu::game::commit::{commit_seed, Commitment};
 use kifu::game::NewGame;
 use kifu::log::envelope::{Actor, StreamId};
 use kifu::store::sled_store::SledStore;
-use kifu::tournament::policy::{CustomPolicy, Tiebreaker};
-use kifu::tournament::{record, ConfigV1, Policy, RoundsPlan, TournamentEvent};
+use kifu::tournament::events::Penalty;
+use kifu::tournament::policy::{CustomPolicy, Tiebreaker, TOP_CUT_BY_ATTENDANCE};
+use kifu::tournament::state::{fold_name, Tournament};
+use kifu::tournament::{ops, record, ConfigV1, Policy, RoundsPlan, TournamentEvent};
 
-use super::{parse_seed, save_seed, Context};
+use super::{parse_seed, Context};
 use crate::cli::output;
 
 #[derive(clap::Args, Debug)]
@@ -39,9 +41,12 @@ pub struct NewArgs {
     /// Swiss rounds (default: by the policy's attendance table when round 1 is paired).
     #[arg(long)]
     rounds: Option<u32>,
-    /// Players in the top cut (0 for none).
-    #[arg(long, default_value_t = 8)]
-    top_cut: u32,
+    /// Players in the top cut: 0 for none, 2, 4, 8, ..., or auto (by the policy's attendance table).
+    #[arg(long, default_value = "auto")]
+    top_cut: String,
+    /// Games per match: 1, 3 or 5. Scores that cannot happen in it are refused.
+    #[arg(long, default_value_t = 3)]
+    best_of: u32,
     /// The stream id (default: derived from the name and the time).
     #[arg(long)]
     id: Option<StreamId>,
@@ -89,9 +94,13 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
             })
         }
     };
-    if a.top_cut == 1 || (a.top_cut > 1 && !a.top_cut.is_power_of_two()) {
-        bail!("--top-cut must be 0 or a power of two (2, 4, 8, 16...), not {}", a.top_cut);
-    }
+    let top_cut = match a.top_cut.as_str() {
+        "auto" => TOP_CUT_BY_ATTENDANCE,
+        n => match n.parse::<u32>() {
+            Ok(k) if k == 0 || (k > 1 && k.is_power_of_two() && k <= 1024) => k,
+            _ => bail!("--top-cut must be auto, 0 or a power of two (2, 4, 8, 16...), not {n}"),
+        },
+    };
     let seed = match &a.seed {
         Some(s) => parse_seed(s)?,
         None => Commitment(rand::random::<[u8; 32]>()),
@@ -119,12 +128,11 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
         game: a.game.clone(),
         policy,
         rounds: a.rounds.map(RoundsPlan::Fixed).unwrap_or(RoundsPlan::ByAttendance),
-        top_cut: a.top_cut,
+        top_cut,
         seed_commitment: Some(commit_seed(&seed)),
     };
-    save_seed(ctx, &id, &seed)?;
     let store = ctx.open_store()?;
-    let head = record::create(&store, &id, &config, a.actor, now, vec![])?;
+    let head = ops::create(&store, &ctx.data_dir, &id, &config, &seed, a.best_of, a.actor, now)?;
     if json {
         output::print_json(
             &json!({"id": id.to_string(), "head": head.hash.to_hex(), "seed_commitment": commit_seed(&seed).to_string()}),
@@ -177,7 +185,15 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
     let late = !loaded.state.rounds.is_empty();
     let next = loaded.state.rounds.len() as u32 + 1;
     let mut events = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for p in &a.players {
+        let p = p.trim().to_string();
+        if names.iter().any(|n| fold_name(n) == fold_name(&p)) {
+            bail!("{p:?} is given twice (names ignore case and surrounding spaces)");
+        }
+        names.push(p);
+    }
+    for p in &names {
         if let Some(d) = &deck {
             check_deck(&loaded.config.game, p, d)?;
         }
@@ -190,10 +206,10 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
     let (head, state) = record::record(&store, &a.id, a.actor, events)?;
     if json {
         output::print_json(
-            &json!({"registered": a.players, "late": late, "players": state.players.len(), "head": head.hash.to_hex()}),
+            &json!({"registered": names, "late": late, "players": state.players.len(), "head": head.hash.to_hex()}),
         )?;
     } else {
-        for p in &a.players {
+        for p in &names {
             println!("{p} {}", if late { format!("entered late (from round {next})") } else { "registered".into() });
         }
         println!("{} players", state.players.len());
@@ -214,13 +230,66 @@ pub struct DropArgs {
 pub fn run_drop(ctx: &Context, a: DropArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
+    let player = resolve(&loaded.state, &a.player)?;
     let after_round = loaded.state.rounds.len() as u32;
-    let ev = TournamentEvent::PlayerDropped { player: a.player.clone(), after_round, reason: a.reason };
+    let ev = TournamentEvent::PlayerDropped { player: player.clone(), after_round, reason: a.reason };
     let (head, _) = record::record(&store, &a.id, a.actor, vec![ev])?;
     if json {
-        output::print_json(&json!({"dropped": a.player, "after_round": after_round, "head": head.hash.to_hex()}))?;
+        output::print_json(&json!({"dropped": player, "after_round": after_round, "head": head.hash.to_hex()}))?;
     } else {
-        println!("{} dropped after round {after_round}", a.player);
+        println!("{player} dropped after round {after_round}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A registered player's name as recorded, from a name typed in any case with spaces around it.
+pub fn resolve(state: &Tournament, typed: &str) -> Result<String> {
+    match state.find(typed) {
+        Some(p) => Ok(state.players[p].name.clone()),
+        None => bail!("{}", state.unknown(typed.trim())),
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PenaltyArgs {
+    pub id: StreamId,
+    pub player: String,
+    /// warning, game-loss, match-loss or dq.
+    #[arg(long = "type")]
+    pub kind: String,
+    /// Why (required).
+    #[arg(long)]
+    pub reason: String,
+    /// The judge issuing it.
+    #[arg(long)]
+    pub judge: String,
+    /// The round it applies to (default: the latest).
+    #[arg(long)]
+    pub round: Option<u32>,
+}
+
+pub fn run_penalty(ctx: &Context, a: PenaltyArgs, json: bool) -> Result<ExitCode> {
+    let penalty: Penalty = a.kind.parse().map_err(anyhow::Error::msg)?;
+    if a.reason.trim().is_empty() {
+        bail!("a penalty needs a reason (--reason)");
+    }
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    let player = resolve(&loaded.state, &a.player)?;
+    let round = a.round.unwrap_or(loaded.state.rounds.len() as u32);
+    let ev = TournamentEvent::PenaltyIssued {
+        player: player.clone(),
+        round,
+        penalty,
+        judge: a.judge.trim().to_string(),
+        reason: a.reason.trim().to_string(),
+    };
+    let (head, _) = record::record(&store, &a.id, Actor::Judge(a.judge.trim().to_string()), vec![ev])?;
+    if json {
+        output::print_json(&json!({"player": player, "round": round, "penalty": penalty, "head": head.hash.to_hex()}))?;
+    } else {
+        let dq = if penalty == Penalty::Disqualification { "; the player is dropped" } else { "" };
+        println!("{player}: {penalty:?} in round {round} recorded{dq}");
     }
     Ok(ExitCode::SUCCESS)
 }

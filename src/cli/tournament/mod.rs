@@ -6,14 +6,14 @@ mod io;
 mod manage;
 mod rounds;
 pub mod show;
+mod sign;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Context as _, Result};
+use anyhow::Result;
 
 use kifu::game::commit::Secret;
-use kifu::log::envelope::StreamId;
+use kifu::tournament::{ops, TournamentError};
 
 use super::Context;
 
@@ -35,15 +35,25 @@ pub enum Command {
     /// Drop a player: never paired again.
     Drop(manage::DropArgs),
     /// Pair the next Swiss round from the seed and the standings; prints the pairings.
-    Pair(rounds::PairArgs),
+    Pair(rounds::PairNextArgs),
     /// Report (or, as a judge, correct) a match result, linking the games played.
     Report(rounds::ReportArgs),
     /// The standings with every tiebreaker.
     Standings(show::StandingsArgs),
     /// Pair the next single-elimination round of the top cut (seeded 1v8, 4v5, 2v7, 3v6).
     TopCut(rounds::PairArgs),
-    /// Reveal the pairing seed and finalize the tournament.
-    Finalize(rounds::PairArgs),
+    /// Record a signer's public key (from their key file): closed rounds and the final root must then be signed.
+    Signer(sign::SignerArgs),
+    /// Sign the next unsigned checkpoint (a closed round, or the final root after finalize).
+    Sign(sign::SignArgs),
+    /// Final placings: the champion, each top-cut round, then the Swiss order.
+    Placings(show::PlacingsArgs),
+    /// Reveal the pairing seed and finalize the tournament (a judge can finalize early with a reason).
+    Finalize(rounds::FinalizeArgs),
+    /// Void the latest round before any result is reported; `pair` then re-pairs it.
+    Void(rounds::VoidArgs),
+    /// Record a judge's penalty: warning, game-loss, match-loss or dq (which drops the player).
+    Penalty(manage::PenaltyArgs),
     /// Verify the chain, every pairing, the standings and every linked game; prints the root hash.
     Verify(show::VerifyArgs),
     /// Write the tournament's events as JSON.
@@ -54,6 +64,25 @@ pub enum Command {
 
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let json = args.json;
+    match dispatch(ctx, args) {
+        Err(e) if json => {
+            // A refusal lists every rule broken; other errors carry their whole chain.
+            let problems = match e.downcast_ref::<TournamentError>() {
+                Some(TournamentError::Refused { problems, .. }) => problems.clone(),
+                _ => vec![],
+            };
+            crate::cli::output::print_json(&serde_json::json!({
+                "error": format!("{e:#}"),
+                "problems": problems,
+            }))?;
+            Ok(ExitCode::from(1))
+        }
+        other => other,
+    }
+}
+
+fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
+    let json = args.json;
     match args.command {
         Command::New(a) => manage::run_new(ctx, a, json),
         Command::Register(a) => manage::run_register(ctx, a, json),
@@ -63,37 +92,17 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Standings(a) => show::run_standings(ctx, a, json),
         Command::TopCut(a) => rounds::run_top_cut(ctx, a, json),
         Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
+        Command::Void(a) => rounds::run_void(ctx, a, json),
+        Command::Placings(a) => show::run_placings(ctx, a, json),
+        Command::Signer(a) => sign::run_signer(ctx, a, json),
+        Command::Sign(a) => sign::run_sign(ctx, a, json),
+        Command::Penalty(a) => manage::run_penalty(ctx, a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),
         Command::Import(a) => io::run_import(ctx, a, json),
     }
 }
 
-/// Where the organizer's secret pairing seed of a tournament is kept until it is revealed.
-fn seed_path(ctx: &Context, id: &StreamId) -> PathBuf {
-    ctx.data_dir.join("tournament-seeds").join(format!("{id}.seed"))
-}
-
-fn save_seed(ctx: &Context, id: &StreamId, seed: &Secret) -> Result<()> {
-    let p = seed_path(ctx, id);
-    // The seed predicts every pairing until it is revealed: owner-only, like the store.
-    if let Some(d) = p.parent() {
-        kifu::store::private_dir(d).with_context(|| format!("cannot create {}", d.display()))?;
-    }
-    kifu::store::write_private_atomic(&p, format!("{seed}\n").as_bytes())
-        .with_context(|| format!("cannot write {}", p.display()))
-}
-
-fn load_seed(ctx: &Context, id: &StreamId) -> Result<Secret> {
-    let p = seed_path(ctx, id);
-    let text = std::fs::read_to_string(&p).with_context(|| {
-        format!("the pairing seed of {id} is not in {} (only the organizer who created it holds it)", p.display())
-    })?;
-    parse_seed(text.trim())
-}
-
 fn parse_seed(s: &str) -> Result<Secret> {
-    let mut out = [0u8; 32];
-    hex::decode_to_slice(s.trim(), &mut out).map_err(|e| anyhow!("a seed is 64 hex digits: {e}"))?;
-    Ok(kifu::game::commit::Commitment(out))
+    Ok(ops::parse_seed(s)?)
 }

@@ -8,10 +8,11 @@ use serde_json::json;
 
 use kifu::log::envelope::{Actor, StreamId};
 use kifu::tournament::events::PairedTable;
+use kifu::tournament::standings::StandingRow;
 use kifu::tournament::state::Tournament;
-use kifu::tournament::{record, round_seed, MatchScore, TournamentEvent};
+use kifu::tournament::{ops, record, MatchScore, TournamentEvent};
 
-use super::{load_seed, Context};
+use super::Context;
 use crate::cli::output;
 
 #[derive(clap::Args, Debug)]
@@ -31,9 +32,8 @@ struct PostedTable {
 }
 
 /// Prints pairings as posted at events: by table, then alphabetically by player.
-fn post(state: &Tournament, round: u32, tables: &[PairedTable], byes: &[String], json: bool) -> Result<()> {
-    let pts: std::collections::HashMap<String, u32> =
-        state.standings().into_iter().map(|r| (r.player, r.points)).collect();
+fn post(before: &[StandingRow], round: u32, tables: &[PairedTable], byes: &[String], json: bool) -> Result<()> {
+    let pts: std::collections::HashMap<&str, u32> = before.iter().map(|r| (r.player.as_str(), r.points)).collect();
     let p = |n: &str| pts.get(n).copied().unwrap_or(0);
     let rows: Vec<PostedTable> = tables
         .iter()
@@ -81,16 +81,22 @@ fn post(state: &Tournament, round: u32, tables: &[PairedTable], byes: &[String],
     Ok(())
 }
 
-pub fn run_pair(ctx: &Context, a: PairArgs, json: bool) -> Result<ExitCode> {
+#[derive(clap::Args, Debug)]
+pub struct PairNextArgs {
+    pub id: StreamId,
+    /// Change the planned number of Swiss rounds first (e.g. to continue an imported event).
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+pub fn run_pair(ctx: &Context, a: PairNextArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
-    let seed = load_seed(ctx, &a.id)?;
-    let round = loaded.state.rounds.len() as u32 + 1;
-    let rs = round_seed(&seed, round);
-    let (tables, byes) = loaded.state.derive_round(round, &rs);
-    let ev = TournamentEvent::RoundPaired { round, tables: tables.clone(), byes: byes.clone(), round_seed: Some(rs) };
-    let (_, state) = record::record(&store, &a.id, a.actor, vec![ev])?;
-    post(&state, round, &tables, &byes, json)?;
+    let fresh = kifu::game::commit::Commitment(rand::random::<[u8; 32]>());
+    let p = ops::pair_next(&store, &ctx.data_dir, &a.id, loaded, a.actor, a.rounds, fresh)?;
+    post(&p.before, p.round, &p.tables, &p.byes, json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -98,25 +104,66 @@ pub fn run_top_cut(ctx: &Context, a: PairArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
     let (round, tables) = loaded.state.derive_top_cut().map_err(anyhow::Error::msg)?;
+    let before = loaded.state.standings();
     let ev = TournamentEvent::TopCutPaired { round, tables: tables.clone() };
-    let (_, state) = record::record(&store, &a.id, a.actor, vec![ev])?;
-    post(&state, round, &tables, &[], json)?;
+    record::record(&store, &a.id, a.actor, vec![ev])?;
+    post(&before, round, &tables, &[], json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn run_finalize(ctx: &Context, a: PairArgs, json: bool) -> Result<ExitCode> {
+#[derive(clap::Args, Debug)]
+pub struct FinalizeArgs {
+    pub id: StreamId,
+    /// Finalize before the planned rounds or the top cut are finished, as this judge.
+    #[arg(long, requires = "reason")]
+    pub judge: Option<String>,
+    /// Why the event ends early (with --judge).
+    #[arg(long, requires = "judge")]
+    pub reason: Option<String>,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+pub fn run_finalize(ctx: &Context, a: FinalizeArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let early = a.judge.clone().zip(a.reason.clone());
+    let (head, unfinished) = ops::finalize(&store, &ctx.data_dir, &a.id, a.actor, early)?;
+    if json {
+        output::print_json(&json!({
+            "finalized": a.id.to_string(),
+            "early": !unfinished.is_empty(),
+            "unfinished": unfinished,
+            "head": head.hash.to_hex(),
+        }))?;
+    } else {
+        if !unfinished.is_empty() {
+            println!("finalized EARLY (left unplayed: {})", unfinished.join("; "));
+        }
+        println!("{} finalized; the pairing seed is revealed in the log (head {})", a.id, head.hash);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct VoidArgs {
+    pub id: StreamId,
+    /// Why the round is voided (required).
+    #[arg(long)]
+    pub reason: String,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+pub fn run_void(ctx: &Context, a: VoidArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
-    let mut events = Vec::new();
-    if loaded.config.seed_commitment.is_some() && loaded.state.revealed_seed.is_none() {
-        events.push(TournamentEvent::SeedRevealed { seed: load_seed(ctx, &a.id)? });
-    }
-    events.push(TournamentEvent::Finalized);
-    let (head, _) = record::record(&store, &a.id, a.actor, events)?;
+    let Some(round) = loaded.state.rounds.last().map(|r| r.round) else { bail!("no round is paired: nothing to void") };
+    let ev = TournamentEvent::RoundVoided { round, reason: a.reason.trim().to_string() };
+    let (head, _) = record::record(&store, &a.id, a.actor, vec![ev])?;
     if json {
-        output::print_json(&json!({"finalized": a.id.to_string(), "head": head.hash.to_hex()}))?;
+        output::print_json(&json!({"voided": round, "head": head.hash.to_hex()}))?;
     } else {
-        println!("{} finalized; the pairing seed is revealed in the log (head {})", a.id, head.hash);
+        println!("round {round} voided; `kifu tournament pair {}` pairs it again from the same seed", a.id);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -127,10 +174,17 @@ pub struct ReportArgs {
     /// The round (default: the latest).
     #[arg(long)]
     pub round: Option<u32>,
-    #[arg(long)]
-    pub table: u32,
-    /// The score in games from the first-listed player's side: W-L-D (e.g. 2-1-0).
-    pub score: String,
+    /// The table (then give the score from the first-listed player's side).
+    #[arg(long, conflicts_with_all = ["winner", "draw"])]
+    pub table: Option<u32>,
+    /// The score in games from the first-listed player's side: W-L-D (e.g. 2-1-0), with --table.
+    pub score: Option<String>,
+    /// The winner and the score from the winner's side: --winner alice 2-1.
+    #[arg(long, num_args = 2, value_names = ["PLAYER", "SCORE"], conflicts_with = "draw")]
+    pub winner: Option<Vec<String>>,
+    /// A drawn match, a player and the score from that player's side: --draw alice 1-1-1.
+    #[arg(long, num_args = 2, value_names = ["PLAYER", "SCORE"])]
+    pub draw: Option<Vec<String>>,
     /// A game stream played in this match (repeat for each game); its current head is linked.
     #[arg(long = "game")]
     pub games: Vec<StreamId>,
@@ -144,6 +198,31 @@ pub struct ReportArgs {
     pub actor: Actor,
 }
 
+/// The table `player` sits at in `round` and the score from table's first-listed side, from a
+/// score read off the slip from `player`'s side.
+fn by_player(state: &Tournament, round: u32, player: &str, score: &str, won: bool) -> Result<(u32, MatchScore)> {
+    let name = super::manage::resolve(state, player)?;
+    let p = state.player(&name).ok_or_else(|| anyhow::anyhow!("{}", state.unknown(player)))?;
+    let mine: MatchScore = score.parse().map_err(anyhow::Error::msg)?;
+    if won && mine.a_wins <= mine.b_wins {
+        bail!("{name} won, so the score from {name}'s side has more wins than losses, not {mine}");
+    }
+    if !won && mine.a_wins != mine.b_wins {
+        bail!("a drawn match has as many wins as losses, not {mine}; use --winner for a decided match");
+    }
+    let r =
+        state.rounds.iter().find(|r| r.round == round).ok_or_else(|| anyhow::anyhow!("round {round} is not paired"))?;
+    if r.byes.contains(&p) {
+        bail!("{name} has the bye in round {round}; there is no result to report");
+    }
+    let t = r
+        .tables
+        .iter()
+        .find(|t| t.a == p || t.b == p)
+        .ok_or_else(|| anyhow::anyhow!("{name} does not play in round {round}"))?;
+    Ok((t.table, if t.a == p { mine } else { mine.swapped() }))
+}
+
 pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
@@ -151,14 +230,19 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
         Some(r) => r,
         None => bail!("no round is paired yet"),
     };
-    let score: MatchScore = a.score.parse().map_err(anyhow::Error::msg)?;
+    let (table, score) = match (&a.table, &a.score, &a.winner, &a.draw) {
+        (Some(t), Some(s), None, None) => (*t, s.parse::<MatchScore>().map_err(anyhow::Error::msg)?),
+        (None, None, Some(w), None) => by_player(&loaded.state, round, &w[0], &w[1], true)?,
+        (None, None, None, Some(d)) => by_player(&loaded.state, round, &d[0], &d[1], false)?,
+        _ => bail!("give --table N SCORE, --winner PLAYER SCORE or --draw PLAYER SCORE"),
+    };
     let names: Vec<String> = a.games.iter().map(|g| g.to_string()).collect();
-    let games = kifu::tournament::claim::claim_games(&store, &loaded, round, a.table, &names)?;
+    let games = kifu::tournament::claim::claim_games(&store, &loaded, round, table, &names)?;
     let (ev, actor) = match (&a.judge, &a.reason) {
         (Some(judge), Some(reason)) => (
             TournamentEvent::ResultCorrected {
                 round,
-                table: a.table,
+                table,
                 score,
                 games,
                 judge: judge.clone(),
@@ -166,16 +250,16 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
             },
             Actor::Judge(judge.clone()),
         ),
-        (None, None) => (TournamentEvent::ResultReported { round, table: a.table, score, games }, a.actor),
+        (None, None) => (TournamentEvent::ResultReported { round, table, score, games }, a.actor),
         _ => bail!("a correction needs both --judge and --reason"),
     };
     let (head, _) = record::record(&store, &a.id, actor, vec![ev])?;
     if json {
         output::print_json(
-            &json!({"round": round, "table": a.table, "score": score.to_string(), "head": head.hash.to_hex()}),
+            &json!({"round": round, "table": table, "score": score.to_string(), "head": head.hash.to_hex()}),
         )?;
     } else {
-        println!("round {round} table {}: {score} recorded", a.table);
+        println!("round {round} table {}: {score} recorded", table);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -50,7 +50,7 @@ pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<
     let mut t = output::table(header);
     for r in &rows {
         let mut cells = vec![
-            r.rank.to_string(),
+            r.rank_label(),
             format!("{}{}", r.player, if r.dropped { " (dropped)" } else { "" }),
             r.points.to_string(),
             format!("{}-{}-{}", r.wins, r.losses, r.draws),
@@ -74,8 +74,49 @@ pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<
         rules.name
     );
     println!("{t}");
+    if rows.iter().any(|r| r.tied) {
+        println!("T: tied on every tiebreaker; listed in the order of the seeded random draw recorded with the event");
+    }
+    let penalties: Vec<String> = loaded
+        .state
+        .players
+        .iter()
+        .flat_map(|p| p.penalties.iter().map(move |(r, k, why)| format!("{} — {k:?}, round {r}: {why}", p.name)))
+        .collect();
+    if !penalties.is_empty() {
+        println!("Penalties:\n  {}", penalties.join("\n  "));
+    }
     print_bracket(&loaded.state);
     Ok(())
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PlacingsArgs {
+    pub id: StreamId,
+}
+
+/// `kifu tournament placings`: the champion, each bracket round, then the Swiss order.
+pub fn run_placings(ctx: &Context, a: PlacingsArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    let placings = loaded.state.placings();
+    if json {
+        output::print_json(&serde_json::json!({
+            "tournament": a.id.to_string(),
+            "finalized": loaded.state.finalized,
+            "placings": placings,
+        }))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut t = output::table(["place", "player", "stage", "swiss rank"]);
+    for p in &placings {
+        let name = format!("{}{}", p.player, if p.dropped { " (dropped)" } else { "" });
+        t.add_row([p.place_label(), name, p.stage.clone(), p.swiss_rank.clone()]);
+    }
+    let status = if loaded.state.finalized { "final placings" } else { "placings so far (not finalized)" };
+    println!("{} — {status}", loaded.config.name);
+    println!("{t}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the top-cut bracket, round by round, if the event has one.

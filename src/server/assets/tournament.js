@@ -1,6 +1,8 @@
-// The tournament page: pairings by table and by name, standings with tiebreakers, the top-cut
-// bracket, the verification badge with the root hash, result reporting; every match links to
-// its games' replays.
+// The tournament page: pairings by table and by name (points before the round), standings with
+// tiebreakers and shared ranks, the top-cut bracket with seeds and the champion, final placings,
+// the verification badge with the root hash, result reporting, printing (pairings by table, by
+// name, result slips) and running the event with an organizer's or judge's token. Tabs follow
+// the URL hash (#standings, #bracket, ...).
 "use strict";
 
 (() => {
@@ -17,12 +19,13 @@
     return games.map((g, i) => el("a", { class: "replay-link", href: `/replay/${encodeURIComponent(g.stream)}`, title: g.head }, `game ${i + 1}`, " "));
   }
 
+  const TABS = ["pairings", "standings", "bracket", "placings", "results", "run"];
+
   function tab(name) {
+    if (!TABS.includes(name)) name = "pairings";
     for (const b of document.querySelectorAll("nav.tabs button")) b.classList.toggle("on", b.dataset.tab === name);
     for (const s of document.querySelectorAll("section.tab")) s.classList.toggle("on", s.id === name || s.id === name + "-tab");
-    const u = new URL(location.href);
-    u.hash = name;
-    history.replaceState(null, "", u);
+    if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
   }
 
   function renderPairings() {
@@ -54,6 +57,50 @@
     }
     $("by-table").classList.toggle("on", !byName);
     $("by-name").classList.toggle("on", byName);
+    $("by-table").setAttribute("aria-pressed", String(!byName));
+    $("by-name").setAttribute("aria-pressed", String(byName));
+    $("showing").textContent = pairing ? `round ${pairing.round}, ${byName ? "by name" : "by table"}` : "";
+  }
+
+  // Printing: the #print area holds one layout; print CSS shows only it.
+  function printOut(kind) {
+    if (!pairing) return showError("no round to print");
+    const title = `${$("t-name").textContent} — round ${pairing.round}`;
+    const area = $("print");
+    let body;
+    if (kind === "slips") {
+      body = pairing.tables.map((r) =>
+        el(
+          "div",
+          { class: "slip" },
+          el("div", { class: "slip-head" }, `${title} · table ${r.table}`),
+          el("table", {}, ...[r.a, r.b].map((p) => el("tr", {}, el("td", { class: "slip-name" }, p), el("td", {}, "games won ____"), el("td", {}, "signature ____________________")))),
+          el("div", {}, "drawn games ____   dropping? ______________")
+        )
+      );
+    } else if (kind === "name") {
+      body = [
+        el(
+          "table",
+          { class: "grid" },
+          el("tr", {}, el("th", {}, "player"), el("th", {}, "table"), el("th", {}, "opponent")),
+          ...pairing.by_name.map((r) => el("tr", {}, el("td", {}, r.player), el("td", {}, r.table === null ? "bye" : r.table), el("td", {}, r.opponent || "—")))
+        ),
+      ];
+    } else {
+      body = [
+        el(
+          "table",
+          { class: "grid" },
+          el("tr", {}, ...["table", "player", "pts", "opponent", "pts"].map((h) => el("th", {}, h))),
+          ...pairing.tables.map((r) => el("tr", {}, el("td", {}, r.table), el("td", {}, r.a), el("td", {}, r.a_points), el("td", {}, r.b), el("td", {}, r.b_points))),
+          ...pairing.byes.map((b) => el("tr", {}, el("td", {}, "bye"), el("td", {}, b), el("td", {}), el("td", {}, "—"), el("td", {})))
+        ),
+      ];
+    }
+    area.className = "print-" + kind;
+    area.replaceChildren(el("h2", {}, title + (kind === "slips" ? " — result slips" : kind === "name" ? " — by name" : " — by table")), ...body);
+    window.print();
   }
 
   async function loadPairings(round) {
@@ -77,7 +124,7 @@
         el(
           "tr",
           { dataset: { player: r.player } },
-          el("td", {}, r.rank),
+          el("td", {}, r.tied ? "T" + r.rank : r.rank),
           el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
           el("td", {}, r.points),
           el("td", {}, `${r.wins}-${r.losses}-${r.draws}`),
@@ -87,9 +134,29 @@
     );
   }
 
+  async function loadPlacings() {
+    const p = await api(`/tournaments/${enc}/placings`);
+    $("placings-caption").textContent = p.finalized ? "final placings" : "placings so far (the event is not finalized)";
+    $("placings-table").replaceChildren(
+      el("tr", {}, ...["place", "player", "stage", "Swiss rank"].map((h) => el("th", {}, h))),
+      ...p.placings.map((r) =>
+        el(
+          "tr",
+          { dataset: { player: r.player } },
+          el("td", {}, (r.tied ? "T" : "") + r.place),
+          el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
+          el("td", {}, r.stage),
+          el("td", {}, r.swiss_rank)
+        )
+      )
+    );
+  }
+
   async function loadBracket() {
     const b = await api(`/tournaments/${enc}/bracket`);
+    $("champion").replaceChildren(b.champion ? el("p", { class: "champion" }, "Champion: ", el("strong", {}, b.champion)) : "");
     if (!b.rounds.length) return $("bracket").replaceChildren(el("p", { class: "muted" }, "No top cut."));
+    const seed = (t, side) => (t[side + "_seed"] ? `(${t[side + "_seed"]}) ` : "");
     $("bracket").replaceChildren(
       ...b.rounds.map((r) =>
         el(
@@ -100,8 +167,8 @@
             el(
               "div",
               { class: "bmatch" },
-              el("div", { class: t.winner === t.a ? "w" : "" }, t.a),
-              el("div", { class: t.winner === t.b ? "w" : "" }, t.b),
+              el("div", { class: t.winner === t.a ? "w" : "" }, seed(t, "a"), t.a),
+              el("div", { class: t.winner === t.b ? "w" : "" }, seed(t, "b"), t.b),
               el("div", { class: "muted" }, t.result || "in progress", " ", gameLinks(t.games))
             )
           )
@@ -159,11 +226,12 @@
   async function report(e) {
     e.preventDefault();
     const body = {
-      table: Number($("r-table").value),
       score: $("r-score").value,
       games: $("r-games").value.split(",").map((s) => s.trim()).filter(Boolean),
     };
     if ($("r-round").value) body.round = Number($("r-round").value);
+    if ($("r-table").value) body.table = Number($("r-table").value);
+    if ($("r-player").value) body.player = $("r-player").value;
     if ($("r-reason").value) body.reason = $("r-reason").value;
     try {
       const r = await api(`/tournaments/${enc}/results`, { method: "POST", body });
@@ -176,16 +244,30 @@
 
   async function loadAll() {
     try {
-      const s = await api(`/tournaments/${enc}`);
+      let s;
+      try {
+        s = await api(`/tournaments/${enc}`);
+      } catch (e) {
+        if (e.status === 404) {
+          $("run-new").hidden = false;
+          tab("run");
+        }
+        throw e;
+      }
+      $("run-new").hidden = true;
       $("t-name").textContent = s.name;
       document.title = s.name + " · kifu";
-      $("t-info").textContent = `${s.game} · ${s.policy} · ${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} Swiss rounds` + (s.top_cut ? ` · top ${s.top_cut}` : "") + (s.finalized ? " · finalized" : "") + ` · head ${short(s.head)}`;
+      $("t-info").textContent =
+        `${s.game} · ${s.policy} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} Swiss rounds` +
+        (s.top_cut ? ` · top ${s.top_cut}` : "") +
+        (s.finalized ? (s.finalized_early ? ` · finalized early (${s.finalized_early.reason})` : " · finalized") : "") +
+        ` · head ${short(s.head)}`;
       const sel = $("round");
       const cur = sel.value;
       sel.replaceChildren(...s.rounds.map((r) => el("option", { value: r.round }, `${r.round}${r.top_cut ? " (top cut)" : ""}`)));
       if (cur) sel.value = cur;
       else if (s.rounds.length) sel.value = s.rounds[s.rounds.length - 1].round;
-      await Promise.all([loadPairings(sel.value), loadStandings(), loadBracket(), loadPending()]);
+      await Promise.all([loadPairings(sel.value), loadStandings(), loadBracket(), loadPlacings(), loadPending()]);
       showError(null);
     } catch (e) {
       showError(e);
@@ -193,6 +275,41 @@
     loadVerify();
   }
 
+  // Running the event: each action posts, then the page reloads its data.
+  function run(id, path, body) {
+    const go = async (e) => {
+      if (e) e.preventDefault();
+      try {
+        const r = await api(`/tournaments/${enc}/${path}`, { method: "POST", body: body ? body() : {} });
+        $("run-status").textContent = "done" + (r.round ? `: round ${r.round} paired` : "") + (r.early ? " (finalized early)" : "");
+        await loadAll();
+      } catch (err) {
+        $("run-status").textContent = err.message;
+      }
+    };
+    const node = $(id);
+    node.addEventListener(node.tagName === "FORM" ? "submit" : "click", go);
+  }
+  run("run-register", "players", () => ({ players: $("g-players").value.split(",").map((x) => x.trim()).filter(Boolean) }));
+  run("run-pair", "rounds");
+  run("run-topcut", "top-cut");
+  run("run-void", "void", () => ({ reason: $("v-reason").value }));
+  run("run-drop", "drops", () => ({ player: $("d-player").value }));
+  run("run-penalty", "penalties", () => ({ player: $("p-player").value, penalty: $("p-kind").value, reason: $("p-reason").value }));
+  run("run-finalize", "finalize", () => ($("f-reason").value ? { reason: $("f-reason").value } : {}));
+  $("run-new").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await api(`/tournaments`, { method: "POST", body: { id, name: $("n-name").value, game: $("n-game").value, policy: $("n-policy").value, best_of: Number($("n-best").value) } });
+      await loadAll();
+    } catch (err) {
+      $("run-status").textContent = err.message;
+    }
+  });
+  $("print-by-table").addEventListener("click", () => printOut("table"));
+  $("print-by-name").addEventListener("click", () => printOut("name"));
+  $("print-slips").addEventListener("click", () => printOut("slips"));
+  window.addEventListener("hashchange", () => tab(location.hash.slice(1)));
   for (const b of document.querySelectorAll("nav.tabs button")) b.addEventListener("click", () => tab(b.dataset.tab));
   $("round").addEventListener("change", (e) => loadPairings(e.target.value));
   $("by-table").addEventListener("click", () => ((byName = false), renderPairings()));

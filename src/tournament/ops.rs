@@ -1,0 +1,164 @@
+//! Organizer operations shared by the CLI and the server: creating an event with its secret
+//! seed, pairing the next Swiss round (committing a fresh seed for an imported event) and
+//! finalizing. The organizer's secret seeds live in `DIR/tournament-seeds/ID.seed` (0600 in a
+//! 0700 directory) until finalization reveals them; they are never written to the log. This is
+//! the one module of `tournament` that touches files (the seed files both edges need); fresh
+//! randomness still comes from the caller.
+
+use std::path::{Path, PathBuf};
+
+use super::events::{round_seed, ConfigV1, PairedTable, TournamentEvent};
+use super::record::{self, Loaded};
+use super::standings::StandingRow;
+use super::TournamentError;
+use crate::game::commit::{commit_seed, Commitment, Secret};
+use crate::log::chain::Head;
+use crate::log::envelope::{Actor, StreamId, Timestamp};
+use crate::store::Store;
+
+/// Where the secret pairing seed of tournament `id` is kept under the data directory.
+pub fn seed_path(data_dir: &Path, id: &StreamId) -> PathBuf {
+    data_dir.join("tournament-seeds").join(format!("{id}.seed"))
+}
+
+fn io(what: &str, p: &Path, e: std::io::Error) -> TournamentError {
+    TournamentError::Input(format!("cannot {what} {}: {e}", p.display()))
+}
+
+/// Writes a seed file, owner-only from its first byte (the seed predicts every pairing until it
+/// is revealed), atomically, in an owner-only directory.
+pub fn save_seed(data_dir: &Path, id: &StreamId, seed: &Secret) -> Result<(), TournamentError> {
+    let p = seed_path(data_dir, id);
+    if let Some(d) = p.parent() {
+        crate::store::private_dir(d).map_err(|e| io("create", d, e))?;
+    }
+    crate::store::write_private_atomic(&p, format!("{seed}\n").as_bytes()).map_err(|e| io("write", &p, e))
+}
+
+/// Parses 64 hex digits.
+pub fn parse_seed(s: &str) -> Result<Secret, TournamentError> {
+    let mut out = [0u8; 32];
+    hex::decode_to_slice(s.trim(), &mut out)
+        .map_err(|e| TournamentError::Input(format!("a seed is 64 hex digits: {e}")))?;
+    Ok(Commitment(out))
+}
+
+pub fn load_seed(data_dir: &Path, id: &StreamId) -> Result<Secret, TournamentError> {
+    let p = seed_path(data_dir, id);
+    let text = std::fs::read_to_string(&p).map_err(|_| {
+        TournamentError::Input(format!(
+            "the pairing seed of {id} is not in {} (only the organizer who created it holds it)",
+            p.display()
+        ))
+    })?;
+    parse_seed(&text)
+}
+
+/// Creates a tournament that commits to `seed` and records its match format; the seed is saved
+/// only once the stream exists.
+#[allow(clippy::too_many_arguments)]
+pub fn create(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    config: &ConfigV1,
+    seed: &Secret,
+    best_of: u32,
+    actor: Actor,
+    now: Timestamp,
+) -> Result<Head, TournamentError> {
+    let head = record::create(store, id, config, actor, now, vec![TournamentEvent::MatchFormatSet { best_of }])?;
+    save_seed(data_dir, id, seed)?;
+    Ok(head)
+}
+
+/// A round just paired, with the standings before it (the points posted with the pairings).
+pub struct Paired {
+    pub round: u32,
+    pub tables: Vec<PairedTable>,
+    pub byes: Vec<String>,
+    pub before: Vec<StandingRow>,
+    pub head: Head,
+}
+
+/// Pairs the next Swiss round of a loaded tournament: opens nothing again, computes the
+/// standings once, derives the round once and appends at the loaded version.
+pub fn pair_next(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    loaded: Loaded,
+    actor: Actor,
+    rounds: Option<u32>,
+    fresh_seed: Secret,
+) -> Result<Paired, TournamentError> {
+    let mut state = loaded.state;
+    let round = state.rounds.len() as u32 + 1;
+    let active = state.active_count(round);
+    if active < 2 {
+        return Err(TournamentError::Input(format!(
+            "round {round} needs at least two active players; {active} registered and not dropped"
+        )));
+    }
+    let mut events = Vec::new();
+    if let Some(n) = rounds {
+        events.push(TournamentEvent::SwissRoundsSet { rounds: n });
+    }
+    // An event imported without a seed commits to a fresh one before kifu pairs its first round.
+    let fresh = state.commitment().is_none();
+    let seed = if fresh {
+        let seed = fresh_seed;
+        events.push(TournamentEvent::SeedCommitted { commitment: commit_seed(&seed) });
+        seed
+    } else {
+        load_seed(data_dir, id)?
+    };
+    record::check_all(&mut state, &events)?;
+    let before = state.standings();
+    let rs = round_seed(&seed, round);
+    let (tables, byes) = state.derive_round_from(&before, round, &rs);
+    let paired = TournamentEvent::RoundPaired { round, tables, byes, round_seed: Some(rs) };
+    // Derived from this very state just now: every rule but the re-derivation is checked.
+    let problems = state.validate_derived(&paired);
+    if !problems.is_empty() {
+        return Err(TournamentError::Refused { event: record::kind(&paired).into(), problems });
+    }
+    if fresh {
+        save_seed(data_dir, id, &seed)?;
+    }
+    events.push(paired);
+    let head = record::append_at(store, id, loaded.head.len, actor, &events)?;
+    let Some(TournamentEvent::RoundPaired { tables, byes, .. }) = events.pop() else {
+        return Err(TournamentError::Input("internal: the round was not the last event".into()));
+    };
+    Ok(Paired { round, tables, byes, before, head })
+}
+
+/// Reveals the seed (if committed and not yet revealed) and finalizes. With `early` (a judge and
+/// a reason) an unfinished event is finalized early; without it, it is refused.
+pub fn finalize(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    actor: Actor,
+    early: Option<(String, String)>,
+) -> Result<(Head, Vec<String>), TournamentError> {
+    let loaded = record::load(store, id)?;
+    let unfinished = loaded.state.unfinished();
+    let mut events = Vec::new();
+    if loaded.state.commitment().is_some() && loaded.state.revealed_seed.is_none() {
+        events.push(TournamentEvent::SeedRevealed { seed: load_seed(data_dir, id)? });
+    }
+    let mut actor = actor;
+    match early {
+        Some((judge, reason)) if !unfinished.is_empty() => {
+            actor = Actor::Judge(judge.trim().into());
+            events.push(TournamentEvent::FinalizedEarly { judge: judge.trim().into(), reason: reason.trim().into() });
+        }
+        _ => events.push(TournamentEvent::Finalized),
+    }
+    let mut state = loaded.state;
+    record::check_all(&mut state, &events)?;
+    let head = record::append_at(store, id, loaded.head.len, actor, &events)?;
+    Ok((head, unfinished))
+}

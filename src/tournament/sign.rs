@@ -1,0 +1,56 @@
+//! Signed results: ed25519 keys of organizers and judges (ed25519-dalek), the checkpoints they
+//! sign (a round's closing tournament head, the final root hash) and checking the signatures.
+//!
+//! A checkpoint's message is `blake3 derive_key("kifu 2026-11-22 tournament checkpoint v1",
+//! u32le(len(stream id)) ‖ stream id ‖ postcard(checkpoint))`, so a signature cannot be moved to
+//! another tournament. Secret keys live in files (0600) and never in the log.
+
+use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+
+use super::events::Checkpoint;
+use super::TournamentError;
+
+pub const CHECKPOINT_CONTEXT: &str = "kifu 2026-11-22 tournament checkpoint v1";
+
+/// The 32 bytes a signer signs for `checkpoint` of tournament `stream`.
+pub fn message(stream: &str, checkpoint: &Checkpoint) -> [u8; 32] {
+    let mut input = Vec::with_capacity(128);
+    input.extend_from_slice(&(stream.len() as u32).to_le_bytes());
+    input.extend_from_slice(stream.as_bytes());
+    input.extend_from_slice(&postcard::to_stdvec(checkpoint).unwrap_or_default());
+    blake3::derive_key(CHECKPOINT_CONTEXT, &input)
+}
+
+/// The secret key of 32 random bytes the caller drew.
+pub fn key_from(random: [u8; 32]) -> SigningKey {
+    SigningKey::from_bytes(&random)
+}
+
+pub fn public(key: &SigningKey) -> [u8; 32] {
+    key.verifying_key().to_bytes()
+}
+
+pub fn sign(key: &SigningKey, stream: &str, checkpoint: &Checkpoint) -> Vec<u8> {
+    key.sign(&message(stream, checkpoint)).to_bytes().to_vec()
+}
+
+/// Whether `signature` is `public`'s signature of the checkpoint.
+pub fn check(public: &[u8; 32], stream: &str, checkpoint: &Checkpoint, signature: &[u8]) -> Result<(), String> {
+    let key = VerifyingKey::from_bytes(public).map_err(|e| format!("the recorded public key is not valid: {e}"))?;
+    let sig: [u8; 64] =
+        signature.try_into().map_err(|_| format!("a signature has 64 bytes, not {}", signature.len()))?;
+    key.verify(&message(stream, checkpoint), &Signature::from_bytes(&sig))
+        .map_err(|_| "the signature does not verify".to_string())
+}
+
+/// Reads a secret key file (64 hex digits).
+pub fn read_key(text: &str) -> Result<SigningKey, TournamentError> {
+    let mut b = [0u8; 32];
+    hex::decode_to_slice(text.trim(), &mut b)
+        .map_err(|e| TournamentError::Input(format!("a key file holds 64 hex digits: {e}")))?;
+    Ok(SigningKey::from_bytes(&b))
+}
+
+pub fn key_text(key: &SigningKey) -> String {
+    format!("{}\n", hex::encode(key.to_bytes()))
+}

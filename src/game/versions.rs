@@ -104,6 +104,10 @@ impl Driver for Versions {
         self.for_header(&log.header)?.open(log)
     }
 
+    fn check_decodes(&self, log: &VerifiedLog) -> Result<(), GameError> {
+        self.for_header(&log.header)?.check_decodes(log)
+    }
+
     fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError> {
         self.for_header(&log.header)?.audit(log)
     }
@@ -115,8 +119,13 @@ impl Driver for Versions {
         text: &str,
         stream: Option<StreamId>,
         now: Timestamp,
+        as_recorded: bool,
     ) -> Result<(StreamId, Head), GameError> {
-        self.current()?.import_jsonl(store, text, stream, now)
+        self.current()?.import_jsonl(store, text, stream, now, as_recorded)
+    }
+
+    fn jsonl_log(&self, text: &str) -> Result<VerifiedLog, GameError> {
+        self.current()?.jsonl_log(text)
     }
 
     fn export_jsonl(&self, log: &VerifiedLog) -> Result<String, GameError> {

@@ -297,7 +297,7 @@ pub async fn report(
     };
     let (a, b, has_result) = table_of(&t, round, table)?;
     if let Some(official) = caller.official_for(&id) {
-        let games = claimed_links(&state, &t, round, body.table, &body.games).await?;
+        let games = claimed_links(&state, &t, round, table, &body.games).await?;
         let (ev, actor) = match (&body.reason, has_result) {
             (Some(reason), true) => (
                 TournamentEvent::ResultCorrected {
@@ -339,7 +339,7 @@ pub async fn report(
     if has_result {
         return Err(AppError::Conflict("this match already has a result; ask a judge to correct it".into()));
     }
-    claimed_links(&state, &t, round, body.table, &body.games).await?;
+    claimed_links(&state, &t, round, table, &body.games).await?;
     let report = PendingReport {
         tournament: id.clone(),
         round,

@@ -62,14 +62,18 @@ fn targets() -> Vec<Target> {
             name: "JSON lines (naruto)",
             corpus: files("replays", ".jsonl").into_iter().filter(|f| f.windows(6).any(|w| w == b"naruto")).collect(),
             run: |b| {
-                let _ = parse_jsonl::<Naruto>(&text(b));
+                // Both readings: all-or-nothing, and as recorded elsewhere.
+                let _ = parse_jsonl::<Naruto>(&text(b), false);
+                let _ = parse_jsonl::<Naruto>(&text(b), true);
             },
         },
         Target {
             name: "JSON lines (vanguard)",
             corpus: files("replays", ".jsonl").into_iter().filter(|f| f.windows(8).any(|w| w == b"vanguard")).collect(),
             run: |b| {
-                let _ = parse_jsonl::<Vanguard>(&text(b));
+                // Both readings: all-or-nothing, and as recorded elsewhere.
+                let _ = parse_jsonl::<Vanguard>(&text(b), false);
+                let _ = parse_jsonl::<Vanguard>(&text(b), true);
             },
         },
         Target {

@@ -92,7 +92,7 @@ fn unparseable_pending_reports_are_kept_aside_not_dropped() {
     std::fs::write(&pending, "[{\"tournament\": ").unwrap();
     let store = kifu::store::sled_store::SledStore::temporary(std::sync::Arc::new(kifu::clock::SteppingClock::fixed()))
         .unwrap();
-    let config = kifu::server::ServerConfig { tokens: None, pending: Some(pending.clone()) };
+    let config = kifu::server::ServerConfig { tokens: None, pending: Some(pending.clone()), ..Default::default() };
     let _state = kifu::server::AppState::new(
         std::sync::Arc::new(store),
         std::sync::Arc::new(kifu::clock::SteppingClock::fixed()),

@@ -20,7 +20,12 @@ fn an_organizer_runs_an_event_from_the_api() {
     let clock = Arc::new(SteppingClock::fixed());
     let store = SledStore::open(&data, clock.clone()).unwrap();
     let tokens_file = dir.path().join("tokens.json");
-    let config = ServerConfig { tokens: Some(tokens_file.clone()), pending: None, seeds: Some(data.clone()) };
+    let config = ServerConfig {
+        tokens: Some(tokens_file.clone()),
+        pending: None,
+        seeds: Some(data.clone()),
+        ..Default::default()
+    };
     let router = app(AppState::new(Arc::new(store), clock, config));
     let token = |role, scope: &str, name: &str| {
         let secret = *blake3::hash(format!("{role}/{scope}/{name}").as_bytes()).as_bytes();

@@ -107,6 +107,7 @@ impl Game for Stones {
             shared: vec![],
             facts: vec![("stones".into(), state.stones.to_string())],
             outcome: None,
+            layout: Default::default(),
         }
     }
     fn describe(_: &State, event: &Event, _: Viewer) -> String {

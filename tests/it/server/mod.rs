@@ -7,6 +7,8 @@ mod browser;
 mod cli;
 mod leak;
 mod live;
+mod pages;
+mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,6 +1,11 @@
 //! The pages and their scripts and styles, embedded in the binary (no build step): plain HTML,
 //! CSS and JavaScript that render everything from the JSON API, so one viewer draws every game
 //! from its generic `BoardView`. A page for an id the store does not hold is a real 404 page.
+//! Assets are served gzip-compressed (compressed once, on first use) to clients that accept it,
+//! with an ETag and a cache lifetime, so a slow link fetches them once and small.
+
+use std::io::Write as _;
+use std::sync::OnceLock;
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -70,17 +75,56 @@ async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) 
     }
 }
 
+fn gzip(body: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing into memory cannot fail; an empty result just means "send it uncompressed".
+    if enc.write_all(body).is_err() {
+        return Vec::new();
+    }
+    enc.finish().unwrap_or_default()
+}
+
+/// Each asset compressed, in the order of [`FILES`].
+fn gzipped(i: usize) -> &'static [u8] {
+    static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    GZ.get_or_init(|| FILES.iter().map(|(_, _, body)| gzip(body.as_bytes())).collect())
+        .get(i)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Whether the request's `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    let Some(v) = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()) else { return false };
+    v.split(',').any(|t| {
+        let mut parts = t.split(';').map(str::trim);
+        parts.next().is_some_and(|c| c.eq_ignore_ascii_case("gzip"))
+            && parts.all(|p| p.strip_prefix("q=").is_none_or(|q| q.parse::<f32>().is_ok_and(|q| q > 0.0)))
+    })
+}
+
 /// Assets are cached for ten minutes and revalidated by their content hash after that.
 async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
-    let Some((_, ty, body)) = FILES.iter().find(|(n, _, _)| *n == name) else {
+    let Some(i) = FILES.iter().position(|(n, _, _)| *n == name) else {
         return error_page(StatusCode::NOT_FOUND, "There is no such file.");
     };
-    let etag = format!("\"{}\"", &blake3::hash(body.as_bytes()).to_hex()[..16]);
-    let cache = [(header::CACHE_CONTROL, "public, max-age=600".to_string()), (header::ETAG, etag.clone())];
+    let (_, ty, body) = FILES[i];
+    let gz = gzipped(i);
+    let compressed = accepts_gzip(&headers) && !gz.is_empty();
+    let hash = &blake3::hash(body.as_bytes()).to_hex()[..16];
+    let etag = if compressed { format!("\"{hash}-gz\"") } else { format!("\"{hash}\"") };
+    let cache = [
+        (header::CACHE_CONTROL, "public, max-age=600".to_string()),
+        (header::ETAG, etag.clone()),
+        (header::VARY, "Accept-Encoding".to_string()),
+    ];
     if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         return (StatusCode::NOT_MODIFIED, cache).into_response();
     }
-    ([(header::CONTENT_TYPE, ty.to_string())], cache, *body).into_response()
+    if compressed {
+        let enc = [(header::CONTENT_TYPE, ty.to_string()), (header::CONTENT_ENCODING, "gzip".to_string())];
+        return (enc, cache, gz).into_response();
+    }
+    ([(header::CONTENT_TYPE, ty.to_string())], cache, body).into_response()
 }
 
 pub fn routes() -> Router<AppState> {

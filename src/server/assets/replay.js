@@ -20,6 +20,7 @@
     viewer: params.get("as") || "spectator",
     entries: [],
     eventsDone: false,
+    pendingLive: [], // live entries that arrived while the list was paging in
     playing: null,
     request: 0,
     inflight: null,
@@ -84,7 +85,7 @@
   function zoneView(z, area, mirrored) {
     const style = area ? area.style : "row";
     const head = el("span", { class: "zname" }, z.zone, " ", el("span", { class: "count" }, String(z.count)));
-    const node = el("div", { class: "zone " + style, dataset: { zone: z.zone, count: z.count } }, head);
+    const node = el("div", { class: "zone area-" + style, dataset: { zone: z.zone, count: z.count } }, head);
     if (style === "cells" && area.cells.length) {
       const rows = Math.max(...area.cells.map((c) => c[1]));
       const cols = Math.max(...area.cells.map((c) => c[2]));
@@ -104,9 +105,7 @@
       const cards = z.cards.concat(...z.groups.map((g) => g.cards));
       const top = cards.length ? cards[cards.length - 1] : null;
       const topName = top && top.Known ? top.Known.name : null;
-      if (!cards.length) {
-        node.append(el("span", { class: "pile" }, z.count === 1 ? "1 card" : `${z.count} cards`));
-      } else {
+      if (cards.length) {
         node.append(
           el(
             "details",
@@ -119,7 +118,7 @@
       return node;
     }
     if (z.cards.length) node.append(el("div", { class: "cards" + (z.cards.every((c) => c === "Hidden") ? " fan" : "") }, z.cards.map(cardView)));
-    else if (!z.groups.length && z.count > 0) node.append(el("span", { class: "pile" }, `${z.count} cards`));
+    else if (!z.groups.length && z.count > 0) node.append(el("span", { class: "pile-count" }, `${z.count} cards`));
     node.append(...z.groups.map(groupView));
     return node;
   }
@@ -184,7 +183,14 @@
       if (z.count === 0) continue;
       middle.append(a ? place(zoneView(z, a, false), 1, 1, a.col, a.cols) : zoneView(z, null, false));
     }
-    const facts = el("div", { class: "counters facts" }, b.facts.map(([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`)));
+    // Game-wide facts: the first few in sight, the rest one click away.
+    const chip = ([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`);
+    const facts =
+      b.facts.length > 4
+        ? el("details", { class: "facts" }, el("summary", {}, b.facts.slice(0, 3).map(chip), ` … ${b.facts.length - 3} more`), el("div", { class: "counters" }, b.facts.slice(3).map(chip)))
+        : el("div", { class: "counters facts" }, b.facts.map(chip));
+    if (st.factsOpen && facts.tagName === "DETAILS") facts.open = true;
+    facts.addEventListener("toggle", () => (st.factsOpen = facts.open));
     const top = el("div", { class: "opponents" + (others.length > 1 ? " many" : "") }, others.map((s) => sideView(s, b, layout, true)));
     const board = $("board");
     board.replaceChildren(top, el("div", { class: "between" }, facts, middle.children.length ? middle : null), me ? sideView(me, b, layout, false) : "");
@@ -395,6 +401,7 @@
       appendEntries(page.entries);
       if (page.next === null || page.next === undefined || page.entries.length === 0) break;
     }
+    appendEntries(st.pendingLive.splice(0));
     st.eventsDone = true;
     performance.mark("kifu-events-loaded");
     $("events-status").textContent = `(${st.entries.length})`;
@@ -546,7 +553,9 @@
   function onEntry(msg) {
     const d = JSON.parse(msg.data);
     st.lastSeen = Math.max(st.lastSeen, d.entry.seq);
+    // While the list pages in, keep the entry: the last page may have been read before it.
     if (st.eventsDone) appendEntries([d.entry]);
+    else st.pendingLive.push(d.entry);
     st.len = Math.max(st.len, d.events);
     $("scrubber").max = st.len;
     $("chain").replaceChildren(el("span", { class: "badge ok", id: "chain-badge" }, "chain verified ✓"), " head ", el("code", { id: "head", title: d.head }, short(d.head)), ` · ${st.len} events`);
@@ -586,6 +595,10 @@
 
   async function load() {
     stop();
+    // The summary and the first board in parallel: one round trip, not two, on a slow link.
+    const want = params.has("seq") ? Number(params.get("seq")) : null;
+    const asked = st.viewer;
+    const firstBoard = api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`)).catch((e) => e);
     const s = await api(`/games/${gid}`);
     st.summary = s;
     st.len = s.events;
@@ -596,9 +609,10 @@
     showChain(s);
     fillPerspectives();
     fillPhases();
-    const want = params.has("seq") ? Number(params.get("seq")) : s.events;
     // The first board first; the event list and the audit page in behind it.
-    await go(want);
+    const b = await firstBoard;
+    if (!(b instanceof Error) && b.viewer === st.viewer && b.events === st.len) st.boards.set(st.viewer + " " + b.seq + " " + st.len, b);
+    await go(b instanceof Error || want !== null ? (want === null ? s.events : want) : b.seq);
     follow();
     loadAudit();
     await loadEvents();

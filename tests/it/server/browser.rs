@@ -91,11 +91,18 @@ fn start_chromedriver() -> ChromeDriver {
     cd
 }
 
-async fn connect(cd: &ChromeDriver) -> Client {
+/// A Chromium session; `phone` emulates a 390×844 phone screen (a desktop window cannot be
+/// made that narrow).
+async fn connect(cd: &ChromeDriver, phone: bool) -> Client {
     let chromium = find_program(&["chromium", "chromium-browser"]).unwrap();
     let mut args: Vec<String> = CHROME_FLAGS.iter().map(|s| s.to_string()).collect();
-    args.push(format!("--user-data-dir={}", cd._profile.path().display()));
-    let caps = json!({"goog:chromeOptions": {"binary": chromium, "args": args}});
+    let profile = if phone { cd._profile.path().join("phone") } else { cd._profile.path().to_path_buf() };
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let mut options = json!({"binary": chromium, "args": args});
+    if phone {
+        options["mobileEmulation"] = json!({"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0}});
+    }
+    let caps = json!({"goog:chromeOptions": options});
     let serde_json::Value::Object(caps) = caps else { unreachable!() };
     let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
     builder.capabilities(caps);
@@ -170,8 +177,9 @@ fn axe_source() -> String {
     })
 }
 
-/// Runs axe-core on the page; panics listing every serious or critical violation.
-async fn axe_check(c: &Client, axe: &str, page: &str) {
+/// Runs axe-core on the page; adds every serious or critical violation to `found` (the test
+/// checks the list at its end, so one run reports every page's).
+async fn axe_check(c: &Client, axe: &str, page: &str, found: &mut Vec<String>) {
     c.execute(&format!("{axe}\nwindow.axe = axe; return true;"), vec![]).await.unwrap();
     let v = c
         .execute_async(
@@ -185,7 +193,7 @@ async fn axe_check(c: &Client, axe: &str, page: &str) {
         .await
         .unwrap();
     let list = v.as_array().cloned().unwrap_or_default();
-    assert!(list.is_empty(), "axe-core on {page}: {list:#?}");
+    found.extend(list.iter().map(|v| format!("{page}: {}", v.as_str().unwrap_or_default())));
 }
 
 /// Every card drawn on the page, by instance id: none twice.
@@ -198,8 +206,19 @@ async fn assert_no_duplicate_cards(c: &Client, at: &str) {
     assert_eq!(dupes, json!([]), "cards drawn twice at {at}");
 }
 
+/// Sizes the window so that the page itself (the viewport) is `w`×`h`.
+async fn viewport(c: &Client, w: u32, h: u32) {
+    c.set_window_size(w, h).await.unwrap();
+    let inner = js(c, "[window.innerWidth, window.innerHeight]").await;
+    let (iw, ih) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
+    c.set_window_size(w + w.saturating_sub(iw), h + h.saturating_sub(ih)).await.unwrap();
+    let inner = js(c, "[window.innerWidth, window.innerHeight]").await;
+    assert_eq!(inner, json!([w, h]), "the viewport is {w}×{h}");
+}
+
 /// Both seats' sides lie inside the window (no scrolling to see the opponent).
 async fn assert_seats_on_screen(c: &Client, at: &str) {
+    screenshot(c, &format!("seats-{}", at.replace([' ', ','], "-"))).await;
     let rects = js(
         c,
         "[...document.querySelectorAll('#board .seat')].map((s) => { const r = s.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })",
@@ -234,26 +253,28 @@ async fn use_token(c: &Client, token: &str, role: &str) {
     wait_for(c, &format!("document.getElementById('role').textContent.startsWith('{role}')")).await;
 }
 
-/// Serves the app on its own runtime (so the test can stop it, connections and all).
+/// Serves the app on its own runtime (so the test can stop it, connections and all, with
+/// `shutdown_background`); `addr` rebinds a stopped server's address.
 fn serve_on(state: kifu::server::AppState, addr: Option<SocketAddr>) -> (tokio::runtime::Runtime, SocketAddr) {
-    let rt = rt();
-    let listener = rt.block_on(async {
-        let at = addr.unwrap_or_else(|| "127.0.0.1:0".parse().unwrap());
-        let t0 = Instant::now();
-        loop {
-            match tokio::net::TcpListener::bind(at).await {
-                Ok(l) => break l,
-                Err(e) if t0.elapsed() < Duration::from_secs(10) => {
-                    let _ = e;
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("cannot bind {at}: {e}"),
+    let at = addr.unwrap_or_else(|| "127.0.0.1:0".parse().unwrap());
+    let t0 = Instant::now();
+    let listener = loop {
+        match TcpListener::bind(at) {
+            Ok(l) => break l,
+            Err(e) => {
+                assert!(t0.elapsed() < Duration::from_secs(10), "cannot bind {at}: {e}");
+                std::thread::sleep(Duration::from_millis(100));
             }
         }
-    });
+    };
+    listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
+    let rt = rt();
     let app = kifu::server::app(state);
-    rt.spawn(async move { axum::serve(listener, app).await });
+    rt.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        axum::serve(listener, app).await
+    });
     (rt, addr)
 }
 
@@ -269,6 +290,7 @@ fn browser_end_to_end() {
     let judge = env.token(Role::Judge, "*", "jules");
     let store = env.state.store().clone();
     let standings = kifu::tournament::record::load(&*store, &StreamId::new("cup").unwrap()).unwrap().state.standings();
+    let mut axe_found: Vec<String> = Vec::new();
     // A second live game, on a server the test stops and starts again.
     let (stoppable, addr2) = serve_on(env.state.clone(), None);
     rt().block_on(async {
@@ -276,8 +298,8 @@ fn browser_end_to_end() {
         let base = format!("http://{}", listener.local_addr().unwrap());
         let app = kifu::server::app(env.state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
-        let c = connect(&cd).await;
-        c.set_window_size(1400, 900).await.unwrap();
+        let c = connect(&cd, false).await;
+        viewport(&c, 1400, 900).await;
 
         // Open a replay at a position given in the URL: the first board, then the paged list.
         goto_board(&c, &format!("{base}/replay/naruto-physical?seq=40"), 40).await;
@@ -291,10 +313,10 @@ fn browser_end_to_end() {
         wait_for(&c, "document.getElementById('audit-summary').textContent.includes('clean')").await;
         assert_eq!(js(&c, "getComputedStyle(document.getElementById('live-badge')).display").await, "none", "a finished game is not live");
         // The table: stats on the tiles, names before ids, no instance id for a spectator.
-        let tile = js(&c, "document.querySelector('#board .zone[data-zone=\"village\"] .card.known, #board .zone[data-zone=\"battlefield\"] .card.known').textContent").await;
-        let tile = tile.as_str().unwrap().to_string();
-        assert!(tile.contains("atk") && tile.contains("sup"), "a Naruto tile shows attack and support: {tile}");
-        assert!(!tile.contains("p0-") && !tile.contains("p1-"), "no instance id for a spectator: {tile}");
+        let tiles = js(&c, "[...document.querySelectorAll('#board .card.known')].map((e) => e.textContent).join(' | ')").await;
+        let tiles = tiles.as_str().unwrap().to_string();
+        assert!(tiles.contains("atk") && tiles.contains("sup") && tiles.contains("cost"), "Naruto tiles show cost, attack and support: {tiles}");
+        assert!(!tiles.contains("p0-") && !tiles.contains("p1-"), "no instance id for a spectator: {tiles}");
 
         // Drag the scrubber; the board shows exactly that position.
         let scrub = c.find(Locator::Id("scrubber")).await.unwrap();
@@ -380,7 +402,7 @@ fn browser_end_to_end() {
         assert!(js(&c, hidden_cards).await.as_u64().unwrap() > 0, "hands show face down");
         assert_seats_on_screen(&c, "naruto-physical, full hands").await;
         screenshot(&c, "replay-spectator").await;
-        axe_check(&c, &axe, "the replay page").await;
+        axe_check(&c, &axe, "the replay page", &mut axe_found).await;
 
         // A player's token: their own hand face up, the opponent's still face down; their seat at
         // the bottom of the table; the keyboard steps right after the perspective changes.
@@ -450,10 +472,11 @@ fn browser_end_to_end() {
         assert!(!js(&c, "document.getElementById('chain-badge').textContent").await.as_str().unwrap().contains("verified"), "no 'verified' while disconnected");
         screenshot(&c, "replay-disconnected").await;
         super::live::feed(&env.state, &log, "naruto-live2", 10, 15).await;
-        let (_restarted, _) = serve_on(env.state.clone(), Some(addr2));
+        let (restarted, _) = serve_on(env.state.clone(), Some(addr2));
         wait_for(&c, "document.querySelectorAll('#events li.ev').length === 15").await;
         wait_for(&c, "document.getElementById('conn-badge').hidden").await;
         wait_for(&c, "document.getElementById('board').dataset.seq === '15'").await;
+        restarted.shutdown_background(); // a runtime is not dropped inside another one
 
         // Another game through the same generic table: Vanguard's circles as the 2×3 grid.
         goto_board(&c, &format!("{base}/replay/vanguard-clean?seq=60"), 60).await;
@@ -478,7 +501,7 @@ fn browser_end_to_end() {
         assert!(js(&c, "document.querySelector('#standings-table tr').textContent").await.as_str().unwrap().contains("OMW%"));
         wait_for(&c, "document.getElementById('verify-badge').textContent === 'verified ✓'").await;
         screenshot(&c, "tournament-standings").await;
-        axe_check(&c, &axe, "the tournament page").await;
+        axe_check(&c, &axe, "the tournament page", &mut axe_found).await;
         c.find(Locator::Id("tab-bracket")).await.unwrap().click().await.unwrap();
         assert_eq!(js(&c, "document.querySelectorAll('#bracket .bround').length").await, 2);
         screenshot(&c, "tournament-bracket").await;
@@ -501,7 +524,7 @@ fn browser_end_to_end() {
         c.find(Locator::Id("search")).await.unwrap().send_keys("vanguard").await.unwrap();
         wait_for(&c, "[...document.querySelectorAll('#games tbody tr')].filter((r) => !r.hidden).length === 2").await;
         screenshot(&c, "home").await;
-        axe_check(&c, &axe, "the home page").await;
+        axe_check(&c, &axe, "the home page", &mut axe_found).await;
 
         // Unknown ids: a page that says so (the status is checked in `pages_404`).
         c.goto(&format!("{base}/replay/no-such-game")).await.unwrap();
@@ -513,16 +536,19 @@ fn browser_end_to_end() {
         c.find(Locator::Id("theme")).await.unwrap().click().await.unwrap();
         wait_for(&c, "document.documentElement.dataset.theme === 'dark'").await;
         screenshot(&c, "replay-dark").await;
-        axe_check(&c, &axe, "the replay page, dark").await;
+        axe_check(&c, &axe, "the replay page, dark", &mut axe_found).await;
         c.execute("localStorage.removeItem('kifu-theme')", vec![]).await.unwrap();
 
+        c.close().await.unwrap();
+
         // A phone: 390×844, nothing scrolls sideways, the table reads.
-        c.set_window_size(390, 844).await.unwrap();
+        let c = connect(&cd, true).await;
         for (url, seq, name) in [
             (format!("{base}/replay/naruto-physical?seq=200"), 200, "phone-naruto"),
             (format!("{base}/replay/vanguard-clean?seq=60"), 60, "phone-vanguard"),
         ] {
             goto_board(&c, &url, seq).await;
+            assert_eq!(js(&c, "[window.innerWidth, window.innerHeight]").await, json!([390, 844]), "a phone's screen");
             assert_no_sideways_scroll(&c, name).await;
             assert_no_duplicate_cards(&c, name).await;
             screenshot(&c, name).await;
@@ -537,5 +563,6 @@ fn browser_end_to_end() {
 
         c.close().await.unwrap();
     });
+    assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
 }

@@ -1,6 +1,6 @@
 //! The pages and files the viewer serves without a browser: real 404 pages for unknown ids, the
 //! export route (a judge's download verifies; nobody else gets the log, which names hidden
-//! cards), cacheable assets, and the replay page's loading state.
+//! cards), cacheable gzip-compressed assets, and the replay page's loading state.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -93,14 +93,24 @@ fn assets_are_cacheable() {
     let env = ServerEnv::new();
     let app = env.app();
     rt().block_on(async {
-        let (status, headers, body) = raw(&app, "/assets/replay.js", &[]).await;
+        let (status, headers, body_plain) = raw(&app, "/assets/replay.js", &[]).await;
         assert_eq!(status, StatusCode::OK);
-        assert!(!body.is_empty());
+        assert!(!body_plain.is_empty() && headers.get("content-encoding").is_none());
         assert!(headers["cache-control"].to_str().unwrap().contains("max-age"));
         let etag = headers["etag"].to_str().unwrap().to_string();
-        let (status, _, body) = raw(&app, "/assets/replay.js", &[("if-none-match", &etag)]).await;
+        let (status, _, empty) = raw(&app, "/assets/replay.js", &[("if-none-match", &etag)]).await;
         assert_eq!(status, StatusCode::NOT_MODIFIED);
-        assert!(body.is_empty());
+        assert!(empty.is_empty());
         assert_eq!(raw(&app, "/assets/nope.js", &[]).await.0, StatusCode::NOT_FOUND);
+        // Compressed for a client that takes gzip, and the same bytes once decoded.
+        let (status, headers, gz) = raw(&app, "/assets/replay.js", &[("accept-encoding", "br, gzip")]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers["content-encoding"], "gzip");
+        assert!(gz.len() * 2 < body_plain.len(), "compressed: {} of {} bytes", gz.len(), body_plain.len());
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut plain).unwrap();
+        assert_eq!(plain, body_plain);
+        let (_, headers, _) = raw(&app, "/assets/replay.js", &[("accept-encoding", "gzip;q=0")]).await;
+        assert!(headers.get("content-encoding").is_none(), "q=0 refuses gzip");
     });
 }

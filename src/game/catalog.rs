@@ -13,6 +13,10 @@ pub trait CatalogCard: DeserializeOwned {
     /// The printed card number, the catalog key.
     fn id(&self) -> &str;
     fn name(&self) -> &str;
+    /// The printed numbers a card tile shows ("cost" = "3"), in the game's own terms.
+    fn stats(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The game's own checks on one card (e.g. a trigger on a grade-0 unit only); `Err` is the message.
     fn check(&self) -> Result<(), String> {
         Ok(())

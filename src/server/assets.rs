@@ -1,13 +1,19 @@
 //! The pages and their scripts and styles, embedded in the binary (no build step): plain HTML,
 //! CSS and JavaScript that render everything from the JSON API, so one viewer draws every game
-//! from its generic `BoardView`.
+//! from its generic `BoardView`. A page for an id the store does not hold is a real 404 page.
+//! Assets are served gzip-compressed (compressed once, on first use) to clients that accept it,
+//! with an ETag and a cache lifetime, so a slow link fetches them once and small.
 
-use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use std::io::Write as _;
+use std::sync::OnceLock;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
+use super::error::AppError;
 use super::state::AppState;
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -28,20 +34,105 @@ fn html(body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], body).into_response()
 }
 
-async fn asset(Path(name): Path<String>) -> Response {
-    match FILES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, ty, body)) => {
-            ([(header::CONTENT_TYPE, *ty), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
-        }
-        None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+/// A page saying what was not found, with the status `status` (404 for an unknown id).
+fn error_page(status: StatusCode, message: &str) -> Response {
+    let body = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{code} · kifu</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\
+         <body data-page=\"error\"><header class=\"top\"><a href=\"/\">kifu</a><h1>{code}</h1></header>\
+         <main><p id=\"not-found\" class=\"notice\">{msg}</p><p><a href=\"/\">All games and tournaments</a></p></main>\
+         </body></html>\n",
+        code = status.as_u16(),
+        msg = escape(message),
+    );
+    (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], body)
+        .into_response()
+}
+
+fn page_error(what: &str, id: &str, e: AppError) -> Response {
+    match e {
+        AppError::Internal(m) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &m),
+        _ => error_page(StatusCode::NOT_FOUND, &format!("There is no {what} called “{id}” here.")),
     }
+}
+
+async fn replay_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match state.game(&id).await {
+        Ok(_) => html(REPLAY),
+        Err(e) => page_error("game", &id, e),
+    }
+}
+
+async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match state.tournament(&id).await {
+        Ok(_) => html(TOURNAMENT),
+        Err(e) => page_error("tournament", &id, e),
+    }
+}
+
+fn gzip(body: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing into memory cannot fail; an empty result just means "send it uncompressed".
+    if enc.write_all(body).is_err() {
+        return Vec::new();
+    }
+    enc.finish().unwrap_or_default()
+}
+
+/// Each asset compressed, in the order of [`FILES`].
+fn gzipped(i: usize) -> &'static [u8] {
+    static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    GZ.get_or_init(|| FILES.iter().map(|(_, _, body)| gzip(body.as_bytes())).collect())
+        .get(i)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Whether the request's `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    let Some(v) = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()) else { return false };
+    v.split(',').any(|t| {
+        let mut parts = t.split(';').map(str::trim);
+        parts.next().is_some_and(|c| c.eq_ignore_ascii_case("gzip"))
+            && parts.all(|p| p.strip_prefix("q=").is_none_or(|q| q.parse::<f32>().is_ok_and(|q| q > 0.0)))
+    })
+}
+
+/// Assets are cached for ten minutes and revalidated by their content hash after that.
+async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+    let Some(i) = FILES.iter().position(|(n, _, _)| *n == name) else {
+        return error_page(StatusCode::NOT_FOUND, "There is no such file.");
+    };
+    let (_, ty, body) = FILES[i];
+    let gz = gzipped(i);
+    let compressed = accepts_gzip(&headers) && !gz.is_empty();
+    let hash = &blake3::hash(body.as_bytes()).to_hex()[..16];
+    let etag = if compressed { format!("\"{hash}-gz\"") } else { format!("\"{hash}\"") };
+    let cache = [
+        (header::CACHE_CONTROL, "public, max-age=600".to_string()),
+        (header::ETAG, etag.clone()),
+        (header::VARY, "Accept-Encoding".to_string()),
+    ];
+    if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    if compressed {
+        let enc = [(header::CONTENT_TYPE, ty.to_string()), (header::CONTENT_ENCODING, "gzip".to_string())];
+        return (enc, cache, gz).into_response();
+    }
+    ([(header::CONTENT_TYPE, ty.to_string())], cache, body).into_response()
 }
 
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { html(INDEX) }))
-        .route("/replay/{id}", get(|| async { html(REPLAY) }))
-        .route("/tournament/{id}", get(|| async { html(TOURNAMENT) }))
+        .route("/replay/{id}", get(replay_page))
+        .route("/tournament/{id}", get(tournament_page))
         .route("/assets/{name}", get(asset))
-        .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".to_string())).await }))
+        .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".to_string()), HeaderMap::new()).await }))
+        .fallback(|| async { error_page(StatusCode::NOT_FOUND, "There is no page at this address.") })
 }

@@ -322,3 +322,50 @@ pub async fn rule(
     state.notify(&id, recorded.head.len);
     Ok((StatusCode::CREATED, Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex()}))))
 }
+
+#[derive(Deserialize)]
+pub struct ExportQuery {
+    /// `kifu` (the self-verifying binary file, the default) or `json`.
+    pub format: Option<String>,
+}
+
+/// `GET /games/{id}/export?format=kifu|json`: the whole log as a file, as `kifu export` writes
+/// it. The log holds every card the events name, hidden ones included, so it is the omniscient
+/// view: the same rule as `events?as=judge` (403 for anyone else).
+pub async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Q(q): Q<ExportQuery>,
+    caller: Caller,
+) -> AppResult<axum::response::Response> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    requested_viewer(&access, Some("judge"))?;
+    // Open games keep their fold, not their bytes: the file is read (and verified) from the store.
+    let store = state.store().clone();
+    let sid = g.id.clone();
+    let log = tokio::task::spawn_blocking(move || store.export(&sid)).await??;
+    let (body, ty, ext) = match q.format.as_deref().unwrap_or("kifu") {
+        "kifu" => (crate::log::file::write(&log), "application/octet-stream", "kifu"),
+        "json" => {
+            let log = crate::log::json::to_json(&log).map_err(|e| AppError::Internal(e.to_string()))?;
+            let mut text = serde_json::to_string_pretty(&log).map_err(|e| AppError::Internal(e.to_string()))?;
+            text.push('\n');
+            (text.into_bytes(), "application/json", "json")
+        }
+        other => return Err(AppError::BadRequest(format!("format {other:?}: give kifu or json"))),
+    };
+    // The stream id is a validated identifier, so it is safe inside the quoted file name.
+    let disposition = format!("attachment; filename=\"{}.{ext}\"", g.id);
+    Ok((
+        [
+            (header::CONTENT_TYPE, ty.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "no-store".into()),
+        ],
+        body,
+    )
+        .into_response())
+}

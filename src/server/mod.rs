@@ -64,6 +64,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/board", get(games::board))
         .route("/games/{id}/audit", get(games::audit))
         .route("/games/{id}/verify", get(games::verify))
+        .route("/games/{id}/export", get(games::export))
         .route("/games/{id}/rulings", post(games::rule))
         .route("/games/{id}/live", get(live::live))
         .route("/tournaments/{id}", get(tournaments::summary))

@@ -288,6 +288,7 @@ impl<const V: u32> Game for StonesOf<V> {
             shared: vec![],
             facts: vec![("stones".into(), state.stones.to_string())],
             outcome: None,
+            layout: Default::default(),
         }
     }
     fn describe(_: &State, event: &Event, viewer: Viewer) -> String {

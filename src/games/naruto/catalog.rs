@@ -139,6 +139,25 @@ impl CatalogCard for CardDef {
     fn name(&self) -> &str {
         &self.name
     }
+
+    /// A ninja's costs, attack and support (injured values after a slash); other cards' cost.
+    fn stats(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut put = |k: &str, v: String| out.push((k.to_string(), v));
+        match self.kind {
+            CardType::Ninja => {
+                put("cost", self.entry_cost.to_string());
+                if self.hand_cost != 0 {
+                    put("hand cost", self.hand_cost.to_string());
+                }
+                put("attack", format!("{}/{}", self.attack, self.injured_attack));
+                put("support", format!("{}/{}", self.support, self.injured_support));
+            }
+            CardType::Jutsu => put("cost", self.jutsu_cost.unwrap_or(self.hand_cost).to_string()),
+            _ => put("cost", self.hand_cost.to_string()),
+        }
+        out
+    }
 }
 
 /// The catalog file: a list of card definitions.

@@ -14,7 +14,7 @@
 use super::catalog::CardType;
 use super::events::{CardRef, NarutoEvent, Zone, ZoneRef};
 use super::state::{Held, NarutoState};
-use crate::game::view::{CardView, GroupView, SeatView, ZoneView};
+use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer};
 
 /// Whether `viewer` may see the identities of cards in `seat`'s `zone`.
@@ -137,12 +137,16 @@ pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
                 ));
             }
         }
+        let mut village = plain_zone(s, Zone::Village, &p.village, village_groups);
+        village.settle_groups();
+        let mut battlefield = plain_zone(s, Zone::Battlefield, &p.battlefield, battle_groups);
+        battlefield.settle_groups();
         let zones = vec![
             held_zone(s, viewer, seat, Zone::Hand, &p.hand),
             ZoneView { zone: "deck".to_string(), count: p.deck_count, cards: Vec::new(), groups: Vec::new() },
             plain_zone(s, Zone::Chakra, &p.chakra, Vec::new()),
-            plain_zone(s, Zone::Village, &p.village, village_groups),
-            plain_zone(s, Zone::Battlefield, &p.battlefield, battle_groups),
+            village,
+            battlefield,
             plain_zone(s, Zone::Discard, &p.discard, Vec::new()),
             held_zone(s, viewer, seat, Zone::Rewards, &p.rewards),
             held_zone(s, viewer, seat, Zone::Removed, &p.removed),
@@ -172,6 +176,7 @@ pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
         shared: vec![chain],
         facts,
         outcome: s.result.clone(),
+        layout: layout(),
     }
 }
 
@@ -366,5 +371,27 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
                 "a sealed card was revealed to the record".to_string()
             }
         }
+    }
+}
+
+// ---- The table ----
+
+/// Naruto's table, from each player's edge: hand, deck and discard; village, chakra and
+/// rewards; the battlefield (teams in the middle, facing the opponent's); the chain between.
+pub fn layout() -> TableLayout {
+    use AreaStyle::{Pile, Row};
+    TableLayout {
+        columns: 6,
+        areas: vec![
+            AreaLayout::seat("hand", 1, 1, 1, 4, Row),
+            AreaLayout::seat("deck", 1, 5, 1, 1, Pile),
+            AreaLayout::seat("discard", 1, 6, 1, 1, Pile),
+            AreaLayout::seat("village", 2, 1, 1, 4, Row),
+            AreaLayout::seat("chakra", 2, 5, 1, 1, Pile),
+            AreaLayout::seat("rewards", 2, 6, 1, 1, Pile),
+            AreaLayout::seat("battlefield", 3, 1, 1, 5, Row),
+            AreaLayout::seat("removed", 3, 6, 1, 1, Pile),
+            AreaLayout::shared("chain", 1, 6, Row),
+        ],
     }
 }

@@ -160,6 +160,22 @@ impl CatalogCard for CardDef {
         &self.name
     }
 
+    /// Grade, power, shield, a critical other than 1, and the trigger icon.
+    fn stats(&self) -> Vec<(String, String)> {
+        let mut out = vec![
+            ("grade".to_string(), self.grade.to_string()),
+            ("power".to_string(), self.power.to_string()),
+            ("shield".to_string(), self.shield.to_string()),
+        ];
+        if self.critical != 1 {
+            out.push(("critical".to_string(), self.critical.to_string()));
+        }
+        if let Some(t) = self.trigger {
+            out.push(("trigger".to_string(), t.name().to_string()));
+        }
+        out
+    }
+
     /// Impossible cards: a trigger icon on a unit that is not a grade-0 trigger unit (VG-CARD-7),
     /// grades above 4 (VG-CARD-6).
     fn check(&self) -> Result<(), String> {

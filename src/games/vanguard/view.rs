@@ -15,7 +15,7 @@
 
 use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent};
 use super::state::{PlayerState, Unit, VanguardState};
-use crate::game::view::{CardView, GroupView, SeatView, ZoneView};
+use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer};
 
 fn owner_or_judge(viewer: Viewer, seat: Seat) -> bool {
@@ -119,13 +119,16 @@ fn field(s: &VanguardState, viewer: Viewer, seat: Seat, p: &PlayerState) -> Zone
         if units.len() > 1 {
             facts.push(format!("power {}", s.circle_power(seat, circle)));
         }
-        let label = match circle {
-            Circle::Vanguard => "vanguard (vc)".to_string(),
-            c => format!("rear-guard {}", c.name()),
-        };
-        groups.push(GroupView { label, cards, facts });
+        groups.push(GroupView { label: circle_label(circle), cards, facts });
     }
     ZoneView { zone: "field".into(), count, cards: Vec::new(), groups }
+}
+
+fn circle_label(circle: Circle) -> String {
+    match circle {
+        Circle::Vanguard => "vanguard (vc)".to_string(),
+        c => format!("rear-guard {}", c.name()),
+    }
 }
 
 /// The board as `viewer` may see it.
@@ -213,6 +216,7 @@ pub fn view(s: &VanguardState, viewer: Viewer) -> BoardView {
         shared: vec![removed],
         facts,
         outcome: s.result.clone(),
+        layout: layout(),
     }
 }
 
@@ -416,5 +420,41 @@ fn describe_op(s: &VanguardState, seat: Seat, op: &ClientOp, viewer: Viewer) -> 
             Some(c) => format!("trigger: +5000 power to {}, +1 critical to {}", l(power_to), l(c)),
             None => format!("trigger: +5000 power to {}", l(power_to)),
         },
+    }
+}
+
+// ---- The table ----
+
+/// Vanguard's table, from each player's edge: hand, deck and drop; the six circles as the 2×3
+/// grid (back row, then the front row with the vanguard in the middle) between the damage zone
+/// and the soul, bind and G zones; the guardian circle in front, facing the opponent.
+pub fn layout() -> TableLayout {
+    use AreaStyle::{Cells, Pile, Row};
+    let mut field = AreaLayout::seat("field", 2, 2, 2, 3, Cells);
+    field.cells = [
+        (Circle::BackLeft, 1, 1),
+        (Circle::BackCenter, 1, 2),
+        (Circle::BackRight, 1, 3),
+        (Circle::FrontLeft, 2, 1),
+        (Circle::Vanguard, 2, 2),
+        (Circle::FrontRight, 2, 3),
+    ]
+    .into_iter()
+    .map(|(c, row, col)| (circle_label(c), row, col))
+    .collect();
+    TableLayout {
+        columns: 6,
+        areas: vec![
+            AreaLayout::seat("hand", 1, 1, 1, 4, Row),
+            AreaLayout::seat("deck", 1, 5, 1, 1, Pile),
+            AreaLayout::seat("drop", 1, 6, 1, 1, Pile),
+            AreaLayout::seat("damage", 2, 1, 2, 1, Row),
+            field,
+            AreaLayout::seat("soul", 2, 5, 1, 1, Pile),
+            AreaLayout::seat("bind", 3, 5, 1, 1, Pile),
+            AreaLayout::seat("g-zone", 2, 6, 2, 1, Pile),
+            AreaLayout::seat("guardian circle", 4, 2, 1, 3, Row),
+            AreaLayout::shared("removed from game (shared)", 1, 6, Row),
+        ],
     }
 }

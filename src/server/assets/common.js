@@ -1,4 +1,5 @@
-// Shared helpers for kifu's pages: API calls with the viewer's token, safe DOM building.
+// Shared helpers for kifu's pages: API calls with the viewer's token, safe DOM building, the
+// token box and the light/dark theme switch.
 "use strict";
 
 const kifu = (() => {
@@ -22,7 +23,16 @@ const kifu = (() => {
       method: opts.method || "GET",
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
     });
+    if (opts.raw) {
+      if (!resp.ok) {
+        const err = new Error(resp.status + " " + resp.statusText);
+        err.status = resp.status;
+        throw err;
+      }
+      return resp;
+    }
     let data = null;
     try {
       data = await resp.json();
@@ -59,9 +69,32 @@ const kifu = (() => {
     return hash ? hash.slice(0, 12) + "…" : "";
   }
 
-  // The token box in the header: paste a token, see the role it gives.
+  // The theme: the system's setting unless the reader chose one (kept in localStorage).
+  const THEME_KEY = "kifu-theme";
+  function applyTheme() {
+    const t = localStorage.getItem(THEME_KEY);
+    if (t === "dark" || t === "light") document.documentElement.dataset.theme = t;
+    else delete document.documentElement.dataset.theme;
+  }
+  function isDark() {
+    const t = document.documentElement.dataset.theme;
+    return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  }
+  function themeSwitch() {
+    const b = el("button", { id: "theme", type: "button", "aria-pressed": String(isDark()) }, isDark() ? "☀ light" : "☾ dark");
+    b.addEventListener("click", () => {
+      localStorage.setItem(THEME_KEY, isDark() ? "light" : "dark");
+      applyTheme();
+      b.textContent = isDark() ? "☀ light" : "☾ dark";
+      b.setAttribute("aria-pressed", String(isDark()));
+    });
+    return b;
+  }
+  applyTheme();
+
+  // The token box in the header: paste a token, see the role it gives; the theme switch.
   async function tokenBox(container, onChange) {
-    const input = el("input", { id: "token-input", type: "password", placeholder: "access token (optional)", size: 22 });
+    const input = el("input", { id: "token-input", type: "password", placeholder: "access token (optional)", "aria-label": "access token", autocomplete: "off", size: 22 });
     input.value = token();
     const role = el("span", { id: "role", class: "role" }, "…");
     const apply = el("button", { id: "token-apply", type: "button" }, "Use token");
@@ -80,7 +113,7 @@ const kifu = (() => {
       await show();
       if (onChange) onChange();
     });
-    container.append(role, input, apply);
+    container.append(role, input, apply, themeSwitch());
     await show();
   }
 

@@ -1,12 +1,16 @@
-// The replay viewer: renders any game's BoardView JSON; a scrubber, steps, play, jumps to turn
-// and phase, keyboard shortcuts; an event list in sync; audit findings on the timeline; a
-// perspective switch limited by the token's role; the position in the URL; live games over SSE.
+// The replay viewer: draws any game's BoardView as a table from the layout the game gives (no
+// per-game code): the viewer's seat at the bottom, the opponents on top, mirrored, the shared
+// areas between. A scrubber, steps, play, jumps to turn and phase, keyboard shortcuts, an event
+// list paged in behind the first board, audit findings in a panel and on the timeline, a
+// perspective switch limited by the token's role, the position in the URL, downloads for
+// judges, and live games over SSE with reconnect and resume.
 "use strict";
 
 (() => {
   const { api, el, short } = kifu;
   const $ = (id) => document.getElementById(id);
   const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const gid = encodeURIComponent(id);
   const params = new URLSearchParams(location.search);
 
   const st = {
@@ -15,79 +19,184 @@
     seq: 0,
     viewer: params.get("as") || "spectator",
     entries: [],
+    eventsDone: false,
+    pendingLive: [], // live entries that arrived while the list was paging in
     playing: null,
     request: 0,
+    inflight: null,
+    boards: new Map(), // "viewer seq" -> board response; a small cache, oldest dropped first
     source: null,
+    following: true,
+    lastSeen: -1, // the last live sequence number received
+    findings: [],
+    refresh: null,
+    ready: false,
   };
+  const BOARD_CACHE = 64;
 
   function showError(e) {
     $("error").textContent = e ? String(e.message || e) : "";
   }
 
-  // --- board rendering (generic: zones, cards, groups, counters, facts) ---
+  function announce(text) {
+    $("announce").textContent = text;
+  }
+
+  const isJudge = () => st.viewer === "judge";
+  const mySeat = () => (st.viewer.startsWith("seat:") ? Number(st.viewer.slice(5)) : 0);
+
+  // --- cards ---
+  const STAT_SHORT = { attack: "atk", support: "sup", power: "pow", shield: "shd", grade: "G", critical: "crit", "hand cost": "hand" };
+
   function cardView(c) {
     if (c === "Hidden" || (c && c.Hidden !== undefined)) {
-      return el("div", { class: "card hidden", title: "face down" }, "face down");
+      return el("div", { class: "card hidden", title: "face down", role: "img", "aria-label": "face-down card" });
     }
     const k = c.Known || c;
+    const stats = (k.stats || []).map(([n, v]) => el("span", { class: "stat", title: n }, `${STAT_SHORT[n] || n} ${v}`));
+    const title = [k.name, k.card, ...(k.stats || []).map(([n, v]) => `${n} ${v}`), ...(k.statuses || [])].join(" · ");
     return el(
       "div",
-      { class: "card known", dataset: { instance: k.instance, card: k.card } },
+      { class: "card known", title, dataset: { instance: k.instance, card: k.card } },
       el("span", { class: "cname" }, k.name),
-      el("span", { class: "cid" }, k.card + " · " + k.instance),
-      el("div", {}, (k.statuses || []).map((s) => el("span", { class: "status" }, s)))
+      stats.length ? el("span", { class: "stats" }, stats) : null,
+      (k.statuses || []).length ? el("span", { class: "statuses" }, k.statuses.map((s) => el("span", { class: "status" }, s))) : null,
+      el("span", { class: "cid" }, k.card, isJudge() ? " · " + k.instance : "")
     );
   }
 
-  function zoneView(z) {
-    const cards = el("div", { class: "cards" }, z.cards.map(cardView));
-    const pile = z.cards.length === 0 && z.groups.length === 0 && z.count > 0 ? el("span", { class: "pile" }, z.count + " cards") : null;
-    const groups = z.groups.map((g) =>
-      el(
-        "div",
-        { class: "group" },
-        el("span", { class: "glabel" }, g.label),
-        " ",
-        g.facts.map((f) => el("span", { class: "chip" }, f)),
-        el("div", { class: "cards" }, g.cards.map(cardView))
-      )
-    );
+  function groupView(g) {
     return el(
       "div",
-      { class: "zone", dataset: { zone: z.zone, count: z.count } },
-      el("span", { class: "zname" }, `${z.zone} (${z.count})`),
-      pile,
-      z.cards.length ? cards : null,
-      groups
+      { class: "group", dataset: { label: g.label } },
+      el("span", { class: "glabel" }, g.label),
+      g.facts.map((f) => el("span", { class: "chip" }, f)),
+      el("div", { class: "cards" }, g.cards.map(cardView))
     );
+  }
+
+  // Placement through the CSSOM: the content security policy forbids inline style attributes.
+  function place(node, row, rows, col, cols) {
+    node.style.gridRow = `${row} / span ${rows}`;
+    node.style.gridColumn = `${col} / span ${cols}`;
+    return node;
+  }
+
+  function zoneView(z, area, mirrored) {
+    const style = area ? area.style : "row";
+    const head = el("span", { class: "zname" }, z.zone, " ", el("span", { class: "count" }, String(z.count)));
+    const node = el("div", { class: "zone area-" + style, dataset: { zone: z.zone, count: z.count } }, head);
+    if (style === "cells" && area.cells.length) {
+      const rows = Math.max(...area.cells.map((c) => c[1]));
+      const cols = Math.max(...area.cells.map((c) => c[2]));
+      const grid = el("div", { class: "cellgrid" });
+      grid.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+      for (const g of z.groups) {
+        const cell = area.cells.find((c) => c[0] === g.label);
+        const node = groupView(g);
+        // Row 1 is nearest the seat's own edge: lowest on the viewer's side, highest when mirrored.
+        if (cell) place(node, mirrored ? cell[1] : rows - cell[1] + 1, 1, cell[2], 1);
+        grid.append(node);
+      }
+      node.append(grid);
+      return node;
+    }
+    if (style === "pile" && z.count > 0) {
+      const cards = z.cards.concat(...z.groups.map((g) => g.cards));
+      const top = cards.length ? cards[cards.length - 1] : null;
+      const topName = top && top.Known ? top.Known.name : null;
+      if (cards.length) {
+        node.append(
+          el(
+            "details",
+            { class: "pile-list" },
+            el("summary", {}, topName ? `top: ${topName}` : `${z.count} face down`),
+            el("div", { class: "cards" }, cards.map(cardView))
+          )
+        );
+      }
+      return node;
+    }
+    if (z.cards.length) node.append(el("div", { class: "cards" + (z.cards.every((c) => c === "Hidden") ? " fan" : "") }, z.cards.map(cardView)));
+    else if (!z.groups.length && z.count > 0) node.append(el("span", { class: "pile-count" }, `${z.count} cards`));
+    node.append(...z.groups.map(groupView));
+    return node;
+  }
+
+  // One seat's side: the layout's grid, mirrored for an opponent.
+  function sideView(s, b, layout, mirrored) {
+    const areas = layout.areas.filter((a) => a.side === "seat");
+    const rows = Math.max(1, ...areas.map((a) => a.row + a.rows - 1));
+    const grid = el("div", { class: "side-grid" });
+    grid.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`;
+    const extra = [];
+    for (const z of s.zones) {
+      const a = areas.find((x) => x.zone === z.zone);
+      if (!a) {
+        extra.push(z);
+        continue;
+      }
+      const row = mirrored ? a.row : rows - (a.row + a.rows - 1) + 1;
+      grid.append(place(zoneView(z, a, mirrored), row, a.rows, a.col, a.cols));
+    }
+    for (const [i, z] of extra.entries()) {
+      const n = zoneView(z, null, mirrored);
+      n.style.gridRow = String(rows + 1 + i);
+      n.style.gridColumn = `1 / span ${layout.columns}`;
+      grid.append(n);
+    }
+    const active = b.active === s.seat;
+    const head = el(
+      "div",
+      { class: "seat-head" },
+      el("h3", {}, s.name, active ? el("span", { class: "badge turn" }, "active") : null),
+      el("div", { class: "counters" }, s.counters.map(([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`)))
+    );
+    return el(
+      "section",
+      { class: "seat" + (active ? " active" : "") + (mirrored ? " opponent" : " own"), dataset: { seat: s.seat }, "aria-label": `${s.name}'s side` },
+      mirrored ? head : grid,
+      mirrored ? grid : head
+    );
+  }
+
+  // A game without a layout: every zone a full-width row, in order.
+  function autoLayout(b) {
+    const names = b.seats.length ? b.seats[0].zones.map((z) => z.zone) : [];
+    return {
+      columns: 1,
+      areas: names.map((zone, i) => ({ zone, side: "seat", row: names.length - i, col: 1, rows: 1, cols: 1, style: "row", cells: [] })),
+    };
   }
 
   function renderBoard(resp) {
     const b = resp.board;
     const players = st.summary.players;
+    const layout = b.layout && b.layout.columns ? b.layout : autoLayout(b);
+    const me = b.seats.find((s) => s.seat === mySeat()) || b.seats[0];
+    const others = b.seats.filter((s) => s !== me);
+    const sharedAreas = layout.areas.filter((a) => a.side === "shared");
+    const middle = el("div", { class: "middle" });
+    middle.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`;
+    for (const z of b.shared) {
+      const a = sharedAreas.find((x) => x.zone === z.zone);
+      if (z.count === 0) continue;
+      middle.append(a ? place(zoneView(z, a, false), 1, 1, a.col, a.cols) : zoneView(z, null, false));
+    }
+    // Game-wide facts: the first few in sight, the rest one click away.
+    const chip = ([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`);
+    const facts =
+      b.facts.length > 4
+        ? el("details", { class: "facts" }, el("summary", {}, b.facts.slice(0, 3).map(chip), ` … ${b.facts.length - 3} more`), el("div", { class: "counters" }, b.facts.slice(3).map(chip)))
+        : el("div", { class: "counters facts" }, b.facts.map(chip));
+    if (st.factsOpen && facts.tagName === "DETAILS") facts.open = true;
+    facts.addEventListener("toggle", () => (st.factsOpen = facts.open));
+    const top = el("div", { class: "opponents" + (others.length > 1 ? " many" : "") }, others.map((s) => sideView(s, b, layout, true)));
     const board = $("board");
-    const seats = b.seats.map((s) =>
-      el(
-        "div",
-        { class: "seat" + (b.active === s.seat ? " active" : ""), dataset: { seat: s.seat } },
-        el("h3", {}, s.name, b.active === s.seat ? " · active" : ""),
-        el("div", { class: "counters" }, s.counters.map(([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`))),
-        s.zones.map(zoneView)
-      )
-    );
-    const shared =
-      b.shared.length || b.facts.length
-        ? el(
-            "div",
-            { class: "shared" },
-            el("div", { class: "counters" }, b.facts.map(([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`))),
-            b.shared.map(zoneView)
-          )
-        : null;
-    board.replaceChildren(...seats, shared || "");
+    board.replaceChildren(top, el("div", { class: "between" }, facts, middle.children.length ? middle : null), me ? sideView(me, b, layout, false) : "");
     board.dataset.seq = resp.seq;
     board.dataset.viewer = resp.viewer;
-    const active = b.active === null || b.active === undefined ? "" : ` · ${players[b.active] || "seat " + b.active} active`;
+    const active = b.active === null || b.active === undefined ? "" : ` · ${players[b.active] || "seat " + b.active} to act`;
     $("position").textContent = `turn ${b.turn} · ${b.phase}${active}`;
     $("position").dataset.turn = b.turn;
     $("position").dataset.phase = b.phase;
@@ -95,6 +204,14 @@
     $("outcome").replaceChildren(
       o ? el("div", { class: "badge ok", id: "outcome-badge" }, outcomeText(o, players) + " — " + o.reason) : ""
     );
+    const last = resp.last ? ` ${resp.last.actor}: ${resp.last.text}` : "";
+    announce(`Event ${resp.seq} of ${st.len}, turn ${b.turn}, ${b.phase}.${last}`);
+    if (!st.ready) {
+      st.ready = true;
+      performance.mark("kifu-first-board"); // read by tools/bench-viewer
+      $("controls").disabled = false;
+      $("loading").hidden = true;
+    }
   }
 
   // The result in words from the outcome's placements: the first place minus eliminated seats won.
@@ -116,39 +233,74 @@
 
   function syncEvents() {
     const list = $("events");
-    let current = null;
-    for (const li of list.children) {
+    const prev = list.querySelector("li.current");
+    if (prev) prev.classList.remove("current");
+    // Touch only the rows whose state changes (cheap when stepping one at a time).
+    for (const li of list.querySelectorAll("li.ev")) {
       const s = Number(li.dataset.seq);
-      li.classList.toggle("current", s === st.seq - 1);
-      li.classList.toggle("future", s >= st.seq);
-      if (s === st.seq - 1) current = li;
+      const future = s >= st.seq;
+      if (li.classList.contains("future") !== future) li.classList.toggle("future", future);
     }
+    const current = list.querySelector(`li.ev[data-seq="${st.seq - 1}"]`);
     if (current) {
+      current.classList.add("current");
       const top = current.offsetTop - list.offsetTop;
       if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 20) list.scrollTop = top - list.clientHeight / 2;
     }
   }
 
-  async function go(seq) {
+  function setFollowing(on) {
+    st.following = on;
+    $("to-live").hidden = on || !st.summary || !st.summary.live;
+  }
+
+  function boardUrl(seq) {
+    return `/games/${gid}/board?seq=${seq}&as=${encodeURIComponent(st.viewer)}`;
+  }
+
+  async function fetchBoard(seq, signal) {
+    const key = st.viewer + " " + seq + " " + st.len;
+    if (st.boards.has(key)) return st.boards.get(key);
+    const resp = await api(boardUrl(seq), { signal });
+    st.boards.set(key, resp);
+    if (st.boards.size > BOARD_CACHE) st.boards.delete(st.boards.keys().next().value);
+    return resp;
+  }
+
+  // The neighbours of the shown position, fetched while the reader looks at it.
+  function prefetch(seq) {
+    for (const n of [seq + 1, seq - 1]) {
+      if (n < 0 || n > st.len || st.boards.has(st.viewer + " " + n + " " + st.len)) continue;
+      fetchBoard(n).catch(() => {});
+    }
+  }
+
+  async function go(seq, opts = {}) {
     seq = Math.max(0, Math.min(st.len, seq | 0));
+    if (st.summary && st.summary.live && !opts.live) setFollowing(seq >= st.len);
     st.seq = seq;
     $("scrubber").value = seq;
     $("seq-label").textContent = `event ${seq} / ${st.len}`;
     syncUrl();
     syncEvents();
     const n = ++st.request;
+    // A newer position cancels the request for an older one.
+    if (st.inflight) st.inflight.abort();
+    const ctl = new AbortController();
+    st.inflight = ctl;
     try {
-      const resp = await api(`/games/${encodeURIComponent(id)}/board?seq=${seq}&as=${encodeURIComponent(st.viewer)}`);
-      if (n !== st.request) return; // a later request superseded this one
+      const resp = await fetchBoard(seq, ctl.signal);
+      if (n !== st.request) return;
+      st.inflight = null;
       renderBoard(resp);
       showError(null);
+      if (!st.playing) prefetch(seq);
     } catch (e) {
-      showError(e);
+      if (e.name !== "AbortError" && n === st.request) showError(e);
     }
   }
 
   function turnStarts() {
-    // First event boundary of each turn, from the summary's position list.
     const out = [];
     let lastTurn = -1;
     for (const p of st.summary.positions) {
@@ -177,8 +329,9 @@
     const phase = $("phase-select").value;
     try {
       const q = `turn=${Number(turn)}` + (phase ? `&phase=${encodeURIComponent(phase)}` : "");
-      const resp = await api(`/games/${encodeURIComponent(id)}/board?${q}&as=${encodeURIComponent(st.viewer)}`);
+      const resp = await api(`/games/${gid}/board?${q}&as=${encodeURIComponent(st.viewer)}`);
       go(resp.seq);
+      $("board").focus();
     } catch (e) {
       showError(e);
     }
@@ -189,6 +342,7 @@
     if (st.playing) clearInterval(st.playing);
     st.playing = null;
     $("play").textContent = "▶ play";
+    $("play").setAttribute("aria-label", "Play");
   }
 
   function play() {
@@ -196,6 +350,7 @@
     if (st.seq >= st.len) go(0);
     const speed = Number($("speed").value) || 1;
     $("play").textContent = "⏸ pause";
+    $("play").setAttribute("aria-label", "Pause");
     st.playing = setInterval(() => {
       if (st.seq >= st.len) return stop();
       go(st.seq + 1);
@@ -211,56 +366,123 @@
     }
   }
 
-  // --- events list ---
-  function entryItem(e) {
-    return el(
-      "li",
-      { class: e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "flagged" : "", dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
-      el("span", { class: "seq" }, "#" + e.seq),
-      e.text
-    );
+  // --- the event list: actor, time, turn headers; paged in behind the first board ---
+  function timeOf(iso) {
+    const d = new Date(iso);
+    return isNaN(d) ? "" : d.toISOString().slice(11, 19);
+  }
+
+  function appendEntries(entries) {
+    const list = $("events");
+    const items = [];
+    let lastTurn = st.entries.length ? st.entries[st.entries.length - 1].turn : null;
+    for (const e of entries) {
+      if (e.seq !== st.entries.length) continue; // already listed (a live entry and a page overlapped)
+      if (e.turn !== lastTurn) {
+        items.push(el("li", { class: "turn-head", dataset: { turn: e.turn } }, `Turn ${e.turn}`));
+        lastTurn = e.turn;
+      }
+      st.entries.push(e);
+      items.push(
+        el(
+          "li",
+          { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
+          el("span", { class: "seq" }, "#" + e.seq),
+          el("span", { class: "actor" }, e.actor),
+          el("time", { class: "at", datetime: e.recorded_at }, timeOf(e.recorded_at)),
+          el("span", { class: "text" }, e.text)
+        )
+      );
+    }
+    list.append(...items);
+    markFindings();
   }
 
   async function loadEvents() {
-    const list = $("events");
-    list.replaceChildren();
+    const viewer = st.viewer;
+    $("events").replaceChildren();
     st.entries = [];
-    let from = 0;
+    st.eventsDone = false;
+    $("events-status").textContent = "loading…";
     for (;;) {
-      const page = await api(`/games/${encodeURIComponent(id)}/events?from=${from}&limit=1000&as=${encodeURIComponent(st.viewer)}`);
-      st.entries.push(...page.entries);
-      list.append(...page.entries.map(entryItem));
-      if (page.next === null || page.next === undefined) break;
-      from = page.next;
+      const page = await api(`/games/${gid}/events?from=${st.entries.length}&limit=250&as=${encodeURIComponent(viewer)}`);
+      if (viewer !== st.viewer) return; // the perspective changed: a newer load owns the list
+      appendEntries(page.entries);
+      if (page.next === null || page.next === undefined || page.entries.length === 0) break;
+    }
+    appendEntries(st.pendingLive.splice(0));
+    st.eventsDone = true;
+    performance.mark("kifu-events-loaded");
+    $("events-status").textContent = `(${st.entries.length})`;
+    syncEvents();
+  }
+
+  // --- audit findings: a panel and timeline marks (shape and colour, colour-blind safe) ---
+  function markFindings() {
+    for (const f of st.findings) {
+      if (f.seq === null || f.seq === undefined) continue;
+      const li = $("events").querySelector(`li.ev[data-seq="${f.seq}"]`);
+      if (li) li.classList.add("flagged");
     }
   }
 
   async function loadAudit() {
     try {
-      const a = await api(`/games/${encodeURIComponent(id)}/audit`);
+      const a = await api(`/games/${gid}/audit`);
+      st.findings = a.findings;
       const m = $("markers");
       m.replaceChildren();
-      for (const f of a.findings) {
+      const list = $("findings");
+      list.replaceChildren();
+      for (const [i, f] of a.findings.entries()) {
+        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq}`;
+        const res = f.resolution ? `ruled: ${f.resolution}` : "unresolved";
+        const jumpTo = () => {
+          if (f.seq !== null && f.seq !== undefined) go(f.seq + 1);
+          $("board").focus();
+        };
+        list.append(
+          el(
+            "li",
+            { class: f.resolution ? "ruled" : "open", dataset: { seq: f.seq === null ? "" : f.seq, rule: f.rule } },
+            el(
+              "button",
+              { type: "button", class: "finding", onclick: jumpTo, disabled: f.seq === null || f.seq === undefined },
+              el("span", { class: "mark " + (f.resolution ? "ruled" : "open"), "aria-hidden": "true" }, f.resolution ? "●" : "▲"),
+              ` ${where} · `,
+              el("strong", {}, f.rule),
+              f.actor ? ` · ${f.actor}` : "",
+              ` · ${res}`
+            ),
+            f.message ? el("div", { class: "fmsg" }, f.message) : null
+          )
+        );
         if (f.seq === null || f.seq === undefined) continue;
-        const at = st.len ? ((f.seq + 1) / st.len) * 100 : 0;
-        const mk = el("span", {
-            class: "marker" + (f.resolution ? " ruled" : ""),
-            title: `event ${f.seq}: ${f.rule}${f.resolution ? " — " + f.resolution : " — unresolved"}${f.message ? ": " + f.message : ""}`,
-            dataset: { seq: f.seq, rule: f.rule },
-            onclick: () => go(f.seq + 1),
-          });
-        // Through the CSSOM: the content security policy forbids inline style attributes.
-        mk.style.left = at + "%";
+        const mk = el("button", {
+          type: "button",
+          class: "marker " + (f.resolution ? "ruled" : "open"),
+          title: `${where}: ${f.rule} — ${res}`,
+          "aria-label": `finding ${i + 1}: ${where}, ${f.rule}, ${res}`,
+          tabindex: "-1",
+          dataset: { seq: f.seq, rule: f.rule },
+          onclick: jumpTo,
+        });
+        mk.style.left = (st.len ? ((f.seq + 1) / st.len) * 100 : 0) + "%";
         m.append(mk);
-        const li = $("events").querySelector(`li[data-seq="${f.seq}"]`);
-        if (li) li.classList.add("flagged");
       }
-      $("audit-summary").textContent = a.findings.length
-        ? `audit: ${a.findings.length} finding(s), ${a.unresolved} unresolved`
-        : "audit: clean";
+      if (!a.findings.length) list.append(el("li", { class: "muted" }, "none: every event keeps the rules"));
+      $("audit-summary").textContent = a.findings.length ? `audit: ${a.findings.length} finding(s), ${a.unresolved} unresolved` : "audit: clean";
+      markFindings();
     } catch (e) {
       $("audit-summary").textContent = "audit unavailable: " + e.message;
     }
+  }
+
+  function nextFinding() {
+    const f = st.findings.find((x) => x.seq !== null && x.seq !== undefined && x.seq + 1 > st.seq);
+    const first = st.findings.find((x) => x.seq !== null && x.seq !== undefined);
+    const t = f || first;
+    if (t) go(t.seq + 1);
   }
 
   function fillPerspectives() {
@@ -275,58 +497,140 @@
     );
     if (!st.summary.access.viewers.includes(st.viewer)) st.viewer = "spectator";
     sel.value = st.viewer;
+    $("downloads").hidden = !st.summary.access.viewers.includes("judge");
   }
 
   function fillPhases() {
     const phases = [...new Set(st.summary.positions.map((p) => p.phase))];
-    $("phase-select").replaceChildren(el("option", { value: "" }, "any"), ...phases.map((p) => el("option", { value: p }, p)));
+    const sel = $("phase-select");
+    const keep = sel.value;
+    sel.replaceChildren(el("option", { value: "" }, "any"), ...phases.map((p) => el("option", { value: p }, p)));
+    sel.value = phases.includes(keep) ? keep : "";
   }
 
-  // --- live ---
-  function follow() {
-    if (st.source) st.source.close();
-    st.source = null;
-    if (!st.summary.live) return;
-    $("live-badge").hidden = false;
-    $("follow-label").hidden = false;
-    const t = kifu.token();
-    const q = `as=${encodeURIComponent(st.viewer)}&from=${st.len}` + (t ? `&access_token=${encodeURIComponent(t)}` : "");
-    const src = new EventSource(`/api/v1/games/${encodeURIComponent(id)}/live?${q}`);
-    src.addEventListener("entry", (msg) => {
-      const d = JSON.parse(msg.data);
-      if (d.entry.seq < st.entries.length) return;
-      st.entries.push(d.entry);
-      $("events").append(entryItem(d.entry));
-      st.len = d.events;
-      $("scrubber").max = st.len;
-      $("chain").replaceChildren("chain verified ✓ · head ", el("code", { id: "head", title: d.head }, short(d.head)), ` · ${st.len} events`);
-      if ($("follow").checked) go(st.len);
-      else $("seq-label").textContent = `event ${st.seq} / ${st.len}`;
-    });
-    st.source = src;
-  }
-
-  async function load() {
-    stop();
-    const s = await api(`/games/${encodeURIComponent(id)}`);
-    st.summary = s;
-    st.len = s.events;
-    $("title").textContent = `${s.id} — ${s.players.join(" vs ")} (${s.ruleset})`;
-    document.title = `${s.id} · kifu`;
-    $("scrubber").max = s.events;
+  function showChain(s) {
     $("chain").replaceChildren(
       el("span", { class: "badge ok", id: "chain-badge" }, "chain verified ✓"),
       " head ",
       el("code", { id: "head", title: s.head }, short(s.head)),
       ` · ${s.events} events`
     );
+  }
+
+  // --- downloads (judges: the log holds every hidden card) ---
+  async function download(format) {
+    const status = $("download-status");
+    status.textContent = "…";
+    try {
+      const resp = await api(`/games/${gid}/export?format=${format}`, { raw: true });
+      const blob = await resp.blob();
+      const name = `${id}.${format}`;
+      const a = el("a", { href: URL.createObjectURL(blob), download: name });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      status.textContent = `saved ${name} · ${blob.size} bytes`;
+      status.dataset.bytes = blob.size;
+    } catch (e) {
+      status.textContent = "download failed: " + e.message;
+    }
+  }
+
+  // --- live ---
+  function scheduleRefresh() {
+    // The summary (turn list, chain head) and the audit, at most twice a second.
+    if (st.refresh) return;
+    st.refresh = setTimeout(async () => {
+      st.refresh = null;
+      try {
+        const s = await api(`/games/${gid}`);
+        st.summary = Object.assign(s, { access: st.summary.access });
+        fillPhases();
+        showChain(s);
+        if (!s.live) {
+          $("live-badge").hidden = true;
+          setFollowing(true);
+        }
+      } catch (_) {
+        /* the connection badge says what is wrong */
+      }
+      loadAudit();
+    }, 500);
+  }
+
+  function onEntry(msg) {
+    const d = JSON.parse(msg.data);
+    st.lastSeen = Math.max(st.lastSeen, d.entry.seq);
+    // While the list pages in, keep the entry: the last page may have been read before it.
+    if (st.eventsDone) appendEntries([d.entry]);
+    else st.pendingLive.push(d.entry);
+    st.len = Math.max(st.len, d.events);
+    $("scrubber").max = st.len;
+    $("chain").replaceChildren(el("span", { class: "badge ok", id: "chain-badge" }, "chain verified ✓"), " head ", el("code", { id: "head", title: d.head }, short(d.head)), ` · ${st.len} events`);
+    if (st.following) go(st.len, { live: true });
+    else $("seq-label").textContent = `event ${st.seq} / ${st.len}`;
+    scheduleRefresh();
+  }
+
+  function follow() {
+    if (st.source) st.source.close();
+    st.source = null;
+    if (!st.summary.live) return;
+    $("live-badge").hidden = false;
+    setFollowing(st.seq >= st.len);
+    const t = kifu.token();
+    const from = st.lastSeen >= 0 ? st.lastSeen + 1 : st.len;
+    const q = `as=${encodeURIComponent(st.viewer)}&from=${from}` + (t ? `&access_token=${encodeURIComponent(t)}` : "");
+    const src = new EventSource(`/api/v1/games/${gid}/live?${q}`);
+    src.addEventListener("entry", onEntry);
+    src.addEventListener("open", () => {
+      $("conn-badge").hidden = true;
+      $("chain-badge") && $("chain-badge").classList.remove("stale");
+    });
+    src.addEventListener("error", () => {
+      $("conn-badge").hidden = false;
+      const badge = $("chain-badge");
+      if (badge) {
+        badge.textContent = "chain: not live";
+        badge.classList.add("stale");
+      }
+      // The browser retries by itself (resuming with Last-Event-ID) unless it gave up; then
+      // reconnect ourselves from the last sequence number seen.
+      if (src.readyState === EventSource.CLOSED && st.source === src) setTimeout(() => st.source === src && follow(), 2000);
+    });
+    st.source = src;
+  }
+
+  async function load() {
+    stop();
+    // The summary and the first board in parallel: one round trip, not two, on a slow link.
+    const want = params.has("seq") ? Number(params.get("seq")) : null;
+    const asked = st.viewer;
+    const firstBoard = api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`)).catch((e) => e);
+    const s = await api(`/games/${gid}`);
+    st.summary = s;
+    st.len = s.events;
+    st.boards.clear();
+    $("title").textContent = `${s.id} — ${s.players.join(" vs ")} (${s.ruleset})`;
+    document.title = `${s.id} · kifu`;
+    $("scrubber").max = s.events;
+    showChain(s);
     fillPerspectives();
     fillPhases();
-    await loadEvents();
-    await loadAudit();
-    const want = params.has("seq") ? Number(params.get("seq")) : s.events;
-    await go(want);
+    // The first board first; the event list and the audit page in behind it.
+    const b = await firstBoard;
+    if (!(b instanceof Error) && b.viewer === st.viewer && b.events === st.len) st.boards.set(st.viewer + " " + b.seq + " " + st.len, b);
+    await go(b instanceof Error || want !== null ? (want === null ? s.events : want) : b.seq);
     follow();
+    loadAudit();
+    await loadEvents();
+  }
+
+  function isTextField(t) {
+    const tag = (t.tagName || "").toLowerCase();
+    if (tag === "textarea" || t.isContentEditable) return true;
+    return tag === "input" && !["range", "checkbox", "radio", "button"].includes(t.type);
   }
 
   function wire() {
@@ -335,6 +639,11 @@
     $("back").addEventListener("click", () => go(st.seq - 1));
     $("fwd").addEventListener("click", () => go(st.seq + 1));
     $("play").addEventListener("click", play);
+    $("to-live").addEventListener("click", () => {
+      setFollowing(true);
+      go(st.len, { live: true });
+      $("board").focus();
+    });
     $("scrubber").addEventListener("input", (e) => go(Number(e.target.value)));
     $("jump").addEventListener("click", jump);
     $("turn-input").addEventListener("keydown", (e) => {
@@ -345,21 +654,30 @@
         stop();
         play();
       }
+      $("board").focus();
     });
+    $("phase-select").addEventListener("change", () => $("board").focus());
     $("perspective").addEventListener("change", async (e) => {
       st.viewer = e.target.value;
-      await loadEvents();
+      st.boards.clear();
+      $("board").focus();
       await go(st.seq);
       follow();
+      await loadEvents();
     });
+    $("dl-kifu").addEventListener("click", () => download("kifu"));
+    $("dl-json").addEventListener("click", () => download("json"));
+    $("help-button").addEventListener("click", () => $("help").showModal());
+    $("help").addEventListener("close", () => $("board").focus());
     $("events").addEventListener("click", (e) => {
-      const li = e.target.closest("li");
+      const li = e.target.closest("li.ev");
       if (li) go(Number(li.dataset.seq) + 1);
     });
     document.addEventListener("keydown", (e) => {
+      if (isTextField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if ($("help").open) return;
       const tag = (e.target.tagName || "").toLowerCase();
-      if (tag === "input" && e.target.type !== "range") return;
-      if (tag === "select") return;
+      if (!st.ready && e.key !== "?") return;
       switch (e.key) {
         case "ArrowLeft":
           e.preventDefault();
@@ -370,6 +688,7 @@
           e.shiftKey ? stepTurn(1) : go(st.seq + 1);
           break;
         case " ":
+          if (tag === "button" || tag === "select" || tag === "summary") return; // Space presses the control
           e.preventDefault();
           play();
           break;
@@ -388,10 +707,28 @@
         case "-":
           changeSpeed(-1);
           break;
+        case "f":
+          nextFinding();
+          break;
+        case "?":
+          e.preventDefault();
+          $("help").showModal();
+          break;
       }
     });
   }
 
+  async function start() {
+    try {
+      await load();
+    } catch (e) {
+      $("loading").textContent = "Could not load this game: " + e.message;
+      showError(e);
+    }
+  }
+
   wire();
-  kifu.tokenBox($("auth"), () => load().catch(showError)).then(() => load().catch(showError));
+  // The game loads at once; the token box's role check runs beside it.
+  start();
+  kifu.tokenBox($("auth"), start);
 })();

@@ -1,9 +1,13 @@
-//! The pages in headless Chromium, driven over WebDriver (fantoccini + Debian's chromedriver):
-//! open a replay, drag the scrubber and check the board at that position, jump to a turn, use
-//! the keyboard shortcuts, check that a spectator never sees a hand while a player sees their
-//! own, follow a live game, open the standings and bracket. Screenshots are saved under
-//! `target/screenshots/`. The test FAILS (it does not skip) when Chromium or chromedriver is
-//! missing: `.ci/run` installs them.
+//! The pages in headless Chromium, driven over WebDriver (fantoccini + Debian's chromedriver), at
+//! 1400×900 and at 390×844: open a replay, drag the scrubber and check the board at that
+//! position, jump to a turn, use the keyboard shortcuts (also right after a perspective change),
+//! check that a spectator never sees a hand while a player sees their own, that both seats fit
+//! on the screen and no card is drawn twice, jump from the findings panel, follow a live game
+//! (and stop following on a scrub back), see the disconnected badge when the server stops and
+//! the page resume when it is back, download a log that verifies, open the standings and
+//! bracket, the 404 pages, no sideways scroll on a phone, and axe-core's accessibility check.
+//! Screenshots are saved under `target/screenshots/`. The test FAILS (it does not skip) when
+//! Chromium, chromedriver or axe-core is missing: `tools/test` installs them.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -29,7 +33,7 @@ const CHROME_FLAGS: [&str; 9] = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--window-size=1400,1000",
+    "--window-size=1400,900",
 ];
 
 fn find_program(names: &[&str]) -> Option<PathBuf> {
@@ -87,11 +91,18 @@ fn start_chromedriver() -> ChromeDriver {
     cd
 }
 
-async fn connect(cd: &ChromeDriver) -> Client {
+/// A Chromium session; `phone` emulates a 390×844 phone screen (a desktop window cannot be
+/// made that narrow).
+async fn connect(cd: &ChromeDriver, phone: bool) -> Client {
     let chromium = find_program(&["chromium", "chromium-browser"]).unwrap();
     let mut args: Vec<String> = CHROME_FLAGS.iter().map(|s| s.to_string()).collect();
-    args.push(format!("--user-data-dir={}", cd._profile.path().display()));
-    let caps = json!({"goog:chromeOptions": {"binary": chromium, "args": args}});
+    let profile = if phone { cd._profile.path().join("phone") } else { cd._profile.path().to_path_buf() };
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let mut options = json!({"binary": chromium, "args": args});
+    if phone {
+        options["mobileEmulation"] = json!({"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0}});
+    }
+    let caps = json!({"goog:chromeOptions": options});
     let serde_json::Value::Object(caps) = caps else { unreachable!() };
     let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
     builder.capabilities(caps);
@@ -158,29 +169,154 @@ const SHIFT: char = '\u{e008}';
 const HOME: char = '\u{e011}';
 const END: char = '\u{e010}';
 
+/// axe-core, installed by `tools/test` (npm) into `target/npm`; the test fails without it.
+fn axe_source() -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/npm/node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(&p).unwrap_or_else(|e| {
+        panic!("axe-core is missing at {} ({e}): run tools/test, which installs it with npm", p.display())
+    })
+}
+
+/// Runs axe-core on the page; adds every serious or critical violation to `found` (the test
+/// checks the list at its end, so one run reports every page's).
+async fn axe_check(c: &Client, axe: &str, page: &str, found: &mut Vec<String>) {
+    c.execute(&format!("{axe}\nwindow.axe = axe; return true;"), vec![]).await.unwrap();
+    let v = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations
+               .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+               .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' at ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '))))
+               .catch((e) => done(['axe failed: ' + e]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let list = v.as_array().cloned().unwrap_or_default();
+    found.extend(list.iter().map(|v| format!("{page}: {}", v.as_str().unwrap_or_default())));
+}
+
+/// Every card drawn on the page, by instance id: none twice.
+async fn assert_no_duplicate_cards(c: &Client, at: &str) {
+    let dupes = js(
+        c,
+        "(() => { const seen = new Set(), d = []; for (const e of document.querySelectorAll('#board .card.known')) { const i = e.dataset.instance; if (seen.has(i)) d.push(i); seen.add(i); } return d; })()",
+    )
+    .await;
+    assert_eq!(dupes, json!([]), "cards drawn twice at {at}");
+}
+
+/// Sizes the window so that the page itself (the viewport) is `w`×`h`.
+async fn viewport(c: &Client, w: u32, h: u32) {
+    c.set_window_size(w, h).await.unwrap();
+    let inner = js(c, "[window.innerWidth, window.innerHeight]").await;
+    let (iw, ih) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
+    c.set_window_size(w + w.saturating_sub(iw), h + h.saturating_sub(ih)).await.unwrap();
+    let inner = js(c, "[window.innerWidth, window.innerHeight]").await;
+    assert_eq!(inner, json!([w, h]), "the viewport is {w}×{h}");
+}
+
+/// Both seats' sides lie inside the window (no scrolling to see the opponent).
+async fn assert_seats_on_screen(c: &Client, at: &str) {
+    screenshot(c, &format!("seats-{}", at.replace([' ', ','], "-"))).await;
+    let rects = js(
+        c,
+        "[...document.querySelectorAll('#board .seat')].map((s) => { const r = s.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })",
+    )
+    .await;
+    let rects = rects.as_array().unwrap();
+    assert_eq!(rects.len(), 2, "two seats at {at}");
+    for r in rects {
+        let (top, bottom, h) = (r[0].as_f64().unwrap(), r[1].as_f64().unwrap(), r[2].as_f64().unwrap());
+        assert!(top >= 0.0 && bottom <= h + 0.5, "a seat at {at} is off screen: {top}..{bottom} of {h}");
+    }
+}
+
+async fn assert_no_sideways_scroll(c: &Client, at: &str) {
+    let (sw, w) = (
+        js(c, "document.documentElement.scrollWidth").await.as_f64().unwrap(),
+        js(c, "window.innerWidth").await.as_f64().unwrap(),
+    );
+    assert!(sw <= w, "{at} scrolls sideways: {sw} > {w}");
+}
+
+async fn goto_board(c: &Client, url: &str, seq: u64) {
+    c.goto(url).await.unwrap();
+    wait_for(c, &format!("document.getElementById('board').dataset.seq === '{seq}'")).await;
+}
+
+async fn use_token(c: &Client, token: &str, role: &str) {
+    let input = c.find(Locator::Id("token-input")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(token).await.unwrap();
+    c.find(Locator::Id("token-apply")).await.unwrap().click().await.unwrap();
+    wait_for(c, &format!("document.getElementById('role').textContent.startsWith('{role}')")).await;
+}
+
+/// Serves the app on its own runtime (so the test can stop it, connections and all, with
+/// `shutdown_background`); `addr` rebinds a stopped server's address.
+fn serve_on(state: kifu::server::AppState, addr: Option<SocketAddr>) -> (tokio::runtime::Runtime, SocketAddr) {
+    let at = addr.unwrap_or_else(|| "127.0.0.1:0".parse().unwrap());
+    let t0 = Instant::now();
+    let listener = loop {
+        match TcpListener::bind(at) {
+            Ok(l) => break l,
+            Err(e) => {
+                assert!(t0.elapsed() < Duration::from_secs(10), "cannot bind {at}: {e}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    };
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let rt = rt();
+    let app = kifu::server::app(state);
+    rt.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        axum::serve(listener, app).await
+    });
+    (rt, addr)
+}
+
 #[test]
 fn browser_end_to_end() {
     let env = ServerEnv::new();
     let cd = start_chromedriver();
+    let axe = axe_source();
     let log = super::fixture_log("naruto-physical");
     let session = kifu::games::driver("naruto").unwrap().open(&log).unwrap();
+    let judged = super::fixture_log("naruto-judged");
     let alice = env.token(Role::Player, "naruto", "alice");
+    let judge = env.token(Role::Judge, "*", "jules");
     let store = env.state.store().clone();
     let standings = kifu::tournament::record::load(&*store, &StreamId::new("cup").unwrap()).unwrap().state.standings();
+    let mut axe_found: Vec<String> = Vec::new();
+    // A second live game, on a server the test stops and starts again.
+    let (stoppable, addr2) = serve_on(env.state.clone(), None);
     rt().block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let app = kifu::server::app(env.state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
-        let c = connect(&cd).await;
+        let c = connect(&cd, false).await;
+        viewport(&c, 1400, 900).await;
 
-        // Open a replay at a position given in the URL.
-        c.goto(&format!("{base}/replay/naruto-physical?seq=40")).await.unwrap();
-        wait_for(&c, "document.getElementById('board').dataset.seq === '40'").await;
-        assert_eq!(js(&c, "document.getElementById('events').children.length").await, 433);
+        // Open a replay at a position given in the URL: the first board, then the paged list.
+        goto_board(&c, &format!("{base}/replay/naruto-physical?seq=40"), 40).await;
+        assert_eq!(js(&c, "document.getElementById('controls').disabled").await, false, "controls on after the first board");
+        assert_eq!(js(&c, "document.getElementById('loading').hidden").await, true);
+        wait_for(&c, "document.querySelectorAll('#events li.ev').length === 433").await;
+        assert!(js(&c, "document.querySelectorAll('#events li.turn-head').length").await.as_u64().unwrap() > 5, "turn headers");
+        let first = js(&c, "document.querySelector('#events li.ev .actor').textContent").await;
+        assert!(!first.as_str().unwrap().is_empty(), "the event list shows the actor");
         assert_eq!(js(&c, "document.getElementById('head').title").await, log.head.hash.to_hex());
         wait_for(&c, "document.getElementById('audit-summary').textContent.includes('clean')").await;
         assert_eq!(js(&c, "getComputedStyle(document.getElementById('live-badge')).display").await, "none", "a finished game is not live");
+        // The table: stats on the tiles, names before ids, no instance id for a spectator.
+        let tiles = js(&c, "[...document.querySelectorAll('#board .card.known')].map((e) => e.textContent).join(' | ')").await;
+        let tiles = tiles.as_str().unwrap().to_string();
+        assert!(tiles.contains("atk") && tiles.contains("sup") && tiles.contains("cost"), "Naruto tiles show cost, attack and support: {tiles}");
+        assert!(!tiles.contains("p0-") && !tiles.contains("p1-"), "no instance id for a spectator: {tiles}");
 
         // Drag the scrubber; the board shows exactly that position.
         let scrub = c.find(Locator::Id("scrubber")).await.unwrap();
@@ -203,6 +339,9 @@ fn browser_end_to_end() {
         }
         assert_eq!(js(&c, "document.querySelector('#events li.current').dataset.seq").await, (value - 1).to_string());
         assert!(c.current_url().await.unwrap().as_str().ends_with(&format!("?seq={value}")), "the URL encodes the position");
+        assert_seats_on_screen(&c, "naruto-physical").await;
+        assert_no_duplicate_cards(&c, &format!("naruto-physical {value}")).await;
+        wait_for(&c, "document.getElementById('announce').textContent.startsWith('Event ')").await;
         screenshot(&c, "replay-scrubbed").await;
 
         // Jump to a turn.
@@ -212,8 +351,8 @@ fn browser_end_to_end() {
         wait_for(&c, &format!("document.getElementById('board').dataset.seq === '{t5}'")).await;
         assert_eq!(js(&c, "document.getElementById('position').dataset.turn").await, "5");
 
-        // Keyboard shortcuts (focus off the turn box first).
-        c.execute("document.activeElement.blur()", vec![]).await.unwrap();
+        // Keyboard shortcuts: the jump gave the focus back to the board.
+        assert_eq!(js(&c, "document.activeElement.id").await, "board");
         press(&c, &[RIGHT]).await;
         wait_for(&c, &format!("document.getElementById('board').dataset.seq === '{}'", t5 + 1)).await;
         press(&c, &[LEFT]).await;
@@ -236,6 +375,12 @@ fn browser_end_to_end() {
         let paused = board_seq(&c).await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert!(board_seq(&c).await <= paused + 1, "paused");
+        // `?` shows the help; Escape closes it.
+        press(&c, &['?']).await;
+        wait_for(&c, "document.getElementById('help').open").await;
+        screenshot(&c, "replay-help").await;
+        press(&c, &['\u{e00c}']).await;
+        wait_for(&c, "!document.getElementById('help').open").await;
 
         // A spectator never sees a hand: at many positions, no face-up card in any hand.
         let hand_cards = "document.querySelectorAll('.zone[data-zone=\"hand\"] .card.known').length";
@@ -244,6 +389,7 @@ fn browser_end_to_end() {
             c.execute(&format!("document.getElementById('scrubber').value = {n}; document.getElementById('scrubber').dispatchEvent(new Event('input'))"), vec![]).await.unwrap();
             wait_for(&c, &format!("document.getElementById('board').dataset.seq === '{n}'")).await;
             assert_eq!(js(&c, hand_cards).await, 0, "a spectator saw a hand card at {n}");
+            assert_no_duplicate_cards(&c, &format!("naruto-physical {n}")).await;
         }
         assert_eq!(js(&c, "document.getElementById('perspective').options.length").await, 1, "public: spectator only");
         // The position where both hands hold the most cards.
@@ -252,15 +398,15 @@ fn browser_end_to_end() {
             b.seats[seat].zones.iter().find(|z| z.zone == "hand").map_or(0, |z| z.count)
         };
         let at = (0..433).max_by_key(|&n| (hand(n, 0).min(hand(n, 1)), hand(n, 0))).unwrap();
-        c.goto(&format!("{base}/replay/naruto-physical?seq={at}")).await.unwrap();
-        wait_for(&c, &format!("document.getElementById('board').dataset.seq === '{at}'")).await;
+        goto_board(&c, &format!("{base}/replay/naruto-physical?seq={at}"), at).await;
         assert!(js(&c, hidden_cards).await.as_u64().unwrap() > 0, "hands show face down");
+        assert_seats_on_screen(&c, "naruto-physical, full hands").await;
         screenshot(&c, "replay-spectator").await;
+        axe_check(&c, &axe, "the replay page", &mut axe_found).await;
 
-        // A player's token: their own hand face up, the opponent's still face down.
-        c.find(Locator::Id("token-input")).await.unwrap().send_keys(&alice).await.unwrap();
-        c.find(Locator::Id("token-apply")).await.unwrap().click().await.unwrap();
-        wait_for(&c, "document.getElementById('role').textContent.startsWith('player alice')").await;
+        // A player's token: their own hand face up, the opponent's still face down; their seat at
+        // the bottom of the table; the keyboard steps right after the perspective changes.
+        use_token(&c, &alice, "player alice").await;
         wait_for(&c, "document.getElementById('perspective').options.length === 2").await;
         c.find(Locator::Css("#perspective option[value='seat:0']")).await.unwrap().click().await.unwrap();
         wait_for(&c, "document.getElementById('board').dataset.viewer === 'seat:0'").await;
@@ -268,25 +414,83 @@ fn browser_end_to_end() {
         let theirs = js(&c, "document.querySelectorAll('.seat[data-seat=\"1\"] .zone[data-zone=\"hand\"] .card.known').length").await;
         assert_eq!(own, hand(at, 0), "alice sees her own hand");
         assert_eq!(theirs, 0, "alice never sees bob's hand");
+        assert_eq!(js(&c, "document.querySelector('#board .seat.own').dataset.seat").await, "0", "alice's seat is at the bottom");
         assert!(c.current_url().await.unwrap().as_str().contains("as=seat%3A0"), "the perspective is in the URL");
+        press(&c, &[RIGHT]).await;
+        wait_for(&c, &format!("document.getElementById('board').dataset.seq === '{}'", at + 1)).await;
+        assert_eq!(js(&c, "document.getElementById('board').dataset.viewer").await, "seat:0", "→ stepped, it did not change the seat");
         screenshot(&c, "replay-player").await;
+
+        // A judge: instance ids on the tiles, the findings panel and its jump, the download.
+        use_token(&c, &judge, "judge jules").await;
+        goto_board(&c, &format!("{base}/replay/naruto-judged?as=judge&seq=10"), 10).await;
+        wait_for(&c, "document.querySelectorAll('#findings button.finding').length === 3").await;
+        let f = js(&c, "document.querySelector('#findings li').textContent").await;
+        assert!(f.as_str().unwrap().contains("NAR-") && f.as_str().unwrap().contains("ruled"), "a finding with its rule and resolution: {f}");
+        assert!(js(&c, "document.querySelectorAll('#markers .marker').length").await.as_u64().unwrap() >= 1);
+        c.find(Locator::Css("#findings button.finding")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "document.getElementById('board').dataset.seq === '53'").await;
+        assert_eq!(js(&c, "document.activeElement.id").await, "board", "the jump returns the focus to the board");
+        assert!(js(&c, "document.querySelector('#board .card.known .cid').textContent").await.as_str().unwrap().contains(" · p"), "a judge sees instance ids");
+        assert_no_duplicate_cards(&c, "naruto-judged 53 (judge)").await;
+        screenshot(&c, "replay-findings").await;
+        assert_eq!(js(&c, "document.getElementById('downloads').hidden").await, false, "judges may download");
+        c.find(Locator::Id("dl-kifu")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "document.getElementById('download-status').dataset.bytes").await;
+        let bytes = js(&c, "Number(document.getElementById('download-status').dataset.bytes)").await;
+        assert_eq!(bytes, kifu::log::file::write(&judged).len(), "the page saved the whole .kifu file");
         c.execute("localStorage.removeItem('kifu-token')", vec![]).await.unwrap();
 
-        // A live game: events appended through the server reach the page.
+        // A live game: events appended through the server reach the page; scrubbing back stops
+        // following, "jump to live" resumes it.
         super::live::feed(&env.state, &log, "naruto-live", 0, 10).await;
-        c.goto(&format!("{base}/replay/naruto-live")).await.unwrap();
-        wait_for(&c, "document.getElementById('board').dataset.seq === '10'").await;
+        goto_board(&c, &format!("{base}/replay/naruto-live"), 10).await;
         assert_ne!(js(&c, "getComputedStyle(document.getElementById('live-badge')).display").await, "none", "LIVE shows");
         super::live::feed(&env.state, &log, "naruto-live", 10, 25).await;
-        wait_for(&c, "document.getElementById('events').children.length === 25").await;
+        wait_for(&c, "document.querySelectorAll('#events li.ev').length === 25").await;
         wait_for(&c, "document.getElementById('board').dataset.seq === '25'").await;
         assert_eq!(js(&c, hand_cards).await, 0, "a live game's hands stay hidden");
+        press(&c, &[LEFT]).await;
+        wait_for(&c, "document.getElementById('board').dataset.seq === '24'").await;
+        wait_for(&c, "!document.getElementById('to-live').hidden").await;
+        super::live::feed(&env.state, &log, "naruto-live", 25, 30).await;
+        wait_for(&c, "document.querySelectorAll('#events li.ev').length === 30").await;
+        wait_for(&c, "document.getElementById('seq-label').textContent === 'event 24 / 30'").await;
+        assert_eq!(board_seq(&c).await, 24, "a reader looking back is not pulled to the end");
+        screenshot(&c, "replay-live-paused").await;
+        c.find(Locator::Id("to-live")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "document.getElementById('board').dataset.seq === '30'").await;
+        super::live::feed(&env.state, &log, "naruto-live", 30, 32).await;
+        wait_for(&c, "document.getElementById('board').dataset.seq === '32'").await;
 
-        // Another game through the same generic board: Vanguard's circles as groups.
-        c.goto(&format!("{base}/replay/vanguard-clean?seq=60")).await.unwrap();
-        wait_for(&c, "document.getElementById('board').dataset.seq === '60'").await;
+        // The server stops: the page says so, and resumes where it was when the server is back.
+        super::live::feed(&env.state, &log, "naruto-live2", 0, 10).await;
+        goto_board(&c, &format!("http://{addr2}/replay/naruto-live2"), 10).await;
+        assert_eq!(js(&c, "document.getElementById('conn-badge').hidden").await, true);
+        stoppable.shutdown_background();
+        wait_for(&c, "!document.getElementById('conn-badge').hidden").await;
+        assert!(!js(&c, "document.getElementById('chain-badge').textContent").await.as_str().unwrap().contains("verified"), "no 'verified' while disconnected");
+        screenshot(&c, "replay-disconnected").await;
+        super::live::feed(&env.state, &log, "naruto-live2", 10, 15).await;
+        let (restarted, _) = serve_on(env.state.clone(), Some(addr2));
+        wait_for(&c, "document.querySelectorAll('#events li.ev').length === 15").await;
+        wait_for(&c, "document.getElementById('conn-badge').hidden").await;
+        wait_for(&c, "document.getElementById('board').dataset.seq === '15'").await;
+        restarted.shutdown_background(); // a runtime is not dropped inside another one
+
+        // Another game through the same generic table: Vanguard's circles as the 2×3 grid.
+        goto_board(&c, &format!("{base}/replay/vanguard-clean?seq=60"), 60).await;
         assert!(js(&c, "document.querySelectorAll('#board .zone').length").await.as_u64().unwrap() > 4);
         assert_eq!(js(&c, hand_cards).await, 0, "a spectator never sees a Vanguard hand either");
+        let cells = js(&c, "[...document.querySelectorAll('.seat.own .zone[data-zone=\"field\"] .group')].map((g) => { const r = g.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.left)]; })").await;
+        let cells = cells.as_array().unwrap();
+        assert_eq!(cells.len(), 6, "six circles");
+        let rows: std::collections::BTreeSet<i64> = cells.iter().map(|p| p[0].as_i64().unwrap()).collect();
+        let cols: std::collections::BTreeSet<i64> = cells.iter().map(|p| p[1].as_i64().unwrap()).collect();
+        assert_eq!((rows.len(), cols.len()), (2, 3), "the circles lie as a 2×3 grid: {cells:?}");
+        assert!(js(&c, "document.querySelector('#board .card.known').textContent").await.as_str().unwrap().contains("pow"), "Vanguard tiles show power");
+        assert_seats_on_screen(&c, "vanguard-clean").await;
+        assert_no_duplicate_cards(&c, "vanguard-clean 60").await;
         screenshot(&c, "replay-vanguard").await;
 
         // The standings, the bracket, the verification badge, links to replays.
@@ -297,6 +501,7 @@ fn browser_end_to_end() {
         assert!(js(&c, "document.querySelector('#standings-table tr').textContent").await.as_str().unwrap().contains("OMW%"));
         wait_for(&c, "document.getElementById('verify-badge').textContent === 'verified ✓'").await;
         screenshot(&c, "tournament-standings").await;
+        axe_check(&c, &axe, "the tournament page", &mut axe_found).await;
         c.find(Locator::Id("tab-bracket")).await.unwrap().click().await.unwrap();
         assert_eq!(js(&c, "document.querySelectorAll('#bracket .bround').length").await, 2);
         screenshot(&c, "tournament-bracket").await;
@@ -311,7 +516,53 @@ fn browser_end_to_end() {
         assert!(c.current_url().await.unwrap().path().ends_with(&href));
         screenshot(&c, "replay-from-tournament").await;
 
+        // The home page: tournaments with players and winner; search and filters.
+        c.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&c, "document.querySelector('#tournaments tr[data-id=\"cup\"] td.winner')").await;
+        let row = js(&c, "document.querySelector('#tournaments tr[data-id=\"cup\"]').textContent").await;
+        assert!(row.as_str().unwrap().contains(&standings[0].player), "the cup's row names its players: {row}");
+        c.find(Locator::Id("search")).await.unwrap().send_keys("vanguard").await.unwrap();
+        wait_for(&c, "[...document.querySelectorAll('#games tbody tr')].filter((r) => !r.hidden).length === 2").await;
+        screenshot(&c, "home").await;
+        axe_check(&c, &axe, "the home page", &mut axe_found).await;
+
+        // Unknown ids: a page that says so (the status is checked in `pages_404`).
+        c.goto(&format!("{base}/replay/no-such-game")).await.unwrap();
+        wait_for(&c, "document.getElementById('not-found')").await;
+        screenshot(&c, "replay-404").await;
+
+        // Dark mode, by the switch.
+        goto_board(&c, &format!("{base}/replay/naruto-physical?seq=200"), 200).await;
+        c.find(Locator::Id("theme")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "document.documentElement.dataset.theme === 'dark'").await;
+        screenshot(&c, "replay-dark").await;
+        axe_check(&c, &axe, "the replay page, dark", &mut axe_found).await;
+        c.execute("localStorage.removeItem('kifu-theme')", vec![]).await.unwrap();
+
+        c.close().await.unwrap();
+
+        // A phone: 390×844, nothing scrolls sideways, the table reads.
+        let c = connect(&cd, true).await;
+        for (url, seq, name) in [
+            (format!("{base}/replay/naruto-physical?seq=200"), 200, "phone-naruto"),
+            (format!("{base}/replay/vanguard-clean?seq=60"), 60, "phone-vanguard"),
+        ] {
+            goto_board(&c, &url, seq).await;
+            assert_eq!(js(&c, "[window.innerWidth, window.innerHeight]").await, json!([390, 844]), "a phone's screen");
+            assert_no_sideways_scroll(&c, name).await;
+            assert_no_duplicate_cards(&c, name).await;
+            screenshot(&c, name).await;
+        }
+        c.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&c, "document.querySelector('#tournaments tr[data-id=\"cup\"] td.winner')").await;
+        assert_no_sideways_scroll(&c, "phone-home").await;
+        screenshot(&c, "phone-home").await;
+        c.goto(&format!("{base}/tournament/cup#standings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#standings-table tr').length === 9").await;
+        screenshot(&c, "phone-standings").await;
+
         c.close().await.unwrap();
     });
+    assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
 }

@@ -8,7 +8,9 @@ mod browser;
 mod cli;
 mod leak;
 mod live;
+mod pages;
 mod scopes;
+mod table;
 mod token_store;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,116 @@
+//! The pages and files the viewer serves without a browser: real 404 pages for unknown ids, the
+//! export route (a judge's download verifies; nobody else gets the log, which names hidden
+//! cards), cacheable gzip-compressed assets, and the replay page's loading state.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
+use kifu::server::tokens::Role;
+
+use super::{fixture_log, rt, ServerEnv};
+
+async fn raw(app: &axum::Router, uri: &str, headers: &[(&str, &str)]) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+    let mut req = Request::builder().uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let resp = app.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    (status, headers, resp.into_body().collect().await.unwrap().to_bytes().to_vec())
+}
+
+#[test]
+fn unknown_ids_are_404_pages() {
+    let env = ServerEnv::new();
+    let app = env.app();
+    rt().block_on(async {
+        for uri in [
+            "/replay/no-such-game",
+            "/tournament/no-such-cup",
+            "/replay/cup",
+            "/tournament/naruto-physical",
+            "/replay/..%2Fx",
+            "/nowhere",
+        ] {
+            let (status, headers, body) = raw(&app, uri, &[]).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+            assert!(headers["content-type"].to_str().unwrap().starts_with("text/html"), "{uri} is a page");
+            let text = String::from_utf8(body).unwrap();
+            assert!(text.contains("id=\"not-found\"") && !text.contains("kifu streams"), "{uri}: {text}");
+        }
+        let (status, _, body) = raw(&app, "/replay/%3Cscript%3E", &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(!String::from_utf8(body).unwrap().contains("<script>"), "the id is escaped");
+        // Known ids still get their page, which starts in its loading state.
+        let (status, _, body) = raw(&app, "/replay/naruto-physical", &[]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(String::from_utf8(body).unwrap().contains("<fieldset id=\"controls\" class=\"controls\" disabled>"));
+        assert_eq!(raw(&app, "/tournament/cup", &[]).await.0, StatusCode::OK);
+    });
+}
+
+#[test]
+fn a_judge_exports_a_log_that_verifies() {
+    let env = ServerEnv::new();
+    let app = env.app();
+    let judge = env.token(Role::Judge, "*", "jules");
+    let alice = env.token(Role::Player, "naruto", "alice");
+    let log = fixture_log("naruto-judged");
+    rt().block_on(async {
+        let auth = format!("Bearer {judge}");
+        let (status, headers, body) =
+            raw(&app, "/api/v1/games/naruto-judged/export", &[("authorization", &auth)]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(headers["content-disposition"].to_str().unwrap().contains("naruto-judged.kifu"));
+        let got = kifu::log::file::read(&body).expect("the download verifies");
+        assert_eq!(got.head, log.head);
+        assert_eq!(body, kifu::log::file::write(&log));
+        let (status, _, body) =
+            raw(&app, "/api/v1/games/naruto-judged/export?format=json", &[("authorization", &auth)]).await;
+        assert_eq!(status, StatusCode::OK);
+        let back = kifu::log::json::from_json_str(std::str::from_utf8(&body).unwrap()).expect("the JSON form verifies");
+        assert_eq!(back.head, log.head);
+        // The log names hidden cards: not for the public, nor for a player.
+        assert_eq!(raw(&app, "/api/v1/games/naruto-judged/export", &[]).await.0, StatusCode::FORBIDDEN);
+        let auth = format!("Bearer {alice}");
+        assert_eq!(
+            raw(&app, "/api/v1/games/naruto-judged/export", &[("authorization", &auth)]).await.0,
+            StatusCode::FORBIDDEN
+        );
+        let auth = format!("Bearer {judge}");
+        assert_eq!(raw(&app, "/api/v1/games/nope/export", &[("authorization", &auth)]).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(
+            raw(&app, "/api/v1/games/naruto-judged/export?format=zip", &[("authorization", &auth)]).await.0,
+            StatusCode::BAD_REQUEST
+        );
+    });
+}
+
+#[test]
+fn assets_are_cacheable() {
+    let env = ServerEnv::new();
+    let app = env.app();
+    rt().block_on(async {
+        let (status, headers, body_plain) = raw(&app, "/assets/replay.js", &[]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(!body_plain.is_empty() && headers.get("content-encoding").is_none());
+        assert!(headers["cache-control"].to_str().unwrap().contains("max-age"));
+        let etag = headers["etag"].to_str().unwrap().to_string();
+        let (status, _, empty) = raw(&app, "/assets/replay.js", &[("if-none-match", &etag)]).await;
+        assert_eq!(status, StatusCode::NOT_MODIFIED);
+        assert!(empty.is_empty());
+        assert_eq!(raw(&app, "/assets/nope.js", &[]).await.0, StatusCode::NOT_FOUND);
+        // Compressed for a client that takes gzip, and the same bytes once decoded.
+        let (status, headers, gz) = raw(&app, "/assets/replay.js", &[("accept-encoding", "br, gzip")]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers["content-encoding"], "gzip");
+        assert!(gz.len() * 2 < body_plain.len(), "compressed: {} of {} bytes", gz.len(), body_plain.len());
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut plain).unwrap();
+        assert_eq!(plain, body_plain);
+        let (_, headers, _) = raw(&app, "/assets/replay.js", &[("accept-encoding", "gzip;q=0")]).await;
+        assert!(headers.get("content-encoding").is_none(), "q=0 refuses gzip");
+    });
+}

@@ -7,6 +7,7 @@ mod crash;
 mod fixtures;
 mod game_machinery;
 mod game_support;
+mod lc;
 mod log_golden;
 mod log_tamper;
 mod naruto;

@@ -76,7 +76,8 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (LcConfig, Ag
     p.protection_from = *[ProtectionFrom::Either, ProtectionFrom::Hand, ProtectionFrom::Field]
         .choose(rng)
         .unwrap_or(&ProtectionFrom::Either);
-    p.refill_put_down_count = rng.random_bool(0.2);
+    // `refill=put-down-count` is left at its default: a hand that shrinks (a Protection card played
+    // from it) never grows back under it, and two empty hands over empty fields never end a game.
     p.slots = rng.random_range(3..=5);
     let mut secrets = AgentSecrets::default();
     if digital {
@@ -260,7 +261,11 @@ fn turn_step(s: &LcState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<
     let foe = s.player(opponent(seat))?;
     let hand = known_hand(s, seat);
     let mut c: Vec<(u32, LcEvent)> = Vec::new();
-    if !t.acted && !t.discarded && rng.random_bool(0.04) {
+    // A hand with nothing to put down (attachments without hosts) would never shrink or refill:
+    // a full discard is the way out.
+    let stuck =
+        hand.iter().all(|c| s.kind(c).is_some_and(|k| k.attaches())) && p.attack.is_empty() && p.defense.is_empty();
+    if !t.acted && !t.discarded && rng.random_bool(if stuck { 0.6 } else { 0.04 }) {
         let drawn = top_cards(s, secrets, seat, super::catalog::HAND_SIZE.min(p.pile_count), rng);
         c.push((50, LcEvent::FullDiscarded { seat, discarded: hand.clone(), drawn, cost: 10 }));
     }

@@ -15,7 +15,7 @@ use rand::{Rng, RngExt};
 
 use super::catalog::{CardKind, Catalog};
 use super::config::{DrawOrder, LcConfig, ProtectionFrom, RoundKind, ShuffleMode};
-use super::events::{CardRef, Common, Duration, LcEvent, Line, ProtectFrom, Stat};
+use super::events::{CardRef, CommonEvent, Duration, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::{expected_result, validate};
 use super::state::{pile_name, Held, LcState};
 use crate::game::commit::{commit_seed, AgentSecrets, Commitment};
@@ -119,7 +119,7 @@ pub fn agent_step(s: &LcState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -
             .seeds
             .iter()
             .find(|(k, _)| s.ledger.seed_commitment(k).is_some() && !s.ledger.seed_is_revealed(k))
-            .map(|(k, seed)| LcEvent::Common(Common::SeedRevealed { key: k.clone(), seed: *seed }));
+            .map(|(k, seed)| LcEvent::Common(CommonEvent::SeedRevealed { key: k.clone(), seat: None, seed: *seed }));
     }
     if let Some(e) = setup_step(s, secrets, rng) {
         return Some(e);
@@ -151,8 +151,9 @@ fn setup_step(s: &LcState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
     let seed = secrets.seeds.get(SEED_KEY).filter(|_| s.shuffles == ShuffleMode::Digital);
     if let Some(seed) = seed {
         if s.ledger.seed_commitment(SEED_KEY).is_none() {
-            return Some(LcEvent::Common(Common::SeedCommitted {
+            return Some(LcEvent::Common(CommonEvent::SeedCommitted {
                 key: SEED_KEY.to_string(),
+                seat: None,
                 commitment: commit_seed(seed),
             }));
         }
@@ -223,10 +224,7 @@ fn attack_step(s: &LcState, rng: &mut AgentRng) -> Option<LcEvent> {
         if rng.random_bool(0.05) {
             let stat = if rng.random_bool(0.5) { Stat::Sword } else { Stat::Shield };
             let target = a.target.clone().unwrap_or_else(|| a.attacker.clone());
-            c.push((
-                1,
-                LcEvent::Common(Common::ModifierApplied { target, stat, delta: 1, duration: Duration::EndOfRound }),
-            ));
+            c.push((1, LcEvent::ModifierApplied { target, stat, delta: 1, duration: Duration::EndOfRound }));
         }
     }
     // Flip what must be compared, then resolve with the rules' arithmetic.

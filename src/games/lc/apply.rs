@@ -2,7 +2,7 @@
 //! judge forced into the log still fold; every deck operation is reported to the commitment
 //! ledger so the audit can replay seeded shuffles.
 
-use super::events::{CardRef, Common, Duration, LcEvent, Line, Zone};
+use super::events::{CardRef, CommonEvent, Duration, EndReason, LcEvent, Line, Zone};
 use super::state::{pile_name, FieldCard, Held, LcState, Modifier, PendingAttack, Turn};
 use crate::game::{Outcome, Seat};
 
@@ -189,37 +189,54 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
             s.ended = Some(*reason);
             s.turn = None;
             s.attack = None;
-            s.result = Some(Outcome { winners: winners.clone(), reason: reason.describe().to_string() });
+            let why = reason.describe();
+            s.result = Some(match winners.as_slice() {
+                // Zero Combat Points is a loss: the loser is out (LC-END-3).
+                [w] if *reason == EndReason::ZeroPoints => {
+                    Outcome::won(*w, 2, why).with_eliminated(&[crate::game::opponent(*w)])
+                }
+                [w] => Outcome::won(*w, 2, why),
+                _ => Outcome::draw(2, why),
+            });
+        }
+        ModifierApplied { target, stat, delta, duration } => {
+            s.modifiers.push(Modifier { target: target.clone(), stat: *stat, delta: *delta, duration: *duration })
         }
     }
     s
 }
 
-fn common(s: &mut LcState, c: &Common) {
+fn common(s: &mut LcState, c: &CommonEvent) {
+    crate::game::common::record(&mut s.ledger, c);
     match c {
-        Common::SeedCommitted { key, commitment } => s.ledger.seed_committed(key, *commitment),
-        Common::SeedRevealed { key, seed } => s.ledger.seed_revealed(key, *seed),
-        Common::CardRevealed { commitment, instance, .. } => {
-            s.ledger.card_revealed(commitment, instance);
+        CommonEvent::TopCardTakenSealed { seat, commitment, .. } => {
+            if let Some(p) = s.player_mut(*seat) {
+                p.pile_count = p.pile_count.saturating_sub(1);
+                p.hand.push(Held::Sealed(*commitment));
+            }
+        }
+        CommonEvent::CardRevealed { commitment, card, .. } => {
             for p in &mut s.players {
                 for h in &mut p.hand {
                     if *h == Held::Sealed(*commitment) {
-                        *h = Held::Known(instance.clone());
+                        *h = Held::Known(card.clone());
                         // Already counted out of the pile when it was drawn sealed.
-                        p.pile.remove(instance);
+                        p.pile.remove(card);
                     }
                 }
             }
         }
-        Common::CardMoved { card, from, to, .. } => {
-            let took = match from.zone {
+        CommonEvent::CardMoved { card, from, to, .. } => {
+            let owner = LcState::owner(card).unwrap_or(0);
+            let (Some(from), Some(to)) = (Zone::parse(from), Zone::parse(to)) else { return };
+            let took = match from {
                 Zone::DrawPile | Zone::DrawPileBottom => {
-                    let was = s.player_mut(from.seat).is_some_and(|p| p.pile.remove(card));
+                    let was = s.player_mut(owner).is_some_and(|p| p.pile.remove(card));
                     if was {
-                        if let Some(p) = s.player_mut(from.seat) {
+                        if let Some(p) = s.player_mut(owner) {
                             p.pile_count = p.pile_count.saturating_sub(1);
                         }
-                        s.ledger.deck_order_lost(&pile_name(from.seat));
+                        s.ledger.deck_order_lost(&pile_name(owner));
                     }
                     was
                 }
@@ -228,12 +245,20 @@ fn common(s: &mut LcState, c: &Common) {
             if !took {
                 remove_anywhere(s, card);
             }
-            put(s, to.seat, to.zone, card);
+            put(s, owner, to, card);
         }
-        Common::EffectResolved { .. } => {}
-        Common::ModifierApplied { target, stat, delta, duration } => {
-            s.modifiers.push(Modifier { target: target.clone(), stat: *stat, delta: *delta, duration: *duration })
+        CommonEvent::CounterSet { seat: Some(seat), counter, value, .. } => {
+            if let Some(p) = s.player_mut(*seat) {
+                let v = i32::try_from(*value).unwrap_or(if *value < 0 { i32::MIN } else { i32::MAX });
+                match counter.as_str() {
+                    "combat-points" => p.points = v,
+                    "attack-line-points" => p.attack_points = u32::try_from(v).unwrap_or(0),
+                    "defense-line-points" => p.defense_points = u32::try_from(v).unwrap_or(0),
+                    _ => {}
+                }
+            }
         }
+        _ => {}
     }
 }
 
@@ -339,8 +364,7 @@ fn draw(s: &mut LcState, seat: Seat, card: &CardRef) {
             }
         }
         CardRef::Sealed(commitment) => {
-            s.ledger.card_sealed(*commitment);
-            s.ledger.deck_order_lost(&name);
+            s.ledger.deck_took_top_sealed(&name, *commitment);
             if let Some(p) = s.player_mut(seat) {
                 p.pile_count = p.pile_count.saturating_sub(1);
                 p.hand.push(Held::Sealed(*commitment));

@@ -193,8 +193,11 @@ pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Opti
     }
     if deck.len() > MAX_DECK {
         out.push(Violation::new(
-            "KIFU-CARD-3",
-            format!("the deck has {} cards; kifu registers at most {MAX_DECK}", deck.len()),
+            "LC-OPEN-1",
+            format!(
+                "the deck has {} cards; the seed sets no deck size and kifu registers at most {MAX_DECK}",
+                deck.len()
+            ),
         ));
     }
     for id in deck {

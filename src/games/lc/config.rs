@@ -4,7 +4,7 @@
 //! Stored postcard-encoded, and postcard encodes structs positionally, so [`ConfigV1`] never gains
 //! fields: a new shape becomes a new [`LcConfig`] variant.
 //!
-//! Policies (`--policy KEY=VALUE`, see [`Policies::set`]; the table is [`POLICY_KEYS`]):
+//! Policies (`--policy KEY=VALUE`; the declarative table is [`POLICIES`]):
 //!
 //! | key | values (default first) | OPEN point |
 //! |---|---|---|
@@ -28,8 +28,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
+pub use crate::game::commit::RandomMode as ShuffleMode;
+use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
 use crate::game::rules::check_seats;
-use crate::game::{Seat, Violation};
+use crate::game::{Seat, SeatRange, Violation};
 
 /// The stored, versioned header configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,15 +50,6 @@ pub struct ConfigV1 {
     pub cards: Vec<CardDef>,
     pub policies: Policies,
     pub shuffles: ShuffleMode,
-}
-
-/// How the Draw Piles are shuffled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ShuffleMode {
-    /// A real table: shuffles are recorded as facts; every draw names (or seals) the card that came up.
-    Physical,
-    /// A digital table: shuffles use a committed seed, so the audit can check every draw once the seed is revealed.
-    Digital,
 }
 
 /// LC-OPEN-1: what rounds 1–3 are. Not from the seed, which only says round 4 is the Combat Phase.
@@ -157,133 +150,138 @@ impl Default for Policies {
     }
 }
 
-/// Every policy key: allowed values (default first; `N..=M` for a number), the OPEN point it
-/// settles, and what it means.
-pub const POLICY_KEYS: &[(&str, &str, &str, &str)] = &[
-    (
-        "opening_rounds",
-        "placement|none",
-        "LC-OPEN-1",
-        "rounds 1-3 are placement rounds (not from the seed), or the record starts at round 4",
-    ),
-    ("draw_order", "after-attacks|before-attacks", "LC-OPEN-2", "when the refill draw comes in a Combat-Phase turn"),
-    ("round", "both-turns|one-turn", "LC-OPEN-3", "a round is both players' turns, or one turn"),
-    ("slots", "5|1..=10", "LC-OPEN-5", "slots per line"),
-    ("combat_points", "30|1..=999", "LC-OPEN-7", "starting Combat Points"),
-    ("line_points", "5|1..=99", "LC-OPEN-7", "starting Attack-Line and Defense-Line points"),
-    (
-        "protection_from",
-        "either|hand|field",
-        "LC-OPEN-8",
-        "where Protection cards are played from (they negate the attack)",
-    ),
-    ("sword_tie", "nothing|both-destroyed", "LC-OPEN-9", "equal Swords"),
-    ("shield_tie", "nothing|defense-destroyed", "LC-OPEN-9", "a Sword equal to the Shield"),
-    ("attacks_per_card", "once-per-round|unlimited", "LC-OPEN-10", "how often one Attack-Line card attacks"),
-    ("refill", "to-five|put-down-count", "LC-OPEN-11", "how many cards the refill draws"),
-    ("full_discard_hand", "five|any", "LC-OPEN-12", "hand a full discard needs"),
-    ("full_discard_points", "any|above-ten", "LC-OPEN-12", "Combat Points a full discard needs"),
-    (
-        "empty_pile_winner",
-        "more-points|other-player|draw",
-        "LC-OPEN-13",
-        "who wins when an empty Draw Pile ends the game",
-    ),
-    ("negative_points", "clamp|keep", "LC-OPEN-14", "whether Combat Points stop at zero"),
-];
+crate::choice!(OpeningRounds { Placement = "placement", None = "none" });
+crate::choice!(DrawOrder { AfterAttacks = "after-attacks", BeforeAttacks = "before-attacks" });
+crate::choice!(RoundKind { BothTurns = "both-turns", OneTurn = "one-turn" });
+crate::choice!(ProtectionFrom { Either = "either", Hand = "hand", Field = "field" });
+crate::choice!(EmptyPileWinner { MorePoints = "more-points", OtherPlayer = "other-player", Draw = "draw" });
 
-fn number(value: &str, range: &str) -> Option<u32> {
-    let (lo, hi) = range.split_once("..=")?;
-    let (lo, hi): (u32, u32) = (lo.parse().ok()?, hi.parse().ok()?);
-    value.parse::<u32>().ok().filter(|n| (lo..=hi).contains(n))
+/// Sets a number policy from its decimal value if it lies in `lo..=hi`.
+fn set_number(field: &mut u32, value: &str, lo: u32, hi: u32) -> Option<()> {
+    let n: u32 = value.parse().ok().filter(|n| (lo..=hi).contains(n))?;
+    *field = n;
+    Some(())
 }
+
+/// Every policy: its values (default first), the OPEN point it settles, and how it reads and
+/// writes [`Policies`]. The shuffle mode (`shuffles=physical|digital`) is a header field, not a row.
+pub const POLICIES: &[Policy<Policies>] = &[
+    Policy {
+        key: "opening_rounds",
+        values: OpeningRounds::NAMES,
+        open: "LC-OPEN-1",
+        get: |p| p.opening_rounds.name().to_string(),
+        set: |p, v| set_choice(&mut p.opening_rounds, v),
+    },
+    Policy {
+        key: "draw_order",
+        values: DrawOrder::NAMES,
+        open: "LC-OPEN-2",
+        get: |p| p.draw_order.name().to_string(),
+        set: |p, v| set_choice(&mut p.draw_order, v),
+    },
+    Policy {
+        key: "round",
+        values: RoundKind::NAMES,
+        open: "LC-OPEN-3",
+        get: |p| p.round.name().to_string(),
+        set: |p, v| set_choice(&mut p.round, v),
+    },
+    Policy {
+        key: "slots",
+        values: &["5", "<1..=10 slots per line>"],
+        open: "LC-OPEN-5",
+        get: |p| p.slots.to_string(),
+        set: |p, v| set_number(&mut p.slots, v, 1, 10),
+    },
+    Policy {
+        key: "combat_points",
+        values: &["30", "<1..=999 starting Combat Points>"],
+        open: "LC-OPEN-7",
+        get: |p| p.combat_points.to_string(),
+        set: |p, v| set_number(&mut p.combat_points, v, 1, 999),
+    },
+    Policy {
+        key: "line_points",
+        values: &["5", "<1..=99 starting points per line>"],
+        open: "LC-OPEN-7",
+        get: |p| p.line_points.to_string(),
+        set: |p, v| set_number(&mut p.line_points, v, 1, 99),
+    },
+    Policy {
+        key: "protection_from",
+        values: ProtectionFrom::NAMES,
+        open: "LC-OPEN-8",
+        get: |p| p.protection_from.name().to_string(),
+        set: |p, v| set_choice(&mut p.protection_from, v),
+    },
+    Policy {
+        key: "sword_tie",
+        values: &["nothing", "both-destroyed"],
+        open: "LC-OPEN-9",
+        get: |p| flag(p.sword_tie_destroys_both, "both-destroyed", "nothing"),
+        set: |p, v| set_flag(&mut p.sword_tie_destroys_both, v, "both-destroyed", "nothing"),
+    },
+    Policy {
+        key: "shield_tie",
+        values: &["nothing", "defense-destroyed"],
+        open: "LC-OPEN-9",
+        get: |p| flag(p.shield_tie_destroys_defense, "defense-destroyed", "nothing"),
+        set: |p, v| set_flag(&mut p.shield_tie_destroys_defense, v, "defense-destroyed", "nothing"),
+    },
+    Policy {
+        key: "attacks_per_card",
+        values: &["once-per-round", "unlimited"],
+        open: "LC-OPEN-10",
+        get: |p| flag(p.attack_once_per_round, "once-per-round", "unlimited"),
+        set: |p, v| set_flag(&mut p.attack_once_per_round, v, "once-per-round", "unlimited"),
+    },
+    Policy {
+        key: "refill",
+        values: &["to-five", "put-down-count"],
+        open: "LC-OPEN-11",
+        get: |p| flag(p.refill_put_down_count, "put-down-count", "to-five"),
+        set: |p, v| set_flag(&mut p.refill_put_down_count, v, "put-down-count", "to-five"),
+    },
+    Policy {
+        key: "full_discard_hand",
+        values: &["five", "any"],
+        open: "LC-OPEN-12",
+        get: |p| flag(p.full_discard_needs_five, "five", "any"),
+        set: |p, v| set_flag(&mut p.full_discard_needs_five, v, "five", "any"),
+    },
+    Policy {
+        key: "full_discard_points",
+        values: &["any", "above-ten"],
+        open: "LC-OPEN-12",
+        get: |p| flag(p.full_discard_above_ten, "above-ten", "any"),
+        set: |p, v| set_flag(&mut p.full_discard_above_ten, v, "above-ten", "any"),
+    },
+    Policy {
+        key: "empty_pile_winner",
+        values: EmptyPileWinner::NAMES,
+        open: "LC-OPEN-13",
+        get: |p| p.empty_pile_winner.name().to_string(),
+        set: |p, v| set_choice(&mut p.empty_pile_winner, v),
+    },
+    Policy {
+        key: "negative_points",
+        values: &["clamp", "keep"],
+        open: "LC-OPEN-14",
+        get: |p| flag(p.clamp_points, "clamp", "keep"),
+        set: |p, v| set_flag(&mut p.clamp_points, v, "clamp", "keep"),
+    },
+];
 
 impl Policies {
     /// Sets one policy from its string key and value.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let Some((_, allowed, _, _)) = POLICY_KEYS.iter().find(|(k, ..)| *k == key) else {
-            let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, ..)| *k).collect();
-            return Err(format!("unknown policy {key:?} (known: {}, shuffles)", keys.join(", ")));
-        };
-        let choices: Vec<&str> = allowed.split('|').collect();
-        let n = choices.iter().find(|c| c.contains("..=")).and_then(|r| number(value, r));
-        if !choices.contains(&value) && n.is_none() {
-            return Err(format!("policy {key} does not accept {value:?} (allowed: {allowed})"));
-        }
-        let n = n.or_else(|| value.parse().ok()).unwrap_or(0);
-        match key {
-            "opening_rounds" => {
-                self.opening_rounds = if value == "none" { OpeningRounds::None } else { OpeningRounds::Placement }
-            }
-            "draw_order" => {
-                self.draw_order =
-                    if value == "before-attacks" { DrawOrder::BeforeAttacks } else { DrawOrder::AfterAttacks }
-            }
-            "round" => self.round = if value == "one-turn" { RoundKind::OneTurn } else { RoundKind::BothTurns },
-            "slots" => self.slots = n,
-            "combat_points" => self.combat_points = n,
-            "line_points" => self.line_points = n,
-            "protection_from" => {
-                self.protection_from = match value {
-                    "hand" => ProtectionFrom::Hand,
-                    "field" => ProtectionFrom::Field,
-                    _ => ProtectionFrom::Either,
-                }
-            }
-            "sword_tie" => self.sword_tie_destroys_both = value == "both-destroyed",
-            "shield_tie" => self.shield_tie_destroys_defense = value == "defense-destroyed",
-            "attacks_per_card" => self.attack_once_per_round = value == "once-per-round",
-            "refill" => self.refill_put_down_count = value == "put-down-count",
-            "full_discard_hand" => self.full_discard_needs_five = value == "five",
-            "full_discard_points" => self.full_discard_above_ten = value == "above-ten",
-            "empty_pile_winner" => {
-                self.empty_pile_winner = match value {
-                    "other-player" => EmptyPileWinner::OtherPlayer,
-                    "draw" => EmptyPileWinner::Draw,
-                    _ => EmptyPileWinner::MorePoints,
-                }
-            }
-            _ => self.clamp_points = value == "clamp",
-        }
-        Ok(())
+        policy::set(POLICIES, self, key, value)
     }
 
     /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let pick = |b: bool, yes: &str, no: &str| if b { yes } else { no }.to_string();
-        vec![
-            ("opening_rounds", pick(self.opening_rounds == OpeningRounds::Placement, "placement", "none")),
-            ("draw_order", pick(self.draw_order == DrawOrder::AfterAttacks, "after-attacks", "before-attacks")),
-            ("round", pick(self.round == RoundKind::BothTurns, "both-turns", "one-turn")),
-            ("slots", self.slots.to_string()),
-            ("combat_points", self.combat_points.to_string()),
-            ("line_points", self.line_points.to_string()),
-            (
-                "protection_from",
-                match self.protection_from {
-                    ProtectionFrom::Either => "either",
-                    ProtectionFrom::Hand => "hand",
-                    ProtectionFrom::Field => "field",
-                }
-                .to_string(),
-            ),
-            ("sword_tie", pick(self.sword_tie_destroys_both, "both-destroyed", "nothing")),
-            ("shield_tie", pick(self.shield_tie_destroys_defense, "defense-destroyed", "nothing")),
-            ("attacks_per_card", pick(self.attack_once_per_round, "once-per-round", "unlimited")),
-            ("refill", pick(self.refill_put_down_count, "put-down-count", "to-five")),
-            ("full_discard_hand", pick(self.full_discard_needs_five, "five", "any")),
-            ("full_discard_points", pick(self.full_discard_above_ten, "above-ten", "any")),
-            (
-                "empty_pile_winner",
-                match self.empty_pile_winner {
-                    EmptyPileWinner::MorePoints => "more-points",
-                    EmptyPileWinner::OtherPlayer => "other-player",
-                    EmptyPileWinner::Draw => "draw",
-                }
-                .to_string(),
-            ),
-            ("negative_points", pick(self.clamp_points, "clamp", "keep")),
-        ]
+        policy::pairs(POLICIES, self)
     }
 }
 
@@ -340,7 +338,7 @@ impl LcConfig {
     /// values in range (a header built by hand can hold any number).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
-        let mut out = check_seats("LC-OPEN-1", &c.players, &c.decks, |deck| {
+        let mut out = check_seats(SeatRange::TWO, &c.players, &c.decks, |deck| {
             check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
         });
         let p = &c.policies;

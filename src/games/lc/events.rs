@@ -5,12 +5,19 @@
 //!
 //! Cards are named by instance id, `p{seat}-{index}` (see [`super::config::instance_id`]). A card
 //! drawn into the hand may be named openly or sealed with [`crate::game::commit::seal`]; a later
-//! [`Common::CardRevealed`] opens the seal. The recorder's own events (seeds, reveals, the
-//! escape hatches of digest §0.3) sit in [`Common`], variant 0.
+//! [`CommonEvent::CardRevealed`] opens the seal. The recorder's common events (seeds, reveals,
+//! sealed draws, dice, the escape hatches of digest §0.3) are embedded as variant 0.
+//!
+//! The escape hatch [`CommonEvent::CardMoved`] names LC zones by [`Zone::key`] (`hand`,
+//! `draw-pile`, `draw-pile-bottom`, `attack`, `defense`, `strategy`, `dead-zone`), both of the
+//! card's owner; [`CommonEvent::CounterSet`] sets `combat-points`, `attack-line-points` or
+//! `defense-line-points` of its seat. A Sword or Shield change is the game's own
+//! [`LcEvent::ModifierApplied`].
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::commit::{Commitment, Secret};
+use crate::game::commit::Commitment;
+pub use crate::game::common::CommonEvent;
 use crate::game::Seat;
 
 /// A card moving into the hand: named openly, or sealed (`seal(instance, salt)`).
@@ -41,8 +48,8 @@ impl Line {
     }
 }
 
-/// A zone of one player's area, for the escape-hatch [`Common::CardMoved`]. `DrawPile` is its
-/// top, `DrawPileBottom` its bottom.
+/// A zone of one player's area, for the escape-hatch [`CommonEvent::CardMoved`]. `DrawPile` is
+/// its top, `DrawPileBottom` its bottom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Zone {
@@ -68,6 +75,26 @@ impl Zone {
         }
     }
 
+    pub const ALL: [Zone; 7] =
+        [Zone::DrawPile, Zone::DrawPileBottom, Zone::Hand, Zone::Attack, Zone::Defense, Zone::Strategy, Zone::DeadZone];
+
+    /// The zone's name in a `CardMoved` event.
+    pub fn key(self) -> &'static str {
+        match self {
+            Zone::DrawPile => "draw-pile",
+            Zone::DrawPileBottom => "draw-pile-bottom",
+            Zone::Hand => "hand",
+            Zone::Attack => "attack",
+            Zone::Defense => "defense",
+            Zone::Strategy => "strategy",
+            Zone::DeadZone => "dead-zone",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Zone> {
+        Zone::ALL.into_iter().find(|z| z.key() == key)
+    }
+
     pub fn line(self) -> Option<Line> {
         match self {
             Zone::Attack => Some(Line::Attack),
@@ -76,13 +103,6 @@ impl Zone {
             _ => None,
         }
     }
-}
-
-/// A zone of a given seat's area.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ZoneRef {
-    pub seat: Seat,
-    pub zone: Zone,
 }
 
 /// A value a modifier changes.
@@ -101,26 +121,6 @@ pub enum Duration {
     EndOfRound,
     /// Until the card leaves the field.
     Permanent,
-}
-
-/// The recorder's own events, the same in spirit for every game: seeds, sealed-card reveals and
-/// the escape hatches for card effects (digest §0.3 note 3).
-///
-/// Stored format: variants are only ever appended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub enum Common {
-    /// A shuffle seed's commitment was published before the seed was used (digital games).
-    SeedCommitted { key: String, commitment: Commitment },
-    /// A committed seed was revealed (after the game, so the audit can check every seeded shuffle).
-    SeedRevealed { key: String, seed: Secret },
-    /// A sealed card's identity was revealed, with the salt that proves it.
-    CardRevealed { commitment: Commitment, instance: String, salt: Secret },
-    /// An effect moved a card.
-    CardMoved { card: String, from: ZoneRef, to: ZoneRef, cause: String },
-    /// An effect resolved with results the core rules cannot check (a Strategy card's text, LC-OPEN-15).
-    EffectResolved { source: String, description: String },
-    /// An effect changed a field card's Sword or Shield.
-    ModifierApplied { target: String, stat: Stat, delta: i32, duration: Duration },
 }
 
 /// Where a Protection card was played from (LC-OPEN-8).
@@ -173,8 +173,8 @@ impl EndReason {
 /// Stored format: variants are only ever appended at the end, never reordered or removed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum LcEvent {
-    /// Seeds, reveals and escape hatches.
-    Common(Common),
+    /// Seeds, reveals, sealed draws, dice and the escape hatches, as every game records them.
+    Common(CommonEvent),
     /// `seat`'s Draw Pile was shuffled by `by` (LC-OPEN-1); `seed` names the committed seed of a digital shuffle.
     DeckShuffled { seat: Seat, by: Seat, seed: Option<String> },
     /// LC-OPEN-1: the first player, however the table chose them (`how` says how).
@@ -219,6 +219,8 @@ pub enum LcEvent {
     TurnPassed { seat: Seat },
     /// The game is over (LC-END); `winners` empty is a draw.
     GameEnded { reason: EndReason, winners: Vec<Seat> },
+    /// Escape hatch: an effect (a Strategy card's, LC-OPEN-15) changed a field card's Sword or Shield.
+    ModifierApplied { target: String, stat: Stat, delta: i32, duration: Duration },
 }
 
 impl LcEvent {
@@ -239,9 +241,12 @@ impl LcEvent {
             | ProtectionPlayed { seat, .. }
             | RefillDrawn { seat, .. }
             | TurnPassed { seat } => Some(*seat),
-            Common(_) | FirstPlayerChosen { .. } | RoundStarted { .. } | AttackResolved { .. } | GameEnded { .. } => {
-                None
-            }
+            Common(c) => c.seat(),
+            FirstPlayerChosen { .. }
+            | RoundStarted { .. }
+            | AttackResolved { .. }
+            | GameEnded { .. }
+            | ModifierApplied { .. } => None,
         }
     }
 }

@@ -35,7 +35,9 @@ pub mod view;
 
 use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
 
 pub use config::LcConfig;
 pub use events::LcEvent;
@@ -47,6 +49,8 @@ pub struct Lc;
 impl Game for Lc {
     const RULESET: &'static str = "lc";
     const RULESET_VERSION: u32 = 1;
+    const SEATS: SeatRange = SeatRange::TWO;
+    const CHECKS_AWAITED: bool = true;
 
     type Config = LcConfig;
     type Event = LcEvent;
@@ -58,7 +62,7 @@ impl Game for Lc {
 
     fn new_config(request: &NewGame<'_>) -> Result<LcConfig, Vec<String>> {
         let format = DeckFormat {
-            seats_rule: "LC-OPEN-1",
+            seats: Self::SEATS,
             parse: catalog::parse_deck_list,
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
@@ -97,7 +101,26 @@ impl Game for Lc {
     }
 
     fn position(state: &LcState) -> Position {
-        Position { turn: state.turn_no, phase: view::phase(state), step: view::step(state), active: state.active() }
+        Position {
+            turn: state.turn_no,
+            phase: view::phase(state),
+            step: view::step(state),
+            active: state.active(),
+            awaited: Self::awaited(state),
+        }
+    }
+
+    fn awaited(state: &LcState) -> Vec<Seat> {
+        let setup = state.round == 0 && state.players.iter().any(|p| !p.hand_drawn || !p.shuffled);
+        match (&state.result, &state.attack, &state.turn) {
+            (Some(_), ..) => vec![],
+            // An attack: the attacker flips and activates strategies, the defender flips and protects.
+            (None, Some(a), _) => vec![a.seat, crate::game::opponent(a.seat)],
+            (None, None, Some(t)) => vec![t.seat],
+            (None, None, None) if setup => vec![0, 1],
+            // Between rounds only automatic steps are due (the next round, or the end).
+            (None, None, None) => vec![],
+        }
     }
 
     fn view(state: &LcState, viewer: Viewer) -> BoardView {

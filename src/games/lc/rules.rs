@@ -16,7 +16,9 @@ use std::collections::BTreeSet;
 
 use super::catalog::{CardKind, HAND_SIZE};
 use super::config::{DrawOrder, ProtectionFrom, ShuffleMode};
-use super::events::{CardRef, Common, EndReason, LcEvent, Line, LinePointLost, PointsLost, ProtectFrom, Stat, Zone};
+use super::events::{
+    CardRef, CommonEvent, EndReason, LcEvent, Line, LinePointLost, PointsLost, ProtectFrom, Stat, Zone,
+};
 use super::state::LcState;
 use crate::game::{opponent, RuleId, Seat, Violation};
 
@@ -117,10 +119,7 @@ impl Check<'_> {
     fn event(&mut self, event: &LcEvent) {
         use LcEvent::*;
         let s = self.s;
-        let reveal = matches!(
-            event,
-            Common(super::events::Common::SeedRevealed { .. } | super::events::Common::CardRevealed { .. })
-        );
+        let reveal = matches!(event, Common(CommonEvent::SeedRevealed { .. } | CommonEvent::CardRevealed { .. }));
         if s.result.is_some() && !reveal {
             self.v("LC-END-1", "the game is over; only seed and card reveals may follow");
             return;
@@ -156,6 +155,7 @@ impl Check<'_> {
             RefillDrawn { seat, cards } => self.refill(*seat, cards),
             TurnPassed { seat } => self.pass(*seat),
             GameEnded { reason, winners } => self.ended(*reason, winners),
+            ModifierApplied { target, .. } => self.modifier(target),
         }
     }
 
@@ -175,30 +175,44 @@ impl Check<'_> {
         ok
     }
 
-    fn common(&mut self, c: &Common) {
+    fn common(&mut self, c: &CommonEvent) {
         let s = self.s;
+        let cx = crate::game::common::Context {
+            ledger: &s.ledger,
+            seats: s.players.len(),
+            mode: s.shuffles,
+            contributors: &[0, 1],
+        };
+        self.out.extend(crate::game::common::validate(&cx, c));
         match c {
-            Common::SeedCommitted { key, .. } => {
-                if s.ledger.seed_commitment(key).is_some() {
-                    self.v("KIFU-SEED-1", format!("seed {key:?} was already committed"));
+            CommonEvent::CardRevealed { card, .. } => {
+                self.known_card(card);
+            }
+            CommonEvent::TopCardTakenSealed { seat, deck, zone, .. } => {
+                if *deck != super::state::pile_name(*seat) || zone != Zone::Hand.key() {
+                    self.v("KIFU-CARD-1", format!("a sealed draw takes {}'s Draw Pile into the hand", s.name(*seat)));
+                } else if s.player(*seat).is_some_and(|p| p.pile_count == 0) {
+                    self.v("KIFU-CARD-1", format!("{}'s Draw Pile is empty", s.name(*seat)));
                 }
             }
-            Common::SeedRevealed { key, seed } => self.out.extend(s.ledger.check_seed_reveal(key, seed)),
-            Common::CardRevealed { commitment, instance, salt } => {
-                self.known_card(instance);
-                self.out.extend(s.ledger.check_reveal(commitment, instance, salt));
-            }
-            Common::CardMoved { card, from, to, .. } => {
-                if self.known_card(card) && self.seat_exists(from.seat) && self.seat_exists(to.seat) {
-                    self.moved_from(card, from.seat, from.zone);
+            CommonEvent::CardMoved { card, from, to, .. } => {
+                let (Some(from), Some(_)) = (Zone::parse(from), Zone::parse(to)) else {
+                    let keys: Vec<&str> = Zone::ALL.iter().map(|z| z.key()).collect();
+                    self.v("KIFU-CARD-1", format!("a move names LC zones ({}): {from:?} to {to:?}", keys.join(", ")));
+                    return;
+                };
+                if self.known_card(card) {
+                    let owner = LcState::owner(card).unwrap_or(0);
+                    self.moved_from(card, owner, from);
                 }
             }
-            Common::EffectResolved { .. } => {}
-            Common::ModifierApplied { target, .. } => {
-                if s.field_card(target).is_none() {
-                    self.v("KIFU-CARD-1", format!("{target} is not on the field"));
-                }
-            }
+            _ => {}
+        }
+    }
+
+    fn modifier(&mut self, target: &str) {
+        if self.s.field_card(target).is_none() {
+            self.v("KIFU-CARD-1", format!("{target} is not on the field"));
         }
     }
 

@@ -10,7 +10,7 @@
 //!
 //! The board's facts list every policy in force, so the choice made for each OPEN point is visible.
 
-use super::events::{CardRef, Common, LcEvent, Line, ProtectFrom, Stat};
+use super::events::{CardRef, CommonEvent, LcEvent, Line, ProtectFrom, Stat};
 use super::state::{FieldCard, Held, LcState};
 use crate::game::view::{CardView, GroupView, SeatView, ZoneView};
 use crate::game::{BoardView, Seat, Viewer};
@@ -265,6 +265,9 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
         }
         RefillDrawn { seat, cards } => format!("{} refilled, drawing {}", who(*seat), drawn(s, viewer, *seat, cards)),
         TurnPassed { seat } => format!("{} passed the turn", who(*seat)),
+        ModifierApplied { target, stat, delta, duration } => {
+            format!("{} got {delta:+} {stat:?} ({duration:?})", shown(s, viewer, target))
+        }
         GameEnded { reason, winners } => {
             let w: Vec<String> = winners.iter().map(|&w| who(w)).collect();
             let res = if w.is_empty() { "a draw".to_string() } else { format!("{} won", w.join(", ")) };
@@ -273,38 +276,13 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
     }
 }
 
-fn describe_common(s: &LcState, c: &Common, viewer: Viewer) -> String {
-    let who = |seat: Seat| s.name(seat);
+fn describe_common(s: &LcState, c: &CommonEvent, viewer: Viewer) -> String {
     match c {
-        Common::SeedCommitted { key, .. } => format!("shuffle seed {key:?} committed"),
-        Common::SeedRevealed { key, .. } => format!("shuffle seed {key:?} revealed"),
-        Common::CardRevealed { instance, .. } => {
-            if visible_now(s, viewer, instance) || viewer == Viewer::Judge {
-                format!("sealed card revealed: {}", label(s, instance))
-            } else {
-                "a sealed card was revealed to the judge".to_string()
-            }
+        // A revealed card stays hidden from those who may not see it where it now lies.
+        CommonEvent::CardRevealed { seat, card, .. } if !visible_now(s, viewer, card) => {
+            format!("{} revealed a sealed card to the judge", s.name(*seat))
         }
-        Common::CardMoved { card, from, to, cause } => {
-            let public = |z: super::events::Zone| matches!(z, super::events::Zone::DeadZone);
-            let name = if visible_now(s, viewer, card) || public(to.zone) && from.zone != super::events::Zone::Hand {
-                label(s, card)
-            } else {
-                "a card".to_string()
-            };
-            format!(
-                "{name} moved from {}'s {} to {}'s {} ({cause})",
-                who(from.seat),
-                from.zone.name(),
-                who(to.seat),
-                to.zone.name()
-            )
-        }
-        Common::EffectResolved { source, description } => {
-            format!("effect of {}: {description}", shown(s, viewer, source))
-        }
-        Common::ModifierApplied { target, stat, delta, duration } => {
-            format!("{} got {delta:+} {stat:?} ({duration:?})", shown(s, viewer, target))
-        }
+        CommonEvent::CardRevealed { seat, card, .. } => format!("{} revealed {}", s.name(*seat), label(s, card)),
+        _ => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
     }
 }

@@ -3,7 +3,7 @@
 
 use kifu::game::{Game, NewGame};
 use kifu::games::lc::catalog::{check_deck, format_deck_list, parse_deck_list, Catalog, SAMPLE_CATALOG};
-use kifu::games::lc::config::POLICY_KEYS;
+use kifu::games::lc::config::POLICIES;
 use kifu::games::lc::Lc;
 
 #[test]
@@ -83,6 +83,6 @@ fn new_games_take_policies_and_refuse_bad_ones() {
         "LC-OPEN-13",
         "LC-OPEN-14",
     ] {
-        assert!(POLICY_KEYS.iter().any(|(_, _, id, _)| *id == open), "{open} has no policy");
+        assert!(POLICIES.iter().any(|r| r.open == open), "{open} has no policy");
     }
 }

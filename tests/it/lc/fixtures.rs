@@ -83,9 +83,12 @@ fn miscounted_game(name: &str, seed: u64, judged: bool) -> Option<VerifiedLog> {
     let mut entries: Vec<(Actor, GameEntry<E>)> = Vec::new();
     let mut done = false;
     while let Some(event) = Lc::agent_step(&state, &mut secrets, &mut rng) {
-        let sword_vs_sword = state.attack.as_ref().and_then(|a| a.target.as_ref()).and_then(|t| state.on_field(t)).is_some_and(
-            |(_, line, _)| line == kifu::games::lc::events::Line::Attack,
-        );
+        let sword_vs_sword = state
+            .attack
+            .as_ref()
+            .and_then(|a| a.target.as_ref())
+            .and_then(|t| state.on_field(t))
+            .is_some_and(|(_, line, _)| line == kifu::games::lc::events::Line::Attack);
         let wrong = if done || !sword_vs_sword { None } else { miscounted(&event) };
         if let Some(wrong) = wrong {
             done = true;

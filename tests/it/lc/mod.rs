@@ -9,12 +9,11 @@ mod selfplay;
 mod views;
 
 use kifu::game::{AgentRng, Game};
-use kifu::games::lc::{Lc, LcConfig, LcEvent, LcState};
+use kifu::games::lc::{Lc, LcEvent, LcState};
 use rand::SeedableRng;
 
 /// One self-play game: its config, events and every state along the way (state `i` is before event `i`).
 pub(crate) struct Played {
-    pub config: LcConfig,
     pub events: Vec<LcEvent>,
     pub states: Vec<LcState>,
     pub last: LcState,
@@ -33,7 +32,7 @@ pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
     let mut states = Vec::new();
     for seq in 0..20_000u64 {
         let Some(event) = Lc::agent_step(&state, &mut secrets, &mut rng) else {
-            return Played { config, events, states, last: state };
+            return Played { events, states, last: state };
         };
         let violations = Lc::validate(&state, &event);
         assert!(violations.is_empty(), "seed {seed}, event {seq} {event:?}: {violations:?}");

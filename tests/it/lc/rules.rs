@@ -5,9 +5,7 @@
 use kifu::game::Game;
 use kifu::games::lc::catalog::Catalog;
 use kifu::games::lc::config::ShuffleMode;
-use kifu::games::lc::events::{
-    CardRef, Common, EndReason, Line, LinePointLost, PointsLost, ProtectFrom, Zone, ZoneRef,
-};
+use kifu::games::lc::events::{CardRef, CommonEvent, EndReason, Line, LinePointLost, PointsLost, ProtectFrom, Zone};
 use kifu::games::lc::{Lc, LcConfig, LcEvent as E};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
@@ -136,10 +134,11 @@ fn put_down(seat: u8, i: usize, line: Line) -> E {
 
 /// Test scaffolding the rules accept: an effect moves `seat`'s card `i` from `from` to a line.
 fn cm(seat: u8, i: usize, from: Zone, to: Zone) -> E {
-    E::Common(Common::CardMoved {
+    E::Common(CommonEvent::CardMoved {
+        seat: Some(seat),
         card: p(seat, i),
-        from: ZoneRef { seat, zone: from },
-        to: ZoneRef { seat, zone: to },
+        from: from.key().into(),
+        to: to.key().into(),
         cause: "test setup".into(),
     })
 }

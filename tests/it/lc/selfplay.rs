@@ -7,7 +7,7 @@ use kifu::game::audit::audit;
 use kifu::game::replay::Step;
 use kifu::game::selfplay::self_play;
 use kifu::game::{Game, GameEntry};
-use kifu::games::lc::events::{Common, EndReason};
+use kifu::games::lc::events::{CommonEvent, EndReason};
 use kifu::games::lc::{Lc, LcEvent as E};
 use kifu::log::envelope::Timestamp;
 
@@ -40,8 +40,8 @@ fn mechanic(e: &E) -> Option<&'static str> {
             "attacker repelled by a shield"
         }
         E::AttackResolved { line_points_lost, .. } if !line_points_lost.is_empty() => "sword beats sword",
-        E::Common(Common::ModifierApplied { .. }) => "modifier",
-        E::Common(Common::SeedRevealed { .. }) => "digital seed",
+        E::ModifierApplied { .. } => "modifier",
+        E::Common(CommonEvent::SeedRevealed { .. }) => "digital seed",
         E::GameEnded { reason: EndReason::ZeroPoints, .. } => "end at zero points",
         E::GameEnded { reason: EndReason::EmptyDrawPile, .. } => "end on an empty pile",
         _ => return None,
@@ -75,7 +75,7 @@ fn a_thousand_self_play_games_audit_clean() {
             &game.entries[game.entries.len().saturating_sub(8)..]
         );
         let outcome = report.outcome.unwrap_or_else(|| panic!("seed {seed}: the game has no outcome"));
-        *seen.entry(format!("winners {:?}", outcome.winners)).or_default() += 1;
+        *seen.entry(format!("winners {:?}", outcome.winners())).or_default() += 1;
         for (_, entry) in &game.entries {
             if let Some(k) = match entry {
                 GameEntry::Played(e) => mechanic(e),

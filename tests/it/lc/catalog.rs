@@ -86,3 +86,14 @@ fn new_games_take_policies_and_refuse_bad_ones() {
         assert!(POLICIES.iter().any(|r| r.open == open), "{open} has no policy");
     }
 }
+
+#[test]
+fn the_readme_decks_register() {
+    let c = Catalog::sample();
+    for name in ["lc-ana", "lc-rui"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("replays/decks/{name}.deck"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let deck = parse_deck_list(&text, &c).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(check_deck(&deck, &c), vec![], "{name}");
+    }
+}

@@ -10,6 +10,7 @@ mod fixtures;
 mod game_machinery;
 mod game_support;
 mod import_decode;
+mod lc;
 mod live_recording;
 mod log_golden;
 mod log_tamper;

@@ -1,6 +1,7 @@
 //! bench-game: the game machinery's speed, in one table from one run — fold throughput, self-play
 //! and audit of many games, and showing the state at random points of a 100,000-event stream with
-//! snapshots versus refolding from the start.
+//! snapshots versus refolding from the start. `--game lc` measures the line-combat game instead
+//! of Naruto (the default).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
@@ -13,6 +14,7 @@ use kifu::game::audit;
 use kifu::game::replay::{Replay, Step};
 use kifu::game::selfplay;
 use kifu::game::{AgentRng, Game, GameEntry, Ruling, Viewer};
+use kifu::games::lc::Lc;
 use kifu::games::naruto::Naruto;
 use kifu::log::envelope::{Actor, Timestamp};
 
@@ -21,10 +23,11 @@ struct Args {
     stream_events: usize,
     seeks: usize,
     refolds: usize,
+    game: String,
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { games: 10_000, stream_events: 100_000, seeks: 2_000, refolds: 30 };
+    let mut a = Args { games: 10_000, stream_events: 100_000, seeks: 2_000, refolds: 30, game: "naruto".into() };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < argv.len() {
@@ -36,6 +39,7 @@ fn parse_args() -> Args {
             "--stream-events" => a.stream_events = val() as usize,
             "--seeks" => a.seeks = val() as usize,
             "--refolds" => a.refolds = val() as usize,
+            "--game" => a.game = argv.get(i + 1).cloned().unwrap_or_else(|| panic!("--game needs naruto or lc")),
             "--quick" => {
                 a.games = 500;
                 a.stream_events = 20_000;
@@ -45,7 +49,7 @@ fn parse_args() -> Args {
                 continue;
             }
             other => {
-                panic!("unknown argument {other}; use --games N --stream-events N --seeks N --refolds N or --quick")
+                panic!("unknown argument {other}; use --games N --stream-events N --seeks N --refolds N --game naruto|lc or --quick")
             }
         }
         i += 2;
@@ -190,5 +194,9 @@ fn run<G: Game>(args: &Args) {
 
 fn main() {
     let args = parse_args();
-    run::<Naruto>(&args);
+    match args.game.as_str() {
+        "lc" => run::<Lc>(&args),
+        "naruto" => run::<Naruto>(&args),
+        other => panic!("unknown game {other}; bench-game measures naruto or lc"),
+    }
 }

@@ -1,0 +1,153 @@
+//! The Portuguese line-combat card game (the seed never names it), digest §3, rule prefix `LC`.
+//!
+//! [`Lc`] implements [`crate::game::Game`]. The module has the shape every game has:
+//! - [`config`]: the stored header (players, decks, embedded card definitions, the policy for
+//!   each OPEN point of §3.13, the shuffle mode);
+//! - [`catalog`]: the card file format, deck lists and the deck checks;
+//! - [`events`]: the versioned, past-tense event enum, the recorder's common events at variant 0;
+//! - [`state`] and [`apply`]: the fold (total, no rule logic);
+//! - [`rules`]: `validate`, citing `LC-*` IDs; [`rules::expected_result`] recomputes an attack;
+//! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
+//! - [`agent`]: random legal play for self-play;
+//! - [`coverage`]: every `LC-*` rule ID with how it is enforced (also `COVERAGE.md`).
+//!
+//! The seed is only the combat chapter: rounds 1–3 and the placement rules it calls "already
+//! explained" are recorded through a documented skeleton (policy `opening_rounds`, LC-OPEN-1),
+//! which is **not from the seed**: shuffle, choose the first player, draw 5, then rounds in which
+//! each player puts cards down, refills and passes; the Combat Phase starts in round 4.
+//!
+//! A Combat-Phase turn, as recorded: optional `FullDiscarded` first; `CardPutDown` /
+//! `CardAttached`; then `CardShifted`, `StrategyActivated` and attacks, each attack being
+//! `AttackDeclared` (or `DirectAttackDeclared`), an optional `ProtectionPlayed` by the defender,
+//! `CardsFlipped` for face-down cards, and `AttackResolved` with the table's arithmetic; then
+//! `RefillDrawn` and `TurnPassed` (the refill comes before the attacks under
+//! `draw_order=before-attacks`). `GameEnded` records the end the board shows.
+
+pub mod agent;
+pub mod apply;
+pub mod catalog;
+pub mod config;
+pub mod coverage;
+pub mod events;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+use crate::game::catalog::{read_new_game, DeckFormat};
+use crate::game::commit::{AgentSecrets, CommitmentLedger};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
+
+pub use config::LcConfig;
+pub use events::LcEvent;
+pub use state::LcState;
+
+/// The line-combat ruleset.
+pub struct Lc;
+
+impl Game for Lc {
+    const RULESET: &'static str = "lc";
+    const RULESET_VERSION: u32 = 1;
+    const SEATS: SeatRange = SeatRange::TWO;
+    const CHECKS_AWAITED: bool = true;
+
+    type Config = LcConfig;
+    type Event = LcEvent;
+    type State = LcState;
+
+    fn players(config: &LcConfig) -> Vec<String> {
+        config.v1().players.clone()
+    }
+
+    fn new_config(request: &NewGame<'_>) -> Result<LcConfig, Vec<String>> {
+        let format = DeckFormat {
+            seats: Self::SEATS,
+            parse: catalog::parse_deck_list,
+            check: |deck, cards| catalog::check_deck(deck, cards),
+        };
+        let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
+        let mut config = LcConfig::new(request.players.to_vec(), decks, &catalog, config::ShuffleMode::Physical)
+            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
+        for (key, value) in request.policies {
+            config.set_policy(key, value).map_err(|e| vec![e])?;
+        }
+        Ok(config)
+    }
+
+    fn setup(config: &LcConfig) -> Result<LcState, Vec<Violation>> {
+        let problems = config.check();
+        if problems.is_empty() {
+            Ok(LcState::new(config))
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn validate(state: &LcState, event: &LcEvent) -> Vec<Violation> {
+        rules::validate(state, event)
+    }
+
+    fn apply(state: LcState, event: &LcEvent) -> LcState {
+        apply::apply(state, event)
+    }
+
+    fn acting_seat(event: &LcEvent) -> Option<Seat> {
+        event.seat()
+    }
+
+    fn outcome(state: &LcState) -> Option<Outcome> {
+        state.result.clone()
+    }
+
+    fn position(state: &LcState) -> Position {
+        Position {
+            turn: state.turn_no,
+            phase: view::phase(state),
+            step: view::step(state),
+            active: state.active(),
+            awaited: Self::awaited(state),
+        }
+    }
+
+    fn awaited(state: &LcState) -> Vec<Seat> {
+        let setup = state.round == 0 && state.players.iter().any(|p| !p.hand_drawn || !p.shuffled);
+        match (&state.result, &state.attack, &state.turn) {
+            (Some(_), ..) => vec![],
+            // An attack: the attacker flips and activates strategies, the defender flips and protects.
+            (None, Some(a), _) => vec![a.seat, crate::game::opponent(a.seat)],
+            (None, None, Some(t)) => vec![t.seat],
+            (None, None, None) if setup => vec![0, 1],
+            // Between rounds only automatic steps are due (the next round, or the end).
+            (None, None, None) => vec![],
+        }
+    }
+
+    fn view(state: &LcState, viewer: Viewer) -> BoardView {
+        view::view(state, viewer)
+    }
+
+    fn describe(state: &LcState, event: &LcEvent, viewer: Viewer) -> String {
+        view::describe(state, event, viewer)
+    }
+
+    fn coverage() -> Vec<RuleCoverage> {
+        coverage::coverage()
+    }
+
+    fn ledger(state: &LcState) -> &CommitmentLedger {
+        &state.ledger
+    }
+
+    fn ledger_mut(state: &mut LcState) -> &mut CommitmentLedger {
+        &mut state.ledger
+    }
+
+    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (LcConfig, AgentSecrets) {
+        agent::self_play_config(players, rng)
+    }
+
+    fn agent_step(state: &LcState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<LcEvent> {
+        agent::agent_step(state, secrets, rng)
+    }
+}

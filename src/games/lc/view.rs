@@ -1,0 +1,308 @@
+//! What each viewer may see: the board as a [`BoardView`] and one-line event descriptions.
+//!
+//! Hidden information (digest §3.14):
+//! - hand: its owner and judges; everyone else sees the count (a card drawn sealed is hidden from
+//!   everyone until it is revealed or played);
+//! - Draw Pile: the count only, for everyone (its order is unknown);
+//! - face-down field cards (LC-FIELD-4): their owner and judges, until flipped; others see that
+//!   a card lies there, not its identity or values;
+//! - face-up field cards, attachments, the Dead Zone, Combat Points and line points: public.
+//!
+//! The board's facts list every policy in force, so the choice made for each OPEN point is visible.
+
+use super::events::{CardRef, CommonEvent, LcEvent, Line, ProtectFrom, Stat};
+use super::state::{FieldCard, Held, LcState};
+use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
+use crate::game::{BoardView, Seat, Viewer};
+
+fn owner_or_judge(viewer: Viewer, seat: Seat) -> bool {
+    viewer == Viewer::Judge || viewer == Viewer::Player(seat)
+}
+
+/// The phase name for positions and views.
+pub fn phase(s: &LcState) -> &'static str {
+    if s.result.is_some() {
+        "over"
+    } else if s.round == 0 {
+        "setup"
+    } else if s.combat_phase() {
+        "combat"
+    } else {
+        "placement"
+    }
+}
+
+/// The step within the turn: `attack` while an attack is pending, `refill` once drawn, `main` otherwise.
+pub fn step(s: &LcState) -> &'static str {
+    match (&s.result, &s.turn, &s.attack) {
+        (Some(_), ..) => "over",
+        (_, None, _) => phase(s),
+        (_, Some(_), Some(_)) => "attack",
+        (_, Some(t), None) if t.refilled => "refill",
+        (_, Some(t), None) if !t.acted => "start",
+        _ => "main",
+    }
+}
+
+/// Whether `viewer` may identify `card` where it is now.
+pub fn visible_now(s: &LcState, viewer: Viewer, card: &str) -> bool {
+    if viewer == Viewer::Judge {
+        return true;
+    }
+    for (i, p) in s.players.iter().enumerate() {
+        let seat = Seat::try_from(i).unwrap_or(0);
+        if p.known_in_hand(card) {
+            return owner_or_judge(viewer, seat);
+        }
+        if let Some(f) = p.field_card(card) {
+            return !f.face_down || owner_or_judge(viewer, seat);
+        }
+        if p.host_of(card).is_some() || p.dead.iter().any(|c| c == card) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `LC-C01 Iron Squire (invented) (p0-3)`.
+pub fn label(s: &LcState, instance: &str) -> String {
+    match s.def(instance) {
+        Some(d) => format!("{} {} ({instance})", d.id, d.name),
+        None => instance.to_string(),
+    }
+}
+
+/// The label if `viewer` may see the card now, else `a card`.
+fn shown(s: &LcState, viewer: Viewer, card: &str) -> String {
+    if visible_now(s, viewer, card) {
+        label(s, card)
+    } else {
+        "a card".to_string()
+    }
+}
+
+fn known(s: &LcState, instance: &str, statuses: Vec<String>) -> CardView {
+    CardView::known(instance, s.def(instance), statuses)
+}
+
+fn slot(s: &LcState, viewer: Viewer, seat: Seat, line: Line, i: usize, f: &FieldCard) -> GroupView {
+    let see = !f.face_down || owner_or_judge(viewer, seat);
+    let mut statuses = Vec::new();
+    for (on, what) in [(f.face_down, "face down"), (f.attacked, "attacked"), (f.from_defense, "from defense")] {
+        if on {
+            statuses.push(what.to_string());
+        }
+    }
+    let mut cards = vec![if see { known(s, &f.card, statuses) } else { CardView::Hidden }];
+    cards.extend(f.attachments.iter().map(|a| known(s, a, vec!["attached".to_string()])));
+    let facts = if see && line != Line::Strategy {
+        vec![format!("sword {}", s.value(&f.card, Stat::Sword)), format!("shield {}", s.value(&f.card, Stat::Shield))]
+    } else if f.face_down {
+        vec!["face down".to_string()]
+    } else {
+        Vec::new()
+    };
+    GroupView { label: format!("slot {}", i + 1), cards, facts }
+}
+
+/// The board as `viewer` may see it.
+pub fn view(s: &LcState, viewer: Viewer) -> BoardView {
+    let mut seats = Vec::new();
+    for (i, p) in s.players.iter().enumerate() {
+        let seat = Seat::try_from(i).unwrap_or(0);
+        let counters = vec![
+            ("combat points".to_string(), p.points.to_string()),
+            ("attack-line points".to_string(), p.attack_points.to_string()),
+            ("defense-line points".to_string(), p.defense_points.to_string()),
+            ("direct attack used".to_string(), if p.direct_used { "yes" } else { "no" }.to_string()),
+        ];
+        let hand: Vec<CardView> = p
+            .hand
+            .iter()
+            .map(|h| match h {
+                Held::Known(c) if owner_or_judge(viewer, seat) => known(s, c, Vec::new()),
+                _ => CardView::Hidden,
+            })
+            .collect();
+        let mut zones = vec![
+            ZoneView { zone: "hand".into(), count: hand.len(), cards: hand, groups: Vec::new() },
+            ZoneView { zone: "draw pile".into(), count: p.pile_count, cards: Vec::new(), groups: Vec::new() },
+        ];
+        for line in Line::ALL {
+            let cards = p.line(line);
+            zones.push(ZoneView {
+                zone: format!("{} line", line.name()),
+                count: cards.len(),
+                cards: Vec::new(),
+                groups: cards.iter().enumerate().map(|(i, f)| slot(s, viewer, seat, line, i, f)).collect(),
+            });
+        }
+        zones.push(ZoneView {
+            zone: "dead zone".into(),
+            count: p.dead.len(),
+            cards: p.dead.iter().map(|c| known(s, c, Vec::new())).collect(),
+            groups: Vec::new(),
+        });
+        seats.push(SeatView { seat, name: s.name(seat), counters, zones });
+    }
+    let mut facts = vec![("round".to_string(), s.round.to_string()), ("step".to_string(), step(s).to_string())];
+    if let Some(first) = s.first {
+        facts.push(("first player".to_string(), s.name(first)));
+    }
+    if let Some(a) = &s.attack {
+        let target = a.target.as_deref().map_or("the Combat Points (direct)".to_string(), |t| shown(s, viewer, t));
+        facts.push(("attack".to_string(), format!("{} against {target}", shown(s, viewer, &a.attacker))));
+        if let Some(p) = &a.protection {
+            facts.push(("protected by".to_string(), label(s, p)));
+        }
+    }
+    facts.push((
+        "policy shuffles".to_string(),
+        if s.shuffles == super::config::ShuffleMode::Digital { "digital" } else { "physical" }.to_string(),
+    ));
+    for (k, v) in s.policies.to_pairs() {
+        facts.push((format!("policy {k}"), v));
+    }
+    BoardView {
+        viewer,
+        turn: s.turn_no,
+        phase: phase(s).to_string(),
+        active: s.active(),
+        seats,
+        shared: Vec::new(),
+        facts,
+        outcome: s.result.clone(),
+        layout: layout(),
+    }
+}
+
+fn drawn(s: &LcState, viewer: Viewer, seat: Seat, cards: &[CardRef]) -> String {
+    if owner_or_judge(viewer, seat) {
+        let names: Vec<String> = cards
+            .iter()
+            .map(|c| match c {
+                CardRef::Open(c) => label(s, c),
+                CardRef::Sealed(_) => "a sealed card".to_string(),
+            })
+            .collect();
+        format!("{} cards: {}", cards.len(), names.join(", "))
+    } else {
+        format!("{} cards", cards.len())
+    }
+}
+
+/// One line describing `event` (applied to `s`) as `viewer` may see it.
+pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
+    use LcEvent::*;
+    let who = |seat: Seat| s.name(seat);
+    match event {
+        Common(c) => describe_common(s, c, viewer),
+        DeckShuffled { seat, by, seed } => {
+            let how = seed.as_ref().map_or(String::new(), |k| format!(" with seed {k:?}"));
+            format!("{} shuffled {}'s Draw Pile{how}", who(*by), who(*seat))
+        }
+        FirstPlayerChosen { first, how } => format!("{} goes first ({how})", who(*first)),
+        OpeningHandDrawn { seat, cards } => {
+            format!("{} drew an opening hand of {}", who(*seat), drawn(s, viewer, *seat, cards))
+        }
+        RoundStarted { round, first } => {
+            let phase = if *round >= 4 { "Combat Phase" } else { "placement round (skeleton, not from the seed)" };
+            format!("round {round} ({phase}) started; {} plays first", who(*first))
+        }
+        FullDiscarded { seat, discarded, drawn: d, cost } => {
+            let out: Vec<String> = discarded.iter().map(|c| label(s, c)).collect();
+            format!(
+                "{} made a full discard for {cost} points: {} to the Dead Zone, drew {}",
+                who(*seat),
+                out.join(", "),
+                drawn(s, viewer, *seat, d)
+            )
+        }
+        CardPutDown { seat, card, line, face_down, replaced } => {
+            let name = if *face_down && !owner_or_judge(viewer, *seat) { "a card".to_string() } else { label(s, card) };
+            let how = if *face_down { " face down" } else { "" };
+            let rep =
+                replaced.as_ref().map_or(String::new(), |r| format!(", replacing {} (to the Dead Zone)", label(s, r)));
+            format!("{} put {name}{how} in the {} line{rep}", who(*seat), line.name())
+        }
+        CardAttached { seat, card, to } => {
+            format!("{} attached {} to {}", who(*seat), label(s, card), shown(s, viewer, to))
+        }
+        CardShifted { seat, card, to } => {
+            format!("{} moved {} to the {} line", who(*seat), shown(s, viewer, card), to.name())
+        }
+        CardsFlipped { seat, cards } => {
+            let names: Vec<String> = cards.iter().map(|c| label(s, c)).collect();
+            format!("{} flipped {} face up", who(*seat), names.join(", "))
+        }
+        StrategyActivated { seat, card, note } => {
+            format!("{} activated strategy {}: {note}", who(*seat), label(s, card))
+        }
+        AttackDeclared { seat, attacker, target } => {
+            format!("{} attacked {} with {}", who(*seat), shown(s, viewer, target), shown(s, viewer, attacker))
+        }
+        DirectAttackDeclared { seat, attacker } => {
+            format!("{} made a Direct Attack with {}", who(*seat), shown(s, viewer, attacker))
+        }
+        ProtectionPlayed { seat, card, from } => {
+            let from = if *from == ProtectFrom::Hand { "hand" } else { "Strategy line" };
+            format!("{} used Protection {} from the {from}", who(*seat), label(s, card))
+        }
+        AttackResolved { sword, against, destroyed, points_lost, line_points_lost, prevented } => {
+            if *prevented {
+                return "the attack was prevented by Protection".to_string();
+            }
+            let mut parts = vec![format!("Sword {sword} against {against}")];
+            for c in destroyed {
+                parts.push(format!("{} destroyed", label(s, c)));
+            }
+            for l in points_lost {
+                parts.push(format!("{} lost {} Combat Points", who(l.seat), l.points));
+            }
+            for l in line_points_lost {
+                parts.push(format!("{} lost a {}-line point", who(l.seat), l.line.name()));
+            }
+            format!("attack resolved: {}", parts.join("; "))
+        }
+        RefillDrawn { seat, cards } => format!("{} refilled, drawing {}", who(*seat), drawn(s, viewer, *seat, cards)),
+        TurnPassed { seat } => format!("{} passed the turn", who(*seat)),
+        ModifierApplied { target, stat, delta, duration } => {
+            format!("{} got {delta:+} {stat:?} ({duration:?})", shown(s, viewer, target))
+        }
+        GameEnded { reason, winners } => {
+            let w: Vec<String> = winners.iter().map(|&w| who(w)).collect();
+            let res = if w.is_empty() { "a draw".to_string() } else { format!("{} won", w.join(", ")) };
+            format!("game over: {res} ({})", reason.describe())
+        }
+    }
+}
+
+fn describe_common(s: &LcState, c: &CommonEvent, viewer: Viewer) -> String {
+    match c {
+        // A revealed card stays hidden from those who may not see it where it now lies.
+        CommonEvent::CardRevealed { seat, card, .. } if !visible_now(s, viewer, card) => {
+            format!("{} revealed a sealed card to the judge", s.name(*seat))
+        }
+        CommonEvent::CardRevealed { seat, card, .. } => format!("{} revealed {}", s.name(*seat), label(s, card)),
+        _ => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
+    }
+}
+
+// ---- The table as data (drawn by the web viewer with no per-game code) ----
+
+/// One seat's side: the hand, Draw Pile and Dead Zone at the player's edge, then the Strategy,
+/// Defense and Attack lines, so the two Attack lines face each other across the middle.
+pub fn layout() -> TableLayout {
+    use AreaStyle::{Pile, Row};
+    TableLayout {
+        columns: 6,
+        areas: vec![
+            AreaLayout::seat("hand", 1, 1, 1, 4, Row),
+            AreaLayout::seat("draw pile", 1, 5, 1, 1, Pile),
+            AreaLayout::seat("dead zone", 1, 6, 1, 1, Pile),
+            AreaLayout::seat("strategy line", 2, 1, 1, 6, Row),
+            AreaLayout::seat("defense line", 3, 1, 1, 6, Row),
+            AreaLayout::seat("attack line", 4, 1, 1, 6, Row),
+        ],
+    }
+}

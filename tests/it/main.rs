@@ -2,6 +2,7 @@
 //! deterministic test environment (temporary data directory, fixed clock, the real `kifu` binary).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod brk;
 mod cli_errors;
 mod crash;
 mod fixtures;

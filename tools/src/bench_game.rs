@@ -17,6 +17,8 @@ use kifu::games::naruto::Naruto;
 use kifu::log::envelope::{Actor, Timestamp};
 
 struct Args {
+    /// The ruleset to measure (`--game naruto|vanguard|brk`; naruto by default).
+    game: String,
     games: u64,
     stream_events: usize,
     seeks: usize,
@@ -24,7 +26,7 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { games: 10_000, stream_events: 100_000, seeks: 2_000, refolds: 30 };
+    let mut a = Args { game: "naruto".into(), games: 10_000, stream_events: 100_000, seeks: 2_000, refolds: 30 };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < argv.len() {
@@ -32,6 +34,7 @@ fn parse_args() -> Args {
             argv.get(i + 1).and_then(|v| v.parse::<u64>().ok()).unwrap_or_else(|| panic!("{} needs a number", argv[i]))
         };
         match argv[i].as_str() {
+            "--game" => a.game = argv.get(i + 1).cloned().unwrap_or_else(|| panic!("--game needs a ruleset name")),
             "--games" => a.games = val(),
             "--stream-events" => a.stream_events = val() as usize,
             "--seeks" => a.seeks = val() as usize,
@@ -45,7 +48,7 @@ fn parse_args() -> Args {
                 continue;
             }
             other => {
-                panic!("unknown argument {other}; use --games N --stream-events N --seeks N --refolds N or --quick")
+                panic!("unknown argument {other}; use --game NAME --games N --stream-events N --seeks N --refolds N or --quick")
             }
         }
         i += 2;
@@ -190,5 +193,10 @@ fn run<G: Game>(args: &Args) {
 
 fn main() {
     let args = parse_args();
-    run::<Naruto>(&args);
+    match args.game.as_str() {
+        "naruto" => run::<Naruto>(&args),
+        "vanguard" => run::<kifu::games::vanguard::Vanguard>(&args),
+        "brk" => run::<kifu::games::brk::Brk>(&args),
+        other => panic!("unknown game {other}; use naruto, vanguard or brk"),
+    }
 }

@@ -190,11 +190,8 @@ fn options(s: &BrkState, secrets: &AgentSecrets, me: Seat) -> Vec<Opt> {
                         }
                         let tdef = known_def(s, secrets, t);
                         if let Some(x) = &ab.requires {
-                            let ok = if t.hidden && t.owner != me {
-                                true
-                            } else {
-                                tdef.is_some_and(|d| d.has_trait(x))
-                            };
+                            let ok =
+                                if t.hidden && t.owner != me { true } else { tdef.is_some_and(|d| d.has_trait(x)) };
                             if !ok {
                                 continue;
                             }
@@ -232,12 +229,9 @@ fn act(s: &BrkState, secrets: &AgentSecrets, me: Seat, o: &Opt) -> E {
                 payment,
             }
         }
-        Opt::Block { action, blocker, source } => E::GameActionBlocked {
-            seat: me,
-            action: *action,
-            blocker: blocker.clone(),
-            blocker_target: source.clone(),
-        },
+        Opt::Block { action, blocker, source } => {
+            E::GameActionBlocked { seat: me, action: *action, blocker: blocker.clone(), blocker_target: source.clone() }
+        }
         Opt::Interrupt { action, by } => E::GameActionInterrupted {
             seat: me,
             action: *action,

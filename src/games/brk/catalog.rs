@@ -225,7 +225,10 @@ impl CatalogCard for CardDef {
                 return Err(format!("card {id}: marker ability {:?} needs a `marker` kind", a.name));
             }
             if a.amount > 20 || a.cost.len() > 4 || a.tags.len() > 8 || a.pierces.len() > 8 {
-                return Err(format!("card {id}: ability {:?} has an amount over 20 or too many costs, tags or pierces", a.name));
+                return Err(format!(
+                    "card {id}: ability {:?} has an amount over 20 or too many costs, tags or pierces",
+                    a.name
+                ));
             }
             if a.trigger != Trigger::Activated && !a.kind.is_declared() {
                 return Err(format!("card {id}: ability {:?}: blocks and interrupts are activated", a.name));

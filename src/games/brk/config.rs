@@ -109,7 +109,8 @@ impl Policies {
         match key {
             "stack_order" => self.stack_order = if value == "fifo" { StackOrder::Fifo } else { StackOrder::Lifo },
             "priority" => {
-                self.priority = if value == "active-first" { PriorityRule::ActiveFirst } else { PriorityRule::Alternate }
+                self.priority =
+                    if value == "active-first" { PriorityRule::ActiveFirst } else { PriorityRule::Alternate }
             }
             "false_assumption" => {
                 self.false_assumption =

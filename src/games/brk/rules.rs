@@ -46,12 +46,7 @@ struct Checker<'a> {
 
 /// The gold of `seat` already promised to its actions on the stack (BRK-BLOCK-5: a blocked action still pays).
 fn committed_gold(s: &BrkState, seat: Seat) -> u32 {
-    s.stack
-        .iter()
-        .filter_map(|id| s.action(*id))
-        .filter(|a| a.seat == seat)
-        .map(|a| gold_of(&a.payment))
-        .sum()
+    s.stack.iter().filter_map(|id| s.action(*id)).filter(|a| a.seat == seat).map(|a| gold_of(&a.payment)).sum()
 }
 
 fn gold_of(r: &[ResourceAmount]) -> u32 {
@@ -167,7 +162,10 @@ impl Checker<'_> {
 
     fn needs_priority(&mut self, seat: Seat, what: &str) {
         if self.s.phase != Phase::Main {
-            self.push("BRK-OPEN-1", format!("{what} only in the main phase (skeleton); it is the {} phase", self.s.phase.name()));
+            self.push(
+                "BRK-OPEN-1",
+                format!("{what} only in the main phase (skeleton); it is the {} phase", self.s.phase.name()),
+            );
         } else if self.s.priority != Some(seat) {
             let holder = self.s.priority.map_or("nobody".to_string(), |p| self.s.name(p));
             self.push("BRK-STACK-3", format!("{} does not hold priority ({holder} does)", self.s.name(seat)));
@@ -191,7 +189,10 @@ impl Checker<'_> {
         let need = gold_of(cost) + committed_gold(self.s, seat);
         let have = u32::from(self.s.gold.get(usize::from(seat)).copied().unwrap_or(0));
         if need > have {
-            self.push(rule, format!("{} would owe {need} gold with {have} (a blocked action still pays)", self.s.name(seat)));
+            self.push(
+                rule,
+                format!("{} would owe {need} gold with {have} (a blocked action still pays)", self.s.name(seat)),
+            );
         }
     }
 
@@ -201,7 +202,10 @@ impl Checker<'_> {
         if !s.pending_reveals.is_empty() {
             let ok = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
             if !ok {
-                self.push("BRK-HID-4", format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")));
+                self.push(
+                    "BRK-HID-4",
+                    format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")),
+                );
             }
         }
         if let Some(p) = &s.declaring {
@@ -215,8 +219,10 @@ impl Checker<'_> {
                 self.push("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
             }
         }
+        // A reveal of a card the block just targeted comes before the payment (it uses no stack).
+        let pending_reveal = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
         if let Some(a) = s.payment_due() {
-            if !matches!(event, BrkEvent::PaymentMade { .. }) {
+            if !matches!(event, BrkEvent::PaymentMade { .. }) && !pending_reveal {
                 let (rule, what) = match a.status {
                     Status::Blocked { .. } => ("BRK-BLOCK-5", "blocked"),
                     _ => ("BRK-BLOCK-6", "performed"),
@@ -224,7 +230,7 @@ impl Checker<'_> {
                 self.push(rule, format!("{what} action #{} left the stack but its source has not paid", a.id));
             }
         } else if let Some(a) = s.performing() {
-            if !matches!(event, BrkEvent::EffectApplied { .. }) {
+            if !matches!(event, BrkEvent::EffectApplied { .. }) && !pending_reveal {
                 self.push("BRK-STACK-2", format!("action #{} is being performed; its effects come first", a.id));
             }
         }
@@ -251,7 +257,10 @@ impl Checker<'_> {
             TurnStarted { seat, turn } => {
                 let ready = (s.phase == Phase::Setup && s.deployed == [true, true]) || s.phase == Phase::End;
                 if !ready {
-                    self.push("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
+                    self.push(
+                        "BRK-OPEN-1",
+                        "a turn starts after both squads are deployed or after the last turn ended",
+                    );
                 }
                 if *turn != s.turn + 1 || *seat != ((turn.saturating_sub(1)) % 2) as Seat {
                     self.push("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
@@ -299,14 +308,20 @@ impl Checker<'_> {
             CardHidden { piece, .. } => {
                 if let Some(p) = self.piece(piece) {
                     if p.zone != Zone::Play || p.hidden {
-                        self.push("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
+                        self.push(
+                            "BRK-HID-1",
+                            format!("only a face-up card in play can become hidden; {piece} is not"),
+                        );
                     }
                 }
             }
             MarkerPlaced { piece, .. } => {
                 if let Some(p) = self.piece(piece) {
                     if p.unmarked_until_reveal {
-                        self.push("BRK-HID-2", format!("{piece} started the battle hidden: no markers until it is revealed"));
+                        self.push(
+                            "BRK-HID-2",
+                            format!("{piece} started the battle hidden: no markers until it is revealed"),
+                        );
                     }
                 }
             }
@@ -326,7 +341,8 @@ impl Checker<'_> {
         if s.phase != Phase::Setup || s.deployed[usize::from(seat)] {
             self.push("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
         }
-        let squad = s.instances.keys().filter(|i| super::config::parse_instance(i).is_some_and(|(o, _)| o == seat)).count();
+        let squad =
+            s.instances.keys().filter(|i| super::config::parse_instance(i).is_some_and(|(o, _)| o == seat)).count();
         if cards.len() != squad {
             self.push("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
         }
@@ -340,7 +356,10 @@ impl Checker<'_> {
                 CardRef::Open(i) => {
                     let mine = super::config::parse_instance(i).is_some_and(|(o, _)| o == seat);
                     if !mine || !s.instances.contains_key(i) || !named.insert(i.clone()) {
-                        self.push("KIFU-CARD-2", format!("{i} is not a card of {}'s squad, or is named twice", s.name(seat)));
+                        self.push(
+                            "KIFU-CARD-2",
+                            format!("{i} is not a card of {}'s squad, or is named twice", s.name(seat)),
+                        );
                     }
                 }
                 CardRef::Sealed(_) if !d.hidden => {
@@ -384,7 +403,9 @@ impl Checker<'_> {
                 }
                 instance = Some(pr.instance.clone());
             }
-            (None, _, None) => self.push("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt")),
+            (None, _, None) => {
+                self.push("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt"))
+            }
             (Some(known), _, Some(pr)) if *known != pr.instance => {
                 self.push("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
             }
@@ -398,7 +419,11 @@ impl Checker<'_> {
                     if let Some(x) = a.ability.requires.as_ref().filter(|x| !def.has_trait(x)) {
                         self.push(
                             "BRK-HID-10",
-                            format!("action #{} treated {}'s own hidden {piece} as having [{x}]; it has not", a.id, s.name(p.owner)),
+                            format!(
+                                "action #{} treated {}'s own hidden {piece} as having [{x}]; it has not",
+                                a.id,
+                                s.name(p.owner)
+                            ),
                         );
                     }
                 }
@@ -459,7 +484,10 @@ impl Checker<'_> {
                 }
             }
             if ab.kind == AbilityKind::FinishingBlow && !tp.hidden && tp.lives > i16::from(ab.amount) {
-                self.push("BRK-INT-5", format!("a finishing blow of {} is illegal on {t} with {} lives", ab.amount, tp.lives));
+                self.push(
+                    "BRK-INT-5",
+                    format!("a finishing blow of {} is illegal on {t} with {} lives", ab.amount, tp.lives),
+                );
             }
         }
         if payment != ab.cost.as_slice() {
@@ -516,7 +544,11 @@ impl Checker<'_> {
         if !allowed {
             self.push(
                 "BRK-BLOCK-3",
-                format!("source {} is in the {}; only on-death and on-return features may be blocked there", a.source, zone.name()),
+                format!(
+                    "source {} is in the {}; only on-death and on-return features may be blocked there",
+                    a.source,
+                    zone.name()
+                ),
             );
         }
     }
@@ -540,8 +572,12 @@ impl Checker<'_> {
                 let rule = if *automatic { *rule } else { "BRK-INT-2" };
                 self.push(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
             }
-            Status::Blocked { .. } => self.push("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed")),
-            Status::Performing | Status::Done => self.push("BRK-STACK-2", format!("action #{id} has already left the stack")),
+            Status::Blocked { .. } => {
+                self.push("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed"))
+            }
+            Status::Performing | Status::Done => {
+                self.push("BRK-STACK-2", format!("action #{id} has already left the stack"))
+            }
             Status::OnStack => {
                 if s.passes < 2 {
                     self.push("BRK-STACK-3", "both players pass before the stack resolves");
@@ -549,7 +585,10 @@ impl Checker<'_> {
                 if s.next_to_perform() != Some(id) {
                     self.push(
                         "BRK-STACK-3",
-                        format!("the stack order policy performs #{} next, not #{id}", s.next_to_perform().unwrap_or(0)),
+                        format!(
+                            "the stack order policy performs #{} next, not #{id}",
+                            s.next_to_perform().unwrap_or(0)
+                        ),
                     );
                 }
             }
@@ -565,7 +604,10 @@ impl Checker<'_> {
                 return;
             }
             Status::OnStack => {
-                self.push("BRK-BLOCK-6", format!("action #{id} is still on the stack; it pays once blocked or performed"));
+                self.push(
+                    "BRK-BLOCK-6",
+                    format!("action #{id} is still on the stack; it pays once blocked or performed"),
+                );
                 return;
             }
             _ => {}
@@ -575,7 +617,10 @@ impl Checker<'_> {
             return;
         }
         if resources != a.payment.as_slice() {
-            self.push("BRK-BLOCK-5", format!("action #{id}'s source pays all it was due, {:?}; got {:?}", a.payment, resources));
+            self.push(
+                "BRK-BLOCK-5",
+                format!("action #{id}'s source pays all it was due, {:?}; got {:?}", a.payment, resources),
+            );
         }
         let have = u32::from(s.gold.get(usize::from(a.seat)).copied().unwrap_or(0));
         if gold_of(resources) > have {
@@ -616,19 +661,26 @@ impl Checker<'_> {
         let def = s.def_of(&p);
         match (claim, expected) {
             (None, None) => {}
-            (None, Some(h)) => {
-                self.push("BRK-PROT-1", format!("{target} has protection from {} ({}): no effect", h.component, h.protection))
-            }
+            (None, Some(h)) => self.push(
+                "BRK-PROT-1",
+                format!("{target} has protection from {} ({}): no effect", h.component, h.protection),
+            ),
             (Some(c), _) => {
                 let prot = def.and_then(|d| d.protections.iter().find(|x| x.name == c.protection));
                 match prot {
                     Some(pr) if pr.components.contains(&c.component) => {
                         if !a.ability.tags.contains(&c.component) {
-                            self.push("BRK-PROT-1", format!("protection from {} does not concern {}", c.component, a.ability.name));
+                            self.push(
+                                "BRK-PROT-1",
+                                format!("protection from {} does not concern {}", c.component, a.ability.name),
+                            );
                         } else if pierced(&a, &c.protection, &c.component) {
                             self.push(
                                 "BRK-PROT-3",
-                                format!("{} works against {}'s {} component", a.ability.name, c.protection, c.component),
+                                format!(
+                                    "{} works against {}'s {} component",
+                                    a.ability.name, c.protection, c.component
+                                ),
                             );
                         }
                     }

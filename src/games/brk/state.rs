@@ -16,9 +16,15 @@ pub enum Status {
     OnStack,
     /// Removed unpaid (BRK-INT-2). `rule` is the rule that made it impossible, `why` says how,
     /// `automatic` when the fold found it illegal (BRK-INT-5) rather than card text interrupting it.
-    Interrupted { rule: &'static str, why: String, automatic: bool },
+    Interrupted {
+        rule: &'static str,
+        why: String,
+        automatic: bool,
+    },
     /// Removed, no effects, still paid (BRK-BLOCK-4, BRK-BLOCK-5).
-    Blocked { blocker: String },
+    Blocked {
+        blocker: String,
+    },
     /// Left the stack and is being performed (BRK-STACK-2).
     Performing,
     Done,

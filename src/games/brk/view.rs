@@ -72,7 +72,9 @@ fn resources(r: &[ResourceAmount]) -> String {
 pub fn status_line(st: &Status) -> String {
     match st {
         Status::OnStack => "on the stack".into(),
-        Status::Interrupted { rule, why, automatic: true } => format!("interrupted automatically ({rule}: {why}), unpaid"),
+        Status::Interrupted { rule, why, automatic: true } => {
+            format!("interrupted automatically ({rule}: {why}), unpaid")
+        }
         Status::Interrupted { why, .. } => format!("interrupted ({why}), unpaid"),
         Status::Blocked { blocker } => format!("blocked by {blocker}: no effects, paid"),
         Status::Performing => "performing".into(),
@@ -115,10 +117,21 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
             },
         ];
         if !a.assumed.is_empty() {
-            facts.push(format!("assumed of hidden {}: [{}]", a.assumed.join(", "), a.ability.requires.clone().unwrap_or_default()));
+            facts.push(format!(
+                "assumed of hidden {}: [{}]",
+                a.assumed.join(", "),
+                a.ability.requires.clone().unwrap_or_default()
+            ));
         }
         Some(GroupView {
-            label: format!("#{} {} ({}) by {} → {}", a.id, a.ability.name, a.ability.kind.name(), a.source, a.targets.join(", ")),
+            label: format!(
+                "#{} {} ({}) by {} → {}",
+                a.id,
+                a.ability.name,
+                a.ability.kind.name(),
+                a.source,
+                a.targets.join(", ")
+            ),
             cards: Vec::new(),
             facts,
         })
@@ -145,7 +158,10 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
     for (k, v) in s.policies.to_pairs() {
         facts.push((format!("policy {k}"), v));
     }
-    facts.push(("skeleton".to_string(), "minimal: turns, cells, lives and victory are not from the seed (BRK-OPEN-1)".to_string()));
+    facts.push((
+        "skeleton".to_string(),
+        "minimal: turns, cells, lives and victory are not from the seed (BRK-OPEN-1)".to_string(),
+    ));
     BoardView {
         viewer,
         turn: s.turn,

@@ -26,7 +26,8 @@ fn the_catalog_rejects_malformed_and_impossible_cards() {
     assert!(Catalog::from_json("{\"cards\": [").unwrap_err().contains("not valid JSON"));
     let no_lives = r#"{"cards":[{"id":"X","name":"X","lives":0}]}"#;
     assert!(Catalog::from_json(no_lives).unwrap_err().contains("lives"));
-    let empty_protection = r#"{"cards":[{"id":"X","name":"X","lives":2,"protections":[{"name":"p","components":[]}]}]}"#;
+    let empty_protection =
+        r#"{"cards":[{"id":"X","name":"X","lives":2,"protections":[{"name":"p","components":[]}]}]}"#;
     assert!(Catalog::from_json(empty_protection).unwrap_err().contains("protection"));
     let marker = r#"{"cards":[{"id":"X","name":"X","lives":2,"abilities":[{"name":"m","kind":"marker"}]}]}"#;
     assert!(Catalog::from_json(marker).unwrap_err().contains("marker"));
@@ -51,16 +52,19 @@ fn squad_lists_parse_with_line_numbers_and_the_skeleton_checks_size() {
 fn new_config_takes_policies_and_refuses_bad_ones() {
     let players = vec!["A".to_string(), "B".to_string()];
     let decks = vec!["5 BRK-01\n".to_string(), "5 BRK-03\n".to_string()];
-    let policies = vec![("stack_order".to_string(), "fifo".to_string()), ("priority".to_string(), "active-first".to_string())];
+    let policies =
+        vec![("stack_order".to_string(), "fifo".to_string()), ("priority".to_string(), "active-first".to_string())];
     let req = NewGame { players: &players, decks: &decks, catalog: None, policies: &policies };
     let c = Brk::new_config(&req).unwrap();
     let pairs = c.policies().to_pairs();
     assert!(pairs.contains(&("stack_order", "fifo".to_string())));
     assert!(pairs.contains(&("priority", "active-first".to_string())));
     let bad = vec![("stack_order".to_string(), "random".to_string())];
-    let err = Brk::new_config(&NewGame { players: &players, decks: &decks, catalog: None, policies: &bad }).unwrap_err();
+    let err =
+        Brk::new_config(&NewGame { players: &players, decks: &decks, catalog: None, policies: &bad }).unwrap_err();
     assert!(err[0].contains("lifo|fifo"), "{err:?}");
     let bad_deck = vec!["5 BRK-01\n".to_string(), "x BRK-03\n".to_string()];
-    let err = Brk::new_config(&NewGame { players: &players, decks: &bad_deck, catalog: None, policies: &[] }).unwrap_err();
+    let err =
+        Brk::new_config(&NewGame { players: &players, decks: &bad_deck, catalog: None, policies: &[] }).unwrap_err();
     assert!(err[0].contains("deck 2: line 1"), "{err:?}");
 }

@@ -47,6 +47,17 @@ fn self_played(name: &str, seed: u64) -> VerifiedLog {
 
 type Entries = Vec<(Actor, GameEntry<E>)>;
 
+/// Whether an effect hid a face-up card of each seat during the game: then the judge sees cards
+/// neither player's opponent nor a spectator sees, which the server's leak test needs.
+fn hides_both(seed: u64) -> bool {
+    let g = super::play(seed, false);
+    [0u8, 1].iter().all(|seat| {
+        g.events
+            .iter()
+            .any(|e| matches!(e, E::CardHidden { piece, .. } if g.last.piece(piece).is_some_and(|p| p.owner == *seat)))
+    })
+}
+
 /// A self-played game with the fixture's player names, as entries and the states before each event.
 fn game(seed: u64) -> (BrkConfig, Vec<E>, Vec<kifu::games::brk::BrkState>) {
     let g = super::play(seed, true);
@@ -64,6 +75,9 @@ fn played(e: &E) -> (Actor, GameEntry<E>) {
 /// judge forces the entry (BRK-BLOCK-5), warns the source's controller and backs up; the game then
 /// goes on as played.
 fn judged(seed: u64) -> Option<(BrkConfig, Entries)> {
+    if !hides_both(seed) {
+        return None;
+    }
     let (config, events, states) = game(seed);
     let i = events.iter().position(|e| matches!(e, E::GameActionBlocked { .. }))?;
     let mut entries: Entries = events[..=i].iter().map(played).collect();
@@ -98,11 +112,15 @@ fn judged(seed: u64) -> Option<(BrkConfig, Entries)> {
 /// Right before the turn in which an action was interrupted ends, its declared payment is recorded
 /// anyway (BRK-INT-2), and nobody rules on it.
 fn unresolved(seed: u64) -> Option<(BrkConfig, Entries)> {
+    if !hides_both(seed) {
+        return None;
+    }
     let (config, events, states) = game(seed);
     let (i, id) = events.iter().enumerate().find_map(|(i, e)| {
         let E::GameActionInterrupted { action, .. } = e else { return None };
         let a = states[i].action(*action)?;
-        (!a.payment.is_empty()).then_some((i, *action))
+        let gold_only = a.payment.iter().all(|r| r.resource == kifu::games::brk::catalog::Resource::Gold);
+        (!a.payment.is_empty() && gold_only).then_some((i, *action))
     })?;
     let end = i + events[i..].iter().position(|e| matches!(e, E::TurnEnded { .. }))?;
     let s = &states[end];
@@ -126,9 +144,9 @@ fn imported(name: &str, (config, entries): (BrkConfig, Entries)) -> VerifiedLog 
 #[test]
 fn brk_fixtures_match_their_recipes_and_pinned_audits() {
     let fixtures = [
-        ("brk-clean", self_played("brk-clean", 1)),
-        ("brk-judged", imported("brk-judged", (1..200).find_map(judged).unwrap())),
-        ("brk-unresolved", imported("brk-unresolved", (1..200).find_map(unresolved).unwrap())),
+        ("brk-clean", self_played("brk-clean", (1..200).find(|s| hides_both(*s)).unwrap())),
+        ("brk-judged", imported("brk-judged", (2..200).find_map(judged).unwrap())),
+        ("brk-unresolved", imported("brk-unresolved", (3..200).find_map(unresolved).unwrap())),
     ];
     let mut expected = String::new();
     for (name, log) in &fixtures {

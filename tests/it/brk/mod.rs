@@ -2,6 +2,7 @@
 //! the fixtures under replays/.
 
 mod catalog;
+mod cli;
 mod coverage;
 mod fixtures;
 mod rules;
@@ -23,7 +24,7 @@ pub(crate) struct Played {
 /// Plays a seeded game to the end, asserting that every event validates clean.
 pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
     let mut rng = AgentRng::seed_from_u64(seed);
-    let players = vec!["Alice".to_string(), "Bob".to_string()];
+    let players = vec!["alice".to_string(), "bob".to_string()];
     let (config, mut secrets) = Brk::self_play_config(&players, &mut rng);
     let mut state = match Brk::setup(&config) {
         Ok(s) => s,

@@ -6,7 +6,9 @@
 use kifu::game::commit::{seal, Commitment};
 use kifu::game::Game;
 use kifu::games::brk::catalog::{sample, DeckList, ResourceAmount};
-use kifu::games::brk::events::{BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone};
+use kifu::games::brk::events::{
+    BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
+};
 use kifu::games::brk::state::{BrkState, Status};
 use kifu::games::brk::{Brk, BrkConfig};
 
@@ -30,10 +32,8 @@ const ALICE: [&str; 7] = ["BRK-02", "BRK-01", "BRK-06", "BRK-07", "BRK-08", "BRK
 const BOB: [&str; 8] = ["BRK-03", "BRK-04", "BRK-05", "BRK-10", "BRK-01", "BRK-04", "BRK-09", "BRK-11"];
 
 fn config_with(policies: &[(&str, &str)]) -> BrkConfig {
-    let decks = [&ALICE[..], &BOB[..]]
-        .iter()
-        .map(|d| DeckList { cards: d.iter().map(|s| s.to_string()).collect() })
-        .collect();
+    let decks =
+        [&ALICE[..], &BOB[..]].iter().map(|d| DeckList { cards: d.iter().map(|s| s.to_string()).collect() }).collect();
     let mut c = BrkConfig::new(vec!["Alice".into(), "Bob".into()], decks, &sample()).unwrap();
     for (k, v) in policies {
         c.set_policy(k, v).unwrap();
@@ -87,15 +87,23 @@ fn deploy1() -> E {
 
 fn reveal(seat: u8, piece: &str, reason: RevealReason) -> E {
     // B5..B7 are p1-4..p1-6, sealed with salt 4..6.
-    let proof = piece.strip_prefix('B').and_then(|n| n.parse::<usize>().ok()).filter(|n| (5..=7).contains(n)).map(|n| {
-        RevealProof { instance: format!("p1-{}", n - 1), salt: salt((n - 1) as u8) }
-    });
+    let proof = piece
+        .strip_prefix('B')
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| (5..=7).contains(n))
+        .map(|n| RevealProof { instance: format!("p1-{}", n - 1), salt: salt((n - 1) as u8) });
     E::CardRevealed { seat, piece: piece.into(), reason, proof }
 }
 
 /// Turn 1, Alice's main phase: B5 revealed in the Reveal subphase, B6 and B7 still hidden (3rd row).
 fn t1() -> Vec<E> {
-    vec![deploy0(), deploy1(), E::TurnStarted { seat: 0, turn: 1 }, reveal(1, "B5", RevealReason::RevealSubphase), E::MainPhaseEntered { seat: 0 }]
+    vec![
+        deploy0(),
+        deploy1(),
+        E::TurnStarted { seat: 0, turn: 1 },
+        reveal(1, "B5", RevealReason::RevealSubphase),
+        E::MainPhaseEntered { seat: 0 },
+    ]
 }
 
 fn with(mut a: Vec<E>, b: Vec<E>) -> Vec<E> {
@@ -117,7 +125,13 @@ fn cost(piece: &str, ability: u8) -> Vec<ResourceAmount> {
 }
 
 fn declare(seat: u8, source: &str, ability: u8, target: &str) -> E {
-    E::GameActionDeclared { seat, source: source.into(), ability, targets: vec![target.into()], payment: cost(source, ability) }
+    E::GameActionDeclared {
+        seat,
+        source: source.into(),
+        ability,
+        targets: vec![target.into()],
+        payment: cost(source, ability),
+    }
 }
 
 fn pass(seat: u8) -> E {
@@ -389,7 +403,10 @@ fn reveals_place_markers_without_the_stack_and_hidden_cards_keep_theirs() {
     let after = fold(&config_with(&[]), &given);
     assert_eq!(after.piece("B6").unwrap().markers, vec!["armor".to_string()]);
     // BRK-HID-5: the stack and priority are untouched by the reveal.
-    assert_eq!((after.stack.clone(), after.priority, after.passes), (before.stack.clone(), before.priority, before.passes));
+    assert_eq!(
+        (after.stack.clone(), after.priority, after.passes),
+        (before.stack.clone(), before.priority, before.passes)
+    );
     // BRK-HID-3: B2 keeps its armor when it becomes hidden.
     given.push(E::CardHidden { piece: "B2".into(), cause: "test".into() });
     let hidden = fold(&config_with(&[]), &given);
@@ -400,7 +417,10 @@ fn reveals_place_markers_without_the_stack_and_hidden_cards_keep_theirs() {
 #[test]
 fn a_payment_of_lives_is_not_an_effect() {
     // BRK-FRAG-1: A7 (protected from attacks) pays a life; it is no effect, so nothing stops it.
-    let s = fold(&config_with(&[]), &with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1), pay(1, "A7", 0)]));
+    let s = fold(
+        &config_with(&[]),
+        &with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1), pay(1, "A7", 0)]),
+    );
     assert_eq!(s.piece("A7").unwrap().lives, 3);
     assert_eq!(s.gold[0], 3);
 }

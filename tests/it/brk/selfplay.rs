@@ -77,7 +77,11 @@ fn a_thousand_self_play_games_audit_clean_and_use_every_mechanic() {
                             let complex = def.is_some_and(|d| {
                                 d.protections.iter().any(|p| p.name == h.protection && p.components.len() > 1)
                             });
-                            bump(if complex { "stopped by a complex protection's component" } else { "stopped by protection" });
+                            bump(if complex {
+                                "stopped by a complex protection's component"
+                            } else {
+                                "stopped by protection"
+                            });
                         }
                         None if !a.ability.pierces.is_empty()
                             && def.is_some_and(|d| {

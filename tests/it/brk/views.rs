@@ -54,7 +54,10 @@ fn the_event_log_itself_does_not_name_sealed_cards() {
     for seed in 0..10u64 {
         let game = super::play(seed, true);
         let kifu::games::brk::BrkEvent::SquadDeployed { cards, .. } = &game.events[0] else { panic!() };
-        assert!(cards.iter().filter(|d| d.hidden).all(|d| matches!(d.card, kifu::games::brk::events::CardRef::Sealed(_))));
+        assert!(cards
+            .iter()
+            .filter(|d| d.hidden)
+            .all(|d| matches!(d.card, kifu::games::brk::events::CardRef::Sealed(_))));
         let json = serde_json::to_string(&game.events[0]).unwrap();
         for p in game.last.pieces.iter().filter(|p| p.owner == 0 && p.sealed.is_some()) {
             if let Some(i) = &p.instance {

@@ -13,6 +13,7 @@ use crate::game::{opponent, Outcome, Seat};
 pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
     use BrkEvent::*;
     match event {
+        Common(c) => crate::game::common::record(&mut s.ledger, c),
         SquadDeployed { seat, cards } => {
             if let Some(d) = s.deployed.get_mut(usize::from(*seat)) {
                 *d = true;
@@ -211,7 +212,11 @@ pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
             s.passes = 0;
         }
         GameEnded { winner, reason } => {
-            s.result = Some(Outcome { winners: winner.iter().copied().collect(), reason: reason.clone() });
+            let seats = s.players.len();
+            s.result = Some(match winner {
+                Some(w) => Outcome::won(*w, seats, reason.clone()),
+                None => Outcome::draw(seats, reason.clone()),
+            });
             s.priority = None;
         }
         CardHidden { piece, .. } => {
@@ -244,7 +249,6 @@ pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
             }
             deaths(&mut s);
         }
-        EffectResolved { .. } => {}
     }
     recheck_stack(&mut s);
     s

@@ -22,6 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
+use crate::game::policy::{self, set_choice, Choice, Policy};
 use crate::game::rules::check_seats;
 use crate::game::{Seat, Violation};
 
@@ -88,54 +89,53 @@ impl Default for Policies {
     }
 }
 
-/// Every policy key with its allowed values (default first) and the OPEN point it settles.
-pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
-    ("stack_order", "lifo|fifo", "BRK-OPEN-2"),
-    ("priority", "alternate|active-first", "BRK-OPEN-2"),
-    ("false_assumption", "interrupt|stands", "BRK-OPEN-3"),
-    ("skeleton", "minimal", "BRK-OPEN-1"),
+crate::choice!(StackOrder { Lifo = "lifo", Fifo = "fifo" });
+crate::choice!(PriorityRule { Alternate = "alternate", ActiveFirst = "active-first" });
+crate::choice!(FalseAssumption { Interrupt = "interrupt", Stands = "stands" });
+
+/// The policy table (see [`crate::game::policy`]): every key, its values (default first) and the
+/// OPEN point it settles.
+pub const POLICIES: &[Policy<Policies>] = &[
+    Policy {
+        key: "stack_order",
+        values: StackOrder::NAMES,
+        open: "BRK-OPEN-2",
+        get: |p| p.stack_order.name().to_string(),
+        set: |p, v| set_choice(&mut p.stack_order, v),
+    },
+    Policy {
+        key: "priority",
+        values: PriorityRule::NAMES,
+        open: "BRK-OPEN-2",
+        get: |p| p.priority.name().to_string(),
+        set: |p, v| set_choice(&mut p.priority, v),
+    },
+    Policy {
+        key: "false_assumption",
+        values: FalseAssumption::NAMES,
+        open: "BRK-OPEN-3",
+        get: |p| p.false_assumption.name().to_string(),
+        set: |p, v| set_choice(&mut p.false_assumption, v),
+    },
+    // One skeleton so far; a second would be a new header version.
+    Policy {
+        key: "skeleton",
+        values: &["minimal"],
+        open: "BRK-OPEN-1",
+        get: |_| "minimal".to_string(),
+        set: |_, v| (v == "minimal").then_some(()),
+    },
 ];
 
 impl Policies {
     /// Sets one policy from its string key and value.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let Some((_, allowed, _)) = POLICY_KEYS.iter().find(|(k, _, _)| *k == key) else {
-            let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
-            return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
-        };
-        if !allowed.split('|').any(|v| v == value) {
-            return Err(format!("policy {key} does not accept {value:?} (allowed: {allowed})"));
-        }
-        match key {
-            "stack_order" => self.stack_order = if value == "fifo" { StackOrder::Fifo } else { StackOrder::Lifo },
-            "priority" => {
-                self.priority =
-                    if value == "active-first" { PriorityRule::ActiveFirst } else { PriorityRule::Alternate }
-            }
-            "false_assumption" => {
-                self.false_assumption =
-                    if value == "stands" { FalseAssumption::Stands } else { FalseAssumption::Interrupt }
-            }
-            // `skeleton` has one value so far; a second skeleton would be a new header version.
-            _ => {}
-        }
-        Ok(())
+        policy::set(POLICIES, self, key, value)
     }
 
     /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("stack_order", if self.stack_order == StackOrder::Lifo { "lifo" } else { "fifo" }.to_string()),
-            (
-                "priority",
-                if self.priority == PriorityRule::Alternate { "alternate" } else { "active-first" }.to_string(),
-            ),
-            (
-                "false_assumption",
-                if self.false_assumption == FalseAssumption::Interrupt { "interrupt" } else { "stands" }.to_string(),
-            ),
-            ("skeleton", "minimal".to_string()),
-        ]
+        policy::pairs(POLICIES, self)
     }
 }
 
@@ -178,7 +178,7 @@ impl BrkConfig {
     /// Everything wrong with the header: two players with a squad each, each squad (BRK-OPEN-1).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
-        check_seats("BRK-OPEN-1", &c.players, &c.decks, |deck| {
+        check_seats(<super::Brk as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
             check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
         })
     }

@@ -59,7 +59,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("BRK-OPEN-2", "stack order and priority", Informational { reason: "policies stack_order=lifo|fifo and priority=alternate|active-first, enforced as BRK-STACK-3" }),
         row("BRK-OPEN-3", "a false assumption about a hidden target", Informational { reason: "policy false_assumption=interrupt|stands, enforced as BRK-HID-11" }),
         row("BRK-OPEN-4", "gaps and a typo in the rule numbering", Informational { reason: "the digest's IDs are used; the seed's numbers are only cited" }),
-        row("BRK-OPEN-5", "accompanying features are not defined", RecordedNotEnforced { reason: "no card of the catalog has one; effects of such features are recorded with EffectResolved" }),
+        row("BRK-OPEN-5", "accompanying features are not defined", RecordedNotEnforced { reason: "no card of the catalog has one; effects of such features are recorded with the common NoteRecorded event" }),
         row("BRK-OPEN-6", "does «бой» mean the game or one combat", Informational { reason: "read as the game: cards start hidden when deployed before turn 1" }),
         row("BRK-OPEN-7", "how a card becomes hidden during play", RecordedNotEnforced { reason: "recorded with the CardHidden escape hatch" }),
         row("BRK-OPEN-8", "«открывается» read as un-tapping", Informational { reason: "read so: a card opens at its controller's turn start; CardOpened records an effect that opens it (BRK-FRAG-6)" }),

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog::ResourceAmount;
 use crate::game::commit::{Commitment, Secret};
+use crate::game::common::CommonEvent;
 use crate::game::Seat;
 
 /// A cell of one side of the battlefield (skeleton, BRK-OPEN-1): row 1..=3, column 1..=5.
@@ -133,6 +134,9 @@ impl Zone {
 /// Stored format: variants are only ever appended at the end, never reordered or removed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum BrkEvent {
+    /// What every game records the same way (seeds, dice, sealed choices, notes; see
+    /// [`crate::game::common`]): validated and folded by the shared code.
+    Common(CommonEvent),
     /// Before the battle: `seat` put its whole squad onto its cells, some hidden (skeleton; BRK-HID-2).
     SquadDeployed { seat: Seat, cards: Vec<Deployment> },
     /// A turn began: the active player's cards opened (BRK-FRAG-6), both players got 3 gold, the Reveal subphase began.
@@ -175,8 +179,6 @@ pub enum BrkEvent {
     MarkerPlaced { piece: String, marker: String, cause: String },
     /// Escape hatch: an effect changed a card's lives by `delta` (wounds negative).
     LivesChanged { piece: String, delta: i8, cause: String },
-    /// Escape hatch: an effect resolved with results the core rules cannot check.
-    EffectResolved { source: Option<String>, description: String },
 }
 
 impl BrkEvent {
@@ -185,6 +187,7 @@ impl BrkEvent {
     pub fn seat(&self) -> Option<Seat> {
         use BrkEvent::*;
         match self {
+            Common(c) => c.seat(),
             SquadDeployed { seat, .. }
             | TurnStarted { seat, .. }
             | MainPhaseEntered { seat }
@@ -202,8 +205,7 @@ impl BrkEvent {
             | CardOpened { .. }
             | CardMoved { .. }
             | MarkerPlaced { .. }
-            | LivesChanged { .. }
-            | EffectResolved { .. } => None,
+            | LivesChanged { .. } => None,
         }
     }
 
@@ -212,12 +214,7 @@ impl BrkEvent {
         use BrkEvent::*;
         matches!(
             self,
-            CardHidden { .. }
-                | CardOpened { .. }
-                | CardMoved { .. }
-                | MarkerPlaced { .. }
-                | LivesChanged { .. }
-                | EffectResolved { .. }
+            Common(_) | CardHidden { .. } | CardOpened { .. } | CardMoved { .. } | MarkerPlaced { .. } | LivesChanged { .. }
         )
     }
 }

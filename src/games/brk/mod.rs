@@ -27,7 +27,9 @@ pub mod view;
 
 use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
 
 pub use config::BrkConfig;
 pub use events::BrkEvent;
@@ -39,6 +41,10 @@ pub struct Brk;
 impl Game for Brk {
     const RULESET: &'static str = "brk";
     const RULESET_VERSION: u32 = 1;
+    const SEATS: SeatRange = SeatRange::TWO;
+    // Priority is checked by BRK-STACK-3 (its cases name it), and a reveal uses no stack
+    // (BRK-HID-5): a controller may reveal without holding priority, which KIFU-TURN-1 would refuse.
+    const CHECKS_AWAITED: bool = false;
 
     type Config = BrkConfig;
     type Event = BrkEvent;
@@ -49,8 +55,7 @@ impl Game for Brk {
     }
 
     fn new_config(request: &NewGame<'_>) -> Result<BrkConfig, Vec<String>> {
-        let format =
-            DeckFormat { seats_rule: "BRK-OPEN-1", parse: catalog::parse_deck_list, check: catalog::check_deck };
+        let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
         let (catalog, decks) = read_new_game(request, catalog::sample, format)?;
         let mut config = BrkConfig::new(request.players.to_vec(), decks, &catalog)
             .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
@@ -88,7 +93,13 @@ impl Game for Brk {
     fn position(state: &BrkState) -> Position {
         let phase = if state.result.is_some() { "over" } else { state.phase.name() };
         // The skeleton's phases have no steps, so the step is the phase.
-        Position { turn: state.turn, phase, step: phase, active: state.active }
+        Position { turn: state.turn, phase, step: phase, active: state.active, awaited: Self::awaited(state) }
+    }
+
+    /// Who may act: the priority holder in the main phase; otherwise whoever owes the next step
+    /// (a reveal, a deployment, the active player's phase change).
+    fn awaited(state: &BrkState) -> Vec<Seat> {
+        state.awaited()
     }
 
     fn view(state: &BrkState, viewer: Viewer) -> BoardView {

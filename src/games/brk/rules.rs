@@ -243,11 +243,9 @@ impl Checker<'_> {
             self.push("BRK-OPEN-1", format!("the game is over ({})", r.reason));
             return;
         }
-        if let Some(seat) = event.seat() {
-            if seat > 1 {
-                self.push("KIFU-SEAT-1", format!("a BRK game has seats 0 and 1, not {seat}"));
-                return;
-            }
+        if let Some(v) = event.seat().and_then(|seat| crate::game::rules::check_seat(seat, 2)) {
+            self.out.push(v);
+            return;
         }
         if !event.is_escape_hatch() {
             self.sequencing(event);
@@ -328,10 +326,14 @@ impl Checker<'_> {
             CardOpened { piece, .. } | CardMoved { piece, .. } | LivesChanged { piece, .. } => {
                 self.piece(piece);
             }
-            EffectResolved { source, .. } => {
-                if let Some(p) = source {
-                    self.piece(p);
-                }
+            Common(c) => {
+                let cx = crate::game::common::Context {
+                    ledger: &s.ledger,
+                    seats: 2,
+                    mode: crate::game::commit::RandomMode::Physical,
+                    contributors: &[0, 1],
+                };
+                self.out.extend(crate::game::common::validate(&cx, c));
             }
         }
     }

@@ -218,6 +218,30 @@ impl BrkState {
         self.pieces.iter().filter(move |p| p.owner == seat && p.zone == Zone::Play)
     }
 
+    /// Who may act now ("who may act", [`crate::game::Game::awaited`]): the owners of targeted
+    /// hidden cards first, then the priority holder; outside the main phase whoever owes the step.
+    /// Empty while an action resolves (its payment and effects are automatic) and once the game is over.
+    pub fn awaited(&self) -> Vec<Seat> {
+        if self.result.is_some() {
+            return vec![];
+        }
+        if let Some(p) = self.pending_reveals.first().and_then(|id| self.piece(id)) {
+            return vec![p.owner];
+        }
+        match self.phase {
+            Phase::Setup => (0..2u8).filter(|s| !self.deployed[usize::from(*s)]).collect(),
+            Phase::Reveal => {
+                let mut out: Vec<Seat> = self.reveal_due().iter().map(|p| p.owner).collect();
+                out.extend(self.active);
+                out.sort();
+                out.dedup();
+                out
+            }
+            Phase::Main => self.priority.into_iter().collect(),
+            Phase::End => self.active.map(crate::game::opponent).into_iter().collect(),
+        }
+    }
+
     /// Hidden cards the Reveal subphase must reveal now (BRK-HID-4 (a) with its exception).
     pub fn reveal_due(&self) -> Vec<&Piece> {
         self.pieces

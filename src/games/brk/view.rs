@@ -240,9 +240,6 @@ pub fn describe(s: &BrkState, event: &BrkEvent, viewer: Viewer) -> String {
         CardMoved { piece, to, cause } => format!("{piece} moved to the {}: {cause}", to.name()),
         MarkerPlaced { piece, marker, cause } => format!("{piece} got a {marker} marker: {cause}"),
         LivesChanged { piece, delta, cause } => format!("{piece} lives {delta:+}: {cause}"),
-        EffectResolved { source, description } => match source {
-            Some(p) => format!("effect of {p}: {description}"),
-            None => format!("effect: {description}"),
-        },
+        Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
     }
 }

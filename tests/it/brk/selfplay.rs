@@ -37,7 +37,7 @@ fn a_thousand_self_play_games_audit_clean_and_use_every_mechanic() {
         let (report, _) = audit::<Brk>(game.config.clone(), steps).unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
         assert!(report.is_clean(), "seed {seed}: {:?}", report.findings);
         let outcome = report.outcome.unwrap_or_else(|| panic!("seed {seed}: the game has no outcome"));
-        bump(&format!("winners {:?}", outcome.winners));
+        bump(&format!("winners {:?}", outcome.winners()));
         for (k, v) in game.config.policies().to_pairs() {
             bump(&format!("{k}={v}"));
         }

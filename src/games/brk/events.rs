@@ -214,7 +214,12 @@ impl BrkEvent {
         use BrkEvent::*;
         matches!(
             self,
-            Common(_) | CardHidden { .. } | CardOpened { .. } | CardMoved { .. } | MarkerPlaced { .. } | LivesChanged { .. }
+            Common(_)
+                | CardHidden { .. }
+                | CardOpened { .. }
+                | CardMoved { .. }
+                | MarkerPlaced { .. }
+                | LivesChanged { .. }
         )
     }
 }

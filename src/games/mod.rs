@@ -1,6 +1,7 @@
 //! The games kifu records, and the registry the CLI and server find them in by ruleset name.
 //! Each game module has the same shape (see [`crate::game`]).
 
+pub mod brk;
 pub mod lc;
 pub mod naruto;
 pub mod vanguard;
@@ -18,7 +19,8 @@ pub fn drivers() -> Vec<&'static dyn Driver> {
     static NARUTO: GameDriver<naruto::Naruto> = GameDriver::new();
     static VANGUARD: GameDriver<vanguard::Vanguard> = GameDriver::new();
     static LC: GameDriver<lc::Lc> = GameDriver::new();
-    vec![&NARUTO, &VANGUARD, &LC]
+    static BRK: GameDriver<brk::Brk> = GameDriver::new();
+    vec![&NARUTO, &VANGUARD, &LC, &BRK]
 }
 
 /// The driver for a ruleset name (as recorded in stream headers), if this build has it.

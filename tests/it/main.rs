@@ -4,6 +4,7 @@
 
 mod as_recorded;
 mod bounded_output;
+mod brk;
 mod cli_errors;
 mod crash;
 mod fixtures;

@@ -587,6 +587,7 @@ fn every_registered_game_runs_a_verified_swiss_event() {
         }
     }
     assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "vanguard"));
+    assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "brk"));
 }
 
 mod exchange;

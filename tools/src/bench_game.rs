@@ -1,6 +1,6 @@
 //! bench-game: the game machinery's speed, in one table from one run — fold throughput, self-play
 //! and audit of many games, and showing the state at random points of a 100,000-event stream with
-//! snapshots versus refolding from the start. `--game lc` measures the line-combat game instead
+//! snapshots versus refolding from the start. `--game NAME` measures another game instead
 //! of Naruto (the default).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -19,15 +19,16 @@ use kifu::games::naruto::Naruto;
 use kifu::log::envelope::{Actor, Timestamp};
 
 struct Args {
+    /// The ruleset to measure (`--game naruto|vanguard|lc|brk|fate`; naruto by default).
+    game: String,
     games: u64,
     stream_events: usize,
     seeks: usize,
     refolds: usize,
-    game: String,
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { games: 10_000, stream_events: 100_000, seeks: 2_000, refolds: 30, game: "naruto".into() };
+    let mut a = Args { game: "naruto".into(), games: 10_000, stream_events: 100_000, seeks: 2_000, refolds: 30 };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < argv.len() {
@@ -35,11 +36,11 @@ fn parse_args() -> Args {
             argv.get(i + 1).and_then(|v| v.parse::<u64>().ok()).unwrap_or_else(|| panic!("{} needs a number", argv[i]))
         };
         match argv[i].as_str() {
+            "--game" => a.game = argv.get(i + 1).cloned().unwrap_or_else(|| panic!("--game needs a ruleset name")),
             "--games" => a.games = val(),
             "--stream-events" => a.stream_events = val() as usize,
             "--seeks" => a.seeks = val() as usize,
             "--refolds" => a.refolds = val() as usize,
-            "--game" => a.game = argv.get(i + 1).cloned().unwrap_or_else(|| panic!("--game needs naruto or lc")),
             "--quick" => {
                 a.games = 500;
                 a.stream_events = 20_000;
@@ -49,7 +50,7 @@ fn parse_args() -> Args {
                 continue;
             }
             other => {
-                panic!("unknown argument {other}; use --games N --stream-events N --seeks N --refolds N --game naruto|lc or --quick")
+                panic!("unknown argument {other}; use --game NAME --games N --stream-events N --seeks N --refolds N or --quick")
             }
         }
         i += 2;
@@ -195,8 +196,10 @@ fn run<G: Game>(args: &Args) {
 fn main() {
     let args = parse_args();
     match args.game.as_str() {
-        "lc" => run::<Lc>(&args),
         "naruto" => run::<Naruto>(&args),
-        other => panic!("unknown game {other}; bench-game measures naruto or lc"),
+        "vanguard" => run::<kifu::games::vanguard::Vanguard>(&args),
+        "lc" => run::<Lc>(&args),
+        "brk" => run::<kifu::games::brk::Brk>(&args),
+        other => panic!("unknown game {other}; use naruto, vanguard, lc, brk or fate"),
     }
 }

@@ -1,0 +1,72 @@
+//! The coverage table: every `BRK-*` rule ID of digest §2 and whether `validate` enforces it.
+//!
+//! `Enforced` rows are each named by a given/when/then test (`tests/it/brk/rules.rs`); a test
+//! checks this table against the digest and another keeps `COVERAGE.md` in sync with
+//! [`coverage_markdown`] (regenerate with `UPDATE_EXPECT=1 cargo test`).
+
+use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
+use crate::game::RuleCoverage;
+
+const TITLE: &str = "a title or lead sentence with no rule text (digest §2.7)";
+
+fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
+    RuleCoverage { rule, summary, enforcement }
+}
+
+/// Every BRK rule ID with its enforcement.
+#[rustfmt::skip]
+pub fn coverage() -> Vec<RuleCoverage> {
+    vec![
+        row("BRK-STACK-1", "a declared game action is on the stack at once", Informational { reason: "the fold pushes every declaration in the same event; there is no moment between to check" }),
+        row("BRK-STACK-2", "an action being performed has left the stack: no interrupting or blocking it; its effects come first", Enforced),
+        row("BRK-STACK-3", "stack order and priority passing (policies stack_order and priority)", Enforced),
+        row("BRK-INT-1", "interrupting makes an action impossible by the rules or card text", Enforced),
+        row("BRK-INT-2", "an interrupted action is removed without payment", Enforced),
+        row("BRK-INT-3", "an action already performed cannot be interrupted", Enforced),
+        row("BRK-INT-4", "a declaration cannot be interrupted", Informational { reason: "declaring and being on the stack are one event (BRK-STACK-1), so there is nothing between to interrupt" }),
+        row("BRK-INT-5", "legality is rechecked on the stack; an illegal finishing blow is removed unpaid", Enforced),
+        row("BRK-BLOCK-1", "only an action on the stack can be blocked", Enforced),
+        row("BRK-BLOCK-2", "the blocker targets the source of the action", Enforced),
+        row("BRK-BLOCK-3", "on-death and on-return features may be blocked in the graveyard or deck", Enforced),
+        row("BRK-BLOCK-4", "a blocked action is removed with no effects", Enforced),
+        row("BRK-BLOCK-5", "a blocked action's source still pays everything it was due", Enforced),
+        row("BRK-BLOCK-6", "interrupted: unpaid; blocked or performed: paid, once it leaves the stack", Enforced),
+        row("BRK-PROT-1", "protection from X: no effects, markers or accompanying features of X on that card", Enforced),
+        row("BRK-PROT-2", "complex protection is several component protections", Enforced),
+        row("BRK-PROT-3", "features work against a complex protection as a whole (each component) or one component", Enforced),
+        row("BRK-HID-1", "a hidden card is in the play zone, face down", Enforced),
+        row("BRK-HID-2", "a card that starts hidden has no markers; they are placed on reveal, without the stack", Enforced),
+        row("BRK-HID-3", "a card that becomes hidden keeps its markers", Informational { reason: "the fold keeps them (CardHidden); a fold test checks it" }),
+        row("BRK-HID-4", "reveal triggers: Reveal subphase (Second player's 3rd row may wait out the First player's first turn), declaring, being targeted, controller's choice", Enforced),
+        row("BRK-HID-5", "revealing does not use the stack", Informational { reason: "a reveal never touches the stack or priority; a fold test checks it" }),
+        row("BRK-HID-6", "a hidden source of a constant feature may stay hidden; the feature is absent", Enforced),
+        row("BRK-HID-7", "constant features of other cards do not reveal a hidden card", Informational { reason: "only declared targets are queued for reveal; constant features are not events" }),
+        row("BRK-HID-8", "a hidden card can be targeted like a card on its own cell", Enforced),
+        row("BRK-HID-9", "an action limited to cards with X may treat the opponent's hidden cards as having X", Enforced),
+        row("BRK-HID-10", "a player may not assume a false X of their own hidden card; only the controller knows its identity", Enforced),
+        row("BRK-HID-11", "targeting reveals; the assumption is checked; a false one follows the false_assumption policy", Enforced),
+        row("BRK-FRAG-1", "payment has neither source nor target", Enforced),
+        row("BRK-FRAG-2", "game rules effects", Informational { reason: TITLE }),
+        row("BRK-FRAG-3", "a compound feature lists several abilities", Informational { reason: "a card's abilities are listed one by one in the catalog" }),
+        row("BRK-FRAG-4", "lives and wounds", Informational { reason: "title only; the skeleton's lives and wounds are BRK-OPEN-1" }),
+        row("BRK-FRAG-5", "action", Informational { reason: TITLE }),
+        row("BRK-FRAG-6", "a card acts once per turn; opening restores that", Enforced),
+        row("BRK-FRAG-7", "general rules for assigning defenders", Informational { reason: TITLE }),
+        row("BRK-FRAG-8", "quick (sudden) attack", Informational { reason: TITLE }),
+        row("BRK-FRAG-9", "attack modifiers", Informational { reason: TITLE }),
+        row("BRK-FRAG-10", "rules of zero", Informational { reason: TITLE }),
+        row("BRK-OPEN-1", "setup, turns, cells, lives and victory are absent: the minimal skeleton (policy skeleton=minimal), not from the seed", Enforced),
+        row("BRK-OPEN-2", "stack order and priority", Informational { reason: "policies stack_order=lifo|fifo and priority=alternate|active-first, enforced as BRK-STACK-3" }),
+        row("BRK-OPEN-3", "a false assumption about a hidden target", Informational { reason: "policy false_assumption=interrupt|stands, enforced as BRK-HID-11" }),
+        row("BRK-OPEN-4", "gaps and a typo in the rule numbering", Informational { reason: "the digest's IDs are used; the seed's numbers are only cited" }),
+        row("BRK-OPEN-5", "accompanying features are not defined", RecordedNotEnforced { reason: "no card of the catalog has one; effects of such features are recorded with the common NoteRecorded event" }),
+        row("BRK-OPEN-6", "does «бой» mean the game or one combat", Informational { reason: "read as the game: cards start hidden when deployed before turn 1" }),
+        row("BRK-OPEN-7", "how a card becomes hidden during play", RecordedNotEnforced { reason: "recorded with the CardHidden escape hatch" }),
+        row("BRK-OPEN-8", "«открывается» read as un-tapping", Informational { reason: "read so: a card opens at its controller's turn start; CardOpened records an effect that opens it (BRK-FRAG-6)" }),
+    ]
+}
+
+/// The coverage table as markdown (checked in as `src/games/brk/COVERAGE.md`).
+pub fn coverage_markdown() -> String {
+    crate::game::rules::coverage_markdown("Berserk-style game (BRK) rule coverage", "brk", &[], &coverage())
+}

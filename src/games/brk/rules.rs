@@ -1,0 +1,697 @@
+//! `validate` for BRK: every violation an event would cause, each with its digest rule ID, plus
+//! the pure legality checks the fold and the agent share ([`illegal_reason`], [`expected_protection`],
+//! [`victory`]).
+//!
+//! What the seed gives (526–529) is enforced under its own IDs: the stack (BRK-STACK), interruption
+//! (BRK-INT), blocking (BRK-BLOCK), protection (BRK-PROT), hidden cards (BRK-HID) and once per turn
+//! (BRK-FRAG-6). Everything else is the `minimal` skeleton of BRK-OPEN-1, NOT from the seed, and
+//! its checks cite `BRK-OPEN-1`:
+//! - two players; seat 0 is the First player; turn `n` belongs to seat `(n - 1) % 2`;
+//! - before turn 1 each player deploys the whole squad onto distinct cells of a 3×5 side, any card
+//!   face up or hidden (a hidden card's identity sealed);
+//! - a turn is the Reveal subphase, then the main phase, where game actions are declared by the
+//!   priority holder; the turn ends with an empty stack;
+//! - each player has 3 gold at the start of every turn; a declaration must be payable even if
+//!   every action of that player on the stack is blocked (BRK-BLOCK-5);
+//! - each declared action has exactly one target, a card in play; activated abilities come from
+//!   cards in play, on-death abilities from the graveyard, on-return abilities from the deck,
+//!   each of those once;
+//! - a card with no lives left goes to the graveyard; a player with no card in play loses (both: a
+//!   draw); after turn 30 the player with more cards in play wins.
+//!
+//! Stack sequencing (derived): an action leaves the stack when it is blocked, interrupted or
+//! performed; a blocked or performed action is paid at once, before anything else (the payment
+//! has no source or target, BRK-FRAG-1); a performed action then applies its effect to each
+//! target before anything else. Recorder checks: `KIFU-SEAT-1` (a seat the game lacks),
+//! `KIFU-CARD-1` (a piece or ability that does not exist), `KIFU-CARD-2` (an instance the
+//! squad lacks), `KIFU-SEAL-1` (a sealed identity revealed wrongly).
+
+use super::catalog::{AbilityKind, Resource, ResourceAmount, Trigger};
+use super::config::{FalseAssumption, PriorityRule};
+use super::events::{BrkEvent, CardRef, Phase, ProtectionHit, RevealReason, Zone};
+use super::state::{Action, BrkState, Piece, Status, TURN_LIMIT};
+use crate::game::{opponent, Seat, Violation};
+
+/// Every rule `event` would break if applied to `state`.
+pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
+    let mut v = Checker { s, out: Vec::new() };
+    v.check(event);
+    v.out
+}
+
+struct Checker<'a> {
+    s: &'a BrkState,
+    out: Vec<Violation>,
+}
+
+/// The gold of `seat` already promised to its actions on the stack (BRK-BLOCK-5: a blocked action still pays).
+fn committed_gold(s: &BrkState, seat: Seat) -> u32 {
+    s.stack.iter().filter_map(|id| s.action(*id)).filter(|a| a.seat == seat).map(|a| gold_of(&a.payment)).sum()
+}
+
+fn gold_of(r: &[ResourceAmount]) -> u32 {
+    r.iter().filter(|x| x.resource == Resource::Gold).map(|x| u32::from(x.amount)).sum()
+}
+
+/// Who holds priority after `seat` declared, blocked or interrupted (BRK-STACK-3 by policy).
+pub fn priority_after(s: &BrkState, seat: Seat) -> Option<Seat> {
+    match s.policies.priority {
+        PriorityRule::Alternate => Some(opponent(seat)),
+        PriorityRule::ActiveFirst => s.active,
+    }
+}
+
+/// Why an action waiting on the stack has become illegal (BRK-INT-5), if it has: the rule and how.
+pub fn illegal_reason(s: &BrkState, a: &Action) -> Option<(&'static str, String)> {
+    for t in &a.targets {
+        let Some(p) = s.piece(t) else { continue };
+        if p.zone != Zone::Play {
+            return Some(("BRK-INT-5", format!("its target {t} left play")));
+        }
+        if p.hidden {
+            continue;
+        }
+        let Some(def) = s.def_of(p) else { continue };
+        if let Some(x) = &a.ability.requires {
+            if !def.has_trait(x) && a.assumed.contains(t) && s.policies.false_assumption == FalseAssumption::Interrupt {
+                return Some((
+                    "BRK-HID-11",
+                    format!("revealed {t} lacks [{x}], which the declaration assumed (BRK-OPEN-3 policy: interrupt)"),
+                ));
+            }
+        }
+        if a.ability.kind == AbilityKind::FinishingBlow && p.lives > i16::from(a.ability.amount) {
+            return Some((
+                "BRK-INT-5",
+                format!("a finishing blow of {} on {t}, which now has {} lives", a.ability.amount, p.lives),
+            ));
+        }
+    }
+    None
+}
+
+fn pierced(a: &Action, protection: &str, component: &str) -> bool {
+    a.ability
+        .pierces
+        .iter()
+        .any(|p| p.protection == protection && p.component.as_deref().is_none_or(|c| c == component))
+}
+
+/// The protection component that stops `a`'s effect on `target` (BRK-PROT-1..3), if any. A hidden
+/// card's constant features are absent (BRK-HID-6), so it has no protection while hidden.
+pub fn expected_protection(s: &BrkState, a: &Action, target: &str) -> Option<ProtectionHit> {
+    let p = s.piece(target)?;
+    if p.hidden {
+        return None;
+    }
+    let def = s.def_of(p)?;
+    for prot in &def.protections {
+        for c in &prot.components {
+            if a.ability.tags.contains(c) && !pierced(a, &prot.name, c) {
+                return Some(ProtectionHit { protection: prot.name.clone(), component: c.clone() });
+            }
+        }
+    }
+    None
+}
+
+/// The skeleton's result (BRK-OPEN-1), once there is one: the winner (`None`: a draw) and why.
+pub fn victory(s: &BrkState) -> Option<(Option<Seat>, String)> {
+    if s.phase == Phase::Setup {
+        return None;
+    }
+    let n = [s.in_play(0).count(), s.in_play(1).count()];
+    match n {
+        [0, 0] => return Some((None, "BRK-OPEN-1: neither player has a card in play".into())),
+        [0, _] => return Some((Some(1), format!("BRK-OPEN-1: {} has no card in play", s.name(0)))),
+        [_, 0] => return Some((Some(0), format!("BRK-OPEN-1: {} has no card in play", s.name(1)))),
+        _ => {}
+    }
+    if s.turn >= TURN_LIMIT && s.phase == Phase::End {
+        let reason = format!("BRK-OPEN-1: after turn {TURN_LIMIT}, cards in play {} to {}", n[0], n[1]);
+        let winner = match n[0].cmp(&n[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        return Some((winner, reason));
+    }
+    None
+}
+
+impl Checker<'_> {
+    fn push(&mut self, rule: &'static str, msg: impl Into<String>) {
+        self.out.push(Violation::new(rule, msg));
+    }
+
+    fn piece(&mut self, id: &str) -> Option<&Piece> {
+        let p = self.s.piece(id);
+        if p.is_none() {
+            self.push("KIFU-CARD-1", format!("there is no piece {id}"));
+        }
+        p
+    }
+
+    fn action(&mut self, id: u32) -> Option<&Action> {
+        let a = self.s.action(id);
+        if a.is_none() {
+            self.push("KIFU-CARD-1", format!("no game action #{id} was declared"));
+        }
+        a
+    }
+
+    fn needs_priority(&mut self, seat: Seat, what: &str) {
+        if self.s.phase != Phase::Main {
+            self.push(
+                "BRK-OPEN-1",
+                format!("{what} only in the main phase (skeleton); it is the {} phase", self.s.phase.name()),
+            );
+        } else if self.s.priority != Some(seat) {
+            let holder = self.s.priority.map_or("nobody".to_string(), |p| self.s.name(p));
+            self.push("BRK-STACK-3", format!("{} does not hold priority ({holder} does)", self.s.name(seat)));
+        }
+    }
+
+    /// The checks on a card that acts (declares, blocks or interrupts) from play.
+    fn acting_card(&mut self, seat: Seat, id: &str) -> Option<&Piece> {
+        let p = self.piece(id)?;
+        let p = p.clone();
+        if p.owner != seat {
+            self.push("BRK-OPEN-1", format!("{id} is not {}'s card", self.s.name(seat)));
+        }
+        if p.hidden {
+            self.push("BRK-HID-4", format!("hidden {id} must be revealed when it acts"));
+        }
+        self.s.piece(id)
+    }
+
+    fn affordable(&mut self, seat: Seat, cost: &[ResourceAmount], rule: &'static str) {
+        let need = gold_of(cost) + committed_gold(self.s, seat);
+        let have = u32::from(self.s.gold.get(usize::from(seat)).copied().unwrap_or(0));
+        if need > have {
+            self.push(
+                rule,
+                format!("{} would owe {need} gold with {have} (a blocked action still pays)", self.s.name(seat)),
+            );
+        }
+    }
+
+    /// The moment's obligations: pending reveals, a due payment, an action being performed.
+    fn sequencing(&mut self, event: &BrkEvent) {
+        let s = self.s;
+        if !s.pending_reveals.is_empty() {
+            let ok = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
+            if !ok {
+                self.push(
+                    "BRK-HID-4",
+                    format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")),
+                );
+            }
+        }
+        if let Some(p) = &s.declaring {
+            let ok = match event {
+                BrkEvent::GameActionDeclared { source, .. } => source == p,
+                BrkEvent::GameActionBlocked { blocker, .. } => blocker == p,
+                BrkEvent::GameActionInterrupted { by, .. } => by == p,
+                _ => false,
+            };
+            if !ok {
+                self.push("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
+            }
+        }
+        // A reveal of a card the block just targeted comes before the payment (it uses no stack).
+        let pending_reveal = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
+        if let Some(a) = s.payment_due() {
+            if !matches!(event, BrkEvent::PaymentMade { .. }) && !pending_reveal {
+                let (rule, what) = match a.status {
+                    Status::Blocked { .. } => ("BRK-BLOCK-5", "blocked"),
+                    _ => ("BRK-BLOCK-6", "performed"),
+                };
+                self.push(rule, format!("{what} action #{} left the stack but its source has not paid", a.id));
+            }
+        } else if let Some(a) = s.performing() {
+            if !matches!(event, BrkEvent::EffectApplied { .. }) && !pending_reveal {
+                self.push("BRK-STACK-2", format!("action #{} is being performed; its effects come first", a.id));
+            }
+        }
+    }
+
+    fn check(&mut self, event: &BrkEvent) {
+        use BrkEvent::*;
+        let s = self.s;
+        if let Some(r) = &s.result {
+            self.push("BRK-OPEN-1", format!("the game is over ({})", r.reason));
+            return;
+        }
+        if let Some(v) = event.seat().and_then(|seat| crate::game::rules::check_seat(seat, 2)) {
+            self.out.push(v);
+            return;
+        }
+        if !event.is_escape_hatch() {
+            self.sequencing(event);
+        }
+        match event {
+            SquadDeployed { seat, cards } => self.deployed(*seat, cards),
+            TurnStarted { seat, turn } => {
+                let ready = (s.phase == Phase::Setup && s.deployed == [true, true]) || s.phase == Phase::End;
+                if !ready {
+                    self.push(
+                        "BRK-OPEN-1",
+                        "a turn starts after both squads are deployed or after the last turn ended",
+                    );
+                }
+                if *turn != s.turn + 1 || *seat != ((turn.saturating_sub(1)) % 2) as Seat {
+                    self.push("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
+                }
+                if *turn > TURN_LIMIT {
+                    self.push("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
+                }
+            }
+            MainPhaseEntered { seat } => {
+                if s.phase != Phase::Reveal || s.active != Some(*seat) {
+                    self.push("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
+                }
+                let due: Vec<&str> = s.reveal_due().iter().map(|p| p.id.as_str()).collect();
+                if !due.is_empty() {
+                    self.push("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
+                }
+            }
+            CardRevealed { seat, piece, reason, proof } => self.revealed(*seat, piece, *reason, proof.as_ref()),
+            GameActionDeclared { seat, source, ability, targets, payment } => {
+                self.declared(*seat, source, *ability, targets, payment)
+            }
+            PriorityPassed { seat } => self.needs_priority(*seat, "priority is passed"),
+            GameActionBlocked { seat, action, blocker, blocker_target } => {
+                self.blocked(*seat, *action, blocker, blocker_target)
+            }
+            GameActionInterrupted { seat, action, by, reason } => self.interrupted(*seat, *action, by, reason),
+            GameActionPerformed { action } => self.performed(*action),
+            PaymentMade { action, resources } => self.paid(*action, resources),
+            EffectApplied { action, target, protected_by } => self.effect(*action, target, protected_by.as_ref()),
+            TurnEnded { seat } => {
+                if s.phase != Phase::Main || s.active != Some(*seat) {
+                    self.push("BRK-OPEN-1", "the active player ends the turn from the main phase");
+                }
+                if !s.stack.is_empty() {
+                    self.push("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
+                }
+            }
+            GameEnded { winner, .. } => match victory(s) {
+                None => self.push("BRK-OPEN-1", "no victory condition of the skeleton holds"),
+                Some((w, why)) if w != *winner => {
+                    self.push("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
+                }
+                Some(_) => {}
+            },
+            CardHidden { piece, .. } => {
+                if let Some(p) = self.piece(piece) {
+                    if p.zone != Zone::Play || p.hidden {
+                        self.push(
+                            "BRK-HID-1",
+                            format!("only a face-up card in play can become hidden; {piece} is not"),
+                        );
+                    }
+                }
+            }
+            MarkerPlaced { piece, .. } => {
+                if let Some(p) = self.piece(piece) {
+                    if p.unmarked_until_reveal {
+                        self.push(
+                            "BRK-HID-2",
+                            format!("{piece} started the battle hidden: no markers until it is revealed"),
+                        );
+                    }
+                }
+            }
+            CardOpened { piece, .. } | CardMoved { piece, .. } | LivesChanged { piece, .. } => {
+                self.piece(piece);
+            }
+            Common(c) => {
+                let cx = crate::game::common::Context {
+                    ledger: &s.ledger,
+                    seats: 2,
+                    mode: crate::game::commit::RandomMode::Physical,
+                    contributors: &[0, 1],
+                };
+                self.out.extend(crate::game::common::validate(&cx, c));
+            }
+        }
+    }
+
+    fn deployed(&mut self, seat: Seat, cards: &[super::events::Deployment]) {
+        let s = self.s;
+        if s.phase != Phase::Setup || s.deployed[usize::from(seat)] {
+            self.push("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
+        }
+        let squad =
+            s.instances.keys().filter(|i| super::config::parse_instance(i).is_some_and(|(o, _)| o == seat)).count();
+        if cards.len() != squad {
+            self.push("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
+        }
+        let mut cells = std::collections::BTreeSet::new();
+        let mut named = std::collections::BTreeSet::new();
+        for d in cards {
+            if !d.cell.is_valid() || !cells.insert(d.cell) {
+                self.push("BRK-OPEN-1", format!("cell {} is off the 3×5 side or taken twice", d.cell.name()));
+            }
+            match &d.card {
+                CardRef::Open(i) => {
+                    let mine = super::config::parse_instance(i).is_some_and(|(o, _)| o == seat);
+                    if !mine || !s.instances.contains_key(i) || !named.insert(i.clone()) {
+                        self.push(
+                            "KIFU-CARD-2",
+                            format!("{i} is not a card of {}'s squad, or is named twice", s.name(seat)),
+                        );
+                    }
+                }
+                CardRef::Sealed(_) if !d.hidden => {
+                    self.push("KIFU-SEAL-1", format!("the face-up card on {} must be named, not sealed", d.cell.name()))
+                }
+                CardRef::Sealed(_) => {}
+            }
+        }
+    }
+
+    fn revealed(&mut self, seat: Seat, piece: &str, reason: RevealReason, proof: Option<&super::events::RevealProof>) {
+        let s = self.s;
+        let Some(p) = self.piece(piece).cloned() else { return };
+        if p.owner != seat {
+            self.push(
+                "BRK-HID-10",
+                format!("only {piece}'s controller knows and reveals its identity, not {}", s.name(seat)),
+            );
+        }
+        if !p.hidden || p.zone != Zone::Play {
+            self.push("BRK-HID-4", format!("{piece} is not a hidden card in play"));
+        }
+        match reason {
+            RevealReason::RevealSubphase if s.phase != Phase::Reveal => {
+                self.push("BRK-HID-4", format!("it is the {} phase, not the Reveal subphase", s.phase.name()))
+            }
+            RevealReason::Targeted if !s.pending_reveals.iter().any(|x| x == piece) => {
+                self.push("BRK-HID-4", format!("{piece} is not the target of a game action"))
+            }
+            RevealReason::DeclaredAction => self.needs_priority(seat, "a card reveals itself to act"),
+            _ => {}
+        }
+        let mut instance = p.instance.clone();
+        match (&p.instance, p.sealed, proof) {
+            (None, Some(c), Some(pr)) => {
+                self.out.extend(s.ledger.check_reveal(&c, &pr.instance, &pr.salt));
+                let mine = super::config::parse_instance(&pr.instance).is_some_and(|(o, _)| o == p.owner);
+                let taken = s.pieces.iter().any(|q| q.instance.as_deref() == Some(&pr.instance));
+                if !mine || taken || !s.instances.contains_key(&pr.instance) {
+                    self.push("KIFU-CARD-2", format!("{} is not an undeployed card of the owner's squad", pr.instance));
+                }
+                instance = Some(pr.instance.clone());
+            }
+            (None, _, None) => {
+                self.push("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt"))
+            }
+            (Some(known), _, Some(pr)) if *known != pr.instance => {
+                self.push("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
+            }
+            _ => {}
+        }
+        // BRK-HID-10: the owner may not have assumed a property its own hidden card lacks.
+        let def = instance.as_ref().and_then(|i| s.instances.get(i)).and_then(|c| s.defs.get(c));
+        if let Some(def) = def {
+            for a in s.stack.iter().filter_map(|id| s.action(*id)) {
+                if a.seat == p.owner && a.assumed.iter().any(|t| t == piece) {
+                    if let Some(x) = a.ability.requires.as_ref().filter(|x| !def.has_trait(x)) {
+                        self.push(
+                            "BRK-HID-10",
+                            format!(
+                                "action #{} treated {}'s own hidden {piece} as having [{x}]; it has not",
+                                a.id,
+                                s.name(p.owner)
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn declared(&mut self, seat: Seat, source: &str, ability: u8, targets: &[String], payment: &[ResourceAmount]) {
+        let s = self.s;
+        self.needs_priority(seat, "game actions are declared");
+        let Some(src) = self.acting_card(seat, source).cloned() else { return };
+        let Some(def) = s.def_of(&src) else {
+            self.push("BRK-HID-4", format!("{source}'s identity is sealed: it must be revealed to declare"));
+            return;
+        };
+        let Some(ab) = def.ability(ability).filter(|a| a.kind.is_declared()) else {
+            self.push("KIFU-CARD-1", format!("{} has no declarable ability #{ability}", def.name));
+            return;
+        };
+        match ab.trigger {
+            Trigger::Activated => {
+                if src.zone != Zone::Play {
+                    self.push("BRK-OPEN-1", format!("{source} is not in play"));
+                }
+                if src.acted {
+                    self.push("BRK-FRAG-6", format!("{source} has already acted this turn"));
+                }
+            }
+            Trigger::OnDeath | Trigger::OnReturnToDeck => {
+                let zone = if ab.trigger == Trigger::OnDeath { Zone::Graveyard } else { Zone::Deck };
+                if src.zone != zone || src.triggers_used.contains(&ability) {
+                    self.push("BRK-OPEN-1", format!("{} works once, from the {}", ab.name, zone.name()));
+                }
+            }
+        }
+        if targets.len() != 1 {
+            self.push("BRK-OPEN-1", format!("a game action has exactly one target; got {}", targets.len()));
+        }
+        for t in targets {
+            let Some(tp) = self.piece(t).cloned() else { continue };
+            if tp.zone != Zone::Play {
+                self.push("BRK-OPEN-1", format!("target {t} is not in play"));
+                continue;
+            }
+            let tdef = s.def_of(&tp);
+            if let Some(x) = &ab.requires {
+                match (tp.hidden, tdef) {
+                    // BRK-HID-9: the opponent's hidden card may be treated as having [X].
+                    (true, _) if tp.owner != seat => {}
+                    (true, Some(d)) if !d.has_trait(x) => self.push(
+                        "BRK-HID-10",
+                        format!("{} may not treat their own hidden {t} as having [{x}]", s.name(seat)),
+                    ),
+                    (false, Some(d)) if !d.has_trait(x) => {
+                        self.push("BRK-HID-9", format!("{} works only on a card with [{x}]; {t} has none", ab.name))
+                    }
+                    _ => {}
+                }
+            }
+            if ab.kind == AbilityKind::FinishingBlow && !tp.hidden && tp.lives > i16::from(ab.amount) {
+                self.push(
+                    "BRK-INT-5",
+                    format!("a finishing blow of {} is illegal on {t} with {} lives", ab.amount, tp.lives),
+                );
+            }
+        }
+        if payment != ab.cost.as_slice() {
+            self.push("BRK-BLOCK-5", format!("{} is due {:?}, declared {:?}", ab.name, ab.cost, payment));
+        }
+        self.affordable(seat, &ab.cost, "BRK-BLOCK-5");
+    }
+
+    /// The checks on a waiting action that a block or interruption acts on.
+    fn on_stack(&mut self, id: u32, left_rule: &'static str) -> Option<Action> {
+        let a = self.action(id)?.clone();
+        match a.status {
+            Status::OnStack => {}
+            Status::Performing | Status::Done => {
+                self.push(left_rule, format!("action #{id} has left the stack"));
+                self.push("BRK-STACK-2", format!("action #{id} is already being performed"));
+            }
+            _ => self.push(left_rule, format!("action #{id} has left the stack ({})", a.status.name())),
+        }
+        Some(a)
+    }
+
+    fn acting_ability(&mut self, seat: Seat, id: &str, kind: AbilityKind, rule: &'static str) {
+        let s = self.s;
+        let Some(p) = self.acting_card(seat, id).cloned() else { return };
+        if p.zone != Zone::Play {
+            self.push("BRK-OPEN-1", format!("{id} is not in play"));
+        }
+        if p.acted {
+            self.push("BRK-FRAG-6", format!("{id} has already acted this turn"));
+        }
+        match s.def_of(&p).and_then(|d| d.ability_of(kind).and_then(|i| d.ability(i))) {
+            Some(ab) => self.affordable(seat, &ab.cost, "BRK-OPEN-1"),
+            None if s.def_of(&p).is_some() => self.push(rule, format!("{id} has no {} ability", kind.name())),
+            None => {}
+        }
+    }
+
+    fn blocked(&mut self, seat: Seat, id: u32, blocker: &str, blocker_target: &str) {
+        let s = self.s;
+        self.needs_priority(seat, "blocks are made");
+        let Some(a) = self.on_stack(id, "BRK-BLOCK-1") else { return };
+        self.acting_ability(seat, blocker, AbilityKind::Block, "BRK-BLOCK-2");
+        if blocker_target != a.source {
+            self.push("BRK-BLOCK-2", format!("the blocker targets the source {}, not {blocker_target}", a.source));
+            return;
+        }
+        let zone = s.piece(&a.source).map_or(Zone::Play, |p| p.zone);
+        let allowed = match zone {
+            Zone::Play => true,
+            Zone::Graveyard => a.ability.trigger == Trigger::OnDeath,
+            Zone::Deck => a.ability.trigger == Trigger::OnReturnToDeck,
+        };
+        if !allowed {
+            self.push(
+                "BRK-BLOCK-3",
+                format!(
+                    "source {} is in the {}; only on-death and on-return features may be blocked there",
+                    a.source,
+                    zone.name()
+                ),
+            );
+        }
+    }
+
+    fn interrupted(&mut self, seat: Seat, id: u32, by: &str, reason: &str) {
+        self.needs_priority(seat, "interruptions are made");
+        if self.on_stack(id, "BRK-INT-3").is_none() {
+            return;
+        }
+        if reason.trim().is_empty() {
+            self.push("BRK-INT-1", "an interruption says what made the action impossible");
+        }
+        self.acting_ability(seat, by, AbilityKind::Interrupt, "BRK-INT-1");
+    }
+
+    fn performed(&mut self, id: u32) {
+        let s = self.s;
+        let Some(a) = self.action(id).cloned() else { return };
+        match &a.status {
+            Status::Interrupted { rule, why, automatic } => {
+                let rule = if *automatic { *rule } else { "BRK-INT-2" };
+                self.push(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
+            }
+            Status::Blocked { .. } => {
+                self.push("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed"))
+            }
+            Status::Performing | Status::Done => {
+                self.push("BRK-STACK-2", format!("action #{id} has already left the stack"))
+            }
+            Status::OnStack => {
+                if s.passes < 2 {
+                    self.push("BRK-STACK-3", "both players pass before the stack resolves");
+                }
+                if s.next_to_perform() != Some(id) {
+                    self.push(
+                        "BRK-STACK-3",
+                        format!(
+                            "the stack order policy performs #{} next, not #{id}",
+                            s.next_to_perform().unwrap_or(0)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn paid(&mut self, id: u32, resources: &[ResourceAmount]) {
+        let s = self.s;
+        let Some(a) = self.action(id).cloned() else { return };
+        match &a.status {
+            Status::Interrupted { .. } => {
+                self.push("BRK-INT-2", format!("action #{id} was interrupted: it is removed without payment"));
+                return;
+            }
+            Status::OnStack => {
+                self.push(
+                    "BRK-BLOCK-6",
+                    format!("action #{id} is still on the stack; it pays once blocked or performed"),
+                );
+                return;
+            }
+            _ => {}
+        }
+        if a.paid.is_some() {
+            self.push("BRK-BLOCK-5", format!("action #{id} was already paid"));
+            return;
+        }
+        if resources != a.payment.as_slice() {
+            self.push(
+                "BRK-BLOCK-5",
+                format!("action #{id}'s source pays all it was due, {:?}; got {:?}", a.payment, resources),
+            );
+        }
+        let have = u32::from(s.gold.get(usize::from(a.seat)).copied().unwrap_or(0));
+        if gold_of(resources) > have {
+            self.push("BRK-BLOCK-5", format!("{} has {have} gold", s.name(a.seat)));
+        }
+    }
+
+    fn effect(&mut self, id: u32, target: &str, claim: Option<&ProtectionHit>) {
+        let s = self.s;
+        let Some(a) = self.action(id).cloned() else { return };
+        match &a.status {
+            Status::Blocked { .. } => {
+                self.push("BRK-BLOCK-4", format!("blocked action #{id} deals no effects"));
+                return;
+            }
+            Status::Interrupted { .. } => {
+                self.push("BRK-INT-2", format!("interrupted action #{id} was cancelled"));
+                return;
+            }
+            Status::OnStack | Status::Done => {
+                self.push("BRK-STACK-2", format!("action #{id} is not being performed"));
+                return;
+            }
+            Status::Performing => {}
+        }
+        if !a.targets.iter().any(|t| t == target) || a.applied.iter().any(|t| t == target) {
+            self.push("BRK-OPEN-1", format!("{target} is not a target of #{id} still waiting for its effect"));
+            return;
+        }
+        let Some(p) = self.piece(target).cloned() else { return };
+        if p.hidden {
+            if claim.is_some() {
+                self.push("BRK-HID-6", format!("hidden {target}'s constant features (its protections) are absent"));
+            }
+            return;
+        }
+        let expected = expected_protection(s, &a, target);
+        let def = s.def_of(&p);
+        match (claim, expected) {
+            (None, None) => {}
+            (None, Some(h)) => self.push(
+                "BRK-PROT-1",
+                format!("{target} has protection from {} ({}): no effect", h.component, h.protection),
+            ),
+            (Some(c), _) => {
+                let prot = def.and_then(|d| d.protections.iter().find(|x| x.name == c.protection));
+                match prot {
+                    Some(pr) if pr.components.contains(&c.component) => {
+                        if !a.ability.tags.contains(&c.component) {
+                            self.push(
+                                "BRK-PROT-1",
+                                format!("protection from {} does not concern {}", c.component, a.ability.name),
+                            );
+                        } else if pierced(&a, &c.protection, &c.component) {
+                            self.push(
+                                "BRK-PROT-3",
+                                format!(
+                                    "{} works against {}'s {} component",
+                                    a.ability.name, c.protection, c.component
+                                ),
+                            );
+                        }
+                    }
+                    _ => self.push(
+                        "BRK-PROT-2",
+                        format!("{target} has no protection {} with a component {}", c.protection, c.component),
+                    ),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The BRK fold state: pieces on the battlefield (hidden flag, sealed identity, lives, markers,
+//! the once-per-turn flag), the stack of game actions with each one's status and why it left,
+//! priority, gold, the turn skeleton and the commitment ledger.
+
+use std::collections::BTreeMap;
+
+use super::catalog::{AbilityDef, CardDef, ResourceAmount};
+use super::config::{BrkConfig, Policies};
+use super::events::{Cell, Phase, Zone};
+use crate::game::commit::{Commitment, CommitmentLedger};
+use crate::game::{Outcome, Seat};
+
+/// Where an action stands. Everything but `OnStack` has left the stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    OnStack,
+    /// Removed unpaid (BRK-INT-2). `rule` is the rule that made it impossible, `why` says how,
+    /// `automatic` when the fold found it illegal (BRK-INT-5) rather than card text interrupting it.
+    Interrupted {
+        rule: &'static str,
+        why: String,
+        automatic: bool,
+    },
+    /// Removed, no effects, still paid (BRK-BLOCK-4, BRK-BLOCK-5).
+    Blocked {
+        blocker: String,
+    },
+    /// Left the stack and is being performed (BRK-STACK-2).
+    Performing,
+    Done,
+}
+
+impl Status {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::OnStack => "on the stack",
+            Status::Interrupted { .. } => "interrupted",
+            Status::Blocked { .. } => "blocked",
+            Status::Performing => "performing",
+            Status::Done => "done",
+        }
+    }
+}
+
+/// One declared game action, kept for the whole game so the audit and views can say what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub id: u32,
+    pub seat: Seat,
+    pub source: String,
+    pub ability: AbilityDef,
+    pub targets: Vec<String>,
+    /// Targets that were hidden when declared and so were assumed to have the required trait (BRK-HID-9).
+    pub assumed: Vec<String>,
+    /// The declared payment (BRK-BLOCK-5).
+    pub payment: Vec<ResourceAmount>,
+    pub status: Status,
+    /// What was actually paid, once a payment was recorded (the audit compares it).
+    pub paid: Option<Vec<ResourceAmount>>,
+    /// Targets whose effect (or protection) was recorded.
+    pub applied: Vec<String>,
+}
+
+impl Action {
+    /// Whether the action's payment is due: it left the stack paid (blocked or performed) and was not paid yet.
+    pub fn payment_due(&self) -> bool {
+        self.paid.is_none() && matches!(self.status, Status::Blocked { .. } | Status::Performing | Status::Done)
+    }
+}
+
+/// A card on the battlefield (or moved from it to the graveyard or the deck).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub id: String,
+    pub owner: Seat,
+    pub cell: Cell,
+    /// The instance, once the core knows it (deployed open, or revealed).
+    pub instance: Option<String>,
+    /// The sealed identity it was deployed with, if any.
+    pub sealed: Option<Commitment>,
+    pub hidden: bool,
+    /// Started the battle hidden and not revealed yet: it must carry no markers (BRK-HID-2).
+    pub unmarked_until_reveal: bool,
+    pub zone: Zone,
+    pub lives: i16,
+    pub markers: Vec<String>,
+    /// Acted this turn (BRK-FRAG-6).
+    pub acted: bool,
+    /// On-death / on-return abilities already used (by ability index).
+    pub triggers_used: Vec<u8>,
+}
+
+/// The whole game state.
+#[derive(Clone, Debug)]
+pub struct BrkState {
+    pub players: Vec<String>,
+    pub policies: Policies,
+    /// Card definitions by id, from the header.
+    pub defs: BTreeMap<String, CardDef>,
+    /// Card id by instance id.
+    pub instances: BTreeMap<String, String>,
+    pub deployed: [bool; 2],
+    pub pieces: Vec<Piece>,
+    pub turn: u32,
+    pub active: Option<Seat>,
+    pub phase: Phase,
+    /// The First player's first turn has ended (BRK-HID-4 (a) exception over).
+    pub first_turn_over: bool,
+    pub gold: [u8; 2],
+    /// Who may act now: the priority holder (BRK-STACK-3 by policy).
+    pub priority: Option<Seat>,
+    /// Consecutive passes since the stack last changed.
+    pub passes: u8,
+    /// Every action ever declared, by id - 1.
+    pub actions: Vec<Action>,
+    /// Ids of the actions on the stack, in declaration order.
+    pub stack: Vec<u32>,
+    /// The action that last left the stack blocked or performed: its payment and effects come next.
+    pub resolving: Option<u32>,
+    /// Targeted hidden pieces that must be revealed before anything else (BRK-HID-4 (c)).
+    pub pending_reveals: Vec<String>,
+    /// A piece revealed to declare (or block / interrupt); its action must come next (BRK-HID-4 (b)).
+    pub declaring: Option<String>,
+    pub result: Option<Outcome>,
+    pub ledger: CommitmentLedger,
+}
+
+/// The skeleton's gold per player at the start of every turn (BRK-OPEN-1).
+pub const GOLD_PER_TURN: u8 = 3;
+/// The skeleton's last turn (BRK-OPEN-1): after it, more total lives wins.
+pub const TURN_LIMIT: u32 = 30;
+
+impl BrkState {
+    pub fn new(config: &BrkConfig) -> BrkState {
+        let c = config.v1();
+        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
+        let mut instances = BTreeMap::new();
+        for (seat, deck) in c.decks.iter().enumerate() {
+            for (i, id) in deck.cards.iter().enumerate() {
+                instances.insert(super::config::instance_id(seat as Seat, i), id.clone());
+            }
+        }
+        BrkState {
+            players: c.players.clone(),
+            policies: c.policies.clone(),
+            defs,
+            instances,
+            deployed: [false, false],
+            pieces: Vec::new(),
+            turn: 0,
+            active: None,
+            phase: Phase::Setup,
+            first_turn_over: false,
+            gold: [0, 0],
+            priority: None,
+            passes: 0,
+            actions: Vec::new(),
+            stack: Vec::new(),
+            resolving: None,
+            pending_reveals: Vec::new(),
+            declaring: None,
+            result: None,
+            ledger: CommitmentLedger::default(),
+        }
+    }
+
+    pub fn name(&self, seat: Seat) -> String {
+        crate::game::seat_name(&self.players, seat)
+    }
+
+    pub fn piece(&self, id: &str) -> Option<&Piece> {
+        self.pieces.iter().find(|p| p.id == id)
+    }
+
+    pub fn piece_mut(&mut self, id: &str) -> Option<&mut Piece> {
+        self.pieces.iter_mut().find(|p| p.id == id)
+    }
+
+    /// The card definition of a piece whose identity the core knows.
+    pub fn def_of(&self, piece: &Piece) -> Option<&CardDef> {
+        let card = self.instances.get(piece.instance.as_ref()?)?;
+        self.defs.get(card)
+    }
+
+    pub fn action(&self, id: u32) -> Option<&Action> {
+        self.actions.get(usize::try_from(id).ok()?.checked_sub(1)?)
+    }
+
+    pub fn action_mut(&mut self, id: u32) -> Option<&mut Action> {
+        self.actions.get_mut(usize::try_from(id).ok()?.checked_sub(1)?)
+    }
+
+    /// The action the stack policy performs next (BRK-STACK-3).
+    pub fn next_to_perform(&self) -> Option<u32> {
+        match self.policies.stack_order {
+            super::config::StackOrder::Lifo => self.stack.last().copied(),
+            super::config::StackOrder::Fifo => self.stack.first().copied(),
+        }
+    }
+
+    /// The action being performed that still has targets to resolve, if any.
+    pub fn performing(&self) -> Option<&Action> {
+        self.resolving.and_then(|id| self.action(id)).filter(|a| a.status == Status::Performing)
+    }
+
+    /// The action whose payment is due, if any.
+    pub fn payment_due(&self) -> Option<&Action> {
+        self.resolving.and_then(|id| self.action(id)).filter(|a| a.payment_due())
+    }
+
+    /// The piece id for seat `seat`'s `n`-th deployed card (from 0).
+    pub fn piece_id(seat: Seat, n: usize) -> String {
+        format!("{}{}", if seat == 0 { 'A' } else { 'B' }, n + 1)
+    }
+
+    /// Pieces of `seat` in play.
+    pub fn in_play(&self, seat: Seat) -> impl Iterator<Item = &Piece> {
+        self.pieces.iter().filter(move |p| p.owner == seat && p.zone == Zone::Play)
+    }
+
+    /// Who may act now ("who may act", [`crate::game::Game::awaited`]): the owners of targeted
+    /// hidden cards first, then the priority holder; outside the main phase whoever owes the step.
+    /// Empty while an action resolves (its payment and effects are automatic) and once the game is over.
+    pub fn awaited(&self) -> Vec<Seat> {
+        if self.result.is_some() {
+            return vec![];
+        }
+        if let Some(p) = self.pending_reveals.first().and_then(|id| self.piece(id)) {
+            return vec![p.owner];
+        }
+        match self.phase {
+            Phase::Setup => (0..2u8).filter(|s| !self.deployed[usize::from(*s)]).collect(),
+            Phase::Reveal => {
+                let mut out: Vec<Seat> = self.reveal_due().iter().map(|p| p.owner).collect();
+                out.extend(self.active);
+                out.sort();
+                out.dedup();
+                out
+            }
+            Phase::Main => self.priority.into_iter().collect(),
+            Phase::End => self.active.map(crate::game::opponent).into_iter().collect(),
+        }
+    }
+
+    /// Hidden cards the Reveal subphase must reveal now (BRK-HID-4 (a) with its exception).
+    pub fn reveal_due(&self) -> Vec<&Piece> {
+        self.pieces
+            .iter()
+            .filter(|p| p.zone == Zone::Play && p.hidden)
+            .filter(|p| self.first_turn_over || !(p.owner == 1 && p.cell.row == 3))
+            .collect()
+    }
+}

@@ -1,0 +1,433 @@
+//! Given/when/then rule tests: every case folds `given` from a fixture setup, validates `when`
+//! and compares the violated rule IDs with `then`, through the one helper [`run`]. Each case
+//! declares the rule IDs it covers; `every_enforced_rule_has_a_case` checks the coverage table.
+//! Fold tests at the end check what the fold does on its own (BRK-INT-5, BRK-HID-2/3/5, payments).
+
+use kifu::game::commit::{seal, Commitment};
+use kifu::game::Game;
+use kifu::games::brk::catalog::{sample, DeckList, ResourceAmount};
+use kifu::games::brk::events::{
+    BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
+};
+use kifu::games::brk::state::{BrkState, Status};
+use kifu::games::brk::{Brk, BrkConfig};
+
+use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+
+// ---------------------------------------------------------------------------------------------
+// Fixture. Alice (seat 0, First player), all face up on row 1 (A7 on r2c2):
+//   A1 Executioner (finishing blow 2) | A2 Border Guard (strike 2, block) | A3 Storm Caller
+//   (lightning: spell 2; unbinding bolt: spell 1 against the whole "magic") | A4 Venom Adept
+//   (poison dart, against magic's "poison" component) | A5 Sky Hunter (net shot: only [flying])
+//   | A6 Counterspeller (interrupt) | A7 Blood Mage (blood bolt, paid with 1 life)
+// Bob (seat 1, Second player):
+//   B1 Field Healer (mend 1) | B2 Warded Sentinel (protection "spells", armor marker; parry)
+//   | B3 Runeward Knight (complex protection "magic" = spell + poison) | B4 Martyr Monk (on death:
+//   last rites; vigil block) on row 1; B5 Border Guard hidden on r2c1; B6 Warded Sentinel hidden
+//   and B7 Griffin Rider [flying] hidden on the 3rd row; B8 Counterspeller on r2c2.
+// Hidden cards are sealed with salt [n; 32].
+// ---------------------------------------------------------------------------------------------
+
+const ALICE: [&str; 7] = ["BRK-02", "BRK-01", "BRK-06", "BRK-07", "BRK-08", "BRK-11", "BRK-12"];
+const BOB: [&str; 8] = ["BRK-03", "BRK-04", "BRK-05", "BRK-10", "BRK-01", "BRK-04", "BRK-09", "BRK-11"];
+
+fn config_with(policies: &[(&str, &str)]) -> BrkConfig {
+    let decks =
+        [&ALICE[..], &BOB[..]].iter().map(|d| DeckList { cards: d.iter().map(|s| s.to_string()).collect() }).collect();
+    let mut c = BrkConfig::new(vec!["Alice".into(), "Bob".into()], decks, &sample()).unwrap();
+    for (k, v) in policies {
+        c.set_policy(k, v).unwrap();
+    }
+    c
+}
+
+fn salt(n: u8) -> Commitment {
+    Commitment([n; 32])
+}
+
+fn deploy0() -> E {
+    let cards = (0..7)
+        .map(|i| Deployment {
+            cell: if i < 6 { Cell { row: 1, col: (i % 5) as u8 + 1 } } else { Cell { row: 2, col: 2 } },
+            card: CardRef::Open(format!("p0-{i}")),
+            hidden: false,
+        })
+        .map(|mut d| {
+            if d.card == CardRef::Open("p0-5".into()) {
+                d.cell = Cell { row: 2, col: 1 };
+            }
+            d
+        })
+        .collect();
+    E::SquadDeployed { seat: 0, cards }
+}
+
+fn deploy1() -> E {
+    let cell = |row, col| Cell { row, col };
+    let open = |i: usize, c| Deployment { cell: c, card: CardRef::Open(format!("p1-{i}")), hidden: false };
+    let hidden = |i: usize, c| Deployment {
+        cell: c,
+        card: CardRef::Sealed(seal(&format!("p1-{i}"), &salt(i as u8))),
+        hidden: true,
+    };
+    E::SquadDeployed {
+        seat: 1,
+        cards: vec![
+            open(0, cell(1, 1)),
+            open(1, cell(1, 2)),
+            open(2, cell(1, 3)),
+            open(3, cell(1, 4)),
+            hidden(4, cell(2, 1)),
+            hidden(5, cell(3, 1)),
+            hidden(6, cell(3, 2)),
+            open(7, cell(2, 2)),
+        ],
+    }
+}
+
+fn reveal(seat: u8, piece: &str, reason: RevealReason) -> E {
+    // B5..B7 are p1-4..p1-6, sealed with salt 4..6.
+    let proof = piece
+        .strip_prefix('B')
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| (5..=7).contains(n))
+        .map(|n| RevealProof { instance: format!("p1-{}", n - 1), salt: salt((n - 1) as u8) });
+    E::CardRevealed { seat, piece: piece.into(), reason, proof }
+}
+
+/// Turn 1, Alice's main phase: B5 revealed in the Reveal subphase, B6 and B7 still hidden (3rd row).
+fn t1() -> Vec<E> {
+    vec![
+        deploy0(),
+        deploy1(),
+        E::TurnStarted { seat: 0, turn: 1 },
+        reveal(1, "B5", RevealReason::RevealSubphase),
+        E::MainPhaseEntered { seat: 0 },
+    ]
+}
+
+fn with(mut a: Vec<E>, b: Vec<E>) -> Vec<E> {
+    a.extend(b);
+    a
+}
+
+fn card_of(piece: &str) -> &'static str {
+    let n: usize = piece[1..].parse().unwrap();
+    if piece.starts_with('A') {
+        ALICE[n - 1]
+    } else {
+        BOB[n - 1]
+    }
+}
+
+fn cost(piece: &str, ability: u8) -> Vec<ResourceAmount> {
+    sample().get(card_of(piece)).unwrap().abilities[usize::from(ability)].cost.clone()
+}
+
+fn declare(seat: u8, source: &str, ability: u8, target: &str) -> E {
+    E::GameActionDeclared {
+        seat,
+        source: source.into(),
+        ability,
+        targets: vec![target.into()],
+        payment: cost(source, ability),
+    }
+}
+
+fn pass(seat: u8) -> E {
+    E::PriorityPassed { seat }
+}
+
+fn perform(action: u32) -> E {
+    E::GameActionPerformed { action }
+}
+
+/// The payment action `action` (declared by `source` with `ability`) is due.
+fn pay(action: u32, source: &str, ability: u8) -> E {
+    E::PaymentMade { action, resources: cost(source, ability) }
+}
+
+fn effect(action: u32, target: &str) -> E {
+    E::EffectApplied { action, target: target.into(), protected_by: None }
+}
+
+fn protected(action: u32, target: &str, protection: &str, component: &str) -> E {
+    E::EffectApplied {
+        action,
+        target: target.into(),
+        protected_by: Some(ProtectionHit { protection: protection.into(), component: component.into() }),
+    }
+}
+
+fn block(seat: u8, action: u32, blocker: &str, target: &str) -> E {
+    E::GameActionBlocked { seat, action, blocker: blocker.into(), blocker_target: target.into() }
+}
+
+fn interrupt(seat: u8, action: u32, by: &str) -> E {
+    E::GameActionInterrupted { seat, action, by: by.into(), reason: "Dispel".into() }
+}
+
+fn lives(piece: &str, delta: i8) -> E {
+    E::LivesChanged { piece: piece.into(), delta, cause: "test".into() }
+}
+
+/// `source`'s `ability` on `target` declared by Alice, both passed, performed and paid.
+fn performed(source: &str, ability: u8, target: &str) -> Vec<E> {
+    with(t1(), vec![declare(0, source, ability, target), pass(1), pass(0), perform(1), pay(1, source, ability)])
+}
+
+/// Alice's finishing blow #1 on B1 (2 lives), answered by nothing, fully resolved: B1 dies.
+fn fb_done() -> Vec<E> {
+    with(performed("A1", 0, "B1"), vec![effect(1, "B1")])
+}
+
+/// Alice's finishing blow #1 on B1, blocked by Bob's B2 (paid).
+fn fb_blocked() -> Vec<E> {
+    with(t1(), vec![declare(0, "A1", 0, "B1"), block(1, 1, "B2", "A1")])
+}
+
+/// Alice's finishing blow #1 on B1, interrupted by Bob's B8.
+fn fb_interrupted() -> Vec<E> {
+    with(t1(), vec![declare(0, "A1", 0, "B1"), interrupt(1, 1, "B8")])
+}
+
+/// The seed's example (BRK-INT-5): a finishing blow of 2 on B3 at 2 lives; Bob heals B3 by 1 first.
+fn fb_healed() -> Vec<E> {
+    with(
+        t1(),
+        vec![
+            lives("B3", -3),
+            declare(0, "A1", 0, "B3"),
+            declare(1, "B1", 0, "B3"),
+            pass(0),
+            pass(1),
+            perform(2),
+            pay(2, "B1", 0),
+            effect(2, "B3"),
+        ],
+    )
+}
+
+/// Alice's net shot (only on [flying]) on Bob's hidden B6, which is no flyer; B6 revealed.
+fn net_shot_on_b6() -> Vec<E> {
+    with(t1(), vec![declare(0, "A5", 0, "B6"), reveal(1, "B6", RevealReason::Targeted), pass(1), pass(0)])
+}
+
+/// Turn 2 (Bob's), in its Reveal subphase.
+fn t2() -> Vec<E> {
+    with(t1(), vec![E::TurnEnded { seat: 0 }, E::TurnStarted { seat: 1, turn: 2 }])
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one helper.
+// ---------------------------------------------------------------------------------------------
+
+struct Case {
+    config: BrkConfig,
+    given: Vec<E>,
+    when: When<E>,
+    then: Vec<&'static str>,
+}
+
+fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
+    Case { config: config_with(&[]), given, when: When::Event(when), then: then.to_vec() }
+}
+
+fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static str]) -> Case {
+    Case { config: config_with(policies), given, when: When::Event(when), then: then.to_vec() }
+}
+
+fn fold(config: &BrkConfig, given: &[E]) -> BrkState {
+    let mut state = Brk::setup(config).unwrap();
+    for (i, g) in given.iter().enumerate() {
+        let v = Brk::validate(&state, g);
+        assert!(v.is_empty(), "given event {i} {g:?} is itself illegal: {v:?}");
+        state = Brk::apply(state, g);
+    }
+    state
+}
+
+/// Folds `given` (each given event must itself be legal), validates `when`, and compares the
+/// sorted, de-duplicated rule IDs with `then`.
+fn run(name: &str, covers: &[&str], c: Case) {
+    let Some((mut state, event)) = start_case::<Brk>(name, &c.config, c.when, &c.then) else {
+        return;
+    };
+    for (i, g) in c.given.iter().enumerate() {
+        let v = Brk::validate(&state, g);
+        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
+        state = Brk::apply(state, g);
+    }
+    check_when::<Brk>(name, covers, &c.then, state, &event);
+}
+
+cases! {
+    // The stack.
+    brk_stack_2_no_interrupting_a_performed_action ["BRK-INT-3", "BRK-STACK-2"] => case(fb_done(), interrupt(0, 1, "A6"), &["BRK-INT-3", "BRK-STACK-2"]);
+    brk_stack_2_effects_come_first ["BRK-STACK-2", "BRK-STACK-3"] => case(performed("A1", 0, "B1"), pass(0), &["BRK-STACK-2", "BRK-STACK-3"]);
+    brk_stack_2_no_effect_before_performing ["BRK-STACK-2"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), effect(1, "B1"), &["BRK-STACK-2"]);
+    brk_stack_3_only_the_priority_holder_declares ["BRK-STACK-3"] => case(t1(), declare(1, "B2", 0, "A1"), &["BRK-STACK-3"]);
+    brk_stack_3_both_pass_before_performing ["BRK-STACK-3"] => case(with(t1(), vec![declare(0, "A1", 0, "B1"), pass(1)]), perform(1), &["BRK-STACK-3"]);
+    brk_stack_3_lifo_performs_the_last_first ["BRK-STACK-3"] => case(with(t1(), vec![declare(0, "A2", 0, "B3"), declare(1, "B2", 0, "A1"), pass(0), pass(1)]), perform(1), &["BRK-STACK-3"]);
+    brk_stack_3_fifo_performs_the_first_first ["BRK-STACK-3"] => case_with(&[("stack_order", "fifo")], with(t1(), vec![declare(0, "A2", 0, "B3"), declare(1, "B2", 0, "A1"), pass(0), pass(1)]), perform(1), &[]);
+    brk_stack_3_active_first_keeps_priority ["BRK-STACK-3"] => case_with(&[("priority", "active-first")], with(t1(), vec![declare(0, "A2", 0, "B3")]), declare(1, "B2", 0, "A1"), &["BRK-STACK-3"]);
+    brk_stack_3_active_first_active_answers ["BRK-STACK-3"] => case_with(&[("priority", "active-first")], with(t1(), vec![declare(0, "A2", 0, "B3")]), declare(0, "A1", 0, "B1"), &[]);
+    brk_stack_3_turn_ends_with_an_empty_stack ["BRK-STACK-3"] => case(with(t1(), vec![declare(0, "A2", 0, "B3"), pass(1)]), E::TurnEnded { seat: 0 }, &["BRK-STACK-3"]);
+
+    // Interruption.
+    brk_int_1_interruption_says_why ["BRK-INT-1"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), E::GameActionInterrupted { seat: 1, action: 1, by: "B8".into(), reason: " ".into() }, &["BRK-INT-1"]);
+    brk_int_1_card_text_needed ["BRK-INT-1"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), interrupt(1, 1, "B2"), &["BRK-INT-1"]);
+    brk_int_1_card_text_interrupts ["BRK-INT-1"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), interrupt(1, 1, "B8"), &[]);
+    brk_int_2_interrupted_pays_nothing ["BRK-INT-2"] => case(fb_interrupted(), pay(1, "A1", 0), &["BRK-INT-2"]);
+    brk_int_2_interrupted_is_never_performed ["BRK-INT-2"] => case(with(fb_interrupted(), vec![pass(0), pass(1)]), perform(1), &["BRK-INT-2"]);
+    brk_int_3_no_interrupting_a_blocked_action ["BRK-INT-3"] => case(with(fb_blocked(), vec![pay(1, "A1", 0)]), interrupt(0, 1, "A6"), &["BRK-INT-3"]);
+    brk_int_5_illegal_finishing_blow_not_declared ["BRK-INT-5"] => case(t1(), declare(0, "A1", 0, "B3"), &["BRK-INT-5"]);
+    brk_int_5_healed_target_interrupts_the_blow ["BRK-INT-5"] => case(with(fb_healed(), vec![pass(0), pass(1)]), perform(1), &["BRK-INT-5"]);
+    brk_int_5_interrupted_blow_pays_nothing ["BRK-INT-5", "BRK-INT-2"] => case(fb_healed(), pay(1, "A1", 0), &["BRK-INT-2"]);
+
+    // Blocking.
+    brk_block_1_only_on_the_stack ["BRK-BLOCK-1", "BRK-STACK-2"] => case(with(fb_done(), vec![pass(0)]), block(1, 1, "B2", "A1"), &["BRK-BLOCK-1", "BRK-STACK-2"]);
+    brk_block_1_not_after_it_left_the_stack ["BRK-BLOCK-1"] => case(fb_interrupted(), block(0, 1, "A2", "A1"), &["BRK-BLOCK-1"]);
+    brk_block_2_blocker_targets_the_source ["BRK-BLOCK-2"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), block(1, 1, "B2", "B1"), &["BRK-BLOCK-2"]);
+    brk_block_2_blocking_the_source ["BRK-BLOCK-2"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), block(1, 1, "B2", "A1"), &[]);
+    brk_block_2_needs_a_block_ability ["BRK-BLOCK-2"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), block(1, 1, "B1", "A1"), &["BRK-BLOCK-2"]);
+    brk_block_3_not_in_the_graveyard_for_plain_actions ["BRK-BLOCK-3"] => case(with(t1(), vec![declare(0, "A3", 0, "B1"), lives("A3", -2)]), block(1, 1, "B2", "A3"), &["BRK-BLOCK-3"]);
+    brk_block_3_on_death_feature_blocked_in_the_graveyard ["BRK-BLOCK-3"] => case(with(t1(), vec![lives("B4", -2), pass(0), declare(1, "B4", 0, "B1")]), block(0, 1, "A2", "B4"), &[]);
+    brk_block_4_blocked_deals_nothing ["BRK-BLOCK-4"] => case(with(fb_blocked(), vec![pay(1, "A1", 0)]), effect(1, "B1"), &["BRK-BLOCK-4"]);
+    brk_block_4_blocked_is_never_performed ["BRK-BLOCK-4"] => case(with(fb_blocked(), vec![pay(1, "A1", 0), pass(0), pass(1)]), perform(1), &["BRK-BLOCK-4"]);
+    brk_block_5_source_pays_everything ["BRK-BLOCK-5"] => case(fb_blocked(), E::PaymentMade { action: 1, resources: vec![] }, &["BRK-BLOCK-5"]);
+    brk_block_5_unpaid_block_is_a_finding ["BRK-BLOCK-5"] => case(fb_blocked(), pass(0), &["BRK-BLOCK-5"]);
+    brk_block_5_blocked_pays ["BRK-BLOCK-5"] => case(fb_blocked(), pay(1, "A1", 0), &[]);
+    brk_block_5_declared_payment_is_the_cost ["BRK-BLOCK-5"] => case(t1(), E::GameActionDeclared { seat: 0, source: "A1".into(), ability: 0, targets: vec!["B1".into()], payment: vec![] }, &["BRK-BLOCK-5"]);
+    brk_block_5_payable_even_if_blocked ["BRK-BLOCK-5"] => case(with(t1(), vec![declare(0, "A3", 0, "B1"), pass(1), declare(0, "A2", 0, "B3"), pass(1)]), declare(0, "A1", 0, "B1"), &["BRK-BLOCK-5"]);
+    brk_block_6_no_payment_on_the_stack ["BRK-BLOCK-6"] => case(with(t1(), vec![declare(0, "A1", 0, "B1")]), pay(1, "A1", 0), &["BRK-BLOCK-6"]);
+    brk_block_6_performed_pays_first ["BRK-BLOCK-6"] => case(with(t1(), vec![declare(0, "A1", 0, "B1"), pass(1), pass(0), perform(1)]), effect(1, "B1"), &["BRK-BLOCK-6"]);
+
+    // Protection.
+    brk_prot_1_protection_stops_the_effect ["BRK-PROT-1"] => case(performed("A3", 0, "B2"), effect(1, "B2"), &["BRK-PROT-1"]);
+    brk_prot_1_protected_target ["BRK-PROT-1"] => case(performed("A3", 0, "B2"), protected(1, "B2", "spells", "spell"), &[]);
+    brk_prot_1_only_against_x ["BRK-PROT-1"] => case(performed("A2", 0, "B2"), protected(1, "B2", "spells", "spell"), &["BRK-PROT-1"]);
+    brk_prot_2_component_of_the_complex ["BRK-PROT-2"] => case(performed("A3", 0, "B2"), protected(1, "B2", "magic", "spell"), &["BRK-PROT-2"]);
+    brk_prot_2_complex_protects_by_component ["BRK-PROT-2", "BRK-PROT-1"] => case(performed("A3", 0, "B3"), effect(1, "B3"), &["BRK-PROT-1"]);
+    brk_prot_3_against_the_whole_complex ["BRK-PROT-3"] => case(performed("A3", 1, "B3"), protected(1, "B3", "magic", "spell"), &["BRK-PROT-3"]);
+    brk_prot_3_whole_complex_pierced ["BRK-PROT-3"] => case(performed("A3", 1, "B3"), effect(1, "B3"), &[]);
+    brk_prot_3_against_one_component ["BRK-PROT-3"] => case(performed("A4", 0, "B3"), protected(1, "B3", "magic", "poison"), &["BRK-PROT-3"]);
+
+    // Hidden cards.
+    brk_hid_1_only_cards_in_play_hide ["BRK-HID-1"] => case(fb_done(), E::CardHidden { piece: "B1".into(), cause: "test".into() }, &["BRK-HID-1"]);
+    brk_hid_2_no_markers_before_the_reveal ["BRK-HID-2"] => case(t1(), E::MarkerPlaced { piece: "B6".into(), marker: "poison".into(), cause: "test".into() }, &["BRK-HID-2"]);
+    brk_hid_4a_reveal_subphase_reveals ["BRK-HID-4"] => case(vec![deploy0(), deploy1(), E::TurnStarted { seat: 0, turn: 1 }], E::MainPhaseEntered { seat: 0 }, &["BRK-HID-4"]);
+    brk_hid_4a_second_players_third_row_waits ["BRK-HID-4"] => case(vec![deploy0(), deploy1(), E::TurnStarted { seat: 0, turn: 1 }, reveal(1, "B5", RevealReason::RevealSubphase)], E::MainPhaseEntered { seat: 0 }, &[]);
+    brk_hid_4a_third_row_revealed_after_the_first_turn ["BRK-HID-4"] => case(t2(), E::MainPhaseEntered { seat: 1 }, &["BRK-HID-4"]);
+    brk_hid_4a_only_in_the_reveal_subphase ["BRK-HID-4"] => case(t1(), reveal(1, "B6", RevealReason::RevealSubphase), &["BRK-HID-4"]);
+    brk_hid_4b_declaring_reveals ["BRK-HID-4"] => case(with(t1(), vec![pass(0)]), declare(1, "B7", 0, "A1"), &["BRK-HID-4"]);
+    brk_hid_4b_revealed_to_declare ["BRK-HID-4"] => case(with(t1(), vec![pass(0), reveal(1, "B7", RevealReason::DeclaredAction)]), declare(1, "B7", 0, "A1"), &[]);
+    brk_hid_4b_the_action_comes_next ["BRK-HID-4"] => case(with(t1(), vec![pass(0), reveal(1, "B7", RevealReason::DeclaredAction)]), pass(1), &["BRK-HID-4"]);
+    brk_hid_4c_target_revealed_first ["BRK-HID-4"] => case(with(t1(), vec![declare(0, "A2", 0, "B7")]), pass(1), &["BRK-HID-4"]);
+    brk_hid_4c_only_targets_revealed_as_targets ["BRK-HID-4"] => case(t1(), reveal(1, "B7", RevealReason::Targeted), &["BRK-HID-4"]);
+    brk_hid_4d_controller_reveals_at_will ["BRK-HID-4"] => case(t1(), reveal(1, "B7", RevealReason::ControllerChoice), &[]);
+    brk_hid_6_hidden_protection_is_absent ["BRK-HID-6"] => case(with(t1(), vec![declare(0, "A3", 0, "B2"), E::CardHidden { piece: "B2".into(), cause: "test".into() }, pass(1), pass(0), perform(1), pay(1, "A3", 0)]), protected(1, "B2", "spells", "spell"), &["BRK-HID-6"]);
+    brk_hid_8_hidden_card_targeted_on_its_cell ["BRK-HID-8"] => case(t1(), declare(0, "A2", 0, "B6"), &[]);
+    brk_hid_9_restriction_on_a_face_up_card ["BRK-HID-9"] => case(t1(), declare(0, "A5", 0, "B1"), &["BRK-HID-9"]);
+    brk_hid_9_opponents_hidden_card_assumed ["BRK-HID-9"] => case(t1(), declare(0, "A5", 0, "B6"), &[]);
+    brk_hid_10_no_false_assumption_about_ones_own ["BRK-HID-10"] => case(with(t1(), vec![E::CardHidden { piece: "A1".into(), cause: "test".into() }]), declare(0, "A5", 0, "A1"), &["BRK-HID-10"]);
+    brk_hid_10_opponent_cannot_read_a_hidden_identity ["BRK-HID-10"] => case(t1(), reveal(0, "B6", RevealReason::ControllerChoice), &["BRK-HID-10"]);
+    brk_hid_11_false_assumption_interrupts ["BRK-HID-11"] => case(net_shot_on_b6(), perform(1), &["BRK-HID-11"]);
+    brk_hid_11_false_assumption_stands_by_policy ["BRK-HID-11"] => case_with(&[("false_assumption", "stands")], net_shot_on_b6(), perform(1), &[]);
+    brk_hid_11_true_assumption_holds ["BRK-HID-11"] => case(with(t1(), vec![declare(0, "A5", 0, "B7"), reveal(1, "B7", RevealReason::Targeted), pass(1), pass(0)]), perform(1), &[]);
+
+    // Fragments.
+    brk_frag_1_payment_of_lives_ignores_protection ["BRK-FRAG-1"] => case(with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1)]), pay(1, "A7", 0), &[]);
+    brk_frag_6_once_per_turn ["BRK-FRAG-6"] => case(with(performed("A2", 0, "B3"), vec![effect(1, "B3")]), declare(0, "A2", 0, "B3"), &["BRK-FRAG-6"]);
+    brk_frag_6_opening_restores_the_action ["BRK-FRAG-6"] => case(with(performed("A2", 0, "B3"), vec![effect(1, "B3"), E::CardOpened { piece: "A2".into(), cause: "test".into() }]), declare(0, "A2", 0, "B3"), &[]);
+    brk_frag_6_blocker_acts_once ["BRK-FRAG-6"] => case(with(fb_blocked(), vec![pay(1, "A1", 0), pass(0), declare(1, "B3", 0, "A3")]), block(0, 2, "A2", "B3"), &[]);
+    brk_frag_6_a_blocker_that_acted ["BRK-FRAG-6"] => case(with(fb_blocked(), vec![pay(1, "A1", 0), declare(0, "A3", 1, "B1")]), block(1, 2, "B2", "A3"), &["BRK-FRAG-6"]);
+
+    // The skeleton (BRK-OPEN-1) and the recorder's own checks.
+    brk_open_1_turn_order ["BRK-OPEN-1"] => case(vec![deploy0(), deploy1()], E::TurnStarted { seat: 1, turn: 1 }, &["BRK-OPEN-1"]);
+    brk_open_1_cells ["BRK-OPEN-1"] => case(vec![], E::SquadDeployed { seat: 1, cards: vec![] }, &["BRK-OPEN-1"]);
+    brk_open_1_no_premature_victory ["BRK-OPEN-1"] => case(t1(), E::GameEnded { winner: Some(0), reason: "test".into() }, &["BRK-OPEN-1"]);
+    brk_open_1_squad_size ["BRK-OPEN-1"] => Case { config: { let mut c = config_with(&[]); let BrkConfig::V1(v) = &mut c; v.decks[0].cards.truncate(3); c }, given: vec![], when: When::Setup, then: vec!["BRK-OPEN-1"] };
+    kifu_seal_1_wrong_salt ["KIFU-SEAL-1"] => case(t1(), E::CardRevealed { seat: 1, piece: "B6".into(), reason: RevealReason::ControllerChoice, proof: Some(RevealProof { instance: "p1-5".into(), salt: salt(9) }) }, &["KIFU-SEAL-1"]);
+    kifu_card_1_unknown_piece ["KIFU-CARD-1"] => case(t1(), declare(0, "A1", 0, "Z9"), &["KIFU-CARD-1"]);
+    kifu_seat_1_two_seats ["KIFU-SEAT-1"] => case(t1(), pass(2), &["KIFU-SEAT-1"]);
+}
+
+/// Every Enforced rule in the coverage table is named by at least one case above.
+#[test]
+fn every_enforced_rule_has_a_case() {
+    check_enforced_rules_have_cases(CASES, Brk::coverage());
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the fold does on its own.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_fold_interrupts_an_action_that_became_illegal_and_records_why() {
+    // BRK-INT-5, the seed's own example.
+    let s = fold(&config_with(&[]), &fb_healed());
+    let a = s.action(1).unwrap();
+    match &a.status {
+        Status::Interrupted { rule, why, automatic } => {
+            assert_eq!((*rule, *automatic), ("BRK-INT-5", true));
+            assert!(why.contains("finishing blow of 2") && why.contains("3 lives"), "{why}");
+        }
+        other => panic!("expected an automatic interruption, got {other:?}"),
+    }
+    assert!(s.stack.is_empty() && a.paid.is_none());
+    assert_eq!(s.piece("B3").unwrap().lives, 3);
+    // Alice's gold paid nothing for the interrupted blow; Bob paid his heal.
+    assert_eq!(s.gold, [3, 2]);
+}
+
+#[test]
+fn a_blocked_action_is_paid_and_deals_nothing() {
+    let s = fold(&config_with(&[]), &with(fb_blocked(), vec![pay(1, "A1", 0)]));
+    let a = s.action(1).unwrap();
+    assert!(matches!(a.status, Status::Blocked { .. }));
+    assert_eq!(a.paid.as_deref(), Some(&cost("A1", 0)[..]));
+    assert_eq!(s.piece("B1").unwrap().lives, 2);
+    // Alice paid the blow; Bob paid his blocker's parry.
+    assert_eq!(s.gold, [2, 2]);
+    assert!(s.piece("B2").unwrap().acted);
+}
+
+#[test]
+fn reveals_place_markers_without_the_stack_and_hidden_cards_keep_theirs() {
+    let mut given = with(t1(), vec![declare(0, "A2", 0, "B3")]);
+    let before = fold(&config_with(&[]), &given);
+    // BRK-HID-2: B6 (a Warded Sentinel) started hidden without its armor marker.
+    assert!(before.piece("B6").unwrap().markers.is_empty());
+    given.push(reveal(1, "B6", RevealReason::ControllerChoice));
+    let after = fold(&config_with(&[]), &given);
+    assert_eq!(after.piece("B6").unwrap().markers, vec!["armor".to_string()]);
+    // BRK-HID-5: the stack and priority are untouched by the reveal.
+    assert_eq!(
+        (after.stack.clone(), after.priority, after.passes),
+        (before.stack.clone(), before.priority, before.passes)
+    );
+    // BRK-HID-3: B2 keeps its armor when it becomes hidden.
+    given.push(E::CardHidden { piece: "B2".into(), cause: "test".into() });
+    let hidden = fold(&config_with(&[]), &given);
+    assert!(hidden.piece("B2").unwrap().hidden);
+    assert_eq!(hidden.piece("B2").unwrap().markers, vec!["armor".to_string()]);
+}
+
+#[test]
+fn a_payment_of_lives_is_not_an_effect() {
+    // BRK-FRAG-1: A7 (protected from attacks) pays a life; it is no effect, so nothing stops it.
+    let s = fold(
+        &config_with(&[]),
+        &with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1), pay(1, "A7", 0)]),
+    );
+    assert_eq!(s.piece("A7").unwrap().lives, 3);
+    assert_eq!(s.gold[0], 3);
+}
+
+#[test]
+fn an_on_death_feature_comes_from_the_graveyard() {
+    let s = fold(&config_with(&[]), &with(t1(), vec![lives("B4", -2), pass(0), declare(1, "B4", 0, "B1")]));
+    assert_eq!(s.piece("B4").unwrap().zone, Zone::Graveyard);
+    assert_eq!(s.stack, vec![1]);
+}

@@ -1,6 +1,7 @@
 //! The games kifu records, and the registry the CLI and server find them in by ruleset name.
 //! Each game module has the same shape (see [`crate::game`]).
 
+pub mod fate;
 pub mod naruto;
 pub mod vanguard;
 
@@ -10,7 +11,8 @@ use crate::game::driver::{Driver, GameDriver};
 pub fn drivers() -> Vec<&'static dyn Driver> {
     static NARUTO: GameDriver<naruto::Naruto> = GameDriver::new();
     static VANGUARD: GameDriver<vanguard::Vanguard> = GameDriver::new();
-    vec![&NARUTO, &VANGUARD]
+    static FATE: GameDriver<fate::Fate> = GameDriver::new();
+    vec![&NARUTO, &VANGUARD, &FATE]
 }
 
 /// The driver for a ruleset name (as recorded in stream headers), if this build has it.

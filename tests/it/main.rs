@@ -4,6 +4,7 @@
 
 mod cli_errors;
 mod crash;
+mod fate;
 mod fixtures;
 mod game_machinery;
 mod game_support;

@@ -123,14 +123,19 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
             if let Some(x) = s.battle.as_mut() {
                 x.damage = Some((*to_attacker, *to_responder));
             }
+            // Damage is simultaneous (FATE-BATTLE-10): both sides lose prana before either defeat counts.
+            let mut fallen = Vec::new();
             for (seat, dmg) in [(b.attacker, *to_attacker), (b.responder, *to_responder)] {
                 if dmg > 0 {
                     if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
                         sv.pose = Pose::Resting;
                     }
-                    change_prana(&mut s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX));
+                    if lose_prana(&mut s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX)) {
+                        fallen.push(seat);
+                    }
                 }
             }
+            defeat(&mut s, &fallen, "FATE-OPEN-13: the Servant's prana reached 0");
             to_process(&mut s, Process::Retreat);
         }
         CardTakenFromHand { winner, loser, index, card } => {
@@ -356,20 +361,28 @@ fn rest(s: &mut FateState, card: &str) {
 }
 
 fn change_prana(s: &mut FateState, seat: Seat, delta: i32) {
+    if lose_prana(s, seat, delta) {
+        defeat(s, &[seat], "FATE-OPEN-13: the Servant's prana reached 0");
+    }
+}
+
+/// Changes a Master's prana; at 0 applies the `prana_zero` policy and says whether it defeats.
+fn lose_prana(s: &mut FateState, seat: Seat, delta: i32) -> bool {
     let zero = s.policies.prana_zero;
-    let Some(m) = s.master_mut(seat) else { return };
+    let Some(m) = s.master_mut(seat) else { return false };
     m.prana = (m.prana.saturating_add(delta)).max(0);
     if m.prana > 0 || m.defeated {
-        return;
+        return false;
     }
     match zero {
         PranaZero::Danger => {
             if let Some(sv) = m.servant.as_mut() {
                 sv.pose = Pose::Danger;
             }
+            false
         }
-        PranaZero::Defeat => defeat(s, seat, "FATE-OPEN-13: the Servant's prana reached 0"),
-        PranaZero::Nothing => {}
+        PranaZero::Defeat => true,
+        PranaZero::Nothing => false,
     }
 }
 
@@ -377,14 +390,31 @@ fn lose_spell(s: &mut FateState, seat: Seat) {
     let Some(m) = s.master_mut(seat) else { return };
     m.command_spells = m.command_spells.saturating_sub(1);
     if m.command_spells == 0 && !m.defeated {
-        defeat(s, seat, "FATE-WIN-1: all three Command Spells lost");
+        defeat(s, &[seat], "FATE-WIN-1: all three Command Spells lost");
     }
 }
 
-/// A Master is defeated: the order of defeat is kept for placements; the turn, battle and Active
-/// Master status move on; the game ends under FATE-OPEN-18.
-fn defeat(s: &mut FateState, seat: Seat, reason: &str) {
-    let Some(m) = s.master_mut(seat) else { return };
+/// Masters are defeated at once: the order of defeat is kept for placements; the turn, battle and
+/// Active Master status move on; the game ends under FATE-OPEN-18. When the last Masters fall
+/// together, they share the win.
+fn defeat(s: &mut FateState, seats: &[Seat], reason: &str) {
+    if s.result.is_some() {
+        return;
+    }
+    for seat in seats {
+        defeat_one(s, *seat);
+    }
+    if !seats.is_empty() && s.game_should_end() {
+        let living = s.living();
+        let winners = if living.is_empty() { seats.to_vec() } else { living };
+        s.result = Some(Outcome { winners, reason: reason.to_string() });
+        s.step = Step::Over;
+        s.battle = None;
+    }
+}
+
+fn defeat_one(s: &mut FateState, seat: Seat) {
+    let Some(m) = s.master_mut(seat).filter(|m| !m.defeated) else { return };
     m.defeated = true;
     s.defeated.push(seat);
     if s.battle.as_ref().is_some_and(|b| b.attacker == seat || b.responder == seat) {
@@ -402,12 +432,6 @@ fn defeat(s: &mut FateState, seat: Seat, reason: &str) {
         s.active_master = Some(next);
         s.am_turns = 0;
         s.phase_turns = 0;
-    }
-    if s.game_should_end() {
-        let winners = s.living();
-        s.result = Some(Outcome { winners, reason: reason.to_string() });
-        s.step = Step::Over;
-        s.battle = None;
     }
 }
 

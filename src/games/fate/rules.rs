@@ -34,6 +34,12 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
         out.push(v("FATE-WIN-1", "the game is over"));
         return out;
     }
+    if let CommandSpellUsed { seat, .. } = event {
+        if s.masters[usize::from(*seat)].command_spells == 0 {
+            out.push(v("FATE-CS-1", "a fourth Command Spell: every Master has three, and all three are spent"));
+            return out;
+        }
+    }
     if let Some(seat) = event.seat() {
         if !s.is_living(seat) {
             out.push(v("FATE-WIN-1", format!("{} was defeated and takes no further part", s.name(seat))));
@@ -319,9 +325,6 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
         }
         CommandSpellUsed { seat, spell } => {
             let m = &s.masters[usize::from(*seat)];
-            if m.command_spells == 0 {
-                out.push(v("FATE-CS-1", "every Master has three Command Spells; all three are spent"));
-            }
             let servant = m.servant.as_ref();
             match spell {
                 SpellUse::PranaRestored | SpellUse::StatRaised(_) => {
@@ -568,7 +571,7 @@ fn check_payments(
     let mut failed_at = None;
     for (i, p) in paid.iter().enumerate() {
         if failed_at.is_some() {
-            out.push(v("FATE-COST-5", "a failed die roll ends the payment: nothing is paid after it"));
+            // Paying on after a failed die is reported once, below, as FATE-COST-3.
             break;
         }
         let Some(cost) = costs.get(i) else {
@@ -577,8 +580,7 @@ fn check_payments(
         };
         match (cost, p) {
             (Cost::Tap, Payment::Tapped) => {
-                if m.field_pose(card).is_some_and(|(pose, _)| pose != Pose::Standing)
-                    || !rested.insert(card.to_string())
+                if m.field_pose(card).is_some_and(|(pose, _)| pose == Pose::Resting) || !rested.insert(card.to_string())
                 {
                     out.push(v("FATE-COST-1", format!("{card} is already resting and cannot pay T")));
                 }

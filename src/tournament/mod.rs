@@ -26,6 +26,7 @@ pub mod event;
 pub mod events;
 pub mod melee;
 pub mod pairing;
+pub mod pods;
 pub mod policy;
 pub mod record;
 pub mod standings;

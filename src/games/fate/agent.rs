@@ -7,16 +7,19 @@
 //! rate, so every game ends (FATE-WIN-1).
 
 use rand::seq::{IndexedRandom, SliceRandom};
-use rand::RngExt;
+use rand::{Rng, RngExt};
 
 use super::catalog::{self, CardType, Cost, EffectKind};
-use super::config::{ConfigV1, FateConfig, FirstMaster, GameEnd, PranaZero, RestCost, Seating, TurnOrder};
+use super::config::{
+    ConfigV1, DiceMode, FateConfig, FirstMaster, GameEnd, HandPick, PranaZero, RestCost, Seating, TurnOrder,
+};
+use super::dice;
 use super::events::{
     AttackType, CardRef, CardState, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Stat, Step, Unveiled,
 };
-use super::rules::validate;
+use super::rules::{servant_candidates, validate};
 use super::state::{FateState, Held, Pose};
-use crate::game::commit::AgentSecrets;
+use crate::game::commit::{AgentSecrets, Commitment};
 use crate::game::{AgentRng, Seat};
 
 /// A random legal deck from the sample catalog: 1–2 Heroic Spirits, 1–2 Classes, Secret Signs to 20–26 cards.
@@ -74,7 +77,40 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, 
         p.game_end = GameEnd::FirstDefeat;
     }
     p.sign_bonus_all = rng.random_bool(0.3);
-    (config, AgentSecrets::default())
+    let mut secrets = AgentSecrets::default();
+    if rng.random_bool(0.5) {
+        p.dice = DiceMode::Digital;
+        for seat in 0..players.len() {
+            let mut s = [0u8; 32];
+            rng.fill_bytes(&mut s);
+            for (k, link) in dice::chain(&Commitment(s)).into_iter().enumerate() {
+                secrets.seeds.insert(link_key(seat, k), link);
+            }
+        }
+    }
+    (config, secrets)
+}
+
+/// The agent's key for link `k` of `seat`'s dice chain (`k = 0` is the secret, `CHAIN_LENGTH` the tip).
+fn link_key(seat: usize, k: usize) -> String {
+    format!("fate-dice-{seat}-{k:05}")
+}
+
+/// In a digital game whose current round is incomplete, the next Master's reveal.
+fn reveal_due(s: &FateState, secrets: &AgentSecrets) -> Option<FateEvent> {
+    if s.policies.dice != DiceMode::Digital {
+        return None;
+    }
+    let seat = s.living().into_iter().find(|x| s.dice.revealed[usize::from(*x)].is_none())?;
+    let done = usize::try_from(s.dice.reveals[usize::from(seat)]).unwrap_or(usize::MAX);
+    let k = dice::CHAIN_LENGTH.checked_sub(done + 1)?;
+    let link = *secrets.seeds.get(&link_key(usize::from(seat), k))?;
+    Some(FateEvent::DiceRevealed { seat, link })
+}
+
+/// The round's value in a digital game (the caller has made sure it is complete).
+fn round_value(s: &FateState) -> Option<[u8; 32]> {
+    (s.policies.dice == DiceMode::Digital).then(|| s.dice.value(&s.living())).flatten()
 }
 
 /// The first event of `candidates` (tried in a random order) that validates clean.
@@ -104,12 +140,28 @@ fn unveil_all(s: &FateState, seat: Seat) -> Vec<Unveiled> {
 }
 
 /// The next event of a random legal game, or `None` once the game is over.
-pub fn agent_step(s: &FateState, _secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
+pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
     if s.result.is_some() {
         return None;
     }
     if s.step == Step::Setup {
-        return setup_step(s, rng);
+        return setup_step(s, secrets, rng);
+    }
+    // A random outcome is due: every Master reveals first (the agent plays every seat).
+    let random_due = match s.step {
+        Step::Encounter => true,
+        Step::Battle => s.battle.as_ref().is_some_and(|b| {
+            b.process == Process::Retreat
+                && !b.card_taken
+                && s.policies.hand_pick == HandPick::Blind
+                && s.hand_take(b).is_some()
+        }),
+        _ => false,
+    };
+    if random_due {
+        if let Some(e) = reveal_due(s, secrets) {
+            return Some(e);
+        }
     }
     let roll: f64 = rng.random();
     if roll < 0.035 {
@@ -117,7 +169,7 @@ pub fn agent_step(s: &FateState, _secrets: &mut AgentSecrets, rng: &mut AgentRng
             return Some(e);
         }
     } else if roll < 0.14 {
-        if let Some(e) = activate(s, rng) {
+        if let Some(e) = activate(s, secrets, rng) {
             return Some(e);
         }
     } else if roll < 0.15 {
@@ -128,7 +180,7 @@ pub fn agent_step(s: &FateState, _secrets: &mut AgentSecrets, rng: &mut AgentRng
     turn_step(s, rng)
 }
 
-fn setup_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
+fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
     for seat in s.seats() {
         let m = s.master(seat)?;
         if m.servant.is_none() {
@@ -146,9 +198,22 @@ fn setup_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
             return Some(FateEvent::CardsDealt { seat, cards: deck_cards(s, seat, n, rng) });
         }
     }
-    let seat = match s.policies.first_master {
-        FirstMaster::FirstSeat => 0,
-        FirstMaster::Lot => *s.living().choose(rng)?,
+    if s.policies.dice == DiceMode::Digital {
+        if let Some(seat) = s.seats().find(|x| s.dice.last[usize::from(*x)].is_none()) {
+            let tip = *secrets.seeds.get(&link_key(usize::from(seat), dice::CHAIN_LENGTH))?;
+            return Some(FateEvent::DiceChainCommitted { seat, tip });
+        }
+    }
+    let living = s.living();
+    let seat = match (s.policies.first_master, s.policies.dice) {
+        (FirstMaster::FirstSeat, _) => 0,
+        (FirstMaster::Lot, DiceMode::Physical) => *living.choose(rng)?,
+        (FirstMaster::Lot, DiceMode::Digital) => {
+            if let Some(e) = reveal_due(s, secrets) {
+                return Some(e);
+            }
+            living[dice::pick(&round_value(s)?, 0, living.len())]
+        }
     };
     Some(FateEvent::FirstActiveMasterChosen { seat })
 }
@@ -187,12 +252,17 @@ fn turn_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
         }
         Step::Encounter => {
             let seat = me?;
+            let value = round_value(s);
             if s.encounter_pending {
-                let targets: Vec<FateEvent> =
-                    s.living().into_iter().map(|target| RandomServantSelected { seat, target }).collect();
-                first_legal(s, targets, rng)
+                let candidates = servant_candidates(s, seat);
+                let target = match value {
+                    Some(v) => *candidates.get(dice::pick(&v, 0, candidates.len()))?,
+                    None => *candidates.choose(rng)?,
+                };
+                Some(RandomServantSelected { seat, target })
             } else {
-                Some(EncounterRolled { seat, roll: rng.random_range(1..=6) })
+                let roll = value.map_or_else(|| rng.random_range(1..=6), |v| dice::die(&v, 0));
+                Some(EncounterRolled { seat, roll })
             }
         }
         Step::Declare => {
@@ -247,7 +317,10 @@ fn battle_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
                 if hand.is_empty() {
                     BattleEnded
                 } else {
-                    let index = rng.random_range(0..hand.len());
+                    let index = match round_value(s) {
+                        Some(v) if s.policies.hand_pick == HandPick::Blind => dice::pick(&v, 0, hand.len()),
+                        _ => rng.random_range(0..hand.len()),
+                    };
                     let card = match &hand[index] {
                         Held::Known(c) => CardRef::Open(c.clone()),
                         Held::Sealed(c) => CardRef::Sealed(*c),
@@ -283,7 +356,7 @@ fn command_spell(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
 }
 
 /// A random Master tries a random [Activated] effect of a card on its field, paying with real dice.
-fn activate(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
+fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
     let seat = *s.living().choose(rng)?;
     let m = s.master(seat)?;
     let mut cards: Vec<String> = m.signs.iter().map(|x| x.card.clone()).collect();
@@ -299,6 +372,16 @@ fn activate(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
         .collect::<Vec<_>>()
         .choose(rng)
         .copied()?;
+    let value = if s.policies.dice == DiceMode::Digital && e.costs().iter().any(|c| matches!(c, Cost::Die(_))) {
+        // The Master declares the activation by asking every Master to reveal for its dice.
+        if let Some(reveal) = reveal_due(s, secrets) {
+            return Some(reveal);
+        }
+        round_value(s)
+    } else {
+        None
+    };
+    let mut dice_used = 0u32;
     let mut paid = Vec::new();
     let mut succeeded = true;
     let mut used: Vec<String> = Vec::new();
@@ -331,7 +414,8 @@ fn activate(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
                 paid.push(Payment::Rested(pick));
             }
             Cost::Die(faces) => {
-                let r = rng.random_range(1..=6u8);
+                let r = value.map_or_else(|| rng.random_range(1..=6u8), |v| dice::die(&v, dice_used));
+                dice_used += 1;
                 paid.push(Payment::Rolled(r));
                 if !faces.contains(&r) {
                     succeeded = false;

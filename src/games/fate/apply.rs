@@ -15,6 +15,11 @@ use crate::game::{Outcome, Seat};
 /// Applies one event.
 pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
     use FateEvent::*;
+    if super::rules::uses_dice(&s, event) {
+        // The round's reveals are spent on this outcome; the next outcome needs new ones.
+        s.dice.revealed.iter_mut().for_each(|r| *r = None);
+        s.dice.round += 1;
+    }
     match event {
         ServantSet { seat, heroic_spirit, class } => {
             for r in [heroic_spirit, class] {
@@ -229,6 +234,21 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         }
         EffectResolved { .. } => {}
         CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat),
+        DiceChainCommitted { seat, tip } => {
+            if let Some(l) = s.dice.last.get_mut(usize::from(*seat)) {
+                *l = Some(*tip);
+            }
+        }
+        DiceRevealed { seat, link } => {
+            let i = usize::from(*seat);
+            if let (Some(l), Some(r), Some(n)) =
+                (s.dice.last.get_mut(i), s.dice.revealed.get_mut(i), s.dice.reveals.get_mut(i))
+            {
+                *l = Some(*link);
+                *r = Some(*link);
+                *n += 1;
+            }
+        }
         CardRevealed { seat, commitment, card, .. } => {
             s.ledger.card_revealed(commitment, card);
             if let Some(m) = s.master_mut(*seat) {

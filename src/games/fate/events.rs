@@ -242,6 +242,10 @@ pub enum FateEvent {
     CommandSpellLost { seat: Seat, note: String },
     /// A sealed hand card was shown (its seal opened), e.g. before a discard names it.
     CardRevealed { seat: Seat, commitment: Commitment, card: String, salt: Secret },
+    /// Digital dice, at the deal: a Master committed to the tip of its hash chain (see [`super::dice`]).
+    DiceChainCommitted { seat: Seat, tip: Commitment },
+    /// Digital dice: a Master revealed the next link of its chain for the coming random outcome.
+    DiceRevealed { seat: Seat, link: Secret },
 }
 
 impl FateEvent {
@@ -266,7 +270,9 @@ impl FateEvent {
             | TurnEnded { seat }
             | EffectActivated { seat, .. }
             | CommandSpellUsed { seat, .. }
-            | CardRevealed { seat, .. } => Some(*seat),
+            | CardRevealed { seat, .. }
+            | DiceChainCommitted { seat, .. }
+            | DiceRevealed { seat, .. } => Some(*seat),
             ActiveMasterHandedOver { from, .. } => Some(*from),
             CardTakenFromHand { winner, .. } => Some(*winner),
             FirstActiveMasterChosen { .. }

@@ -20,6 +20,7 @@ pub mod apply;
 pub mod catalog;
 pub mod config;
 pub mod coverage;
+pub mod dice;
 pub mod events;
 pub mod rules;
 pub mod state;

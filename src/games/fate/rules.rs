@@ -6,9 +6,11 @@
 use std::collections::BTreeSet;
 
 use super::catalog::{CardType, Cost, EffectKind};
-use super::config::{HandPick, RestCost};
+use super::config::{DiceMode, FirstMaster, HandPick, RestCost};
+use super::dice;
 use super::events::{AttackType, CardRef, FateEvent, Payment, Process, SpellUse, Step, Unveiled};
 use super::state::{FateState, Held, Pose};
+use crate::game::commit::commit_seed;
 use crate::game::{Seat, Violation};
 
 fn v(rule: &'static str, message: impl Into<String>) -> Violation {
@@ -76,8 +78,20 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                     format!("the deal is not complete: {} has no Servant or hand yet", s.name(m)),
                 ));
             }
-            if s.policies.first_master == super::config::FirstMaster::FirstSeat && *seat != 0 {
+            if s.policies.first_master == FirstMaster::FirstSeat && *seat != 0 {
                 out.push(v("FATE-OPEN-7", "the first_master policy is first-seat: the first Active Master is seat 0"));
+            }
+            if s.policies.dice == DiceMode::Digital {
+                if let Some(x) = s.seats().find(|x| s.dice.last[usize::from(*x)].is_none()) {
+                    out.push(v("KIFU-DICE-1", format!("{} has not committed a dice chain", s.name(x))));
+                }
+            }
+            if let Some(value) = round(s, event, &mut out) {
+                let living = s.living();
+                let want = living[dice::pick(&value, 0, living.len())];
+                if want != *seat {
+                    out.push(v("FATE-OPEN-7", format!("the combined dice chose {} by lot", s.name(want))));
+                }
             }
         }
         ActiveMasterHandedOver { from, to } => {
@@ -159,6 +173,12 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                 out.push(v("FATE-TURN-5", "the encounter die was already rolled"));
             }
             die(*roll, "FATE-TURN-5", &mut out);
+            if let Some(value) = round(s, event, &mut out) {
+                let want = dice::die(&value, 0);
+                if want != *roll {
+                    out.push(v("FATE-TURN-5", format!("the combined dice rolled {want}, not {roll}")));
+                }
+            }
         }
         RandomServantSelected { seat, target } => {
             in_step(s, *seat, Step::Encounter, "FATE-TURN-5", &mut out);
@@ -166,6 +186,14 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                 out.push(v("FATE-TURN-5", "no encounter roll of 1 is waiting for a random Servant"));
             }
             target_ok(s, *seat, *target, "FATE-OPEN-10", &mut out);
+            if let Some(value) = round(s, event, &mut out) {
+                let candidates = servant_candidates(s, *seat);
+                if let Some(want) = candidates.get(dice::pick(&value, 0, candidates.len())) {
+                    if want != target {
+                        out.push(v("FATE-OPEN-10", format!("the combined dice chose {}'s Servant", s.name(*want))));
+                    }
+                }
+            }
         }
         AssaultDeclared { seat, target } => {
             if s.turn_master == Some(*seat) && s.flags.ritual_used() && matches!(s.step, Step::Ritual | Step::Encounter)
@@ -272,6 +300,12 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                         )),
                         Some(_) => {}
                     }
+                    if let Some(value) = round(s, event, &mut out) {
+                        let want = dice::pick(&value, 0, hand.len());
+                        if want != usize::from(*index) {
+                            out.push(v("FATE-BATTLE-9", format!("the combined dice picked card {want}, not {index}")));
+                        }
+                    }
                 }
                 Some((w, _)) => {
                     out.push(v("FATE-BATTLE-9", format!("the winner is {}, who takes from the loser", s.name(w))))
@@ -322,6 +356,15 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
             let costs =
                 s.def(card).and_then(|d| d.effects.get(usize::from(*effect))).map(|e| e.costs()).unwrap_or_default();
             check_payments(s, *seat, card, &costs, paid, *succeeded, &mut out);
+            if let Some(value) = round(s, event, &mut out) {
+                let rolls = paid.iter().filter_map(|p| if let Payment::Rolled(r) = p { Some(*r) } else { None });
+                for (i, r) in rolls.enumerate() {
+                    let want = dice::die(&value, u32::try_from(i).unwrap_or(0));
+                    if want != r {
+                        out.push(v("FATE-COST-3", format!("the combined dice rolled {want}, not {r}")));
+                    }
+                }
+            }
         }
         CommandSpellUsed { seat, spell } => {
             let m = &s.masters[usize::from(*seat)];
@@ -366,6 +409,31 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
         }
         PranaChanged { .. } | StatModified { .. } | SpecialMarkPlaced { .. } | CommandSpellLost { .. } => {}
         EffectResolved { .. } => {}
+        DiceChainCommitted { seat, .. } => {
+            setup_only(s, &mut out);
+            digital_only(s, &mut out);
+            if s.dice.last[usize::from(*seat)].is_some() {
+                out.push(v("KIFU-DICE-1", format!("{} already committed a dice chain", s.name(*seat))));
+            }
+        }
+        DiceRevealed { seat, link } => {
+            digital_only(s, &mut out);
+            let i = usize::from(*seat);
+            match s.dice.last[i] {
+                None => out.push(v("KIFU-DICE-1", format!("{} committed no dice chain", s.name(*seat)))),
+                Some(last) if commit_seed(link) != last => out.push(v(
+                    "KIFU-DICE-1",
+                    format!(
+                        "the link does not hash to {}'s last link: it is not from the committed chain",
+                        s.name(*seat)
+                    ),
+                )),
+                Some(_) => {}
+            }
+            if s.dice.revealed[i].is_some() {
+                out.push(v("KIFU-DICE-1", format!("{} already revealed for this random outcome", s.name(*seat))));
+            }
+        }
         CardRevealed { seat, commitment, card, salt } => {
             out.extend(s.ledger.check_reveal(commitment, card, salt));
             if !s.masters[usize::from(*seat)].hand.contains(&Held::Sealed(*commitment)) {
@@ -394,6 +462,43 @@ fn seats_named(event: &FateEvent) -> Vec<Seat> {
         _ => {}
     }
     out
+}
+
+/// Whether `event` draws on the dice: in a digital game it spends the current round.
+pub fn uses_dice(s: &FateState, event: &FateEvent) -> bool {
+    use FateEvent::*;
+    s.policies.dice == DiceMode::Digital
+        && match event {
+            FirstActiveMasterChosen { .. } => s.policies.first_master == FirstMaster::Lot,
+            EncounterRolled { .. } | RandomServantSelected { .. } => true,
+            EffectActivated { paid, .. } => paid.iter().any(|p| matches!(p, Payment::Rolled(_))),
+            CardTakenFromHand { .. } => s.policies.hand_pick == HandPick::Blind,
+            _ => false,
+        }
+}
+
+/// The round's combined value for a random event of a digital game; `None` (nothing to compare)
+/// in a physical game or when not every undefeated Master has revealed yet (a KIFU-DICE-1 finding).
+fn round(s: &FateState, event: &FateEvent, out: &mut Vec<Violation>) -> Option<[u8; 32]> {
+    if !uses_dice(s, event) {
+        return None;
+    }
+    let value = s.dice.value(&s.living());
+    if value.is_none() {
+        out.push(v("KIFU-DICE-1", "a digital random outcome comes after every undefeated Master has revealed"));
+    }
+    value
+}
+
+fn digital_only(s: &FateState, out: &mut Vec<Violation>) {
+    if s.policies.dice != DiceMode::Digital {
+        out.push(v("KIFU-DICE-1", "a physical game records outcomes as they fell; it has no dice chains"));
+    }
+}
+
+/// The Masters whose Servant an encounter may pick (FATE-OPEN-10), in seat order.
+pub fn servant_candidates(s: &FateState, roller: Seat) -> Vec<Seat> {
+    s.living().into_iter().filter(|x| *x != roller && s.masters[usize::from(*x)].servant.is_some()).collect()
 }
 
 fn setup_only(s: &FateState, out: &mut Vec<Violation>) {

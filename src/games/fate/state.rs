@@ -180,6 +180,8 @@ pub struct FateState {
     pub defeated: Vec<Seat>,
     pub result: Option<Outcome>,
     pub ledger: CommitmentLedger,
+    /// Digital dice (the `dice` policy): commitments, this round's reveals, rounds used.
+    pub dice: super::dice::Dice,
 }
 
 impl FateState {
@@ -229,6 +231,7 @@ impl FateState {
             defeated: Vec::new(),
             result: None,
             ledger: CommitmentLedger::default(),
+            dice: super::dice::Dice::new(c.decks.len()),
         }
     }
 

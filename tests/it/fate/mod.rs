@@ -2,6 +2,8 @@
 
 mod catalog;
 mod coverage;
+mod fixtures;
+mod pods;
 mod rules;
 mod selfplay;
 mod views;

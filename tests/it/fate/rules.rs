@@ -5,8 +5,10 @@
 //! `given` is built by [`G`], which validates and applies each event as it goes, so a case's
 //! setup is itself legal by construction.
 
+use kifu::game::commit::Commitment;
 use kifu::game::Game;
 use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKind};
+use kifu::games::fate::dice;
 use kifu::games::fate::events::{AttackType, CardRef, CardState, Payment, ServantUnveiled, SpellUse, Stat, Unveiled};
 use kifu::games::fate::state::Pose;
 use kifu::games::fate::{Fate, FateConfig, FateEvent as E, FateState};
@@ -543,4 +545,60 @@ fn who_may_act_names_the_active_master_the_turn_and_the_responder() {
     assert_eq!(g.s.may_act(), vec![0, 1, 2]);
     let g = g3().setup().start(0);
     assert_eq!(g.s.may_act(), vec![0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Digital dice: combined commit-reveal chains (see `kifu::games::fate::dice`).
+// ---------------------------------------------------------------------------------------------
+
+fn chains(n: usize) -> Vec<Vec<kifu::game::commit::Secret>> {
+    (0..n).map(|i| dice::chain(&Commitment([i as u8 + 1; 32]))).collect()
+}
+
+fn rule_ids(s: &FateState, e: &E) -> Vec<&'static str> {
+    Fate::validate(s, e).into_iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
+    let ch = chains(3);
+    let l = dice::CHAIN_LENGTH;
+    let mut g = G::new(3, &[("dice", "digital"), ("first_master", "first-seat")]).dealt();
+    assert!(rule_ids(&g.s, &E::FirstActiveMasterChosen { seat: 0 }).contains(&"KIFU-DICE-1"));
+    for seat in 0..3u8 {
+        g = g.push(E::DiceChainCommitted { seat, tip: ch[usize::from(seat)][l] });
+    }
+    g = g.push(E::FirstActiveMasterChosen { seat: 0 }).start(0).sign(0).push(E::RitualStepEnded { seat: 0 });
+    // The host (seat 0) knows its own chain and reveals first: no roll is accepted yet.
+    g = g.push(E::DiceRevealed { seat: 0, link: ch[0][l - 1] });
+    for roll in 1..=6 {
+        assert!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll }).contains(&"KIFU-DICE-1"), "roll {roll}");
+    }
+    // Nobody can reveal a link of their choosing: only the committed chain's next link passes.
+    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 1, link: Commitment([9; 32]) }), vec!["KIFU-DICE-1"]);
+    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 0, link: ch[0][l - 2] }), vec!["KIFU-DICE-1"]);
+    g = g.push(E::DiceRevealed { seat: 1, link: ch[1][l - 1] }).push(E::DiceRevealed { seat: 2, link: ch[2][l - 1] });
+    let value = g.s.dice.value(&[0, 1, 2]).unwrap_or_default();
+    let want = dice::die(&value, 0);
+    for roll in 1..=6u8 {
+        let ids = rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll });
+        assert_eq!(ids.is_empty(), roll == want, "roll {roll}: {ids:?}");
+        if roll != want {
+            assert_eq!(ids, vec!["FATE-TURN-5"]);
+        }
+    }
+    // With the host's link fixed, the other Masters' links spread the outcome over every face:
+    // knowing its own seed tells the host nothing about the roll.
+    let mut faces = [0usize; 6];
+    for t in 0..600u32 {
+        let mut d = dice::Dice::new(3);
+        let other = |k: u8| Commitment(*blake3::hash(&[t.to_le_bytes().as_slice(), &[k]].concat()).as_bytes());
+        d.revealed = vec![Some(ch[0][l - 1]), Some(other(1)), Some(other(2))];
+        faces[usize::from(dice::die(&d.value(&[0, 1, 2]).unwrap_or_default(), 0)) - 1] += 1;
+    }
+    assert!(faces.iter().all(|f| (60..=140).contains(f)), "faces {faces:?}");
+    // After the roll, the round is spent: the next random outcome needs new reveals.
+    let g = g.push(E::EncounterRolled { seat: 0, roll: want });
+    assert_eq!(g.s.dice.round, 1);
+    assert!(g.s.dice.revealed.iter().all(Option::is_none));
 }

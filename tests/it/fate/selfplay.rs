@@ -45,6 +45,7 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
                 }
                 E::EffectActivated { .. } => "effect".to_string(),
                 E::CommandSpellUsed { spell, .. } => format!("command spell {}", spell.option()),
+                E::DiceRevealed { .. } => "digital dice".to_string(),
                 _ => continue,
             };
             count(&key);
@@ -79,6 +80,7 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
         "command spell 3",
         "command spell 4",
         "command spell 5",
+        "digital dice",
         "turn order R1",
         "turn order R2",
     ] {

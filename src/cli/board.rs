@@ -87,16 +87,7 @@ pub fn print(board: &BoardView, players: &[String], heading: &str) {
         println!("{t}");
     }
     if let Some(o) = &board.outcome {
-        let winners: Vec<_> = o
-            .winners
-            .iter()
-            .map(|s| players.get(usize::from(*s)).cloned().unwrap_or_else(|| format!("seat {s}")))
-            .collect();
-        if winners.is_empty() {
-            println!("Result: draw ({})", o.reason);
-        } else {
-            println!("Result: {} won ({})", winners.join(", "), o.reason);
-        }
+        println!("Result: {} ({})", o.headline(players), o.reason);
     }
 }
 

@@ -173,12 +173,7 @@ fn display(p: &Path) -> String {
 fn result_text(outcome: &Option<kifu::game::Outcome>, players: &[String]) -> String {
     match outcome {
         None => "unfinished".into(),
-        Some(o) if o.winners.is_empty() => format!("draw: {}", o.reason),
-        Some(o) => {
-            let w: Vec<_> =
-                o.winners.iter().map(|s| players.get(usize::from(*s)).cloned().unwrap_or_default()).collect();
-            format!("{} won: {}", w.join(", "), o.reason)
-        }
+        Some(o) => format!("{}: {}", o.headline(players), o.reason),
     }
 }
 

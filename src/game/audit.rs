@@ -119,10 +119,36 @@ pub fn step_violations<G: Game>(
 ) -> Vec<Violation> {
     let mut out = actor_violations::<G>(players, &step.actor, &step.entry);
     match &step.entry {
-        GameEntry::Played(e) | GameEntry::Forced { event: e, .. } => out.extend(G::validate(&state_before.game, e)),
+        GameEntry::Played(e) | GameEntry::Forced { event: e, .. } => {
+            let rules = G::validate(&state_before.game, e);
+            out.extend(seat_violations::<G>(players.len(), state_before, e, &rules));
+            out.extend(rules);
+        }
         GameEntry::Ruled(r) => out.extend(ruling_violations(players.len(), step.seq, r)),
     }
     out
+}
+
+/// The recorder's seat checks on a game action, written once for every game: the acting seat
+/// exists (`KIFU-SEAT-1`, unless the game's own `validate` already said so), was not eliminated
+/// by a judge (`KIFU-SEAT-3`), and, for games that ask for it, is awaited (`KIFU-TURN-1`).
+pub fn seat_violations<G: Game>(
+    seats: usize,
+    state_before: &super::replay::Table<G>,
+    event: &G::Event,
+    rules: &[Violation],
+) -> Vec<Violation> {
+    let Some(seat) = G::acting_seat(event) else { return vec![] };
+    if let Some(v) = super::rules::check_seat(seat, seats) {
+        return if rules.iter().any(|r| r.rule == v.rule) { vec![] } else { vec![v] };
+    }
+    if state_before.eliminated().contains(&seat) {
+        return vec![Violation::new("KIFU-SEAT-3", format!("seat {seat} is out of the game (a judge's game loss)"))];
+    }
+    if G::CHECKS_AWAITED {
+        return super::rules::check_awaited(seat, &state_before.position().awaited).into_iter().collect();
+    }
+    vec![]
 }
 
 /// Audits a game: one fold, collecting every finding, then resolutions and end-of-game checks.

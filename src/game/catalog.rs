@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{NewGame, RuleId, Violation};
+use crate::game::{NewGame, Violation};
 
 /// A game's card definition, as the catalog container needs to see it.
 pub trait CatalogCard: DeserializeOwned {
@@ -132,8 +132,8 @@ pub fn push_deck_entries(out: &mut String, cards: &[String]) {
 
 /// How a game reads one deck-list text and checks the deck it names.
 pub struct DeckFormat<C, D> {
-    /// The game's rule ID for "one deck per player".
-    pub seats_rule: RuleId,
+    /// How many players the game seats (`KIFU-SEAT-2`), each bringing one deck.
+    pub seats: super::SeatRange,
     pub parse: fn(&str, &Catalog<C>) -> Result<D, Vec<DeckListError>>,
     pub check: fn(&D, &Catalog<C>) -> Vec<Violation>,
 }
@@ -150,12 +150,12 @@ pub fn read_new_game<C: CatalogCard, D>(
         Some(text) => Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
         None => sample(),
     };
-    if request.decks.len() != request.players.len() {
+    if request.decks.len() != request.players.len() || !format.seats.contains(request.players.len()) {
         return Err(vec![format!(
-            "{}: {} players but {} deck lists; give one --deck per player, in seat order",
-            format.seats_rule,
+            "KIFU-SEAT-2: {} players and {} deck lists; the game seats {} players, one --deck each, in seat order",
             request.players.len(),
-            request.decks.len()
+            request.decks.len(),
+            format.seats,
         )]);
     }
     let mut problems = Vec::new();

@@ -1,13 +1,22 @@
-//! Sealed cards, committed shuffle seeds and the deck transcripts that let an audit prove every
-//! seeded shuffle was honest. Shared by every game: a game's `apply` reports deck operations to a
-//! [`CommitmentLedger`] kept in its state, and the audit calls [`CommitmentLedger::audit`].
+//! Randomness anyone can check: sealed cards and choices, committed seeds (one dealer's, or
+//! combined from a share of every seat), seeded shuffles, die rolls and random picks, and the deck
+//! transcripts that let an audit prove every seeded shuffle, roll and pick was honest. Shared by
+//! every game: a game's `apply` reports operations to a [`CommitmentLedger`] kept in its state,
+//! `validate` asks it the `check_*` questions, and the audit calls [`CommitmentLedger::audit`].
 //!
-//! Hash spec (fixed forever; see ARCHITECTURE.md):
+//! Hash spec (fixed forever; see ARCHITECTURE.md "What is hashed"):
 //! - sealed card: `blake3::keyed_hash(key = salt, message = card instance id as UTF-8)`;
-//! - seed commitment: `blake3 derive_key(SEED_CONTEXT, seed)`;
+//! - sealed choice: `blake3 derive_key(CHOICE_CONTEXT, salt ‖ u32le(len(key)) ‖ key ‖ choice)`;
+//! - seed commitment (a dealer's seed or one seat's share): `blake3 derive_key(SEED_CONTEXT, seed)`;
+//! - combined seed: `blake3 derive_key(COMBINE_CONTEXT, u32le(len(key)) ‖ key ‖ (u8(seat) ‖ share)*)`
+//!   over the shares in seat order;
 //! - shuffle: the XOF of `blake3 derive_key(SHUFFLE_CONTEXT, seed ‖ u32le(len(deck)) ‖ deck ‖ u32le(n))`
 //!   drives a Fisher–Yates shuffle of the deck's contents in sorted order, where `n` counts the
-//!   seeded shuffles of that deck so far.
+//!   seeded shuffles of that deck so far;
+//! - die roll: the XOF of `blake3 derive_key(DIE_CONTEXT, seed ‖ u32le(len(key)) ‖ key ‖ u32le(n) ‖ u32le(sides))`
+//!   gives a uniform `1..=sides`; random pick: the same under `PICK_CONTEXT` with the number of
+//!   choices, giving a uniform index `0..count`. `n` counts the rolls and picks drawn from that seed
+//!   so far. Uniform values use rejection sampling on little-endian u64 words of the XOF.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +26,35 @@ use super::rules::Violation;
 pub const SEED_CONTEXT: &str = "kifu 2026-11-21 shuffle seed commitment v1";
 /// Context string for the per-shuffle random stream (blake3 derive_key mode).
 pub const SHUFFLE_CONTEXT: &str = "kifu 2026-11-21 seeded shuffle v1";
+
+/// Context string for die rolls (blake3 derive_key mode).
+pub const DIE_CONTEXT: &str = "kifu 2026-11-22 die roll v1";
+/// Context string for random picks (blake3 derive_key mode).
+pub const PICK_CONTEXT: &str = "kifu 2026-11-22 random pick v1";
+/// Context string for combining every seat's seed share into one seed (blake3 derive_key mode).
+pub const COMBINE_CONTEXT: &str = "kifu 2026-11-22 combined seed v1";
+/// Context string for sealed choices (blake3 derive_key mode).
+pub const CHOICE_CONTEXT: &str = "kifu 2026-11-22 sealed choice v1";
+
+/// How a game's randomness comes about, chosen in the header (like Naruto's `shuffles` policy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub enum RandomMode {
+    /// A real table: shuffles, dice and picks are recorded as the facts they were; only whether
+    /// a result is possible is checked.
+    Physical,
+    /// A digital table: every result derives from a committed seed and the audit re-derives it.
+    Digital,
+}
+
+impl super::policy::Choice for RandomMode {
+    const NAMES: &'static [&'static str] = &["physical", "digital"];
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn from_index(i: usize) -> Option<Self> {
+        [RandomMode::Physical, RandomMode::Digital].get(i).copied()
+    }
+}
 
 /// A 32-byte commitment (a sealed card or a seed hash): the same type as a log hash, raw in
 /// postcard and hex in JSON.
@@ -35,6 +73,72 @@ pub fn commit_seed(seed: &Secret) -> Commitment {
     Commitment(blake3::derive_key(SEED_CONTEXT, &seed.0))
 }
 
+/// Seals a choice (`key` names what is chosen, e.g. "round 3 bid"): the commitment a seat logs
+/// before the choices are revealed together.
+pub fn seal_choice(key: &str, choice: &str, salt: &Secret) -> Commitment {
+    let mut h = blake3::Hasher::new_derive_key(CHOICE_CONTEXT);
+    h.update(&salt.0);
+    h.update(&len32(key));
+    h.update(key.as_bytes());
+    h.update(choice.as_bytes());
+    Commitment(*h.finalize().as_bytes())
+}
+
+/// The seed that every seat's revealed share makes together: nobody knows it until the last
+/// share is revealed, and every share was committed before any was revealed.
+pub fn combine_seeds(key: &str, shares: &[(super::Seat, Secret)]) -> Secret {
+    let mut sorted = shares.to_vec();
+    sorted.sort_by_key(|(seat, _)| *seat);
+    let mut h = blake3::Hasher::new_derive_key(COMBINE_CONTEXT);
+    h.update(&len32(key));
+    h.update(key.as_bytes());
+    for (seat, share) in &sorted {
+        h.update(&[*seat]);
+        h.update(&share.0);
+    }
+    Commitment(*h.finalize().as_bytes())
+}
+
+/// The `n`-th roll of a die with `sides` sides (1..=sides) from seed `key`.
+pub fn die_roll(seed: &Secret, key: &str, n: u32, sides: u32) -> u32 {
+    let mut xof = draw_stream(DIE_CONTEXT, seed, key, n, sides);
+    // `uniform` < sides ≤ u32::MAX, so the conversion cannot fail.
+    u32::try_from(uniform(&mut xof, u64::from(sides.max(1)))).unwrap_or(0) + 1
+}
+
+/// The `n`-th random pick among `count` choices (an index 0..count) from seed `key`.
+pub fn random_pick(seed: &Secret, key: &str, n: u32, count: u32) -> u32 {
+    let mut xof = draw_stream(PICK_CONTEXT, seed, key, n, count);
+    u32::try_from(uniform(&mut xof, u64::from(count.max(1)))).unwrap_or(0)
+}
+
+fn draw_stream(context: &str, seed: &Secret, key: &str, n: u32, bound: u32) -> blake3::OutputReader {
+    let mut h = blake3::Hasher::new_derive_key(context);
+    h.update(&seed.0);
+    h.update(&len32(key));
+    h.update(key.as_bytes());
+    h.update(&n.to_le_bytes());
+    h.update(&bound.to_le_bytes());
+    h.finalize_xof()
+}
+
+fn len32(s: &str) -> [u8; 4] {
+    u32::try_from(s.len()).unwrap_or(u32::MAX).to_le_bytes()
+}
+
+/// A uniform value in `0..bound` (bound ≥ 1), by rejection sampling so every value is equally likely.
+fn uniform(xof: &mut blake3::OutputReader, bound: u64) -> u64 {
+    let zone = u64::MAX - (u64::MAX % bound);
+    loop {
+        let mut buf = [0u8; 8];
+        xof.fill(&mut buf);
+        let x = u64::from_le_bytes(buf);
+        if x < zone {
+            return x % bound;
+        }
+    }
+}
+
 /// The order a seeded shuffle puts `contents` in. `contents` is sorted first, so the result
 /// depends only on the multiset of cards, the seed, the deck's name and the shuffle number.
 pub fn seeded_order(seed: &Secret, deck: &str, shuffle_no: u32, contents: &[String]) -> Vec<String> {
@@ -42,22 +146,13 @@ pub fn seeded_order(seed: &Secret, deck: &str, shuffle_no: u32, contents: &[Stri
     cards.sort();
     let mut hasher = blake3::Hasher::new_derive_key(SHUFFLE_CONTEXT);
     hasher.update(&seed.0);
-    hasher.update(&u32::try_from(deck.len()).unwrap_or(u32::MAX).to_le_bytes());
+    hasher.update(&len32(deck));
     hasher.update(deck.as_bytes());
     hasher.update(&shuffle_no.to_le_bytes());
     let mut xof = hasher.finalize_xof();
     // Fisher–Yates with rejection sampling, so every permutation is equally likely.
     for i in (1..cards.len()).rev() {
-        let bound = (i + 1) as u64;
-        let zone = u64::MAX - (u64::MAX % bound);
-        let j = loop {
-            let mut buf = [0u8; 8];
-            xof.fill(&mut buf);
-            let x = u64::from_le_bytes(buf);
-            if x < zone {
-                break (x % bound) as usize;
-            }
-        };
+        let j = uniform(&mut xof, (i + 1) as u64) as usize;
         cards.swap(i, j);
     }
     cards
@@ -69,12 +164,18 @@ pub struct AgentSecrets {
     pub seeds: BTreeMap<String, Secret>,
     /// Cards the agent sealed: commitment → (card instance, salt), so it can reveal them later.
     pub sealed: BTreeMap<Commitment, (String, Secret)>,
+    /// Each seat's share of a combined seed, by (seed key, seat), kept until the reveal.
+    pub shares: BTreeMap<(String, super::Seat), Secret>,
+    /// Sealed choices: (choice key, seat) → (choice, salt).
+    pub choices: BTreeMap<(String, super::Seat), (String, Secret)>,
 }
 
 /// One operation on a deck since its last shuffle, as a game's `apply` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum DeckOp {
     TookTop(String),
+    /// The top card was taken face down: its identity is checked once its seal is revealed.
+    TookTopSealed(Commitment),
     PutTop(String),
     PutBottom(String),
 }
@@ -113,12 +214,52 @@ struct SealedEntry {
     revealed: Option<String>,
 }
 
+/// A seed made of one share per seat: commit all, then reveal all, then combine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct CombinedSeed {
+    shares: BTreeMap<super::Seat, SeedEntry>,
+}
+
+impl CombinedSeed {
+    fn value(&self, key: &str) -> Option<Secret> {
+        let shares: Option<Vec<(super::Seat, Secret)>> =
+            self.shares.iter().map(|(seat, e)| e.revealed.map(|s| (*seat, s))).collect();
+        shares.filter(|s| !s.is_empty()).map(|s| combine_seeds(key, &s))
+    }
+}
+
+/// What was drawn from a seed: a die roll (sides, value) or a pick (choices, index).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Draw {
+    Die { sides: u32, value: u32 },
+    Pick { count: u32, index: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct DrawEntry {
+    seq: u64,
+    key: String,
+    n: u32,
+    draw: Draw,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ChoiceEntry {
+    commitment: Commitment,
+    revealed: Option<String>,
+}
+
 /// Every commitment of a game and every seeded deck's transcript.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommitmentLedger {
     seeds: BTreeMap<String, SeedEntry>,
     sealed: BTreeMap<Commitment, SealedEntry>,
     decks: BTreeMap<String, DeckTranscript>,
+    combined: BTreeMap<String, CombinedSeed>,
+    /// Draws (rolls and picks) per seed key so far: the `n` of the next draw.
+    drawn: BTreeMap<String, u32>,
+    draws: Vec<DrawEntry>,
+    choices: BTreeMap<(String, super::Seat), ChoiceEntry>,
     /// The sequence number of the event being applied; games set it through [`Self::at`].
     seq: u64,
 }
@@ -213,8 +354,219 @@ impl CommitmentLedger {
     /// The card a seeded deck has on top, for an agent that knows the seed (self-play's dealer).
     pub fn predicted_top(&self, deck: &str, seed: &Secret) -> Option<String> {
         let seg = self.decks.get(deck)?.segment.as_ref()?;
-        let order = replay_segment(seg, seed).ok()?;
+        let order = replay_segment(seg, seed, &self.sealed).ok()?;
         order.first().cloned()
+    }
+
+    /// The top card of a seeded deck was taken face down, sealed as `commitment`: privacy for the
+    /// taker, and the deck order stays checkable once the seal is revealed.
+    pub fn deck_took_top_sealed(&mut self, deck: &str, commitment: Commitment) {
+        self.card_sealed(commitment);
+        self.op(deck, DeckOp::TookTopSealed(commitment));
+    }
+
+    /// Seat `seat` committed its share of the combined seed `key`.
+    pub fn share_committed(&mut self, key: &str, seat: super::Seat, commitment: Commitment) {
+        self.combined.entry(key.to_string()).or_default().shares.insert(seat, SeedEntry { commitment, revealed: None });
+    }
+
+    /// Seat `seat` revealed its share of the combined seed `key`.
+    pub fn share_revealed(&mut self, key: &str, seat: super::Seat, share: Secret) {
+        if let Some(e) = self.combined.get_mut(key).and_then(|c| c.shares.get_mut(&seat)) {
+            e.revealed = Some(share);
+        }
+    }
+
+    /// Checks a share commitment: one per seat, and none once the reveals began (`KIFU-SEED-5`).
+    pub fn check_share_commit(&self, key: &str, seat: super::Seat) -> Vec<Violation> {
+        let Some(c) = self.combined.get(key) else { return vec![] };
+        if c.shares.contains_key(&seat) {
+            return vec![Violation::new(
+                "KIFU-SEED-5",
+                format!("seat {seat} already committed a share of seed {key:?}"),
+            )];
+        }
+        if c.shares.values().any(|e| e.revealed.is_some()) {
+            return vec![Violation::new(
+                "KIFU-SEED-5",
+                format!("seat {seat} committed a share of seed {key:?} after shares were revealed"),
+            )];
+        }
+        vec![]
+    }
+
+    /// Checks a share reveal: every seat of `contributors` committed first (`KIFU-SEED-5`), and the
+    /// share matches its commitment (`KIFU-SEED-1`).
+    pub fn check_share_reveal(
+        &self,
+        key: &str,
+        seat: super::Seat,
+        share: &Secret,
+        contributors: &[super::Seat],
+    ) -> Vec<Violation> {
+        let Some(c) = self.combined.get(key) else {
+            return vec![Violation::new("KIFU-SEED-4", format!("seed {key:?} has no committed shares"))];
+        };
+        let mut out = Vec::new();
+        let missing: Vec<String> =
+            contributors.iter().filter(|s| !c.shares.contains_key(s)).map(|s| format!("seat {s}")).collect();
+        if !missing.is_empty() {
+            out.push(Violation::new(
+                "KIFU-SEED-5",
+                format!("a share of seed {key:?} was revealed before {} committed", missing.join(", ")),
+            ));
+        }
+        match c.shares.get(&seat) {
+            None => out.push(Violation::new("KIFU-SEED-1", format!("seat {seat} never committed a share of {key:?}"))),
+            Some(e) if e.revealed.is_some() => {
+                out.push(Violation::new("KIFU-SEED-1", format!("seat {seat}'s share of {key:?} was already revealed")))
+            }
+            Some(e) if commit_seed(share) != e.commitment => out.push(Violation::new(
+                "KIFU-SEED-1",
+                format!("seat {seat}'s revealed share of {key:?} does not match its commitment {}", e.commitment),
+            )),
+            Some(_) => {}
+        }
+        out
+    }
+
+    /// Whether `key` names a seed: a dealer's seed or a combined one.
+    pub fn has_seed(&self, key: &str) -> bool {
+        self.seeds.contains_key(key) || self.combined.contains_key(key)
+    }
+
+    /// The seed `key` if it is known yet: a revealed dealer seed, or a combined seed whose every
+    /// committed share is revealed.
+    pub fn seed_value(&self, key: &str) -> Option<Secret> {
+        match self.seeds.get(key) {
+            Some(e) => e.revealed,
+            None => self.combined.get(key).and_then(|c| c.value(key)),
+        }
+    }
+
+    /// The `n` the next roll or pick from seed `key` will use.
+    pub fn next_draw(&self, key: &str) -> u32 {
+        self.drawn.get(key).copied().unwrap_or(0)
+    }
+
+    /// Checks a die roll: the value is on the die (`KIFU-DIE-1`), the mode fits (`KIFU-DIE-3`),
+    /// the seed exists (`KIFU-SEED-4`), and, when the seed is already known (a combined seed,
+    /// revealed before the roll), the value is the one it derives (`KIFU-DIE-2`).
+    pub fn check_die(&self, mode: RandomMode, seed: Option<&str>, sides: u32, value: u32) -> Vec<Violation> {
+        let mut out = Vec::new();
+        if sides == 0 || value == 0 || value > sides {
+            out.push(Violation::new("KIFU-DIE-1", format!("rolled {value} on a die with {sides} sides")));
+        }
+        out.extend(self.check_seeded(mode, seed, |s, key, n| {
+            let want = die_roll(s, key, n, sides);
+            (want != value).then(|| format!("the seed rolls {want} on d{sides}, not {value} (draw #{n} of {key:?})"))
+        }));
+        out
+    }
+
+    /// Checks a random pick of index `index` among `count` choices, like [`Self::check_die`].
+    pub fn check_pick(&self, mode: RandomMode, seed: Option<&str>, count: u32, index: u32) -> Vec<Violation> {
+        let mut out = Vec::new();
+        if index >= count {
+            out.push(Violation::new("KIFU-DIE-1", format!("picked choice {index} of {count}")));
+        }
+        out.extend(self.check_seeded(mode, seed, |s, key, n| {
+            let want = random_pick(s, key, n, count);
+            (want != index)
+                .then(|| format!("the seed picks choice {want} of {count}, not {index} (draw #{n} of {key:?})"))
+        }));
+        out
+    }
+
+    fn check_seeded(
+        &self,
+        mode: RandomMode,
+        seed: Option<&str>,
+        differs: impl Fn(&Secret, &str, u32) -> Option<String>,
+    ) -> Vec<Violation> {
+        match (mode, seed) {
+            (RandomMode::Physical, Some(key)) => vec![Violation::new(
+                "KIFU-DIE-3",
+                format!("a physical table's result names seed {key:?}; record the result as it fell"),
+            )],
+            (RandomMode::Digital, None) => {
+                vec![Violation::new("KIFU-DIE-3", "a digital table's result must derive from a committed seed")]
+            }
+            (RandomMode::Physical, None) => vec![],
+            (RandomMode::Digital, Some(key)) if !self.has_seed(key) => {
+                vec![Violation::new("KIFU-SEED-4", format!("seed {key:?} was never committed"))]
+            }
+            (RandomMode::Digital, Some(key)) => match self.seed_value(key) {
+                Some(s) => {
+                    differs(&s, key, self.next_draw(key)).map(|m| Violation::new("KIFU-DIE-2", m)).into_iter().collect()
+                }
+                None => vec![],
+            },
+        }
+    }
+
+    /// A die was rolled; with `seed`, the audit re-derives it once the seed is known.
+    pub fn die_rolled(&mut self, seed: Option<&str>, sides: u32, value: u32) {
+        self.drawn_from(seed, Draw::Die { sides, value });
+    }
+
+    /// A random pick chose `index` of `count`; with `seed`, the audit re-derives it.
+    pub fn random_picked(&mut self, seed: Option<&str>, count: u32, index: u32) {
+        self.drawn_from(seed, Draw::Pick { count, index });
+    }
+
+    fn drawn_from(&mut self, seed: Option<&str>, draw: Draw) {
+        let Some(key) = seed else { return };
+        let n = self.drawn.entry(key.to_string()).or_insert(0);
+        self.draws.push(DrawEntry { seq: self.seq, key: key.to_string(), n: *n, draw });
+        *n += 1;
+    }
+
+    /// Seat `seat` sealed its choice `key`.
+    pub fn choice_sealed(&mut self, key: &str, seat: super::Seat, commitment: Commitment) {
+        self.choices.entry((key.to_string(), seat)).or_insert(ChoiceEntry { commitment, revealed: None });
+    }
+
+    /// Checks a choice seal: one per seat and key (`KIFU-SEAL-2`).
+    pub fn check_choice_seal(&self, key: &str, seat: super::Seat) -> Vec<Violation> {
+        match self.choices.get(&(key.to_string(), seat)) {
+            Some(_) => vec![Violation::new("KIFU-SEAL-2", format!("seat {seat} already sealed a choice for {key:?}"))],
+            None => vec![],
+        }
+    }
+
+    /// Checks a choice reveal against its seal (`KIFU-SEAL-2`).
+    pub fn check_choice_reveal(&self, key: &str, seat: super::Seat, choice: &str, salt: &Secret) -> Vec<Violation> {
+        match self.choices.get(&(key.to_string(), seat)) {
+            None => vec![Violation::new("KIFU-SEAL-2", format!("seat {seat} sealed no choice for {key:?}"))],
+            Some(e) if e.revealed.is_some() => {
+                vec![Violation::new("KIFU-SEAL-2", format!("seat {seat}'s choice for {key:?} was already revealed"))]
+            }
+            Some(e) if seal_choice(key, choice, salt) != e.commitment => vec![Violation::new(
+                "KIFU-SEAL-2",
+                format!(
+                    "seat {seat}'s revealed choice {choice:?} for {key:?} does not match its seal {}",
+                    e.commitment
+                ),
+            )],
+            Some(_) => vec![],
+        }
+    }
+
+    pub fn choice_revealed(&mut self, key: &str, seat: super::Seat, choice: &str) {
+        if let Some(e) = self.choices.get_mut(&(key.to_string(), seat)) {
+            e.revealed = Some(choice.to_string());
+        }
+    }
+
+    /// The revealed choice of `seat` for `key`, if any.
+    pub fn revealed_choice(&self, key: &str, seat: super::Seat) -> Option<&str> {
+        self.choices.get(&(key.to_string(), seat)).and_then(|e| e.revealed.as_deref())
+    }
+
+    /// Whether `seat` sealed a choice for `key`.
+    pub fn has_sealed_choice(&self, key: &str, seat: super::Seat) -> bool {
+        self.choices.contains_key(&(key.to_string(), seat))
     }
 
     pub fn card_sealed(&mut self, commitment: Commitment) {
@@ -263,6 +615,35 @@ impl CommitmentLedger {
                 ));
             }
         }
+        for (key, c) in &self.combined {
+            for (seat, e) in &c.shares {
+                if e.revealed.is_none() {
+                    out.push((
+                        None,
+                        Violation::new(
+                            "KIFU-SEED-3",
+                            format!("seat {seat}'s share of seed {key:?} was committed but never revealed"),
+                        ),
+                    ));
+                }
+            }
+        }
+        for d in &self.draws {
+            let Some(seed) = self.seed_value(&d.key) else { continue };
+            let wrong = match d.draw {
+                Draw::Die { sides, value } => {
+                    let want = die_roll(&seed, &d.key, d.n, sides);
+                    (want != value).then(|| format!("rolled {value} on d{sides}, but the seed rolls {want}"))
+                }
+                Draw::Pick { count, index } => {
+                    let want = random_pick(&seed, &d.key, d.n, count);
+                    (want != index).then(|| format!("picked choice {index} of {count}, but the seed picks {want}"))
+                }
+            };
+            if let Some(m) = wrong {
+                out.push((Some(d.seq), Violation::new("KIFU-DIE-2", format!("seed {:?}, draw #{}: {m}", d.key, d.n))));
+            }
+        }
         for (deck, t) in &self.decks {
             for seg in t.closed.iter().chain(t.segment.iter()) {
                 if seg.untracked {
@@ -271,7 +652,7 @@ impl CommitmentLedger {
                 let Some(seed) = self.seeds.get(&seg.seed_key).and_then(|s| s.revealed) else {
                     continue;
                 };
-                if let Err((seq, v)) = replay_segment(seg, &seed) {
+                if let Err((seq, v)) = replay_segment(seg, &seed, &self.sealed) {
                     out.push((
                         Some(seq),
                         Violation::new(
@@ -287,7 +668,11 @@ impl CommitmentLedger {
 }
 
 /// Replays one segment of a seeded deck; returns the resulting order or the first deviation.
-fn replay_segment(seg: &Segment, seed: &Secret) -> Result<Vec<String>, (u64, String)> {
+fn replay_segment(
+    seg: &Segment,
+    seed: &Secret,
+    sealed: &BTreeMap<Commitment, SealedEntry>,
+) -> Result<Vec<String>, (u64, String)> {
     let mut order: std::collections::VecDeque<String> =
         seeded_order(seed, &seg.deck, seg.shuffle_no, &seg.contents).into();
     for (seq, op) in &seg.ops {
@@ -296,6 +681,15 @@ fn replay_segment(seg: &Segment, seed: &Secret) -> Result<Vec<String>, (u64, Str
                 Some(top) if &top == card => {}
                 Some(top) => return Err((*seq, format!("took {card} but the seeded order had {top} on top"))),
                 None => return Err((*seq, format!("took {card} from a deck the seeded order says was empty"))),
+            },
+            DeckOp::TookTopSealed(c) => match (order.pop_front(), sealed.get(c).and_then(|e| e.revealed.as_ref())) {
+                (Some(top), Some(card)) if &top != card => {
+                    return Err((*seq, format!("took sealed {card} but the seeded order had {top} on top")))
+                }
+                (None, _) => {
+                    return Err((*seq, "took a sealed card from a deck the seeded order says was empty".into()))
+                }
+                _ => {}
             },
             DeckOp::PutTop(card) => order.push_front(card.clone()),
             DeckOp::PutBottom(card) => order.push_back(card.clone()),

@@ -11,19 +11,26 @@
 pub mod audit;
 pub mod catalog;
 pub mod commit;
+pub mod common;
 pub mod driver;
+pub mod policy;
 pub mod record;
 pub mod replay;
 pub mod rules;
+pub mod seats;
 pub mod selfplay;
+pub mod versions;
 pub mod view;
+pub mod visibility;
 
 use std::fmt::Debug;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 pub use rules::{Enforcement, RuleCoverage, RuleId, Violation};
+pub use seats::{SeatRange, Seats};
 pub use view::{BoardView, Viewer};
+pub use visibility::Visibility;
 
 /// The agent's random source: seeded, portable and deterministic.
 pub type AgentRng = rand_chacha::ChaCha8Rng;
@@ -31,7 +38,7 @@ pub type AgentRng = rand_chacha::ChaCha8Rng;
 /// A player's place at the table: an index into the header's player list. Games have N players.
 pub type Seat = u8;
 
-/// The other seat of a two-player game.
+/// The other seat of a two-player game. Games of more seats use [`next_seat`] or their own order.
 pub fn opponent(seat: Seat) -> Seat {
     if seat == 0 {
         1
@@ -40,19 +47,160 @@ pub fn opponent(seat: Seat) -> Seat {
     }
 }
 
+/// The seat after `seat` in table order among `seats` seats, skipping those `skip` names
+/// (eliminated seats); `None` when no other seat is left.
+pub fn next_seat(seat: Seat, seats: usize, skip: &[Seat]) -> Option<Seat> {
+    (1..=seats)
+        .filter_map(|d| Seat::try_from((usize::from(seat) + d) % seats.max(1)).ok())
+        .find(|s| !skip.contains(s) && *s != seat)
+}
+
 /// A seat's display name from the header's player list; `seat N` for a seat the list lacks, so a
 /// malformed record still renders.
 pub fn seat_name(names: &[String], seat: Seat) -> String {
     names.get(usize::from(seat)).cloned().unwrap_or_else(|| format!("seat {seat}"))
 }
 
-/// How a game ended, as the rules (or a judge's game-loss ruling) decided it.
+/// How a game ended, as the rules (or judges' game-loss rulings) decided it.
+///
+/// Not a stored format (it is recomputed by every fold), but it appears in JSON output.
+/// Every seat of the game appears in exactly one place. The kinds stay distinct
+/// (see [`Outcome::kind`]): a win, a shared win, a draw (one place holding every seat, nobody
+/// eliminated) and "everyone lost" (every seat eliminated).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {
-    /// The winning seats. Empty means a draw; in a game of three or more, several may share a win.
-    pub winners: Vec<Seat>,
+    /// The places, best first; seats in one place tie.
+    pub placements: Vec<Vec<Seat>>,
+    /// Seats knocked out by a loss (a loss condition or a judge's game loss), in the order they
+    /// went out. An eliminated seat never counts as a winner, whatever its place.
+    pub eliminated: Vec<Seat>,
     /// Why the game ended, in a few words, citing the rule ID where there is one (e.g. "NAR-WIN-2: 10 battle rewards").
     pub reason: String,
+}
+
+/// The kind of an [`Outcome`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum OutcomeKind {
+    /// One seat placed first.
+    Won,
+    /// Several seats, not all of them, share first place.
+    SharedWin,
+    /// Every seat shares first place and nobody was eliminated.
+    Draw,
+    /// Every seat was eliminated.
+    EveryoneLost,
+}
+
+impl Outcome {
+    /// `winner` won; the other seats of `seats` share second place.
+    pub fn won(winner: Seat, seats: usize, reason: impl Into<String>) -> Outcome {
+        let rest: Vec<Seat> = all_seats(seats).filter(|s| *s != winner).collect();
+        let mut placements = vec![vec![winner]];
+        if !rest.is_empty() {
+            placements.push(rest);
+        }
+        Outcome { placements, eliminated: vec![], reason: reason.into() }
+    }
+
+    /// Every one of `seats` seats shares first place.
+    pub fn draw(seats: usize, reason: impl Into<String>) -> Outcome {
+        Outcome { placements: vec![all_seats(seats).collect()], eliminated: vec![], reason: reason.into() }
+    }
+
+    /// Every one of `seats` seats lost.
+    pub fn everyone_lost(seats: usize, reason: impl Into<String>) -> Outcome {
+        Outcome {
+            placements: vec![all_seats(seats).collect()],
+            eliminated: all_seats(seats).collect(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Every seat that appears in the outcome.
+    pub fn seats(&self) -> usize {
+        self.placements.iter().map(Vec::len).sum()
+    }
+
+    pub fn kind(&self) -> OutcomeKind {
+        let total = self.seats();
+        let first = self.placements.first().map_or(0, Vec::len);
+        if total > 0 && self.placements.iter().flatten().all(|s| self.eliminated.contains(s)) {
+            OutcomeKind::EveryoneLost
+        } else if first == total {
+            OutcomeKind::Draw
+        } else if first > 1 {
+            OutcomeKind::SharedWin
+        } else {
+            OutcomeKind::Won
+        }
+    }
+
+    /// The seats that won: first place, unless the game is a draw or everyone lost. An
+    /// eliminated seat is never a winner.
+    pub fn winners(&self) -> Vec<Seat> {
+        match self.kind() {
+            OutcomeKind::Draw | OutcomeKind::EveryoneLost => vec![],
+            _ => self
+                .placements
+                .first()
+                .map(|p| p.iter().copied().filter(|s| !self.eliminated.contains(s)).collect())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The result in a few words with the players' names: "alice won", "draw", "everyone lost",
+    /// "alice, bob share the win"; with three or more seats, the places follow.
+    pub fn headline(&self, names: &[String]) -> String {
+        let name = |s: &Seat| seat_name(names, *s);
+        let list = |seats: &[Seat]| seats.iter().map(name).collect::<Vec<_>>().join(", ");
+        let head = match self.kind() {
+            OutcomeKind::Won => format!("{} won", list(&self.winners())),
+            OutcomeKind::SharedWin => format!("{} share the win", list(&self.winners())),
+            OutcomeKind::Draw => "draw".to_string(),
+            OutcomeKind::EveryoneLost => "everyone lost".to_string(),
+        };
+        if self.seats() <= 2 {
+            return head;
+        }
+        let places: Vec<String> = self
+            .placements
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let out = p.iter().filter(|s| self.eliminated.contains(s)).count();
+                let mark = if out == p.len() { " (out)" } else { "" };
+                format!("{}. {}{mark}", i + 1, list(p))
+            })
+            .collect();
+        format!("{head}; {}", places.join("; "))
+    }
+
+    /// The place (0 = first) of `seat`, if it appears.
+    pub fn place_of(&self, seat: Seat) -> Option<usize> {
+        self.placements.iter().position(|p| p.contains(&seat))
+    }
+
+    /// This outcome with `lost` (in the order they went out) eliminated: they leave their places
+    /// and take the last places, the last one out placing highest among them.
+    pub fn with_eliminated(mut self, lost: &[Seat]) -> Outcome {
+        for p in &mut self.placements {
+            p.retain(|s| !lost.contains(s));
+        }
+        self.placements.retain(|p| !p.is_empty());
+        for s in lost.iter().rev() {
+            self.placements.push(vec![*s]);
+        }
+        for s in lost {
+            if !self.eliminated.contains(s) {
+                self.eliminated.push(*s);
+            }
+        }
+        self
+    }
+}
+
+fn all_seats(seats: usize) -> impl Iterator<Item = Seat> {
+    (0..seats).filter_map(|s| Seat::try_from(s).ok())
 }
 
 /// Where a state stands in the game, for seeking ("jump to turn 5, phase battle") and for display.
@@ -65,8 +213,12 @@ pub struct Position {
     /// The step within the phase (e.g. "attack", "block" in Naruto's battle phase); the phase
     /// again for games whose phases have no steps. Seeking by phase matches either.
     pub step: &'static str,
-    /// The seat whose turn it is (the attacker in Naruto, the Active Master in FATE), if any.
+    /// The seat whose turn it is (the attacker in Naruto, the turn player in FATE), if any.
     pub active: Option<Seat>,
+    /// Who may act now ([`Game::awaited`]): the blocker in a block step, every seat holding
+    /// priority on a stack, every seat owing a simultaneous choice, FATE's Active Master. Empty
+    /// when the game is over or only automatic steps are due.
+    pub awaited: Vec<Seat>,
 }
 
 /// A game: the rules as pure functions over plain types.
@@ -76,8 +228,16 @@ pub struct Position {
 pub trait Game: 'static {
     /// Stable ruleset name recorded in every game stream's header (e.g. `"naruto"`).
     const RULESET: &'static str;
-    /// Bumped when the rules code changes the meaning of recorded events.
+    /// Bumped when the rules code changes the meaning of recorded events. A released version's
+    /// rules stay in the build behind their number (see [`versions`]), so a game recorded under
+    /// an older version still opens, replays and audits under its own rules.
     const RULESET_VERSION: u32;
+    /// How many seats the game seats (checked once, by [`rules::check_seats`]).
+    const SEATS: SeatRange;
+    /// Whether the recorder refuses an action by a seat that [`Game::awaited`] does not name
+    /// (`KIFU-TURN-1`). New games say `true`; Naruto and Vanguard predate the query and check
+    /// turn order with their own rule IDs.
+    const CHECKS_AWAITED: bool;
 
     /// The header configuration: players, registered decks (with the card definitions they use,
     /// so a replay never depends on an external catalog) and the policy chosen for each OPEN point.
@@ -118,8 +278,24 @@ pub trait Game: 'static {
     /// The outcome once the rules have ended the game.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
-    /// Where the state stands: turn, phase, active seat.
+    /// Where the state stands: turn, phase, the seat whose turn it is, and who may act
+    /// (`awaited: Self::awaited(state)`).
     fn position(state: &Self::State) -> Position;
+
+    /// The seats the game waits for now ("who may act"): see [`Position::awaited`]. Seats a judge
+    /// eliminated are removed by the machinery.
+    fn awaited(state: &Self::State) -> Vec<Seat>;
+
+    /// A judge's game loss put `seat` out of the game ([`Ruling::GameLossIssued`]). The hook lets
+    /// a game of three or more go on without the seat (skip its turns, drop it from the awaited
+    /// seats, take its cards off the table). The machinery places the seat last whatever the
+    /// game does. Must be idempotent: after a backup the machinery calls it again for every
+    /// game loss still standing. Two-seat games end at the first game loss and need not
+    /// override it.
+    fn seat_eliminated(state: Self::State, seat: Seat) -> Self::State {
+        let _ = seat;
+        state
+    }
 
     /// The board as `viewer` may see it. Architecture invariant: hidden information leaves the
     /// core only through this function.

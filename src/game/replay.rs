@@ -61,21 +61,43 @@ impl<G: Game> std::fmt::Debug for Table<G> {
 }
 
 impl<G: Game> Table<G> {
-    /// The outcome: a judge's game loss overrides the board; otherwise the rules decide.
-    pub fn outcome(&self) -> Option<Outcome> {
-        if !self.rulings.game_losses.is_empty() {
-            let lost: Vec<Seat> = self.rulings.game_losses.iter().map(|(_, s)| *s).collect();
-            let winners: Vec<Seat> =
-                (0..self.seats).filter_map(|s| Seat::try_from(s).ok()).filter(|s| !lost.contains(s)).collect();
-            if winners.len() <= 1 || self.seats == 2 {
-                return Some(Outcome { winners, reason: format!("game loss issued by a judge to seat(s) {lost:?}") });
+    /// The seats judges' game losses put out, in the order they went out.
+    pub fn eliminated(&self) -> Vec<Seat> {
+        let mut out: Vec<Seat> = Vec::new();
+        for (_, s) in &self.rulings.game_losses {
+            if !out.contains(s) {
+                out.push(*s);
             }
         }
-        G::outcome(&self.game)
+        out
     }
 
+    /// The outcome: judges' game losses override the board. When at most one seat is left it
+    /// wins; otherwise the game goes on without the eliminated seats, which take the last places
+    /// of whatever outcome the rules reach.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let lost = self.eliminated();
+        if lost.is_empty() {
+            return G::outcome(&self.game);
+        }
+        let left: Vec<Seat> =
+            (0..self.seats).filter_map(|s| Seat::try_from(s).ok()).filter(|s| !lost.contains(s)).collect();
+        if left.len() <= 1 {
+            let placements = if left.is_empty() { vec![] } else { vec![left] };
+            let base = Outcome { placements, eliminated: vec![], reason: String::new() };
+            let mut o = base.with_eliminated(&lost);
+            o.reason = format!("game loss issued by a judge to seat(s) {lost:?}");
+            return Some(o);
+        }
+        G::outcome(&self.game).map(|o| o.with_eliminated(&lost))
+    }
+
+    /// The position; the seats a judge eliminated are never awaited.
     pub fn position(&self) -> Position {
-        G::position(&self.game)
+        let mut p = G::position(&self.game);
+        let lost = self.eliminated();
+        p.awaited.retain(|s| !lost.contains(s));
+        p
     }
 }
 
@@ -141,11 +163,22 @@ impl<G: Game> Replay<G> {
             }
             GameEntry::Ruled(r) => match r {
                 Ruling::WarningIssued { seat, .. } => state.rulings.warnings.push((step.seq, *seat)),
-                Ruling::GameLossIssued { seat, .. } => state.rulings.game_losses.push((step.seq, *seat)),
+                Ruling::GameLossIssued { seat, .. } => {
+                    state.rulings.game_losses.push((step.seq, *seat));
+                    if usize::from(*seat) < state.seats {
+                        state.game = G::seat_eliminated(state.game, *seat);
+                    }
+                }
                 Ruling::BackedUp { judge, to_seq, .. } => {
                     // A backup to the future or to itself is recorded but changes nothing (the audit flags it).
                     if (*to_seq as usize) < i {
                         state.game = self.state_at(*to_seq).game;
+                        // Game losses stand through a backup: the restored state hears of them again.
+                        for s in state.eliminated() {
+                            if usize::from(s) < state.seats {
+                                state.game = G::seat_eliminated(state.game, s);
+                            }
+                        }
                         state.rulings.backups.push(Backup { at: step.seq, to: *to_seq, judge: judge.clone() });
                     }
                 }

@@ -96,20 +96,69 @@ fn enforcement_cell(e: &Enforcement) -> String {
     }
 }
 
-/// The header checks of a two-player game: exactly two players with a deck each (`rule` is the
-/// game's ID for that), then each deck by `check_deck`, its violations prefixed with the seat.
+/// Every `KIFU-*` rule ID the recorder reports, with what it means: the recorder's own checks,
+/// shared by every game. ARCHITECTURE.md lists the same table; a test keeps the two and the
+/// source in step.
+pub const KIFU_RULES: &[(RuleId, &str)] = &[
+    ("KIFU-ACTOR-1", "a player recorded another seat's action"),
+    ("KIFU-CARD-1", "an event names a card that is not where it says (not in that zone, named twice)"),
+    ("KIFU-CARD-2", "a deck names a card its catalog does not define"),
+    ("KIFU-RULING-1", "a forced entry or ruling not recorded by a judge"),
+    ("KIFU-RULING-2", "a ruling about an event or seat that does not exist"),
+    ("KIFU-SEAT-1", "an event names a seat the game does not have"),
+    ("KIFU-SEAT-2", "the number of players is outside the game's seat range"),
+    ("KIFU-SEAT-3", "an event names a seat a judge's game loss eliminated"),
+    ("KIFU-TURN-1", "a seat acted that the game was not waiting for"),
+    ("KIFU-SEAL-1", "a card reveal that does not match its sealed commitment"),
+    ("KIFU-SEAL-2", "a sealed choice reveal that does not match its seal, or a choice sealed twice"),
+    ("KIFU-SEED-1", "a seed reveal that does not match its commitment"),
+    ("KIFU-SEED-2", "a seeded shuffle whose recorded draws disagree with the seed"),
+    ("KIFU-SEED-3", "a seed committed but never revealed"),
+    ("KIFU-SEED-4", "randomness that names a seed never committed, or a digital game without one"),
+    ("KIFU-SEED-5", "a combined seed share revealed before every seat committed, or committed twice"),
+    ("KIFU-DIE-1", "a die value outside the die, or a pick outside the choices"),
+    ("KIFU-DIE-2", "a digital die roll or random pick that disagrees with its seed"),
+    ("KIFU-DIE-3", "randomness recorded in the wrong mode (a seed at a physical table, none at a digital one)"),
+];
+
+/// Whether `rule` is a registered `KIFU-*` ID.
+pub fn is_kifu_rule(rule: &str) -> bool {
+    KIFU_RULES.iter().any(|(r, _)| *r == rule)
+}
+
+/// The one seat check: `seat` exists in a game of `seats` seats (`KIFU-SEAT-1`).
+pub fn check_seat(seat: super::Seat, seats: usize) -> Option<Violation> {
+    (usize::from(seat) >= seats)
+        .then(|| Violation::new("KIFU-SEAT-1", format!("seat {seat} does not exist: the game has {seats} seats")))
+}
+
+/// `seat` may act only if the game awaits it (`KIFU-TURN-1`).
+pub fn check_awaited(seat: super::Seat, awaited: &[super::Seat]) -> Option<Violation> {
+    (!awaited.contains(&seat)).then(|| {
+        let who = if awaited.is_empty() {
+            "no seat".to_string()
+        } else {
+            awaited.iter().map(|s| format!("seat {s}")).collect::<Vec<_>>().join(", ")
+        };
+        Violation::new("KIFU-TURN-1", format!("seat {seat} acted, but the game is waiting for {who}"))
+    })
+}
+
+/// The header checks every game shares: the player count is in the game's seat range
+/// (`KIFU-SEAT-2`) with one deck per player, then each deck by `check_deck`, its violations
+/// prefixed with the seat.
 pub fn check_seats<D>(
-    rule: RuleId,
+    range: super::SeatRange,
     players: &[String],
     decks: &[D],
     check_deck: impl Fn(&D) -> Vec<Violation>,
 ) -> Vec<Violation> {
     let mut out = Vec::new();
-    if players.len() != 2 || decks.len() != 2 {
+    if !range.contains(players.len()) || decks.len() != players.len() {
         out.push(Violation::new(
-            rule,
+            "KIFU-SEAT-2",
             format!(
-                "a game has exactly 2 players with a deck each; got {} players and {} decks",
+                "a game has {range} players with a deck each; got {} players and {} decks",
                 players.len(),
                 decks.len()
             ),

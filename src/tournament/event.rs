@@ -47,7 +47,7 @@ fn play_match(
         let log = store.export(&id)?;
         let outcome = driver.audit(&log)?.outcome;
         let names = log.header.v1().players.clone();
-        let winner = outcome.and_then(|o| match o.winners.as_slice() {
+        let winner = outcome.and_then(|o| match o.winners().as_slice() {
             [w] => names.get(usize::from(*w)).cloned(),
             _ => None,
         });

@@ -231,11 +231,12 @@ fn check_game(
     Ok(match report.outcome {
         None => None,
         Some(o) => {
-            let wa = o.winners.iter().any(|&s| usize::from(s) == sa);
-            let wb = o.winners.iter().any(|&s| usize::from(s) == sb);
-            match (wa, wb) {
-                (true, false) => Some(true),
-                (false, true) => Some(false),
+            // Placements decide: the better-placed seat won; a shared place or everyone losing is a draw.
+            let place = |s: usize| crate::game::Seat::try_from(s).ok().and_then(|s| o.place_of(s));
+            match (o.kind(), place(sa), place(sb)) {
+                (crate::game::OutcomeKind::EveryoneLost, _, _) => None,
+                (_, Some(a), Some(b)) if a < b => Some(true),
+                (_, Some(a), Some(b)) if b < a => Some(false),
                 _ => None,
             }
         }

@@ -180,7 +180,7 @@ pub(crate) use cases;
 pub fn fixture_summary(driver: &dyn Driver, name: &str, log: &VerifiedLog) -> String {
     let report = driver.audit(log).unwrap();
     let outcome = match &report.outcome {
-        Some(o) => format!("winners={:?} ({})", o.winners, o.reason),
+        Some(o) => format!("winners={:?} ({})", o.winners(), o.reason),
         None => "unfinished".into(),
     };
     let findings: Vec<String> = report

@@ -48,13 +48,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     println!("{stream}: {} game, {} events, chain verified, head {}", report.ruleset, report.events, g.log.head.hash);
     match &report.outcome {
         Some(o) => {
-            let w: Vec<_> =
-                o.winners.iter().map(|s| players.get(usize::from(*s)).cloned().unwrap_or_default()).collect();
-            println!(
-                "result: {} ({})",
-                if w.is_empty() { "draw".to_string() } else { format!("{} won", w.join(", ")) },
-                o.reason
-            );
+            println!("result: {} ({})", o.headline(&players), o.reason);
         }
         None => println!("result: not finished"),
     }

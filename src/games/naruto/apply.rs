@@ -220,7 +220,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 super::events::WinReason::Rewards => "NAR-WIN-2: 10 or more battle rewards",
                 super::events::WinReason::DeckOut => "NAR-WIN-3: the opponent's deck is empty",
             };
-            s.result = Some(Outcome { winners: vec![*winner], reason: why.to_string() });
+            s.result = Some(Outcome::won(*winner, s.players.len(), why));
         }
         HandCheckDiscard { seat, cards } => {
             for c in cards {

@@ -324,7 +324,7 @@ impl NarutoConfig {
     /// Everything wrong with the header: seat count (NAR-DECK-1) and each deck (NAR-DECK-2..4).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
-        check_seats("NAR-DECK-1", &c.players, &c.decks, |deck| {
+        check_seats(<super::Naruto as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
             check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
         })
     }

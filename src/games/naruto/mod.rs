@@ -27,7 +27,9 @@ pub mod view;
 
 use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
 
 pub use config::NarutoConfig;
 pub use events::NarutoEvent;
@@ -39,6 +41,9 @@ pub struct Naruto;
 impl Game for Naruto {
     const RULESET: &'static str = "naruto";
     const RULESET_VERSION: u32 = 1;
+    const SEATS: SeatRange = SeatRange::TWO;
+    // Turn order is checked by the game's own rule IDs, which the pinned fixtures' findings name.
+    const CHECKS_AWAITED: bool = false;
 
     type Config = NarutoConfig;
     type Event = NarutoEvent;
@@ -50,7 +55,7 @@ impl Game for Naruto {
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<String>> {
         let format = DeckFormat {
-            seats_rule: "NAR-DECK-1",
+            seats: Self::SEATS,
             parse: catalog::parse_deck_list,
             // check_deck takes a slice; the closure adapts it to the parsed Vec.
             check: |deck, cards| catalog::check_deck(deck, cards),
@@ -92,7 +97,21 @@ impl Game for Naruto {
     fn position(state: &NarutoState) -> Position {
         let (phase, step) =
             if state.result.is_some() { ("over", "over") } else { (state.step.phase(), state.step.name()) };
-        Position { turn: state.turn, phase, step, active: state.attacker }
+        Position { turn: state.turn, phase, step, active: state.attacker, awaited: Self::awaited(state) }
+    }
+
+    fn awaited(state: &NarutoState) -> Vec<Seat> {
+        use events::Step;
+        if state.result.is_some() {
+            return vec![];
+        }
+        let both = vec![0, 1];
+        match (state.step, state.attacker) {
+            // Mulligans, the jutsu exchange and the hand check involve both players.
+            (Step::Setup | Step::Jutsu | Step::HandCheck, _) | (_, None) => both,
+            (Step::Block, Some(a)) => vec![NarutoState::opponent(a)],
+            (_, Some(a)) => vec![a],
+        }
     }
 
     fn view(state: &NarutoState, viewer: Viewer) -> BoardView {

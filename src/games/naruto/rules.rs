@@ -42,11 +42,12 @@ impl Check<'_> {
     }
 
     fn seat_ok(&mut self, seat: Seat) -> bool {
-        if usize::from(seat) < self.s.players.len().min(2) {
-            true
-        } else {
-            self.v("NAR-DECK-1", format!("seat {seat} does not exist: the game has two players"));
-            false
+        match crate::game::rules::check_seat(seat, self.s.players.len().min(2)) {
+            None => true,
+            Some(v) => {
+                self.out.push(v);
+                false
+            }
         }
     }
 

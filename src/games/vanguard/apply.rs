@@ -210,15 +210,11 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
                 LossReason::SixDamage => "VG-WIN-2: six damage",
                 LossReason::DeckOut => "VG-WIN-3: no cards left in the deck",
             };
-            let winners = match loser {
-                Some(l) => vec![VanguardState::opponent(*l)],
-                None => vec![],
-            };
-            let reason = match loser {
-                Some(l) => format!("{why} ({} lost)", s.name(*l)),
-                None => format!("{why}: both players lost at once, a draw (VG-OPEN-4)"),
-            };
-            s.result = Some(Outcome { winners, reason });
+            let seats = s.players.len();
+            s.result = Some(match loser {
+                Some(l) => Outcome::won(VanguardState::opponent(*l), seats, format!("{why} ({} lost)", s.name(*l))),
+                None => Outcome::draw(seats, format!("{why}: both players lost at once, a draw (VG-OPEN-4)")),
+            });
         }
         CardMoved { card, to, .. } => {
             let owner = VanguardState::owner(card).unwrap_or(0);

@@ -261,7 +261,7 @@ impl VanguardConfig {
     /// Everything wrong with the header: two players with a deck each, and each deck (VG-DECK).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
-        check_seats("VG-DECK-1", &c.players, &c.decks, |deck| {
+        check_seats(<super::Vanguard as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
             check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
         })
     }

@@ -32,7 +32,9 @@ pub mod view;
 
 use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
 
 pub use config::VanguardConfig;
 pub use events::{ClientOp, VanguardEvent};
@@ -44,6 +46,9 @@ pub struct Vanguard;
 impl Game for Vanguard {
     const RULESET: &'static str = "vanguard";
     const RULESET_VERSION: u32 = 1;
+    const SEATS: SeatRange = SeatRange::TWO;
+    // Turn order is checked by the game's own rule IDs, which the pinned fixtures' findings name.
+    const CHECKS_AWAITED: bool = false;
 
     type Config = VanguardConfig;
     type Event = VanguardEvent;
@@ -54,8 +59,7 @@ impl Game for Vanguard {
     }
 
     fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<String>> {
-        let format =
-            DeckFormat { seats_rule: "VG-DECK-1", parse: catalog::parse_deck_list, check: catalog::check_deck };
+        let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
         let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
         let mut config = VanguardConfig::new(request.players.to_vec(), decks, &catalog)
             .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
@@ -93,7 +97,19 @@ impl Game for Vanguard {
     fn position(state: &VanguardState) -> Position {
         let phase = if state.result.is_some() { "over" } else { state.phase.name() };
         // The digest's Vanguard phases have no named steps, so the step is the phase.
-        Position { turn: state.turn, phase, step: phase, active: state.active }
+        Position { turn: state.turn, phase, step: phase, active: state.active, awaited: Self::awaited(state) }
+    }
+
+    fn awaited(state: &VanguardState) -> Vec<Seat> {
+        if state.result.is_some() {
+            return vec![];
+        }
+        match (state.active, &state.attack) {
+            (None, _) => vec![0, 1],
+            // An attack awaiting its hit: the defender guards.
+            (Some(a), Some(at)) if at.hit.is_none() => vec![a, VanguardState::opponent(a)],
+            (Some(a), _) => vec![a],
+        }
     }
 
     fn view(state: &VanguardState, viewer: Viewer) -> BoardView {

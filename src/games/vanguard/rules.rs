@@ -130,8 +130,8 @@ impl<'a> Check<'a> {
             return;
         }
         if let Some(seat) = event.seat() {
-            if usize::from(seat) >= s.players.len().min(2) {
-                self.v("KIFU-SEAT-1", format!("seat {seat} does not exist: the game has two players"));
+            if let Some(v) = crate::game::rules::check_seat(seat, s.players.len().min(2)) {
+                self.out.push(v);
                 return;
             }
         }
@@ -168,9 +168,7 @@ impl<'a> Check<'a> {
                 if s.phase != Phase::Setup || s.first.is_some() {
                     self.v("VG-SETUP-2", "the first player was already determined");
                 }
-                if usize::from(*first) >= 2 {
-                    self.v("KIFU-SEAT-1", format!("seat {first} does not exist"));
-                }
+                self.out.extend(crate::game::rules::check_seat(*first, 2));
             }
             DeckShuffled { .. } => {}
             OpeningHandDrawn { seat, cards } => {

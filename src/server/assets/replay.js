@@ -93,8 +93,17 @@
     $("position").dataset.phase = b.phase;
     const o = b.outcome;
     $("outcome").replaceChildren(
-      o ? el("div", { class: "badge ok", id: "outcome-badge" }, (o.winners.length ? o.winners.map((w) => players[w]).join(", ") + " won" : "draw") + " — " + o.reason) : ""
+      o ? el("div", { class: "badge ok", id: "outcome-badge" }, outcomeText(o, players) + " — " + o.reason) : ""
     );
+  }
+
+  // The result in words from the outcome's placements: the first place minus eliminated seats won.
+  function outcomeText(o, players) {
+    const name = (s) => players[s] || "seat " + s;
+    const first = (o.placements[0] || []).filter((s) => !o.eliminated.includes(s));
+    if (!first.length) return "everyone lost";
+    if (o.placements.length === 1) return "draw";
+    return first.map(name).join(", ") + (first.length > 1 ? " share the win" : " won");
   }
 
   // --- position ---

@@ -431,8 +431,8 @@ fn fillers(n: usize) -> Vec<String> {
 
 cases! {
     nar_deck_legal_fixture ["NAR-DECK-2", "NAR-DECK-3", "NAR-DECK-4"] => setup_case(vec![deck(), deck()], 2, &[]);
-    nar_deck_1_three_players ["NAR-DECK-1"] => setup_case(vec![deck(), deck(), deck()], 3, &["NAR-DECK-1"]);
-    nar_deck_1_seat_out_of_range ["NAR-DECK-1"] => case(setup(), E::HandKept { seat: 2 }, &["NAR-DECK-1"]);
+    nar_deck_1_three_players ["NAR-DECK-1"] => setup_case(vec![deck(), deck(), deck()], 3, &["KIFU-SEAT-2"]);
+    nar_deck_1_seat_out_of_range ["NAR-DECK-1"] => case(setup(), E::HandKept { seat: 2 }, &["KIFU-SEAT-1"]);
     nar_deck_2_49_cards ["NAR-DECK-2"] => setup_case(vec![deck()[..49].to_vec(), deck()], 2, &["NAR-DECK-2"]);
     nar_deck_3_31_ninja ["NAR-DECK-3"] => {
         let mut d: Vec<String> = (1..=10).flat_map(|i| vec![format!("Y{i:02}"); 3]).collect();

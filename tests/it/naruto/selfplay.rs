@@ -19,13 +19,13 @@ fn a_thousand_self_play_games_validate_end_and_audit_clean() {
         let game = play(seed, false);
         let state = &game.last;
         let outcome = Naruto::outcome(state).unwrap_or_else(|| panic!("seed {seed}: no outcome"));
-        assert_eq!(outcome.winners.len(), 1, "seed {seed}: Naruto has no draws");
+        assert_eq!(outcome.winners().len(), 1, "seed {seed}: Naruto has no draws");
         assert_eq!(Naruto::ledger(state).audit(), vec![], "seed {seed}: audit");
         assert_eq!(
             Naruto::position(state),
-            Position { turn: state.turn, phase: "over", step: "over", active: state.attacker }
+            Position { turn: state.turn, phase: "over", step: "over", active: state.attacker, awaited: vec![] }
         );
-        count(&format!("winner {}", outcome.winners[0]));
+        count(&format!("winner {}", outcome.winners()[0]));
         count(&outcome.reason[..9]);
         count(if state.shuffles == ShuffleMode::Digital { "digital" } else { "physical" });
         if state.shuffles == ShuffleMode::Digital {

@@ -35,7 +35,7 @@ fn a_thousand_self_play_games_audit_clean() {
         assert!(report.is_clean(), "seed {seed}: {:?}", report.findings);
         let outcome = report.outcome.unwrap_or_else(|| panic!("seed {seed}: the game has no outcome"));
         *seen.entry(outcome.reason.split(':').next().unwrap_or("").to_string()).or_default() += 1;
-        *seen.entry(format!("winners {:?}", outcome.winners)).or_default() += 1;
+        *seen.entry(format!("winners {:?}", outcome.winners())).or_default() += 1;
         for (_, entry) in &game.entries {
             let kifu::game::GameEntry::Played(e) = entry else { continue };
             let k = match e {

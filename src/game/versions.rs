@@ -1,0 +1,136 @@
+//! Rules versions that stay readable: one ruleset, several released versions, each its own
+//! [`Game`](super::Game) implementation behind its version number. [`Versions`] is itself a
+//! [`Driver`]: it creates and self-plays under the newest version, and opens, audits, exports and
+//! records into a stored game under the version named in that game's header. So a game recorded
+//! under version N opens, replays and audits under version N's rules after version N+1 ships.
+
+use super::audit::AuditReport;
+use super::driver::{Driver, Session};
+use super::record::{GameError, Recorded};
+use super::{NewGame, RuleCoverage, Ruling};
+use crate::log::chain::{Head, VerifiedLog};
+use crate::log::envelope::{Actor, Header, StreamId, Timestamp};
+use crate::store::Store;
+
+/// Every released version of one ruleset, oldest first; the last is the newest.
+pub struct Versions {
+    pub ruleset: &'static str,
+    pub released: &'static [&'static dyn Driver],
+}
+
+impl Versions {
+    /// The newest version's driver (`None` only for an empty list).
+    pub fn newest(&self) -> Option<&'static dyn Driver> {
+        self.released.last().copied()
+    }
+
+    /// The driver for `version`, if this build still has it.
+    pub fn get(&self, version: u32) -> Option<&'static dyn Driver> {
+        self.released.iter().copied().find(|d| d.ruleset_version() == version)
+    }
+
+    /// The driver for a stored game's header.
+    fn for_header(&self, header: &Header) -> Result<&'static dyn Driver, GameError> {
+        let h = header.v1();
+        self.get(h.ruleset_version).ok_or_else(|| GameError::RulesetVersion {
+            stream: h.stream.to_string(),
+            ruleset: self.ruleset,
+            found: h.ruleset_version,
+            have: self.newest().map_or(0, |d| d.ruleset_version()),
+        })
+    }
+
+    fn for_stream(&self, store: &dyn Store, stream: &StreamId) -> Result<&'static dyn Driver, GameError> {
+        let (_, header) = store.header(stream)?;
+        self.for_header(&header)
+    }
+
+    fn current(&self) -> Result<&'static dyn Driver, GameError> {
+        self.newest().ok_or_else(|| GameError::Input(format!("ruleset {} has no released version", self.ruleset)))
+    }
+}
+
+impl Driver for Versions {
+    fn ruleset(&self) -> &'static str {
+        self.ruleset
+    }
+
+    fn ruleset_version(&self) -> u32 {
+        self.newest().map_or(0, |d| d.ruleset_version())
+    }
+
+    fn coverage(&self) -> Vec<RuleCoverage> {
+        self.newest().map(|d| d.coverage()).unwrap_or_default()
+    }
+
+    fn entry_schema(&self) -> String {
+        self.newest().map(|d| d.entry_schema()).unwrap_or_default()
+    }
+
+    fn create(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        request: &NewGame<'_>,
+        now: Timestamp,
+    ) -> Result<Head, GameError> {
+        self.current()?.create(store, stream, request, now)
+    }
+
+    fn act_json(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        actor: Option<Actor>,
+        event_json: &str,
+        forced_by: Option<String>,
+        expected: Option<u64>,
+    ) -> Result<Recorded, GameError> {
+        self.for_stream(store, stream)?.act_json(store, stream, actor, event_json, forced_by, expected)
+    }
+
+    fn rule(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        actor: Actor,
+        ruling: Ruling,
+        expected: Option<u64>,
+    ) -> Result<Recorded, GameError> {
+        self.for_stream(store, stream)?.rule(store, stream, actor, ruling, expected)
+    }
+
+    fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {
+        self.for_header(&log.header)?.open(log)
+    }
+
+    fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError> {
+        self.for_header(&log.header)?.audit(log)
+    }
+
+    /// JSON lines carry no version: an import is recorded under the newest rules.
+    fn import_jsonl(
+        &self,
+        store: &dyn Store,
+        text: &str,
+        stream: Option<StreamId>,
+        now: Timestamp,
+    ) -> Result<(StreamId, Head), GameError> {
+        self.current()?.import_jsonl(store, text, stream, now)
+    }
+
+    fn export_jsonl(&self, log: &VerifiedLog) -> Result<String, GameError> {
+        self.for_header(&log.header)?.export_jsonl(log)
+    }
+
+    fn self_play(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        seed: u64,
+        players: &[String],
+        now: Timestamp,
+    ) -> Result<Head, GameError> {
+        self.current()?.self_play(store, stream, seed, players, now)
+    }
+}

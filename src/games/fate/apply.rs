@@ -427,10 +427,30 @@ fn defeat(s: &mut FateState, seats: &[Seat], reason: &str) {
     if !seats.is_empty() && s.game_should_end() {
         let living = s.living();
         let winners = if living.is_empty() { seats.to_vec() } else { living };
-        s.result = Some(Outcome { winners, reason: reason.to_string() });
+        // Placements: the winners, then the defeated, the last out placing highest; Masters
+        // defeated together share their place.
+        let mut placements = vec![winners.clone()];
+        let mut out: Vec<Seat> = s.defeated.iter().copied().filter(|x| !winners.contains(x)).collect();
+        let together: Vec<Seat> = seats.iter().copied().filter(|x| out.contains(x)).collect();
+        out.retain(|x| !together.contains(x));
+        if !together.is_empty() {
+            placements.push(together);
+        }
+        placements.extend(out.iter().rev().map(|x| vec![*x]));
+        let eliminated = s.defeated.iter().copied().filter(|x| !winners.contains(x)).collect();
+        s.result = Some(Outcome { placements, eliminated, reason: reason.to_string() });
         s.step = Step::Over;
         s.battle = None;
     }
+}
+
+/// A judge's game loss put `seat` out (idempotent): the game goes on without it, or ends under
+/// FATE-OPEN-18.
+pub fn eliminate(mut s: FateState, seat: Seat) -> FateState {
+    if s.is_living(seat) {
+        defeat(&mut s, &[seat], "a judge's game loss");
+    }
+    s
 }
 
 fn defeat_one(s: &mut FateState, seat: Seat) {

@@ -28,7 +28,9 @@ pub mod view;
 
 use crate::game::catalog::{read_new_game, DeckFormat};
 use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, Viewer, Violation};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
 
 pub use config::FateConfig;
 pub use events::FateEvent;
@@ -40,6 +42,12 @@ pub struct Fate;
 impl Game for Fate {
     const RULESET: &'static str = "fate";
     const RULESET_VERSION: u32 = 1;
+    /// 2 to 8 seats at most; the `masters` policy narrows it (3 to 6 by default, FATE-PHASE-1).
+    const SEATS: SeatRange = SeatRange::new(2, 8);
+    // Any Master may use a Command Spell at any moment (FATE-CS-1) and activate effects outside
+    // its turn (FATE-EFF-4), so the awaited seats cannot bound who records; the rules check the
+    // turn order with FATE rule IDs instead.
+    const CHECKS_AWAITED: bool = false;
 
     type Config = FateConfig;
     type Event = FateEvent;
@@ -51,7 +59,7 @@ impl Game for Fate {
 
     fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<String>> {
         let format = DeckFormat {
-            seats_rule: "FATE-PHASE-1",
+            seats: Self::SEATS,
             parse: catalog::parse_deck_list,
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
@@ -99,7 +107,21 @@ impl Game for Fate {
             Some(b) if state.step == events::Step::Battle => b.process.name(),
             _ => step,
         };
-        Position { turn: state.turn, phase: step, step: phase, active: state.turn_master }
+        Position {
+            turn: state.turn,
+            phase: step,
+            step: phase,
+            active: state.turn_master,
+            awaited: Self::awaited(state),
+        }
+    }
+
+    fn awaited(state: &FateState) -> Vec<Seat> {
+        state.may_act()
+    }
+
+    fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
+        apply::eliminate(state, seat)
     }
 
     fn view(state: &FateState, viewer: Viewer) -> BoardView {

@@ -1,7 +1,8 @@
 //! `validate`: every rule a FATE event breaks, with its digest rule ID (§5). Pure; no IO.
 //!
 //! The recorder's own checks use `KIFU-*` IDs: an unknown seat (`KIFU-SEAT-1`), a seal that does
-//! not open (`KIFU-SEAL-1`), an escape hatch naming nothing in play (`KIFU-EVENT-1`).
+//! not open (`KIFU-SEAL-1`), an escape hatch naming nothing in play (`KIFU-CARD-1`), and the
+//! digital dice chains (`KIFU-SEED-1/4/5`, `KIFU-DIE-2/3`).
 
 use std::collections::BTreeSet;
 
@@ -83,7 +84,7 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
             }
             if s.policies.dice == DiceMode::Digital {
                 if let Some(x) = s.seats().find(|x| s.dice.last[usize::from(*x)].is_none()) {
-                    out.push(v("KIFU-DICE-1", format!("{} has not committed a dice chain", s.name(x))));
+                    out.push(v("KIFU-SEED-4", format!("{} has not committed a dice chain", s.name(x))));
                 }
             }
             if let Some(value) = round(s, event, &mut out) {
@@ -404,7 +405,7 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
         }
         CardStateChanged { card, .. } => {
             if !s.masters.iter().any(|m| m.field_pose(card).is_some()) {
-                out.push(v("KIFU-EVENT-1", format!("{card} is not on any field")));
+                out.push(v("KIFU-CARD-1", format!("{card} is not on any field")));
             }
         }
         PranaChanged { .. } | StatModified { .. } | SpecialMarkPlaced { .. } | CommandSpellLost { .. } => {}
@@ -413,16 +414,16 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
             setup_only(s, &mut out);
             digital_only(s, &mut out);
             if s.dice.last[usize::from(*seat)].is_some() {
-                out.push(v("KIFU-DICE-1", format!("{} already committed a dice chain", s.name(*seat))));
+                out.push(v("KIFU-SEED-5", format!("{} already committed a dice chain", s.name(*seat))));
             }
         }
         DiceRevealed { seat, link } => {
             digital_only(s, &mut out);
             let i = usize::from(*seat);
             match s.dice.last[i] {
-                None => out.push(v("KIFU-DICE-1", format!("{} committed no dice chain", s.name(*seat)))),
+                None => out.push(v("KIFU-SEED-4", format!("{} committed no dice chain", s.name(*seat)))),
                 Some(last) if commit_seed(link) != last => out.push(v(
-                    "KIFU-DICE-1",
+                    "KIFU-SEED-1",
                     format!(
                         "the link does not hash to {}'s last link: it is not from the committed chain",
                         s.name(*seat)
@@ -431,7 +432,7 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                 Some(_) => {}
             }
             if s.dice.revealed[i].is_some() {
-                out.push(v("KIFU-DICE-1", format!("{} already revealed for this random outcome", s.name(*seat))));
+                out.push(v("KIFU-SEED-5", format!("{} already revealed for this random outcome", s.name(*seat))));
             }
         }
         CardRevealed { seat, commitment, card, salt } => {
@@ -478,21 +479,21 @@ pub fn uses_dice(s: &FateState, event: &FateEvent) -> bool {
 }
 
 /// The round's combined value for a random event of a digital game; `None` (nothing to compare)
-/// in a physical game or when not every undefeated Master has revealed yet (a KIFU-DICE-1 finding).
+/// in a physical game or when not every undefeated Master has revealed yet (a KIFU-DIE-2 finding).
 fn round(s: &FateState, event: &FateEvent, out: &mut Vec<Violation>) -> Option<[u8; 32]> {
     if !uses_dice(s, event) {
         return None;
     }
     let value = s.dice.value(&s.living());
     if value.is_none() {
-        out.push(v("KIFU-DICE-1", "a digital random outcome comes after every undefeated Master has revealed"));
+        out.push(v("KIFU-DIE-2", "a digital random outcome comes after every undefeated Master has revealed"));
     }
     value
 }
 
 fn digital_only(s: &FateState, out: &mut Vec<Violation>) {
     if s.policies.dice != DiceMode::Digital {
-        out.push(v("KIFU-DICE-1", "a physical game records outcomes as they fell; it has no dice chains"));
+        out.push(v("KIFU-DIE-3", "a physical game records outcomes as they fell; it has no dice chains"));
     }
 }
 

@@ -54,7 +54,7 @@ fn a_twelve_player_pod_event_of_self_played_games_avoids_repeat_pod_mates() {
             let game = self_play::<Fate>(round * 10 + i as u64, pod, 100_000).unwrap();
             let outcome = game.final_state.result.clone().unwrap();
             let pts: Vec<u32> =
-                (0..pod.len() as u8).map(|seat| points(&outcome.winners, seat, PointsTable::default())).collect();
+                (0..pod.len() as u8).map(|seat| points(&outcome.winners(), seat, PointsTable::default())).collect();
             for (p, x) in pod.iter().zip(&pts) {
                 *score.get_mut(p).unwrap() += x;
             }

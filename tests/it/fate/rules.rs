@@ -534,7 +534,7 @@ fn defeats_are_kept_in_order_and_the_last_master_standing_wins() {
     }
     assert_eq!(g.s.defeated, vec![2, 1]);
     let outcome = Fate::outcome(&g.s).unwrap_or_else(|| panic!("no outcome"));
-    assert_eq!(outcome.winners, vec![0]);
+    assert_eq!(outcome.winners(), vec![0]);
     assert!(outcome.reason.contains("FATE-WIN-1"));
 }
 
@@ -564,7 +564,7 @@ fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
     let ch = chains(3);
     let l = dice::CHAIN_LENGTH;
     let mut g = G::new(3, &[("dice", "digital"), ("first_master", "first-seat")]).dealt();
-    assert!(rule_ids(&g.s, &E::FirstActiveMasterChosen { seat: 0 }).contains(&"KIFU-DICE-1"));
+    assert!(rule_ids(&g.s, &E::FirstActiveMasterChosen { seat: 0 }).contains(&"KIFU-SEED-4"));
     for seat in 0..3u8 {
         g = g.push(E::DiceChainCommitted { seat, tip: ch[usize::from(seat)][l] });
     }
@@ -572,11 +572,11 @@ fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
     // The host (seat 0) knows its own chain and reveals first: no roll is accepted yet.
     g = g.push(E::DiceRevealed { seat: 0, link: ch[0][l - 1] });
     for roll in 1..=6 {
-        assert!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll }).contains(&"KIFU-DICE-1"), "roll {roll}");
+        assert!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll }).contains(&"KIFU-DIE-2"), "roll {roll}");
     }
     // Nobody can reveal a link of their choosing: only the committed chain's next link passes.
-    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 1, link: Commitment([9; 32]) }), vec!["KIFU-DICE-1"]);
-    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 0, link: ch[0][l - 2] }), vec!["KIFU-DICE-1"]);
+    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 1, link: Commitment([9; 32]) }), vec!["KIFU-SEED-1"]);
+    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 0, link: ch[0][l - 2] }), vec!["KIFU-SEED-5"]);
     g = g.push(E::DiceRevealed { seat: 1, link: ch[1][l - 1] }).push(E::DiceRevealed { seat: 2, link: ch[2][l - 1] });
     let value = g.s.dice.value(&[0, 1, 2]).unwrap_or_default();
     let want = dice::die(&value, 0);

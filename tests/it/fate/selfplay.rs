@@ -17,7 +17,7 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
         let game = play(seed, 4, false);
         let state = &game.last;
         let outcome = Fate::outcome(state).unwrap_or_else(|| panic!("seed {seed}: no outcome"));
-        assert!(!outcome.winners.is_empty(), "seed {seed}: nobody won");
+        assert!(!outcome.winners().is_empty(), "seed {seed}: nobody won");
         assert!(!state.defeated.is_empty(), "seed {seed}: an outcome without a defeat");
         assert_eq!(Fate::ledger(state).audit(), vec![], "seed {seed}: audit");
         count(&format!("turn order {:?}", state.policies.turn_order));

@@ -77,7 +77,47 @@ pub fn pair_pods(ranked: &[String], met: &Met, policy: PodSize) -> Result<Vec<Ve
         }
         pods.push(pod);
     }
+    improve(&mut pods, met);
     Ok(pods)
+}
+
+fn repeats_in(pod: &[String], met: &Met) -> u32 {
+    let mut n = 0;
+    for (i, a) in pod.iter().enumerate() {
+        for b in &pod[i + 1..] {
+            n += met.get(&key(a, b)).copied().unwrap_or(0);
+        }
+    }
+    n
+}
+
+/// The greedy fill can leave the last pods with several repeats; swapping two players of
+/// different pods whenever that lowers the repeats fixes most of it (bounded passes, deterministic).
+fn improve(pods: &mut [Vec<String>], met: &Met) {
+    for _ in 0..8 {
+        let mut changed = false;
+        for a in 0..pods.len() {
+            for b in a + 1..pods.len() {
+                for i in 0..pods[a].len() {
+                    for j in 0..pods[b].len() {
+                        let before = repeats_in(&pods[a], met) + repeats_in(&pods[b], met);
+                        let (x, y) = (pods[a][i].clone(), pods[b][j].clone());
+                        pods[a][i] = y.clone();
+                        pods[b][j] = x.clone();
+                        if repeats_in(&pods[a], met) + repeats_in(&pods[b], met) < before {
+                            changed = true;
+                        } else {
+                            pods[a][i] = x;
+                            pods[b][j] = y;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
 }
 
 /// The points table: `sole_win`, `shared_win` (a draw) and `loss`, e.g. 5/1/0.

@@ -23,7 +23,8 @@ pub enum CardRef {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Unveiled {
     pub card: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // `default` only: postcard is positional, so the field is always written.
+    #[serde(default)]
     pub salt: Option<Secret>,
 }
 

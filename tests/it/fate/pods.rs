@@ -34,6 +34,7 @@ fn a_twelve_player_pod_event_of_self_played_games_avoids_repeat_pod_mates() {
     let mut score: BTreeMap<String, u32> = players.iter().map(|p| (p.clone(), 0)).collect();
     let mut games: Vec<(Vec<String>, Vec<u32>)> = Vec::new();
     for round in 0..3u64 {
+        let mut round_repeats = 0;
         let mut ranked = players.clone();
         ranked.sort_by_key(|p| (std::cmp::Reverse(score[p]), p.clone()));
         let pods = pair_pods(&ranked, &met, PodSize::default()).unwrap();
@@ -50,6 +51,7 @@ fn a_twelve_player_pod_event_of_self_played_games_avoids_repeat_pod_mates() {
                     }
                 }
                 assert!(repeats <= 1, "round 2 pod {pod:?} repeats {repeats} pairs");
+                round_repeats += repeats;
             }
             let game = self_play::<Fate>(round * 10 + i as u64, pod, 100_000).unwrap();
             let outcome = game.final_state.result.clone().unwrap();
@@ -60,6 +62,9 @@ fn a_twelve_player_pod_event_of_self_played_games_avoids_repeat_pod_mates() {
             }
             record_pod(&mut met, pod);
             games.push((pod.clone(), pts));
+        }
+        if round == 1 {
+            assert_eq!(round_repeats, 3, "one repeated pair per pod is the least possible");
         }
     }
     let total: u32 = score.values().sum();

@@ -2,6 +2,7 @@
 //! Each game module has the same shape (see [`crate::game`]).
 
 pub mod brk;
+pub mod fate;
 pub mod lc;
 pub mod naruto;
 pub mod vanguard;
@@ -20,7 +21,8 @@ pub fn drivers() -> Vec<&'static dyn Driver> {
     static VANGUARD: GameDriver<vanguard::Vanguard> = GameDriver::new();
     static LC: GameDriver<lc::Lc> = GameDriver::new();
     static BRK: GameDriver<brk::Brk> = GameDriver::new();
-    vec![&NARUTO, &VANGUARD, &LC, &BRK]
+    static FATE: GameDriver<fate::Fate> = GameDriver::new();
+    vec![&NARUTO, &VANGUARD, &LC, &BRK, &FATE]
 }
 
 /// The driver for a ruleset name (as recorded in stream headers), if this build has it.

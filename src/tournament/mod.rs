@@ -30,6 +30,7 @@ pub mod events;
 pub mod melee;
 pub mod ops;
 pub mod pairing;
+pub mod pods;
 pub mod policy;
 pub mod record;
 pub mod sign;

@@ -7,6 +7,7 @@ mod bounded_output;
 mod brk;
 mod cli_errors;
 mod crash;
+mod fate;
 mod fixtures;
 mod game_machinery;
 mod game_support;

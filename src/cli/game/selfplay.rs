@@ -20,7 +20,8 @@ pub struct Args {
     /// How many games.
     #[arg(long, default_value_t = 1)]
     count: u64,
-    /// The players, comma-separated.
+    /// The players, comma-separated, or a number of players (`--players 4` names them
+    /// player1..player4; multiplayer games such as fate need 3 or more).
     #[arg(long, value_delimiter = ',', default_value = "alice,bob")]
     players: Vec<String>,
     /// Stream id prefix; game i is PREFIX-SEED.
@@ -31,10 +32,18 @@ pub struct Args {
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let driver = driver_named(&args.game)?;
     let store = ctx.open_store()?;
+    let players = match args.players.as_slice() {
+        [n] if n.parse::<u8>().is_ok() => {
+            let n: u8 = n.parse()?;
+            anyhow::ensure!((1..=8).contains(&n), "--players {n}: give 1 to 8 players, or their names");
+            (1..=n).map(|i| format!("player{i}")).collect()
+        }
+        names => names.to_vec(),
+    };
     for i in 0..args.count {
         let seed = args.seed + i;
         let id = StreamId::new(&format!("{}-{}-{seed}", args.prefix, args.game))?;
-        let head = driver.self_play(&store, &id, seed, &args.players, ctx.clock().now())?;
+        let head = driver.self_play(&store, &id, seed, &players, ctx.clock().now())?;
         println!("{id}\t{} events\thead {}", head.len, head.hash);
     }
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,481 @@
+//! Folding events into state: total, never panics, holds no rule checks.
+//!
+//! A judge may force an illegal event into the log, so every branch does what it can: an unknown
+//! seat changes nothing, a card that is not where the event says is looked for wherever it is.
+//! The consequences the digest states as automatic are folded here: the Danger→Resting turn of the
+//! new Active Master's Servant (FATE-PHASE-3), the wounded Servant resting (FATE-BATTLE-9), prana
+//! at 0 under the `prana_zero` policy, and defeat on the last Command Spell (FATE-WIN-1).
+
+use super::catalog::Cost;
+use super::config::{PranaZero, TurnOrder};
+use super::events::{CardRef, CardState, FateEvent, Payment, Process, SpellUse, Step};
+use super::state::{Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
+use crate::game::{Outcome, Seat};
+
+/// Applies one event.
+pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
+    use FateEvent::*;
+    if super::rules::uses_dice(&s, event) {
+        // The round's reveals are spent on this outcome; the next outcome needs new ones.
+        s.dice.revealed.iter_mut().for_each(|r| *r = None);
+        s.dice.round += 1;
+    }
+    match event {
+        ServantSet { seat, heroic_spirit, class } => {
+            for r in [heroic_spirit, class] {
+                if let CardRef::Sealed(c) = r {
+                    s.ledger.card_sealed(*c);
+                }
+            }
+            if let Some(m) = s.master_mut(*seat) {
+                let (hs, cl) = (Held::from_ref(heroic_spirit), Held::from_ref(class));
+                m.take_from_deck(&hs);
+                m.take_from_deck(&cl);
+                m.servant = Some(Servant { heroic_spirit: hs, class: cl, face_down: true, pose: Pose::Standing });
+            }
+        }
+        CardsDealt { seat, cards } => {
+            draw(&mut s, *seat, cards);
+            if let Some(m) = s.master_mut(*seat) {
+                m.dealt = true;
+            }
+        }
+        FirstActiveMasterChosen { seat } => {
+            s.active_master = Some(*seat);
+            s.phase = 1;
+            s.step = Step::TurnOver;
+        }
+        ActiveMasterHandedOver { to, .. } => hand_over(&mut s, *to),
+        TurnStarted { seat } => {
+            s.turn += 1;
+            if s.active_master == Some(*seat) {
+                s.am_turns += 1;
+            }
+            s.phase_turns += 1;
+            s.turn_master = Some(*seat);
+            s.flags = TurnFlags::default();
+            s.encounter_pending = false;
+            s.battle = None;
+            to_step(&mut s, Step::Stand);
+        }
+        CardsStood { seat } => {
+            if let Some(m) = s.master_mut(*seat) {
+                if let Some(sv) = m.servant.as_mut().filter(|x| x.pose == Pose::Resting) {
+                    sv.pose = Pose::Standing;
+                }
+                for sign in m.signs.iter_mut().filter(|x| x.pose == Pose::Resting) {
+                    sign.pose = Pose::Standing;
+                }
+            }
+            to_step(&mut s, Step::Draw);
+        }
+        CardDrawn { seat, card } => {
+            draw(&mut s, *seat, card.as_slice());
+            to_step(&mut s, Step::Ritual);
+        }
+        SecretSignPlaced { seat, card } => {
+            if let Some(m) = s.master_mut(*seat) {
+                take_hand(m, card);
+                m.signs.push(Sign { card: card.clone(), pose: Pose::Standing });
+            }
+            s.flags.sign_placed = true;
+        }
+        ServantRevealed { seat, cards, drawn } => {
+            turn_up(&mut s, *seat, cards);
+            draw(&mut s, *seat, drawn);
+            s.flags.servant_revealed = true;
+        }
+        RitualStepEnded { .. } => {
+            let next = if s.flags.ritual_used() { Step::Encounter } else { Step::Declare };
+            to_step(&mut s, next);
+        }
+        EncounterRolled { roll, .. } => {
+            if *roll == 1 {
+                s.encounter_pending = true;
+            } else {
+                to_step(&mut s, Step::End);
+            }
+        }
+        RandomServantSelected { seat, target } | AssaultDeclared { seat, target } => {
+            s.encounter_pending = false;
+            start_battle(&mut s, *seat, *target);
+        }
+        BattleStepSkipped { .. } => to_step(&mut s, Step::End),
+        BattleServantsRevealed { servants } => {
+            for sv in servants {
+                turn_up(&mut s, sv.seat, &sv.cards);
+            }
+            to_process(&mut s, Process::Battle);
+        }
+        BattleProcessEnded => to_process(&mut s, Process::Attack),
+        AttackTypeChosen { seat, attack } => {
+            let Some(b) = s.battle.clone() else { return s };
+            if *seat == b.attacker && b.attack.is_none() {
+                let denied = s.response_denied(&b);
+                if let Some(b) = s.battle.as_mut() {
+                    b.attack = Some(*attack);
+                }
+                to_process(&mut s, if denied { Process::Wounding } else { Process::Response });
+            } else {
+                if let Some(b) = s.battle.as_mut() {
+                    b.response = Some(*attack);
+                }
+                to_process(&mut s, Process::Wounding);
+            }
+        }
+        DamageDealt { to_attacker, to_responder } => {
+            let Some(b) = s.battle.clone() else { return s };
+            if let Some(x) = s.battle.as_mut() {
+                x.damage = Some((*to_attacker, *to_responder));
+            }
+            // Damage is simultaneous (FATE-BATTLE-10): both sides lose prana before either defeat counts.
+            let mut fallen = Vec::new();
+            for (seat, dmg) in [(b.attacker, *to_attacker), (b.responder, *to_responder)] {
+                if dmg > 0 {
+                    if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
+                        sv.pose = Pose::Resting;
+                    }
+                    if lose_prana(&mut s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX)) {
+                        fallen.push(seat);
+                    }
+                }
+            }
+            defeat(&mut s, &fallen, "FATE-OPEN-13: the Servant's prana reached 0");
+            to_process(&mut s, Process::Retreat);
+        }
+        CardTakenFromHand { winner, loser, index, card } => {
+            if let Some(m) = s.master_mut(*loser) {
+                if usize::from(*index) < m.hand.len() {
+                    m.hand.remove(usize::from(*index));
+                }
+            }
+            if let CardRef::Sealed(c) = card {
+                s.ledger.card_sealed(*c);
+            }
+            if let Some(m) = s.master_mut(*winner) {
+                m.hand.push(Held::from_ref(card));
+            }
+            if let Some(b) = s.battle.as_mut() {
+                b.card_taken = true;
+            }
+        }
+        BattleEnded => {
+            s.battle = None;
+            to_step(&mut s, Step::End);
+        }
+        HandDiscarded { seat, cards } => {
+            if let Some(m) = s.master_mut(*seat) {
+                for c in cards {
+                    take_hand(m, c);
+                    m.discard.push(c.clone());
+                }
+            }
+        }
+        TurnEnded { .. } => {
+            s.bonuses.clear();
+            to_step(&mut s, Step::TurnOver);
+        }
+        EffectActivated { seat, card, effect, paid, succeeded } => {
+            let counts = *succeeded || s.policies.failed_roll_counts;
+            if counts {
+                s.activated.insert(*seat);
+            }
+            if *succeeded || !s.policies.failed_roll_refund {
+                pay(&mut s, *seat, card, paid);
+            }
+            let _ = effect;
+        }
+        CommandSpellUsed { seat, spell } => {
+            let seat = *seat;
+            match spell {
+                SpellUse::PranaRestored => change_prana(&mut s, seat, 1),
+                SpellUse::StatRaised(stat) => {
+                    let n = s.sign_count(seat);
+                    s.bonuses.push((seat, *stat, n));
+                }
+                SpellUse::MarkRemoved(mark) => {
+                    if let Some(m) = s.master_mut(seat) {
+                        if let Some(i) = m.marks.iter().position(|x| x == mark) {
+                            m.marks.remove(i);
+                        }
+                    }
+                }
+                SpellUse::EffectUsedFree { .. } => {}
+                SpellUse::ServantStood => {
+                    if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
+                        sv.pose = Pose::Standing;
+                    }
+                }
+            }
+            lose_spell(&mut s, seat);
+        }
+        CardStateChanged { card, state, .. } => {
+            for m in &mut s.masters {
+                if let Some(sv) = m.servant.as_mut().filter(|x| x.holds(card)) {
+                    match state {
+                        CardState::FaceDown => sv.face_down = true,
+                        other => {
+                            sv.face_down = false;
+                            sv.pose = pose_of(*other);
+                        }
+                    }
+                }
+                if let Some(sign) = m.signs.iter_mut().find(|x| &x.card == card) {
+                    sign.pose = pose_of(*state);
+                }
+            }
+        }
+        PranaChanged { seat, delta, .. } => change_prana(&mut s, *seat, *delta),
+        StatModified { seat, stat, delta, .. } => s.bonuses.push((*seat, *stat, *delta)),
+        SpecialMarkPlaced { seat, mark, .. } => {
+            if let Some(m) = s.master_mut(*seat) {
+                m.marks.push(mark.clone());
+            }
+        }
+        EffectResolved { .. } => {}
+        CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat),
+        DiceChainCommitted { seat, tip } => {
+            if let Some(l) = s.dice.last.get_mut(usize::from(*seat)) {
+                *l = Some(*tip);
+            }
+        }
+        DiceRevealed { seat, link } => {
+            let i = usize::from(*seat);
+            if let (Some(l), Some(r), Some(n)) =
+                (s.dice.last.get_mut(i), s.dice.revealed.get_mut(i), s.dice.reveals.get_mut(i))
+            {
+                *l = Some(*link);
+                *r = Some(*link);
+                *n += 1;
+            }
+        }
+        CardRevealed { seat, commitment, card, .. } => {
+            s.ledger.card_revealed(commitment, card);
+            if let Some(m) = s.master_mut(*seat) {
+                if let Some(h) = m.hand.iter_mut().find(|h| **h == Held::Sealed(*commitment)) {
+                    *h = Held::Known(card.clone());
+                }
+            }
+        }
+    }
+    s
+}
+
+fn pose_of(state: CardState) -> Pose {
+    match state {
+        CardState::Resting => Pose::Resting,
+        CardState::Danger => Pose::Danger,
+        CardState::Standing | CardState::FaceDown => Pose::Standing,
+    }
+}
+
+/// A new step or process: the one-activation allowance starts afresh (FATE-EFF-3).
+fn to_step(s: &mut FateState, step: Step) {
+    s.step = step;
+    s.activated.clear();
+}
+
+fn to_process(s: &mut FateState, process: Process) {
+    if let Some(b) = s.battle.as_mut() {
+        b.process = process;
+    }
+    s.activated.clear();
+}
+
+fn start_battle(s: &mut FateState, attacker: Seat, responder: Seat) {
+    s.battle = Some(Battle {
+        attacker,
+        responder,
+        process: Process::Reveal,
+        attack: None,
+        response: None,
+        damage: None,
+        card_taken: false,
+    });
+    to_step(s, Step::Battle);
+    let face_down = |seat: Seat| s.master(seat).and_then(|m| m.servant.as_ref()).is_some_and(|x| x.face_down);
+    if !face_down(attacker) && !face_down(responder) {
+        // Nothing to reveal: the reveal process passes at once.
+        to_process(s, Process::Battle);
+    }
+}
+
+fn draw(s: &mut FateState, seat: Seat, cards: &[CardRef]) {
+    for c in cards {
+        if let CardRef::Sealed(x) = c {
+            s.ledger.card_sealed(*x);
+        }
+    }
+    if let Some(m) = s.master_mut(seat) {
+        for c in cards {
+            let h = Held::from_ref(c);
+            m.take_from_deck(&h);
+            m.hand.push(h);
+        }
+    }
+}
+
+fn take_hand(m: &mut super::state::MasterState, card: &str) {
+    if let Some(i) = m.hand.iter().position(|h| h.known() == Some(card)) {
+        m.hand.remove(i);
+    }
+}
+
+fn turn_up(s: &mut FateState, seat: Seat, cards: &[super::events::Unveiled]) {
+    let mut opened = Vec::new();
+    if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
+        sv.face_down = false;
+        for (slot, u) in [&mut sv.heroic_spirit, &mut sv.class].into_iter().zip(cards) {
+            if let Held::Sealed(c) = slot {
+                opened.push((*c, u.card.clone()));
+            }
+            *slot = Held::Known(u.card.clone());
+        }
+    }
+    for (c, card) in opened {
+        s.ledger.card_revealed(&c, &card);
+    }
+}
+
+fn hand_over(s: &mut FateState, to: Seat) {
+    s.active_master = Some(to);
+    s.am_turns = 0;
+    s.phase += 1;
+    if s.policies.turn_order == TurnOrder::R1 {
+        s.phase_turns = 0;
+    }
+    if let Some(sv) = s.master_mut(to).and_then(|m| m.servant.as_mut()) {
+        if sv.pose == Pose::Danger {
+            sv.pose = Pose::Resting;
+        }
+    }
+}
+
+fn pay(s: &mut FateState, seat: Seat, card: &str, paid: &[Payment]) {
+    for p in paid {
+        match p {
+            Payment::Tapped => rest(s, card),
+            Payment::Rested(cards) => cards.iter().for_each(|c| rest(s, c)),
+            Payment::Discarded(cards) => {
+                if let Some(m) = s.master_mut(seat) {
+                    for c in cards {
+                        take_hand(m, c);
+                        m.discard.push(c.clone());
+                    }
+                }
+            }
+            Payment::Rolled(_) | Payment::XPaid(_) => {}
+        }
+    }
+}
+
+fn rest(s: &mut FateState, card: &str) {
+    for m in &mut s.masters {
+        if let Some(sv) = m.servant.as_mut().filter(|x| x.holds(card)) {
+            sv.pose = Pose::Resting;
+        }
+        if let Some(sign) = m.signs.iter_mut().find(|x| x.card == card) {
+            sign.pose = Pose::Resting;
+        }
+    }
+}
+
+fn change_prana(s: &mut FateState, seat: Seat, delta: i32) {
+    if lose_prana(s, seat, delta) {
+        defeat(s, &[seat], "FATE-OPEN-13: the Servant's prana reached 0");
+    }
+}
+
+/// Changes a Master's prana; at 0 applies the `prana_zero` policy and says whether it defeats.
+fn lose_prana(s: &mut FateState, seat: Seat, delta: i32) -> bool {
+    let zero = s.policies.prana_zero;
+    let Some(m) = s.master_mut(seat) else { return false };
+    m.prana = (m.prana.saturating_add(delta)).max(0);
+    if m.prana > 0 || m.defeated {
+        return false;
+    }
+    match zero {
+        PranaZero::Danger => {
+            if let Some(sv) = m.servant.as_mut() {
+                sv.pose = Pose::Danger;
+            }
+            false
+        }
+        PranaZero::Defeat => true,
+        PranaZero::Nothing => false,
+    }
+}
+
+fn lose_spell(s: &mut FateState, seat: Seat) {
+    let Some(m) = s.master_mut(seat) else { return };
+    m.command_spells = m.command_spells.saturating_sub(1);
+    if m.command_spells == 0 && !m.defeated {
+        defeat(s, &[seat], "FATE-WIN-1: all three Command Spells lost");
+    }
+}
+
+/// Masters are defeated at once: the order of defeat is kept for placements; the turn, battle and
+/// Active Master status move on; the game ends under FATE-OPEN-18. When the last Masters fall
+/// together, they share the win.
+fn defeat(s: &mut FateState, seats: &[Seat], reason: &str) {
+    if s.result.is_some() {
+        return;
+    }
+    for seat in seats {
+        defeat_one(s, *seat);
+    }
+    if !seats.is_empty() && s.game_should_end() {
+        let living = s.living();
+        let winners = if living.is_empty() { seats.to_vec() } else { living };
+        // Placements: the winners, then the defeated, the last out placing highest; Masters
+        // defeated together share their place.
+        let mut placements = vec![winners.clone()];
+        let mut out: Vec<Seat> = s.defeated.iter().copied().filter(|x| !winners.contains(x)).collect();
+        let together: Vec<Seat> = seats.iter().copied().filter(|x| out.contains(x)).collect();
+        out.retain(|x| !together.contains(x));
+        if !together.is_empty() {
+            placements.push(together);
+        }
+        placements.extend(out.iter().rev().map(|x| vec![*x]));
+        let eliminated = s.defeated.iter().copied().filter(|x| !winners.contains(x)).collect();
+        s.result = Some(Outcome { placements, eliminated, reason: reason.to_string() });
+        s.step = Step::Over;
+        s.battle = None;
+    }
+}
+
+/// A judge's game loss put `seat` out (idempotent): the game goes on without it, or ends under
+/// FATE-OPEN-18.
+pub fn eliminate(mut s: FateState, seat: Seat) -> FateState {
+    if s.is_living(seat) {
+        defeat(&mut s, &[seat], "a judge's game loss");
+    }
+    s
+}
+
+fn defeat_one(s: &mut FateState, seat: Seat) {
+    let Some(m) = s.master_mut(seat).filter(|m| !m.defeated) else { return };
+    m.defeated = true;
+    s.defeated.push(seat);
+    if s.battle.as_ref().is_some_and(|b| b.attacker == seat || b.responder == seat) {
+        s.battle = None;
+        if s.turn_master != Some(seat) {
+            to_step(s, Step::End);
+        }
+    }
+    if s.turn_master == Some(seat) && !matches!(s.step, Step::Setup | Step::TurnOver) {
+        s.bonuses.clear();
+        to_step(s, Step::TurnOver);
+    }
+    if s.active_master == Some(seat) {
+        let next = s.next_living(seat);
+        s.active_master = Some(next);
+        s.am_turns = 0;
+        s.phase_turns = 0;
+    }
+}
+
+/// The cost symbols of an effect, for describe and agents.
+pub fn cost_labels(costs: &[Cost]) -> String {
+    costs.iter().map(Cost::label).collect::<Vec<_>>().join(" + ")
+}

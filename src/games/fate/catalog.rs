@@ -1,0 +1,257 @@
+//! The FATE card file format, the plain-text deck-list format and deck registration checks.
+//!
+//! # Card catalog (JSON)
+//!
+//! The seed prints no card texts (FATE-CTX-1: players post their own), so players bring a
+//! catalog: a JSON object with a `cards` array. Every field except `id`, `name` and `type` may
+//! be left out.
+//!
+//! ```json
+//! {
+//!   "note": "where these facts come from",
+//!   "cards": [
+//!     { "id": "HS01", "name": "Knight of the Lake (invented)", "type": "heroic-spirit",
+//!       "physical_attack": 3, "physical_defense": 2, "magical_attack": 1, "magical_defense": 1,
+//!       "keywords": ["preemptive-strike"],
+//!       "effects": [ { "name": "Substitute Battle", "kind": "activated", "cost": ["D1,2", "R2"] } ],
+//!       "invented": true }
+//!   ]
+//! }
+//! ```
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `id`, `name` | the card number and name; invented cards say `(invented)` in the name |
+//! | `type` | `heroic-spirit`, `class` (together they make a Servant, FATE-OPEN-2) or `secret-sign` |
+//! | `physical_attack` .. `magical_defense` | the stats a Servant's two cards add up to (FATE-OPEN-12) |
+//! | `keywords` | `preemptive-strike` (FATE-BATTLE-7) |
+//! | `effects` | each `{name, kind: constant\|activated, cost: [..]}`; costs in the seed's symbols, paid left to right (FATE-COST-5): `T`, `R<n>`, `D<faces>` (e.g. `D1,2`), `E<n>`, `X` |
+//! | `text` | the card text, for display; effect results are recorded, not enforced |
+//! | `invented` | `true` for made-up cards |
+//!
+//! # Deck lists (plain text)
+//!
+//! One entry per line, `COUNT CARD-ID` (`2x SS01` too); `#` starts a comment. A deck needs at least
+//! one Heroic Spirit and one Class card (the Servant set face down at the deal, FATE-OPEN-1/2) and
+//! at least `min_deck` cards (a policy). Errors carry 1-based line numbers. Card instance
+//! `p{seat}-{index}` is the deck's `index`-th card (0-based).
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::game::catalog::DeckListError;
+use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
+use crate::game::Violation;
+
+/// The sample catalog shipped with kifu.
+pub const SAMPLE_CATALOG: &str = include_str!("sample-catalog.json");
+
+/// A card type. Heroic Spirit and Class cards make up a Servant (FATE-OPEN-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CardType {
+    HeroicSpirit,
+    Class,
+    SecretSign,
+}
+
+/// When an effect works (FATE-EFF-1/2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EffectKind {
+    Constant,
+    Activated,
+}
+
+/// One cost symbol (FATE-COST-1..6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Cost {
+    /// T: rest the card being used.
+    Tap,
+    /// R(n): rest n cards that are not resting.
+    Rest(u8),
+    /// D(n): roll one die; any listed face succeeds.
+    Die(Vec<u8>),
+    /// E(n): discard n cards from hand.
+    Discard(u8),
+    /// X: meaning unknown (FATE-OPEN-6).
+    X,
+}
+
+impl Cost {
+    /// Parses the seed's notation: `T`, `R2`, `D1,2`, `E1`, `X`.
+    pub fn parse(text: &str) -> Result<Cost, String> {
+        let t = text.trim();
+        let num = |s: &str| s.parse::<u8>().map_err(|_| format!("cost {t:?}: {s:?} is not a number"));
+        match t.chars().next() {
+            Some('T') if t == "T" => Ok(Cost::Tap),
+            Some('X') if t == "X" => Ok(Cost::X),
+            Some('R') => num(&t[1..]).map(Cost::Rest),
+            Some('E') => num(&t[1..]).map(Cost::Discard),
+            Some('D') => {
+                let faces = t[1..].split(',').map(num).collect::<Result<Vec<u8>, String>>()?;
+                if faces.is_empty() || faces.iter().any(|f| !(1..=6).contains(f)) {
+                    return Err(format!("cost {t:?}: die faces must be 1..6"));
+                }
+                Ok(Cost::Die(faces))
+            }
+            _ => Err(format!("cost {t:?} is not one of T, R<n>, D<faces>, E<n>, X")),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            Cost::Tap => "T".into(),
+            Cost::Rest(n) => format!("R{n}"),
+            Cost::Die(f) => format!("D{}", f.iter().map(u8::to_string).collect::<Vec<_>>().join(",")),
+            Cost::Discard(n) => format!("E{n}"),
+            Cost::X => "X".into(),
+        }
+    }
+}
+
+/// An effect printed on a card, as the catalog file states it (costs in the seed's notation).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EffectDef {
+    pub name: String,
+    pub kind: EffectKind,
+    #[serde(default)]
+    pub cost: Vec<String>,
+}
+
+impl EffectDef {
+    /// The parsed costs; the catalog check guarantees they parse, so a bad one is skipped.
+    pub fn costs(&self) -> Vec<Cost> {
+        self.cost.iter().filter_map(|c| Cost::parse(c).ok()).collect()
+    }
+}
+
+/// One card definition. Embedded in the game config, so it is a stored format: never add fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CardDef {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: CardType,
+    #[serde(default)]
+    pub physical_attack: i32,
+    #[serde(default)]
+    pub physical_defense: i32,
+    #[serde(default)]
+    pub magical_attack: i32,
+    #[serde(default)]
+    pub magical_defense: i32,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
+    pub effects: Vec<EffectDef>,
+    #[serde(default)]
+    pub text: String,
+    #[serde(default)]
+    pub invented: bool,
+}
+
+impl CardDef {
+    pub fn preemptive(&self) -> bool {
+        self.keywords.iter().any(|k| k.eq_ignore_ascii_case("preemptive-strike"))
+    }
+
+    pub fn is_servant_part(&self) -> bool {
+        matches!(self.kind, CardType::HeroicSpirit | CardType::Class)
+    }
+}
+
+impl CatalogCard for CardDef {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.invented && !self.name.contains("(invented)") {
+            return Err(format!("card {}: an invented card's name must say \"(invented)\"", self.id));
+        }
+        for e in &self.effects {
+            for c in &e.cost {
+                Cost::parse(c).map_err(|m| format!("card {}, effect {:?}: {m}", self.id, e.name))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The catalog file: a list of card definitions.
+pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
+
+/// Card definitions by id.
+pub type Catalog = crate::game::catalog::Catalog<CardDef>;
+
+/// The sample catalog shipped with kifu.
+pub fn sample() -> Catalog {
+    Catalog::embedded(SAMPLE_CATALOG)
+}
+
+/// Parses a plain-text deck list into card ids in list order, checking every id against `catalog`.
+pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec<DeckListError>> {
+    let mut deck = Vec::new();
+    let mut errors = Vec::new();
+    for (line, text) in deck_list_lines(text) {
+        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
+            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
+            Err(message) => errors.push(DeckListError { line, message }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(deck)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Writes a deck as a deck list, grouping consecutive copies.
+pub fn format_deck_list(deck: &[String]) -> String {
+    let mut out = String::new();
+    push_deck_entries(&mut out, deck);
+    out
+}
+
+/// The smallest deck the sample format accepts when the `min_deck` policy is left alone.
+pub const DEFAULT_MIN_DECK: u32 = 20;
+
+/// Deck construction: a Servant's two kinds of card, and the minimum size (FATE-OPEN-1/2).
+pub fn check_deck_with<'a>(
+    deck: &[String],
+    min_deck: u32,
+    lookup: impl Fn(&str) -> Option<&'a CardDef>,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if deck.len() < min_deck as usize {
+        out.push(Violation::new(
+            "FATE-OPEN-1",
+            format!("the deck has {} cards; the min_deck policy asks for at least {min_deck}", deck.len()),
+        ));
+    }
+    let (mut spirits, mut classes) = (0, 0);
+    for id in deck {
+        match lookup(id).map(|d| d.kind) {
+            None => out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog"))),
+            Some(CardType::HeroicSpirit) => spirits += 1,
+            Some(CardType::Class) => classes += 1,
+            Some(CardType::SecretSign) => {}
+        }
+    }
+    if spirits == 0 || classes == 0 {
+        out.push(Violation::new(
+            "FATE-OPEN-2",
+            format!("a deck needs a Heroic Spirit and a Class card to set its Servant; it has {spirits} and {classes}"),
+        ));
+    }
+    out
+}
+
+/// Deck construction against a catalog with the default minimum size.
+pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
+    check_deck_with(deck, DEFAULT_MIN_DECK, |id| catalog.get(id))
+}

@@ -1,0 +1,94 @@
+//! The coverage table: every `FATE-*` rule ID of digest §5 and whether `validate` enforces it.
+//!
+//! `Enforced` rows are each named by a given/when/then test (`tests/it/fate/rules.rs`); a test
+//! checks this table against the digest and another keeps `COVERAGE.md` in sync with
+//! [`coverage_markdown`] (regenerate with `UPDATE_EXPECT=1 cargo test --release fate`).
+
+use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
+use crate::game::RuleCoverage;
+
+const FOLD: &str = "the fold applies it; no event states it, so there is nothing to reject";
+
+fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
+    RuleCoverage { rule, summary, enforcement }
+}
+
+/// Every FATE rule ID with its enforcement.
+pub fn coverage() -> Vec<RuleCoverage> {
+    vec![
+        row("FATE-STATE-1", "Standing: a Servant may attack and use its properties; Secret Signs work", Enforced),
+        row("FATE-STATE-2", "Resting: a Servant cannot attack on its own, only respond", Enforced),
+        row("FATE-STATE-3", "Danger (Servants only): no attack, no written abilities", Enforced),
+        row("FATE-STATE-4", "Face-down: no property works, not even [Constant]", Enforced),
+        row("FATE-STATE-5", "capability matrix of the four states", Enforced),
+        row("FATE-STATE-6", "known state transitions", Informational { reason: FOLD }),
+        row("FATE-COST-1", "T: rest the card being used", Enforced),
+        row("FATE-COST-2", "R(n): rest n cards not yet resting", Enforced),
+        row("FATE-COST-3", "D(n): roll a die; a listed face makes it work", Enforced),
+        row("FATE-COST-4", "E(n): discard n cards from hand", Enforced),
+        row("FATE-COST-5", "compound costs paid left to right; a failed die aborts the rest", Enforced),
+        row("FATE-COST-6", "an X cost exists; its meaning is FATE-OPEN-6", Enforced),
+        row("FATE-PHASE-1", "N Masters; the first Active Master is chosen at the deal", Enforced),
+        row("FATE-PHASE-2", "play passes to the next Master", Enforced),
+        row("FATE-PHASE-3", "when play comes back to the Active Master the status is handed on; Danger → Resting", Enforced),
+        row("FATE-PHASE-4", "the status passes to the next Master each phase", Enforced),
+        row("FATE-PHASE-5", "turn order around a handover: readings R1/R2", Enforced),
+        row("FATE-TURN-1", "stand step: Resting → Standing", Enforced),
+        row("FATE-TURN-2", "draw step: draw one card", Enforced),
+        row("FATE-TURN-3", "ritual step: one Secret Sign; Servant reveal draws 2", Enforced),
+        row("FATE-TURN-4", "branch after the ritual step", Enforced),
+        row("FATE-TURN-5", "encounter roll: 1 battles a random Servant, 2–6 skip; no voluntary assault", Enforced),
+        row("FATE-TURN-6", "battle step on a declared assault with a Standing Servant", Enforced),
+        row("FATE-TURN-7", "end step ends the turn; hand limit", Enforced),
+        row("FATE-BATTLE-1", "reveal process turns face-down Servants up", Enforced),
+        row("FATE-BATTLE-2", "battle process: effects such as Substitute Battle", Enforced),
+        row("FATE-BATTLE-3", "the attacking side chooses physical or magical", Enforced),
+        row("FATE-BATTLE-4", "attacker damage = attack − defense, a tie deals 1", Enforced),
+        row("FATE-BATTLE-5", "the responding side chooses its attack type", Enforced),
+        row("FATE-BATTLE-6", "responder damage = attack − defense, a tie deals 0", Enforced),
+        row("FATE-BATTLE-7", "[Preemptive Strike] denies the response", Enforced),
+        row("FATE-BATTLE-8", "each side loses prana equal to the damage it took", Enforced),
+        row("FATE-BATTLE-9", "a wounded Servant rests; the winner takes a card from the loser's hand", Enforced),
+        row("FATE-BATTLE-10", "damage is simultaneous", Informational { reason: "DamageDealt records both values, computed before prana is removed" }),
+        row("FATE-DMG-1", "attacker's damage, tie deals 1", Enforced),
+        row("FATE-DMG-2", "responder's damage, tie deals 0", Enforced),
+        row("FATE-DMG-3", "which stats physical and magical use", Informational { reason: "settled as FATE-OPEN-12: the catalog's physical/magical attack and defense" }),
+        row("FATE-DMG-4", "negative damage", Enforced),
+        row("FATE-DMG-5", "damage is paid in prana tokens", Informational { reason: "prana per Master (policy prana); the fold removes it (FATE-BATTLE-8)" }),
+        row("FATE-CS-1", "three Command Spells per Master, usable at any moment", Enforced),
+        row("FATE-CS-2", "a used Command Spell is spent; spending the third loses", Enforced),
+        row("FATE-CS-3", "the five options of a Command Spell", Enforced),
+        row("FATE-EFF-1", "[Constant] effects always apply while face up", Enforced),
+        row("FATE-EFF-2", "[Activated] effects barred in Danger (Servant) or Danger/Resting (Secret Sign)", Enforced),
+        row("FATE-EFF-3", "one activation per process or step per player", Enforced),
+        row("FATE-EFF-4", "effects may be activated outside one's turn and battle", Enforced),
+        row("FATE-EFF-5", "effects last until the end of the turn", Informational { reason: "the fold clears stat changes at TurnEnded" }),
+        row("FATE-HAND-1", "a hand of 5 or more is discarded to 4 at the end step", Enforced),
+        row("FATE-WIN-1", "losing all three Command Spells is defeat", Enforced),
+        row("FATE-WIN-2", "no other end condition is stated", Informational { reason: "see the policies prana_zero and game_end (FATE-OPEN-13, FATE-OPEN-18)" }),
+        row("FATE-CTX-1", "play-by-post: field states and texts are posted publicly", Informational { reason: "views show every field card's state to everyone" }),
+        row("FATE-OPEN-1", "setup: deck, opening hand, Servants face down", Enforced),
+        row("FATE-OPEN-2", "a Servant is a Heroic Spirit and a Class card", Enforced),
+        row("FATE-OPEN-3", "how a Servant enters Danger", RecordedNotEnforced { reason: "policy prana_zero=danger (default), or an effect recorded with CardStateChanged" }),
+        row("FATE-OPEN-4", "which cards T/R(n) may rest", Enforced),
+        row("FATE-OPEN-5", "a failed die: activation used? costs refunded?", Enforced),
+        row("FATE-OPEN-6", "the X cost", Enforced),
+        row("FATE-OPEN-7", "first Active Master and seating direction", Enforced),
+        row("FATE-OPEN-8", "turn order around a handover", Enforced),
+        row("FATE-OPEN-9", "both ritual actions in one turn?", Enforced),
+        row("FATE-OPEN-10", "the random Servant of an encounter", Enforced),
+        row("FATE-OPEN-11", "how the winner takes a card", RecordedNotEnforced { reason: "policy hand_pick (default blind); physical picks record the position, digital ones are drawn from the combined seed" }),
+        row("FATE-OPEN-12", "stat model and negative damage", Informational { reason: "the defense of the attack's type; negative damage is 0" }),
+        row("FATE-OPEN-13", "prana: start, owner, reaching 0", Enforced),
+        row("FATE-OPEN-14", "«суммируются»: stacking Command Spells", Informational { reason: "several Command Spells may be used one after another at any moment" }),
+        row("FATE-OPEN-15", "is spending the last Command Spell defeat?", Informational { reason: "read as yes (FATE-CS-2); other losses recorded with CommandSpellLost" }),
+        row("FATE-OPEN-16", "whose Secret Signs option 2 counts", RecordedNotEnforced { reason: "policy sign_bonus (default own), counted when used" }),
+        row("FATE-OPEN-17", "special marks", RecordedNotEnforced { reason: "placed by SpecialMarkPlaced; option 3 removes one the Master has" }),
+        row("FATE-OPEN-18", "first defeat ends the game, or last standing", Enforced),
+    ]
+}
+
+/// The generated `src/games/fate/COVERAGE.md`.
+pub fn coverage_markdown() -> String {
+    crate::game::rules::coverage_markdown("FATE rule coverage", "fate", &[], &coverage())
+}

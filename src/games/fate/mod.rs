@@ -1,0 +1,154 @@
+//! The Fate-style Masters/Servants multiplayer card game, digest §5, rule prefix `FATE`.
+//!
+//! [`Fate`] implements [`crate::game::Game`]. The module has the shape every game has:
+//! - [`config`]: the stored header (Masters, decks, embedded card definitions, OPEN-point policies);
+//! - [`catalog`]: the card file format users bring, deck lists, deck checks;
+//! - [`events`]: the versioned, past-tense event enum;
+//! - [`state`] and [`apply`]: the fold (total, no rule logic);
+//! - [`rules`]: `validate`, citing digest rule IDs;
+//! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
+//! - [`agent`]: random legal play for self-play;
+//! - [`coverage`]: every `FATE-*` rule ID with how it is enforced (also `COVERAGE.md`).
+//!
+//! Conventions: 3 to 6 Masters by default (2 as a variant); card instances are `p{seat}-{index}`;
+//! a turn has the steps of FATE-TURN ([`events::Step`]) and a battle the processes of FATE-BATTLE
+//! ([`events::Process`]). The Active Master and the Master whose turn it is are tracked apart; the
+//! turn order follows the `turn_order` policy (readings R1/R2 of FATE-PHASE-5).
+
+pub mod agent;
+pub mod apply;
+pub mod catalog;
+pub mod config;
+pub mod coverage;
+pub mod dice;
+pub mod events;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+use crate::game::catalog::{read_new_game, DeckFormat};
+use crate::game::commit::{AgentSecrets, CommitmentLedger};
+use crate::game::{
+    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
+};
+
+pub use config::FateConfig;
+pub use events::FateEvent;
+pub use state::FateState;
+
+/// The FATE ruleset.
+pub struct Fate;
+
+impl Game for Fate {
+    const RULESET: &'static str = "fate";
+    const RULESET_VERSION: u32 = 1;
+    /// 2 to 8 seats at most; the `masters` policy narrows it (3 to 6 by default, FATE-PHASE-1).
+    const SEATS: SeatRange = SeatRange::new(2, 8);
+    // Any Master may use a Command Spell at any moment (FATE-CS-1) and activate effects outside
+    // its turn (FATE-EFF-4), so the awaited seats cannot bound who records; the rules check the
+    // turn order with FATE rule IDs instead.
+    const CHECKS_AWAITED: bool = false;
+
+    type Config = FateConfig;
+    type Event = FateEvent;
+    type State = FateState;
+
+    fn players(config: &FateConfig) -> Vec<String> {
+        config.v1().players.clone()
+    }
+
+    fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<String>> {
+        let format = DeckFormat {
+            seats: Self::SEATS,
+            parse: catalog::parse_deck_list,
+            check: |deck, cards| catalog::check_deck(deck, cards),
+        };
+        let (cat, decks) = read_new_game(request, catalog::sample, format)?;
+        let mut config = FateConfig::new(request.players.to_vec(), decks, &cat)
+            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
+        for (key, value) in request.policies {
+            config.set_policy(key, value).map_err(|e| vec![e])?;
+        }
+        let problems = config.check();
+        if !problems.is_empty() {
+            return Err(problems.into_iter().map(|v| v.to_string()).collect());
+        }
+        Ok(config)
+    }
+
+    fn setup(config: &FateConfig) -> Result<FateState, Vec<Violation>> {
+        let problems = config.check();
+        if problems.is_empty() {
+            Ok(FateState::new(config))
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn validate(state: &FateState, event: &FateEvent) -> Vec<Violation> {
+        rules::validate(state, event)
+    }
+
+    fn apply(state: FateState, event: &FateEvent) -> FateState {
+        apply::apply(state, event)
+    }
+
+    fn acting_seat(event: &FateEvent) -> Option<Seat> {
+        event.seat()
+    }
+
+    fn outcome(state: &FateState) -> Option<Outcome> {
+        state.result.clone()
+    }
+
+    fn position(state: &FateState) -> Position {
+        let step = state.step.name();
+        let phase = match state.battle.as_ref() {
+            Some(b) if state.step == events::Step::Battle => b.process.name(),
+            _ => step,
+        };
+        Position {
+            turn: state.turn,
+            phase: step,
+            step: phase,
+            active: state.turn_master,
+            awaited: Self::awaited(state),
+        }
+    }
+
+    fn awaited(state: &FateState) -> Vec<Seat> {
+        state.may_act()
+    }
+
+    fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
+        apply::eliminate(state, seat)
+    }
+
+    fn view(state: &FateState, viewer: Viewer) -> BoardView {
+        view::view(state, viewer)
+    }
+
+    fn describe(state: &FateState, event: &FateEvent, viewer: Viewer) -> String {
+        view::describe(state, event, viewer)
+    }
+
+    fn coverage() -> Vec<RuleCoverage> {
+        coverage::coverage()
+    }
+
+    fn ledger(state: &FateState) -> &CommitmentLedger {
+        &state.ledger
+    }
+
+    fn ledger_mut(state: &mut FateState) -> &mut CommitmentLedger {
+        &mut state.ledger
+    }
+
+    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, AgentSecrets) {
+        agent::self_play_config(players, rng)
+    }
+
+    fn agent_step(state: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
+        agent::agent_step(state, secrets, rng)
+    }
+}

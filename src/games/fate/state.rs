@@ -1,0 +1,412 @@
+//! The fold state (digest §5.14 "State"): each Master's deck, hand, Servant, Secret Signs, prana,
+//! Command Spells and marks; the Active Master, the turn order, the current step and battle; the
+//! order of defeats.
+//!
+//! Deliberately not serializable: it is not a format. Deck order is unknown to the fold (physical
+//! dealing): the deck is the set of instances that may still be in it plus an exact count.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use super::catalog::{CardDef, CardType};
+use super::config::{parse_instance, FateConfig, GameEnd, Policies, Seating, TurnOrder};
+use super::events::{AttackType, CardRef, Process, Stat, Step};
+use crate::game::commit::{Commitment, CommitmentLedger};
+use crate::game::{Outcome, Seat};
+
+/// A card in a hidden place whose identity the log may have sealed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Held {
+    Known(String),
+    Sealed(Commitment),
+}
+
+impl Held {
+    pub fn known(&self) -> Option<&str> {
+        match self {
+            Held::Known(c) => Some(c),
+            Held::Sealed(_) => None,
+        }
+    }
+
+    pub fn from_ref(r: &CardRef) -> Held {
+        match r {
+            CardRef::Open(c) => Held::Known(c.clone()),
+            CardRef::Sealed(c) => Held::Sealed(*c),
+        }
+    }
+}
+
+/// Upright, on its side, or upside down (FATE-STATE-1..3); face down is [`Servant::face_down`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pose {
+    Standing,
+    Resting,
+    Danger,
+}
+
+impl Pose {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pose::Standing => "standing",
+            Pose::Resting => "resting",
+            Pose::Danger => "danger",
+        }
+    }
+}
+
+/// A Master's Servant: a Heroic Spirit and a Class card acting as one (FATE-OPEN-2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Servant {
+    pub heroic_spirit: Held,
+    pub class: Held,
+    pub face_down: bool,
+    pub pose: Pose,
+}
+
+impl Servant {
+    pub fn cards(&self) -> [&Held; 2] {
+        [&self.heroic_spirit, &self.class]
+    }
+
+    pub fn holds(&self, card: &str) -> bool {
+        self.cards().iter().any(|h| h.known() == Some(card))
+    }
+}
+
+/// A Secret Sign on the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sign {
+    pub card: String,
+    pub pose: Pose,
+}
+
+/// What the turn's Master did in the ritual step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnFlags {
+    pub sign_placed: bool,
+    pub servant_revealed: bool,
+}
+
+impl TurnFlags {
+    pub fn ritual_used(&self) -> bool {
+        self.sign_placed || self.servant_revealed
+    }
+}
+
+/// One Master's side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MasterState {
+    pub deck: BTreeSet<String>,
+    pub deck_count: usize,
+    pub hand: Vec<Held>,
+    pub discard: Vec<String>,
+    pub servant: Option<Servant>,
+    pub signs: Vec<Sign>,
+    pub prana: i32,
+    pub command_spells: u8,
+    pub marks: Vec<String>,
+    pub dealt: bool,
+    pub defeated: bool,
+}
+
+impl MasterState {
+    pub(crate) fn take_from_deck(&mut self, card: &Held) {
+        if let Held::Known(c) = card {
+            self.deck.remove(c);
+        }
+        self.deck_count = self.deck_count.saturating_sub(1);
+    }
+
+    pub fn hand_has(&self, card: &str) -> bool {
+        self.hand.iter().any(|h| h.known() == Some(card))
+    }
+
+    /// The state of one of this Master's cards on the field.
+    pub fn field_pose(&self, card: &str) -> Option<(Pose, bool)> {
+        if let Some(s) = self.servant.as_ref().filter(|s| s.holds(card)) {
+            return Some((s.pose, s.face_down));
+        }
+        self.signs.iter().find(|s| s.card == card).map(|s| (s.pose, false))
+    }
+}
+
+/// The current battle (FATE-BATTLE).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Battle {
+    pub attacker: Seat,
+    pub responder: Seat,
+    pub process: Process,
+    pub attack: Option<AttackType>,
+    pub response: Option<AttackType>,
+    /// (to attacker, to responder) once the wounding process ran.
+    pub damage: Option<(u32, u32)>,
+    pub card_taken: bool,
+}
+
+/// The card definitions and the registered decks, shared by every state of a game.
+#[derive(Debug, Default)]
+pub struct Cards {
+    pub defs: BTreeMap<String, CardDef>,
+    pub decks: Vec<Vec<String>>,
+}
+
+/// The whole game state.
+#[derive(Clone, Debug)]
+pub struct FateState {
+    pub cards: Arc<Cards>,
+    pub names: Vec<String>,
+    pub policies: Policies,
+    pub masters: Vec<MasterState>,
+    pub step: Step,
+    /// Turns started so far; the first turn is 1.
+    pub turn: u32,
+    pub active_master: Option<Seat>,
+    /// Turns the Active Master has taken since receiving the status (reading R2).
+    pub am_turns: u32,
+    /// Turns in the current phase (reading R1).
+    pub phase_turns: u32,
+    pub phase: u32,
+    pub turn_master: Option<Seat>,
+    pub flags: TurnFlags,
+    /// An encounter roll of 1 waiting for its random Servant.
+    pub encounter_pending: bool,
+    pub battle: Option<Battle>,
+    /// Masters who activated an effect in the current step or process (FATE-EFF-3).
+    pub activated: BTreeSet<Seat>,
+    /// Stat changes until the end of the turn (FATE-EFF-5): (seat, stat, delta).
+    pub bonuses: Vec<(Seat, Stat, i32)>,
+    /// Defeated Masters in the order of defeat.
+    pub defeated: Vec<Seat>,
+    pub result: Option<Outcome>,
+    pub ledger: CommitmentLedger,
+    /// Digital dice (the `dice` policy): commitments, this round's reveals, rounds used.
+    pub dice: super::dice::Dice,
+}
+
+impl FateState {
+    /// The initial state of a configuration (no checks; `Game::setup` checks first).
+    pub fn new(config: &FateConfig) -> FateState {
+        let c = config.v1();
+        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
+        let masters = c
+            .decks
+            .iter()
+            .enumerate()
+            .map(|(seat, deck)| {
+                let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
+                let cards: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
+                MasterState {
+                    deck_count: cards.len(),
+                    deck: cards,
+                    hand: Vec::new(),
+                    discard: Vec::new(),
+                    servant: None,
+                    signs: Vec::new(),
+                    prana: i32::from(c.policies.starting_prana),
+                    command_spells: 3,
+                    marks: Vec::new(),
+                    dealt: false,
+                    defeated: false,
+                }
+            })
+            .collect();
+        FateState {
+            cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
+            names: c.players.clone(),
+            policies: c.policies.clone(),
+            masters,
+            step: Step::Setup,
+            turn: 0,
+            active_master: None,
+            am_turns: 0,
+            phase_turns: 0,
+            phase: 0,
+            turn_master: None,
+            flags: TurnFlags::default(),
+            encounter_pending: false,
+            battle: None,
+            activated: BTreeSet::new(),
+            bonuses: Vec::new(),
+            defeated: Vec::new(),
+            result: None,
+            ledger: CommitmentLedger::default(),
+            dice: super::dice::Dice::new(c.decks.len()),
+        }
+    }
+
+    pub fn def(&self, instance: &str) -> Option<&CardDef> {
+        let (seat, index) = parse_instance(instance)?;
+        let id = self.cards.decks.get(usize::from(seat))?.get(index)?;
+        self.cards.defs.get(id)
+    }
+
+    pub fn kind(&self, instance: &str) -> Option<CardType> {
+        self.def(instance).map(|d| d.kind)
+    }
+
+    pub fn master(&self, seat: Seat) -> Option<&MasterState> {
+        self.masters.get(usize::from(seat))
+    }
+
+    pub(crate) fn master_mut(&mut self, seat: Seat) -> Option<&mut MasterState> {
+        self.masters.get_mut(usize::from(seat))
+    }
+
+    pub fn name(&self, seat: Seat) -> String {
+        crate::game::seat_name(&self.names, seat)
+    }
+
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.masters.len()).map(|i| Seat::try_from(i).unwrap_or(Seat::MAX))
+    }
+
+    pub fn is_living(&self, seat: Seat) -> bool {
+        self.master(seat).is_some_and(|m| !m.defeated)
+    }
+
+    pub fn living(&self) -> Vec<Seat> {
+        self.seats().filter(|s| self.is_living(*s)).collect()
+    }
+
+    /// The next undefeated Master after `seat` in the seating direction (FATE-PHASE-2, FATE-OPEN-7).
+    pub fn next_living(&self, seat: Seat) -> Seat {
+        let n = self.masters.len();
+        if n == 0 {
+            return seat;
+        }
+        let mut s = usize::from(seat) % n;
+        for _ in 0..n {
+            s = match self.policies.seating {
+                Seating::Clockwise => (s + 1) % n,
+                Seating::Counterclockwise => (s + n - 1) % n,
+            };
+            let seat = Seat::try_from(s).unwrap_or(Seat::MAX);
+            if self.is_living(seat) {
+                return seat;
+            }
+        }
+        seat
+    }
+
+    /// Whether the Active Master must hand the status over before the next turn (FATE-PHASE-3/5).
+    pub fn handover_due(&self) -> bool {
+        let Some(am) = self.active_master else { return false };
+        match self.policies.turn_order {
+            TurnOrder::R2 => self.turn_master.is_some_and(|t| self.next_living(t) == am) && self.am_turns >= 1,
+            TurnOrder::R1 => self.phase_turns as usize >= self.living().len(),
+        }
+    }
+
+    /// The Master whose turn comes next under the chosen reading (FATE-PHASE-5), once any due
+    /// handover has been recorded.
+    pub fn expected_next(&self) -> Option<Seat> {
+        let am = self.active_master?;
+        match (self.policies.turn_order, self.turn_master) {
+            (_, None) => Some(am),
+            (TurnOrder::R1, Some(_)) if self.phase_turns == 0 => Some(am),
+            (_, Some(t)) => Some(self.next_living(t)),
+        }
+    }
+
+    /// The Masters who may act now: the Active Master, the Master whose turn it is and, in a
+    /// battle, the responder. (Any Master may use a Command Spell at any moment, FATE-CS-1, and
+    /// activate effects outside their turn, FATE-EFF-4; those are open to every undefeated Master.)
+    pub fn may_act(&self) -> Vec<Seat> {
+        if self.result.is_some() {
+            return Vec::new();
+        }
+        if self.step == Step::Setup {
+            return self.living();
+        }
+        let mut out: Vec<Seat> = self.active_master.into_iter().chain(self.turn_master).collect();
+        if let Some(b) = &self.battle {
+            out.push(b.responder);
+        }
+        out.retain(|s| self.is_living(*s));
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// A Servant's stat with this turn's bonuses (FATE-OPEN-12: the two cards add up).
+    pub fn stat(&self, seat: Seat, stat: Stat) -> i32 {
+        let Some(servant) = self.master(seat).and_then(|m| m.servant.as_ref()) else { return 0 };
+        let base: i32 = servant
+            .cards()
+            .iter()
+            .filter_map(|h| h.known().and_then(|c| self.def(c)))
+            .map(|d| match stat {
+                Stat::PhysicalAttack => d.physical_attack,
+                Stat::PhysicalDefense => d.physical_defense,
+                Stat::MagicalAttack => d.magical_attack,
+                Stat::MagicalDefense => d.magical_defense,
+            })
+            .sum();
+        base + self.bonuses.iter().filter(|(s, st, _)| *s == seat && *st == stat).map(|(_, _, d)| d).sum::<i32>()
+    }
+
+    /// Whether a Servant has [Preemptive Strike] (FATE-BATTLE-7).
+    pub fn preemptive(&self, seat: Seat) -> bool {
+        self.master(seat).and_then(|m| m.servant.as_ref()).is_some_and(|s| {
+            s.cards().iter().any(|h| h.known().and_then(|c| self.def(c)).is_some_and(|d| d.preemptive()))
+        })
+    }
+
+    /// Secret Signs counted by Command Spell option 2 (FATE-OPEN-16).
+    pub fn sign_count(&self, seat: Seat) -> i32 {
+        let count = |m: &MasterState| m.signs.len() as i32;
+        if self.policies.sign_bonus_all {
+            self.masters.iter().map(count).sum()
+        } else {
+            self.master(seat).map_or(0, count)
+        }
+    }
+
+    /// Damage one side deals (FATE-DMG-1/2): attack − defense with the defense of the same type
+    /// (FATE-OPEN-12), a tie dealing `tie`, never below 0 (FATE-DMG-4).
+    pub fn damage(&self, from: Seat, to: Seat, kind: AttackType, tie: u32) -> u32 {
+        let (a, d) = match kind {
+            AttackType::Physical => (Stat::PhysicalAttack, Stat::PhysicalDefense),
+            AttackType::Magical => (Stat::MagicalAttack, Stat::MagicalDefense),
+        };
+        let diff = self.stat(from, a) - self.stat(to, d);
+        if diff == 0 {
+            tie
+        } else {
+            u32::try_from(diff.max(0)).unwrap_or(0)
+        }
+    }
+
+    /// The damage the wounding process must record: (to attacker, to responder).
+    pub fn expected_damage(&self, b: &Battle) -> (u32, u32) {
+        let to_responder = b.attack.map_or(0, |k| self.damage(b.attacker, b.responder, k, 1));
+        let to_attacker = b.response.map_or(0, |k| self.damage(b.responder, b.attacker, k, 0));
+        (to_attacker, to_responder)
+    }
+
+    /// Whether the responder's steps are skipped by [Preemptive Strike] (FATE-BATTLE-7).
+    pub fn response_denied(&self, b: &Battle) -> bool {
+        self.preemptive(b.attacker) && !self.preemptive(b.responder)
+    }
+
+    /// After the wounding process: (winner, loser) when exactly one Servant was wounded and
+    /// survived (FATE-BATTLE-9).
+    pub fn hand_take(&self, b: &Battle) -> Option<(Seat, Seat)> {
+        let (to_a, to_r) = b.damage?;
+        let (winner, loser) = match (to_a > 0, to_r > 0) {
+            (true, false) => (b.responder, b.attacker),
+            (false, true) => (b.attacker, b.responder),
+            _ => return None,
+        };
+        (self.is_living(loser) && self.is_living(winner)).then_some((winner, loser))
+    }
+
+    /// Whether the game ends now under FATE-OPEN-18.
+    pub fn game_should_end(&self) -> bool {
+        match self.policies.game_end {
+            GameEnd::FirstDefeat => !self.defeated.is_empty(),
+            GameEnd::LastStanding => self.living().len() <= 1,
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! What each viewer may see: the board as a [`BoardView`] and one-line event descriptions.
+//!
+//! Hidden information (digest §5.14 "Hidden information"):
+//! - hand: its owner and judges see it; everyone else sees the count;
+//! - deck: everyone sees only the count;
+//! - a face-down Servant: its owner (who set it) and judges see it; everyone else sees two
+//!   face-down cards until the ritual reveal or a battle's reveal process turns them up;
+//! - a card taken from a hand (FATE-BATTLE-9) goes to the taker's hand: the taker and the loser
+//!   (and judges) are told which card it was, everyone else only that a card was taken;
+//! - field states, Secret Signs, prana, Command Spells, marks and the discard are public (FATE-CTX-1).
+//!
+//! A card the log holds only as a seal is [`CardView::Hidden`] for everyone, judges included.
+
+use super::apply::cost_labels;
+use super::events::{CardRef, FateEvent, Payment, SpellUse};
+use super::state::{FateState, Held};
+use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
+use crate::game::{BoardView, Seat, Viewer};
+
+/// Whether `viewer` sees what `seat` alone may see (its hand, its face-down Servant).
+pub fn sees_own(viewer: Viewer, seat: Seat) -> bool {
+    viewer == Viewer::Judge || viewer == Viewer::Player(seat)
+}
+
+fn known(s: &FateState, instance: &str, statuses: Vec<String>) -> CardView {
+    CardView::known(instance, s.def(instance), statuses)
+}
+
+fn held(s: &FateState, h: &Held, visible: bool, statuses: Vec<String>) -> CardView {
+    match h {
+        Held::Known(c) if visible => known(s, c, statuses),
+        _ => CardView::Hidden,
+    }
+}
+
+/// The board as `viewer` may see it.
+pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
+    let mut seats = Vec::new();
+    for seat in s.seats() {
+        let m = &s.masters[usize::from(seat)];
+        let mut counters = vec![
+            ("prana".to_string(), m.prana.to_string()),
+            ("command spells".to_string(), m.command_spells.to_string()),
+            ("deck".to_string(), m.deck_count.to_string()),
+            ("hand".to_string(), m.hand.len().to_string()),
+        ];
+        if !m.marks.is_empty() {
+            counters.push(("special marks".to_string(), m.marks.join(", ")));
+        }
+        let mut roles = Vec::new();
+        if s.active_master == Some(seat) {
+            roles.push("active master");
+        }
+        if s.turn_master == Some(seat) {
+            roles.push("turn");
+        }
+        if let Some(b) = &s.battle {
+            if b.attacker == seat {
+                roles.push("attacking");
+            }
+            if b.responder == seat {
+                roles.push("responding");
+            }
+        }
+        if m.defeated {
+            let place = s.defeated.iter().position(|d| *d == seat).map_or(0, |i| i + 1);
+            roles.push(if place > 0 { "defeated" } else { "out" });
+            counters.push(("defeated".to_string(), format!("#{place}")));
+        }
+        if !roles.is_empty() {
+            counters.push(("role".to_string(), roles.join(", ")));
+        }
+        let hand_visible = sees_own(viewer, seat);
+        let hand: Vec<CardView> = m.hand.iter().map(|h| held(s, h, hand_visible, Vec::new())).collect();
+        let mut servant_cards = Vec::new();
+        let mut facts = Vec::new();
+        if let Some(sv) = &m.servant {
+            let visible = !sv.face_down || sees_own(viewer, seat);
+            let state = if sv.face_down { "face-down".to_string() } else { sv.pose.name().to_string() };
+            for h in sv.cards() {
+                servant_cards.push(held(s, h, visible, vec![state.clone()]));
+            }
+            facts.push(format!("state {state}"));
+            if !sv.face_down {
+                use super::events::Stat::*;
+                facts.push(format!(
+                    "physical {}/{}, magical {}/{}",
+                    s.stat(seat, PhysicalAttack),
+                    s.stat(seat, PhysicalDefense),
+                    s.stat(seat, MagicalAttack),
+                    s.stat(seat, MagicalDefense)
+                ));
+                if s.preemptive(seat) {
+                    facts.push("preemptive strike".to_string());
+                }
+            }
+        }
+        let servant = ZoneView {
+            zone: "servant".to_string(),
+            count: servant_cards.len(),
+            cards: servant_cards.clone(),
+            groups: vec![GroupView { label: "servant".to_string(), cards: servant_cards, facts }],
+        };
+        let signs = ZoneView {
+            zone: "secret-signs".to_string(),
+            count: m.signs.len(),
+            cards: m.signs.iter().map(|x| known(s, &x.card, vec![x.pose.name().to_string()])).collect(),
+            groups: Vec::new(),
+        };
+        let zones = vec![
+            ZoneView { zone: "hand".to_string(), count: hand.len(), cards: hand, groups: Vec::new() },
+            ZoneView { zone: "deck".to_string(), count: m.deck_count, cards: Vec::new(), groups: Vec::new() },
+            servant,
+            signs,
+            ZoneView {
+                zone: "discard".to_string(),
+                count: m.discard.len(),
+                cards: m.discard.iter().map(|c| known(s, c, Vec::new())).collect(),
+                groups: Vec::new(),
+            },
+        ];
+        seats.push(SeatView { seat, name: s.name(seat), counters, zones });
+    }
+    let mut facts = vec![
+        ("step".to_string(), s.step.name().to_string()),
+        ("phase".to_string(), s.phase.to_string()),
+        ("turn order".to_string(), format!("{:?}", s.policies.turn_order)),
+    ];
+    if let Some(am) = s.active_master {
+        facts.push(("active master".to_string(), s.name(am)));
+    }
+    if let Some(b) = &s.battle {
+        facts.push(("battle".to_string(), format!("{} attacks {}", s.name(b.attacker), s.name(b.responder))));
+        facts.push(("process".to_string(), b.process.name().to_string()));
+    }
+    if !s.defeated.is_empty() {
+        let order: Vec<String> = s.defeated.iter().map(|d| s.name(*d)).collect();
+        facts.push(("defeated (in order)".to_string(), order.join(", ")));
+    }
+    for (k, v) in s.policies.to_pairs() {
+        facts.push((format!("policy {k}"), v));
+    }
+    let pos = <super::Fate as crate::game::Game>::position(s);
+    BoardView {
+        viewer,
+        turn: pos.turn,
+        phase: pos.phase.to_string(),
+        active: pos.active,
+        seats,
+        shared: Vec::new(),
+        facts,
+        outcome: s.result.clone(),
+        layout: layout(),
+    }
+}
+
+/// `HS01 Knight of the Lake (invented) (p0-3)`.
+pub fn label(s: &FateState, instance: &str) -> String {
+    match s.def(instance) {
+        Some(d) => format!("{} {} ({instance})", d.id, d.name),
+        None => instance.to_string(),
+    }
+}
+
+fn labels(s: &FateState, cards: &[String]) -> String {
+    if cards.is_empty() {
+        return "nothing".to_string();
+    }
+    cards.iter().map(|c| label(s, c)).collect::<Vec<_>>().join(", ")
+}
+
+fn refs(s: &FateState, cards: &[CardRef], visible: bool) -> String {
+    if !visible {
+        return match cards.len() {
+            1 => "1 card".to_string(),
+            n => format!("{n} cards"),
+        };
+    }
+    let named: Vec<String> = cards
+        .iter()
+        .map(|c| match c {
+            CardRef::Open(c) => label(s, c),
+            CardRef::Sealed(_) => "a sealed card".to_string(),
+        })
+        .collect();
+    if named.is_empty() {
+        "no cards".to_string()
+    } else {
+        named.join(", ")
+    }
+}
+
+fn payment(s: &FateState, p: &Payment) -> String {
+    match p {
+        Payment::Tapped => "T".to_string(),
+        Payment::Rested(c) => format!("rested {}", labels(s, c)),
+        Payment::Rolled(r) => format!("rolled {r}"),
+        Payment::Discarded(c) => format!("discarded {}", labels(s, c)),
+        Payment::XPaid(x) => format!("X: {x}"),
+    }
+}
+
+/// One line describing `event`, as `viewer` may see it; `s` is the state before it.
+pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
+    use FateEvent::*;
+    let n = |seat: &Seat| s.name(*seat);
+    let l = |c: &str| label(s, c);
+    match event {
+        ServantSet { seat, heroic_spirit, class } => format!(
+            "{} set a Servant face down: {}",
+            n(seat),
+            refs(s, &[heroic_spirit.clone(), class.clone()], sees_own(viewer, *seat))
+        ),
+        CardsDealt { seat, cards } => format!("{} was dealt {}", n(seat), refs(s, cards, sees_own(viewer, *seat))),
+        FirstActiveMasterChosen { seat } => format!("{} became the first Active Master", n(seat)),
+        ActiveMasterHandedOver { from, to } => format!("{} handed the Active Master status to {}", n(from), n(to)),
+        TurnStarted { seat } => format!("{}'s turn {} began", n(seat), s.turn + 1),
+        CardsStood { seat } => format!("{} stood up every Resting card", n(seat)),
+        CardDrawn { seat, card: Some(c) } => {
+            format!("{} drew {}", n(seat), refs(s, std::slice::from_ref(c), sees_own(viewer, *seat)))
+        }
+        CardDrawn { seat, card: None } => format!("{} could not draw: the deck is empty", n(seat)),
+        SecretSignPlaced { seat, card } => format!("{} placed Secret Sign {}", n(seat), l(card)),
+        ServantRevealed { seat, cards, drawn } => format!(
+            "{} revealed the Servant ({}) and drew {}",
+            n(seat),
+            cards.iter().map(|u| l(&u.card)).collect::<Vec<_>>().join(", "),
+            refs(s, drawn, sees_own(viewer, *seat))
+        ),
+        RitualStepEnded { seat } => format!("{} ended the ritual step", n(seat)),
+        EncounterRolled { seat, roll } => format!(
+            "{} rolled {roll} for the encounter: {}",
+            n(seat),
+            if *roll == 1 { "battle against a random Servant" } else { "no battle" }
+        ),
+        RandomServantSelected { seat, target } => {
+            format!("the random Servant was {}'s: {} battles it", n(target), n(seat))
+        }
+        AssaultDeclared { seat, target } => format!("{} declared an assault on {}", n(seat), n(target)),
+        BattleStepSkipped { seat } => format!("{} declared no assault", n(seat)),
+        BattleServantsRevealed { servants } => {
+            let parts: Vec<String> = servants
+                .iter()
+                .map(|x| {
+                    format!("{}'s {}", n(&x.seat), x.cards.iter().map(|u| l(&u.card)).collect::<Vec<_>>().join(" + "))
+                })
+                .collect();
+            format!(
+                "reveal process: {}",
+                if parts.is_empty() { "nothing face down".to_string() } else { parts.join("; ") }
+            )
+        }
+        BattleProcessEnded => "the battle process ended".to_string(),
+        AttackTypeChosen { seat, attack } => format!(
+            "{} chose a {} attack",
+            n(seat),
+            if *attack == super::events::AttackType::Physical { "physical" } else { "magical" }
+        ),
+        DamageDealt { to_attacker, to_responder } => {
+            format!("damage: the attacker took {to_attacker}, the responder took {to_responder}")
+        }
+        CardTakenFromHand { winner, loser, index, card } => {
+            let visible = sees_own(viewer, *winner) || viewer == Viewer::Player(*loser);
+            format!(
+                "{} took {} (position {}) from {}'s hand",
+                n(winner),
+                refs(s, std::slice::from_ref(card), visible),
+                index + 1,
+                n(loser)
+            )
+        }
+        BattleEnded => "the battle ended".to_string(),
+        HandDiscarded { seat, cards } => format!("{} discarded {} to the hand limit", n(seat), labels(s, cards)),
+        TurnEnded { seat } => format!("{}'s turn ended", n(seat)),
+        EffectActivated { seat, card, effect, paid, succeeded } => {
+            let def = s.def(card).and_then(|d| d.effects.get(usize::from(*effect)));
+            format!(
+                "{} activated {} of {} (cost {}; paid {}): {}",
+                n(seat),
+                def.map_or(format!("effect {effect}"), |e| format!("{:?}", e.name)),
+                l(card),
+                def.map_or(String::new(), |e| cost_labels(&e.costs())),
+                paid.iter().map(|p| payment(s, p)).collect::<Vec<_>>().join(", "),
+                if *succeeded { "it works" } else { "it fails" }
+            )
+        }
+        CommandSpellUsed { seat, spell } => {
+            let what = match spell {
+                SpellUse::PranaRestored => "restore one prana".to_string(),
+                SpellUse::StatRaised(stat) => format!("raise {stat:?} by the Secret Signs on the field"),
+                SpellUse::MarkRemoved(m) => format!("remove the special mark {m:?}"),
+                SpellUse::EffectUsedFree { card, effect } => {
+                    format!("use effect {effect} of {} without its cost", l(card))
+                }
+                SpellUse::ServantStood => "stand the Servant up".to_string(),
+            };
+            let left = s.master(*seat).map_or(0, |m| m.command_spells.saturating_sub(1));
+            format!("{} used Command Spell option {} ({what}); {left} left", n(seat), spell.option())
+        }
+        CardStateChanged { card, state, note } => format!("{} became {} ({note})", l(card), state.name()),
+        PranaChanged { seat, delta, note } => format!("{}'s prana changed by {delta:+} ({note})", n(seat)),
+        StatModified { seat, stat, delta, note } => format!("{}'s Servant got {stat:?} {delta:+} ({note})", n(seat)),
+        SpecialMarkPlaced { seat, mark, note } => format!("{} got the special mark {mark:?} ({note})", n(seat)),
+        EffectResolved { seat, card, note } => format!("{}'s {}: {note}", n(seat), l(card)),
+        CommandSpellLost { seat, note } => format!("{} lost a Command Spell ({note})", n(seat)),
+        DiceChainCommitted { seat, tip } => format!("{} committed a dice chain ending in {tip}", n(seat)),
+        DiceRevealed { seat, .. } => {
+            let k = s.dice.reveals.get(usize::from(*seat)).copied().unwrap_or(0) + 1;
+            format!("{} revealed dice link {k} for round {}", n(seat), s.dice.round + 1)
+        }
+        CardRevealed { seat, card, .. } => {
+            if sees_own(viewer, *seat) {
+                format!("{} opened a sealed hand card: {}", n(seat), l(card))
+            } else {
+                format!("{} opened a sealed hand card to the record", n(seat))
+            }
+        }
+    }
+}
+
+// ---- The table as data (drawn by the web viewer with no per-game code) ----
+
+/// One Master's side: hand, deck and discard at the Master's edge, the Servant and the Secret
+/// Signs towards the middle of the table, where the other Masters' Servants face it.
+pub fn layout() -> TableLayout {
+    use AreaStyle::{Pile, Row};
+    TableLayout {
+        columns: 6,
+        areas: vec![
+            AreaLayout::seat("hand", 1, 1, 1, 4, Row),
+            AreaLayout::seat("deck", 1, 5, 1, 1, Pile),
+            AreaLayout::seat("discard", 1, 6, 1, 1, Pile),
+            AreaLayout::seat("secret-signs", 2, 1, 1, 3, Row),
+            AreaLayout::seat("servant", 2, 4, 1, 3, Row),
+        ],
+    }
+}

@@ -1,0 +1,604 @@
+//! Given/when/then rule tests: every case folds `given` from a fixture setup, validates `when`
+//! and compares the violated rule IDs with `then`, through the one helper [`run`]. Each case
+//! declares the rule IDs it covers; `every_enforced_rule_has_a_case` checks the coverage table.
+//!
+//! `given` is built by [`G`], which validates and applies each event as it goes, so a case's
+//! setup is itself legal by construction.
+
+use kifu::game::commit::Commitment;
+use kifu::game::Game;
+use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKind};
+use kifu::games::fate::dice;
+use kifu::games::fate::events::{AttackType, CardRef, CardState, Payment, ServantUnveiled, SpellUse, Stat, Unveiled};
+use kifu::games::fate::state::Pose;
+use kifu::games::fate::{Fate, FateConfig, FateEvent as E, FateState};
+
+use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+
+// ---------------------------------------------------------------------------------------------
+// Fixture: a test catalog and decks whose first cards are known.
+// ---------------------------------------------------------------------------------------------
+
+fn eff(name: &str, kind: EffectKind, cost: &[&str]) -> EffectDef {
+    EffectDef { name: name.into(), kind, cost: cost.iter().map(|c| c.to_string()).collect() }
+}
+
+fn card(id: &str, kind: CardType, stats: [i32; 4], keywords: &[&str], effects: Vec<EffectDef>) -> CardDef {
+    CardDef {
+        id: id.into(),
+        name: format!("{id} (invented)"),
+        kind,
+        physical_attack: stats[0],
+        physical_defense: stats[1],
+        magical_attack: stats[2],
+        magical_defense: stats[3],
+        keywords: keywords.iter().map(|k| k.to_string()).collect(),
+        effects,
+        text: String::new(),
+        invented: true,
+    }
+}
+
+/// H: effects 0 T, 1 D1,2+R1, 2 [Constant], 3 X, 4 E1, 5 R1. HP: [Preemptive Strike]. S: effect 0 T.
+fn catalog() -> Catalog {
+    use EffectKind::*;
+    Catalog::from_cards(vec![
+        card(
+            "H",
+            CardType::HeroicSpirit,
+            [3, 2, 1, 1],
+            &[],
+            vec![
+                eff("Tap", Activated, &["T"]),
+                eff("Substitute Battle", Activated, &["D1,2", "R1"]),
+                eff("Ward", Constant, &[]),
+                eff("Unknown", Activated, &["X"]),
+                eff("Discard", Activated, &["E1"]),
+                eff("Rest", Activated, &["R1"]),
+            ],
+        ),
+        card("HP", CardType::HeroicSpirit, [2, 2, 2, 2], &["preemptive-strike"], vec![]),
+        card("C", CardType::Class, [1, 1, 1, 1], &[], vec![]),
+        card("S", CardType::SecretSign, [0; 4], &[], vec![eff("Sign", Activated, &["T"])]),
+    ])
+    .unwrap_or_default()
+}
+
+/// Deck index → card: 0 H, 1 C, 2 HP, 3.. S (20 cards).
+fn deck() -> Vec<String> {
+    let mut d: Vec<String> = ["H", "C", "HP"].iter().map(|s| s.to_string()).collect();
+    d.extend(std::iter::repeat_n("S".to_string(), 17));
+    d
+}
+
+fn config(players: usize, policies: &[(&str, &str)]) -> FateConfig {
+    let names = ["Ayaka", "Bazett", "Caren", "Dan"].iter().take(players).map(|s| s.to_string()).collect();
+    let mut c = FateConfig::new(names, vec![deck(); players], &catalog()).unwrap_or_else(|v| panic!("fixture: {v:?}"));
+    for (k, v) in policies {
+        c.set_policy(k, v).unwrap_or_else(|e| panic!("{e}"));
+    }
+    c
+}
+
+fn p(seat: u8, i: usize) -> String {
+    format!("p{seat}-{i}")
+}
+
+/// Builds a legal `given`: validates and applies each event as it is added.
+struct G {
+    config: FateConfig,
+    s: FateState,
+    events: Vec<E>,
+}
+
+impl G {
+    fn new(players: usize, policies: &[(&str, &str)]) -> G {
+        let config = config(players, policies);
+        let s = Fate::setup(&config).unwrap_or_else(|v| panic!("fixture setup: {v:?}"));
+        G { config, s, events: Vec::new() }
+    }
+
+    fn push(mut self, e: E) -> G {
+        let v = Fate::validate(&self.s, &e);
+        assert!(v.is_empty(), "given event {} {e:?} is itself illegal: {v:?}", self.events.len());
+        Fate::ledger_mut(&mut self.s).at(self.events.len() as u64);
+        self.s = Fate::apply(self.s, &e);
+        self.events.push(e);
+        self
+    }
+
+    /// Every Master sets H + C (seat 2: HP + C) and is dealt deck cards 3..7; no Active Master yet.
+    fn dealt(mut self) -> G {
+        for seat in 0..self.s.masters.len() as u8 {
+            let hs = if seat == 2 { p(seat, 2) } else { p(seat, 0) };
+            self = self
+                .push(E::ServantSet { seat, heroic_spirit: CardRef::Open(hs), class: CardRef::Open(p(seat, 1)) })
+                .push(E::CardsDealt { seat, cards: (3..7).map(|i| CardRef::Open(p(seat, i))).collect() });
+        }
+        self
+    }
+
+    /// The deal, then seat 0 as the first Active Master.
+    fn setup(self) -> G {
+        self.dealt().push(E::FirstActiveMasterChosen { seat: 0 })
+    }
+
+    fn top(&self, seat: u8) -> CardRef {
+        let m = &self.s.masters[usize::from(seat)];
+        CardRef::Open(m.deck.iter().next().cloned().unwrap_or_default())
+    }
+
+    /// Turn start, stand and draw: the turn is in its ritual step.
+    fn start(self, seat: u8) -> G {
+        let card = Some(self.top(seat));
+        self.push(E::TurnStarted { seat }).push(E::CardsStood { seat }).push(E::CardDrawn { seat, card })
+    }
+
+    fn reveal(self, seat: u8) -> G {
+        let m = &self.s.masters[usize::from(seat)];
+        let drawn: Vec<CardRef> = m.deck.iter().take(2).map(|c| CardRef::Open(c.clone())).collect();
+        let hs = if seat == 2 { p(seat, 2) } else { p(seat, 0) };
+        let cards = vec![Unveiled { card: hs, salt: None }, Unveiled { card: p(seat, 1), salt: None }];
+        self.push(E::ServantRevealed { seat, cards, drawn })
+    }
+
+    fn sign(self, seat: u8) -> G {
+        let card = self.sign_in_hand(seat);
+        self.push(E::SecretSignPlaced { seat, card })
+    }
+
+    fn sign_in_hand(&self, seat: u8) -> String {
+        self.s.masters[usize::from(seat)].hand.iter().filter_map(|h| h.known()).next().unwrap_or_default().to_string()
+    }
+
+    /// Discards to the hand limit if needed, then ends the turn.
+    fn end(self, seat: u8) -> G {
+        let hand: Vec<String> =
+            self.s.masters[usize::from(seat)].hand.iter().filter_map(|h| h.known().map(str::to_string)).collect();
+        let g = if hand.len() >= 5 {
+            self.push(E::HandDiscarded { seat, cards: hand[..hand.len() - 4].to_vec() })
+        } else {
+            self
+        };
+        g.push(E::TurnEnded { seat })
+    }
+
+    /// A turn without ritual or battle.
+    fn quiet(self, seat: u8) -> G {
+        self.start(seat).push(E::RitualStepEnded { seat }).push(E::BattleStepSkipped { seat }).end(seat)
+    }
+
+    /// A turn revealing the Servant; the encounter roll is 2 (no battle).
+    fn reveal_turn(self, seat: u8) -> G {
+        self.start(seat)
+            .reveal(seat)
+            .push(E::RitualStepEnded { seat })
+            .push(E::EncounterRolled { seat, roll: 2 })
+            .end(seat)
+    }
+
+    fn handover(self, from: u8, to: u8) -> G {
+        self.push(E::ActiveMasterHandedOver { from, to })
+    }
+
+    /// Seats 0, 1 and 2 reveal their Servants in turns 1–3 (reading R2), the status passes to
+    /// seat 1, and seat 0 starts turn 4 and reaches the declare step.
+    fn revealed_declare(self) -> G {
+        self.reveal_turn(0).reveal_turn(1).reveal_turn(2).handover(0, 1).start(0).push(E::RitualStepEnded { seat: 0 })
+    }
+
+    /// `revealed_declare`, then seat 0 assaults `target`: the battle is in its battle process.
+    fn battle(self, target: u8) -> G {
+        self.revealed_declare().push(E::AssaultDeclared { seat: 0, target })
+    }
+
+    /// Seat 0 battles `target` with the given attack types, up to the wounding process.
+    fn typed(self, target: u8, attack: AttackType, response: Option<AttackType>) -> G {
+        let g = self.battle(target).push(E::BattleProcessEnded).push(E::AttackTypeChosen { seat: 0, attack });
+        match response {
+            Some(r) => g.push(E::AttackTypeChosen { seat: target, attack: r }),
+            None => g,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one helper.
+// ---------------------------------------------------------------------------------------------
+
+struct Case {
+    config: FateConfig,
+    given: Vec<E>,
+    when: When<E>,
+    then: Vec<&'static str>,
+}
+
+fn case(g: G, when: E, then: &[&'static str]) -> Case {
+    Case { config: g.config, given: g.events, when: When::Event(when), then: then.to_vec() }
+}
+
+fn setup_case(players: usize, decks: Vec<Vec<String>>, policies: &[(&str, &str)], then: &[&'static str]) -> Case {
+    let mut c = config(players, policies);
+    let FateConfig::V1(v) = &mut c;
+    v.decks = decks;
+    Case { config: c, given: vec![], when: When::Setup, then: then.to_vec() }
+}
+
+fn run(name: &str, covers: &[&str], c: Case) {
+    let Some((mut state, event)) = start_case::<Fate>(name, &c.config, c.when, &c.then) else {
+        return;
+    };
+    for (i, g) in c.given.iter().enumerate() {
+        let v = Fate::validate(&state, g);
+        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
+        Fate::ledger_mut(&mut state).at(i as u64);
+        state = Fate::apply(state, g);
+    }
+    check_when::<Fate>(name, covers, &c.then, state, &event);
+}
+
+fn g3() -> G {
+    G::new(3, &[])
+}
+
+fn act(seat: u8, card: String, effect: u8, paid: Vec<Payment>, succeeded: bool) -> E {
+    E::EffectActivated { seat, card, effect, paid, succeeded }
+}
+
+fn cs(seat: u8, spell: SpellUse) -> E {
+    E::CommandSpellUsed { seat, spell }
+}
+
+fn danger(seat: u8) -> E {
+    E::CardStateChanged { card: p(seat, 0), state: CardState::Danger, note: "test".into() }
+}
+
+cases! {
+    // --- Seats, setup and the deal (FATE-PHASE-1, FATE-OPEN-1/2/7) ---
+    three_to_six_masters_by_default ["FATE-PHASE-1"] =>
+        setup_case(2, vec![deck(); 2], &[], &["FATE-PHASE-1"]);
+    two_masters_as_a_policy_variant ["FATE-PHASE-1"] =>
+        setup_case(2, vec![deck(); 2], &[("masters", "2-6")], &[]);
+    a_deck_needs_a_class_card ["FATE-OPEN-2"] =>
+        setup_case(3, vec![deck(), deck(), vec!["H".to_string(); 20]], &[], &["FATE-OPEN-2"]);
+    a_deck_below_min_deck_is_refused ["FATE-OPEN-1"] =>
+        setup_case(3, vec![deck(), deck(), deck()[..10].to_vec()], &[], &["FATE-OPEN-1"]);
+    the_opening_hand_follows_the_policy ["FATE-OPEN-1"] =>
+        case(g3(), E::CardsDealt { seat: 0, cards: (3..6).map(|i| CardRef::Open(p(0, i))).collect() }, &["FATE-OPEN-1"]);
+    a_servant_is_a_heroic_spirit_and_a_class ["FATE-OPEN-2"] =>
+        case(g3(), E::ServantSet { seat: 0, heroic_spirit: CardRef::Open(p(0, 1)), class: CardRef::Open(p(0, 0)) }, &["FATE-OPEN-2"]);
+    the_first_active_master_waits_for_the_deal ["FATE-PHASE-1"] =>
+        case(g3(), E::FirstActiveMasterChosen { seat: 0 }, &["FATE-PHASE-1"]);
+    first_seat_policy_fixes_the_first_active_master ["FATE-OPEN-7"] =>
+        case(G::new(3, &[("first_master", "first-seat")]).dealt(), E::FirstActiveMasterChosen { seat: 1 }, &["FATE-OPEN-7"]);
+    a_lot_may_pick_any_master ["FATE-OPEN-7", "FATE-PHASE-1"] =>
+        case(g3().dealt(), E::FirstActiveMasterChosen { seat: 2 }, &[]);
+
+    // --- Turn order (FATE-PHASE-2..5, FATE-OPEN-7/8) ---
+    the_first_turn_is_the_active_masters ["FATE-PHASE-5", "FATE-PHASE-2"] =>
+        case(g3().setup(), E::TurnStarted { seat: 1 }, &["FATE-PHASE-5"]);
+    play_passes_to_the_next_master ["FATE-PHASE-2", "FATE-PHASE-5"] =>
+        case(g3().setup().quiet(0), E::TurnStarted { seat: 2 }, &["FATE-PHASE-5"]);
+    counterclockwise_seating_reverses_next ["FATE-OPEN-7", "FATE-PHASE-2"] =>
+        case(G::new(3, &[("seating", "counterclockwise")]).setup().quiet(0), E::TurnStarted { seat: 2 }, &[]);
+    back_at_the_active_master_the_status_is_handed_over_first ["FATE-PHASE-3"] =>
+        case(g3().setup().quiet(0).quiet(1).quiet(2), E::TurnStarted { seat: 0 }, &["FATE-PHASE-3"]);
+    no_handover_before_play_comes_back ["FATE-PHASE-3"] =>
+        case(g3().setup().quiet(0), E::ActiveMasterHandedOver { from: 0, to: 1 }, &["FATE-PHASE-3"]);
+    the_status_passes_to_the_next_master ["FATE-PHASE-4"] =>
+        case(g3().setup().quiet(0).quiet(1).quiet(2), E::ActiveMasterHandedOver { from: 0, to: 2 }, &["FATE-PHASE-4"]);
+    r2_the_old_active_master_takes_his_turn ["FATE-PHASE-5", "FATE-OPEN-8"] =>
+        case(g3().setup().quiet(0).quiet(1).quiet(2).handover(0, 1), E::TurnStarted { seat: 1 }, &["FATE-PHASE-5"]);
+    r1_the_new_active_master_starts_the_phase ["FATE-PHASE-5", "FATE-OPEN-8"] =>
+        case(G::new(3, &[("turn_order", "r1")]).setup().quiet(0).quiet(1).quiet(2).handover(0, 1), E::TurnStarted { seat: 0 }, &["FATE-PHASE-5"]);
+    r2_next_handover_when_play_comes_back_to_the_new_master ["FATE-PHASE-3", "FATE-PHASE-4", "FATE-OPEN-8"] =>
+        case(g3().setup().quiet(0).quiet(1).quiet(2).handover(0, 1).quiet(0).quiet(1).quiet(2).quiet(0), E::TurnStarted { seat: 1 }, &["FATE-PHASE-3"]);
+    handover_turns_danger_to_resting ["FATE-PHASE-3"] =>
+        case(
+            g3().setup().reveal_turn(0).reveal_turn(1).push(danger(1)).reveal_turn(2).handover(0, 1).quiet(0).start(1).push(E::RitualStepEnded { seat: 1 }),
+            E::AssaultDeclared { seat: 1, target: 0 },
+            &[],
+        );
+    a_turn_waits_for_the_end_step ["FATE-TURN-7"] =>
+        case(g3().setup().start(0), E::TurnStarted { seat: 1 }, &["FATE-TURN-7"]);
+
+    // --- Turn steps (FATE-TURN-1..7, FATE-HAND-1, FATE-OPEN-9) ---
+    stand_step_comes_first ["FATE-TURN-1", "FATE-TURN-2"] =>
+        case(g3().setup().push(E::TurnStarted { seat: 0 }), E::CardDrawn { seat: 0, card: Some(CardRef::Open(p(0, 7))) }, &["FATE-TURN-2"]);
+    only_the_turns_master_stands ["FATE-TURN-1", "FATE-PHASE-2"] =>
+        case(g3().setup().push(E::TurnStarted { seat: 0 }), E::CardsStood { seat: 1 }, &["FATE-PHASE-2"]);
+    draw_one_card_while_the_deck_has_any ["FATE-TURN-2"] =>
+        case(g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 }), E::CardDrawn { seat: 0, card: None }, &["FATE-TURN-2"]);
+    a_second_secret_sign_in_a_turn ["FATE-TURN-3"] =>
+        case(g3().setup().start(0).sign(0), E::SecretSignPlaced { seat: 0, card: p(0, 4) }, &["FATE-TURN-3"]);
+    a_secret_sign_comes_from_hand ["FATE-TURN-3"] =>
+        case(g3().setup().start(0), E::SecretSignPlaced { seat: 0, card: p(0, 15) }, &["FATE-TURN-3"]);
+    a_revealed_servant_cannot_be_revealed_again ["FATE-TURN-3"] =>
+        case(g3().setup().start(0).reveal(0), E::ServantRevealed { seat: 0, cards: vec![], drawn: vec![] }, &["FATE-TURN-3"]);
+    ritual_one_policy_allows_a_single_ritual_action ["FATE-OPEN-9"] =>
+        case(G::new(3, &[("ritual", "one")]).setup().start(0).sign(0), E::ServantRevealed {
+            seat: 0,
+            cards: vec![Unveiled { card: p(0, 0), salt: None }, Unveiled { card: p(0, 1), salt: None }],
+            drawn: vec![CardRef::Open(p(0, 11)), CardRef::Open(p(0, 12))],
+        }, &["FATE-OPEN-9"]);
+    ritual_both_policy_allows_sign_and_reveal ["FATE-OPEN-9", "FATE-TURN-3"] =>
+        case(g3().setup().start(0).sign(0), E::ServantRevealed {
+            seat: 0,
+            cards: vec![Unveiled { card: p(0, 0), salt: None }, Unveiled { card: p(0, 1), salt: None }],
+            drawn: vec![CardRef::Open(p(0, 11)), CardRef::Open(p(0, 12))],
+        }, &[]);
+    assault_only_after_the_ritual_step ["FATE-TURN-4", "FATE-STATE-4"] =>
+        case(g3().setup().start(0), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-TURN-4", "FATE-STATE-4"]);
+    unused_ritual_goes_to_declare_not_encounter ["FATE-TURN-4", "FATE-TURN-5"] =>
+        case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0, roll: 3 }, &["FATE-TURN-5"]);
+    no_voluntary_assault_after_a_used_ritual_step ["FATE-TURN-5", "FATE-STATE-4"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-TURN-5", "FATE-STATE-4"]);
+    the_encounter_die_has_six_faces ["FATE-TURN-5"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0, roll: 7 }, &["FATE-TURN-5"]);
+    a_roll_of_two_skips_the_battle ["FATE-TURN-5"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 2 }), E::RandomServantSelected { seat: 0, target: 1 }, &["FATE-TURN-5"]);
+    a_roll_of_one_battles_another_masters_servant ["FATE-TURN-5", "FATE-OPEN-10"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 1 }), E::RandomServantSelected { seat: 0, target: 0 }, &["FATE-OPEN-10"]);
+    an_assault_names_another_master ["FATE-TURN-6"] =>
+        case(g3().setup().revealed_declare(), E::AssaultDeclared { seat: 0, target: 0 }, &["FATE-TURN-6"]);
+    a_standing_servant_may_attack ["FATE-STATE-1", "FATE-TURN-6", "FATE-STATE-5"] =>
+        case(g3().setup().revealed_declare(), E::AssaultDeclared { seat: 0, target: 2 }, &[]);
+    a_resting_servant_cannot_attack ["FATE-STATE-2", "FATE-STATE-5"] =>
+        case(g3().setup().revealed_declare().push(act(0, p(0, 0), 0, vec![Payment::Tapped], true)), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-STATE-2"]);
+    a_servant_in_danger_cannot_attack ["FATE-STATE-3", "FATE-STATE-5"] =>
+        case(g3().setup().revealed_declare().push(danger(0)), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-STATE-3"]);
+    a_face_down_servant_cannot_attack ["FATE-STATE-4", "FATE-STATE-5"] =>
+        case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-STATE-4"]);
+    the_hand_limit_is_checked_at_the_end ["FATE-HAND-1", "FATE-TURN-7"] =>
+        case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }).push(E::BattleStepSkipped { seat: 0 }), E::TurnEnded { seat: 0 }, &["FATE-HAND-1"]);
+    discard_down_to_exactly_four ["FATE-HAND-1"] =>
+        case(g3().setup().start(0).reveal(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 4 }),
+             E::HandDiscarded { seat: 0, cards: vec![p(0, 3)] }, &["FATE-HAND-1"]);
+    the_end_step_ends_the_turn ["FATE-TURN-7", "FATE-HAND-1"] =>
+        case(g3().setup().start(0), E::TurnEnded { seat: 0 }, &["FATE-TURN-7", "FATE-HAND-1"]);
+
+    // --- Battle (FATE-BATTLE-1..9, FATE-DMG) ---
+    the_reveal_process_turns_every_face_down_servant_up ["FATE-BATTLE-1"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 1 }).push(E::RandomServantSelected { seat: 0, target: 1 }),
+             E::BattleServantsRevealed { servants: vec![ServantUnveiled { seat: 0, cards: vec![Unveiled { card: p(0, 0), salt: None }, Unveiled { card: p(0, 1), salt: None }] }] },
+             &["FATE-BATTLE-1"]);
+    the_battle_process_follows_the_reveal ["FATE-BATTLE-2"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 1 }).push(E::RandomServantSelected { seat: 0, target: 1 }),
+             E::BattleProcessEnded, &["FATE-BATTLE-2"]);
+    the_attacker_chooses_first ["FATE-BATTLE-3"] =>
+        case(g3().setup().battle(1).push(E::BattleProcessEnded), E::AttackTypeChosen { seat: 1, attack: AttackType::Physical }, &["FATE-BATTLE-3"]);
+    the_responder_chooses_second ["FATE-BATTLE-5"] =>
+        case(g3().setup().battle(1).push(E::BattleProcessEnded).push(E::AttackTypeChosen { seat: 0, attack: AttackType::Physical }),
+             E::AttackTypeChosen { seat: 0, attack: AttackType::Magical }, &["FATE-BATTLE-5"]);
+    attacker_damage_is_attack_minus_defense ["FATE-BATTLE-4", "FATE-DMG-1"] =>
+        case(g3().setup().typed(1, AttackType::Physical, Some(AttackType::Physical)), E::DamageDealt { to_attacker: 1, to_responder: 2 }, &["FATE-BATTLE-4"]);
+    an_attackers_tie_deals_one ["FATE-BATTLE-4", "FATE-DMG-1"] =>
+        case(g3().setup().typed(1, AttackType::Magical, Some(AttackType::Magical)), E::DamageDealt { to_attacker: 0, to_responder: 0 }, &["FATE-BATTLE-4"]);
+    a_responders_tie_deals_zero ["FATE-BATTLE-6", "FATE-DMG-2"] =>
+        case(g3().setup().typed(1, AttackType::Magical, Some(AttackType::Magical)), E::DamageDealt { to_attacker: 1, to_responder: 1 }, &["FATE-BATTLE-6"]);
+    negative_damage_is_zero ["FATE-DMG-4", "FATE-BATTLE-4"] =>
+        case(g3().setup().typed(2, AttackType::Magical, Some(AttackType::Magical)), E::DamageDealt { to_attacker: 1, to_responder: 0 }, &[]);
+    preemptive_strike_denies_the_response ["FATE-BATTLE-7"] =>
+        case(g3().setup().reveal_turn(0).reveal_turn(1).reveal_turn(2).handover(0, 1).quiet(0).quiet(1).start(2).push(E::RitualStepEnded { seat: 2 })
+                .push(E::AssaultDeclared { seat: 2, target: 0 }).push(E::BattleProcessEnded).push(E::AttackTypeChosen { seat: 2, attack: AttackType::Physical }),
+             E::AttackTypeChosen { seat: 0, attack: AttackType::Physical }, &["FATE-BATTLE-7"]);
+    damage_is_dealt_in_the_wounding_process ["FATE-BATTLE-8"] =>
+        case(g3().setup().battle(1), E::DamageDealt { to_attacker: 0, to_responder: 1 }, &["FATE-BATTLE-8"]);
+    the_winner_takes_a_card_before_the_battle_ends ["FATE-BATTLE-9"] =>
+        case(g3().setup().typed(1, AttackType::Magical, Some(AttackType::Magical)).push(E::DamageDealt { to_attacker: 0, to_responder: 1 }),
+             E::BattleEnded, &["FATE-BATTLE-9"]);
+    only_the_winner_takes_from_the_loser ["FATE-BATTLE-9"] =>
+        case(g3().setup().typed(1, AttackType::Magical, Some(AttackType::Magical)).push(E::DamageDealt { to_attacker: 0, to_responder: 1 }),
+             E::CardTakenFromHand { winner: 1, loser: 0, index: 0, card: CardRef::Open(p(0, 3)) }, &["FATE-BATTLE-9"]);
+    no_card_is_taken_when_both_were_wounded ["FATE-BATTLE-9"] =>
+        case(g3().setup().typed(1, AttackType::Physical, Some(AttackType::Physical)).push(E::DamageDealt { to_attacker: 1, to_responder: 1 }),
+             E::CardTakenFromHand { winner: 0, loser: 1, index: 0, card: CardRef::Open(p(1, 3)) }, &["FATE-BATTLE-9"]);
+
+    // --- Costs (FATE-COST-1..6, FATE-OPEN-4/5/6) ---
+    t_cannot_be_paid_by_a_resting_card ["FATE-COST-1"] =>
+        case(g3().setup().revealed_declare().push(act(0, p(0, 0), 0, vec![Payment::Tapped], true)).push(E::BattleStepSkipped { seat: 0 }),
+             act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-COST-1"]);
+    t_rests_the_card_used ["FATE-COST-1"] =>
+        case(g3().setup().revealed_declare().push(E::CardStateChanged { card: p(0, 0), state: CardState::Resting, note: "test".into() }),
+             act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-COST-1"]);
+    r_rests_own_standing_cards ["FATE-COST-2", "FATE-OPEN-4"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 5, vec![Payment::Rested(vec![p(1, 0)])], true), &["FATE-COST-2"]);
+    rest_cost_any_policy_rests_any_card ["FATE-OPEN-4", "FATE-COST-2"] =>
+        case(G::new(3, &[("rest_cost", "any")]).setup().revealed_declare(), act(0, p(0, 0), 5, vec![Payment::Rested(vec![p(1, 0)])], true), &[]);
+    a_d_cost_recorded_as_paid_on_a_wrong_roll ["FATE-COST-3"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rolled(5), Payment::Rested(vec![p(0, 0)])], true), &["FATE-COST-3"]);
+    a_failed_die_aborts_the_rest_of_the_cost ["FATE-COST-5", "FATE-COST-3"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rolled(5)], false), &[]);
+    a_good_roll_goes_on_paying_left_to_right ["FATE-COST-5"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rolled(2)], true), &["FATE-COST-5"]);
+    costs_are_paid_in_their_order ["FATE-COST-5"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rested(vec![p(0, 0)]), Payment::Rolled(1)], true), &["FATE-COST-5"]);
+    e_discards_from_hand ["FATE-COST-4"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 4, vec![Payment::Discarded(vec![p(1, 3)])], true), &["FATE-COST-4"]);
+    an_x_cost_is_forbidden_by_default ["FATE-COST-6", "FATE-OPEN-6"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 3, vec![Payment::XPaid("two cards".into())], true), &["FATE-COST-6"]);
+    x_cost_record_policy_accepts_it ["FATE-OPEN-6"] =>
+        case(G::new(3, &[("x_cost", "record")]).setup().revealed_declare(), act(0, p(0, 0), 3, vec![Payment::XPaid("two cards".into())], true), &[]);
+    a_failed_roll_uses_the_activation_by_default ["FATE-OPEN-5", "FATE-EFF-3"] =>
+        case(g3().setup().revealed_declare().push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-EFF-3"]);
+    failed_roll_free_policy_keeps_the_activation ["FATE-OPEN-5"] =>
+        case(G::new(3, &[("failed_roll", "free")]).setup().revealed_declare().push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &[]);
+
+    // --- Effects (FATE-EFF-1..4) ---
+    constant_effects_are_not_activated ["FATE-EFF-1"] =>
+        case(g3().setup().revealed_declare(), act(0, p(0, 0), 2, vec![], true), &["FATE-EFF-1"]);
+    face_down_cards_use_no_property ["FATE-STATE-4", "FATE-EFF-1"] =>
+        case(g3().setup().start(0), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-STATE-4"]);
+    a_servant_in_danger_uses_no_activated_effect ["FATE-EFF-2", "FATE-STATE-3"] =>
+        case(g3().setup().revealed_declare().push(danger(0)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-EFF-2"]);
+    a_resting_secret_sign_uses_no_activated_effect ["FATE-EFF-2", "FATE-STATE-2", "FATE-COST-1"] =>
+        case(g3().setup().start(0).sign(0).push(E::CardStateChanged { card: p(0, 3), state: CardState::Resting, note: "test".into() }),
+             act(0, p(0, 3), 0, vec![Payment::Tapped], true), &["FATE-EFF-2", "FATE-COST-1"]);
+    one_activation_per_process ["FATE-EFF-3"] =>
+        case(g3().setup().revealed_declare().push(act(0, p(0, 0), 0, vec![Payment::Tapped], true)), act(0, p(0, 0), 4, vec![Payment::Discarded(vec![p(0, 6)])], true), &["FATE-EFF-3"]);
+    a_new_step_brings_a_new_activation ["FATE-EFF-3"] =>
+        case(g3().setup().revealed_declare().push(act(0, p(0, 0), 4, vec![Payment::Discarded(vec![p(0, 6)])], true)).push(E::BattleStepSkipped { seat: 0 }),
+             act(0, p(0, 0), 0, vec![Payment::Tapped], true), &[]);
+    effects_outside_ones_own_turn_and_battle ["FATE-EFF-4"] =>
+        case(g3().setup().battle(2), act(1, p(1, 0), 0, vec![Payment::Tapped], true), &[]);
+
+    // --- Command Spells and the end (FATE-CS, FATE-WIN, FATE-OPEN-13/18) ---
+    command_spells_at_any_moment ["FATE-CS-1"] =>
+        case(g3().setup().battle(1), cs(2, SpellUse::PranaRestored), &[]);
+    a_fourth_command_spell ["FATE-CS-1", "FATE-CS-2"] =>
+        case(G::new(4, &[]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+             cs(3, SpellUse::PranaRestored), &["FATE-CS-1"]);
+    spending_the_third_command_spell_is_defeat ["FATE-CS-2", "FATE-WIN-1"] =>
+        case(G::new(4, &[]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+             E::CardsDealt { seat: 3, cards: vec![] }, &["FATE-WIN-1"]);
+    the_game_goes_on_after_a_defeat_by_default ["FATE-OPEN-18"] =>
+        case(G::new(4, &[]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+             E::TurnStarted { seat: 0 }, &[]);
+    first_defeat_policy_ends_the_game ["FATE-OPEN-18", "FATE-WIN-1"] =>
+        case(G::new(4, &[("game_end", "first-defeat")]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+             E::TurnStarted { seat: 0 }, &["FATE-WIN-1"]);
+    option_five_stands_a_resting_or_danger_servant ["FATE-CS-3"] =>
+        case(g3().setup().revealed_declare(), cs(0, SpellUse::ServantStood), &["FATE-CS-3"]);
+    option_four_is_not_for_x_costs ["FATE-CS-3"] =>
+        case(g3().setup().revealed_declare(), cs(0, SpellUse::EffectUsedFree { card: p(0, 0), effect: 3 }), &["FATE-CS-3"]);
+    option_four_uses_an_effect_without_its_cost ["FATE-CS-3"] =>
+        case(g3().setup().revealed_declare(), cs(0, SpellUse::EffectUsedFree { card: p(0, 0), effect: 1 }), &[]);
+    option_three_removes_a_mark_the_master_has ["FATE-CS-3"] =>
+        case(g3().setup(), cs(0, SpellUse::MarkRemoved("curse".into())), &["FATE-CS-3"]);
+    option_two_raises_a_stat ["FATE-CS-3"] =>
+        case(g3().setup(), cs(0, SpellUse::StatRaised(Stat::MagicalAttack)), &[]);
+    prana_zero_defeat_policy_defeats_the_master ["FATE-OPEN-13", "FATE-WIN-1"] =>
+        case(G::new(3, &[("prana_zero", "defeat")]).setup().push(E::PranaChanged { seat: 2, delta: -5, note: "test".into() }),
+             cs(2, SpellUse::PranaRestored), &["FATE-WIN-1"]);
+}
+
+#[test]
+fn every_enforced_rule_has_a_case() {
+    check_enforced_rules_have_cases(CASES, Fate::coverage());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fold checks the cases cannot express (the state after an event).
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_handover_turns_the_new_active_masters_danger_to_resting() {
+    let g = g3().setup().reveal_turn(0).reveal_turn(1).push(danger(1)).reveal_turn(2);
+    assert_eq!(g.s.masters[1].servant.as_ref().map(|s| s.pose), Some(Pose::Danger));
+    let g = g.handover(0, 1);
+    assert_eq!(g.s.masters[1].servant.as_ref().map(|s| s.pose), Some(Pose::Resting));
+    assert_eq!(g.s.active_master, Some(1));
+}
+
+#[test]
+fn r2_and_r1_turn_sequences_match_the_digest() {
+    // Digest FATE-PHASE-5 with 3 Masters A, B, C.
+    for (order, want) in [
+        ("r2", vec!["A", "B", "C", ">B", "A", "B", "C", "A", ">C", "B", "C", "A", "B", ">A", "C"]),
+        ("r1", vec!["A", "B", "C", ">B", "B", "C", "A", ">C", "C", "A", "B", ">A", "A"]),
+    ] {
+        let mut g = G::new(3, &[("turn_order", order)]).setup();
+        let mut got = Vec::new();
+        while got.len() < want.len() {
+            if g.s.handover_due() {
+                let from = g.s.active_master.unwrap_or(0);
+                let to = g.s.next_living(from);
+                got.push(format!(">{}", ["A", "B", "C"][usize::from(to)]));
+                g = g.handover(from, to);
+            } else {
+                let seat = g.s.expected_next().unwrap_or(0);
+                got.push(["A", "B", "C"][usize::from(seat)].to_string());
+                g = g.quiet(seat);
+            }
+        }
+        assert_eq!(got, want, "reading {order}");
+    }
+}
+
+#[test]
+fn damage_rests_the_wounded_and_costs_prana() {
+    let g = g3().setup().typed(1, AttackType::Physical, Some(AttackType::Physical));
+    let g = g.push(E::DamageDealt { to_attacker: 1, to_responder: 1 });
+    assert_eq!(g.s.masters[0].prana, 4);
+    assert_eq!(g.s.masters[1].prana, 4);
+    assert_eq!(g.s.masters[1].servant.as_ref().map(|s| s.pose), Some(Pose::Resting));
+}
+
+#[test]
+fn defeats_are_kept_in_order_and_the_last_master_standing_wins() {
+    let mut g = g3().setup();
+    for seat in [2, 1] {
+        for _ in 0..3 {
+            g = g.push(cs(seat, SpellUse::PranaRestored));
+        }
+    }
+    assert_eq!(g.s.defeated, vec![2, 1]);
+    let outcome = Fate::outcome(&g.s).unwrap_or_else(|| panic!("no outcome"));
+    assert_eq!(outcome.winners(), vec![0]);
+    assert!(outcome.reason.contains("FATE-WIN-1"));
+}
+
+#[test]
+fn who_may_act_names_the_active_master_the_turn_and_the_responder() {
+    let g = g3().setup().battle(2);
+    assert_eq!(g.s.active_master, Some(1));
+    assert_eq!(g.s.may_act(), vec![0, 1, 2]);
+    let g = g3().setup().start(0);
+    assert_eq!(g.s.may_act(), vec![0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Digital dice: combined commit-reveal chains (see `kifu::games::fate::dice`).
+// ---------------------------------------------------------------------------------------------
+
+fn chains(n: usize) -> Vec<Vec<kifu::game::commit::Secret>> {
+    (0..n).map(|i| dice::chain(&Commitment([i as u8 + 1; 32]))).collect()
+}
+
+fn rule_ids(s: &FateState, e: &E) -> Vec<&'static str> {
+    Fate::validate(s, e).into_iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
+    let ch = chains(3);
+    let l = dice::CHAIN_LENGTH;
+    let mut g = G::new(3, &[("dice", "digital"), ("first_master", "first-seat")]).dealt();
+    assert!(rule_ids(&g.s, &E::FirstActiveMasterChosen { seat: 0 }).contains(&"KIFU-SEED-4"));
+    for seat in 0..3u8 {
+        g = g.push(E::DiceChainCommitted { seat, tip: ch[usize::from(seat)][l] });
+    }
+    g = g.push(E::FirstActiveMasterChosen { seat: 0 }).start(0).sign(0).push(E::RitualStepEnded { seat: 0 });
+    // The host (seat 0) knows its own chain and reveals first: no roll is accepted yet.
+    g = g.push(E::DiceRevealed { seat: 0, link: ch[0][l - 1] });
+    for roll in 1..=6 {
+        assert!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll }).contains(&"KIFU-DIE-2"), "roll {roll}");
+    }
+    // Nobody can reveal a link of their choosing: only the committed chain's next link passes.
+    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 1, link: Commitment([9; 32]) }), vec!["KIFU-SEED-1"]);
+    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 0, link: ch[0][l - 2] }), vec!["KIFU-SEED-5"]);
+    g = g.push(E::DiceRevealed { seat: 1, link: ch[1][l - 1] }).push(E::DiceRevealed { seat: 2, link: ch[2][l - 1] });
+    let value = g.s.dice.value(&[0, 1, 2]).unwrap_or_default();
+    let want = dice::die(&value, 0);
+    for roll in 1..=6u8 {
+        let ids = rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll });
+        assert_eq!(ids.is_empty(), roll == want, "roll {roll}: {ids:?}");
+        if roll != want {
+            assert_eq!(ids, vec!["FATE-TURN-5"]);
+        }
+    }
+    // With the host's link fixed, the other Masters' links spread the outcome over every face:
+    // knowing its own seed tells the host nothing about the roll.
+    let mut faces = [0usize; 6];
+    for t in 0..600u32 {
+        let mut d = dice::Dice::new(3);
+        let other = |k: u8| Commitment(*blake3::hash(&[t.to_le_bytes().as_slice(), &[k]].concat()).as_bytes());
+        d.revealed = vec![Some(ch[0][l - 1]), Some(other(1)), Some(other(2))];
+        faces[usize::from(dice::die(&d.value(&[0, 1, 2]).unwrap_or_default(), 0)) - 1] += 1;
+    }
+    assert!(faces.iter().all(|f| (60..=140).contains(f)), "faces {faces:?}");
+    // After the roll, the round is spent: the next random outcome needs new reveals.
+    let g = g.push(E::EncounterRolled { seat: 0, roll: want });
+    assert_eq!(g.s.dice.round, 1);
+    assert!(g.s.dice.revealed.iter().all(Option::is_none));
+}

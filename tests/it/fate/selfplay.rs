@@ -1,0 +1,108 @@
+//! Self-play: seeded random games with 3 to 6 Masters validate clean, end with placements, are
+//! deterministic, audit clean, and use every step, battle process and Command Spell option.
+
+use std::collections::BTreeMap;
+
+use kifu::game::Game;
+use kifu::games::fate::events::{FateEvent as E, Payment, SpellUse};
+use kifu::games::fate::Fate;
+
+use super::play;
+
+#[test]
+fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut count = |k: &str| *seen.entry(k.to_string()).or_default() += 1;
+    for seed in 1..=1000u64 {
+        let game = play(seed, 4, false);
+        let state = &game.last;
+        let outcome = Fate::outcome(state).unwrap_or_else(|| panic!("seed {seed}: no outcome"));
+        assert!(!outcome.winners().is_empty(), "seed {seed}: nobody won");
+        assert!(!state.defeated.is_empty(), "seed {seed}: an outcome without a defeat");
+        assert_eq!(Fate::ledger(state).audit(), vec![], "seed {seed}: audit");
+        count(&format!("turn order {:?}", state.policies.turn_order));
+        for e in &game.events {
+            let key = match e {
+                E::ActiveMasterHandedOver { .. } => "handover".to_string(),
+                E::CardsStood { .. } => "stand".to_string(),
+                E::CardDrawn { .. } => "draw".to_string(),
+                E::SecretSignPlaced { .. } => "secret sign".to_string(),
+                E::ServantRevealed { .. } => "servant reveal".to_string(),
+                E::EncounterRolled { roll: 1, .. } => "encounter 1".to_string(),
+                E::EncounterRolled { .. } => "encounter 2-6".to_string(),
+                E::RandomServantSelected { .. } => "random servant".to_string(),
+                E::AssaultDeclared { .. } => "assault".to_string(),
+                E::BattleStepSkipped { .. } => "no assault".to_string(),
+                E::BattleServantsRevealed { servants } if !servants.is_empty() => "battle reveal".to_string(),
+                E::AttackTypeChosen { .. } => "attack type".to_string(),
+                E::DamageDealt { .. } => "damage".to_string(),
+                E::CardTakenFromHand { .. } => "card taken".to_string(),
+                E::HandDiscarded { .. } => "hand limit".to_string(),
+                E::TurnEnded { .. } => "end".to_string(),
+                E::EffectActivated { succeeded: false, .. } => "failed die".to_string(),
+                E::EffectActivated { paid, .. } if paid.iter().any(|p| matches!(p, Payment::Rolled(_))) => {
+                    "die paid".to_string()
+                }
+                E::EffectActivated { .. } => "effect".to_string(),
+                E::CommandSpellUsed { spell, .. } => format!("command spell {}", spell.option()),
+                E::DiceRevealed { .. } => "digital dice".to_string(),
+                _ => continue,
+            };
+            count(&key);
+        }
+        if let Some(E::CommandSpellUsed { spell: SpellUse::PranaRestored, .. }) = game.events.last() {
+            count("ended on option 1");
+        }
+    }
+    eprintln!("1000 FATE self-play games: {seen:?}");
+    for k in [
+        "handover",
+        "stand",
+        "draw",
+        "secret sign",
+        "servant reveal",
+        "encounter 1",
+        "encounter 2-6",
+        "random servant",
+        "assault",
+        "no assault",
+        "battle reveal",
+        "attack type",
+        "damage",
+        "card taken",
+        "hand limit",
+        "end",
+        "failed die",
+        "die paid",
+        "effect",
+        "command spell 1",
+        "command spell 2",
+        "command spell 3",
+        "command spell 4",
+        "command spell 5",
+        "digital dice",
+        "turn order R1",
+        "turn order R2",
+    ] {
+        assert!(seen.get(k).copied().unwrap_or(0) > 0, "{k} never occurred: {seen:?}");
+    }
+}
+
+#[test]
+fn three_five_and_six_masters_play_to_the_end() {
+    for players in [3, 5, 6] {
+        for seed in 0..20u64 {
+            let game = play(seed, players, false);
+            assert!(Fate::outcome(&game.last).is_some(), "{players} Masters, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let a = play(7, 4, false);
+    let b = play(7, 4, false);
+    assert_eq!(a.events, b.events);
+    let c = play(8, 4, false);
+    assert_ne!(a.events, c.events);
+}

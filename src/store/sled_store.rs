@@ -146,6 +146,9 @@ fn io_error(what: &str, e: std::io::Error) -> StoreError {
     StoreError::Backend(format!("{what}: {e}"))
 }
 
+/// The bound on sled's own page cache (its default is 1 GiB).
+const SLED_CACHE_BYTES: u64 = 64 << 20;
+
 impl SledStore {
     /// Opens (or creates) the store in `dir`, waiting for another process to release it.
     pub fn open(dir: &Path, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
@@ -165,7 +168,9 @@ impl SledStore {
                 match recover_leftovers(dir) {
                     Ok(Some(notes)) => {
                         recovered.extend(notes);
-                        sled::Config::new().path(dir).open()
+                        // sled's page cache defaults to 1 GiB, outside every bound kifu sets; the
+                        // server's own caches hold the folded games, so a small one suffices.
+                        sled::Config::new().path(dir).cache_capacity(SLED_CACHE_BYTES).open()
                     }
                     // Another process holds the directory.
                     Ok(None) => Err(sled::Error::Io(std::io::Error::other("could not acquire lock"))),

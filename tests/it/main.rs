@@ -18,6 +18,7 @@ mod log_golden;
 mod log_tamper;
 mod naruto;
 mod naruto_games;
+mod released;
 mod server;
 mod stones;
 mod store_concurrency;

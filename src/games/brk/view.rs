@@ -91,7 +91,9 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
             ZoneView {
                 zone: name.to_string(),
                 count: ps.len(),
-                cards: ps.iter().map(|p| card_view(s, viewer, p)).collect(),
+                // One card, one place: each piece is drawn once, inside its own group (its cell,
+                // lives, markers), never again loose in the zone.
+                cards: Vec::new(),
                 groups: ps.iter().map(|p| piece_group(s, viewer, p)).collect(),
             }
         };

@@ -180,3 +180,51 @@ pub fn read_new_game<C: CatalogCard, D>(
         Err(problems)
     }
 }
+
+/// A game configuration built from a `kifu game new` request, the one way for every game: the
+/// catalog and decks ([`read_new_game`]), then `build(players, decks, catalog)`, then each
+/// `KEY=VALUE` policy through `set_policy`, in order.
+pub fn config_from_request<C: CatalogCard, D, Cfg>(
+    request: &NewGame<'_>,
+    sample: fn() -> Catalog<C>,
+    format: DeckFormat<C, D>,
+    build: impl FnOnce(Vec<String>, Vec<D>, &Catalog<C>) -> Result<Cfg, Vec<Violation>>,
+    set_policy: impl Fn(&mut Cfg, &str, &str) -> Result<(), String>,
+) -> Result<Cfg, Vec<String>> {
+    let (catalog, decks) = read_new_game(request, sample, format)?;
+    let mut config = build(request.players.to_vec(), decks, &catalog)
+        .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
+    for (key, value) in request.policies {
+        set_policy(&mut config, key, value).map_err(|e| vec![e])?;
+    }
+    Ok(config)
+}
+
+/// The definitions of every card `ids` names, once each in first-use order, to embed in a header
+/// so a replay never needs the catalog; every id the catalog lacks is a `KIFU-CARD-2`.
+pub fn embed_cards<'a, C: CatalogCard + Clone>(
+    ids: impl IntoIterator<Item = &'a String>,
+    catalog: &Catalog<C>,
+) -> Result<Vec<C>, Vec<Violation>> {
+    let mut cards: Vec<C> = Vec::new();
+    let mut missing = Vec::new();
+    for id in ids {
+        if cards.iter().any(|c| c.id() == id) {
+            continue;
+        }
+        match catalog.get(id) {
+            Some(def) => cards.push(def.clone()),
+            None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
+        }
+    }
+    if missing.is_empty() {
+        Ok(cards)
+    } else {
+        Err(missing)
+    }
+}
+
+/// The embedded definition of card `id`.
+pub fn embedded<'a, C: CatalogCard>(cards: &'a [C], id: &str) -> Option<&'a C> {
+    cards.iter().find(|c| c.id() == id)
+}

@@ -10,6 +10,7 @@
 
 pub mod audit;
 pub mod catalog;
+pub mod check;
 pub mod commit;
 pub mod common;
 pub mod driver;
@@ -382,4 +383,87 @@ pub enum Ruling {
     BackedUp { judge: String, to_seq: u64, note: String },
     /// A note for the record, optionally about an event; resolves its findings when `about` is set.
     NoteRecorded { judge: String, about: Option<u64>, note: String },
+}
+
+/// The [`Game`] methods every game module of the standard shape forwards to its modules, written
+/// once. Use inside `impl Game for MyGame { ... }`, after the constants and types; write
+/// `new_config`, `position` and `awaited` by hand. The module must have `rules::validate`,
+/// `apply::apply`, `view::{view, describe}`, `coverage::coverage`,
+/// `agent::{self_play_config, agent_step}`; the config `v1().players` and `check()`; the state
+/// `new(&config)`, `result` and `ledger`; the event `seat()`.
+#[macro_export]
+macro_rules! forward_game {
+    (config: $config:ty, event: $event:ty, state: $state:ty) => {
+        fn players(config: &$config) -> Vec<String> {
+            config.v1().players.clone()
+        }
+
+        fn setup(config: &$config) -> Result<$state, Vec<$crate::game::Violation>> {
+            let problems = config.check();
+            if problems.is_empty() {
+                Ok(<$state>::new(config))
+            } else {
+                Err(problems)
+            }
+        }
+
+        fn setup_as_recorded(
+            config: &$config,
+        ) -> Result<($state, Vec<$crate::game::Violation>), Vec<$crate::game::Violation>> {
+            // A game recorded elsewhere: the state is built from whatever decks were registered,
+            // and the deck findings go to the audit (at the setup).
+            Ok((<$state>::new(config), config.check()))
+        }
+
+        fn validate(state: &$state, event: &$event) -> Vec<$crate::game::Violation> {
+            rules::validate(state, event)
+        }
+
+        fn apply(state: $state, event: &$event) -> $state {
+            apply::apply(state, event)
+        }
+
+        fn acting_seat(event: &$event) -> Option<$crate::game::Seat> {
+            event.seat()
+        }
+
+        fn outcome(state: &$state) -> Option<$crate::game::Outcome> {
+            state.result.clone()
+        }
+
+        fn view(state: &$state, viewer: $crate::game::Viewer) -> $crate::game::BoardView {
+            view::view(state, viewer)
+        }
+
+        fn describe(state: &$state, event: &$event, viewer: $crate::game::Viewer) -> String {
+            view::describe(state, event, viewer)
+        }
+
+        fn coverage() -> Vec<$crate::game::RuleCoverage> {
+            coverage::coverage()
+        }
+
+        fn ledger(state: &$state) -> &$crate::game::commit::CommitmentLedger {
+            &state.ledger
+        }
+
+        fn ledger_mut(state: &mut $state) -> &mut $crate::game::commit::CommitmentLedger {
+            &mut state.ledger
+        }
+
+        fn self_play_config(
+            players: &[String],
+            rng: &mut $crate::game::AgentRng,
+        ) -> ($config, $crate::game::commit::AgentSecrets) {
+            agent::self_play_config(players, rng)
+        }
+
+        fn agent_step(
+            state: &$state,
+            secrets: &mut $crate::game::commit::AgentSecrets,
+            rng: &mut $crate::game::AgentRng,
+        ) -> Option<$event> {
+            agent::agent_step(state, secrets, rng)
+        }
+    };
 }

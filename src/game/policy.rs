@@ -77,8 +77,13 @@ pub fn set<P>(table: &[Policy<P>], policies: &mut P, key: &str, value: &str) -> 
         let keys: Vec<&str> = table.iter().map(|r| r.key).collect();
         return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
     };
-    (row.set)(policies, value)
-        .ok_or_else(|| format!("policy {key} does not accept {value:?} (allowed: {})", row.values.join("|")))
+    let bad = || format!("policy {key} does not accept {value:?} (allowed: {})", row.values.join("|"));
+    // A row lists the values it accepts, which may be a subset of its type's names.
+    let free_form = row.values.iter().any(|v| v.starts_with('<'));
+    if !free_form && !row.values.contains(&value) {
+        return Err(bad());
+    }
+    (row.set)(policies, value).ok_or_else(bad)
 }
 
 /// Every policy as `(key, value)`, in table order: for headers, views and `--policy` round trips.

@@ -65,8 +65,8 @@ impl<P> Seats<P> {
         usize::from(seat) < self.0.len()
     }
 
-    /// Every seat with its value, in seat order.
-    pub fn iter(&self) -> impl Iterator<Item = (Seat, &P)> {
+    /// Every seat with its value, in seat order. (`iter()` is the slice's: the values alone.)
+    pub fn enumerate(&self) -> impl Iterator<Item = (Seat, &P)> {
         self.0.iter().enumerate().filter_map(|(i, p)| Some((Seat::try_from(i).ok()?, p)))
     }
 
@@ -87,6 +87,28 @@ impl<P> std::ops::Deref for Seats<P> {
     type Target = [P];
     fn deref(&self) -> &[P] {
         &self.0
+    }
+}
+
+impl<P> std::ops::DerefMut for Seats<P> {
+    fn deref_mut(&mut self) -> &mut [P] {
+        &mut self.0
+    }
+}
+
+impl<'a, P> IntoIterator for &'a Seats<P> {
+    type Item = &'a P;
+    type IntoIter = std::slice::Iter<'a, P>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a, P> IntoIterator for &'a mut Seats<P> {
+    type Item = &'a mut P;
+    type IntoIter = std::slice::IterMut<'a, P>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
     }
 }
 

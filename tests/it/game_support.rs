@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use kifu::clock::SteppingClock;
 use kifu::game::driver::Driver;
+use kifu::game::policy::{self, Policy};
 use kifu::game::{Enforcement, Game, RuleCoverage, Violation};
 use kifu::log::chain::VerifiedLog;
 use kifu::log::{file, json};
@@ -78,6 +79,25 @@ pub fn check_coverage_markdown(rel: &str, want: &str, test_filter: &str) {
         "{} is out of date; regenerate it with `UPDATE_EXPECT=1 cargo test --release {test_filter}`",
         path.display()
     );
+}
+
+/// Every policy of a game's table takes its last listed value, the `(key, value)` pairs set the
+/// same policies again, and a bad value or an unknown key is an error.
+pub fn check_policies_round_trip<P: Default + PartialEq + std::fmt::Debug>(table: &[Policy<P>]) {
+    let mut p = P::default();
+    for row in table {
+        let value = row.values.last().copied().unwrap_or_default();
+        let value = if value.starts_with('<') { "2" } else { value };
+        policy::set(table, &mut p, row.key, value).unwrap_or_else(|e| panic!("{e}"));
+        assert!(policy::set(table, &mut p, row.key, "sideways").is_err(), "{} accepts anything", row.key);
+    }
+    let mut q = P::default();
+    for (k, v) in policy::pairs(table, &p) {
+        policy::set(table, &mut q, k, &v).unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(p, q);
+    assert_ne!(p, P::default());
+    assert!(policy::set(table, &mut p, "no_such_policy", "x").is_err());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -57,7 +57,10 @@ fn every_game_recorded_by_0_1_0_opens_and_audits_clean() {
         let log = store.export(&id).unwrap();
         let driver = kifu::games::driver(&log.header.v1().ruleset).unwrap();
         let session = driver.open(&log).unwrap_or_else(|e| panic!("{id}: {e}"));
-        assert!(session.board(session.len(), Viewer::Judge).outcome.is_some(), "{id} ended under 0.1.0, so it ends now");
+        assert!(
+            session.board(session.len(), Viewer::Judge).outcome.is_some(),
+            "{id} ended under 0.1.0, so it ends now"
+        );
         let report = driver.audit(&log).unwrap();
         assert!(report.findings.is_empty(), "{id}: {:?}", report.findings);
     }

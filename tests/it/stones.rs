@@ -277,7 +277,7 @@ impl<const V: u32> Game for StonesOf<V> {
             active: Some(state.active),
             seats: state
                 .taken
-                .iter()
+                .enumerate()
                 .map(|(s, t)| SeatView {
                     seat: s,
                     name: format!("seat {s}"),

@@ -116,7 +116,7 @@ pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRn
         return Some(setup_step(s, secrets, rng));
     }
     let attacker = s.attacker?;
-    let blocker = NarutoState::opponent(attacker);
+    let blocker = crate::game::opponent(attacker);
     if !s.chain.is_empty() {
         return Some(NarutoEvent::ChainResolved {});
     }
@@ -124,7 +124,7 @@ pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRn
         Step::Setup => return None,
         Step::TurnEnded => NarutoEvent::TurnStarted { turn: s.turn + 1, attacker: blocker },
         Step::Draw => {
-            let empty = s.player(attacker).is_none_or(|p| p.deck_count == 0);
+            let empty = s.players.get(attacker).is_none_or(|p| p.deck_count == 0);
             if s.is_first_turn() || (empty && s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Skip) {
                 NarutoEvent::StepAdvanced { to: Step::Mission }
             } else if empty {
@@ -147,7 +147,7 @@ pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRn
         },
         Step::HandCheck => {
             let hand = known_hand(s, attacker);
-            let n = s.player(attacker).map_or(0, |p| p.hand.len());
+            let n = s.players.get(attacker).map_or(0, |p| p.hand.len());
             if n > 6 {
                 NarutoEvent::HandCheckDiscard { seat: attacker, cards: sample(&hand, n - 6, rng) }
             } else {
@@ -157,7 +157,7 @@ pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRn
         Step::Marker => match s.policies.turn_marker {
             TurnMarkerPolicy::PerPlayer => NarutoEvent::TurnMarkerAdvanced {
                 seat: Some(attacker),
-                value: s.player(attacker).map_or(0, |p| p.marker) + 1,
+                value: s.players.get(attacker).map_or(0, |p| p.marker) + 1,
             },
             TurnMarkerPolicy::Shared => NarutoEvent::TurnMarkerAdvanced { seat: None, value: s.shared_marker + 1 },
         },
@@ -173,7 +173,7 @@ fn sample(cards: &[String], n: usize, rng: &mut AgentRng) -> Vec<String> {
 }
 
 fn known_hand(s: &NarutoState, seat: Seat) -> Vec<String> {
-    s.player(seat).map(|p| p.hand.iter().filter_map(Held::known).map(str::to_string).collect()).unwrap_or_default()
+    s.players.get(seat).map(|p| p.hand.iter().filter_map(Held::known).map(str::to_string).collect()).unwrap_or_default()
 }
 
 /// The next `n` cards off the top of `seat`'s deck: the seeded order when the agent knows the
@@ -194,7 +194,7 @@ fn top_cards(s: &NarutoState, secrets: &AgentSecrets, seat: Seat, n: usize, rng:
             return out;
         }
     }
-    let deck: Vec<String> = s.player(seat).map(|p| p.deck.iter().cloned().collect()).unwrap_or_default();
+    let deck: Vec<String> = s.players.get(seat).map(|p| p.deck.iter().cloned().collect()).unwrap_or_default();
     sample(&deck, n, rng)
 }
 
@@ -221,7 +221,7 @@ fn setup_step(s: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Na
     }
     let seed_key = seed.map(|_| SEED_KEY.to_string());
     for seat in [0u8, 1] {
-        let Some(p) = s.player(seat) else { continue };
+        let Some(p) = s.players.get(seat) else { continue };
         if p.hand_drawn || p.kept {
             continue;
         }
@@ -229,7 +229,7 @@ fn setup_step(s: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Na
             return NarutoEvent::DeckShuffled { deck: seat, by: seat, seed: seed_key };
         }
         if !p.shuffled_by_opponent {
-            return NarutoEvent::DeckShuffled { deck: seat, by: NarutoState::opponent(seat), seed: seed_key };
+            return NarutoEvent::DeckShuffled { deck: seat, by: crate::game::opponent(seat), seed: seed_key };
         }
     }
     let Some(lot_winner) = s.lot_winner else {
@@ -239,7 +239,7 @@ fn setup_step(s: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Na
         return NarutoEvent::FirstPlayerChosen { chooser: lot_winner, first: rng.random_range(0..=1u8) };
     };
     for seat in [0u8, 1] {
-        let Some(p) = s.player(seat) else { continue };
+        let Some(p) = s.players.get(seat) else { continue };
         if !p.hand_drawn && !p.kept {
             let n = 6 - usize::from(p.mulligans.min(2));
             let cards = top_cards(s, secrets, seat, n, rng).into_iter().map(CardRef::Open).collect();
@@ -247,7 +247,7 @@ fn setup_step(s: &NarutoState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Na
         }
     }
     for seat in [0u8, 1] {
-        let Some(p) = s.player(seat) else { continue };
+        let Some(p) = s.players.get(seat) else { continue };
         if p.hand_drawn && !p.kept {
             let chance = if p.mulligans == 0 { 0.15 } else { 0.05 };
             if p.mulligans < 2 && rng.random_bool(chance) {
@@ -277,7 +277,7 @@ fn lot(rng: &mut AgentRng) -> NarutoEvent {
     let side = |b: bool| if b { CoinSide::Heads } else { CoinSide::Tails };
     let call = side(rng.random_bool(0.5));
     let result = side(rng.random_bool(0.5));
-    let winner = if call == result { caller } else { NarutoState::opponent(caller) };
+    let winner = if call == result { caller } else { crate::game::opponent(caller) };
     NarutoEvent::FirstPlayerLotDrawn { lot: Lot::CoinToss { caller, call, result }, winner }
 }
 
@@ -339,8 +339,8 @@ fn payment(
 }
 
 fn mission_step(s: &NarutoState, attacker: Seat, rng: &mut AgentRng) -> NarutoEvent {
-    let blocker = NarutoState::opponent(attacker);
-    let Some(p) = s.player(attacker) else {
+    let blocker = crate::game::opponent(attacker);
+    let Some(p) = s.players.get(attacker) else {
         return NarutoEvent::StepAdvanced { to: Step::Organization };
     };
     let marker = s.marker_for(attacker);
@@ -370,7 +370,7 @@ fn mission_step(s: &NarutoState, attacker: Seat, rng: &mut AgentRng) -> NarutoEv
         }
     }
     let shared_used = s.policies.counter_missions == CounterMissionPolicy::SharedLimit
-        && s.player(blocker).is_some_and(|b| b.turn.counter_missions > 0);
+        && s.players.get(blocker).is_some_and(|b| b.turn.counter_missions > 0);
     if p.turn.missions == 0 && !shared_used {
         options.extend(mission_options(s, attacker, false, rng));
     }
@@ -394,11 +394,11 @@ fn mission_step(s: &NarutoState, attacker: Seat, rng: &mut AgentRng) -> NarutoEv
         }
     }
     let counters_ok = match s.policies.counter_missions {
-        CounterMissionPolicy::OwnLimit => s.player(blocker).is_some_and(|b| b.turn.counter_missions == 0),
+        CounterMissionPolicy::OwnLimit => s.players.get(blocker).is_some_and(|b| b.turn.counter_missions == 0),
         CounterMissionPolicy::SharedLimit => {
-            s.player(blocker).is_some_and(|b| b.turn.counter_missions == 0) && p.turn.missions == 0
+            s.players.get(blocker).is_some_and(|b| b.turn.counter_missions == 0) && p.turn.missions == 0
         }
-        CounterMissionPolicy::Unlimited => s.player(blocker).is_some_and(|b| b.turn.counter_missions < 2),
+        CounterMissionPolicy::Unlimited => s.players.get(blocker).is_some_and(|b| b.turn.counter_missions < 2),
     };
     if counters_ok && rng.random_bool(0.15) {
         options.extend(mission_options(s, blocker, true, rng));
@@ -435,7 +435,7 @@ fn mission_options(s: &NarutoState, seat: Seat, counter: bool, rng: &mut AgentRn
 fn organization_step(s: &NarutoState, attacker: Seat, rng: &mut AgentRng) -> NarutoEvent {
     let ninja = s.village_ninja(attacker);
     let covered: usize = s.current_teams(attacker).iter().map(Vec::len).sum();
-    let organized = s.player(attacker).is_some_and(|p| p.turn.organized);
+    let organized = s.players.get(attacker).is_some_and(|p| p.turn.organized);
     if !organized && !ninja.is_empty() && (covered != ninja.len() || rng.random_bool(0.5)) {
         let mut pool = ninja;
         pool.shuffle(rng);
@@ -495,7 +495,7 @@ fn jutsu_step(s: &NarutoState, rng: &mut AgentRng) -> NarutoEvent {
     if rng.random_bool(0.3) {
         let mut options = Vec::new();
         for seat in [0u8, 1] {
-            let Some(p) = s.player(seat) else { continue };
+            let Some(p) = s.players.get(seat) else { continue };
             let Some(ninja) = p.battlefield.choose(rng) else {
                 continue;
             };
@@ -535,7 +535,7 @@ fn calculation_step(s: &NarutoState, secrets: &AgentSecrets, attacker: Seat, rng
         if !s.battle.is_blocked(&t.leader) && !s.battle.rewarded.contains(&t.leader) {
             let (n, _) = expected_reward(s, attacker, t);
             let cards =
-                top_cards(s, secrets, NarutoState::opponent(attacker), n, rng).into_iter().map(CardRef::Open).collect();
+                top_cards(s, secrets, crate::game::opponent(attacker), n, rng).into_iter().map(CardRef::Open).collect();
             return NarutoEvent::BattleRewardTaken { seat: attacker, team: t.leader.clone(), cards };
         }
     }

@@ -15,7 +15,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
     match event {
         TurnMarkerSet { seat, value } => match seat {
             Some(seat) => {
-                if let Some(p) = s.player_mut(*seat) {
+                if let Some(p) = s.players.get_mut(*seat) {
                     p.marker = *value;
                     p.marker_set = true;
                 }
@@ -28,7 +28,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         SeedCommitted { key, commitment } => s.ledger.seed_committed(key, *commitment),
         DeckShuffled { deck, by, seed } => {
             let setup = s.step == Step::Setup;
-            if let Some(p) = s.player_mut(*deck) {
+            if let Some(p) = s.players.get_mut(*deck) {
                 if setup {
                     if by == deck {
                         p.shuffled_by_owner = true;
@@ -49,12 +49,12 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             for card in cards {
                 draw(&mut s, *seat, card);
             }
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.hand_drawn = true;
             }
         }
         MulliganTaken { seat, attempt } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 for held in std::mem::take(&mut p.hand) {
                     if let Held::Known(c) = held {
                         p.deck.insert(c);
@@ -68,7 +68,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             }
         }
         HandKept { seat } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.kept = true;
             }
         }
@@ -85,7 +85,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         }
         CardDrawn { seat, card } => {
             draw(&mut s, *seat, card);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.drew = true;
             }
             if s.step == Step::Draw {
@@ -101,7 +101,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             };
             relocate(&mut s, card, *seat, zone, *seat, Zone::Village);
             s.injured.remove(card);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.ninja_deployed += 1;
             }
         }
@@ -116,7 +116,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 kind: LinkKind::Mission,
                 description: String::new(),
             });
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 if *counter {
                     p.turn.counter_missions += 1;
                 } else {
@@ -135,19 +135,19 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             for c in cards {
                 relocate(&mut s, c, *seat, Zone::Hand, *seat, Zone::Chakra);
             }
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.charged += u32::try_from(cards.len()).unwrap_or(u32::MAX);
             }
         }
         ClientDeployed { seat, card, hand_cost_paid, .. } => {
             pay(&mut s, *seat, hand_cost_paid);
             relocate(&mut s, card, *seat, Zone::Hand, *seat, Zone::Village);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.clients += 1;
             }
         }
         TeamsOrganized { seat, teams } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.teams = teams.clone();
                 p.turn.organized = true;
             }
@@ -191,7 +191,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             }
         }
         BattleRewardTaken { seat, team, cards } => {
-            let from = NarutoState::opponent(*seat);
+            let from = crate::game::opponent(*seat);
             for card in cards {
                 take_top(&mut s, from, card, *seat, Zone::Rewards);
             }
@@ -230,7 +230,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         TurnMarkerAdvanced { seat, value } => {
             match seat {
                 Some(seat) => {
-                    if let Some(p) = s.player_mut(*seat) {
+                    if let Some(p) = s.players.get_mut(*seat) {
                         p.marker = *value;
                     }
                 }
@@ -275,7 +275,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             // The sealed card left its deck when it was drawn; now we know which one it was.
             if found {
                 if let Some((owner, _)) = super::config::parse_instance(instance) {
-                    if let Some(p) = s.player_mut(owner) {
+                    if let Some(p) = s.players.get_mut(owner) {
                         p.deck.remove(instance);
                     }
                 }
@@ -295,14 +295,14 @@ fn take_top(s: &mut NarutoState, from: Seat, card: &CardRef, to_seat: Seat, to: 
     let name = deck_name(from);
     match card {
         CardRef::Open(c) => {
-            let was_in_deck = s.player_mut(from).is_some_and(|p| p.take(Zone::Deck, c));
+            let was_in_deck = s.players.get_mut(from).is_some_and(|p| p.take(Zone::Deck, c));
             if was_in_deck {
                 s.ledger.deck_took_top(&name, c);
             } else {
                 // Not in the deck as far as the fold knows: take it from wherever it is.
                 remove_anywhere(s, c);
             }
-            if let Some(p) = s.player_mut(to_seat) {
+            if let Some(p) = s.players.get_mut(to_seat) {
                 p.put(to, c);
             }
         }
@@ -310,10 +310,10 @@ fn take_top(s: &mut NarutoState, from: Seat, card: &CardRef, to_seat: Seat, to: 
             s.ledger.card_sealed(*commitment);
             // The transcript cannot follow a card it cannot name.
             s.ledger.deck_order_lost(&name);
-            if let Some(p) = s.player_mut(from) {
+            if let Some(p) = s.players.get_mut(from) {
                 p.deck_count = p.deck_count.saturating_sub(1);
             }
-            if let Some(p) = s.player_mut(to_seat) {
+            if let Some(p) = s.players.get_mut(to_seat) {
                 match to {
                     Zone::Hand => p.hand.push(Held::Sealed(*commitment)),
                     Zone::Rewards => p.rewards.push(Held::Sealed(*commitment)),
@@ -333,12 +333,12 @@ fn pay(s: &mut NarutoState, seat: Seat, cards: &[String]) {
 
 /// Moves `card` from `from` to `to`; if it is not in `from`, from wherever it is.
 fn relocate(s: &mut NarutoState, card: &str, from_seat: Seat, from: Zone, to_seat: Seat, to: Zone) {
-    let was_there = s.player_mut(from_seat).is_some_and(|p| p.take(from, card));
+    let was_there = s.players.get_mut(from_seat).is_some_and(|p| p.take(from, card));
     if !was_there {
         remove_anywhere(s, card);
     }
     leave_play(s, card, to);
-    if let Some(p) = s.player_mut(to_seat) {
+    if let Some(p) = s.players.get_mut(to_seat) {
         match to {
             Zone::Deck => {
                 p.put(Zone::Deck, card);
@@ -379,7 +379,7 @@ fn defeat(s: &mut NarutoState, ninja: &str) {
     remove_anywhere(s, ninja);
     leave_play(s, ninja, Zone::Discard);
     let owner = super::config::parse_instance(ninja).map(|(seat, _)| seat);
-    if let Some(p) = owner.and_then(|o| s.player_mut(o)) {
+    if let Some(p) = owner.and_then(|o| s.players.get_mut(o)) {
         p.put(Zone::Discard, ninja);
     }
 }

@@ -20,6 +20,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
+use crate::game::catalog::{embed_cards, embedded};
+use crate::game::policy::{self, set_choice, Choice, Policy};
 use crate::game::rules::check_seats;
 use crate::game::{Seat, Violation};
 
@@ -134,141 +136,83 @@ impl Default for Policies {
     }
 }
 
-/// Every policy key with its allowed values (default first) and the OPEN point it settles.
-pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
-    ("turn_marker", "per-player|shared", "NAR-OPEN-5"),
-    ("multi_element_cost", "any-of|choose-one|all-of", "NAR-OPEN-13"),
-    ("chakra_charge_limit", "unlimited|<cards per turn>", "NAR-OPEN-14"),
-    ("counter_missions", "own-limit|shared-limit|unlimited", "NAR-OPEN-15"),
-    ("multi_block", "forbid|allow", "NAR-OPEN-18"),
-    ("short_deck_reward", "take-remaining|none", "NAR-OPEN-21"),
-    ("empty_deck_draw", "skip|lose", "NAR-OPEN-8"),
-    ("shuffles", "physical|digital", "digest §0.3"),
+crate::choice!(TurnMarkerPolicy { PerPlayer = "per-player", Shared = "shared" });
+crate::choice!(MultiElementPolicy { AnyOf = "any-of", ChooseOne = "choose-one", AllOf = "all-of" });
+crate::choice!(CounterMissionPolicy { OwnLimit = "own-limit", SharedLimit = "shared-limit", Unlimited = "unlimited" });
+crate::choice!(MultiBlockPolicy { Forbid = "forbid", Allow = "allow" });
+crate::choice!(ShortDeckRewardPolicy { TakeRemaining = "take-remaining", None = "none" });
+crate::choice!(EmptyDeckDrawPolicy { Skip = "skip", Lose = "lose" });
+
+/// Every policy with its values (default first) and the OPEN point it settles. `shuffles`
+/// (digest §0.3) lives in the header beside the policies: see [`NarutoConfig::set_policy`].
+pub const POLICIES: &[Policy<Policies>] = &[
+    Policy {
+        key: "turn_marker",
+        values: TurnMarkerPolicy::NAMES,
+        open: "NAR-OPEN-5",
+        get: |p| p.turn_marker.name().into(),
+        set: |p, v| set_choice(&mut p.turn_marker, v),
+    },
+    Policy {
+        key: "multi_element_cost",
+        values: MultiElementPolicy::NAMES,
+        open: "NAR-OPEN-13",
+        get: |p| p.multi_element_cost.name().into(),
+        set: |p, v| set_choice(&mut p.multi_element_cost, v),
+    },
+    Policy {
+        key: "chakra_charge_limit",
+        values: &["unlimited", "<cards per turn>"],
+        open: "NAR-OPEN-14",
+        get: |p| p.chakra_charge_limit.map_or("unlimited".to_string(), |n| n.to_string()),
+        set: |p, v| {
+            p.chakra_charge_limit = if v == "unlimited" { None } else { Some(v.parse().ok()?) };
+            Some(())
+        },
+    },
+    Policy {
+        key: "counter_missions",
+        values: CounterMissionPolicy::NAMES,
+        open: "NAR-OPEN-15",
+        get: |p| p.counter_missions.name().into(),
+        set: |p, v| set_choice(&mut p.counter_missions, v),
+    },
+    Policy {
+        key: "multi_block",
+        values: MultiBlockPolicy::NAMES,
+        open: "NAR-OPEN-18",
+        get: |p| p.multi_block.name().into(),
+        set: |p, v| set_choice(&mut p.multi_block, v),
+    },
+    Policy {
+        key: "short_deck_reward",
+        values: ShortDeckRewardPolicy::NAMES,
+        open: "NAR-OPEN-21",
+        get: |p| p.short_deck_reward.name().into(),
+        set: |p, v| set_choice(&mut p.short_deck_reward, v),
+    },
+    Policy {
+        key: "empty_deck_draw",
+        values: EmptyDeckDrawPolicy::NAMES,
+        open: "NAR-OPEN-8",
+        get: |p| p.empty_deck_draw.name().into(),
+        set: |p, v| set_choice(&mut p.empty_deck_draw, v),
+    },
 ];
 
 impl Policies {
     /// Sets one policy from its string key and value.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let bad = || {
-            let allowed = POLICY_KEYS.iter().find(|(k, _, _)| *k == key).map(|(_, v, _)| *v).unwrap_or("");
-            format!("policy {key} does not accept {value:?} (allowed: {allowed})")
-        };
-        match key {
-            "turn_marker" => {
-                self.turn_marker = match value {
-                    "per-player" => TurnMarkerPolicy::PerPlayer,
-                    "shared" => TurnMarkerPolicy::Shared,
-                    _ => return Err(bad()),
-                }
-            }
-            "multi_element_cost" => {
-                self.multi_element_cost = match value {
-                    "any-of" => MultiElementPolicy::AnyOf,
-                    "choose-one" => MultiElementPolicy::ChooseOne,
-                    "all-of" => MultiElementPolicy::AllOf,
-                    _ => return Err(bad()),
-                }
-            }
-            "chakra_charge_limit" => {
-                self.chakra_charge_limit = match value {
-                    "unlimited" => None,
-                    n => Some(n.parse::<u32>().map_err(|_| bad())?),
-                }
-            }
-            "counter_missions" => {
-                self.counter_missions = match value {
-                    "own-limit" => CounterMissionPolicy::OwnLimit,
-                    "shared-limit" => CounterMissionPolicy::SharedLimit,
-                    "unlimited" => CounterMissionPolicy::Unlimited,
-                    _ => return Err(bad()),
-                }
-            }
-            "multi_block" => {
-                self.multi_block = match value {
-                    "forbid" => MultiBlockPolicy::Forbid,
-                    "allow" => MultiBlockPolicy::Allow,
-                    _ => return Err(bad()),
-                }
-            }
-            "short_deck_reward" => {
-                self.short_deck_reward = match value {
-                    "take-remaining" => ShortDeckRewardPolicy::TakeRemaining,
-                    "none" => ShortDeckRewardPolicy::None,
-                    _ => return Err(bad()),
-                }
-            }
-            "empty_deck_draw" => {
-                self.empty_deck_draw = match value {
-                    "skip" => EmptyDeckDrawPolicy::Skip,
-                    "lose" => EmptyDeckDrawPolicy::Lose,
-                    _ => return Err(bad()),
-                }
-            }
-            _ => {
-                let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
-                return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
-            }
-        }
-        Ok(())
+        policy::set(POLICIES, self, key, value)
     }
 
     /// The policies as `(key, value)` pairs, for headers and `--policy` round trips.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            (
-                "turn_marker",
-                match self.turn_marker {
-                    TurnMarkerPolicy::PerPlayer => "per-player",
-                    TurnMarkerPolicy::Shared => "shared",
-                }
-                .to_string(),
-            ),
-            (
-                "multi_element_cost",
-                match self.multi_element_cost {
-                    MultiElementPolicy::AnyOf => "any-of",
-                    MultiElementPolicy::ChooseOne => "choose-one",
-                    MultiElementPolicy::AllOf => "all-of",
-                }
-                .to_string(),
-            ),
-            ("chakra_charge_limit", self.chakra_charge_limit.map_or("unlimited".to_string(), |n| n.to_string())),
-            (
-                "counter_missions",
-                match self.counter_missions {
-                    CounterMissionPolicy::OwnLimit => "own-limit",
-                    CounterMissionPolicy::SharedLimit => "shared-limit",
-                    CounterMissionPolicy::Unlimited => "unlimited",
-                }
-                .to_string(),
-            ),
-            (
-                "multi_block",
-                match self.multi_block {
-                    MultiBlockPolicy::Forbid => "forbid",
-                    MultiBlockPolicy::Allow => "allow",
-                }
-                .to_string(),
-            ),
-            (
-                "short_deck_reward",
-                match self.short_deck_reward {
-                    ShortDeckRewardPolicy::TakeRemaining => "take-remaining",
-                    ShortDeckRewardPolicy::None => "none",
-                }
-                .to_string(),
-            ),
-            (
-                "empty_deck_draw",
-                match self.empty_deck_draw {
-                    EmptyDeckDrawPolicy::Skip => "skip",
-                    EmptyDeckDrawPolicy::Lose => "lose",
-                }
-                .to_string(),
-            ),
-        ]
+        policy::pairs(POLICIES, self)
     }
 }
+
+crate::choice!(ShuffleMode { Physical = "physical", Digital = "digital" });
 
 impl NarutoConfig {
     /// A config for two players and their decks (card ids), embedding the definitions the decks use.
@@ -280,20 +224,7 @@ impl NarutoConfig {
         catalog: &Catalog,
         shuffles: ShuffleMode,
     ) -> Result<NarutoConfig, Vec<Violation>> {
-        let mut cards: Vec<CardDef> = Vec::new();
-        let mut missing = Vec::new();
-        for id in decks.iter().flatten() {
-            if cards.iter().any(|c| &c.id == id) {
-                continue;
-            }
-            match catalog.get(id) {
-                Some(def) => cards.push(def.clone()),
-                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
-            }
-        }
-        if !missing.is_empty() {
-            return Err(missing);
-        }
+        let cards = embed_cards(decks.iter().flatten(), catalog)?;
         Ok(NarutoConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default(), shuffles }))
     }
 
@@ -311,12 +242,9 @@ impl NarutoConfig {
     pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
         let NarutoConfig::V1(c) = self;
         if key == "shuffles" {
-            c.shuffles = match value {
-                "physical" => ShuffleMode::Physical,
-                "digital" => ShuffleMode::Digital,
-                _ => return Err(format!("policy shuffles does not accept {value:?} (allowed: physical|digital)")),
-            };
-            return Ok(());
+            return set_choice(&mut c.shuffles, value).ok_or_else(|| {
+                format!("policy shuffles does not accept {value:?} (allowed: {})", ShuffleMode::NAMES.join("|"))
+            });
         }
         c.policies.set(key, value)
     }
@@ -325,7 +253,7 @@ impl NarutoConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Naruto as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
+            check_deck_with(deck, |id| embedded(&c.cards, id))
         })
     }
 }

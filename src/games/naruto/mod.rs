@@ -25,11 +25,8 @@ pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::game::catalog::{read_new_game, DeckFormat};
-use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{
-    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
-};
+use crate::game::catalog::{config_from_request, DeckFormat};
+use crate::game::{Game, NewGame, Position, Seat, SeatRange};
 
 pub use config::NarutoConfig;
 pub use events::NarutoEvent;
@@ -49,9 +46,7 @@ impl Game for Naruto {
     type Event = NarutoEvent;
     type State = NarutoState;
 
-    fn players(config: &NarutoConfig) -> Vec<String> {
-        config.v1().players.clone()
-    }
+    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState);
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<String>> {
         let format = DeckFormat {
@@ -60,43 +55,13 @@ impl Game for Naruto {
             // check_deck takes a slice; the closure adapts it to the parsed Vec.
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
-        let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
-        let mut config = NarutoConfig::new(request.players.to_vec(), decks, &catalog, config::ShuffleMode::Physical)
-            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
-        for (key, value) in request.policies {
-            config.set_policy(key, value).map_err(|e| vec![e])?;
-        }
-        Ok(config)
-    }
-
-    fn setup(config: &NarutoConfig) -> Result<NarutoState, Vec<Violation>> {
-        let problems = config.check();
-        if problems.is_empty() {
-            Ok(NarutoState::new(config))
-        } else {
-            Err(problems)
-        }
-    }
-
-    fn setup_as_recorded(config: &NarutoConfig) -> Result<(NarutoState, Vec<Violation>), Vec<Violation>> {
-        // The state is built from whatever decks were registered; the deck findings go to the audit.
-        Ok((NarutoState::new(config), config.check()))
-    }
-
-    fn validate(state: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
-        rules::validate(state, event)
-    }
-
-    fn apply(state: NarutoState, event: &NarutoEvent) -> NarutoState {
-        apply::apply(state, event)
-    }
-
-    fn acting_seat(event: &NarutoEvent) -> Option<Seat> {
-        event.seat()
-    }
-
-    fn outcome(state: &NarutoState) -> Option<Outcome> {
-        state.result.clone()
+        config_from_request(
+            request,
+            catalog::Catalog::sample,
+            format,
+            |players, decks, catalog| NarutoConfig::new(players, decks, catalog, config::ShuffleMode::Physical),
+            NarutoConfig::set_policy,
+        )
     }
 
     fn position(state: &NarutoState) -> Position {
@@ -114,36 +79,8 @@ impl Game for Naruto {
         match (state.step, state.attacker) {
             // Mulligans, the jutsu exchange and the hand check involve both players.
             (Step::Setup | Step::Jutsu | Step::HandCheck, _) | (_, None) => both,
-            (Step::Block, Some(a)) => vec![NarutoState::opponent(a)],
+            (Step::Block, Some(a)) => vec![crate::game::opponent(a)],
             (_, Some(a)) => vec![a],
         }
-    }
-
-    fn view(state: &NarutoState, viewer: Viewer) -> BoardView {
-        view::view(state, viewer)
-    }
-
-    fn describe(state: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String {
-        view::describe(state, event, viewer)
-    }
-
-    fn coverage() -> Vec<RuleCoverage> {
-        coverage::coverage()
-    }
-
-    fn ledger(state: &NarutoState) -> &CommitmentLedger {
-        &state.ledger
-    }
-
-    fn ledger_mut(state: &mut NarutoState) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (NarutoConfig, AgentSecrets) {
-        agent::self_play_config(players, rng)
-    }
-
-    fn agent_step(state: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
-        agent::agent_step(state, secrets, rng)
     }
 }

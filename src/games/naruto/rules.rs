@@ -26,31 +26,14 @@ use crate::game::{RuleId, Seat, Violation};
 
 /// Every rule `event` would break if applied to `s`. Empty means legal.
 pub fn validate(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
-    let mut c = Check { s, out: Vec::new() };
+    let mut c = Check::new(s);
     c.event(event);
-    c.out
+    c.finish()
 }
 
-struct Check<'a> {
-    s: &'a NarutoState,
-    out: Vec<Violation>,
-}
+type Check<'a> = crate::game::check::Check<'a, NarutoState>;
 
 impl Check<'_> {
-    fn v(&mut self, rule: RuleId, msg: impl Into<String>) {
-        self.out.push(Violation::new(rule, msg));
-    }
-
-    fn seat_ok(&mut self, seat: Seat) -> bool {
-        match crate::game::rules::check_seat(seat, self.s.players.len().min(2)) {
-            None => true,
-            Some(v) => {
-                self.out.push(v);
-                false
-            }
-        }
-    }
-
     /// Events of a turn need the setup to be over (NAR-SETUP-5).
     fn in_turn(&mut self) -> bool {
         if self.s.step == Step::Setup || self.s.attacker.is_none() {
@@ -76,37 +59,6 @@ impl Check<'_> {
         }
     }
 
-    fn known(&mut self, card: &str) -> Option<&CardDef> {
-        let s = self.s;
-        let def = s.def(card);
-        if def.is_none() {
-            self.v("KIFU-CARD-2", format!("{card} is not a card of either registered deck"));
-        }
-        def
-    }
-
-    /// KIFU-CARD-1: the card is in `seat`'s `zone`.
-    fn holds(&mut self, seat: Seat, zone: Zone, card: &str) -> bool {
-        let ok = self.s.player(seat).is_some_and(|p| p.holds(zone, card));
-        if !ok && self.known(card).is_some() {
-            let where_ = match self.s.find(card) {
-                Some((owner, z)) => format!("it is in {}'s {}", self.s.name(owner), z.name()),
-                None => "its whereabouts are sealed".to_string(),
-            };
-            self.v("KIFU-CARD-1", format!("{card} is not in {}'s {}: {where_}", self.s.name(seat), zone.name()));
-        }
-        ok
-    }
-
-    fn distinct(&mut self, cards: &[String], rule: RuleId) {
-        let mut seen = BTreeSet::new();
-        for c in cards {
-            if !seen.insert(c) {
-                self.v(rule, format!("{c} is named twice"));
-            }
-        }
-    }
-
     fn event(&mut self, event: &NarutoEvent) {
         use NarutoEvent::*;
         let s = self.s;
@@ -115,7 +67,7 @@ impl Check<'_> {
             return;
         }
         if let Some(seat) = event.seat() {
-            if !self.seat_ok(seat) {
+            if !self.seat_ok(seat, self.s.players.len().min(2)) {
                 return;
             }
         }
@@ -129,7 +81,7 @@ impl Check<'_> {
             DeckShuffled { deck, by, seed } => self.deck_shuffled(*deck, *by, seed.as_deref()),
             FirstPlayerLotDrawn { lot, winner } => self.lot(lot, *winner),
             FirstPlayerChosen { chooser, first } => {
-                if !self.seat_ok(*first) {
+                if !self.seat_ok(*first, self.s.players.len().min(2)) {
                     return;
                 }
                 if s.step != Step::Setup || s.first.is_some() {
@@ -144,7 +96,7 @@ impl Check<'_> {
             OpeningHandDrawn { seat, cards } => self.opening_hand(*seat, cards),
             MulliganTaken { seat, attempt } => self.mulligan(*seat, *attempt),
             HandKept { seat } => {
-                let p = s.player(*seat);
+                let p = s.players.get(*seat);
                 if s.step != Step::Setup || !p.is_some_and(|p| p.hand_drawn && !p.kept) {
                     self.v("NAR-SETUP-4", format!("{} has no drawn hand to keep", s.name(*seat)));
                 }
@@ -215,7 +167,9 @@ impl Check<'_> {
             CoinFlipped { .. } | EffectResolved { .. } => {}
             CardMoved { card, from, .. } => {
                 if let CardMoved { to, .. } = event {
-                    if !self.seat_ok(from.seat) || !self.seat_ok(to.seat) {
+                    if !self.seat_ok(from.seat, self.s.players.len().min(2))
+                        || !self.seat_ok(to.seat, self.s.players.len().min(2))
+                    {
                         return;
                     }
                 }
@@ -247,7 +201,7 @@ impl Check<'_> {
 
     fn in_play(&mut self, ninja: &str) -> bool {
         let owner = parse_instance(ninja).map(|(seat, _)| seat);
-        let ok = owner.and_then(|o| self.s.player(o)).is_some_and(|p| p.in_play(ninja));
+        let ok = owner.and_then(|o| self.s.players.get(o)).is_some_and(|p| p.in_play(ninja));
         if !ok && self.known(ninja).is_some() {
             self.v("KIFU-CARD-1", format!("{ninja} is not in play (village or battlefield)"));
         }
@@ -265,7 +219,8 @@ impl Check<'_> {
         }
         match (s.policies.turn_marker, seat) {
             (TurnMarkerPolicy::PerPlayer, Some(seat)) => {
-                if self.seat_ok(seat) && s.player(seat).is_some_and(|p| p.marker_set) {
+                if self.seat_ok(seat, self.s.players.len().min(2)) && s.players.get(seat).is_some_and(|p| p.marker_set)
+                {
                     self.v("NAR-SETUP-1", format!("{}'s turn marker is already set", s.name(seat)));
                 }
             }
@@ -292,7 +247,7 @@ impl Check<'_> {
 
     fn deck_shuffled(&mut self, deck: Seat, by: Seat, seed: Option<&str>) {
         let s = self.s;
-        if !self.seat_ok(deck) || !self.seat_ok(by) {
+        if !self.seat_ok(deck, self.s.players.len().min(2)) || !self.seat_ok(by, self.s.players.len().min(2)) {
             return;
         }
         match seed {
@@ -318,7 +273,7 @@ impl Check<'_> {
         if !self.markers_set() {
             self.v("NAR-SETUP-1", "set the turn marker(s) to 0 before shuffling");
         }
-        let Some(p) = s.player(deck) else { return };
+        let Some(p) = s.players.get(deck) else { return };
         if by != deck && !p.shuffled_by_owner {
             let rule = if p.mulligans > 0 { "NAR-MULL-1" } else { "NAR-SETUP-2" };
             self.v(rule, format!("{} shuffles their own deck before the opponent shuffles it", s.name(deck)));
@@ -329,12 +284,12 @@ impl Check<'_> {
     }
 
     fn decks_shuffled(&self, seat: Seat) -> bool {
-        self.s.player(seat).is_some_and(|p| p.shuffled_by_owner && p.shuffled_by_opponent)
+        self.s.players.get(seat).is_some_and(|p| p.shuffled_by_owner && p.shuffled_by_opponent)
     }
 
     fn lot(&mut self, lot: &Lot, winner: Seat) {
         let s = self.s;
-        if !self.seat_ok(winner) {
+        if !self.seat_ok(winner, self.s.players.len().min(2)) {
             return;
         }
         if s.step != Step::Setup || s.lot_winner.is_some() {
@@ -354,10 +309,10 @@ impl Check<'_> {
                 }
             }
             Lot::CoinToss { caller, call, result } => {
-                if !self.seat_ok(*caller) {
+                if !self.seat_ok(*caller, self.s.players.len().min(2)) {
                     return;
                 }
-                Some(if call == result { *caller } else { NarutoState::opponent(*caller) })
+                Some(if call == result { *caller } else { crate::game::opponent(*caller) })
             }
         };
         match decided {
@@ -376,7 +331,7 @@ impl Check<'_> {
             self.v("NAR-SETUP-4", "opening hands are drawn during the setup");
             return;
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         if s.first.is_none() {
             self.v("NAR-SETUP-4", "hands are drawn once the first player is decided (NAR-SETUP-3)");
         }
@@ -415,7 +370,7 @@ impl Check<'_> {
         for c in &open {
             self.holds(seat, Zone::Deck, c);
         }
-        let count = self.s.player(seat).map_or(0, |p| p.deck_count);
+        let count = self.s.players.get(seat).map_or(0, |p| p.deck_count);
         if cards.len() > count {
             self.v("KIFU-CARD-1", format!("{} cards taken from a deck of {count}", cards.len()));
         }
@@ -423,7 +378,7 @@ impl Check<'_> {
 
     fn mulligan(&mut self, seat: Seat, attempt: u8) {
         let s = self.s;
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         if s.step != Step::Setup || !p.hand_drawn || p.kept {
             self.v("NAR-MULL-1", format!("{} has no drawn, unkept hand to mulligan", s.name(seat)));
             return;
@@ -438,7 +393,7 @@ impl Check<'_> {
 
     fn turn_started(&mut self, turn: u32, attacker: Seat) {
         let s = self.s;
-        if !self.seat_ok(attacker) {
+        if !self.seat_ok(attacker, self.s.players.len().min(2)) {
             return;
         }
         if s.step == Step::Setup {
@@ -481,7 +436,7 @@ impl Check<'_> {
         if s.is_first_turn() {
             self.v("NAR-DRAW-3", "the starting player does not draw on their first turn");
         }
-        let count = s.player(seat).map_or(0, |p| p.deck_count);
+        let count = s.players.get(seat).map_or(0, |p| p.deck_count);
         if count == 0 {
             self.v("NAR-OPEN-8", "the deck is empty: there is no card to draw");
             return;
@@ -502,7 +457,7 @@ impl Check<'_> {
             |c: &mut Self| c.v("NAR-TURN-1", format!("step {} does not follow step {}", to.name(), from.name()));
         match (from, to) {
             (Step::Draw, Step::Mission) => {
-                let empty = s.player(attacker).is_some_and(|p| p.deck_count == 0);
+                let empty = s.players.get(attacker).is_some_and(|p| p.deck_count == 0);
                 if empty && s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Lose {
                     self.v("NAR-OPEN-8", "policy empty_deck_draw=lose: the attacker cannot draw and loses");
                 } else if !s.is_first_turn() && !empty {
@@ -551,7 +506,7 @@ impl Check<'_> {
                 }
             }
             (Step::HandCheck, Step::Marker) => {
-                let n = s.player(attacker).map_or(0, |p| p.hand.len());
+                let n = s.players.get(attacker).map_or(0, |p| p.hand.len());
                 if n > 6 {
                     self.v("NAR-HAND-1", format!("the attacker has {n} cards and discards down to 6 first"));
                 }
@@ -580,10 +535,10 @@ impl Check<'_> {
         if from == DeployFrom::Chakra && !def.has_ambush() {
             self.v("NAR-NINJA-3", format!("{card} has no Ambush status, so it cannot be deployed from chakra"));
         }
-        if s.player(seat).is_some_and(|p| p.turn.ninja_deployed >= 1) {
+        if s.players.get(seat).is_some_and(|p| p.turn.ninja_deployed >= 1) {
             self.v("NAR-NINJA-2", "only one ninja may be deployed per turn (Ambush included)");
         }
-        let same_name = s.player(seat).is_some_and(|p| {
+        let same_name = s.players.get(seat).is_some_and(|p| {
             p.village.iter().chain(&p.battlefield).any(|c| {
                 c != card && s.kind(c) == Some(CardType::Ninja) && s.def(c).is_some_and(|d| d.name == def.name)
             })
@@ -675,10 +630,10 @@ impl Check<'_> {
             return;
         }
         let Some(attacker) = s.attacker else { return };
-        let blocker = NarutoState::opponent(attacker);
+        let blocker = crate::game::opponent(attacker);
         self.holds(seat, Zone::Hand, card);
-        let missions = |x: Seat| s.player(x).map_or(0, |p| p.turn.missions);
-        let counters = |x: Seat| s.player(x).map_or(0, |p| p.turn.counter_missions);
+        let missions = |x: Seat| s.players.get(x).map_or(0, |p| p.turn.missions);
+        let counters = |x: Seat| s.players.get(x).map_or(0, |p| p.turn.counter_missions);
         if counter {
             if seat != blocker {
                 self.v("NAR-MISSION-1", "only the blocker plays counter missions");
@@ -724,7 +679,7 @@ impl Check<'_> {
             self.holds(seat, Zone::Hand, c);
         }
         if let Some(limit) = s.policies.chakra_charge_limit {
-            let done = s.player(seat).map_or(0, |p| p.turn.charged);
+            let done = s.players.get(seat).map_or(0, |p| p.turn.charged);
             let n = u32::try_from(cards.len()).unwrap_or(u32::MAX);
             if done.saturating_add(n) > limit {
                 self.v(
@@ -748,10 +703,10 @@ impl Check<'_> {
             self.v("NAR-CLIENT-1", format!("{card} is a {}, not a client", def.kind.name()));
             return;
         }
-        if s.player(seat).is_some_and(|p| p.turn.clients >= 1) {
+        if s.players.get(seat).is_some_and(|p| p.turn.clients >= 1) {
             self.v("NAR-CLIENT-2", "only one client may be played per turn");
         }
-        if s.player(seat).is_some_and(|p| p.village.iter().any(|c| s.kind(c) == Some(CardType::Client))) {
+        if s.players.get(seat).is_some_and(|p| p.village.iter().any(|c| s.kind(c) == Some(CardType::Client))) {
             self.v("NAR-CLIENT-3", format!("{} already has a client", s.name(seat)));
         }
         self.entry_cost(seat, card, def);
@@ -765,7 +720,7 @@ impl Check<'_> {
         }
         self.step(Step::Organization, "NAR-TURN-1", "organizing teams");
         self.attacker_only(seat, "NAR-TEAM-1", "organize teams");
-        if s.player(seat).is_some_and(|p| p.turn.organized) {
+        if s.players.get(seat).is_some_and(|p| p.turn.organized) {
             self.v(
                 "NAR-TEAM-5",
                 "teams are organized once; they cannot be reorganized until the next organization phase",
@@ -910,7 +865,7 @@ impl Check<'_> {
                 self.v("NAR-JUTSU-1", format!("{card} is a {}, not a jutsu", def.kind.name()));
             }
         }
-        if !s.player(seat).is_some_and(|p| p.holds(Zone::Battlefield, ninja)) && self.known(ninja).is_some() {
+        if !s.players.get(seat).is_some_and(|p| p.holds(Zone::Battlefield, ninja)) && self.known(ninja).is_some() {
             self.v("NAR-JUTSU-1", format!("{ninja} is not one of {}'s ninja on the battlefield", s.name(seat)));
         }
     }
@@ -937,7 +892,7 @@ impl Check<'_> {
             self.v("NAR-REWARD-1", format!("the team led by {team} already took its reward"));
             return;
         }
-        let opp = NarutoState::opponent(seat);
+        let opp = crate::game::opponent(seat);
         let (want, short) = expected_reward(s, seat, t);
         if cards.len() != want {
             let power = team_power(s, seat, &t.leader, &t.supports, false);
@@ -981,7 +936,7 @@ impl Check<'_> {
         let Some(att) = s.attacker else { return };
         let want = (
             team_power(s, att, &a.leader, &a.supports, mental),
-            team_power(s, NarutoState::opponent(att), &b.leader, &b.supports, mental),
+            team_power(s, crate::game::opponent(att), &b.leader, &b.supports, mental),
         );
         if powers != want {
             let rule = if mental { "NAR-POWER-3" } else { "NAR-POWER-1" };
@@ -1018,13 +973,13 @@ impl Check<'_> {
 
     fn winner(&mut self, winner: Seat, reason: WinReason) {
         let s = self.s;
-        if !self.seat_ok(winner) || !self.in_turn() {
+        if !self.seat_ok(winner, self.s.players.len().min(2)) || !self.in_turn() {
             return;
         }
         let expected = match s.step {
             Step::Winner => expected_winner(s),
             Step::Draw if s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Lose => {
-                let empty = s.attacker.and_then(|a| s.player(a)).is_some_and(|p| p.deck_count == 0);
+                let empty = s.attacker.and_then(|a| s.players.get(a)).is_some_and(|p| p.deck_count == 0);
                 match (empty, s.blocker()) {
                     (true, Some(b)) => Some((b, WinReason::DeckOut, "NAR-OPEN-8")),
                     _ => {
@@ -1062,7 +1017,7 @@ impl Check<'_> {
         for c in cards {
             self.holds(seat, Zone::Hand, c);
         }
-        let n = s.player(seat).map_or(0, |p| p.hand.len());
+        let n = s.players.get(seat).map_or(0, |p| p.hand.len());
         if n <= 6 || n.saturating_sub(cards.len()) != 6 {
             self.v(
                 "NAR-HAND-1",
@@ -1079,7 +1034,7 @@ impl Check<'_> {
         self.step(Step::Marker, "NAR-TURN-1", "moving the turn marker");
         let Some(attacker) = s.attacker else { return };
         let current = match (s.policies.turn_marker, seat) {
-            (TurnMarkerPolicy::PerPlayer, Some(x)) if x == attacker => s.player(x).map_or(0, |p| p.marker),
+            (TurnMarkerPolicy::PerPlayer, Some(x)) if x == attacker => s.players.get(x).map_or(0, |p| p.marker),
             (TurnMarkerPolicy::Shared, None) => s.shared_marker,
             _ => {
                 self.v(
@@ -1130,7 +1085,7 @@ pub fn ninja_value(s: &NarutoState, ninja: &str, stat: Stat) -> i32 {
 /// Team power (NAR-POWER-1): the leader's attack plus each support's support; for a mental
 /// battle (NAR-POWER-3), the sum of every member's mental power. Members no longer in play count nothing.
 pub fn team_power(s: &NarutoState, seat: Seat, leader: &str, supports: &[String], mental: bool) -> i32 {
-    let present = |c: &str| s.player(seat).is_some_and(|p| p.in_play(c));
+    let present = |c: &str| s.players.get(seat).is_some_and(|p| p.in_play(c));
     if mental {
         return std::iter::once(leader)
             .chain(supports.iter().map(String::as_str))
@@ -1156,7 +1111,7 @@ pub fn fight_result(attack: i32, block: i32) -> FightResult {
 
 /// NAR-RESULT-1/2: the damage a result deals, to members still in play.
 pub fn fight_damage(s: &NarutoState, a: &SentTeam, b: &BlockingTeam, result: FightResult) -> Vec<Damage> {
-    let in_play = |c: &str| parse_instance(c).and_then(|(o, _)| s.player(o)).is_some_and(|p| p.in_play(c));
+    let in_play = |c: &str| parse_instance(c).and_then(|(o, _)| s.players.get(o)).is_some_and(|p| p.in_play(c));
     let mut out = Vec::new();
     let mut hit = |c: &str, amount: u32| {
         if in_play(c) {
@@ -1212,7 +1167,7 @@ pub fn damage_effects(s: &NarutoState, damage: &[Damage]) -> (BTreeSet<String>, 
 pub fn resolve_fight(s: &NarutoState, a: &SentTeam, b: &BlockingTeam, mental: bool) -> NarutoEvent {
     let att = s.attacker.unwrap_or(0);
     let ap = team_power(s, att, &a.leader, &a.supports, mental);
-    let bp = team_power(s, NarutoState::opponent(att), &b.leader, &b.supports, mental);
+    let bp = team_power(s, crate::game::opponent(att), &b.leader, &b.supports, mental);
     let result = fight_result(ap, bp);
     let damage = fight_damage(s, a, b, result);
     let (injured, defeated) = damage_effects(s, &damage);
@@ -1233,7 +1188,7 @@ pub fn resolve_fight(s: &NarutoState, a: &SentTeam, b: &BlockingTeam, mental: bo
 pub fn expected_reward(s: &NarutoState, seat: Seat, t: &SentTeam) -> (usize, bool) {
     let power = team_power(s, seat, &t.leader, &t.supports, false);
     let n = if power >= 5 { 2 } else { 1 };
-    let deck = s.player(NarutoState::opponent(seat)).map_or(0, |p| p.deck_count);
+    let deck = s.players.get(crate::game::opponent(seat)).map_or(0, |p| p.deck_count);
     if deck >= n {
         return (n, false);
     }
@@ -1246,9 +1201,9 @@ pub fn expected_reward(s: &NarutoState, seat: Seat, t: &SentTeam) -> (usize, boo
 /// Step M's table (NAR-WIN-2..4): the winner, why, and the rule that decides it.
 pub fn expected_winner(s: &NarutoState) -> Option<(Seat, WinReason, RuleId)> {
     let a = s.attacker?;
-    let b = NarutoState::opponent(a);
-    let rewards = |x: Seat| s.player(x).map_or(0, |p| p.rewards.len()) >= 10;
-    let empty = |x: Seat| s.player(x).is_some_and(|p| p.deck_count == 0);
+    let b = crate::game::opponent(a);
+    let rewards = |x: Seat| s.players.get(x).map_or(0, |p| p.rewards.len()) >= 10;
+    let empty = |x: Seat| s.players.get(x).is_some_and(|p| p.deck_count == 0);
     let any_empty = empty(a) || empty(b);
     match (rewards(a), rewards(b)) {
         (true, true) => Some((a, WinReason::Rewards, "NAR-WIN-2")),

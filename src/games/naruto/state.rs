@@ -11,7 +11,7 @@ use super::catalog::{CardDef, CardType};
 use super::config::{parse_instance, NarutoConfig, Policies, ShuffleMode, TurnMarkerPolicy};
 use super::events::{BlockingTeam, Duration, LinkKind, SentTeam, Stat, Step, Zone};
 use crate::game::commit::{Commitment, CommitmentLedger};
-use crate::game::{Outcome, Seat};
+use crate::game::{Outcome, Seat, Seats};
 
 /// A card in a zone that may hold face-down cards whose identity the log sealed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,7 +214,7 @@ pub struct NarutoState {
     pub names: Vec<String>,
     pub policies: Policies,
     pub shuffles: ShuffleMode,
-    pub players: Vec<PlayerState>,
+    pub players: Seats<PlayerState>,
     pub shared_marker: u32,
     pub shared_marker_set: bool,
     pub step: Step,
@@ -283,31 +283,18 @@ impl NarutoState {
         self.def(instance).map(|d| d.kind)
     }
 
-    pub fn player(&self, seat: Seat) -> Option<&PlayerState> {
-        self.players.get(usize::from(seat))
-    }
-
-    pub(crate) fn player_mut(&mut self, seat: Seat) -> Option<&mut PlayerState> {
-        self.players.get_mut(usize::from(seat))
-    }
-
     pub fn name(&self, seat: Seat) -> String {
         crate::game::seat_name(&self.names, seat)
     }
 
-    /// The other seat of a two-player game.
-    pub fn opponent(seat: Seat) -> Seat {
-        crate::game::opponent(seat)
-    }
-
     pub fn blocker(&self) -> Option<Seat> {
-        self.attacker.map(Self::opponent)
+        self.attacker.map(crate::game::opponent)
     }
 
     /// The turn marker that applies to `seat`'s entry costs (NAR-COST-1 with NAR-OPEN-5).
     pub fn marker_for(&self, seat: Seat) -> u32 {
         match self.policies.turn_marker {
-            TurnMarkerPolicy::PerPlayer => self.player(seat).map_or(0, |p| p.marker),
+            TurnMarkerPolicy::PerPlayer => self.players.get(seat).map_or(0, |p| p.marker),
             TurnMarkerPolicy::Shared => self.shared_marker,
         }
     }
@@ -327,7 +314,7 @@ impl NarutoState {
     /// The owner's village ninja grouped by the owner's last organization, dropping members no
     /// longer in the village (NAR-TEAM-5, NAR-OPEN-17).
     pub fn current_teams(&self, seat: Seat) -> Vec<Vec<String>> {
-        let Some(p) = self.player(seat) else {
+        let Some(p) = self.players.get(seat) else {
             return Vec::new();
         };
         p.teams
@@ -339,7 +326,8 @@ impl NarutoState {
 
     /// Village ninja of `seat`.
     pub fn village_ninja(&self, seat: Seat) -> Vec<String> {
-        self.player(seat)
+        self.players
+            .get(seat)
             .map(|p| p.village.iter().filter(|c| self.kind(c) == Some(CardType::Ninja)).cloned().collect())
             .unwrap_or_default()
     }
@@ -352,5 +340,31 @@ impl NarutoState {
     /// Whether the starting player's first turn is being played (NAR-TURN-5, NAR-DRAW-3).
     pub fn is_first_turn(&self) -> bool {
         self.turn == 1
+    }
+}
+
+impl crate::game::check::CardTable for NarutoState {
+    type Def = CardDef;
+    type Zone = Zone;
+    const NOWHERE: &'static str = "its whereabouts are sealed";
+
+    fn card_def(&self, card: &str) -> Option<&CardDef> {
+        self.def(card)
+    }
+
+    fn card_in(&self, seat: Seat, zone: Zone, card: &str) -> bool {
+        self.players.get(seat).is_some_and(|p| p.holds(zone, card))
+    }
+
+    fn card_at(&self, card: &str) -> Option<(Seat, Zone)> {
+        self.find(card)
+    }
+
+    fn zone_name(zone: Zone) -> String {
+        zone.name().to_string()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.name(seat)
     }
 }

@@ -96,7 +96,7 @@ fn pick<T: Clone>(v: &[T], rng: &mut AgentRng) -> Option<T> {
 }
 
 fn deck_cards(s: &VanguardState, seat: Seat) -> Vec<String> {
-    s.player(seat).map(|p| p.deck.iter().cloned().collect()).unwrap_or_default()
+    s.players.get(seat).map(|p| p.deck.iter().cloned().collect()).unwrap_or_default()
 }
 
 fn grade(s: &VanguardState, c: &str) -> u8 {
@@ -128,7 +128,7 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
         return Some(resolve_trigger(s, ch.seat, rng));
     }
     let seat = s.active?;
-    let p = s.player(seat)?;
+    let p = s.players.get(seat)?;
     let vg = s.vanguard_grade(seat).unwrap_or(0);
     let next = |phase| Some(E::PhaseEntered { seat, phase });
     match s.phase {
@@ -183,7 +183,7 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
             next(Phase::Stride)
         }
         Phase::Stride => {
-            let opp = VanguardState::opponent(seat);
+            let opp = crate::game::opponent(seat);
             let g: Vec<String> = p.g_zone.iter().filter(|(_, up)| !up).map(|(c, _)| c.clone()).collect();
             let limit_ok = s.policies.stride_limit == Limit::Unlimited || p.turn.strides == 0;
             if vg >= 3
@@ -212,13 +212,13 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
         }
         Phase::Main => main_step(s, seat, vg, rng).or_else(|| next(Phase::Battle)),
         Phase::Battle => battle_step(s, seat, rng).or_else(|| next(Phase::End)),
-        Phase::End => Some(E::TurnStarted { turn: s.turn + 1, seat: VanguardState::opponent(seat) }),
+        Phase::End => Some(E::TurnStarted { turn: s.turn + 1, seat: crate::game::opponent(seat) }),
     }
 }
 
 fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
     for seat in [0u8, 1] {
-        let p = s.player(seat)?;
+        let p = s.players.get(seat)?;
         if p.vanguard.is_none() {
             let zeros: Vec<String> = p
                 .deck
@@ -237,7 +237,7 @@ fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
         return Some(E::FirstPlayerDetermined { first: if rng.random_bool(0.5) { 0 } else { 1 } });
     }
     for seat in [0u8, 1] {
-        let p = s.player(seat)?;
+        let p = s.players.get(seat)?;
         if !p.hand_drawn {
             let mut deck = deck_cards(s, seat);
             deck.shuffle(rng);
@@ -246,7 +246,7 @@ fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
         }
     }
     for seat in [0u8, 1] {
-        let p = s.player(seat)?;
+        let p = s.players.get(seat)?;
         if !p.redrawn && !s.revealed && rng.random_bool(0.2) {
             let mut returned: Vec<String> = p.hand.iter().filter(|c| grade(s, c) >= 2).cloned().collect();
             if returned.is_empty() {
@@ -266,7 +266,7 @@ fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
 }
 
 fn main_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Option<E> {
-    let p = s.player(seat)?;
+    let p = s.players.get(seat)?;
     let free: Vec<Circle> = Circle::REAR.into_iter().filter(|c| !p.rear.contains_key(c)).collect();
     let callable: Vec<String> = p
         .hand
@@ -296,9 +296,9 @@ fn main_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Optio
 }
 
 fn battle_step(s: &VanguardState, seat: Seat, rng: &mut AgentRng) -> Option<E> {
-    let opp = VanguardState::opponent(seat);
-    let p = s.player(seat)?;
-    let o = s.player(opp)?;
+    let opp = crate::game::opponent(seat);
+    let p = s.players.get(seat)?;
+    let o = s.players.get(opp)?;
     let Some(a) = &s.attack else {
         if s.no_attack_turn(seat) || rng.random_bool(0.05) {
             return None;
@@ -364,7 +364,7 @@ fn battle_step(s: &VanguardState, seat: Seat, rng: &mut AgentRng) -> Option<E> {
 fn resolve_trigger(s: &VanguardState, seat: Seat, rng: &mut AgentRng) -> E {
     let ch = s.check.clone();
     let t = ch.as_ref().and_then(|c| c.trigger).unwrap_or(TriggerType::Draw);
-    let p = s.player(seat);
+    let p = s.players.get(seat);
     // Power goes to the attacker for drive checks and to the vanguard for damage checks.
     let unit = match &s.attack {
         Some(a) if a.seat == seat => p.and_then(|p| p.on(a.attacker)),
@@ -425,12 +425,12 @@ pub fn client_ops(s: &VanguardState, event: &E) -> Vec<E> {
             cards.iter().map(|c| op(*seat, ClientOp::SoulCharged { card: c.clone() })).collect()
         }
         E::AttackDeclared { seat, attacker, .. } | E::Boosted { seat, booster: attacker } => {
-            let card = s.player(*seat).and_then(|p| p.on(*attacker)).map(|u| u.card.clone()).unwrap_or_default();
+            let card = s.players.get(*seat).and_then(|p| p.on(*attacker)).map(|u| u.card.clone()).unwrap_or_default();
             vec![op(*seat, ClientOp::PositionChanged { card, rested: true })]
         }
         E::GuardianCalled { seat, card } => vec![mv(*seat, card, Place::Guardian)],
         E::Intercepted { seat, circle } => {
-            let card = s.player(*seat).and_then(|p| p.on(*circle)).map(|u| u.card.clone()).unwrap_or_default();
+            let card = s.players.get(*seat).and_then(|p| p.on(*circle)).map(|u| u.card.clone()).unwrap_or_default();
             vec![mv(*seat, &card, Place::Guardian)]
         }
         E::DriveChecked { seat, card } | E::DamageChecked { seat, card } => {
@@ -454,8 +454,8 @@ pub fn client_ops(s: &VanguardState, event: &E) -> Vec<E> {
         }
         E::AttackResolved { hit: true } => match &s.attack {
             Some(a) if a.target != Circle::Vanguard => {
-                let opp = VanguardState::opponent(a.seat);
-                let card = s.player(opp).and_then(|p| p.on(a.target)).map(|u| u.card.clone()).unwrap_or_default();
+                let opp = crate::game::opponent(a.seat);
+                let card = s.players.get(opp).and_then(|p| p.on(a.target)).map(|u| u.card.clone()).unwrap_or_default();
                 vec![mv(opp, &card, Place::Drop)]
             }
             _ => vec![],

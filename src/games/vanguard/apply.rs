@@ -18,7 +18,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
     match event {
         StartingVanguardSet { seat, card } => {
             take(&mut s, card);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.vanguard = Some(Unit { face_down: true, ..Unit::new(card) });
             }
         }
@@ -28,7 +28,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             for c in cards {
                 put(&mut s, *seat, c, Place::Hand);
             }
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.hand_drawn = true;
             }
         }
@@ -39,7 +39,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             for c in drawn {
                 put(&mut s, *seat, c, Place::Hand);
             }
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.redrawn = true;
             }
         }
@@ -55,7 +55,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
         PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase),
         CardDrawn { seat, card } => {
             put(&mut s, *seat, card, Place::Hand);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.drew = true;
             }
         }
@@ -66,14 +66,14 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             for c in removed {
                 put(&mut s, *seat, c, Place::Removed);
             }
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.grade_assists += 1;
                 p.grade_assists_game += 1;
             }
         }
         Rode { seat, card } => {
             ride(&mut s, *seat, card);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.turn.rode = true;
             }
         }
@@ -89,7 +89,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             stride(&mut s, *seat, g_unit, heart);
         }
         RearGuardMoved { seat, from, to } => {
-            let card = s.player(*seat).and_then(|p| p.rear.get(from)).map(|u| u.card.clone());
+            let card = s.players.get(*seat).and_then(|p| p.rear.get(from)).map(|u| u.card.clone());
             if let Some(card) = card {
                 put(&mut s, *seat, &card, Place::Circle(*to));
             }
@@ -102,7 +102,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
         }
         EffectActivated { .. } | EffectResolved { .. } => {}
         CounterBlasted { seat, cards } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 for (c, up) in &mut p.damage {
                     if cards.contains(c) {
                         *up = false;
@@ -150,7 +150,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
         }
         GuardianCalled { seat, card } => put(&mut s, *seat, card, Place::Guardian),
         Intercepted { seat, circle } => {
-            let card = s.player(*seat).and_then(|p| p.rear.get(circle)).map(|u| u.card.clone());
+            let card = s.players.get(*seat).and_then(|p| p.rear.get(circle)).map(|u| u.card.clone());
             if let Some(card) = card {
                 put(&mut s, *seat, &card, Place::Guardian);
             }
@@ -181,14 +181,14 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
                 at.hit = Some(*hit);
             }
             if *hit {
-                let defender = VanguardState::opponent(a.seat);
+                let defender = crate::game::opponent(a.seat);
                 if a.target == Circle::Vanguard {
                     let crit = s.circle_critical(a.seat, a.attacker).max(0);
                     if let Some(at) = &mut s.attack {
                         at.damage_left = u32::try_from(crit).unwrap_or(0);
                     }
                 } else if let Some(card) =
-                    s.player(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone())
+                    s.players.get(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone())
                 {
                     put(&mut s, defender, &card, Place::Drop);
                 }
@@ -212,7 +212,7 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             };
             let seats = s.players.len();
             s.result = Some(match loser {
-                Some(l) => Outcome::won(VanguardState::opponent(*l), seats, format!("{why} ({} lost)", s.name(*l))),
+                Some(l) => Outcome::won(crate::game::opponent(*l), seats, format!("{why} ({} lost)", s.name(*l))),
                 None => Outcome::draw(seats, format!("{why}: both players lost at once, a draw (VG-OPEN-4)")),
             });
         }
@@ -245,10 +245,10 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
     match op {
         ClientOp::Drew { card } => {
             let turn_draw = s.active == Some(seat) && s.phase <= Phase::Ride;
-            let drew = s.player(seat).is_some_and(|p| p.turn.drew);
+            let drew = s.players.get(seat).is_some_and(|p| p.turn.drew);
             put(s, seat, card, Place::Hand);
             if turn_draw && !drew {
-                if let Some(p) = s.player_mut(seat) {
+                if let Some(p) = s.players.get_mut(seat) {
                     p.turn.drew = true;
                 }
             } else if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Draw) && c.seat == seat)
@@ -259,7 +259,7 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
         ClientOp::Checked { card } => {
             if s.active == Some(seat) && s.phase == Phase::Battle {
                 drive_check(s, seat, card);
-                if let Some(p) = s.player_mut(seat) {
+                if let Some(p) = s.players.get_mut(seat) {
                     p.turn.client_drives_left = p.turn.client_drives_left.saturating_sub(1);
                 }
             } else {
@@ -274,13 +274,14 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
         ClientOp::SoulCharged { card } => put(s, seat, card, Place::Soul),
         ClientOp::BoundTop { card } => put(s, seat, card, Place::Bind),
         ClientOp::PositionChanged { card, rested } => {
-            let is_vanguard = s.player(seat).is_some_and(|p| p.on(Circle::Vanguard).is_some_and(|u| &u.card == card));
+            let is_vanguard =
+                s.players.get(seat).is_some_and(|p| p.on(Circle::Vanguard).is_some_and(|u| &u.card == card));
             if let Some(u) = unit_mut(s, card) {
                 u.rested = *rested;
             }
             if *rested && is_vanguard && s.active == Some(seat) && s.phase == Phase::Battle {
                 let n = s.drive_count(seat);
-                if let Some(p) = s.player_mut(seat) {
+                if let Some(p) = s.players.get_mut(seat) {
                     p.turn.client_drives_left = n;
                 }
             }
@@ -291,7 +292,7 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
             }
         }
         ClientOp::DamageFlipped { card, face_up } => {
-            if let Some(p) = s.player_mut(seat) {
+            if let Some(p) = s.players.get_mut(seat) {
                 for (c, up) in &mut p.damage {
                     if c == card {
                         *up = *face_up;
@@ -300,7 +301,7 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
             }
         }
         ClientOp::GZoneFlipped { card, face_up } => {
-            if let Some(p) = s.player_mut(seat) {
+            if let Some(p) = s.players.get_mut(seat) {
                 for (c, up) in &mut p.g_zone {
                     if c == card {
                         *up = *face_up;
@@ -332,7 +333,7 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
         }
         ClientOp::Rode { card } => {
             ride(s, seat, card);
-            if let Some(p) = s.player_mut(seat) {
+            if let Some(p) = s.players.get_mut(seat) {
                 p.turn.rode = true;
             }
         }
@@ -345,7 +346,7 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
                 start_turn(s, s.turn + 1, seat);
             }
             if *phase == Phase::Ride {
-                if let Some(p) = s.player_mut(seat) {
+                if let Some(p) = s.players.get_mut(seat) {
                     for u in p.units_mut() {
                         u.power_turn = 0;
                         u.crit_turn = 0;
@@ -385,7 +386,7 @@ fn start_turn(s: &mut VanguardState, turn: u32, seat: Seat) {
     for p in &mut s.players {
         p.turn = TurnFlags::default();
     }
-    if let Some(p) = s.player_mut(seat) {
+    if let Some(p) = s.players.get_mut(seat) {
         p.turns_taken += 1;
         // VG-STAND-1: the stand phase stands every rested unit; a locked card "can do nothing".
         for u in p.units_mut() {
@@ -400,7 +401,7 @@ fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase) {
     s.phase = phase;
     s.ridden_upon = s.ridden_upon.take().filter(|_| phase == Phase::Ride);
     if phase == Phase::Battle {
-        if let Some(p) = s.player_mut(seat) {
+        if let Some(p) = s.players.get_mut(seat) {
             p.turn.client_drives_left = 0;
         }
     }
@@ -418,7 +419,7 @@ fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase) {
             u.crit_turn = 0;
         }
     }
-    if let Some(p) = s.player_mut(seat) {
+    if let Some(p) = s.players.get_mut(seat) {
         // VG-END-3 / VG-STRIDE-4: the G unit returns to the G zone face up; the heart is the vanguard again.
         if let Some(g) = p.g_unit.take() {
             p.g_zone.push((g.card, true));
@@ -434,7 +435,7 @@ fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase) {
 
 fn ride(s: &mut VanguardState, seat: Seat, card: &str) {
     take(s, card);
-    let Some(p) = s.player_mut(seat) else { return };
+    let Some(p) = s.players.get_mut(seat) else { return };
     let old = p.vanguard.take();
     let mate = p.mate.take();
     // VG-RIDE-1: the old vanguard (and a legion, VG-KW-8) becomes the soul.
@@ -447,7 +448,7 @@ fn ride(s: &mut VanguardState, seat: Seat, card: &str) {
 
 fn stride(s: &mut VanguardState, seat: Seat, g_unit: &str, heart: &str) {
     take(s, g_unit);
-    if let Some(p) = s.player_mut(seat) {
+    if let Some(p) = s.players.get_mut(seat) {
         for u in [&mut p.vanguard, &mut p.mate].into_iter().flatten() {
             // VG-STRIDE-2: a deleted vanguard is turned face up before it becomes the heart.
             u.deleted = false;
@@ -460,7 +461,7 @@ fn stride(s: &mut VanguardState, seat: Seat, g_unit: &str, heart: &str) {
 
 fn legion(s: &mut VanguardState, seat: Seat, mate: &str) {
     take(s, mate);
-    if let Some(p) = s.player_mut(seat) {
+    if let Some(p) = s.players.get_mut(seat) {
         if let Some(old) = p.mate.take() {
             p.soul.push(old.card);
         }
@@ -471,8 +472,8 @@ fn legion(s: &mut VanguardState, seat: Seat, mate: &str) {
 }
 
 fn new_check(s: &VanguardState, seat: Seat, card: &str, drive: bool) -> CheckState {
-    let own = s.player(seat).map_or(0, |p| p.damage_count());
-    let opp = s.player(VanguardState::opponent(seat)).map_or(0, |p| p.damage_count());
+    let own = s.players.get(seat).map_or(0, |p| p.damage_count());
+    let opp = s.players.get(crate::game::opponent(seat)).map_or(0, |p| p.damage_count());
     CheckState {
         seat,
         card: card.to_string(),
@@ -515,7 +516,7 @@ fn trigger_power(s: &mut VanguardState, power_to: &str, critical_to: Option<&str
 
 /// The unit on `seat`'s `circle` (the top of the vanguard circle).
 fn unit_on_mut(s: &mut VanguardState, seat: Seat, circle: Circle) -> Option<&mut Unit> {
-    let p = s.player_mut(seat)?;
+    let p = s.players.get_mut(seat)?;
     match circle {
         Circle::Vanguard => p.g_unit.as_mut().or(p.vanguard.as_mut()),
         c => p.rear.get_mut(&c),
@@ -563,9 +564,9 @@ fn put(s: &mut VanguardState, seat: Seat, card: &str, place: Place) {
         ride(s, seat, card);
         return;
     }
-    let from_circle = s.player(seat).and_then(|p| p.rear.iter().find(|(_, u)| u.card == card).map(|(c, _)| *c));
+    let from_circle = s.players.get(seat).and_then(|p| p.rear.iter().find(|(_, u)| u.card == card).map(|(c, _)| *c));
     let unit = take(s, card);
-    let Some(p) = s.player_mut(seat) else { return };
+    let Some(p) = s.players.get_mut(seat) else { return };
     match place {
         Place::Deck | Place::DeckBottom | Place::DeckSearch => {
             p.deck.insert(card.to_string());

@@ -23,6 +23,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
+use crate::game::catalog::{embed_cards, embedded};
+use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
 use crate::game::rules::check_seats;
 use crate::game::{Seat, Violation};
 
@@ -118,101 +120,101 @@ impl Default for Policies {
     }
 }
 
-/// Every policy key with its allowed values (default first) and the OPEN point it settles.
-pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
-    ("first_turn_attack", "first-player-only|both-first-turns", "VG-OPEN-3"),
-    ("simultaneous_loss", "draw|active-player-loses", "VG-OPEN-4"),
-    ("grade_assist_limit", "once-per-turn|once-per-game|unlimited", "VG-OPEN-5"),
-    ("grade_assist_removal", "two-and-two|two-total", "VG-OPEN-5"),
-    ("stride_limit", "once-per-turn|unlimited", "VG-OPEN-6"),
-    ("stride_face_up", "forbid|allow", "VG-OPEN-6"),
-    ("damage_check_clan", "required|not-required", "VG-OPEN-7"),
-    ("legion_limit", "once-per-game|once-per-turn", "VG-OPEN-8"),
-    ("soul_visibility", "owner|public", "VG-OPEN-9"),
-    ("face_down_damage", "public|hidden", "VG-OPEN-10"),
-    ("power_multiple", "rule|client-only", "VG-OPEN-12"),
-];
+crate::choice!(FirstTurnAttack { FirstPlayerOnly = "first-player-only", BothFirstTurns = "both-first-turns" });
+crate::choice!(SimultaneousLoss { Draw = "draw", ActivePlayerLoses = "active-player-loses" });
+crate::choice!(Limit { OncePerTurn = "once-per-turn", OncePerGame = "once-per-game", Unlimited = "unlimited" });
+crate::choice!(GradeAssistRemoval { TwoAndTwo = "two-and-two", TwoTotal = "two-total" });
 
-fn limit_name(l: Limit) -> &'static str {
-    match l {
-        Limit::OncePerTurn => "once-per-turn",
-        Limit::OncePerGame => "once-per-game",
-        Limit::Unlimited => "unlimited",
-    }
-}
+/// Every policy with its values (default first) and the OPEN point it settles.
+pub const POLICIES: &[Policy<Policies>] = &[
+    Policy {
+        key: "first_turn_attack",
+        values: FirstTurnAttack::NAMES,
+        open: "VG-OPEN-3",
+        get: |p| p.first_turn_attack.name().into(),
+        set: |p, v| set_choice(&mut p.first_turn_attack, v),
+    },
+    Policy {
+        key: "simultaneous_loss",
+        values: SimultaneousLoss::NAMES,
+        open: "VG-OPEN-4",
+        get: |p| p.simultaneous_loss.name().into(),
+        set: |p, v| set_choice(&mut p.simultaneous_loss, v),
+    },
+    Policy {
+        key: "grade_assist_limit",
+        values: Limit::NAMES,
+        open: "VG-OPEN-5",
+        get: |p| p.grade_assist_limit.name().into(),
+        set: |p, v| set_choice(&mut p.grade_assist_limit, v),
+    },
+    Policy {
+        key: "grade_assist_removal",
+        values: GradeAssistRemoval::NAMES,
+        open: "VG-OPEN-5",
+        get: |p| p.grade_assist_removal.name().into(),
+        set: |p, v| set_choice(&mut p.grade_assist_removal, v),
+    },
+    Policy {
+        key: "stride_limit",
+        values: &["once-per-turn", "unlimited"],
+        open: "VG-OPEN-6",
+        get: |p| p.stride_limit.name().into(),
+        set: |p, v| set_choice(&mut p.stride_limit, v),
+    },
+    Policy {
+        key: "stride_face_up",
+        values: &["forbid", "allow"],
+        open: "VG-OPEN-6",
+        get: |p| flag(p.stride_face_up, "allow", "forbid"),
+        set: |p, v| set_flag(&mut p.stride_face_up, v, "allow", "forbid"),
+    },
+    Policy {
+        key: "damage_check_clan",
+        values: &["required", "not-required"],
+        open: "VG-OPEN-7",
+        get: |p| flag(p.damage_check_clan, "required", "not-required"),
+        set: |p, v| set_flag(&mut p.damage_check_clan, v, "required", "not-required"),
+    },
+    Policy {
+        key: "legion_limit",
+        values: &["once-per-game", "once-per-turn"],
+        open: "VG-OPEN-8",
+        get: |p| p.legion_limit.name().into(),
+        set: |p, v| set_choice(&mut p.legion_limit, v),
+    },
+    Policy {
+        key: "soul_visibility",
+        values: &["owner", "public"],
+        open: "VG-OPEN-9",
+        get: |p| flag(p.soul_public, "public", "owner"),
+        set: |p, v| set_flag(&mut p.soul_public, v, "public", "owner"),
+    },
+    Policy {
+        key: "face_down_damage",
+        values: &["public", "hidden"],
+        open: "VG-OPEN-10",
+        get: |p| flag(p.face_down_damage_public, "public", "hidden"),
+        set: |p, v| set_flag(&mut p.face_down_damage_public, v, "public", "hidden"),
+    },
+    Policy {
+        key: "power_multiple",
+        values: &["rule", "client-only"],
+        open: "VG-OPEN-12",
+        get: |p| flag(p.power_multiple_is_rule, "rule", "client-only"),
+        set: |p, v| set_flag(&mut p.power_multiple_is_rule, v, "rule", "client-only"),
+    },
+];
 
 impl Policies {
     /// Sets one policy from its string key and value.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let Some((_, allowed, _)) = POLICY_KEYS.iter().find(|(k, _, _)| *k == key) else {
-            let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
-            return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
-        };
-        if !allowed.split('|').any(|v| v == value) {
-            return Err(format!("policy {key} does not accept {value:?} (allowed: {allowed})"));
-        }
-        let limit = || match value {
-            "once-per-game" => Limit::OncePerGame,
-            "unlimited" => Limit::Unlimited,
-            _ => Limit::OncePerTurn,
-        };
-        match key {
-            "first_turn_attack" => {
-                self.first_turn_attack = if value == "both-first-turns" {
-                    FirstTurnAttack::BothFirstTurns
-                } else {
-                    FirstTurnAttack::FirstPlayerOnly
-                }
-            }
-            "simultaneous_loss" => {
-                self.simultaneous_loss =
-                    if value == "draw" { SimultaneousLoss::Draw } else { SimultaneousLoss::ActivePlayerLoses }
-            }
-            "grade_assist_limit" => self.grade_assist_limit = limit(),
-            "grade_assist_removal" => {
-                self.grade_assist_removal =
-                    if value == "two-total" { GradeAssistRemoval::TwoTotal } else { GradeAssistRemoval::TwoAndTwo }
-            }
-            "stride_limit" => self.stride_limit = limit(),
-            "stride_face_up" => self.stride_face_up = value == "allow",
-            "damage_check_clan" => self.damage_check_clan = value == "required",
-            "legion_limit" => self.legion_limit = limit(),
-            "soul_visibility" => self.soul_public = value == "public",
-            "face_down_damage" => self.face_down_damage_public = value == "public",
-            _ => self.power_multiple_is_rule = value == "rule",
-        }
-        Ok(())
+        policy::set(POLICIES, self, key, value)
     }
 
     /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let pick = |b: bool, yes: &str, no: &str| if b { yes } else { no }.to_string();
-        vec![
-            (
-                "first_turn_attack",
-                pick(
-                    self.first_turn_attack == FirstTurnAttack::FirstPlayerOnly,
-                    "first-player-only",
-                    "both-first-turns",
-                ),
-            ),
-            (
-                "simultaneous_loss",
-                pick(self.simultaneous_loss == SimultaneousLoss::Draw, "draw", "active-player-loses"),
-            ),
-            ("grade_assist_limit", limit_name(self.grade_assist_limit).to_string()),
-            (
-                "grade_assist_removal",
-                pick(self.grade_assist_removal == GradeAssistRemoval::TwoAndTwo, "two-and-two", "two-total"),
-            ),
-            ("stride_limit", limit_name(self.stride_limit).to_string()),
-            ("stride_face_up", pick(self.stride_face_up, "allow", "forbid")),
-            ("damage_check_clan", pick(self.damage_check_clan, "required", "not-required")),
-            ("legion_limit", limit_name(self.legion_limit).to_string()),
-            ("soul_visibility", pick(self.soul_public, "public", "owner")),
-            ("face_down_damage", pick(self.face_down_damage_public, "public", "hidden")),
-            ("power_multiple", pick(self.power_multiple_is_rule, "rule", "client-only")),
-        ]
+        policy::pairs(POLICIES, self)
     }
 }
 
@@ -224,21 +226,8 @@ impl VanguardConfig {
         decks: Vec<DeckList>,
         catalog: &Catalog,
     ) -> Result<VanguardConfig, Vec<Violation>> {
-        let mut cards: Vec<CardDef> = Vec::new();
-        let mut missing = Vec::new();
-        for id in decks.iter().flat_map(|d| d.main.iter().chain(&d.g)) {
-            if cards.iter().any(|c| &c.id == id) {
-                continue;
-            }
-            match catalog.get(id) {
-                Some(def) => cards.push(def.clone()),
-                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
-            }
-        }
         // Legion mates are searched for by name (VG-KW-8); their definitions come along when decks hold them.
-        if !missing.is_empty() {
-            return Err(missing);
-        }
+        let cards = embed_cards(decks.iter().flat_map(|d| d.main.iter().chain(&d.g)), catalog)?;
         Ok(VanguardConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default() }))
     }
 
@@ -262,7 +251,7 @@ impl VanguardConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Vanguard as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
+            check_deck_with(deck, |id| embedded(&c.cards, id))
         })
     }
 }

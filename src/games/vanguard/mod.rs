@@ -30,11 +30,8 @@ pub mod state;
 pub mod vgclog;
 pub mod view;
 
-use crate::game::catalog::{read_new_game, DeckFormat};
-use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{
-    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
-};
+use crate::game::catalog::{config_from_request, DeckFormat};
+use crate::game::{Game, NewGame, Position, Seat, SeatRange};
 
 pub use config::VanguardConfig;
 pub use events::{ClientOp, VanguardEvent};
@@ -54,49 +51,11 @@ impl Game for Vanguard {
     type Event = VanguardEvent;
     type State = VanguardState;
 
-    fn players(config: &VanguardConfig) -> Vec<String> {
-        config.v1().players.clone()
-    }
+    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
 
     fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<String>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
-        let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
-        let mut config = VanguardConfig::new(request.players.to_vec(), decks, &catalog)
-            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
-        for (key, value) in request.policies {
-            config.set_policy(key, value).map_err(|e| vec![e])?;
-        }
-        Ok(config)
-    }
-
-    fn setup(config: &VanguardConfig) -> Result<VanguardState, Vec<Violation>> {
-        let problems = config.check();
-        if problems.is_empty() {
-            Ok(VanguardState::new(config))
-        } else {
-            Err(problems)
-        }
-    }
-
-    fn setup_as_recorded(config: &VanguardConfig) -> Result<(VanguardState, Vec<Violation>), Vec<Violation>> {
-        // The state is built from whatever decks were registered; the deck findings go to the audit.
-        Ok((VanguardState::new(config), config.check()))
-    }
-
-    fn validate(state: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
-        rules::validate(state, event)
-    }
-
-    fn apply(state: VanguardState, event: &VanguardEvent) -> VanguardState {
-        apply::apply(state, event)
-    }
-
-    fn acting_seat(event: &VanguardEvent) -> Option<Seat> {
-        event.seat()
-    }
-
-    fn outcome(state: &VanguardState) -> Option<Outcome> {
-        state.result.clone()
+        config_from_request(request, catalog::Catalog::sample, format, VanguardConfig::new, VanguardConfig::set_policy)
     }
 
     fn position(state: &VanguardState) -> Position {
@@ -112,36 +71,8 @@ impl Game for Vanguard {
         match (state.active, &state.attack) {
             (None, _) => vec![0, 1],
             // An attack awaiting its hit: the defender guards.
-            (Some(a), Some(at)) if at.hit.is_none() => vec![a, VanguardState::opponent(a)],
+            (Some(a), Some(at)) if at.hit.is_none() => vec![a, crate::game::opponent(a)],
             (Some(a), _) => vec![a],
         }
-    }
-
-    fn view(state: &VanguardState, viewer: Viewer) -> BoardView {
-        view::view(state, viewer)
-    }
-
-    fn describe(state: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> String {
-        view::describe(state, event, viewer)
-    }
-
-    fn coverage() -> Vec<RuleCoverage> {
-        coverage::coverage()
-    }
-
-    fn ledger(state: &VanguardState) -> &CommitmentLedger {
-        &state.ledger
-    }
-
-    fn ledger_mut(state: &mut VanguardState) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (VanguardConfig, AgentSecrets) {
-        agent::self_play_config(players, rng)
-    }
-
-    fn agent_step(state: &VanguardState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<VanguardEvent> {
-        agent::agent_step(state, secrets, rng)
     }
 }

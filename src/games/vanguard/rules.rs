@@ -22,64 +22,20 @@ use crate::game::{RuleId, Seat, Violation};
 
 /// Every rule `event` would break if applied to `s`. Empty means legal.
 pub fn validate(s: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
-    let mut c = Check { s, out: Vec::new() };
+    let mut c = Check::new(s);
     c.event(event);
-    c.out
+    c.finish()
 }
 
-struct Check<'a> {
-    s: &'a VanguardState,
-    out: Vec<Violation>,
-}
+type Check<'a> = crate::game::check::Check<'a, VanguardState>;
 
 fn grade(def: Option<&CardDef>) -> u8 {
     def.map_or(0, |d| d.grade)
 }
 
 impl<'a> Check<'a> {
-    fn v(&mut self, rule: RuleId, msg: impl Into<String>) {
-        self.out.push(Violation::new(rule, msg));
-    }
-
-    fn def(&mut self, card: &str) -> Option<&'a CardDef> {
-        let s = self.s;
-        let d = s.def(card);
-        if d.is_none() {
-            self.v("KIFU-CARD-2", format!("{card} is not a card of either registered deck"));
-        }
-        d
-    }
-
     fn label(&self, card: &str) -> String {
         super::view::label(self.s, card)
-    }
-
-    /// KIFU-CARD-1: `card` is in `seat`'s `place`.
-    fn holds(&mut self, seat: Seat, place: Place, card: &str) -> bool {
-        if self.def(card).is_none() {
-            return false;
-        }
-        let ok = self.s.holds(seat, place, card);
-        if !ok {
-            let where_ = match self.s.find(card) {
-                Some((o, p)) => format!("it is in {}'s {}", self.s.name(o), p.name()),
-                None => "it is nowhere".to_string(),
-            };
-            self.v(
-                "KIFU-CARD-1",
-                format!("{} is not in {}'s {}: {where_}", self.label(card), self.s.name(seat), place.name()),
-            );
-        }
-        ok
-    }
-
-    fn distinct(&mut self, cards: &[String]) {
-        let mut seen = BTreeSet::new();
-        for c in cards {
-            if !seen.insert(c) {
-                self.v("KIFU-CARD-1", format!("{c} is named twice"));
-            }
-        }
     }
 
     fn in_turn(&mut self, seat: Seat, rule: RuleId, what: &str) -> bool {
@@ -107,7 +63,7 @@ impl<'a> Check<'a> {
     /// The unit on `seat`'s `circle`, or a KIFU-CARD-1 finding.
     fn unit_at(&mut self, seat: Seat, circle: Circle) -> Option<&'a super::state::Unit> {
         let s = self.s;
-        let u = s.player(seat).and_then(|p| p.on(circle));
+        let u = s.players.get(seat).and_then(|p| p.on(circle));
         if u.is_none() {
             self.v("KIFU-CARD-1", format!("{} has no unit on circle {}", s.name(seat), circle.name()));
         }
@@ -115,8 +71,8 @@ impl<'a> Check<'a> {
     }
 
     fn own_unit(&mut self, seat: Seat, card: &str) -> Option<Circle> {
-        self.def(card)?;
-        let c = self.s.player(seat).and_then(|p| p.circle_of(card));
+        self.known(card)?;
+        let c = self.s.players.get(seat).and_then(|p| p.circle_of(card));
         if c.is_none() {
             self.v("KIFU-CARD-1", format!("{} is not a unit on {}'s field", self.label(card), self.s.name(seat)));
         }
@@ -144,7 +100,7 @@ impl<'a> Check<'a> {
                 let (rule, why) = match reason {
                     super::events::LossReason::SixDamage => (
                         "VG-WIN-2",
-                        format!("{} has {} damage", s.name(seat), s.player(seat).map_or(0, |p| p.damage_count())),
+                        format!("{} has {} damage", s.name(seat), s.players.get(seat).map_or(0, |p| p.damage_count())),
                     ),
                     super::events::LossReason::DeckOut => {
                         ("VG-WIN-3", format!("{} has no cards in the deck", s.name(seat)))
@@ -155,7 +111,7 @@ impl<'a> Check<'a> {
         }
         match event {
             StartingVanguardSet { seat, card } => {
-                if s.phase != Phase::Setup || s.player(*seat).is_some_and(|p| p.vanguard.is_some()) {
+                if s.phase != Phase::Setup || s.players.get(*seat).is_some_and(|p| p.vanguard.is_some()) {
                     self.v("VG-SETUP-1", format!("{} already has a starting vanguard", s.name(*seat)));
                 }
                 if self.holds(*seat, Place::DeckSearch, card)
@@ -172,7 +128,7 @@ impl<'a> Check<'a> {
             }
             DeckShuffled { .. } => {}
             OpeningHandDrawn { seat, cards } => {
-                let p = s.player(*seat);
+                let p = s.players.get(*seat);
                 if s.phase != Phase::Setup || p.is_some_and(|p| p.hand_drawn) {
                     self.v("VG-SETUP-3", format!("{} already drew an opening hand", s.name(*seat)));
                 } else if p.is_some_and(|p| p.vanguard.is_none()) {
@@ -181,13 +137,13 @@ impl<'a> Check<'a> {
                 if cards.len() != 5 {
                     self.v("VG-SETUP-3", format!("the opening hand has {} cards; it is exactly 5", cards.len()));
                 }
-                self.distinct(cards);
+                self.distinct(cards, "KIFU-CARD-1");
                 for c in cards {
                     self.holds(*seat, Place::DeckSearch, c);
                 }
             }
             Redrawn { seat, returned, drawn } => {
-                let p = s.player(*seat);
+                let p = s.players.get(*seat);
                 if s.phase != Phase::Setup || s.revealed || !p.is_some_and(|p| p.hand_drawn) {
                     self.v("VG-SETUP-4", "a redraw follows the opening hand, before the vanguards are flipped");
                 }
@@ -204,8 +160,8 @@ impl<'a> Check<'a> {
                         ),
                     );
                 }
-                self.distinct(returned);
-                self.distinct(drawn);
+                self.distinct(returned, "KIFU-CARD-1");
+                self.distinct(drawn, "KIFU-CARD-1");
                 for c in returned {
                     self.holds(*seat, Place::Hand, c);
                 }
@@ -229,7 +185,7 @@ impl<'a> Check<'a> {
             CardDrawn { seat, card } => {
                 if self.in_turn(*seat, "VG-DRAW-1", "drawing") {
                     self.phase(Phase::Draw, "VG-DRAW-1", "the turn's draw");
-                    if s.player(*seat).is_some_and(|p| p.turn.drew) {
+                    if s.players.get(*seat).is_some_and(|p| p.turn.drew) {
                         self.v("VG-DRAW-1", "the draw phase draws one card, and it was drawn");
                     }
                 }
@@ -239,16 +195,16 @@ impl<'a> Check<'a> {
             Rode { seat, card } => {
                 if self.in_turn(*seat, "VG-RIDE-1", "riding") {
                     self.phase(Phase::Ride, "VG-RIDE-1", "a normal ride");
-                    if s.player(*seat).is_some_and(|p| p.turn.rode) {
+                    if s.players.get(*seat).is_some_and(|p| p.turn.rode) {
                         self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
                     }
                 }
                 self.ride_checks(*seat, card, "VG-RIDE-8");
             }
             SuperiorRode { seat, card, from, source } => {
-                self.def(source);
+                self.known(source);
                 self.holds(*seat, *from, card);
-                if s.player(*seat).is_some_and(|p| p.g_unit.is_some()) {
+                if s.players.get(*seat).is_some_and(|p| p.g_unit.is_some()) {
                     self.v("VG-RIDE-8", "no ride while a G unit is on the vanguard circle");
                 }
             }
@@ -256,12 +212,16 @@ impl<'a> Check<'a> {
                 if s.ridden_upon.as_ref() != Some(&(*seat, card.clone())) {
                     self.v("VG-KW-1", format!("{} was not the unit just ridden upon", self.label(card)));
                 }
-                let def = self.def(card);
+                let def = self.known(card);
                 if def.is_some_and(|d| !d.has("forerunner")) {
                     self.v("VG-KW-1", format!("{} has no Forerunner", self.label(card)));
                 }
-                let clan =
-                    s.player(*seat).and_then(|p| p.vanguard.as_ref()).and_then(|u| s.def(&u.card)).map(|d| &d.clan);
+                let clan = s
+                    .players
+                    .get(*seat)
+                    .and_then(|p| p.vanguard.as_ref())
+                    .and_then(|u| s.def(&u.card))
+                    .map(|d| &d.clan);
                 if def.is_some_and(|d| Some(&d.clan) != clan) {
                     self.v("VG-KW-1", "forerunner needs a unit of the same clan to ride on it");
                 }
@@ -280,7 +240,7 @@ impl<'a> Check<'a> {
                 self.rear_circle(*circle);
             }
             SuperiorCalled { seat, card, from, circle, source } => {
-                self.def(source);
+                self.known(source);
                 if !matches!(from, Place::Drop | Place::Deck | Place::DeckSearch | Place::Hand) {
                     self.v(
                         "VG-MAIN-2",
@@ -299,17 +259,17 @@ impl<'a> Check<'a> {
             LegionPerformed { seat, returned, mate } => self.legion(*seat, Some(returned), mate, "VG-KW-8"),
             EffectActivated { seat, source, kind, .. } => self.effect(*seat, source, *kind),
             CounterBlasted { seat, cards } => {
-                self.distinct(cards);
+                self.distinct(cards, "KIFU-CARD-1");
                 for c in cards {
                     if self.holds(*seat, Place::Damage, c)
-                        && s.player(*seat).is_some_and(|p| p.damage.iter().any(|(d, up)| d == c && !up))
+                        && s.players.get(*seat).is_some_and(|p| p.damage.iter().any(|(d, up)| d == c && !up))
                     {
                         self.v("VG-COST-3", format!("{} is already face down", self.label(c)));
                     }
                 }
             }
             SoulBlasted { seat, cards } => {
-                self.distinct(cards);
+                self.distinct(cards, "KIFU-CARD-1");
                 for c in cards {
                     if !s.holds(*seat, Place::Soul, c) && s.def(c).is_some() {
                         self.v("VG-COST-1", format!("{} is not in {}'s soul", self.label(c), s.name(*seat)));
@@ -317,7 +277,7 @@ impl<'a> Check<'a> {
                 }
             }
             SoulCharged { seat, cards } => {
-                self.distinct(cards);
+                self.distinct(cards, "KIFU-CARD-1");
                 for c in cards {
                     if !s.holds(*seat, Place::DeckSearch, c) && s.def(c).is_some() {
                         self.v("VG-COST-2", format!("{} is not in {}'s deck", self.label(c), s.name(*seat)));
@@ -357,8 +317,7 @@ impl<'a> Check<'a> {
             }
             DamageChecked { seat, card } => {
                 match &s.attack {
-                    Some(a) if VanguardState::opponent(a.seat) == *seat && a.hit == Some(true) && a.damage_left > 0 => {
-                    }
+                    Some(a) if crate::game::opponent(a.seat) == *seat && a.hit == Some(true) && a.damage_left > 0 => {}
                     _ => {
                         self.v("VG-BATTLE-11", "a damage check follows a hit on the vanguard, one per point of damage")
                     }
@@ -385,14 +344,14 @@ impl<'a> Check<'a> {
             },
             GameEnded { loser, .. } => self.game_ended(*loser),
             CardMoved { card, to, .. } => {
-                self.def(card);
+                self.known(card);
                 self.place_rules(card, *to);
             }
             EffectResolved { source, .. } => {
-                self.def(source);
+                self.known(source);
             }
             ModifierApplied { card, .. } => {
-                if self.def(card).is_some() && s.find(card).is_none_or(|(_, p)| !matches!(p, Place::Circle(_))) {
+                if self.known(card).is_some() && s.find(card).is_none_or(|(_, p)| !matches!(p, Place::Circle(_))) {
                     self.v("KIFU-CARD-1", format!("{} is not a unit on the field", self.label(card)));
                 }
             }
@@ -471,7 +430,7 @@ impl<'a> Check<'a> {
 
     fn ride_checks(&mut self, seat: Seat, card: &str, g_rule: RuleId) {
         let s = self.s;
-        if s.player(seat).is_some_and(|p| p.g_unit.is_some()) {
+        if s.players.get(seat).is_some_and(|p| p.g_unit.is_some()) {
             self.v(g_rule, "no ride while a G unit is on the vanguard circle");
         }
         if !self.holds(seat, Place::Hand, card) {
@@ -525,7 +484,7 @@ impl<'a> Check<'a> {
         } else if from < Phase::Draw && to > Phase::Draw {
             self.v("VG-TURN-1", "the draw phase comes before every later phase");
         }
-        if from == Phase::Draw && to > Phase::Draw && !s.player(seat).is_some_and(|p| p.turn.drew) {
+        if from == Phase::Draw && to > Phase::Draw && !s.players.get(seat).is_some_and(|p| p.turn.drew) {
             self.v("VG-DRAW-1", "the draw phase ended without the draw");
         }
         if to > Phase::Battle && s.attack.is_some() {
@@ -538,7 +497,7 @@ impl<'a> Check<'a> {
         if self.in_turn(seat, "VG-GA-2", "grade assist") {
             self.phase(Phase::GradeAssist, "VG-GA-2", "grade assist");
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         let vg = self.vg_grade(seat);
         if vg >= 3 {
             self.v("VG-GA-1", format!("the vanguard is grade {vg}: grade assist needs grade 0–2"));
@@ -562,7 +521,7 @@ impl<'a> Check<'a> {
                 self.v("VG-GA-3", format!("{} is not grade {}", self.label(t), vg + 1));
             }
         }
-        self.distinct(removed);
+        self.distinct(removed, "KIFU-CARD-1");
         let (mut from_hand, mut from_g) = (0, 0);
         for c in removed {
             if s.holds(seat, Place::GZone, c) {
@@ -590,8 +549,8 @@ impl<'a> Check<'a> {
         if discarded.is_some() && self.in_turn(seat, "VG-TURN-1", "striding") {
             self.phase(Phase::Stride, "VG-TURN-1", "a stride");
         }
-        let opp = VanguardState::opponent(seat);
-        let Some(p) = s.player(seat) else { return };
+        let opp = crate::game::opponent(seat);
+        let Some(p) = s.players.get(seat) else { return };
         if p.g_unit.is_some() {
             self.v(rule, "a G unit is already on the vanguard circle");
         } else if self.vg_grade(seat) < 3 || self.vg_grade(opp) < 3 {
@@ -605,7 +564,7 @@ impl<'a> Check<'a> {
             );
         }
         if let Some(discarded) = discarded {
-            self.distinct(discarded);
+            self.distinct(discarded, "KIFU-CARD-1");
             let mut total = 0u32;
             for c in discarded {
                 if self.holds(seat, Place::Hand, c) {
@@ -652,11 +611,11 @@ impl<'a> Check<'a> {
         if self.in_turn(seat, "VG-MAIN-5", "legion") {
             self.main_phase("VG-MAIN-5", "a legion");
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         if p.g_unit.is_some() {
             self.v(g_rule, "no legion while a G unit is on the vanguard circle");
         }
-        if self.vg_grade(VanguardState::opponent(seat)) < 3 {
+        if self.vg_grade(crate::game::opponent(seat)) < 3 {
             self.v("VG-KW-8", "legion needs the opponent's vanguard to be grade 3 or higher");
         }
         let used = match s.policies.legion_limit {
@@ -667,7 +626,7 @@ impl<'a> Check<'a> {
             self.v("VG-OPEN-8", "legion was already performed (policy legion_limit)");
         }
         if let Some(returned) = returned {
-            self.distinct(returned);
+            self.distinct(returned, "KIFU-CARD-1");
             if returned.len() != 4 {
                 self.v(
                     "VG-KW-8",
@@ -702,11 +661,11 @@ impl<'a> Check<'a> {
 
     fn effect(&mut self, seat: Seat, source: &str, kind: EffectKind) {
         let s = self.s;
-        let Some(def) = self.def(source) else { return };
+        let Some(def) = self.known(source) else { return };
         if kind == EffectKind::Act && (s.active != Some(seat) || s.phase != Phase::Main) {
             self.v("VG-EFF-2", "ACT abilities are activated in one's own main phase");
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         if let Some(n) = def.limit_break() {
             if p.damage_count() < n {
                 self.v(
@@ -754,7 +713,8 @@ impl<'a> Check<'a> {
                     self.v("VG-KW-5", format!("{} has Restraint and cannot attack", self.label(&card)));
                 }
                 let other_clan = s
-                    .player(seat)
+                    .players
+                    .get(seat)
                     .is_some_and(|p| p.units().iter().any(|(_, o)| s.def(&o.card).is_some_and(|d| d.clan != def.clan)));
                 if def.has("lord") && other_clan {
                     self.v(
@@ -764,11 +724,11 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        let opp = VanguardState::opponent(seat);
+        let opp = crate::game::opponent(seat);
         if !target.is_front() {
             self.v("VG-BATTLE-2", format!("{} is in the back row; targets are front-row units", target.name()));
         }
-        if s.player(opp).and_then(|p| p.on(target)).is_none() {
+        if s.players.get(opp).and_then(|p| p.on(target)).is_none() {
             self.v("VG-BATTLE-2", format!("{} has no unit on circle {}", s.name(opp), target.name()));
         }
     }
@@ -801,7 +761,7 @@ impl<'a> Check<'a> {
 
     fn defending(&mut self, seat: Seat, rule: RuleId, what: &str) {
         match &self.s.attack {
-            Some(a) if VanguardState::opponent(a.seat) == seat && a.hit.is_none() => {}
+            Some(a) if crate::game::opponent(a.seat) == seat && a.hit.is_none() => {}
             _ => self.v(rule, format!("{what} answers an attack on {}, before it resolves", self.s.name(seat))),
         }
     }
@@ -861,7 +821,7 @@ impl<'a> Check<'a> {
                 if circle == Some(Circle::Vanguard) {
                     self.v("VG-TRIG-6", "a stand trigger stands a rear-guard");
                 }
-                if s.player(seat).is_some_and(|p| p.rear.values().any(|u| u.card == c && !u.rested)) {
+                if s.players.get(seat).is_some_and(|p| p.rear.values().any(|u| u.card == c && !u.rested)) {
                     self.v("VG-TRIG-6", format!("{} is not rested", self.label(c)));
                 }
             }
@@ -920,7 +880,7 @@ impl<'a> Check<'a> {
                 self.v("VG-WIN-1", "no player has 6 damage or an empty deck");
             }
             Some(l) if !losing.contains(&l) => {
-                let rule = if s.player(l).is_some_and(|p| p.deck.is_empty()) { "VG-WIN-3" } else { "VG-WIN-2" };
+                let rule = if s.players.get(l).is_some_and(|p| p.deck.is_empty()) { "VG-WIN-3" } else { "VG-WIN-2" };
                 self.v(rule, format!("{} meets no loss condition", s.name(l)));
             }
             Some(l) if losing.len() > 1 => match s.policies.simultaneous_loss {
@@ -950,7 +910,7 @@ impl<'a> Check<'a> {
         }
         if to == Place::GZone && self.s.find(card).is_none_or(|(_, p)| p != Place::GZone) {
             let owner = VanguardState::owner(card).unwrap_or(0);
-            if self.s.player(owner).is_some_and(|p| p.g_zone.len() >= 8) {
+            if self.s.players.get(owner).is_some_and(|p| p.g_zone.len() >= 8) {
                 self.v("VG-ZONE-7", "the G zone holds at most 8 cards");
             }
         }
@@ -962,7 +922,7 @@ impl<'a> Check<'a> {
         match op {
             ClientOp::Drew { card } => {
                 self.holds(seat, Place::DeckSearch, card);
-                let turn_draw = own_turn && s.phase <= Phase::Ride && !s.player(seat).is_some_and(|p| p.turn.drew);
+                let turn_draw = own_turn && s.phase <= Phase::Ride && !s.players.get(seat).is_some_and(|p| p.turn.drew);
                 let trigger_draw = s
                     .check
                     .as_ref()
@@ -976,19 +936,19 @@ impl<'a> Check<'a> {
                 self.trigger_settled();
                 if s.phase != Phase::Battle {
                     self.v("VGC-OP-3", "the deck's right-click checks only during a battle phase");
-                } else if own_turn && s.player(seat).is_some_and(|p| p.turn.client_drives_left == 0) {
+                } else if own_turn && s.players.get(seat).is_some_and(|p| p.turn.client_drives_left == 0) {
                     self.v("VG-BATTLE-7", "a drive check with no drive check left for an attacking vanguard");
                 }
             }
             ClientOp::ToTopOfDeck { card } | ClientOp::ToBottomOfDeck { card } => {
-                self.def(card);
+                self.known(card);
                 if s.def(card).is_some_and(|d| d.is_g_unit()) {
                     self.v("VGC-UPD-2", "the client returns a G unit to the top of the G deck, never to the main deck");
                 }
                 self.place_rules(card, Place::Deck);
             }
             ClientOp::ToHand { card } => {
-                self.def(card);
+                self.known(card);
             }
             ClientOp::Shuffled {} | ClientOp::DeckViewed {} => {}
             ClientOp::Milled { card } | ClientOp::SoulCharged { card } | ClientOp::BoundTop { card } => {
@@ -1023,7 +983,7 @@ impl<'a> Check<'a> {
                 }
             }
             ClientOp::Rode { card } => {
-                if own_turn && s.player(seat).is_some_and(|p| p.turn.rode) {
+                if own_turn && s.players.get(seat).is_some_and(|p| p.turn.rode) {
                     self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
                 }
                 if !own_turn || !matches!(s.phase, Phase::Stand | Phase::Draw | Phase::Ride) {
@@ -1057,9 +1017,9 @@ impl<'a> Check<'a> {
     fn own_unit_any(&mut self, card: &str) -> Option<Circle> {
         let owner = self.s.players.iter().position(|p| p.circle_of(card).is_some());
         match owner {
-            Some(i) => self.s.players.get(i).and_then(|p| p.circle_of(card)),
+            Some(i) => self.s.players.0.get(i).and_then(|p| p.circle_of(card)),
             None => {
-                if self.def(card).is_some() {
+                if self.known(card).is_some() {
                     self.v("KIFU-CARD-1", format!("{} is not a unit on the field", self.label(card)));
                 }
                 None
@@ -1070,7 +1030,7 @@ impl<'a> Check<'a> {
     fn position(&mut self, seat: Seat, card: &str, rested: bool) {
         let s = self.s;
         let Some(circle) = self.own_unit(seat, card) else { return };
-        let locked = s.player(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.locked));
+        let locked = s.players.get(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.locked));
         if locked {
             self.v("VG-KW-2", format!("{} is locked and can do nothing", self.label(card)));
         }
@@ -1126,14 +1086,14 @@ impl<'a> Check<'a> {
         } else if phase <= s.phase {
             self.v("VG-TURN-1", format!("the {} phase cannot follow the {} phase", phase.name(), s.phase.name()));
         }
-        if phase > Phase::Ride && !s.player(seat).is_some_and(|p| p.turn.drew) && s.turn > 0 {
+        if phase > Phase::Ride && !s.players.get(seat).is_some_and(|p| p.turn.drew) && s.turn > 0 {
             self.v("VG-DRAW-1", "the turn went on without its draw");
         }
     }
 
     fn moved(&mut self, seat: Seat, card: &str, to: Place) {
         let s = self.s;
-        let Some(def) = self.def(card) else { return };
+        let Some(def) = self.known(card) else { return };
         let from = s.find(card);
         self.place_rules(card, to);
         match (from.map(|(_, p)| p), to) {

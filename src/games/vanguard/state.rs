@@ -12,7 +12,7 @@ use super::catalog::{CardDef, DeckList, TriggerType};
 use super::config::{g_instance_id, instance_id, parse_instance, Policies, VanguardConfig};
 use super::events::{Circle, Phase, Place};
 use crate::game::commit::CommitmentLedger;
-use crate::game::{Outcome, Seat};
+use crate::game::{Outcome, Seat, Seats};
 
 /// The card definitions and the registered decks, shared by every state of a game.
 #[derive(Debug, Default)]
@@ -190,7 +190,7 @@ pub struct VanguardState {
     pub cards: Arc<Cards>,
     pub names: Vec<String>,
     pub policies: Policies,
-    pub players: Vec<PlayerState>,
+    pub players: Seats<PlayerState>,
     /// The shared removed-from-game zone (VGC-UI-8), each card with the seat that put it there.
     pub removed: Vec<(String, Seat)>,
     pub phase: Phase,
@@ -250,21 +250,8 @@ impl VanguardState {
         self.cards.def(instance)
     }
 
-    pub fn player(&self, seat: Seat) -> Option<&PlayerState> {
-        self.players.get(usize::from(seat))
-    }
-
-    pub(crate) fn player_mut(&mut self, seat: Seat) -> Option<&mut PlayerState> {
-        self.players.get_mut(usize::from(seat))
-    }
-
     pub fn name(&self, seat: Seat) -> String {
         crate::game::seat_name(&self.names, seat)
-    }
-
-    /// The other seat of a two-player game.
-    pub fn opponent(seat: Seat) -> Seat {
-        crate::game::opponent(seat)
     }
 
     /// The seat that owns an instance.
@@ -315,7 +302,7 @@ impl VanguardState {
 
     /// The vanguard's grade (a G unit is grade 4, VG-STRIDE-6); `None` without a vanguard.
     pub fn vanguard_grade(&self, seat: Seat) -> Option<u8> {
-        let p = self.player(seat)?;
+        let p = self.players.get(seat)?;
         let top = p.g_unit.as_ref().or(p.vanguard.as_ref())?;
         self.def(&top.card).map(|d| d.grade)
     }
@@ -329,7 +316,7 @@ impl VanguardState {
     /// The power of whatever stands on `circle`: a G unit adds its heart's power (VG-STRIDE-3),
     /// a legion adds its mate's (VG-KW-8).
     pub fn circle_power(&self, seat: Seat, circle: Circle) -> i32 {
-        let Some(p) = self.player(seat) else { return 0 };
+        let Some(p) = self.players.get(seat) else { return 0 };
         if circle != Circle::Vanguard {
             return p.rear.get(&circle).map_or(0, |u| self.unit_power(u));
         }
@@ -348,23 +335,23 @@ impl VanguardState {
 
     /// The critical of whatever stands on `circle` (VG-CARD-10, VG-TRIG-4).
     pub fn circle_critical(&self, seat: Seat, circle: Circle) -> i32 {
-        let Some(u) = self.player(seat).and_then(|p| p.on(circle)) else { return 0 };
+        let Some(u) = self.players.get(seat).and_then(|p| p.on(circle)) else { return 0 };
         self.def(&u.card).map_or(1, |d| i32::try_from(d.critical).unwrap_or(1)) + u.crit_turn
     }
 
     /// The attack's current powers: (attacker with boost, defender with shields) (VG-BATTLE-10).
     pub fn battle_powers(&self) -> Option<(i32, i32)> {
         let a = self.attack.as_ref()?;
-        let defender = Self::opponent(a.seat);
+        let defender = crate::game::opponent(a.seat);
         let mut atk = self.circle_power(a.seat, a.attacker);
         if let (Some(b), Some(card)) = (a.booster, &a.booster_card) {
             // The boost counts only while the booster is still on its circle (VG-BATTLE-4).
-            if let Some(u) = self.player(a.seat).and_then(|p| p.rear.get(&b)).filter(|u| &u.card == card) {
+            if let Some(u) = self.players.get(a.seat).and_then(|p| p.rear.get(&b)).filter(|u| &u.card == card) {
                 atk += self.unit_power(u);
             }
         }
         let mut def = self.circle_power(defender, a.target);
-        if let Some(p) = self.player(defender) {
+        if let Some(p) = self.players.get(defender) {
             def += p.guardians.iter().map(|g| self.def(g).map_or(0, |d| d.shield)).sum::<i32>();
         }
         Some((atk, def))
@@ -372,7 +359,7 @@ impl VanguardState {
 
     /// The drive checks a vanguard gets: 1, 2 for grade 3 (Twin Drive), 3 for a G unit (VG-BATTLE-7).
     pub fn drive_count(&self, seat: Seat) -> u8 {
-        let Some(p) = self.player(seat) else { return 0 };
+        let Some(p) = self.players.get(seat) else { return 0 };
         if p.g_unit.is_some() {
             return 3;
         }
@@ -384,7 +371,7 @@ impl VanguardState {
 
     /// Whether `seat` has a unit of `clan` on the field (VG-BATTLE-9).
     pub fn has_clan_on_field(&self, seat: Seat, clan: &str) -> bool {
-        self.player(seat).is_some_and(|p| {
+        self.players.get(seat).is_some_and(|p| {
             p.units().iter().any(|(_, u)| self.def(&u.card).is_some_and(|d| d.clan == clan && !clan.is_empty()))
         })
     }
@@ -422,10 +409,40 @@ impl VanguardState {
 
     /// Whether `seat`'s current turn is one in which attacks are forbidden (VG-SETUP-2, VG-OPEN-3).
     pub fn no_attack_turn(&self, seat: Seat) -> bool {
-        let taken = self.player(seat).map_or(0, |p| p.turns_taken);
+        let taken = self.players.get(seat).map_or(0, |p| p.turns_taken);
         match self.policies.first_turn_attack {
             super::config::FirstTurnAttack::FirstPlayerOnly => self.turn == 1,
             super::config::FirstTurnAttack::BothFirstTurns => taken <= 1,
         }
+    }
+}
+
+impl crate::game::check::CardTable for VanguardState {
+    type Def = CardDef;
+    type Zone = Place;
+    const NOWHERE: &'static str = "it is nowhere";
+
+    fn card_def(&self, card: &str) -> Option<&CardDef> {
+        self.def(card)
+    }
+
+    fn card_in(&self, seat: Seat, place: Place, card: &str) -> bool {
+        self.holds(seat, place, card)
+    }
+
+    fn card_at(&self, card: &str) -> Option<(Seat, Place)> {
+        self.find(card)
+    }
+
+    fn zone_name(place: Place) -> String {
+        place.name()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.name(seat)
+    }
+
+    fn card_label(&self, card: &str) -> String {
+        super::view::label(self, card)
     }
 }

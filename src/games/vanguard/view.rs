@@ -29,16 +29,16 @@ pub fn can_see(s: &VanguardState, viewer: Viewer, seat: Seat, place: Place, card
         Place::Hand | Place::Bind => owner_or_judge(viewer, seat),
         Place::Soul => s.policies.soul_public || owner_or_judge(viewer, seat),
         Place::Damage => {
-            let face_up = s.player(seat).is_some_and(|p| p.damage.iter().any(|(c, up)| c == card && *up));
+            let face_up = s.players.get(seat).is_some_and(|p| p.damage.iter().any(|(c, up)| c == card && *up));
             face_up || s.policies.face_down_damage_public || owner_or_judge(viewer, seat)
         }
         Place::GZone => {
-            let face_up = s.player(seat).is_some_and(|p| p.g_zone.iter().any(|(c, up)| c == card && *up));
+            let face_up = s.players.get(seat).is_some_and(|p| p.g_zone.iter().any(|(c, up)| c == card && *up));
             face_up || owner_or_judge(viewer, seat)
         }
         Place::Circle(_) => {
             let face_down =
-                s.player(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.face_down));
+                s.players.get(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.face_down));
             !face_down || owner_or_judge(viewer, seat)
         }
         Place::Drop | Place::Removed | Place::Guardian => true,
@@ -312,18 +312,18 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
             format!("{} soul charged {}", n(seat), names.join(", "))
         }
         AttackDeclared { seat, attacker, target } => {
-            let a = s.player(*seat).and_then(|p| p.on(*attacker)).map_or("?".to_string(), |u| l(&u.card));
-            let opp = VanguardState::opponent(*seat);
-            let t = s.player(opp).and_then(|p| p.on(*target)).map_or("?".to_string(), |u| l(&u.card));
+            let a = s.players.get(*seat).and_then(|p| p.on(*attacker)).map_or("?".to_string(), |u| l(&u.card));
+            let opp = crate::game::opponent(*seat);
+            let t = s.players.get(opp).and_then(|p| p.on(*target)).map_or("?".to_string(), |u| l(&u.card));
             format!("{}'s {a} on {} attacked {t} on {}", n(seat), attacker.name(), target.name())
         }
         Boosted { seat, booster } => {
-            let b = s.player(*seat).and_then(|p| p.on(*booster)).map_or("?".to_string(), |u| l(&u.card));
+            let b = s.players.get(*seat).and_then(|p| p.on(*booster)).map_or("?".to_string(), |u| l(&u.card));
             format!("{} boosted with {b}", n(seat))
         }
         GuardianCalled { seat, card } => format!("{} guarded with {}", n(seat), l(card)),
         Intercepted { seat, circle } => {
-            let u = s.player(*seat).and_then(|p| p.on(*circle)).map_or("?".to_string(), |u| l(&u.card));
+            let u = s.players.get(*seat).and_then(|p| p.on(*circle)).map_or("?".to_string(), |u| l(&u.card));
             format!("{} intercepted with {u}", n(seat))
         }
         DriveChecked { seat, card } => format!("{} drive checked {}", n(seat), trigger_text(s, card)),

@@ -2,7 +2,7 @@
 
 use kifu::game::{AgentRng, Game};
 use kifu::games::naruto::catalog::{check_deck, format_deck_list, parse_deck_list, CardType, Catalog, SAMPLE_CATALOG};
-use kifu::games::naruto::config::{Policies, POLICY_KEYS};
+use kifu::games::naruto::config::POLICIES;
 use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent};
 use rand::SeedableRng;
 
@@ -63,20 +63,7 @@ fn deck_checks_cite_the_deck_rules() {
 
 #[test]
 fn policies_round_trip_through_their_keys() {
-    let mut p = Policies::default();
-    for (key, values, _) in POLICY_KEYS.iter().filter(|(k, _, _)| *k != "shuffles") {
-        let value = values.split('|').next_back().unwrap_or_default();
-        let value = if value.starts_with('<') { "2" } else { value };
-        p.set(key, value).unwrap_or_else(|e| panic!("{e}"));
-    }
-    let mut q = Policies::default();
-    for (k, v) in p.to_pairs() {
-        q.set(k, &v).unwrap_or_else(|e| panic!("{e}"));
-    }
-    assert_eq!(p, q);
-    assert_ne!(p, Policies::default());
-    assert!(p.set("turn_marker", "sideways").is_err());
-    assert!(p.set("no_such_policy", "x").is_err());
+    crate::game_support::check_policies_round_trip(POLICIES);
 }
 
 #[test]

@@ -56,3 +56,8 @@ fn deck_construction_rules_name_their_ids() {
     let d = standard(&["TA-10"]);
     assert_eq!(ids(&d), vec!["VG-ZONE-7"]);
 }
+
+#[test]
+fn policies_round_trip_through_their_keys() {
+    crate::game_support::check_policies_round_trip(kifu::games::vanguard::config::POLICIES);
+}

@@ -74,7 +74,7 @@ fn manual_log(seed: u64) -> Option<String> {
     for (i, event) in game.events.iter().enumerate() {
         if i + 1 == game.events.len() {
             // A seventh damage card: the loser checks once more instead of recording the loss.
-            let p = client.player(*loser)?;
+            let p = client.players.get(*loser)?;
             let card = p.deck.iter().find(|c| client.def(c).is_some_and(|d| d.trigger.is_none()))?.clone();
             push(&mut client, &mut lines, E::Client { seat: *loser, op: ClientOp::Checked { card } });
         }
@@ -88,7 +88,7 @@ fn manual_log(seed: u64) -> Option<String> {
             let E::Client { seat, op } = &op else { continue };
             match op {
                 ClientOp::PhaseButton { phase: Phase::Battle } if client.turn == 1 && !done[0] => {
-                    let vg = client.player(*seat)?.vanguard.as_ref()?.card.clone();
+                    let vg = client.players.get(*seat)?.vanguard.as_ref()?.card.clone();
                     push(
                         &mut client,
                         &mut lines,
@@ -97,7 +97,7 @@ fn manual_log(seed: u64) -> Option<String> {
                     done[0] = true;
                 }
                 ClientOp::PhaseButton { phase: Phase::Main } if client.turn >= 4 && !done[1] => {
-                    let vg = client.player(*seat)?.vanguard.as_ref()?.card.clone();
+                    let vg = client.players.get(*seat)?.vanguard.as_ref()?.card.clone();
                     push(
                         &mut client,
                         &mut lines,
@@ -106,8 +106,13 @@ fn manual_log(seed: u64) -> Option<String> {
                             op: ClientOp::PowerEdited { card: vg, mode: PowerEdit::Add, value: 2550 },
                         },
                     );
-                    let g =
-                        client.player(*seat)?.g_zone.iter().find(|(g, _)| !strode.contains(g)).map(|(g, _)| g.clone());
+                    let g = client
+                        .players
+                        .get(*seat)?
+                        .g_zone
+                        .iter()
+                        .find(|(g, _)| !strode.contains(g))
+                        .map(|(g, _)| g.clone());
                     if let Some(g) = g {
                         push(&mut client, &mut lines, E::Client { seat: *seat, op: ClientOp::ToTopOfDeck { card: g } });
                         done[1] = true;
@@ -115,7 +120,7 @@ fn manual_log(seed: u64) -> Option<String> {
                 }
                 ClientOp::TriggerApplied { .. } if !done[2] => {
                     let ch = client.check.clone()?;
-                    let p = client.player(*seat)?;
+                    let p = client.players.get(*seat)?;
                     if ch.trigger == Some(TriggerType::Heal)
                         && ch.damage_before.0 < ch.damage_before.1
                         && !p.damage.is_empty()

@@ -12,7 +12,13 @@ use crate::log::hash::Hash32;
 /// The ruleset name of tournament streams.
 pub const RULESET: &str = "swiss";
 /// Bumped when the meaning of recorded tournament events changes.
-pub const RULESET_VERSION: u32 = 1;
+pub const RULESET_VERSION: u32 = 2;
+/// The rules version kifu 0.1.0 recorded tournaments under. Its streams still open and verify
+/// under the rules they were played by ([`crate::tournament::state::Tournament::released_0_1`]):
+/// players tied on every tiebreaker ordered by name, a player without opponents at 0% rather than
+/// the floor, the 0.1.0 MTR rounds table, Pokémon Op Win% not frozen at a drop, and `Finalized`
+/// not checked against the rounds played.
+pub const RULESET_VERSION_0_1: u32 = 1;
 
 /// How many Swiss rounds a tournament plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

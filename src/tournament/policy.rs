@@ -98,6 +98,9 @@ pub struct Rules {
     pub tiebreakers: Vec<Tiebreaker>,
     pub rounds: Vec<RoundsStep>,
     pub cuts: Vec<CutStep>,
+    /// What an opponents' average is for a player who met no opponent (only byes): the floor
+    /// (this build), or 0 (kifu 0.1.0, kept for its logs).
+    pub floor_without_opponents: bool,
 }
 
 /// MTR Appendix E (paper events): 5–8 players play 3 rounds, 9–16 play 5 (constructed; a
@@ -193,6 +196,7 @@ impl Policy {
             tiebreakers: vec![Tiebreaker::OpponentMatchWin, Tiebreaker::GameWin, Tiebreaker::OpponentGameWin],
             rounds: MTR_ROUNDS.to_vec(),
             cuts: MTR_CUTS.to_vec(),
+            floor_without_opponents: true,
         };
         match self {
             Policy::Mtr => mtr_like("mtr", 0.33, true),
@@ -215,6 +219,7 @@ impl Policy {
                 ],
                 rounds: POKEMON_ROUNDS.to_vec(),
                 cuts: POKEMON_CUTS.to_vec(),
+                floor_without_opponents: true,
             },
             Policy::Custom(c) => Rules {
                 name: c.name.clone(),
@@ -229,8 +234,34 @@ impl Policy {
                 tiebreakers: c.tiebreakers.clone(),
                 rounds: if c.rounds.is_empty() { MTR_ROUNDS.to_vec() } else { c.rounds.clone() },
                 cuts: MTR_CUTS.to_vec(),
+                floor_without_opponents: true,
             },
         }
+    }
+}
+
+/// The MTR rounds table of kifu 0.1.0 (8 rounds up to 256 players, 9 up to 512), kept for the
+/// tournaments it recorded: their planned rounds must stay what they were.
+const MTR_ROUNDS_0_1: &[RoundsStep] = &[
+    RoundsStep { max_players: 8, rounds: 3 },
+    RoundsStep { max_players: 16, rounds: 5 },
+    RoundsStep { max_players: 32, rounds: 5 },
+    RoundsStep { max_players: 64, rounds: 6 },
+    RoundsStep { max_players: 128, rounds: 7 },
+    RoundsStep { max_players: 256, rounds: 8 },
+    RoundsStep { max_players: 512, rounds: 9 },
+    RoundsStep { max_players: u32::MAX, rounds: 10 },
+];
+
+impl Policy {
+    /// The rules as kifu 0.1.0 applied them (tournaments recorded under swiss v1).
+    pub fn rules_0_1(&self) -> Rules {
+        let mut r = self.rules();
+        if r.rounds == MTR_ROUNDS {
+            r.rounds = MTR_ROUNDS_0_1.to_vec();
+        }
+        r.floor_without_opponents = false;
+        r
     }
 }
 

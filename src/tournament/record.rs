@@ -1,7 +1,7 @@
 //! Tournament streams in a store: create, load (verifying the chain, then folding with
 //! validation) and record (validate, then append at the exact expected version, all or nothing).
 
-use super::events::{ConfigV1, TournamentConfig, TournamentEvent, RULESET, RULESET_VERSION};
+use super::events::{ConfigV1, TournamentConfig, TournamentEvent, RULESET, RULESET_VERSION, RULESET_VERSION_0_1};
 use super::state::Tournament;
 use super::TournamentError;
 use crate::log::chain::{self, Head, VerifiedLog};
@@ -116,12 +116,12 @@ pub fn from_log(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
     if h.kind != StreamKind::Tournament || h.ruleset != RULESET {
         return Err(TournamentError::NotATournament { stream, kind: h.kind.to_string(), ruleset: h.ruleset.clone() });
     }
-    if h.ruleset_version != RULESET_VERSION {
+    if h.ruleset_version != RULESET_VERSION && h.ruleset_version != RULESET_VERSION_0_1 {
         return Err(TournamentError::Version { stream, found: h.ruleset_version, have: RULESET_VERSION });
     }
     let TournamentConfig::V1(config) = postcard::from_bytes(&h.config)
         .map_err(|e| TournamentError::BadConfig { stream: stream.clone(), msg: e.to_string() })?;
-    let mut state = Tournament::default();
+    let mut state = Tournament { released_0_1: h.ruleset_version == RULESET_VERSION_0_1, ..Tournament::default() };
     let mut entries = Vec::with_capacity(log.events.len());
     let mut problems = Vec::new();
     for (seq, bytes) in log.events.iter().enumerate() {

@@ -247,14 +247,15 @@ pub fn rank_with(
         .collect();
     let gw_floored: Vec<f64> = gw_raw.iter().map(|g| g.max(rules.floor)).collect();
     // A player who met no opponent (only byes) shows the floor, as the lowest any opponent can have.
+    let none = if rules.floor_without_opponents { rules.floor } else { 0.0 };
     let omw: Vec<f64> = (0..n)
         .map(|p| match frozen.get(p).copied().flatten() {
             Some(x) => x,
-            None => mean_or(rules.floor, t(p).opponents.iter().map(|&o| mw[o])),
+            None => mean_or(none, t(p).opponents.iter().map(|&o| mw[o])),
         })
         .collect();
-    let ogw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
-    let oomw: Vec<f64> = (0..n).map(|p| mean_or(rules.floor, t(p).opponents.iter().map(|&o| omw[o]))).collect();
+    let ogw: Vec<f64> = (0..n).map(|p| mean_or(none, t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
+    let oomw: Vec<f64> = (0..n).map(|p| mean_or(none, t(p).opponents.iter().map(|&o| omw[o]))).collect();
     let gw_own = |p: usize| if rules.floor_own_gw { gw_floored[p] } else { gw_raw[p] };
     // Keys rounded to 1e-12 so players whose percentages are equal tie exactly.
     let q = |x: f64| (x * 1e12).round() as i64;

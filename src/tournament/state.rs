@@ -69,6 +69,9 @@ impl RoundState {
 /// A tournament as folded from its events.
 #[derive(Clone, Debug, Default)]
 pub struct Tournament {
+    /// Recorded under swiss v1 by kifu 0.1.0: folded and verified by the rules it was played by
+    /// (see [`super::events::RULESET_VERSION_0_1`]), so its recorded pairings still re-derive.
+    pub released_0_1: bool,
     pub config: Option<ConfigV1>,
     pub players: Vec<Player>,
     pub index: HashMap<String, usize>,
@@ -122,7 +125,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 impl Tournament {
     pub fn rules(&self) -> Option<Rules> {
-        self.config.as_ref().map(|c| c.policy.rules())
+        self.config.as_ref().map(|c| if self.released_0_1 { c.policy.rules_0_1() } else { c.policy.rules() })
     }
 
     pub fn swiss(&self) -> impl Iterator<Item = &RoundState> {
@@ -253,7 +256,8 @@ impl Tournament {
                 name: p.name.clone(),
                 late: p.first_round > 1,
                 dropped: p.dropped_after.is_some(),
-                draw: order_key(&self.tie_key, &p.name),
+                // 0.1.0 ordered players tied on everything by name: every draw equal leaves that.
+                draw: if self.released_0_1 { 0 } else { order_key(&self.tie_key, &p.name) },
             })
             .collect()
     }
@@ -289,7 +293,7 @@ impl Tournament {
     pub fn standings(&self) -> Vec<StandingRow> {
         let Some(r) = self.rules() else { return vec![] };
         let entrants = self.entrants();
-        let frozen = if r.pokemon_pct { self.frozen_resistance(&r, &entrants) } else { vec![] };
+        let frozen = if r.pokemon_pct && !self.released_0_1 { self.frozen_resistance(&r, &entrants) } else { vec![] };
         standings::rank_with(&r, &entrants, &self.tallies, &self.matches(), &frozen)
     }
 
@@ -706,7 +710,9 @@ impl Tournament {
                 }
             },
             TournamentEvent::Finalized => {
-                for u in self.unfinished() {
+                // 0.1.0 finalized whenever asked; its logs are checked by the rules they were played by.
+                let unfinished = if self.released_0_1 { Vec::new() } else { self.unfinished() };
+                for u in unfinished {
                     v.push(format!("{u}; a judge can finalize early with a reason"));
                 }
                 if self.commitment().is_some() && self.revealed_seed.is_none() {

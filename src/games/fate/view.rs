@@ -98,7 +98,9 @@ pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
         let servant = ZoneView {
             zone: "servant".to_string(),
             count: servant_cards.len(),
-            cards: servant_cards.clone(),
+            // One card, one place: the Servant's cards are drawn once, inside the group that
+            // carries its state (stance, stats), never again loose in the zone.
+            cards: Vec::new(),
             groups: vec![GroupView { label: "servant".to_string(), cards: servant_cards, facts }],
         };
         let signs = ZoneView {

@@ -113,15 +113,16 @@ fn no_response_leaks_a_hidden_card() {
             let (_, sum) = get(&app, &format!("/api/v1/games/{game}"), None).await;
             let len = sum["events"].as_u64().unwrap();
             // Each player's token is for the tournament of the fixture's game, which links it
-            // (ServerEnv links the naruto and vanguard fixtures); the other games' fixtures belong
-            // to no tournament, so their players hold tokens for every stream.
-            let prefix = game.split('-').next().unwrap();
-            let scope = if ["naruto", "vanguard"].contains(&prefix) { prefix } else { "*" };
+            // (ServerEnv). A multiplayer game is in no two-player tournament, so its seats are
+            // asked for with a judge's token: the board is redacted for the seat all the same.
+            let scope = game.split('-').next().unwrap();
+            let linked = super::LINKED.contains(&scope);
             let players: Vec<String> =
                 sum["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
             let mut viewers: Vec<(String, Option<String>)> = vec![("spectator".into(), None)];
             for (seat, p) in players.iter().enumerate() {
-                viewers.push((format!("seat:{seat}"), Some(env.token(Role::Player, scope, p))));
+                let token = if linked { env.token(Role::Player, scope, p) } else { judge.clone() };
+                viewers.push((format!("seat:{seat}"), Some(token)));
             }
             let mut totals = Vec::new();
             for (viewer, token) in &viewers {

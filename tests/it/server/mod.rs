@@ -60,6 +60,9 @@ pub fn fixture_log(name: &str) -> kifu::log::chain::VerifiedLog {
     file::read(&std::fs::read(p).unwrap()).unwrap()
 }
 
+/// The games whose fixtures ServerEnv links into a two-player tournament of their own.
+pub const LINKED: [&str; 4] = ["naruto", "vanguard", "brk", "lc"];
+
 impl ServerEnv {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
@@ -73,9 +76,9 @@ impl ServerEnv {
         let run =
             kifu::tournament::event::run_swiss_event(&store, driver, &cup, 8, Commitment([7; 32]), &*clock).unwrap();
         assert!(run.report.ok(), "the demo event verifies");
-        // The fixtures (alice vs bob) belong to a tournament of their game only through a
-        // recorded result that links them: player tokens of `naruto` see their seats there.
-        for game in ["naruto", "vanguard"] {
+        // The two-player fixtures belong to a tournament of their game only through a recorded
+        // result that links them: player tokens of `naruto` see their seats there.
+        for game in LINKED {
             let games: Vec<String> = fixtures().into_iter().filter(|f| f.starts_with(game)).collect();
             link_games(&store, game, game, &games);
         }
@@ -105,7 +108,11 @@ impl ServerEnv {
 pub fn link_games(store: &dyn Store, tournament: &str, game: &str, games: &[String]) {
     use kifu::log::envelope::Actor;
     use kifu::tournament::{record, TournamentEvent};
-    let id = open_match(store, tournament, game);
+    let players = match games.first() {
+        Some(g) => store.header(&StreamId::new(g).unwrap()).unwrap().1.v1().players.clone(),
+        None => vec!["alice".to_string(), "bob".to_string()],
+    };
+    let id = open_match_of(store, tournament, game, &players);
     let loaded = record::load(store, &id).unwrap();
     let table = &loaded.state.rounds[0].tables[0];
     let mut names: Vec<String> = table.games.iter().map(|g| g.stream.clone()).collect();
@@ -129,6 +136,11 @@ pub fn link_games(store: &dyn Store, tournament: &str, game: &str, games: &[Stri
 /// The tournament `tournament` of `game` with alice and bob registered and round 1 (alice vs
 /// bob) paired; created on first use.
 pub fn open_match(store: &dyn Store, tournament: &str, game: &str) -> StreamId {
+    open_match_of(store, tournament, game, &["alice".to_string(), "bob".to_string()])
+}
+
+/// As [`open_match`], with `players` (two) registered and paired.
+pub fn open_match_of(store: &dyn Store, tournament: &str, game: &str, players: &[String]) -> StreamId {
     use kifu::game::commit::{commit_seed, Commitment};
     use kifu::log::envelope::{Actor, Timestamp};
     use kifu::tournament::{record, round_seed, ConfigV1, Policy, RoundsPlan, TournamentEvent};
@@ -143,8 +155,7 @@ pub fn open_match(store: &dyn Store, tournament: &str, game: &str) -> StreamId {
             top_cut: 0,
             seed_commitment: Some(commit_seed(&seed)),
         };
-        let regs =
-            ["alice", "bob"].iter().map(|p| TournamentEvent::PlayerRegistered { player: p.to_string(), deck: None });
+        let regs = players.iter().map(|p| TournamentEvent::PlayerRegistered { player: p.to_string(), deck: None });
         let org = Actor::Organizer("ora".into());
         record::create(store, &id, &config, org.clone(), Timestamp(1_767_225_600_000_000), regs.collect()).unwrap();
         let state = record::load(store, &id).unwrap().state;

@@ -228,3 +228,8 @@ pub fn embed_cards<'a, C: CatalogCard + Clone>(
 pub fn embedded<'a, C: CatalogCard>(cards: &'a [C], id: &str) -> Option<&'a C> {
     cards.iter().find(|c| c.id() == id)
 }
+
+/// The embedded definitions keyed by card id, for a state's lookups.
+pub fn by_id<C: CatalogCard + Clone>(cards: &[C]) -> std::collections::BTreeMap<String, C> {
+    cards.iter().map(|c| (c.id().to_string(), c.clone())).collect()
+}

@@ -269,6 +269,13 @@ impl<G: Game> Session for LiveGame<G> {
         let table = self.replay.state_at(n);
         let mut board = G::view(&table.game, viewer);
         board.outcome = table.outcome();
+        // Who may act is public: the CLI and the viewer show it among the game-wide facts.
+        let awaited = table.position().awaited;
+        if !awaited.is_empty() {
+            let names = LiveGame::players(self);
+            let who: Vec<String> = awaited.iter().map(|s| super::seat_name(names, *s)).collect();
+            board.facts.push(("waiting for".to_string(), who.join(", ")));
+        }
         board
     }
 

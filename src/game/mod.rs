@@ -386,7 +386,7 @@ pub enum Ruling {
 }
 
 /// The [`Game`] methods every game module of the standard shape forwards to its modules, written
-/// once. Use inside `impl Game for MyGame { ... }`, after the constants and types; write
+/// once, with the three types. Use inside `impl Game for MyGame { ... }`, after the constants; write
 /// `new_config`, `position` and `awaited` by hand. The module must have `rules::validate`,
 /// `apply::apply`, `view::{view, describe}`, `coverage::coverage`,
 /// `agent::{self_play_config, agent_step}`; the config `v1().players` and `check()`; the state
@@ -394,6 +394,10 @@ pub enum Ruling {
 #[macro_export]
 macro_rules! forward_game {
     (config: $config:ty, event: $event:ty, state: $state:ty) => {
+        type Config = $config;
+        type Event = $event;
+        type State = $state;
+
         fn players(config: &$config) -> Vec<String> {
             config.v1().players.clone()
         }

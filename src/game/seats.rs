@@ -65,6 +65,11 @@ impl<P> Seats<P> {
         usize::from(seat) < self.0.len()
     }
 
+    /// One value per seat, built from the header's per-seat list (decks, names).
+    pub fn per_seat<T>(items: &[T], f: impl Fn(Seat, &T) -> P) -> Self {
+        items.iter().enumerate().filter_map(|(i, t)| Some(f(Seat::try_from(i).ok()?, t))).collect()
+    }
+
     /// Every seat with its value, in seat order. (`iter()` is the slice's: the values alone.)
     pub fn enumerate(&self) -> impl Iterator<Item = (Seat, &P)> {
         self.0.iter().enumerate().filter_map(|(i, p)| Some((Seat::try_from(i).ok()?, p)))

@@ -1,18 +1,20 @@
 //! Test machinery every game's tests share: the coverage-table checks against the rules digest,
 //! the given/when/then harness pieces, and the pinned fixture games' summaries and round trips.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
 use kifu::clock::SteppingClock;
 use kifu::game::driver::Driver;
 use kifu::game::policy::{self, Policy};
-use kifu::game::{Enforcement, Game, RuleCoverage, Violation};
+use kifu::game::{AgentRng, Enforcement, Game, RuleCoverage, Viewer, Violation};
 use kifu::log::chain::VerifiedLog;
 use kifu::log::{file, json};
 use kifu::store::sled_store::SledStore;
 use kifu::store::Store;
+
+use rand::SeedableRng;
 
 use crate::support::ensure_file_contents;
 
@@ -98,6 +100,69 @@ pub fn check_policies_round_trip<P: Default + PartialEq + std::fmt::Debug>(table
     assert_eq!(p, q);
     assert_ne!(p, P::default());
     assert!(policy::set(table, &mut p, "no_such_policy", "x").is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Self-play, views and properties: what every game's tests run.
+// ---------------------------------------------------------------------------------------------
+
+/// One self-play game: its config, events and every state along the way (state `i` is before
+/// event `i`).
+pub struct Played<G: Game> {
+    pub config: G::Config,
+    pub events: Vec<G::Event>,
+    pub states: Vec<G::State>,
+    pub last: G::State,
+}
+
+/// Plays a seeded two-player game of `G` to the end, asserting that every event validates clean.
+pub fn play<G: Game>(seed: u64, keep_states: bool) -> Played<G> {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let players = vec!["Alice".to_string(), "Bob".to_string()];
+    let (config, mut secrets) = G::self_play_config(&players, &mut rng);
+    let mut state = match G::setup(&config) {
+        Ok(s) => s,
+        Err(v) => panic!("seed {seed}: self-play config rejected: {v:?}"),
+    };
+    let mut events = Vec::new();
+    let mut states = Vec::new();
+    for seq in 0..20_000u64 {
+        let Some(event) = G::agent_step(&state, &mut secrets, &mut rng) else {
+            return Played { config, events, states, last: state };
+        };
+        let violations = G::validate(&state, &event);
+        assert!(violations.is_empty(), "seed {seed}, event {seq} {event:?}: {violations:?}");
+        if keep_states {
+            states.push(state.clone());
+        }
+        G::ledger_mut(&mut state).at(seq);
+        state = G::apply(state, &event);
+        events.push(event);
+    }
+    panic!("seed {seed}: the game did not end within 20,000 events");
+}
+
+/// Self-play is deterministic for a seed and differs between seeds.
+pub fn check_self_play_is_deterministic<G: Game>()
+where
+    G::Event: PartialEq,
+{
+    for seed in [0u64, 1, 17, 99, 512] {
+        assert_eq!(play::<G>(seed, false).events, play::<G>(seed, false).events, "seed {seed}");
+    }
+    assert_ne!(play::<G>(1, false).events, play::<G>(2, false).events);
+}
+
+/// Every situation in `want` came up at least once in `seen` (self-play coverage).
+pub fn check_all_seen(seen: &BTreeMap<String, usize>, want: &[&str]) {
+    for k in want {
+        assert!(seen.get(*k).copied().unwrap_or(0) > 0, "no self-play game had {k:?}: {seen:?}");
+    }
+}
+
+/// Every viewer of a game of `seats` seats: each player, a spectator and a judge.
+pub fn viewers(seats: u8) -> Vec<Viewer> {
+    (0..seats).map(Viewer::Player).chain([Viewer::Spectator, Viewer::Judge]).collect()
 }
 
 // ---------------------------------------------------------------------------------------------

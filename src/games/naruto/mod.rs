@@ -42,10 +42,6 @@ impl Game for Naruto {
     // Turn order is checked by the game's own rule IDs, which the pinned fixtures' findings name.
     const CHECKS_AWAITED: bool = false;
 
-    type Config = NarutoConfig;
-    type Event = NarutoEvent;
-    type State = NarutoState;
-
     crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState);
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<String>> {

@@ -242,17 +242,11 @@ impl NarutoState {
     /// The initial state of a configuration (no checks; `Game::setup` checks first).
     pub fn new(config: &NarutoConfig) -> NarutoState {
         let c = config.v1();
-        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
-        let players = c
-            .decks
-            .iter()
-            .enumerate()
-            .map(|(seat, deck)| {
-                let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
-                let cards: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
-                PlayerState { deck_count: cards.len(), deck: cards, ..PlayerState::default() }
-            })
-            .collect();
+        let defs = crate::game::catalog::by_id(&c.cards);
+        let players = Seats::per_seat(&c.decks, |seat, deck| {
+            let cards: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
+            PlayerState { deck_count: cards.len(), deck: cards, ..PlayerState::default() }
+        });
         NarutoState {
             cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
             names: c.players.clone(),
@@ -301,10 +295,10 @@ impl NarutoState {
 
     /// The seat whose zones hold `card` in `zone`, if any.
     pub fn find(&self, card: &str) -> Option<(Seat, Zone)> {
-        for (i, p) in self.players.iter().enumerate() {
+        for (seat, p) in self.players.enumerate() {
             for z in Zone::HELD {
                 if p.holds(z, card) {
-                    return Some((Seat::try_from(i).unwrap_or(Seat::MAX), z));
+                    return Some((seat, z));
                 }
             }
         }

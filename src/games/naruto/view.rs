@@ -15,16 +15,21 @@ use super::catalog::CardType;
 use super::events::{CardRef, NarutoEvent, Zone, ZoneRef};
 use super::state::{Held, NarutoState};
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
-use crate::game::{BoardView, Seat, Viewer};
+use crate::game::{BoardView, Seat, Viewer, Visibility};
+
+/// Who may see the identities of cards in `seat`'s `zone`: the table of the module doc, as data.
+pub fn zone_visibility(seat: Seat, zone: Zone) -> Visibility {
+    match zone {
+        Zone::Chakra | Zone::Village | Zone::Battlefield | Zone::Discard => Visibility::Public,
+        Zone::Hand => Visibility::Owner(seat),
+        Zone::Rewards | Zone::Removed => Visibility::Judge,
+        Zone::Deck | Zone::DeckBottom | Zone::DeckSearch => Visibility::Nobody,
+    }
+}
 
 /// Whether `viewer` may see the identities of cards in `seat`'s `zone`.
 pub fn can_see(viewer: Viewer, seat: Seat, zone: Zone) -> bool {
-    match zone {
-        Zone::Chakra | Zone::Village | Zone::Battlefield | Zone::Discard => true,
-        Zone::Hand => matches!(viewer, Viewer::Judge) || viewer == Viewer::Player(seat),
-        Zone::Rewards | Zone::Removed => viewer == Viewer::Judge,
-        Zone::Deck | Zone::DeckBottom | Zone::DeckSearch => false,
-    }
+    zone_visibility(seat, zone).sees(viewer)
 }
 
 fn known(s: &NarutoState, instance: &str, statuses: Vec<String>) -> CardView {
@@ -88,8 +93,7 @@ fn team_group(
 /// The board as `viewer` may see it.
 pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
     let mut seats = Vec::new();
-    for (i, p) in s.players.iter().enumerate() {
-        let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+    for (seat, p) in s.players.enumerate() {
         let mut counters = vec![
             ("turn marker".to_string(), s.marker_for(seat).to_string()),
             ("deck".to_string(), p.deck_count.to_string()),

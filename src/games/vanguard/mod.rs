@@ -47,10 +47,6 @@ impl Game for Vanguard {
     // Turn order is checked by the game's own rule IDs, which the pinned fixtures' findings name.
     const CHECKS_AWAITED: bool = false;
 
-    type Config = VanguardConfig;
-    type Event = VanguardEvent;
-    type State = VanguardState;
-
     crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
 
     fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<String>> {

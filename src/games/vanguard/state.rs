@@ -212,20 +212,12 @@ impl VanguardState {
     /// The initial state of a configuration (no checks; `Game::setup` checks first).
     pub fn new(config: &VanguardConfig) -> VanguardState {
         let c = config.v1();
-        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
-        let players = c
-            .decks
-            .iter()
-            .enumerate()
-            .map(|(seat, deck)| {
-                let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
-                PlayerState {
-                    deck: (0..deck.main.len()).map(|i| instance_id(seat, i)).collect(),
-                    g_zone: (0..deck.g.len()).map(|i| (g_instance_id(seat, i), false)).collect(),
-                    ..PlayerState::default()
-                }
-            })
-            .collect();
+        let defs = crate::game::catalog::by_id(&c.cards);
+        let players = Seats::per_seat(&c.decks, |seat, deck| PlayerState {
+            deck: (0..deck.main.len()).map(|i| instance_id(seat, i)).collect(),
+            g_zone: (0..deck.g.len()).map(|i| (g_instance_id(seat, i), false)).collect(),
+            ..PlayerState::default()
+        });
         VanguardState {
             cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
             names: c.players.clone(),
@@ -261,8 +253,7 @@ impl VanguardState {
 
     /// Where a card is: the seat whose zone holds it and the place.
     pub fn find(&self, card: &str) -> Option<(Seat, Place)> {
-        for (i, p) in self.players.iter().enumerate() {
-            let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+        for (seat, p) in self.players.enumerate() {
             if let Some(c) = p.circle_of(card) {
                 return Some((seat, Place::Circle(c)));
             }
@@ -395,8 +386,7 @@ impl VanguardState {
         if self.phase == Phase::Setup {
             return out;
         }
-        for (i, p) in self.players.iter().enumerate() {
-            let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+        for (seat, p) in self.players.enumerate() {
             let heal_window = self.check.as_ref().is_some_and(|c| c.seat == seat && c.heal_pending());
             if p.damage_count() >= 6 && !heal_window {
                 out.push((seat, super::events::LossReason::SixDamage));

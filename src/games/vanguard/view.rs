@@ -16,40 +16,44 @@
 use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent};
 use super::state::{PlayerState, Unit, VanguardState};
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
-use crate::game::{BoardView, Seat, Viewer};
+use crate::game::{BoardView, Seat, Viewer, Visibility};
 
 fn owner_or_judge(viewer: Viewer, seat: Seat) -> bool {
-    viewer == Viewer::Judge || viewer == Viewer::Player(seat)
+    Visibility::Owner(seat).sees(viewer)
 }
 
-/// Whether `viewer` may identify `card`, which is in `seat`'s `place` (face up or down as it lies).
-pub fn can_see(s: &VanguardState, viewer: Viewer, seat: Seat, place: Place, card: &str) -> bool {
+/// Who may identify `card`, which is in `seat`'s `place` (face up or down as it lies): the table
+/// of the module doc, as data.
+pub fn visibility(s: &VanguardState, seat: Seat, place: Place, card: &str) -> Visibility {
+    let public_if = |public: bool| Visibility::public_or_owner(public, seat);
     match place {
-        Place::Deck | Place::DeckBottom | Place::DeckSearch => false,
-        Place::Hand | Place::Bind => owner_or_judge(viewer, seat),
-        Place::Soul => s.policies.soul_public || owner_or_judge(viewer, seat),
+        Place::Deck | Place::DeckBottom | Place::DeckSearch => Visibility::Nobody,
+        Place::Hand | Place::Bind => Visibility::Owner(seat),
+        Place::Soul => public_if(s.policies.soul_public),
         Place::Damage => {
             let face_up = s.players.get(seat).is_some_and(|p| p.damage.iter().any(|(c, up)| c == card && *up));
-            face_up || s.policies.face_down_damage_public || owner_or_judge(viewer, seat)
+            public_if(face_up || s.policies.face_down_damage_public)
         }
-        Place::GZone => {
-            let face_up = s.players.get(seat).is_some_and(|p| p.g_zone.iter().any(|(c, up)| c == card && *up));
-            face_up || owner_or_judge(viewer, seat)
-        }
+        Place::GZone => public_if(s.players.get(seat).is_some_and(|p| p.g_zone.iter().any(|(c, up)| c == card && *up))),
         Place::Circle(_) => {
             let face_down =
                 s.players.get(seat).is_some_and(|p| p.units().iter().any(|(_, u)| u.card == card && u.face_down));
-            !face_down || owner_or_judge(viewer, seat)
+            public_if(!face_down)
         }
-        Place::Drop | Place::Removed | Place::Guardian => true,
+        Place::Drop | Place::Removed | Place::Guardian => Visibility::Public,
     }
 }
 
-/// Whether `viewer` may identify `card` where it is now.
+/// Whether `viewer` may identify `card`, which is in `seat`'s `place`.
+pub fn can_see(s: &VanguardState, viewer: Viewer, seat: Seat, place: Place, card: &str) -> bool {
+    visibility(s, seat, place, card).sees(viewer)
+}
+
+/// Whether `viewer` may identify `card` where it is now (judges see what the log holds).
 pub fn visible_now(s: &VanguardState, viewer: Viewer, card: &str) -> bool {
     match s.find(card) {
         Some((seat, place)) => can_see(s, viewer, seat, place, card),
-        None => viewer == Viewer::Judge,
+        None => Visibility::Judge.sees(viewer),
     }
 }
 
@@ -134,8 +138,7 @@ fn circle_label(circle: Circle) -> String {
 /// The board as `viewer` may see it.
 pub fn view(s: &VanguardState, viewer: Viewer) -> BoardView {
     let mut seats = Vec::new();
-    for (i, p) in s.players.iter().enumerate() {
-        let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+    for (seat, p) in s.players.enumerate() {
         let face_up_damage = p.damage.iter().filter(|(_, up)| *up).count();
         let mut counters = vec![
             ("damage".to_string(), p.damage_count().to_string()),

@@ -7,40 +7,12 @@ mod rules;
 mod selfplay;
 mod views;
 
-use kifu::game::{AgentRng, Game};
-use kifu::games::naruto::{Naruto, NarutoEvent, NarutoState};
-use rand::SeedableRng;
+use kifu::games::naruto::Naruto;
 
-/// One self-play game: its events and every state along the way (state `i` is before event `i`).
-pub(crate) struct Played {
-    pub events: Vec<NarutoEvent>,
-    pub states: Vec<NarutoState>,
-    pub last: NarutoState,
-}
+/// One self-play game of Naruto (see [`crate::game_support::play`]).
+pub(crate) type Played = crate::game_support::Played<Naruto>;
 
 /// Plays a seeded game to the end, asserting that every event validates clean.
 pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
-    let mut rng = AgentRng::seed_from_u64(seed);
-    let players = vec!["Alice".to_string(), "Bob".to_string()];
-    let (config, mut secrets) = Naruto::self_play_config(&players, &mut rng);
-    let mut state = match Naruto::setup(&config) {
-        Ok(s) => s,
-        Err(v) => panic!("seed {seed}: self-play config rejected: {v:?}"),
-    };
-    let mut events = Vec::new();
-    let mut states = Vec::new();
-    for seq in 0..20_000u64 {
-        let Some(event) = Naruto::agent_step(&state, &mut secrets, &mut rng) else {
-            return Played { events, states, last: state };
-        };
-        let violations = Naruto::validate(&state, &event);
-        assert!(violations.is_empty(), "seed {seed}, event {seq} {event:?}: {violations:?}");
-        if keep_states {
-            states.push(state.clone());
-        }
-        Naruto::ledger_mut(&mut state).at(seq);
-        state = Naruto::apply(state, &event);
-        events.push(event);
-    }
-    panic!("seed {seed}: the game did not end within 20,000 events");
+    crate::game_support::play::<Naruto>(seed, keep_states)
 }

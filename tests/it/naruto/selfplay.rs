@@ -56,27 +56,28 @@ fn a_thousand_self_play_games_validate_end_and_audit_clean() {
     }
     let elapsed = start.elapsed();
     eprintln!("1000 self-play games in {elapsed:?}: {seen:?}");
-    for k in [
-        "winner 0",
-        "winner 1",
-        "NAR-WIN-2",
-        "NAR-WIN-3",
-        "digital",
-        "physical",
-        "mulligan 1",
-        "mulligan 2",
-        "ambush from chakra",
-        "hand cost paid",
-        "counter mission",
-        "client",
-        "jutsu",
-        "mental",
-        "reward 1",
-        "reward 2",
-        "hand check discard",
-    ] {
-        assert!(seen.get(k).copied().unwrap_or(0) > 0, "no self-play game had {k:?}: {seen:?}");
-    }
+    crate::game_support::check_all_seen(
+        &seen,
+        &[
+            "winner 0",
+            "winner 1",
+            "NAR-WIN-2",
+            "NAR-WIN-3",
+            "digital",
+            "physical",
+            "mulligan 1",
+            "mulligan 2",
+            "ambush from chakra",
+            "hand cost paid",
+            "counter mission",
+            "client",
+            "jutsu",
+            "mental",
+            "reward 1",
+            "reward 2",
+            "hand check discard",
+        ],
+    );
     for r in [
         FightResult::AttackerVictory,
         FightResult::AttackerCrushingVictory,
@@ -90,8 +91,5 @@ fn a_thousand_self_play_games_validate_end_and_audit_clean() {
 
 #[test]
 fn self_play_is_deterministic() {
-    for seed in [0u64, 1, 17, 99, 512] {
-        assert_eq!(play(seed, false).events, play(seed, false).events, "seed {seed}");
-    }
-    assert_ne!(play(1, false).events, play(2, false).events);
+    crate::game_support::check_self_play_is_deterministic::<Naruto>();
 }

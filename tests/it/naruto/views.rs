@@ -104,7 +104,7 @@ fn descriptions_hide_what_stays_hidden() {
         for (i, e) in game.events.iter().enumerate() {
             let before = &game.states[i];
             let after = Naruto::apply(before.clone(), e);
-            for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator, Viewer::Judge] {
+            for viewer in crate::game_support::viewers(2) {
                 let line = Naruto::describe(before, e, viewer);
                 assert!(!line.is_empty());
                 if viewer == Viewer::Judge {

@@ -10,10 +10,8 @@ mod selfplay;
 mod vgclog;
 mod views;
 
-use kifu::game::{AgentRng, Game};
 use kifu::games::vanguard::catalog::DeckList;
-use kifu::games::vanguard::{Vanguard, VanguardConfig, VanguardEvent, VanguardState};
-use rand::SeedableRng;
+use kifu::games::vanguard::Vanguard;
 
 /// The legal 50-card Alpha deck of the sample catalog, with `g` as its G deck. By index:
 ///  0 TA-00 starter (forerunner) | 1-4 draw | 5-8 critical | 9-12 heal | 13-16 stand triggers
@@ -43,37 +41,10 @@ pub(crate) fn alpha_deck(g: &[&str]) -> DeckList {
     DeckList { main, g: g.iter().map(|s| s.to_string()).collect() }
 }
 
-/// One self-play game: its config, events and every state along the way (state `i` is before event `i`).
-pub(crate) struct Played {
-    pub config: VanguardConfig,
-    pub events: Vec<VanguardEvent>,
-    pub states: Vec<VanguardState>,
-    pub last: VanguardState,
-}
+/// One self-play game of Vanguard (see [`crate::game_support::play`]).
+pub(crate) type Played = crate::game_support::Played<Vanguard>;
 
 /// Plays a seeded game to the end, asserting that every event validates clean.
 pub(crate) fn play(seed: u64, keep_states: bool) -> Played {
-    let mut rng = AgentRng::seed_from_u64(seed);
-    let players = vec!["Alice".to_string(), "Bob".to_string()];
-    let (config, mut secrets) = Vanguard::self_play_config(&players, &mut rng);
-    let mut state = match Vanguard::setup(&config) {
-        Ok(s) => s,
-        Err(v) => panic!("seed {seed}: self-play config rejected: {v:?}"),
-    };
-    let mut events = Vec::new();
-    let mut states = Vec::new();
-    for seq in 0..20_000u64 {
-        let Some(event) = Vanguard::agent_step(&state, &mut secrets, &mut rng) else {
-            return Played { config, events, states, last: state };
-        };
-        let violations = Vanguard::validate(&state, &event);
-        assert!(violations.is_empty(), "seed {seed}, event {seq} {event:?}: {violations:?}");
-        if keep_states {
-            states.push(state.clone());
-        }
-        Vanguard::ledger_mut(&mut state).at(seq);
-        state = Vanguard::apply(state, &event);
-        events.push(event);
-    }
-    panic!("seed {seed}: the game did not end within 20,000 events");
+    crate::game_support::play::<Vanguard>(seed, keep_states)
 }

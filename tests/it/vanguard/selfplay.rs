@@ -61,37 +61,35 @@ fn a_thousand_self_play_games_audit_clean() {
     }
     let elapsed = start.elapsed();
     eprintln!("1000 Vanguard self-play games audited in {elapsed:?}: {seen:?}");
-    for k in [
-        "VG-WIN-2",
-        "VG-WIN-3",
-        "winners [0]",
-        "winners [1]",
-        "redraw",
-        "grade assist",
-        "forerunner",
-        "stride",
-        "boost",
-        "guard",
-        "intercept",
-        "heal",
-        "stand trigger",
-        "draw trigger",
-        "critical trigger",
-        "miss",
-        "counter blast",
-        "soul charge",
-        "soul blast",
-    ] {
-        assert!(seen.get(k).copied().unwrap_or(0) > 0, "no self-play game had {k:?}: {seen:?}");
-    }
+    crate::game_support::check_all_seen(
+        &seen,
+        &[
+            "VG-WIN-2",
+            "VG-WIN-3",
+            "winners [0]",
+            "winners [1]",
+            "redraw",
+            "grade assist",
+            "forerunner",
+            "stride",
+            "boost",
+            "guard",
+            "intercept",
+            "heal",
+            "stand trigger",
+            "draw trigger",
+            "critical trigger",
+            "miss",
+            "counter blast",
+            "soul charge",
+            "soul blast",
+        ],
+    );
 }
 
 #[test]
 fn self_play_is_deterministic_and_validates_every_event() {
-    for seed in [0u64, 1, 17, 99, 512] {
-        assert_eq!(play(seed, false).events, play(seed, false).events, "seed {seed}");
-    }
-    assert_ne!(play(1, false).events, play(2, false).events);
+    crate::game_support::check_self_play_is_deterministic::<Vanguard>();
 }
 
 #[test]

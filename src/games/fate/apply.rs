@@ -76,7 +76,10 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         SecretSignPlaced { seat, card } => {
             if let Some(m) = s.master_mut(*seat) {
                 take_hand(m, card);
-                m.signs.push(Sign { card: card.clone(), pose: Pose::Standing });
+                // A card lies in one place: a sign forced a second time does not copy it.
+                if !m.signs.iter().any(|x| &x.card == card) {
+                    m.signs.push(Sign { card: card.clone(), pose: Pose::Standing });
+                }
             }
             s.flags.sign_placed = true;
         }

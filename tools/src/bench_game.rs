@@ -200,6 +200,7 @@ fn main() {
         "vanguard" => run::<kifu::games::vanguard::Vanguard>(&args),
         "lc" => run::<Lc>(&args),
         "brk" => run::<kifu::games::brk::Brk>(&args),
+        "fate" => run::<kifu::games::fate::Fate>(&args),
         other => panic!("unknown game {other}; use naruto, vanguard, lc, brk or fate"),
     }
 }

@@ -9,6 +9,7 @@
 //! `catalog` (the card file format).
 
 pub mod audit;
+pub mod cards;
 pub mod catalog;
 pub mod check;
 pub mod commit;

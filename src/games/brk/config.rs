@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
 use crate::game::policy::{self, set_choice, Choice, Policy};
 use crate::game::rules::check_seats;
-use crate::game::{Seat, Violation};
+use crate::game::Violation;
 
 /// The stored, versioned header configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,13 +184,4 @@ impl BrkConfig {
     }
 }
 
-/// The instance id of seat `seat`'s `index`-th squad card.
-pub fn instance_id(seat: Seat, index: usize) -> String {
-    format!("p{seat}-{index}")
-}
-
-/// The owner seat and index of an instance id.
-pub fn parse_instance(id: &str) -> Option<(Seat, usize)> {
-    let (seat, index) = id.strip_prefix('p')?.split_once('-')?;
-    Some((seat.parse().ok()?, index.parse().ok()?))
-}
+pub use crate::game::cards::{instance_id, parse_instance};

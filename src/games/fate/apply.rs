@@ -9,7 +9,7 @@
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
 use super::events::{CardRef, CardState, FateEvent, Payment, Process, SpellUse, Step};
-use super::state::{Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
+use super::state::{held_ref, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::{Outcome, Seat};
 
 /// Applies one event.
@@ -28,7 +28,7 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
                 }
             }
             if let Some(m) = s.master_mut(*seat) {
-                let (hs, cl) = (Held::from_ref(heroic_spirit), Held::from_ref(class));
+                let (hs, cl) = (held_ref(heroic_spirit), held_ref(class));
                 m.take_from_deck(&hs);
                 m.take_from_deck(&cl);
                 m.servant = Some(Servant { heroic_spirit: hs, class: cl, face_down: true, pose: Pose::Standing });
@@ -156,7 +156,7 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
                 s.ledger.card_sealed(*c);
             }
             if let Some(m) = s.master_mut(*winner) {
-                m.hand.push(Held::from_ref(card));
+                m.hand.push(held_ref(card));
             }
             if let Some(b) = s.battle.as_mut() {
                 b.card_taken = true;
@@ -311,7 +311,7 @@ fn draw(s: &mut FateState, seat: Seat, cards: &[CardRef]) {
     }
     if let Some(m) = s.master_mut(seat) {
         for c in cards {
-            let h = Held::from_ref(c);
+            let h = held_ref(c);
             m.take_from_deck(&h);
             m.hand.push(h);
         }

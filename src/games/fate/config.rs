@@ -29,7 +29,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::{Seat, Violation};
+use crate::game::Violation;
 
 /// The stored, versioned header configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -340,14 +340,4 @@ impl FateConfig {
     }
 }
 
-/// The instance id of seat `seat`'s `index`-th deck card.
-pub fn instance_id(seat: Seat, index: usize) -> String {
-    format!("p{seat}-{index}")
-}
-
-/// The owner seat and deck index of an instance id `p{seat}-{index}`.
-pub fn parse_instance(id: &str) -> Option<(Seat, usize)> {
-    let rest = id.strip_prefix('p')?;
-    let (seat, index) = rest.split_once('-')?;
-    Some((seat.parse().ok()?, index.parse().ok()?))
-}
+pub use crate::game::cards::{instance_id, parse_instance};

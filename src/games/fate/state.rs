@@ -5,35 +5,22 @@
 //! Deliberately not serializable: it is not a format. Deck order is unknown to the fold (physical
 //! dealing): the deck is the set of instances that may still be in it plus an exact count.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::catalog::{CardDef, CardType};
 use super::config::{parse_instance, FateConfig, GameEnd, Policies, Seating, TurnOrder};
 use super::events::{AttackType, CardRef, Process, Stat, Step};
-use crate::game::commit::{Commitment, CommitmentLedger};
+use crate::game::commit::CommitmentLedger;
 use crate::game::{Outcome, Seat};
 
-/// A card in a hidden place whose identity the log may have sealed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Held {
-    Known(String),
-    Sealed(Commitment),
-}
+pub use crate::game::cards::Held;
 
-impl Held {
-    pub fn known(&self) -> Option<&str> {
-        match self {
-            Held::Known(c) => Some(c),
-            Held::Sealed(_) => None,
-        }
-    }
-
-    pub fn from_ref(r: &CardRef) -> Held {
-        match r {
-            CardRef::Open(c) => Held::Known(c.clone()),
-            CardRef::Sealed(c) => Held::Sealed(*c),
-        }
+/// A card as an event names it: known, or sealed until revealed.
+pub fn held_ref(r: &CardRef) -> Held {
+    match r {
+        CardRef::Open(c) => Held::Known(c.clone()),
+        CardRef::Sealed(c) => Held::Sealed(*c),
     }
 }
 
@@ -145,11 +132,7 @@ pub struct Battle {
 }
 
 /// The card definitions and the registered decks, shared by every state of a game.
-#[derive(Debug, Default)]
-pub struct Cards {
-    pub defs: BTreeMap<String, CardDef>,
-    pub decks: Vec<Vec<String>>,
-}
+pub type Cards = crate::game::cards::Cards<CardDef>;
 
 /// The whole game state.
 #[derive(Clone, Debug)]

@@ -31,7 +31,7 @@ use super::catalog::{check_deck_with, CardDef, Catalog};
 pub use crate::game::commit::RandomMode as ShuffleMode;
 use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
 use crate::game::rules::check_seats;
-use crate::game::{Seat, SeatRange, Violation};
+use crate::game::{SeatRange, Violation};
 
 /// The stored, versioned header configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -355,14 +355,4 @@ impl LcConfig {
     }
 }
 
-/// The instance id of seat `seat`'s `index`-th card.
-pub fn instance_id(seat: Seat, index: usize) -> String {
-    format!("p{seat}-{index}")
-}
-
-/// The owner seat and deck index of an instance id.
-pub fn parse_instance(id: &str) -> Option<(Seat, usize)> {
-    let rest = id.strip_prefix('p')?;
-    let (seat, index) = rest.split_once('-')?;
-    Some((seat.parse().ok()?, index.parse().ok()?))
-}
+pub use crate::game::cards::{instance_id, parse_instance};

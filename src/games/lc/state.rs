@@ -6,46 +6,19 @@
 //! (physical tables); it is tracked as the set of instances that may still be in it plus an exact
 //! count, because a sealed draw removes *some* card whose identity is revealed later.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::catalog::{CardDef, CardKind};
 use super::config::{parse_instance, LcConfig, OpeningRounds, Policies, RoundKind, ShuffleMode};
 use super::events::{Duration, EndReason, Line, Stat};
-use crate::game::commit::{Commitment, CommitmentLedger};
+use crate::game::commit::CommitmentLedger;
 use crate::game::{Outcome, Seat};
 
-/// A hand card whose identity the log may have sealed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Held {
-    Known(String),
-    Sealed(Commitment),
-}
-
-impl Held {
-    pub fn known(&self) -> Option<&str> {
-        match self {
-            Held::Known(c) => Some(c),
-            Held::Sealed(_) => None,
-        }
-    }
-}
+pub use crate::game::cards::Held;
 
 /// The card definitions and the registered decks, shared by every state of a game.
-#[derive(Debug, Default)]
-pub struct Cards {
-    pub defs: BTreeMap<String, CardDef>,
-    /// Card ids per seat, in deck-list order.
-    pub decks: Vec<Vec<String>>,
-}
-
-impl Cards {
-    pub fn def(&self, instance: &str) -> Option<&CardDef> {
-        let (seat, index) = parse_instance(instance)?;
-        let id = self.decks.get(usize::from(seat))?.get(index)?;
-        self.defs.get(id)
-    }
-}
+pub type Cards = crate::game::cards::Cards<CardDef>;
 
 /// A card in a slot of a line, with what is attached to it and its per-round flags (LC-MOVE-3).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -4,47 +4,19 @@
 //! (physical tables); the deck is tracked as the set of instances that may still be in it plus
 //! an exact count, because a sealed draw removes *some* card whose identity is revealed later.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::catalog::{CardDef, CardType};
-use super::config::{parse_instance, NarutoConfig, Policies, ShuffleMode, TurnMarkerPolicy};
+use super::config::{NarutoConfig, Policies, ShuffleMode, TurnMarkerPolicy};
 use super::events::{BlockingTeam, Duration, LinkKind, SentTeam, Stat, Step, Zone};
-use crate::game::commit::{Commitment, CommitmentLedger};
+use crate::game::commit::CommitmentLedger;
 use crate::game::{Outcome, Seat, Seats};
 
-/// A card in a zone that may hold face-down cards whose identity the log sealed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Held {
-    Known(String),
-    Sealed(Commitment),
-}
-
-impl Held {
-    pub fn known(&self) -> Option<&str> {
-        match self {
-            Held::Known(c) => Some(c),
-            Held::Sealed(_) => None,
-        }
-    }
-}
+pub use crate::game::cards::Held;
 
 /// The card definitions and the registered decks, shared by every state of a game.
-#[derive(Debug, Default)]
-pub struct Cards {
-    pub defs: BTreeMap<String, CardDef>,
-    /// Card ids per seat, in deck-list order.
-    pub decks: Vec<Vec<String>>,
-}
-
-impl Cards {
-    /// The definition of a card instance, if the instance exists.
-    pub fn def(&self, instance: &str) -> Option<&CardDef> {
-        let (seat, index) = parse_instance(instance)?;
-        let id = self.decks.get(usize::from(seat))?.get(index)?;
-        self.defs.get(id)
-    }
-}
+pub type Cards = crate::game::cards::Cards<CardDef>;
 
 /// What one player did this turn, for the per-turn limits (NAR §1.20).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,6 +1,8 @@
-//! Self-play: the game's random legal-play agent plays a complete game from a seed.
+//! Self-play: the game's random legal-play agent plays a complete game from a seed, and the
+//! pieces every game's agent shares (a random mix of policies from a table).
 
-use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
 
 use super::record::actor_for;
 use super::{AgentRng, Game, GameEntry, Violation};
@@ -30,4 +32,26 @@ pub fn self_play<G: Game>(seed: u64, players: &[String], max_events: usize) -> R
         entries.push((actor, GameEntry::Played(event)));
     }
     Ok(SelfPlayed { config, entries, final_state: state })
+}
+
+/// Sets each policy of `table` (key, the values to pick from) with probability `p` to a value
+/// picked at random, through the game's own `set` (which checks the value). The random numbers
+/// are drawn in table order, one coin and at most one pick per row, so a game's self-played
+/// games (and the fixtures made from them) depend only on its table.
+pub fn random_policies<C>(
+    config: &mut C,
+    table: &[(&str, &[&str])],
+    p: f64,
+    rng: &mut AgentRng,
+    set: impl Fn(&mut C, &str, &str) -> Result<(), String>,
+) {
+    for (key, values) in table {
+        if rng.random_bool(p) {
+            if let Some(v) = values.choose(rng) {
+                // Every value comes from the game's policy table, so this cannot fail; a value it
+                // refused would leave the default, which is still a legal game.
+                let _ = set(config, key, v);
+            }
+        }
+    }
 }

@@ -93,6 +93,33 @@ pub struct BoardView {
     pub layout: TableLayout,
 }
 
+impl BoardView {
+    /// The board of `state` for `viewer`: turn, phase, whose turn and the outcome come from the
+    /// game's own [`Game::position`](super::Game::position) and [`Game::outcome`](super::Game::outcome),
+    /// so every game's view fills in only what it owns (seats, shared zones, facts, layout).
+    pub fn of<G: super::Game>(
+        state: &G::State,
+        viewer: Viewer,
+        seats: Vec<SeatView>,
+        shared: Vec<ZoneView>,
+        facts: Vec<(String, String)>,
+        layout: TableLayout,
+    ) -> BoardView {
+        let pos = G::position(state);
+        BoardView {
+            viewer,
+            turn: pos.turn,
+            phase: pos.phase.to_string(),
+            active: pos.active,
+            seats,
+            shared,
+            facts,
+            outcome: G::outcome(state),
+            layout,
+        }
+    }
+}
+
 // ---- The table layout: where each area sits, as data, so one page draws every game ----
 
 /// Where each zone sits on the table. A seat's side is a grid of `columns` columns whose row 1 is

@@ -170,18 +170,7 @@ pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
     if s.policies.turn_marker == super::config::TurnMarkerPolicy::Shared {
         facts.push(("shared turn marker".to_string(), s.shared_marker.to_string()));
     }
-    let pos = <super::Naruto as crate::game::Game>::position(s);
-    BoardView {
-        viewer,
-        turn: pos.turn,
-        phase: pos.phase.to_string(),
-        active: pos.active,
-        seats,
-        shared: vec![chain],
-        facts,
-        outcome: s.result.clone(),
-        layout: layout(),
-    }
+    BoardView::of::<super::Naruto>(s, viewer, seats, vec![chain], facts, layout())
 }
 
 /// `N008 Iruka (p0-3)`.

@@ -75,19 +75,19 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (VanguardConf
             policies: Default::default(),
         }),
     };
-    for (key, values) in [
-        ("first_turn_attack", &["first-player-only", "both-first-turns"][..]),
-        ("simultaneous_loss", &["draw", "active-player-loses"][..]),
-        ("grade_assist_removal", &["two-and-two", "two-total"][..]),
-        ("damage_check_clan", &["required", "not-required"][..]),
-        ("stride_limit", &["once-per-turn", "unlimited"][..]),
-    ] {
-        if rng.random_bool(0.25) {
-            let v = values.choose(rng).copied().unwrap_or(values[0]);
-            // Every value comes from the policy table, so this cannot fail.
-            let _ = config.set_policy(key, v);
-        }
-    }
+    crate::game::selfplay::random_policies(
+        &mut config,
+        &[
+            ("first_turn_attack", &["first-player-only", "both-first-turns"]),
+            ("simultaneous_loss", &["draw", "active-player-loses"]),
+            ("grade_assist_removal", &["two-and-two", "two-total"]),
+            ("damage_check_clan", &["required", "not-required"]),
+            ("stride_limit", &["once-per-turn", "unlimited"]),
+        ],
+        0.25,
+        rng,
+        VanguardConfig::set_policy,
+    );
     (config, AgentSecrets::default())
 }
 

@@ -209,18 +209,7 @@ pub fn view(s: &VanguardState, viewer: Viewer) -> BoardView {
     for (k, v) in s.policies.to_pairs() {
         facts.push((format!("policy {k}"), v));
     }
-    let pos = <super::Vanguard as crate::game::Game>::position(s);
-    BoardView {
-        viewer,
-        turn: pos.turn,
-        phase: pos.phase.to_string(),
-        active: pos.active,
-        seats,
-        shared: vec![removed],
-        facts,
-        outcome: s.result.clone(),
-        layout: layout(),
-    }
+    BoardView::of::<super::Vanguard>(s, viewer, seats, vec![removed], facts, layout())
 }
 
 fn count(n: usize, what: &str) -> String {

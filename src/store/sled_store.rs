@@ -103,11 +103,19 @@ pub struct OpenOptions {
     /// Fails the open as a full disk would (tests of the read-only fallback; no unprivileged
     /// test can fill a real file system).
     pub simulate_full_disk: bool,
+    /// The bound on sled's own page cache (its default is 1 GiB). The server gives it a share
+    /// of `--cache-mb`, so that bound covers the memory of both.
+    pub page_cache_bytes: u64,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        OpenOptions { lock_wait: Duration::from_secs(30), durable: true, simulate_full_disk: false }
+        OpenOptions {
+            lock_wait: Duration::from_secs(30),
+            durable: true,
+            simulate_full_disk: false,
+            page_cache_bytes: SLED_CACHE_BYTES,
+        }
     }
 }
 
@@ -190,8 +198,8 @@ fn io_error(what: &str, e: std::io::Error) -> StoreError {
     StoreError::Backend(format!("{what}: {e}"))
 }
 
-/// The bound on sled's own page cache (its default is 1 GiB).
-const SLED_CACHE_BYTES: u64 = 64 << 20;
+/// The default bound on sled's own page cache (its default is 1 GiB).
+pub const SLED_CACHE_BYTES: u64 = 64 << 20;
 
 impl SledStore {
     /// Opens (or creates) the store in `dir`, waiting for another process to release it.
@@ -214,7 +222,7 @@ impl SledStore {
                         recovered.extend(notes);
                         // sled's page cache defaults to 1 GiB, outside every bound kifu sets; the
                         // server's own caches hold the folded games, so a small one suffices.
-                        sled::Config::new().path(dir).cache_capacity(SLED_CACHE_BYTES).open()
+                        sled::Config::new().path(dir).cache_capacity(options.page_cache_bytes).open()
                     }
                     // Another process holds the directory.
                     Ok(None) => Err(sled::Error::Io(std::io::Error::other("could not acquire lock"))),

@@ -101,11 +101,14 @@ impl Context {
     /// Opens the store, waiting for another kifu process that holds it, and says on stderr what
     /// the open repaired and whether the store is read-only (a full disk).
     pub fn open_store(&self) -> Result<SledStore> {
+        self.open_store_with(OpenOptions::default())
+    }
+
+    /// [`Self::open_store`] with options (the server bounds sled's page cache).
+    pub fn open_store_with(&self, options: OpenOptions) -> Result<SledStore> {
         // Tests of the full-disk fallback (no unprivileged test can fill a file system).
-        let options = OpenOptions {
-            simulate_full_disk: std::env::var("KIFU_TEST_DISK_FULL").is_ok_and(|v| v == "1"),
-            ..OpenOptions::default()
-        };
+        let options =
+            OpenOptions { simulate_full_disk: std::env::var("KIFU_TEST_DISK_FULL").is_ok_and(|v| v == "1"), ..options };
         let store = SledStore::open_with(&self.data_dir, self.clock.clone(), options)?;
         for note in store.open_notes() {
             eprintln!("note: {note}");

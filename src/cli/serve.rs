@@ -10,6 +10,7 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::json;
 
 use kifu::server::{tokens, AppState, ServerConfig};
+use kifu::store::sled_store::OpenOptions;
 
 use super::{output, Context};
 
@@ -21,8 +22,8 @@ pub struct Args {
     /// Allow listening on a non-loopback address (put TLS in front of it).
     #[arg(long)]
     pub allow_remote: bool,
-    /// The memory bound, in MiB, on the games and tournaments the server keeps open (least
-    /// recently used first out).
+    /// The memory bound, in MiB, on what the server caches: the games and tournaments it keeps
+    /// open (least recently used first out) and, an eighth of it, the store's page cache.
     #[arg(long, default_value_t = kifu::server::state::DEFAULT_CACHE_MB, value_parser = clap::value_parser!(u16).range(1..))]
     pub cache_mb: u16,
 }
@@ -31,11 +32,14 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
     if !a.addr.ip().is_loopback() && !a.allow_remote {
         bail!("{} is not a loopback address; pass --allow-remote to serve beyond this machine", a.addr);
     }
-    let store = ctx.open_store()?;
+    // One bound for both caches: sled's page cache would otherwise add its own 64 MiB on top.
+    let total = usize::from(a.cache_mb) << 20;
+    let page_cache = total / 8;
+    let store = ctx.open_store_with(OpenOptions { page_cache_bytes: page_cache as u64, ..OpenOptions::default() })?;
     let config = ServerConfig {
         tokens: Some(tokens::path(&ctx.data_dir)),
         pending: Some(ctx.data_dir.join("server").join("pending-results.json")),
-        cache_bytes: Some(usize::from(a.cache_mb) << 20),
+        cache_bytes: Some(total - page_cache),
         seeds: Some(ctx.data_dir.clone()),
     };
     let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);

@@ -3,26 +3,172 @@
 //! sends `Last-Event-ID: SEQ` and resumes at SEQ + 1; `?from=N` starts at event N; otherwise the
 //! stream starts with the next new event.
 //!
-//! The feed is the server's own appends (see the single-writer note in [`super`]): a follower
-//! waits on the broadcast channel, then describes every event from where it stands up to the new
-//! head, so a slow follower that lags behind the channel loses nothing — it catches up from the
-//! log, which is the source of truth.
+//! The feed is the server's own appends (see the single-writer note in [`super`]). Each live
+//! stream has its own notice channel, and each (stream, viewer) that someone follows has one
+//! feed task: it alone wakes on that stream's appends, describes the new events once and
+//! broadcasts the encoded frames, which every follower of that view only copies out. So an
+//! append wakes the followers of its own game, not every follower of every game, and a frame
+//! is encoded once, not once per follower. A follower that starts behind the head, falls
+//! behind the channel or sees a gap catches up from the log (the source of truth) itself, so
+//! it loses nothing.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde_json::json;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
 
 use super::auth::{game_access, Caller};
 use super::error::{AppResult, Q};
 use super::games::{requested_viewer, ViewQuery};
-use super::state::AppState;
+use super::state::{stream_id, viewer_key, AppState, OpenGame};
+use crate::game::driver::TimelineEntry;
+use crate::game::Viewer;
+
+/// Frames a feed holds for followers that are a little behind; one further behind catches up
+/// from the log.
+const FEED_FRAMES: usize = 256;
+
+/// How often an idle feed checks whether anyone still follows it.
+const IDLE_CHECK: Duration = Duration::from_secs(30);
+
+/// One event, described for one viewer and encoded once for all its followers.
+pub struct Frame {
+    seq: u64,
+    event: Event,
+}
+
+/// The feeds being followed, by (stream, viewer key).
+#[derive(Default)]
+pub struct Feeds(Mutex<HashMap<(String, String), broadcast::Sender<Arc<Frame>>>>);
+
+impl Feeds {
+    fn lock(&self) -> MutexGuard<'_, HashMap<(String, String), broadcast::Sender<Arc<Frame>>>> {
+        // The map only holds senders: after a panic elsewhere it is still consistent.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Ends a feed nobody follows any more (checked under the lock followers join under, so
+    /// none can join a feed that is ending). `force`: the feed ends anyway (its game is gone).
+    fn retire(&self, key: &(String, String), tx: &broadcast::Sender<Arc<Frame>>, force: bool) -> bool {
+        let mut map = self.lock();
+        if force || tx.receiver_count() == 0 {
+            if map.get(key).is_some_and(|t| t.same_channel(tx)) {
+                map.remove(key);
+            }
+            return true;
+        }
+        false
+    }
+}
+
+/// The SSE form of one timeline entry of `g`.
+fn frame(g: &OpenGame, entry: TimelineEntry) -> Option<Frame> {
+    let seq = entry.seq;
+    let data = json!({"entry": entry, "events": g.len(), "head": g.head.hash.to_hex()});
+    let event = Event::default().id(seq.to_string()).event("entry").json_data(data).ok()?;
+    Some(Frame { seq, event })
+}
+
+/// Events `from..` of `g` for `viewer` (the open game keeps each viewer's timeline and extends
+/// it), described off the async threads.
+async fn page(g: &Arc<OpenGame>, viewer: Viewer, from: u64) -> Option<Vec<TimelineEntry>> {
+    let g = g.clone();
+    tokio::task::spawn_blocking(move || g.timeline_range(viewer, from, g.len())).await.ok()
+}
+
+/// Follows the feed of (`id`, `viewer`), starting one if nobody follows it yet.
+fn join(state: &AppState, id: &str, viewer: Viewer) -> AppResult<broadcast::Receiver<Arc<Frame>>> {
+    let key = (id.to_string(), viewer_key(viewer));
+    let mut map = state.feeds().lock();
+    if let Some(tx) = map.get(&key) {
+        return Ok(tx.subscribe());
+    }
+    // Subscribe to the stream's notices before reading its head, so no append between the two
+    // is missed; the feed starts at that head (a follower reads the game after joining, so
+    // whatever it misses from the feed it finds in the log).
+    let notices = state.subscribe(id);
+    let start = state.store().head(&stream_id(id)?)?.len;
+    let (tx, rx) = broadcast::channel(FEED_FRAMES);
+    map.insert(key.clone(), tx.clone());
+    drop(map);
+    tokio::spawn(feed(state.clone(), key, viewer, tx, notices, start));
+    Ok(rx)
+}
+
+/// The feed task of one (stream, viewer): wakes on the stream's appends, describes and encodes
+/// the new events once, and broadcasts them; ends when nobody follows.
+async fn feed(
+    state: AppState,
+    key: (String, String),
+    viewer: Viewer,
+    tx: broadcast::Sender<Arc<Frame>>,
+    mut notices: broadcast::Receiver<u64>,
+    mut next: u64,
+) {
+    loop {
+        let Ok(g) = state.game(&key.0).await else {
+            state.feeds().retire(&key, &tx, true);
+            return;
+        };
+        if next < g.len() {
+            let Some(entries) = page(&g, viewer, next).await else {
+                state.feeds().retire(&key, &tx, true);
+                return;
+            };
+            for entry in entries {
+                next = entry.seq + 1;
+                if let Some(f) = frame(&g, entry) {
+                    // No follower right now is not an error: the check below ends the feed.
+                    let _ = tx.send(Arc::new(f));
+                }
+            }
+        }
+        // Wait for this stream to grow; now and then see whether anyone still follows.
+        loop {
+            if state.feeds().retire(&key, &tx, false) {
+                return;
+            }
+            tokio::select! {
+                n = notices.recv() => match n {
+                    Ok(len) if len > next => break,
+                    Ok(_) => continue,
+                    Err(RecvError::Lagged(_)) => break,
+                    Err(RecvError::Closed) => {
+                        state.feeds().retire(&key, &tx, true);
+                        return;
+                    }
+                },
+                _ = tokio::time::sleep(IDLE_CHECK) => continue,
+            }
+        }
+    }
+}
+
+/// Sends `g`'s events from `*next` to its head to a follower; false once the client is gone.
+async fn catch_up(g: &Arc<OpenGame>, viewer: Viewer, next: &mut u64, out: &mpsc::Sender<Event>) -> bool {
+    if *next >= g.len() {
+        return true;
+    }
+    let Some(entries) = page(g, viewer, *next).await else { return false };
+    for entry in entries {
+        let seq = entry.seq;
+        let Some(f) = frame(g, entry) else { return false };
+        if out.send(f.event).await.is_err() {
+            return false;
+        }
+        *next = seq + 1;
+    }
+    true
+}
 
 /// `GET /games/{id}/live?as=&from=`: new events as they are recorded, for a viewer.
 pub async fn live(
@@ -32,11 +178,12 @@ pub async fn live(
     headers: HeaderMap,
     caller: Caller,
 ) -> AppResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
-    // Subscribe before reading the head, so no append between the two is missed.
-    let mut notices = state.subscribe();
     let g = state.game(&id).await?;
     let access = game_access(&state, &caller, &g).await;
     let viewer = requested_viewer(&access, q.viewer.as_deref())?;
+    // Join the feed before reading the head, so no append between the two is missed.
+    let mut frames = join(&state, &id, viewer)?;
+    let g = state.game(&id).await?;
     let resume = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -44,43 +191,32 @@ pub async fn live(
         .map(|s| s.saturating_add(1));
     // An id past the end (u64::MAX included: it must not wrap to 0) resumes at the end.
     let mut next = resume.or(q.from).unwrap_or(g.len()).min(g.len());
-    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(256);
+    let (tx, rx) = mpsc::channel::<Event>(256);
     tokio::spawn(async move {
+        if !catch_up(&g, viewer, &mut next, &tx).await {
+            return;
+        }
         loop {
-            let g = match state.game(&id).await {
-                Ok(g) => g,
-                Err(_) => return,
-            };
-            if next < g.len() {
-                // The viewer's timeline is kept by the open game and extended as it grows.
-                let page = {
-                    let (g, from) = (g.clone(), next);
-                    match tokio::task::spawn_blocking(move || g.timeline_range(viewer, from, g.len())).await {
-                        Ok(page) => page,
-                        Err(_) => return,
+            let behind = tokio::select! {
+                _ = tx.closed() => return, // the client went away
+                f = frames.recv() => match f {
+                    Ok(f) if f.seq < next => continue,
+                    Ok(f) if f.seq == next => {
+                        if tx.send(f.event.clone()).await.is_err() {
+                            return;
+                        }
+                        next += 1;
+                        continue;
                     }
-                };
-                for entry in page {
-                    let seq = entry.seq;
-                    let data = json!({"entry": entry, "events": g.len(), "head": g.head.hash.to_hex()});
-                    let ev = Event::default().id(seq.to_string()).event("entry").json_data(data);
-                    let Ok(ev) = ev else { return };
-                    if tx.send(ev).await.is_err() {
-                        return; // the client went away
-                    }
-                    next = seq + 1;
+                    // A gap, or frames dropped while this follower was slow: read the log.
+                    Ok(_) | Err(RecvError::Lagged(_)) => true,
+                    Err(RecvError::Closed) => return,
                 }
-            }
-            // Wait for this stream to grow, or for the client to leave.
-            loop {
-                tokio::select! {
-                    _ = tx.closed() => return,
-                    n = notices.recv() => match n {
-                        Ok(n) if n.stream == id && n.len > next => break,
-                        Ok(_) => continue,
-                        Err(RecvError::Lagged(_)) => break,
-                        Err(RecvError::Closed) => return,
-                    }
+            };
+            if behind {
+                let Ok(g) = state.game(&id).await else { return };
+                if !catch_up(&g, viewer, &mut next, &tx).await {
+                    return;
                 }
             }
         }

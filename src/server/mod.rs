@@ -2,7 +2,7 @@
 //! (`/api/v1`), with the page assets embedded in the binary.
 //!
 //! Layout: [`state`] (the shared state: store handle, caches of opened games and tournaments,
-//! the live-event channel, pending result reports), [`auth`] (who is calling and what they may
+//! the per-stream live-event channels, pending result reports), [`auth`] (who is calling and what they may
 //! see), [`tokens`] (the token file), [`games`] and [`tournaments`] (the API handlers), [`live`]
 //! (server-sent events), [`assets`] (the pages) and [`error`].
 //!

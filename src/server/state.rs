@@ -1,6 +1,7 @@
 //! The server's shared state: the store handle, caches of opened games and tournaments keyed by
 //! their head (a cached entry is used only while the stream's head is unchanged, so a cache can
-//! never serve a stale or forked log), the live-event channel, and pending result reports.
+//! never serve a stale or forked log), the per-stream live-event channels and feeds, and pending
+//! result reports.
 //!
 //! A game stays open as it grows: its session is extended by the events appended after its head
 //! (verified link by link), never refolded. Both caches are bounded together by an LRU over the
@@ -44,13 +45,6 @@ pub struct ServerConfig {
 
 /// The default cache bound: room for a few hundred live games on a small VPS.
 pub const DEFAULT_CACHE_MB: u16 = 128;
-
-/// A new event in a stream, as announced to live followers.
-#[derive(Clone, Debug)]
-pub struct Notice {
-    pub stream: String,
-    pub len: u64,
-}
 
 /// A game's session, kept open across heads and extended as the game grows. Everything read
 /// through an [`OpenGame`] is clipped to that game's head, so a handler sees one consistent
@@ -179,7 +173,9 @@ struct Inner {
     clock: Arc<dyn Clock>,
     config: ServerConfig,
     cache: Mutex<Lru>,
-    live: broadcast::Sender<Notice>,
+    /// One notice channel per stream someone follows live: the stream's new length.
+    live: Mutex<HashMap<String, broadcast::Sender<u64>>>,
+    feeds: super::live::Feeds,
     tokens: Mutex<(Option<SystemTime>, HashMap<String, Grant>)>,
     pending: Mutex<Vec<PendingReport>>,
 }
@@ -213,12 +209,12 @@ pub fn parse_viewer(s: &str) -> AppResult<Viewer> {
 impl AppState {
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: ServerConfig) -> Self {
         let pending = config.pending.as_deref().map(load_pending).unwrap_or_default();
-        let (live, _) = broadcast::channel(1024);
         AppState(Arc::new(Inner {
             store,
             clock,
             cache: Mutex::new(Lru::new(config.cache_bytes.unwrap_or(usize::from(DEFAULT_CACHE_MB) << 20))),
-            live,
+            live: Mutex::new(HashMap::new()),
+            feeds: super::live::Feeds::default(),
             tokens: Mutex::new((None, HashMap::new())),
             pending: Mutex::new(pending),
             config,
@@ -238,15 +234,30 @@ impl AppState {
         &self.0.clock
     }
 
-    /// Follows appends to every stream (the live-event streams subscribe here).
-    pub fn subscribe(&self) -> broadcast::Receiver<Notice> {
-        self.0.live.subscribe()
+    fn channels(&self) -> std::sync::MutexGuard<'_, HashMap<String, broadcast::Sender<u64>>> {
+        // The map only holds senders: after a panic elsewhere it is still consistent.
+        self.0.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Follows appends to one stream (its new lengths): only that stream's appends wake it.
+    pub fn subscribe(&self, stream: &str) -> broadcast::Receiver<u64> {
+        self.channels().entry(stream.to_string()).or_insert_with(|| broadcast::channel(64).0).subscribe()
+    }
+
+    /// The live feeds (one per followed stream and viewer, see [`super::live`]).
+    pub(super) fn feeds(&self) -> &super::live::Feeds {
+        &self.0.feeds
     }
 
     /// Tells live followers that `stream` grew. Every write the server performs calls this.
     pub fn notify(&self, stream: &str, len: u64) {
-        // No receiver is not an error: nobody is watching.
-        let _ = self.0.live.send(Notice { stream: stream.to_string(), len });
+        let mut channels = self.channels();
+        if let Some(tx) = channels.get(stream) {
+            // Nobody follows it any more: drop its channel (a new follower makes a new one).
+            if tx.send(len).is_err() {
+                channels.remove(stream);
+            }
+        }
     }
 
     /// Appends through the server's own store handle and announces it: the way to feed a live

@@ -185,10 +185,12 @@ pub enum StoreError {
 /// to disk before it returns `Ok`, or writes nothing.
 ///
 /// Concurrency: appends from many threads (many live games) are checked and written one at a
-/// time, but made durable by group commit: one flush covers every append written before it
-/// began, and appenders that arrive while a flush runs wait for the next one, which covers them
-/// all. Each `Ok` still means that append is on disk, and total throughput rises with the
-/// number of writers instead of being one flush per append.
+/// time per stream (appends to different streams proceed side by side), and made durable by
+/// group commit: one flush covers every append waiting for it. The first waiting appender leads
+/// a flush that covers every append written before it began, holding no writer lock; the others
+/// sleep until it ends, and those that arrive meanwhile are covered together by the next one.
+/// Each `Ok` still means that append is on disk, and total throughput rises with the number of
+/// writers instead of being one flush per append.
 pub trait Store: Send + Sync {
     /// Appends a batch of requests atomically and durably, with one flush for the whole batch
     /// (group commit). If any request is refused, nothing is written.

@@ -32,10 +32,12 @@
 //!
 //! # Atomicity and isolation
 //!
-//! Writers take the `writer` mutex for the whole check-and-write: it gives the isolation a sled
-//! transaction gave (sled's exclusive file lock means no other process writes the directory).
-//! The mutex also guards a cache of heads, so an append to a known stream reads nothing from
-//! sled. The writes of a call (a batch of requests, or an import) are collected first, then
+//! Writers take the writer mutex of every stream they write (in stream-id order, so two
+//! writers never wait on each other in a cycle) for the whole check-and-write: it gives the
+//! isolation a sled transaction gave (sled's exclusive file lock means no other process writes
+//! the directory), while appends to different streams check, seal (encode and hash) and write
+//! concurrently. Each mutex also guards its stream's cached head, so an append to a known stream
+//! reads nothing from sled. The writes of a call (a batch of requests, or an import) are collected first, then
 //! written with `Tree::insert` when there is one key, else with one `Tree::apply_batch`, which
 //! sled 0.34 applies atomically, also across a crash (a batch manifest) and for readers (its
 //! global concurrency-control write lock). A sled transaction would be just as atomic, but even a
@@ -52,7 +54,11 @@
 //! Appends are acknowledged after a group-commit flush covers them: sled's `flush` (which syncs
 //! its log with `sync_file_range` on Linux: no drive-cache flush, no metadata, sled #1351,
 //! #1452), then `fdatasync` of every blob file sled created since the last flush and of the
-//! `blobs` directory, then `fdatasync` of sled's `db` file. sled never syncs its blob files (for
+//! `blobs` directory, then `fdatasync` of sled's `db` file. One flush covers every append
+//! waiting for it (leader and followers): the first appender to find no flush running leads one
+//! that covers every write committed before it began, without holding any writer mutex, while
+//! the others sleep until a flush covering their write completes; those that commit during a
+//! flush are covered together by the next one. sled never syncs its blob files (for
 //! messages over a quarter segment: 128 KiB by default); [`CHUNK_BYTES`] keeps chunks, and the
 //! leaf nodes holding them, well below that, so blob files only appear for very large events or
 //! headers, and are then synced too.
@@ -62,7 +68,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::{AppendRequest, Appended, ExpectedVersion, Imported, NewEvent, StoreError, StreamSummary};
@@ -80,8 +86,9 @@ pub const CHUNK_BYTES: usize = 4096;
 const TREE: &str = "kifu";
 
 /// How long a flush about to start waits at most for appends already under way to commit, so
-/// that it covers them too (group commit). Small next to a flush.
-const GROUP_WAIT: Duration = Duration::from_millis(1);
+/// that it covers them too (group commit). Small next to a flush: those that miss it are
+/// covered together by the next one.
+const GROUP_WAIT: Duration = Duration::from_micros(100);
 const TAG_EVENTS: u8 = b'E';
 const TAG_HEADER: u8 = b'H';
 const TAG_IDEMPOTENCY: u8 = b'I';
@@ -96,11 +103,19 @@ pub struct OpenOptions {
     /// Fails the open as a full disk would (tests of the read-only fallback; no unprivileged
     /// test can fill a real file system).
     pub simulate_full_disk: bool,
+    /// The bound on sled's own page cache (its default is 1 GiB). The server gives it a share
+    /// of `--cache-mb`, so that bound covers the memory of both.
+    pub page_cache_bytes: u64,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
-        OpenOptions { lock_wait: Duration::from_secs(30), durable: true, simulate_full_disk: false }
+        OpenOptions {
+            lock_wait: Duration::from_secs(30),
+            durable: true,
+            simulate_full_disk: false,
+            page_cache_bytes: SLED_CACHE_BYTES,
+        }
     }
 }
 
@@ -114,11 +129,17 @@ pub struct SledStore {
     data_file: Option<File>,
     /// sled's blob directory. `None` for temporary stores.
     blob_dir: Option<PathBuf>,
-    /// Held for every check-and-write; maps streams to their heads as last written.
-    writer: Mutex<HashMap<String, Head>>,
+    /// One writer mutex per stream, held for every check-and-write of that stream; each holds
+    /// the stream's head as last written (`None`: not known yet, read from sled).
+    writers: Mutex<HashMap<String, StreamLock>>,
     /// Group commit: writes committed so far, and how many of them are known durable.
     committed: AtomicU64,
     flushed: Mutex<Flushed>,
+    /// Signalled when a flush ends (its followers check whether it covered them).
+    flush_done: Condvar,
+    /// Blob files already synced (sled names them by log sequence number); only a flush's
+    /// leader touches it.
+    blobs: Mutex<HashSet<std::ffi::OsString>>,
     /// How many durable flushes ran (each covers every write committed before it began).
     flushes: AtomicU64,
     /// Appends between their start and their commit: a flush about to start lets them join it.
@@ -134,8 +155,39 @@ pub struct SledStore {
 struct Flushed {
     /// Writes covered by the last completed flush.
     upto: u64,
-    /// Blob files already synced (sled names them by log sequence number).
-    blobs: HashSet<std::ffi::OsString>,
+    /// Whether a leader is flushing now.
+    flushing: bool,
+}
+
+/// A stream's writer mutex and cached head.
+type StreamLock = Arc<Mutex<Option<Head>>>;
+
+/// The streams a call holds the writer mutexes of, with their cached heads.
+struct Heads<'a> {
+    locked: Vec<(&'a str, MutexGuard<'a, Option<Head>>)>,
+}
+
+impl Heads<'_> {
+    fn slot(&mut self, sid: &str) -> Option<&mut Option<Head>> {
+        self.locked.iter_mut().find(|(s, _)| *s == sid).map(|(_, g)| &mut **g)
+    }
+}
+
+/// Ends a flush's leadership even if the flush panics, so followers never wait forever.
+struct Leading<'a> {
+    store: &'a SledStore,
+    covered: Option<u64>,
+}
+
+impl Drop for Leading<'_> {
+    fn drop(&mut self) {
+        let mut f = self.store.flushed.lock().unwrap_or_else(|p| p.into_inner());
+        f.flushing = false;
+        if let Some(t) = self.covered {
+            f.upto = f.upto.max(t);
+        }
+        self.store.flush_done.notify_all();
+    }
 }
 
 fn backend(e: sled::Error) -> StoreError {
@@ -146,8 +198,8 @@ fn io_error(what: &str, e: std::io::Error) -> StoreError {
     StoreError::Backend(format!("{what}: {e}"))
 }
 
-/// The bound on sled's own page cache (its default is 1 GiB).
-const SLED_CACHE_BYTES: u64 = 64 << 20;
+/// The default bound on sled's own page cache (its default is 1 GiB).
+pub const SLED_CACHE_BYTES: u64 = 64 << 20;
 
 impl SledStore {
     /// Opens (or creates) the store in `dir`, waiting for another process to release it.
@@ -170,7 +222,7 @@ impl SledStore {
                         recovered.extend(notes);
                         // sled's page cache defaults to 1 GiB, outside every bound kifu sets; the
                         // server's own caches hold the folded games, so a small one suffices.
-                        sled::Config::new().path(dir).cache_capacity(SLED_CACHE_BYTES).open()
+                        sled::Config::new().path(dir).cache_capacity(options.page_cache_bytes).open()
                     }
                     // Another process holds the directory.
                     Ok(None) => Err(sled::Error::Io(std::io::Error::other("could not acquire lock"))),
@@ -278,9 +330,11 @@ impl SledStore {
             durable,
             data_file,
             blob_dir: None,
-            writer: Mutex::new(HashMap::new()),
+            writers: Mutex::new(HashMap::new()),
             committed: AtomicU64::new(0),
             flushed: Mutex::new(Flushed::default()),
+            flush_done: Condvar::new(),
+            blobs: Mutex::new(HashSet::new()),
             flushes: AtomicU64::new(0),
             writing: AtomicUsize::new(0),
             path,
@@ -294,24 +348,34 @@ impl SledStore {
         &self.path
     }
 
-    fn lock_writer(&self) -> MutexGuard<'_, HashMap<String, Head>> {
-        // A panic while holding the lock leaves the cache as it was before that write (it is
-        // only updated after a successful write), so the data is still good.
-        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    /// The writer mutex of `sid`, created on first use.
+    fn stream_lock(&self, sid: &str) -> StreamLock {
+        let mut map = self.writers.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(sid.to_string()).or_default().clone()
     }
 
-    /// Makes everything committed up to `ticket` durable. Concurrent appenders share one flush:
-    /// whoever flushes covers every write committed before the flush began.
+    /// Makes everything committed up to `ticket` durable (group commit, leader and followers):
+    /// whoever finds no flush running leads one covering every write committed before it began;
+    /// the others sleep until a flush that covers their write ends. No writer mutex is held.
     fn make_durable(&self, ticket: u64) -> Result<(), StoreError> {
         if !self.durable {
             return Ok(());
         }
-        let mut flushed = self.flushed.lock().unwrap_or_else(|p| p.into_inner());
-        if flushed.upto >= ticket {
-            return Ok(());
+        let mut f = self.flushed.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if f.upto >= ticket {
+                return Ok(());
+            }
+            if !f.flushing {
+                break;
+            }
+            f = self.flush_done.wait(f).unwrap_or_else(|p| p.into_inner());
         }
-        // Appends already under way join this flush rather than wait for the next one: with many
-        // writers one flush then covers nearly all of them. A lone writer never waits here.
+        f.flushing = true;
+        drop(f);
+        let mut leading = Leading { store: self, covered: None };
+        // Appends already under way join this flush rather than wait for the next one. A lone
+        // writer never waits here.
         let start = Instant::now();
         while self.writing.load(Ordering::SeqCst) > 0 && start.elapsed() < GROUP_WAIT {
             std::thread::yield_now();
@@ -319,13 +383,15 @@ impl SledStore {
         let target = self.committed.load(Ordering::SeqCst);
         self.db.flush().map_err(backend)?;
         if let Some(dir) = &self.blob_dir {
-            sync_new_blobs(dir, &mut flushed.blobs)?;
+            let mut blobs = self.blobs.lock().unwrap_or_else(|p| p.into_inner());
+            sync_new_blobs(dir, &mut blobs)?;
         }
-        if let Some(f) = &self.data_file {
-            f.sync_data().map_err(|e| io_error("fdatasync failed", e))?;
+        if let Some(file) = &self.data_file {
+            file.sync_data().map_err(|e| io_error("fdatasync failed", e))?;
         }
-        flushed.upto = target;
         self.flushes.fetch_add(1, Ordering::SeqCst);
+        // On an error above, `leading` ends the flush covering nothing: a follower leads the next.
+        leading.covered = Some(target);
         Ok(())
     }
 
@@ -350,25 +416,36 @@ impl SledStore {
         self.tree.apply_batch(batch).map_err(backend)
     }
 
-    /// Runs `plan` under the writer lock, writes what it collected and waits for the disk.
+    /// Runs `plan` holding the writer mutexes of `streams`, writes what it collected and waits
+    /// for the disk.
     fn write_and_flush<T>(
         &self,
-        plan: impl FnOnce(&mut HashMap<String, Head>, &mut Writes) -> Result<T, StoreError>,
+        streams: Vec<&str>,
+        plan: impl FnOnce(&mut Heads<'_>, &mut Writes) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         self.writing.fetch_add(1, Ordering::SeqCst);
-        let written = self.write_locked(plan);
+        let written = self.write_locked(streams, plan);
         self.writing.fetch_sub(1, Ordering::SeqCst);
         let (out, ticket) = written?;
         self.make_durable(ticket)?;
         Ok(out)
     }
 
-    /// Plans and writes under the writer lock; returns the group-commit ticket to wait for.
+    /// Plans and writes holding the writer mutexes of `streams`; returns the group-commit
+    /// ticket to wait for.
     fn write_locked<T>(
         &self,
-        plan: impl FnOnce(&mut HashMap<String, Head>, &mut Writes) -> Result<T, StoreError>,
+        mut streams: Vec<&str>,
+        plan: impl FnOnce(&mut Heads<'_>, &mut Writes) -> Result<T, StoreError>,
     ) -> Result<(T, u64), StoreError> {
-        let mut heads = self.lock_writer();
+        // Always in stream-id order: two calls never each hold a mutex the other waits for.
+        streams.sort_unstable();
+        streams.dedup();
+        let locks: Vec<(&str, StreamLock)> = streams.into_iter().map(|s| (s, self.stream_lock(s))).collect();
+        // A panic while holding a mutex leaves its head as before that write (it is only updated
+        // after a successful write), so the data is still good.
+        let mut heads =
+            Heads { locked: locks.iter().map(|(s, m)| (*s, m.lock().unwrap_or_else(|p| p.into_inner()))).collect() };
         let mut writes = Writes::default();
         let out = plan(&mut heads, &mut writes)?;
         let ticket = if writes.kv.is_empty() {
@@ -377,25 +454,31 @@ impl SledStore {
         } else {
             if let Err(e) = self.write(writes.kv) {
                 // sled may or may not have applied it: forget what we believe about heads.
-                heads.clear();
+                for (_, h) in &mut heads.locked {
+                    **h = None;
+                }
                 return Err(e);
             }
-            heads.extend(writes.heads);
+            for (sid, head) in writes.heads {
+                if let Some(slot) = heads.slot(&sid) {
+                    *slot = Some(head);
+                }
+            }
             self.committed.fetch_add(1, Ordering::SeqCst) + 1
         };
         Ok((out, ticket))
     }
 
     /// The head of a stream, from the cache or else from sled.
-    fn cached_head(&self, heads: &mut HashMap<String, Head>, sid: &str) -> Result<Option<Head>, StoreError> {
-        if let Some(h) = heads.get(sid) {
-            return Ok(Some(*h));
+    fn cached_head(&self, heads: &mut Heads<'_>, sid: &str) -> Result<Option<Head>, StoreError> {
+        let Some(slot) = heads.slot(sid) else {
+            // Not a stream this call locked: nothing to cache it in.
+            return self.load_head(sid);
+        };
+        if slot.is_none() {
+            *slot = self.load_head(sid)?;
         }
-        let head = self.load_head(sid)?;
-        if let Some(h) = head {
-            heads.insert(sid.to_string(), h);
-        }
-        Ok(head)
+        Ok(*slot)
     }
 
     /// The head derived from the stream's last chunk (or its header when it has no event).
@@ -454,7 +537,7 @@ impl SledStore {
     /// Checks one request against the current state and collects its writes.
     fn plan_request<'r>(
         &self,
-        heads: &mut HashMap<String, Head>,
+        heads: &mut Heads<'_>,
         writes: &mut Writes,
         pending: &mut HashMap<(&'r str, [u8; 16]), (u64, &'r NewEvent)>,
         req: &'r AppendRequest,
@@ -808,7 +891,8 @@ impl super::Store for SledStore {
     fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError> {
         self.refuse_if_read_only()?;
         let now = self.clock.now();
-        self.write_and_flush(|heads, writes| {
+        let streams = requests.iter().map(|r| r.stream.as_str()).collect();
+        self.write_and_flush(streams, |heads, writes| {
             // Idempotency ids recorded earlier in this batch.
             let mut pending = HashMap::new();
             requests.iter().map(|req| self.plan_request(heads, writes, &mut pending, req, now)).collect()
@@ -818,7 +902,7 @@ impl super::Store for SledStore {
     fn import(&self, log: &chain::VerifiedLog) -> Result<Imported, StoreError> {
         self.refuse_if_read_only()?;
         let sid = log.header.stream().as_str();
-        self.write_and_flush(|heads, writes| {
+        self.write_and_flush(vec![sid], |heads, writes| {
             if let Some(head) = self.cached_head(heads, sid)? {
                 let same_header =
                     self.tree.get(header_key(sid)).map_err(backend)?.is_some_and(|h| *h == *log.header_bytes);
@@ -865,8 +949,20 @@ impl super::Store for SledStore {
         // This process is the store's only writer (sled locks the directory), so the heads its
         // appends left are current; a stream not seen yet is looked up once. sled 0.34's reverse
         // range (`load_head`) costs more the longer the stream, so live paths avoid it.
-        let mut heads = self.lock_writer();
-        self.cached_head(&mut heads, stream.as_str())?.ok_or_else(|| StoreError::UnknownStream(stream.to_string()))
+        // Only that stream's mutex is taken: appends to other streams do not delay it.
+        let sid = stream.as_str();
+        let known = self.writers.lock().unwrap_or_else(|p| p.into_inner()).get(sid).cloned();
+        let lock = match known {
+            Some(lock) => lock,
+            // An unknown id gets no mutex (probes for missing games must not grow the map).
+            None if self.load_head(sid)?.is_none() => return Err(StoreError::UnknownStream(sid.to_string())),
+            None => self.stream_lock(sid),
+        };
+        let mut head = lock.lock().unwrap_or_else(|p| p.into_inner());
+        if head.is_none() {
+            *head = self.load_head(sid)?;
+        }
+        head.ok_or_else(|| StoreError::UnknownStream(sid.to_string()))
     }
 
     fn read(&self, stream: &StreamId, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError> {

@@ -377,6 +377,14 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let kifu = std::env::var("BENCH_KIFU").expect("BENCH_KIFU: the kifu binary (tools/bench-live builds it)");
+    // `--memory GAMES CACHE_MB`: only the crawl, to look at the server's memory alone.
+    if let Some(i) = args.iter().position(|a| a == "--memory") {
+        let games = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(2_000);
+        let cache_mb = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(64);
+        let (before, after) = crawl_rss(Path::new(&kifu), games, cache_mb);
+        println!("server RSS, crawl of {games} stored games (--cache-mb {cache_mb}): {before:.0} MiB before, {after:.0} MiB after (bound + 50 MiB = {} MiB)", cache_mb + 50);
+        return;
+    }
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut row = |k: String, v: String| {
         eprintln!("{k}: {v}");

@@ -32,6 +32,7 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
         bail!("{} is not a loopback address; pass --allow-remote to serve beyond this machine", a.addr);
     }
     let store = ctx.open_store()?;
+    crate::purge_in_background();
     let config = ServerConfig {
         tokens: Some(tokens::path(&ctx.data_dir)),
         pending: Some(ctx.data_dir.join("server").join("pending-results.json")),

@@ -206,7 +206,10 @@ pub fn parse_viewer(s: &str) -> AppResult<Viewer> {
             .strip_prefix("seat:")
             .and_then(|n| n.parse::<u8>().ok())
             .map(Viewer::Player)
-            .ok_or_else(|| AppError::BadRequest(format!("as= is spectator, judge or seat:N, not {s:?}"))),
+            .ok_or_else(|| {
+                let quoted = crate::log::quote_prefix(s);
+                AppError::BadRequest(format!("as= is spectator, judge or seat:N, not {quoted:?}"))
+            }),
     }
 }
 

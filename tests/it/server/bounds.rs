@@ -207,3 +207,18 @@ fn an_idle_connection_is_closed_and_an_active_one_is_not_cut() {
         );
     });
 }
+
+#[test]
+fn a_bad_viewer_is_quoted_by_its_prefix() {
+    // 1 MB through the parser; through the router, as long a value as a URI may carry (64 KiB).
+    let err = kifu::server::state::parse_viewer(&"x".repeat(1 << 20)).unwrap_err().to_string();
+    assert!(err.len() < 256 && err.contains("as= is spectator, judge or seat:N"), "{} bytes: {err:.300}", err.len());
+    let env = ServerEnv::new();
+    rt().block_on(async {
+        let uri = format!("/api/v1/games/naruto-physical/events?as={}", "y".repeat(60_000));
+        let (status, body) = super::get(&env.app(), &uri, None).await;
+        assert_eq!(status, axum::http::StatusCode::BAD_REQUEST);
+        let text = body.to_string();
+        assert!(text.len() < 512 && text.contains("(60000 bytes)"), "{} bytes: {text:.300}", text.len());
+    });
+}

@@ -71,7 +71,10 @@ fn main() {
     let _ = server.kill();
     let _ = server.wait();
 
-    println!("bench-flood: {connections} connections ({failed} failed to connect) opened in {:.1} s", opened.as_secs_f64());
+    println!(
+        "bench-flood: {connections} connections ({failed} failed to connect) opened in {:.1} s",
+        opened.as_secs_f64()
+    );
     println!("{:<34} {:>8}", "server RSS", "MiB");
     println!("{:<34} {baseline:>8.1}", "baseline (after warm-up)");
     println!("{:<34} {during:>8.1}", "during the flood (peak)");

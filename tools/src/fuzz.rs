@@ -174,7 +174,11 @@ fn tom_xml(u: &mut Unstructured<'_>) -> arbitrary::Result<String> {
     let mut x = format!("<tournament type=\"2\"><data><name>{}</name></data><players>", esc(&String::arbitrary(u)?));
     for id in &ids {
         let (first, last) = (String::arbitrary(u)?, String::arbitrary(u)?);
-        x += &format!("<player userid=\"{id}\"><firstname>{}</firstname><lastname>{}</lastname>", esc(&first), esc(&last));
+        x += &format!(
+            "<player userid=\"{id}\"><firstname>{}</firstname><lastname>{}</lastname>",
+            esc(&first),
+            esc(&last)
+        );
         if u.ratio(1u8, 5u8)? {
             x += &format!("<dropped><round>{}</round></dropped>", u.int_in_range(0..=8u32)?);
         }
@@ -405,7 +409,15 @@ fn main() {
     };
     let per_target = Duration::from_secs(seconds) / targets.len().max(1) as u32;
     let mut table = Table::new();
-    table.load_preset(UTF8_FULL).set_header(vec!["target", "seeds", "executions", "crashes", "hangs", "memory", "exec/s"]);
+    table.load_preset(UTF8_FULL).set_header(vec![
+        "target",
+        "seeds",
+        "executions",
+        "crashes",
+        "hangs",
+        "memory",
+        "exec/s",
+    ]);
     let right = |v: u64| Cell::new(v).set_alignment(CellAlignment::Right);
     let (mut total, mut findings) = (0u64, [0u64; 3]);
     for (t, target) in targets.iter().enumerate() {
@@ -428,7 +440,8 @@ fn main() {
         }
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         let c = &counts[t];
-        let found = [c.crashes.load(Ordering::Relaxed), c.hangs.load(Ordering::Relaxed), c.memory.load(Ordering::Relaxed)];
+        let found =
+            [c.crashes.load(Ordering::Relaxed), c.hangs.load(Ordering::Relaxed), c.memory.load(Ordering::Relaxed)];
         table.add_row(vec![
             Cell::new(target.name),
             right(target.corpus.len() as u64),

@@ -36,6 +36,7 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
     let total = usize::from(a.cache_mb) << 20;
     let page_cache = total / 8;
     let store = ctx.open_store_with(OpenOptions { page_cache_bytes: page_cache as u64, ..OpenOptions::default() })?;
+    crate::purge_in_background();
     let config = ServerConfig {
         tokens: Some(tokens::path(&ctx.data_dir)),
         pending: Some(ctx.data_dir.join("server").join("pending-results.json")),

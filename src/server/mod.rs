@@ -24,7 +24,8 @@
 //! ## Bounds
 //! [`serve`] accepts at most [`Limits::max_connections`] connections (more are answered 503 and
 //! closed), closes a connection that has not sent a whole request head within
-//! [`Limits::header_timeout`] (slowloris, and idle keep-alive connections alike), refuses request
+//! [`Limits::header_timeout`] (slowloris) or that sat silent between requests for
+//! [`Limits::idle_timeout`] (idle keep-alive; a slow response in flight is never cut), refuses request
 //! bodies over [`Limits::max_body`] (413) and more than [`Limits::sse_per_client`] live-event
 //! streams from one client address (429).
 //!
@@ -108,8 +109,11 @@ async fn security_headers(mut resp: axum::response::Response) -> axum::response:
 pub struct Limits {
     /// Open connections at once; one more is answered 503 and closed.
     pub max_connections: usize,
-    /// Time to send a whole request head, and the most a keep-alive connection may sit idle.
+    /// Time to send a whole request head.
     pub header_timeout: std::time::Duration,
+    /// The most a connection may sit silent with no response in flight (between keep-alive
+    /// requests); no byte read or written and no response being produced or sent.
+    pub idle_timeout: std::time::Duration,
     /// Request body bytes.
     pub max_body: usize,
     /// Live-event (SSE) streams open at once from one client IP address.
@@ -121,6 +125,7 @@ impl Default for Limits {
         Limits {
             max_connections: 1024,
             header_timeout: std::time::Duration::from_secs(10),
+            idle_timeout: std::time::Duration::from_secs(5),
             max_body: 256 * 1024,
             sse_per_client: 16,
         }
@@ -166,16 +171,17 @@ pub async fn serve_bounded(
             tokio::spawn(bounds::refuse(stream));
             continue;
         };
-        let svc = bounds::per_client(app.clone(), peer.ip(), live.clone(), limits.sse_per_client);
-        let timeout = limits.header_timeout;
+        let activity = bounds::Activity::new();
+        let svc = bounds::per_client(app.clone(), peer.ip(), live.clone(), limits.sse_per_client, activity.clone());
+        let (timeout, idle) = (limits.header_timeout, limits.idle_timeout);
         tokio::spawn(async move {
-            let io = hyper_util::rt::TokioIo::new(stream);
+            let io = hyper_util::rt::TokioIo::new(bounds::Watched::new(stream, activity.clone()));
             let svc = hyper_util::service::TowerToHyperService::new(svc);
-            let _ = hyper::server::conn::http1::Builder::new()
+            let conn = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(timeout)
-                .serve_connection(io, svc)
-                .await;
+                .serve_connection(io, svc);
+            bounds::until_idle(conn, &activity, idle).await;
             drop(permit);
         });
     }

@@ -198,11 +198,10 @@ pub fn parse_viewer(s: &str) -> AppResult<Viewer> {
     match s {
         "spectator" | "" => Ok(Viewer::Spectator),
         "judge" => Ok(Viewer::Judge),
-        _ => s
-            .strip_prefix("seat:")
-            .and_then(|n| n.parse::<u8>().ok())
-            .map(Viewer::Player)
-            .ok_or_else(|| AppError::BadRequest(format!("as= is spectator, judge or seat:N, not {s:?}"))),
+        _ => s.strip_prefix("seat:").and_then(|n| n.parse::<u8>().ok()).map(Viewer::Player).ok_or_else(|| {
+            let quoted = crate::log::quote_prefix(s);
+            AppError::BadRequest(format!("as= is spectator, judge or seat:N, not {quoted:?}"))
+        }),
     }
 }
 

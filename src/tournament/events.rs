@@ -83,11 +83,13 @@ impl std::str::FromStr for MatchScore {
     /// `W-L-D` or `W-L`.
     fn from_str(s: &str) -> Result<Self, String> {
         let parts: Vec<&str> = s.trim().split('-').collect();
-        let num = |x: &str| x.trim().parse::<u32>().map_err(|_| format!("{s:?} is not a score like 2-1-0"));
+        // A bad score is quoted by its prefix only: a report may carry a megabyte of it.
+        let quoted = || crate::log::quote_prefix(s);
+        let num = |x: &str| x.trim().parse::<u32>().map_err(|_| format!("{:?} is not a score like 2-1-0", quoted()));
         match parts.as_slice() {
             [w, l] => Ok(MatchScore { a_wins: num(w)?, b_wins: num(l)?, draws: 0 }),
             [w, l, d] => Ok(MatchScore { a_wins: num(w)?, b_wins: num(l)?, draws: num(d)? }),
-            _ => Err(format!("{s:?} is not a score like 2-1-0 (wins-losses-draws, in games)")),
+            _ => Err(format!("{:?} is not a score like 2-1-0 (wins-losses-draws, in games)", quoted())),
         }
     }
 }

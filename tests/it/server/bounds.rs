@@ -1,6 +1,8 @@
 //! The bounded server over a real socket: connections over the cap are refused with a 503 while
 //! idle and half-sent connections are closed by the header timeout, so a normal client is served
-//! again; bodies over the limit are 413; live-event streams are capped per client address.
+//! again; a kept-alive connection that falls silent is closed by the idle timeout, while a slow
+//! request head or a quiet live stream is not cut; bodies over the limit are 413; live-event
+//! streams are capped per client address.
 
 use std::time::Duration;
 
@@ -13,15 +15,23 @@ use super::{rt, ServerEnv};
 
 const CAP: usize = 8;
 
-async fn start(env: &ServerEnv) -> (String, tokio::sync::oneshot::Sender<()>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let limits = Limits {
+fn test_limits() -> Limits {
+    Limits {
         max_connections: CAP,
         header_timeout: Duration::from_millis(500),
+        idle_timeout: Duration::from_millis(500),
         max_body: 64 * 1024,
         sse_per_client: 2,
-    };
+    }
+}
+
+async fn start(env: &ServerEnv) -> (String, tokio::sync::oneshot::Sender<()>) {
+    start_with(env, test_limits()).await
+}
+
+async fn start_with(env: &ServerEnv, limits: Limits) -> (String, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let state = env.state.clone();
     tokio::spawn(async move {
@@ -134,5 +144,81 @@ fn bodies_and_live_streams_are_bounded() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(again, "a closed live stream kept its slot");
+    });
+}
+
+/// Reads from `s` into `seen` until `needle` has arrived (true), or the connection closes or
+/// 10 s pass (false).
+async fn read_until(s: &mut TcpStream, seen: &mut Vec<u8>, needle: &[u8]) -> bool {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        if seen.windows(needle.len()).any(|w| w == needle) {
+            return true;
+        }
+        let mut buf = [0u8; 4096];
+        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => seen.extend_from_slice(&buf[..n]),
+            _ => return false,
+        }
+    }
+}
+
+#[test]
+fn an_idle_connection_is_closed_and_an_active_one_is_not_cut() {
+    let env = ServerEnv::new();
+    let log = super::fixture_log("naruto-physical");
+    rt().block_on(async {
+        // A header timeout far past the test's patience: only the idle timeout can close.
+        let limits =
+            Limits { header_timeout: Duration::from_secs(120), idle_timeout: Duration::from_secs(1), ..test_limits() };
+        let (addr, _stop) = start_with(&env, limits).await;
+
+        // One kept-alive request answered, then silence: closed.
+        let mut s = TcpStream::connect(&addr).await.unwrap();
+        s.write_all(b"GET /api/v1/streams HTTP/1.1\r\nhost: x\r\n\r\n").await.unwrap();
+        let mut out = Vec::new();
+        let closed = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await;
+        assert!(closed.is_ok(), "an idle keep-alive connection stayed open");
+        let out = String::from_utf8_lossy(&out);
+        assert!(out.starts_with("HTTP/1.1 200") && !out.contains("connection: close"), "{out}");
+
+        // A request head sent slowly, but never silent for the idle time, is served.
+        let mut s = TcpStream::connect(&addr).await.unwrap();
+        for piece in ["GET /api/v1/streams HTTP/1.1\r\n", "host: x\r\n", "connection: close\r\n", "\r\n"] {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            s.write_all(piece.as_bytes()).await.unwrap();
+        }
+        let mut out = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await;
+        assert!(out.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&out));
+
+        // A live stream quiet for longer than the idle time is a response in flight: not cut.
+        super::live::feed(&env.state, &log, "naruto-idle", 0, 1).await;
+        let mut s = TcpStream::connect(&addr).await.unwrap();
+        s.write_all(b"GET /api/v1/games/naruto-idle/live?from=0 HTTP/1.1\r\nhost: x\r\n\r\n").await.unwrap();
+        let mut seen = Vec::new();
+        assert!(read_until(&mut s, &mut seen, b"id: 0\n").await, "{}", String::from_utf8_lossy(&seen));
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        super::live::feed(&env.state, &log, "naruto-idle", 1, 2).await;
+        assert!(
+            read_until(&mut s, &mut seen, b"id: 1\n").await,
+            "the quiet live stream was cut: {}",
+            String::from_utf8_lossy(&seen)
+        );
+    });
+}
+
+#[test]
+fn a_bad_viewer_is_quoted_by_its_prefix() {
+    // 1 MB through the parser; through the router, as long a value as a URI may carry (64 KiB).
+    let err = kifu::server::state::parse_viewer(&"x".repeat(1 << 20)).unwrap_err().to_string();
+    assert!(err.len() < 256 && err.contains("as= is spectator, judge or seat:N"), "{} bytes: {err:.300}", err.len());
+    let env = ServerEnv::new();
+    rt().block_on(async {
+        let uri = format!("/api/v1/games/naruto-physical/events?as={}", "y".repeat(60_000));
+        let (status, body) = super::get(&env.app(), &uri, None).await;
+        assert_eq!(status, axum::http::StatusCode::BAD_REQUEST);
+        let text = body.to_string();
+        assert!(text.len() < 512 && text.contains("(60000 bytes)"), "{} bytes: {text:.300}", text.len());
     });
 }

@@ -4,7 +4,6 @@
 //! Assets are served gzip-compressed (compressed once, on first use) to clients that accept it,
 //! with an ETag and a cache lifetime, so a slow link fetches them once and small.
 
-use std::io::Write as _;
 use std::sync::OnceLock;
 
 use axum::extract::{Path, State};
@@ -13,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
+use super::compress::{accepts_gzip, gzip};
 use super::error::AppError;
 use super::state::AppState;
 
@@ -75,31 +75,12 @@ async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) 
     }
 }
 
-fn gzip(body: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    // Writing into memory cannot fail; an empty result just means "send it uncompressed".
-    if enc.write_all(body).is_err() {
-        return Vec::new();
-    }
-    enc.finish().unwrap_or_default()
-}
-
 /// Each asset compressed, in the order of [`FILES`].
 fn gzipped(i: usize) -> &'static [u8] {
     static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
-    GZ.get_or_init(|| FILES.iter().map(|(_, _, body)| gzip(body.as_bytes())).collect())
+    GZ.get_or_init(|| FILES.iter().map(|(_, _, body)| gzip(body.as_bytes(), flate2::Compression::best())).collect())
         .get(i)
         .map_or(&[], Vec::as_slice)
-}
-
-/// Whether the request's `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
-fn accepts_gzip(headers: &HeaderMap) -> bool {
-    let Some(v) = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()) else { return false };
-    v.split(',').any(|t| {
-        let mut parts = t.split(';').map(str::trim);
-        parts.next().is_some_and(|c| c.eq_ignore_ascii_case("gzip"))
-            && parts.all(|p| p.strip_prefix("q=").is_none_or(|q| q.parse::<f32>().is_ok_and(|q| q > 0.0)))
-    })
 }
 
 /// Assets are cached for ten minutes and revalidated by their content hash after that.

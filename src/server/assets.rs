@@ -6,14 +6,16 @@
 
 use std::sync::OnceLock;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
+use axum::{Json, Router};
 
+use super::auth::Caller;
 use super::compress::{accepts_gzip, gzip};
-use super::error::AppError;
+use super::error::{AppError, Q};
+use super::games::{self, ViewQuery};
 use super::state::AppState;
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -61,12 +63,29 @@ fn page_error(what: &str, id: &str, e: AppError) -> Response {
     }
 }
 
-async fn replay_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    match state.game(&id).await {
-        Ok(_) => html(REPLAY),
-        Err(e) => page_error("game", &id, e),
+/// The replay page, carrying the public summary and the spectator's first board (at the URL's
+/// `seq`) in a JSON data block: a visitor without a token draws the board without another round
+/// trip. Only what the public may read goes in; a token holder's page fetches its own.
+async fn replay_page(State(state): State<AppState>, Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
+    if let Err(e) = state.game(&id).await {
+        return page_error("game", &id, e);
     }
+    let seq = query
+        .as_deref()
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("seq=")))
+        .and_then(|v| v.parse::<u64>().ok());
+    let summary = games::summary(State(state.clone()), Path(id.clone()), Caller::Public).await;
+    let q = ViewQuery { viewer: None, from: None, limit: None, seq, turn: None, phase: None };
+    let board = games::board(State(state), Path(id), Q(q), Caller::Public).await;
+    let (Ok(Json(summary)), Ok(Json(board))) = (summary, board) else { return html(REPLAY) };
+    // `<` escaped, so no text in the data can close the element.
+    let boot = serde_json::json!({"summary": summary, "board": board}).to_string().replace('<', "\\u003c");
+    let page = REPLAY.replacen(BOOT_MARK, &format!("<script type=\"application/json\" id=\"boot\">{boot}</script>"), 1);
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], page).into_response()
 }
+
+/// Where the replay page takes its boot data.
+const BOOT_MARK: &str = "<!-- boot -->";
 
 async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     match state.tournament(&id).await {

@@ -47,6 +47,14 @@ fn unknown_ids_are_404_pages() {
         let (status, _, body) = raw(&app, "/replay/naruto-physical", &[]).await;
         assert_eq!(status, StatusCode::OK);
         assert!(String::from_utf8(body).unwrap().contains("<fieldset id=\"controls\" class=\"controls\" disabled>"));
+        // It brings the public summary and the spectator's board at `seq`, exactly as the API gives them.
+        let (_, _, body) = raw(&app, "/replay/naruto-judged?seq=40", &[]).await;
+        let text = String::from_utf8(body).unwrap();
+        let start = text.find("<script type=\"application/json\" id=\"boot\">").expect("boot data") + 42;
+        let boot: serde_json::Value =
+            serde_json::from_str(&text[start..start + text[start..].find("</script>").unwrap()]).unwrap();
+        assert_eq!(boot["board"], super::get(&app, "/api/v1/games/naruto-judged/board?seq=40", None).await.1);
+        assert_eq!(boot["summary"], super::get(&app, "/api/v1/games/naruto-judged", None).await.1);
         assert_eq!(raw(&app, "/tournament/cup", &[]).await.0, StatusCode::OK);
     });
 }

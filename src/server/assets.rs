@@ -2,7 +2,8 @@
 //! CSS and JavaScript that render everything from the JSON API, so one viewer draws every game
 //! from its generic `BoardView`. A page for an id the store does not hold is a real 404 page.
 //! Assets are served gzip-compressed (compressed once, on first use) to clients that accept it,
-//! with an ETag and a cache lifetime, so a slow link fetches them once and small.
+//! with an ETag and a cache lifetime, so a slow link fetches them once and small. The replay page
+//! brings the public summary and first board with it, saving a visitor a round trip.
 
 use std::sync::OnceLock;
 

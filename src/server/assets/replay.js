@@ -176,7 +176,8 @@
     const me = b.seats.find((s) => s.seat === mySeat()) || b.seats[0];
     const others = b.seats.filter((s) => s !== me);
     const sharedAreas = layout.areas.filter((a) => a.side === "shared");
-    const middle = el("div", { class: "middle" });
+    // Focusable, so a keyboard can scroll it when it overflows.
+    const middle = el("div", { class: "middle", tabindex: "0", role: "region", "aria-label": "shared zones" });
     middle.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`;
     for (const z of b.shared) {
       const a = sharedAreas.find((x) => x.zone === z.zone);

@@ -634,7 +634,8 @@ async fn check_replay(t: &Browsers<'_>, name: &str, axe_found: &mut Vec<String>)
     let len = session.len();
     let seats = session.board(0, Viewer::Judge).seats.len();
     let url = |seq: u64, viewer: &str| format!("{base}/replay/{name}?seq={seq}{viewer}");
-    c.execute("localStorage.removeItem('kifu-token')", vec![]).await.unwrap();
+    // (The first call finds the browser on its blank start page, which has no localStorage.)
+    c.execute("try { localStorage.removeItem('kifu-token') } catch (_) {}", vec![]).await.unwrap();
 
     // A spectator, at positions across the game.
     let hand_cards = "document.querySelectorAll('.zone[data-zone=\"hand\"] .card.known').length";

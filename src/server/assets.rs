@@ -2,18 +2,21 @@
 //! CSS and JavaScript that render everything from the JSON API, so one viewer draws every game
 //! from its generic `BoardView`. A page for an id the store does not hold is a real 404 page.
 //! Assets are served gzip-compressed (compressed once, on first use) to clients that accept it,
-//! with an ETag and a cache lifetime, so a slow link fetches them once and small.
+//! with an ETag and a cache lifetime, so a slow link fetches them once and small. The replay page
+//! brings the public summary and first board with it, saving a visitor a round trip.
 
-use std::io::Write as _;
 use std::sync::OnceLock;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
+use axum::{Json, Router};
 
-use super::error::AppError;
+use super::auth::Caller;
+use super::compress::{accepts_gzip, gzip};
+use super::error::{AppError, Q};
+use super::games::{self, ViewQuery};
 use super::state::AppState;
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -61,12 +64,29 @@ fn page_error(what: &str, id: &str, e: AppError) -> Response {
     }
 }
 
-async fn replay_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    match state.game(&id).await {
-        Ok(_) => html(REPLAY),
-        Err(e) => page_error("game", &id, e),
+/// The replay page, carrying the public summary and the spectator's first board (at the URL's
+/// `seq`) in a JSON data block: a visitor without a token draws the board without another round
+/// trip. Only what the public may read goes in; a token holder's page fetches its own.
+async fn replay_page(State(state): State<AppState>, Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
+    if let Err(e) = state.game(&id).await {
+        return page_error("game", &id, e);
     }
+    let seq = query
+        .as_deref()
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("seq=")))
+        .and_then(|v| v.parse::<u64>().ok());
+    let summary = games::summary(State(state.clone()), Path(id.clone()), Caller::Public).await;
+    let q = ViewQuery { viewer: None, from: None, limit: None, seq, turn: None, phase: None };
+    let board = games::board(State(state), Path(id), Q(q), Caller::Public).await;
+    let (Ok(Json(summary)), Ok(Json(board))) = (summary, board) else { return html(REPLAY) };
+    // `<` escaped, so no text in the data can close the element.
+    let boot = serde_json::json!({"summary": summary, "board": board}).to_string().replace('<', "\\u003c");
+    let page = REPLAY.replacen(BOOT_MARK, &format!("<script type=\"application/json\" id=\"boot\">{boot}</script>"), 1);
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], page).into_response()
 }
+
+/// Where the replay page takes its boot data.
+const BOOT_MARK: &str = "<!-- boot -->";
 
 async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     match state.tournament(&id).await {
@@ -75,31 +95,12 @@ async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) 
     }
 }
 
-fn gzip(body: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    // Writing into memory cannot fail; an empty result just means "send it uncompressed".
-    if enc.write_all(body).is_err() {
-        return Vec::new();
-    }
-    enc.finish().unwrap_or_default()
-}
-
 /// Each asset compressed, in the order of [`FILES`].
 fn gzipped(i: usize) -> &'static [u8] {
     static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
-    GZ.get_or_init(|| FILES.iter().map(|(_, _, body)| gzip(body.as_bytes())).collect())
+    GZ.get_or_init(|| FILES.iter().map(|(_, _, body)| gzip(body.as_bytes(), flate2::Compression::best())).collect())
         .get(i)
         .map_or(&[], Vec::as_slice)
-}
-
-/// Whether the request's `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
-fn accepts_gzip(headers: &HeaderMap) -> bool {
-    let Some(v) = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()) else { return false };
-    v.split(',').any(|t| {
-        let mut parts = t.split(';').map(str::trim);
-        parts.next().is_some_and(|c| c.eq_ignore_ascii_case("gzip"))
-            && parts.all(|p| p.strip_prefix("q=").is_none_or(|q| q.parse::<f32>().is_ok_and(|q| q > 0.0)))
-    })
 }
 
 /// Assets are cached for ten minutes and revalidated by their content hash after that.

@@ -4,7 +4,8 @@
 //! Layout: [`state`] (the shared state: store handle, caches of opened games and tournaments,
 //! the per-stream live-event channels, pending result reports), [`auth`] (who is calling and what they may
 //! see), [`tokens`] (the token file), [`games`] and [`tournaments`] (the API handlers), [`live`]
-//! (server-sent events), [`assets`] (the pages) and [`error`].
+//! (server-sent events), [`assets`] (the pages), `compress` (gzip for assets, pages and JSON responses)
+//! and [`error`].
 //!
 //! ## Roles
 //! - **Public** (no token): spectator views only. A game's hidden information never leaves the
@@ -40,6 +41,7 @@
 pub mod assets;
 pub mod auth;
 mod bounds;
+mod compress;
 pub mod error;
 pub mod games;
 pub mod live;
@@ -88,6 +90,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api)
         .merge(assets::routes())
+        .layer(axum::middleware::from_fn(compress::responses))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }

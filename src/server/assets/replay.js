@@ -176,7 +176,8 @@
     const me = b.seats.find((s) => s.seat === mySeat()) || b.seats[0];
     const others = b.seats.filter((s) => s !== me);
     const sharedAreas = layout.areas.filter((a) => a.side === "shared");
-    const middle = el("div", { class: "middle" });
+    // Focusable, so a keyboard can scroll it when it overflows.
+    const middle = el("div", { class: "middle", tabindex: "0", role: "region", "aria-label": "shared zones" });
     middle.style.gridTemplateColumns = `repeat(${layout.columns}, minmax(0, 1fr))`;
     for (const z of b.shared) {
       const a = sharedAreas.find((x) => x.zone === z.zone);
@@ -602,13 +603,32 @@
     st.source = src;
   }
 
+  // The public summary and spectator board the page arrived with (see assets.rs): read once, and
+  // only by a visitor without a token, whose own fetches would return the same.
+  function takeBoot() {
+    const node = document.getElementById("boot");
+    if (!node) return {};
+    node.remove();
+    if (kifu.token()) return {};
+    try {
+      return JSON.parse(node.textContent) || {};
+    } catch (_) {
+      return {};
+    }
+  }
+
   async function load() {
     stop();
-    // The summary and the first board in parallel: one round trip, not two, on a slow link.
+    const boot = takeBoot();
+    // The summary and the first board in parallel: one round trip, not two, on a slow link (none
+    // when the page brought them).
     const want = params.has("seq") ? Number(params.get("seq")) : null;
     const asked = st.viewer;
-    const firstBoard = api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`)).catch((e) => e);
-    const s = await api(`/games/${gid}`);
+    const firstBoard =
+      boot.board && asked === "spectator"
+        ? Promise.resolve(boot.board)
+        : api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`)).catch((e) => e);
+    const s = boot.summary || (await api(`/games/${gid}`));
     st.summary = s;
     st.len = s.events;
     st.boards.clear();

@@ -10,6 +10,7 @@
 //! Chromium, chromedriver or axe-core is missing: `tools/test` installs them.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -49,7 +50,9 @@ fn find_program(names: &[&str]) -> Option<PathBuf> {
     None
 }
 
-/// chromedriver on a free loopback port; killed (by its PID) when dropped.
+/// chromedriver on a free loopback port, in a process group of its own. Dropping it — also
+/// while a failed test unwinds — kills chromedriver and every Chromium process it started, by
+/// their PIDs and by the group, so no browser outlives the test.
 struct ChromeDriver {
     child: Child,
     port: u16,
@@ -58,9 +61,42 @@ struct ChromeDriver {
 
 impl Drop for ChromeDriver {
     fn drop(&mut self) {
+        let pid = self.child.id();
+        // Collected before any is killed: an orphan is re-parented and would no longer be found.
+        let mut doomed = descendants(pid);
+        doomed.push(pid);
+        let mut kill = Command::new("kill");
+        kill.arg("-KILL").arg("--").arg(format!("-{pid}"));
+        kill.args(doomed.iter().map(u32::to_string));
+        let _ = kill.stdout(Stdio::null()).stderr(Stdio::null()).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Every process below `root` (children, grandchildren…), read from /proc.
+fn descendants(root: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+                .filter_map(|pid| {
+                    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                    // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+                    let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+                    Some((pid, ppid))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(p) = frontier.pop() {
+        for &(child, _) in parents.iter().filter(|(_, pp)| *pp == p) {
+            out.push(child);
+            frontier.push(child);
+        }
+    }
+    out
 }
 
 fn free_port() -> u16 {
@@ -75,6 +111,7 @@ fn start_chromedriver() -> ChromeDriver {
         .expect("chromium is not installed: apt-get install chromium chromium-driver");
     let port = free_port();
     let child = Command::new(driver)
+        .process_group(0)
         .arg(format!("--port={port}"))
         .arg("--allowed-ips=127.0.0.1")
         .stdout(Stdio::null())
@@ -216,19 +253,20 @@ async fn viewport(c: &Client, w: u32, h: u32) {
     assert_eq!(inner, json!([w, h]), "the viewport is {w}×{h}");
 }
 
-/// Both seats' sides lie inside the window (no scrolling to see the opponent).
-async fn assert_seats_on_screen(c: &Client, at: &str) {
+/// Every seat's side (`seats` of them) lies inside the window: no scrolling to see an opponent.
+async fn assert_seats_on_screen(c: &Client, at: &str, seats: usize) {
     screenshot(c, &format!("seats-{}", at.replace([' ', ','], "-"))).await;
     let rects = js(
         c,
-        "[...document.querySelectorAll('#board .seat')].map((s) => { const r = s.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })",
+        "[...document.querySelectorAll('#board .seat')].map((s) => { const r = s.getBoundingClientRect(); return [r.top, r.bottom, innerHeight, r.left, r.right, innerWidth]; })",
     )
     .await;
     let rects = rects.as_array().unwrap();
-    assert_eq!(rects.len(), 2, "two seats at {at}");
+    assert_eq!(rects.len(), seats, "{seats} seats at {at}");
     for r in rects {
-        let (top, bottom, h) = (r[0].as_f64().unwrap(), r[1].as_f64().unwrap(), r[2].as_f64().unwrap());
+        let [top, bottom, h, left, right, w] = [0, 1, 2, 3, 4, 5].map(|i| r[i].as_f64().unwrap());
         assert!(top >= 0.0 && bottom <= h + 0.5, "a seat at {at} is off screen: {top}..{bottom} of {h}");
+        assert!(left >= 0.0 && right <= w + 0.5, "a seat at {at} is off screen: {left}..{right} of {w}");
     }
 }
 
@@ -339,7 +377,7 @@ fn browser_end_to_end() {
         }
         assert_eq!(js(&c, "document.querySelector('#events li.current').dataset.seq").await, (value - 1).to_string());
         assert!(c.current_url().await.unwrap().as_str().ends_with(&format!("?seq={value}")), "the URL encodes the position");
-        assert_seats_on_screen(&c, "naruto-physical").await;
+        assert_seats_on_screen(&c, "naruto-physical", 2).await;
         assert_no_duplicate_cards(&c, &format!("naruto-physical {value}")).await;
         wait_for(&c, "document.getElementById('announce').textContent.startsWith('Event ')").await;
         screenshot(&c, "replay-scrubbed").await;
@@ -400,7 +438,7 @@ fn browser_end_to_end() {
         let at = (0..433).max_by_key(|&n| (hand(n, 0).min(hand(n, 1)), hand(n, 0))).unwrap();
         goto_board(&c, &format!("{base}/replay/naruto-physical?seq={at}"), at).await;
         assert!(js(&c, hidden_cards).await.as_u64().unwrap() > 0, "hands show face down");
-        assert_seats_on_screen(&c, "naruto-physical, full hands").await;
+        assert_seats_on_screen(&c, "naruto-physical, full hands", 2).await;
         screenshot(&c, "replay-spectator").await;
         axe_check(&c, &axe, "the replay page", &mut axe_found).await;
 
@@ -489,7 +527,7 @@ fn browser_end_to_end() {
         let cols: std::collections::BTreeSet<i64> = cells.iter().map(|p| p[1].as_i64().unwrap()).collect();
         assert_eq!((rows.len(), cols.len()), (2, 3), "the circles lie as a 2×3 grid: {cells:?}");
         assert!(js(&c, "document.querySelector('#board .card.known').textContent").await.as_str().unwrap().contains("pow"), "Vanguard tiles show power");
-        assert_seats_on_screen(&c, "vanguard-clean").await;
+        assert_seats_on_screen(&c, "vanguard-clean", 2).await;
         assert_no_duplicate_cards(&c, "vanguard-clean 60").await;
         screenshot(&c, "replay-vanguard").await;
 
@@ -568,6 +606,156 @@ fn browser_end_to_end() {
 
         c.close().await.unwrap();
     });
+    assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
+    drop(cd);
+}
+
+/// The games recorded after Naruto and Vanguard, each through the same checks.
+const NEW_GAMES: [&str; 3] = ["lc", "brk", "fate"];
+
+/// Cards the library shows `viewer` face up on a board: in zones and in their groups.
+fn known_cards(b: &kifu::game::BoardView) -> usize {
+    let zones = b.seats.iter().flat_map(|s| s.zones.iter()).chain(b.shared.iter());
+    zones
+        .flat_map(|z| z.cards.iter().chain(z.groups.iter().flat_map(|g| g.cards.iter())))
+        .filter(|c| matches!(c, kifu::game::view::CardView::Known { .. }))
+        .count()
+}
+
+/// One fixture replay (`name`, of `game`) on the desktop (`c`, 1400×900) and on a phone
+/// (`phone`, 390×844): every seat on screen, no sideways scroll on the phone, no card drawn
+/// twice, a spectator sees no hand and exactly the library's face-up cards, the keyboard steps
+/// right after a judge changes the perspective, each finding's jump, and axe-core.
+async fn check_replay(t: &Browsers<'_>, name: &str, axe_found: &mut Vec<String>) {
+    let Browsers { c, phone, base, app, judge, axe } = *t;
+    let game = name.split('-').next().unwrap();
+    let log = super::fixture_log(name);
+    let session = kifu::games::driver(game).unwrap().open(&log).unwrap();
+    let len = session.len();
+    let seats = session.board(0, Viewer::Judge).seats.len();
+    let url = |seq: u64, viewer: &str| format!("{base}/replay/{name}?seq={seq}{viewer}");
+    // (The first call finds the browser on its blank start page, which has no localStorage.)
+    c.execute("try { localStorage.removeItem('kifu-token') } catch (_) {}", vec![]).await.unwrap();
+
+    // A spectator, at positions across the game.
+    let hand_cards = "document.querySelectorAll('.zone[data-zone=\"hand\"] .card.known').length";
+    for n in (0..=len).step_by((len as usize / 6).max(1)) {
+        goto_board(c, &url(n, ""), n).await;
+        assert_eq!(js(c, hand_cards).await, 0, "a spectator saw a hand card in {name} at {n}");
+        let known = js(c, "document.querySelectorAll('#board .card.known').length").await;
+        assert_eq!(
+            known,
+            known_cards(&session.board(n, Viewer::Spectator)),
+            "{name} at {n}: the spectator's face-up cards"
+        );
+        assert_no_duplicate_cards(c, &format!("{name} {n}")).await;
+    }
+    // The position where the hands hold the most cards: face down, every seat on the screen.
+    let in_hands = |n: u64| -> usize {
+        let b = session.board(n, Viewer::Judge);
+        b.seats.iter().map(|s| s.zones.iter().find(|z| z.zone == "hand").map_or(0, |z| z.count)).sum()
+    };
+    let at = (1..len).max_by_key(|&n| in_hands(n)).unwrap_or(0);
+    goto_board(c, &url(at, ""), at).await;
+    if in_hands(at) > 0 {
+        assert!(
+            js(c, "document.querySelectorAll('.zone[data-zone=\"hand\"] .card.hidden').length").await.as_u64().unwrap()
+                > 0,
+            "{name}: hands show face down"
+        );
+    }
+    assert_seats_on_screen(c, &format!("{name} {at}"), seats).await;
+    screenshot(c, &format!("{name}-desktop")).await;
+    axe_check(c, axe, &format!("the {name} replay"), axe_found).await;
+
+    // A judge picks a seat's perspective; → then steps, it does not change the seat.
+    use_token(c, judge, "judge jules").await;
+    wait_for(c, &format!("document.getElementById('perspective').options.length === {}", seats + 2)).await;
+    let seat = seats - 1;
+    c.find(Locator::Css(&format!("#perspective option[value='seat:{seat}']"))).await.unwrap().click().await.unwrap();
+    wait_for(c, &format!("document.getElementById('board').dataset.viewer === 'seat:{seat}'")).await;
+    assert_eq!(
+        js(c, "document.querySelector('#board .seat.own').dataset.seat").await,
+        seat.to_string(),
+        "{name}: the chosen seat at the bottom"
+    );
+    press(c, &[RIGHT]).await;
+    wait_for(c, &format!("document.getElementById('board').dataset.seq === '{}'", at + 1)).await;
+    assert_eq!(
+        js(c, "document.getElementById('board').dataset.viewer").await,
+        format!("seat:{seat}"),
+        "{name}: → stepped"
+    );
+    assert_no_duplicate_cards(c, &format!("{name} {} (seat {seat})", at + 1)).await;
+
+    // The findings panel: one entry per finding of the audit; each with an event jumps to it.
+    let (_, audit) = super::get(app, &format!("/api/v1/games/{name}/audit"), Some(judge)).await;
+    let findings = audit["findings"].as_array().unwrap().clone();
+    goto_board(c, &url(0, "&as=judge"), 0).await;
+    wait_for(c, &format!("document.querySelectorAll('#findings button.finding').length === {}", findings.len())).await;
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| f["seq"].is_u64()) {
+        let target = f["seq"].as_u64().unwrap() + 1;
+        c.execute(&format!("document.querySelectorAll('#findings button.finding')[{i}].click()"), vec![])
+            .await
+            .unwrap();
+        wait_for(c, &format!("document.getElementById('board').dataset.seq === '{target}'")).await;
+        assert_eq!(
+            js(c, "document.activeElement.id").await,
+            "board",
+            "{name}: the jump returns the focus to the board"
+        );
+        assert_no_duplicate_cards(c, &format!("{name} {target} (judge)")).await;
+    }
+    if name.contains("judged") {
+        assert!(findings.iter().any(|f| f["seq"].is_u64()), "{name} has a finding to jump to");
+        screenshot(c, &format!("{name}-findings")).await;
+    }
+    c.execute("localStorage.removeItem('kifu-token')", vec![]).await.unwrap();
+
+    // A phone.
+    goto_board(phone, &url(at, ""), at).await;
+    assert_no_sideways_scroll(phone, &format!("phone {name}")).await;
+    assert_no_duplicate_cards(phone, &format!("phone {name}")).await;
+    assert_eq!(js(phone, hand_cards).await, 0, "a spectator saw a hand card on a phone in {name}");
+    screenshot(phone, &format!("{name}-phone")).await;
+}
+
+/// What [`check_replay`] works with: the two browsers, the server and the judge's token.
+struct Browsers<'a> {
+    c: &'a Client,
+    phone: &'a Client,
+    base: &'a str,
+    app: &'a axum::Router,
+    judge: &'a str,
+    axe: &'a str,
+}
+
+#[test]
+fn browser_lc_brk_fate_replays() {
+    let env = ServerEnv::new();
+    let cd = start_chromedriver();
+    let axe = axe_source();
+    let judge = env.token(Role::Judge, "*", "jules");
+    let app = env.app();
+    let mut axe_found: Vec<String> = Vec::new();
+    let mut checked = 0;
+    rt().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let served = env.app();
+        tokio::spawn(async move { axum::serve(listener, served).await });
+        let c = connect(&cd, false).await;
+        viewport(&c, 1400, 900).await;
+        let phone = connect(&cd, true).await;
+        for name in super::fixtures().iter().filter(|f| NEW_GAMES.iter().any(|g| f.starts_with(&format!("{g}-")))) {
+            let t = Browsers { c: &c, phone: &phone, base: &base, app: &app, judge: &judge, axe: &axe };
+            check_replay(&t, name, &mut axe_found).await;
+            checked += 1;
+        }
+        c.close().await.unwrap();
+        phone.close().await.unwrap();
+    });
+    assert_eq!(checked, 9, "three fixtures of each new game");
     assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
 }

@@ -47,6 +47,14 @@ fn unknown_ids_are_404_pages() {
         let (status, _, body) = raw(&app, "/replay/naruto-physical", &[]).await;
         assert_eq!(status, StatusCode::OK);
         assert!(String::from_utf8(body).unwrap().contains("<fieldset id=\"controls\" class=\"controls\" disabled>"));
+        // It brings the public summary and the spectator's board at `seq`, exactly as the API gives them.
+        let (_, _, body) = raw(&app, "/replay/naruto-judged?seq=40", &[]).await;
+        let text = String::from_utf8(body).unwrap();
+        let start = text.find("<script type=\"application/json\" id=\"boot\">").expect("boot data") + 42;
+        let boot: serde_json::Value =
+            serde_json::from_str(&text[start..start + text[start..].find("</script>").unwrap()]).unwrap();
+        assert_eq!(boot["board"], super::get(&app, "/api/v1/games/naruto-judged/board?seq=40", None).await.1);
+        assert_eq!(boot["summary"], super::get(&app, "/api/v1/games/naruto-judged", None).await.1);
         assert_eq!(raw(&app, "/tournament/cup", &[]).await.0, StatusCode::OK);
     });
 }
@@ -112,5 +120,56 @@ fn assets_are_cacheable() {
         assert_eq!(plain, body_plain);
         let (_, headers, _) = raw(&app, "/assets/replay.js", &[("accept-encoding", "gzip;q=0")]).await;
         assert!(headers.get("content-encoding").is_none(), "q=0 refuses gzip");
+    });
+}
+
+/// JSON API answers (and pages) are gzip-compressed for a client that asks and plain for one that does not;
+/// the live-event stream is never compressed, and its first event arrives without waiting for
+/// more (a compressor would hold it back).
+#[test]
+fn json_answers_gzip_when_asked_and_live_events_stream_plain() {
+    let env = ServerEnv::new();
+    let app = env.app();
+    rt().block_on(async {
+        for uri in ["/api/v1/games/naruto-physical", "/api/v1/games/naruto-physical/events?from=0&limit=100"] {
+            let (status, headers, plain) = raw(&app, uri, &[]).await;
+            assert_eq!(status, StatusCode::OK);
+            assert!(headers.get("content-encoding").is_none(), "identity when not asked: {uri}");
+            assert_eq!(headers["vary"], "Accept-Encoding");
+            let want: serde_json::Value = serde_json::from_slice(&plain).unwrap();
+            let (status, headers, gz) = raw(&app, uri, &[("accept-encoding", "gzip, deflate, br")]).await;
+            assert_eq!(status, StatusCode::OK);
+            assert_eq!(headers["content-encoding"], "gzip", "{uri}");
+            assert!(headers["content-type"].to_str().unwrap().starts_with("application/json"));
+            assert!(gz.len() * 3 < plain.len(), "{uri} compressed: {} of {} bytes", gz.len(), plain.len());
+            let mut unzipped = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut unzipped).unwrap();
+            assert_eq!(serde_json::from_slice::<serde_json::Value>(&unzipped).unwrap(), want, "{uri}");
+            let (_, headers, _) = raw(&app, uri, &[("accept-encoding", "gzip;q=0, identity")]).await;
+            assert!(headers.get("content-encoding").is_none(), "q=0 refuses gzip: {uri}");
+        }
+        // The replay page itself, too.
+        let (_, _, page) = raw(&app, "/replay/naruto-physical", &[]).await;
+        let (_, headers, gz) = raw(&app, "/replay/naruto-physical", &[("accept-encoding", "gzip")]).await;
+        assert_eq!(headers["content-encoding"], "gzip");
+        let mut unzipped = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut unzipped).unwrap();
+        assert_eq!(unzipped, page);
+        let req = Request::builder()
+            .uri("/api/v1/games/naruto-physical/live?from=0")
+            .header("accept-encoding", "gzip")
+            .body(Body::empty())
+            .unwrap();
+        let resp = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(resp.headers()["content-type"], "text/event-stream");
+        assert!(resp.headers().get("content-encoding").is_none(), "the live stream is not compressed");
+        let mut body = resp.into_body();
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
+            .await
+            .expect("the first live event is sent at once")
+            .unwrap()
+            .unwrap();
+        let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+        assert!(text.contains("data:"), "an event, as it is: {text}");
     });
 }

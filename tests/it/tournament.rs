@@ -343,6 +343,46 @@ fn a_self_played_event_verifies_and_its_root_hash_is_stable() {
 }
 
 #[test]
+fn a_forged_pairing_loads_for_writing_but_verify_re_derives_and_fails_it() {
+    // Round 2 with two opponents swapped between tables 1 and 2, written around kifu.
+    let s = store();
+    let run = run_event(&s, 8);
+    let log = s.export(&run.tournament).unwrap();
+    let mut events: Vec<NewEvent> = Vec::new();
+    for bytes in &log.events {
+        let (env, _) = kifu::log::chain::open_event(bytes).unwrap();
+        let mut payload = env.v1().payload.to_vec();
+        let event: TournamentEvent = postcard::from_bytes(&payload).unwrap();
+        if let TournamentEvent::RoundPaired { round: 2, mut tables, byes, round_seed } = event {
+            let b = tables[0].b.clone();
+            tables[0].b = std::mem::replace(&mut tables[1].b, b);
+            payload = postcard::to_stdvec(&TournamentEvent::RoundPaired { round: 2, tables, byes, round_seed }).unwrap();
+            events.push(NewEvent { actor: env.v1().actor.clone(), payload, idempotency: None });
+            break;
+        }
+        events.push(NewEvent { actor: env.v1().actor.clone(), payload, idempotency: None });
+    }
+    let s2 = store();
+    s2.append(AppendRequest {
+        stream: run.tournament.clone(),
+        expected: ExpectedVersion::NoStream,
+        create: Some(log.header.clone()),
+        events,
+    })
+    .unwrap();
+    // Loading to show or write trusts the stored derivation (the cost of a cold `pair`)...
+    let loaded = record::load(&s2, &run.tournament).unwrap();
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    assert_eq!(loaded.state.rounds.len(), 2);
+    // ...verify re-derives every round and names the forged one.
+    let report = verify::verify(&s2, &run.tournament, &resolve).unwrap();
+    let pairings = report.checks.iter().find(|c| c.check == "pairings").unwrap();
+    assert!(!pairings.ok, "{:#?}", report.checks);
+    let rules = report.checks.iter().filter(|c| c.check == "events follow the rules" && !c.ok);
+    assert!(rules.clone().any(|c| c.detail.contains("round paired")), "{:#?}", report.checks);
+}
+
+#[test]
 fn tampering_with_a_result_or_a_linked_game_fails_verify() {
     // A result that disagrees with its games, written around kifu's validation.
     let s = store();

@@ -1,7 +1,7 @@
 //! Tournament streams in a store: create, load (verifying the chain, then folding with
 //! validation) and record (validate, then append at the exact expected version, all or nothing).
-//! Loading to show or write checks every rule but the re-derivation of each stored round's
-//! pairing; `verify` folds with [`from_log_rederived`], which re-derives them all.
+//! Loading to show or write folds without re-checking the stored events; `verify` folds with
+//! [`from_log_checked`], which validates them all and re-derives every round.
 
 use super::events::{
     ConfigV1, TournamentConfig, TournamentEvent, RULESET, RULESET_VERSION, RULESET_VERSION_0_1, RULESET_VERSION_2,
@@ -31,8 +31,8 @@ pub struct Loaded {
     pub entries: Vec<Entry>,
     pub state: Tournament,
     pub head: Head,
-    /// Events that broke a rule when folded, by sequence number (a store only holds such events
-    /// if someone wrote around kifu: `verify` reports them).
+    /// Events that broke a rule when folded by [`from_log_checked`], by sequence number (a store
+    /// only holds such events if someone wrote around kifu: `verify` reports them).
     pub problems: Vec<(u64, String, Vec<String>)>,
 }
 
@@ -113,21 +113,22 @@ pub fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(
     Ok(())
 }
 
-/// Decodes a verified log as a tournament and folds it, collecting every rule an event breaks
-/// except a stored round's pairing differing from its re-derivation. Kifu derived each round it
-/// recorded; re-deriving all of them costs a standings computation and a pairing per round (most
-/// of a cold `pair` at 10,000 players), and a log written around kifu is `verify`'s to catch.
+/// Decodes a verified log as a tournament and folds it (`apply` is total), without checking the
+/// stored events against the rules: kifu validated each when it recorded it, and re-validating
+/// (re-deriving every round's pairing above all) cost most of a cold `pair` at 10,000 players.
+/// A log written around kifu is `verify`'s to catch ([`from_log_checked`]); `problems` is empty.
 pub fn from_log(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
     fold(log, false)
 }
 
-/// As [`from_log`], re-deriving every Swiss round from its seed and the standings before it and
-/// every top-cut round from the standings or the winners: what `verify` reports on.
-pub fn from_log_rederived(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
+/// As [`from_log`], validating every event in order, re-deriving every Swiss round from its seed
+/// and the standings before it and every top-cut round from the standings or the winners, and
+/// collecting what each breaks in `problems`: what `verify` reports on.
+pub fn from_log_checked(log: &VerifiedLog) -> Result<Loaded, TournamentError> {
     fold(log, true)
 }
 
-fn fold(log: &VerifiedLog, rederive: bool) -> Result<Loaded, TournamentError> {
+fn fold(log: &VerifiedLog, check: bool) -> Result<Loaded, TournamentError> {
     let h = log.header.v1();
     let stream = h.stream.to_string();
     if h.kind != StreamKind::Tournament || h.ruleset != RULESET {
@@ -151,14 +152,16 @@ fn fold(log: &VerifiedLog, rederive: bool) -> Result<Loaded, TournamentError> {
         let (env, hash) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
         let e = env.v1();
         let event: TournamentEvent = postcard::from_bytes(&e.payload).map_err(|err| undecodable(err.to_string()))?;
-        let broken = if rederive { state.validate(&event) } else { state.validate_derived(&event) };
-        if let (0, TournamentEvent::Created { config: c }) = (seq, &event) {
-            if c != &config {
-                problems.push((seq, kind(&event).into(), vec!["the Created event differs from the header".into()]));
+        if check {
+            let broken = state.validate(&event);
+            if let (0, TournamentEvent::Created { config: c }) = (seq, &event) {
+                if c != &config {
+                    problems.push((seq, kind(&event).into(), vec!["the Created event differs from the header".into()]));
+                }
             }
-        }
-        if !broken.is_empty() {
-            problems.push((seq, kind(&event).to_string(), broken));
+            if !broken.is_empty() {
+                problems.push((seq, kind(&event).to_string(), broken));
+            }
         }
         state.apply(&event);
         entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });

@@ -475,9 +475,8 @@ impl Tournament {
         self.validate_inner(event, true)
     }
 
-    /// As [`Self::validate`] without re-deriving a round's pairing: for a round the caller has
-    /// just derived from this very state (which would repeat the work), and for folding a stored
-    /// log to write to it (re-deriving every earlier round is `verify`'s job).
+    /// As [`Self::validate`] for a round the caller has just derived from this very state with
+    /// [`Self::derive_round`]: every rule but the re-derivation (which would repeat the work).
     pub fn validate_derived(&self, event: &TournamentEvent) -> Vec<String> {
         self.validate_inner(event, false)
     }

@@ -14,8 +14,8 @@ use kifu::tournament::events::{Checkpoint, ConfigV1, MatchScore, PairedTable, Ro
 use kifu::tournament::{record, sign, verify, Policy};
 
 use super::browser::{
-    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, start_chromedriver, use_token,
-    viewport, wait_for,
+    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, start_chromedriver, use_token, viewport,
+    wait_for,
 };
 use super::{rt, ServerEnv};
 
@@ -36,7 +36,9 @@ fn sign_now(store: &dyn Store, id: &StreamId, key: &ed25519_dalek::SigningKey, r
     let (head, events) = (loaded.head.hash, loaded.head.len);
     let checkpoint = match round {
         Some(round) => Checkpoint::RoundClosed { round, head, events },
-        None => Checkpoint::Final { root: verify::root_hash(head, events, &verify::linked_games(&loaded)), head, events },
+        None => {
+            Checkpoint::Final { root: verify::root_hash(head, events, &verify::linked_games(&loaded)), head, events }
+        }
     };
     let signature = sign::sign(key, id.as_str(), &checkpoint);
     let ev = TournamentEvent::CheckpointSigned { signer: SIGNER.into(), checkpoint, signature };
@@ -60,7 +62,9 @@ fn build(store: &dyn Store, key: &ed25519_dalek::SigningKey) -> StreamId {
         TournamentEvent::MatchFormatSet { best_of: 3 },
         TournamentEvent::SignerRecorded { signer: SIGNER.into(), public_key: sign::public(key) },
     ];
-    first.extend(["Ann", "Bea", "Cy", "Dov"].map(|p| TournamentEvent::PlayerRegistered { player: p.into(), deck: None }));
+    first.extend(
+        ["Ann", "Bea", "Cy", "Dov"].map(|p| TournamentEvent::PlayerRegistered { player: p.into(), deck: None }),
+    );
     record::create(store, &id, &config, Actor::Organizer(SIGNER.into()), Timestamp(0), first).unwrap();
     let org = || Actor::Organizer(SIGNER.into());
     let pair = |round, tables| TournamentEvent::RoundPaired { round, tables, byes: vec![], round_seed: None };

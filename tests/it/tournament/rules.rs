@@ -50,16 +50,16 @@ fn rounds_and_top_cut_follow_the_published_tables_at_every_boundary() {
         (mtr.swiss_rounds(226), mtr.swiss_rounds(227), mtr.swiss_rounds(409), mtr.swiss_rounds(410)),
         (8, 9, 9, 10)
     );
+    // Both sides of every Pokémon boundary, written out: (players, rounds, top cut).
     let pokemon = Policy::Pokemon.rules();
-    let edges = [8, 9, 12, 13, 20, 21, 32, 33, 64, 65, 128, 129, 226, 227, 409, 410];
-    let got: Vec<(u32, u32)> = edges.iter().map(|&n| (pokemon.swiss_rounds(n), pokemon.top_cut(n))).collect();
-    assert_eq!(
-        got,
-        [
-            (3, 0), (4, 4), (4, 4), (5, 4), (5, 4), (5, 8), (5, 8), (6, 8),
-            (6, 8), (7, 8), (7, 8), (8, 8), (8, 8), (9, 8), (9, 8), (10, 8)
-        ]
-    );
+    #[rustfmt::skip]
+    let edges = [
+        (8, 3, 0), (9, 4, 4), (12, 4, 4), (13, 5, 4), (20, 5, 4), (21, 5, 8), (32, 5, 8), (33, 6, 8),
+        (64, 6, 8), (65, 7, 8), (128, 7, 8), (129, 8, 8), (226, 8, 8), (227, 9, 8), (409, 9, 8), (410, 10, 8),
+    ];
+    for (n, rounds, cut) in edges {
+        assert_eq!((pokemon.swiss_rounds(n), pokemon.top_cut(n)), (rounds, cut), "pokemon with {n} players");
+    }
 }
 
 #[test]

@@ -9,6 +9,7 @@ use serde_json::json;
 
 use kifu::log::envelope::{Actor, StreamId, Timestamp};
 use kifu::server::tokens::Role;
+use kifu::server::{AppState, ServerConfig};
 use kifu::store::Store;
 use kifu::tournament::events::{Checkpoint, ConfigV1, MatchScore, PairedTable, RoundsPlan, TournamentEvent};
 use kifu::tournament::{record, sign, verify, Policy};
@@ -114,6 +115,14 @@ fn browser_tournament_page() {
     let id = build(&*store, &key);
     let judge = env.token(Role::Judge, "*", "jules");
     let organizer = env.token(Role::Organizer, "*", SIGNER);
+    // The page finalizes, so this server keeps seeds (none is needed: the event has no commitment).
+    let seeds = tempfile::tempdir().unwrap();
+    let config = ServerConfig {
+        tokens: Some(env.tokens.clone()),
+        seeds: Some(seeds.path().to_path_buf()),
+        ..ServerConfig::default()
+    };
+    let state = AppState::new(store.clone(), env.state.clock().clone(), config);
     let cd = start_chromedriver();
     let axe = axe_source();
     let mut axe_found: Vec<String> = Vec::new();
@@ -124,7 +133,7 @@ fn browser_tournament_page() {
     rt().block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let app = kifu::server::app(env.state.clone());
+        let app = kifu::server::app(state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
         let c = connect(&cd, false).await;
         viewport(&c, 1400, 900).await;
@@ -151,10 +160,10 @@ fn browser_tournament_page() {
 
         // The organizer finalizes from the page; the final root is then signed.
         use_token(&c, &organizer, "organizer olga").await;
+        c.execute("document.getElementById('run-status').textContent = ''; return 0;", vec![]).await.unwrap();
         c.find(Locator::Css("#run-finalize button[type=submit]")).await.unwrap().click().await.unwrap();
-        wait_for(&c, "document.getElementById('run-status').textContent.startsWith('done')").await;
-        let status = js(&c, "document.getElementById('run-status').textContent").await;
-        assert!(!status.as_str().unwrap().contains("early"), "every round was played: {status}");
+        let status = wait_for(&c, "document.getElementById('run-status').textContent").await;
+        assert_eq!(status, json!("done"), "finalized, not early: every round was played");
         sign_now(&*store, &id, &key, None);
 
         // Final placings: the champion, the finalist, then the Swiss order (with its shared rank).

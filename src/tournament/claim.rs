@@ -33,7 +33,7 @@ pub fn claim_games(
         .rounds
         .iter()
         .find(|r| r.round == round)
-        .and_then(|r| r.tables.iter().find(|t| t.table == table))
+        .and_then(|r| r.table_at(table).map(|i| &r.tables[i]))
         .ok_or_else(|| TournamentError::Input(format!("round {round} has no table {table}")))?;
     let name = |i: usize| state.players.get(i).map(|p| p.name.clone()).unwrap_or_default();
     let mut match_players = [name(tb.a), name(tb.b)];

@@ -11,8 +11,12 @@ use crate::log::hash::Hash32;
 
 /// The ruleset name of tournament streams.
 pub const RULESET: &str = "swiss";
-/// Bumped when the meaning of recorded tournament events changes.
-pub const RULESET_VERSION: u32 = 2;
+/// Bumped when the meaning of recorded tournament events changes. v3: the Pokémon top cut by
+/// attendance follows the Play! Pokémon handbook (top 4 for 9–20 players, top 8 from 21).
+pub const RULESET_VERSION: u32 = 3;
+/// Swiss v2 (unreleased builds before v3): as v3 but with the earlier Pokémon top-cut table
+/// ([`crate::tournament::policy::Policy::rules_v2`]); its streams open and verify under it.
+pub const RULESET_VERSION_2: u32 = 2;
 /// The rules version kifu 0.1.0 recorded tournaments under. Its streams still open and verify
 /// under the rules they were played by ([`crate::tournament::state::Tournament::released_0_1`]):
 /// players tied on every tiebreaker ordered by name, a player without opponents at 0% rather than

@@ -128,7 +128,9 @@ const MTR_CUTS: &[CutStep] = &[
 
 /// Play! Pokémon Tournament Rules Handbook, Swiss rounds by attendance (TCG, best-of-3 events):
 /// 4–8 players 3 rounds, 9–12 4, 13–20 5, 21–32 5, 33–64 6, 65–128 7, 129–226 8, 227–409 9,
-/// 410 and more 10.
+/// 410 and more 10. Sources (the handbook's own table was not retrievable here): two independent
+/// open-source tournament tools encode exactly these rows, and Limitless-hosted Play! Pokémon
+/// events post them (notes copied into docs/rules/pokemon-structure.md).
 const POKEMON_ROUNDS: &[RoundsStep] = &[
     RoundsStep { max_players: 8, rounds: 3 },
     RoundsStep { max_players: 12, rounds: 4 },
@@ -141,9 +143,20 @@ const POKEMON_ROUNDS: &[RoundsStep] = &[
     RoundsStep { max_players: u32::MAX, rounds: 10 },
 ];
 
-/// The handbook's top cut by attendance: none up to 8, top 2 for 9–12, top 4 for 13–20, top 8
-/// for 21–128, top 16 for 129–409, top 32 from 410.
+/// The single-elimination top cut of a single-day Play! Pokémon event (swiss v3): none up to 8
+/// players, top 4 for 9–20, top 8 from 21. Sources: a 2023 store page quoting the handbook
+/// (9–20 → Top 4, 21+ → Top 8) and a Play! Pokémon results viewer that lays out every event of
+/// 21 players or more, including two-day ones, as a three-round (top 8) cut; see
+/// docs/rules/pokemon-structure.md.
 const POKEMON_CUTS: &[CutStep] = &[
+    CutStep { max_players: 8, top_cut: 0 },
+    CutStep { max_players: 20, top_cut: 4 },
+    CutStep { max_players: u32::MAX, top_cut: 8 },
+];
+
+/// The Pokémon top cut swiss v1 and v2 planned (no source: top 2 for 9–12, top 16 for 129–409,
+/// top 32 from 410), kept so the tournaments they recorded keep their planned cut.
+const POKEMON_CUTS_V2: &[CutStep] = &[
     CutStep { max_players: 8, top_cut: 0 },
     CutStep { max_players: 12, top_cut: 2 },
     CutStep { max_players: 20, top_cut: 4 },
@@ -254,9 +267,19 @@ const MTR_ROUNDS_0_1: &[RoundsStep] = &[
 ];
 
 impl Policy {
+    /// The rules as swiss v2 applied them: this build's, with the Pokémon top cut of
+    /// [`POKEMON_CUTS_V2`].
+    pub fn rules_v2(&self) -> Rules {
+        let mut r = self.rules();
+        if matches!(self, Policy::Pokemon) {
+            r.cuts = POKEMON_CUTS_V2.to_vec();
+        }
+        r
+    }
+
     /// The rules as kifu 0.1.0 applied them (tournaments recorded under swiss v1).
     pub fn rules_0_1(&self) -> Rules {
-        let mut r = self.rules();
+        let mut r = self.rules_v2();
         if r.rounds == MTR_ROUNDS {
             r.rounds = MTR_ROUNDS_0_1.to_vec();
         }

@@ -84,11 +84,10 @@ impl Tallies {
 
     fn change(&mut self, m: &MatchRecord, add: bool) {
         self.grow(m.a.max(m.b.unwrap_or(0)) + 1);
-        let sides: Vec<(usize, Option<usize>, u32, u32)> = match m.b {
-            None => vec![(m.a, None, m.a_wins, m.b_wins)],
-            Some(b) => vec![(m.a, Some(b), m.a_wins, m.b_wins), (b, Some(m.a), m.b_wins, m.a_wins)],
-        };
-        for (p, opp, won, lost) in sides {
+        // No allocation: this runs once per result when a log is folded.
+        let both = [(m.a, m.b, m.a_wins, m.b_wins), (m.b.unwrap_or(m.a), Some(m.a), m.b_wins, m.a_wins)];
+        let sides = &both[..if m.b.is_some() { 2 } else { 1 }];
+        for &(p, opp, won, lost) in sides {
             let t = &mut self.0[p];
             let upd = |x: &mut u32, d: u32| {
                 if add {

@@ -93,7 +93,7 @@ pub fn verify(
         }
     };
     add("tournament chain", true, format!("{} events, every hash and link verified", log.head.len));
-    let loaded = record::from_log(&log)?;
+    let loaded = record::from_log_checked(&log)?;
     let st = &loaded.state;
     if loaded.problems.is_empty() {
         add("events follow the rules", true, format!("{} events validated in order", loaded.entries.len()));

@@ -55,7 +55,7 @@ fn melee_samples_reproduce_published_tiebreakers() {
         let id = StreamId::new("melee-fixture").unwrap();
         record::create(&s, &id, &imported.config, Actor::System, kifu::log::envelope::Timestamp(0), imported.events)
             .unwrap();
-        let loaded = record::load(&s, &id).unwrap();
+        let loaded = record::from_log_checked(&s.export(&id).unwrap()).unwrap();
         assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
         let rows = loaded.state.standings();
         let mut worst = 0.0f64;
@@ -340,6 +340,49 @@ fn a_self_played_event_verifies_and_its_root_hash_is_stable() {
     // Same inputs, same everything.
     let again = run_event(&store(), 12);
     assert_eq!(again.report.root, run.report.root);
+}
+
+#[test]
+fn a_forged_pairing_loads_for_writing_but_verify_re_derives_and_fails_it() {
+    // Round 2 with two opponents swapped between tables 1 and 2, written around kifu.
+    let s = store();
+    let run = run_event(&s, 8);
+    let log = s.export(&run.tournament).unwrap();
+    let mut events: Vec<NewEvent> = Vec::new();
+    let mut tables_b = String::new();
+    for bytes in &log.events {
+        let (env, _) = kifu::log::chain::open_event(bytes).unwrap();
+        let mut payload = env.v1().payload.to_vec();
+        let event: TournamentEvent = postcard::from_bytes(&payload).unwrap();
+        if let TournamentEvent::RoundPaired { round: 2, mut tables, byes, round_seed } = event {
+            let b = tables[0].b.clone();
+            tables[0].b = std::mem::replace(&mut tables[1].b, b);
+            tables_b = tables[0].b.clone();
+            payload =
+                postcard::to_stdvec(&TournamentEvent::RoundPaired { round: 2, tables, byes, round_seed }).unwrap();
+            events.push(NewEvent { actor: env.v1().actor.clone(), payload, idempotency: None });
+            break;
+        }
+        events.push(NewEvent { actor: env.v1().actor.clone(), payload, idempotency: None });
+    }
+    let s2 = store();
+    s2.append(AppendRequest {
+        stream: run.tournament.clone(),
+        expected: ExpectedVersion::NoStream,
+        create: Some(log.header.clone()),
+        events,
+    })
+    .unwrap();
+    // Loading to show or write folds it as stored (re-deriving is the cost a cold `pair` avoids)...
+    let loaded = record::load(&s2, &run.tournament).unwrap();
+    assert_eq!(loaded.state.rounds.len(), 2);
+    assert_eq!(loaded.state.rounds[1].tables[0].b, loaded.state.player(&tables_b).unwrap());
+    // ...verify re-derives every round and names the forged one.
+    let report = verify::verify(&s2, &run.tournament, &resolve).unwrap();
+    let pairings = report.checks.iter().find(|c| c.check == "pairings").unwrap();
+    assert!(!pairings.ok, "{:#?}", report.checks);
+    let rules = report.checks.iter().filter(|c| c.check == "events follow the rules" && !c.ok);
+    assert!(rules.clone().any(|c| c.detail.contains("round paired")), "{:#?}", report.checks);
 }
 
 #[test]

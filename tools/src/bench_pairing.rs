@@ -164,7 +164,9 @@ fn fmt_q(q: &Quality) -> String {
 fn main() {
     // BENCH_E2E_ONLY=1: only the end-to-end `kifu tournament pair` row.
     if std::env::var_os("BENCH_E2E_ONLY").is_some() {
-        end_to_end_pair();
+        if let Some(row) = end_to_end_pair() {
+            println!("{row}");
+        }
         return;
     }
     let work = PathBuf::from(std::env::var("BENCH_WORK").unwrap_or_else(|_| "target/bench-pairing".into()));
@@ -173,7 +175,7 @@ fn main() {
     let py_path = std::env::var("BENCH_PYTHONPATH").ok();
     let tp_max: usize = std::env::var("BENCH_TP_MAX").ok().and_then(|s| s.parse().ok()).unwrap_or(1024);
     let sizes = [64usize, 256, 1024, 2048, 4096, 10_000, 16_384];
-    println!("Pairing round {} after {HISTORY_ROUNDS} rounds of random results (seconds per round; quality = rematches, pair-down steps, total score difference of pairs; kifu's lower bound on pair-down steps in brackets)", HISTORY_ROUNDS + 1);
+    println!("Pairing round {} after {HISTORY_ROUNDS} rounds of random results (seconds per round; quality = rematches, pair-down steps, total score difference of pairs; kifu's lower bound on pair-down steps in brackets). The last two rows: standings (OMW%/GW%/OGW% ranking) and `kifu tournament pair` end to end from a cold process.", HISTORY_ROUNDS + 1);
     println!(
         "{:>7} | {:>10} {:<16} | {:>10} {:<16} {:>8} | {:>10} {:<16} {:>8}",
         "players",
@@ -249,15 +251,6 @@ fn main() {
             pairing::lower_bound(&f.e)
         );
     }
-    for n in notes {
-        println!("note: {n}");
-    }
-    if node_dir.is_none() {
-        println!("note: tournament-pairings not measured (npm install failed or was skipped)");
-    }
-    if py_path.is_none() {
-        println!("note: swisspair not measured (pip install failed or was skipped)");
-    }
 
     // Standings: 10,000 players, 15 rounds.
     let n = 10_000;
@@ -294,37 +287,47 @@ fn main() {
     let scratch_time = t.elapsed();
     assert_eq!(scratch, tallies);
     println!(
-        "standings: {n} players x 15 rounds ({} matches): ranking with OMW%/GW%/OGW% {:.1} ms; tallies from scratch {:.1} ms; 15 rounds paired and tallied in {:.2} s; leader {} with {} points",
+        "{n:>7} | {:>10.4} standings after 15 rounds ({} matches): tallies from scratch {:.4} s; 15 rounds paired and tallied in {:.2} s; leader {} with {} points",
+        rank_time.as_secs_f64(),
         matches.len(),
-        rank_time.as_secs_f64() * 1e3,
-        scratch_time.as_secs_f64() * 1e3,
+        scratch_time.as_secs_f64(),
         build.as_secs_f64(),
         rows[0].player,
         rows[0].points
     );
-
-    end_to_end_pair();
+    match end_to_end_pair() {
+        Some(row) => println!("{row}"),
+        None => notes.push("BENCH_KIFU_BIN is not set; kifu tournament pair end to end not measured".into()),
+    }
+    for n in notes {
+        println!("note: {n}");
+    }
+    if node_dir.is_none() {
+        println!("note: tournament-pairings not measured (npm install failed or was skipped)");
+    }
+    if py_path.is_none() {
+        println!("note: swisspair not measured (pip install failed or was skipped)");
+    }
 }
 
 /// `kifu tournament pair` from a cold process at 10,000 players after 9 recorded rounds: the
-/// median of three runs (each new round is voided afterwards so the next run pairs it again).
-fn end_to_end_pair() {
+/// median of five runs (each new round is voided afterwards so the next run pairs it again), as
+/// a row of the table. `BENCH_E2E_DATA=DIR` builds the event in DIR and keeps it (to profile).
+fn end_to_end_pair() -> Option<String> {
     use kifu::clock::SteppingClock;
     use kifu::log::envelope::{Actor, StreamId, Timestamp};
     use kifu::store::sled_store::SledStore;
     use kifu::tournament::events::{ConfigV1, MatchScore, RoundsPlan, TournamentEvent};
     use kifu::tournament::{ops, record};
-    let Ok(bin) = std::env::var("BENCH_KIFU_BIN") else {
-        println!("note: BENCH_KIFU_BIN is not set; kifu tournament pair end to end not measured");
-        return;
-    };
+    let bin = std::env::var("BENCH_KIFU_BIN").ok()?;
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
+    let data = std::env::var_os("BENCH_E2E_DATA").map(PathBuf::from).unwrap_or_else(|| dir.path().join("data"));
     let id = StreamId::new("big").unwrap();
     let seed = kifu::game::commit::Commitment([5; 32]);
     let n = 10_000;
     let t = Instant::now();
-    {
+    // A kept event from an earlier run is paired again as it is.
+    if !ops::seed_path(&data, &id).exists() {
         let store = SledStore::open(&data, std::sync::Arc::new(SteppingClock::fixed())).unwrap();
         let config = ConfigV1 {
             name: "bench".into(),
@@ -362,7 +365,7 @@ fn end_to_end_pair() {
     }
     let build = t.elapsed();
     let mut times = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..5 {
         let t = Instant::now();
         let out = Command::new(&bin)
             .args(["--data", data.to_str().unwrap(), "tournament", "pair", "big", "--json"])
@@ -381,11 +384,11 @@ fn end_to_end_pair() {
         )
         .unwrap();
     }
+    let runs = times.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>().join(", ");
     times.sort_by(|a, b| a.total_cmp(b));
-    println!(
-        "kifu tournament pair end to end: {n} players, round 10, cold process: median {:.0} ms (runs {}; fixture built in {:.1} s)",
-        times[1],
-        times.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>().join(", "),
+    Some(format!(
+        "{n:>7} | {:>10.4} `kifu tournament pair` end to end, round 10, cold process: median of runs {runs} ms (event built in {:.1} s)",
+        times[times.len() / 2] / 1e3,
         build.as_secs_f64()
-    );
+    ))
 }

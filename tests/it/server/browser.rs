@@ -53,7 +53,7 @@ fn find_program(names: &[&str]) -> Option<PathBuf> {
 /// chromedriver on a free loopback port, in a process group of its own. Dropping it — also
 /// while a failed test unwinds — kills chromedriver and every Chromium process it started, by
 /// their PIDs and by the group, so no browser outlives the test.
-struct ChromeDriver {
+pub(super) struct ChromeDriver {
     child: Child,
     port: u16,
     _profile: tempfile::TempDir,
@@ -103,7 +103,7 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-fn start_chromedriver() -> ChromeDriver {
+pub(super) fn start_chromedriver() -> ChromeDriver {
     let driver = find_program(&["chromedriver"]).unwrap_or_else(|| {
         panic!("chromedriver is not installed: apt-get install chromium chromium-driver (.ci/run does); the browser tests do not skip")
     });
@@ -130,7 +130,7 @@ fn start_chromedriver() -> ChromeDriver {
 
 /// A Chromium session; `phone` emulates a 390×844 phone screen (a desktop window cannot be
 /// made that narrow).
-async fn connect(cd: &ChromeDriver, phone: bool) -> Client {
+pub(super) async fn connect(cd: &ChromeDriver, phone: bool) -> Client {
     let chromium = find_program(&["chromium", "chromium-browser"]).unwrap();
     let mut args: Vec<String> = CHROME_FLAGS.iter().map(|s| s.to_string()).collect();
     let profile = if phone { cd._profile.path().join("phone") } else { cd._profile.path().to_path_buf() };
@@ -155,13 +155,13 @@ fn screenshots_dir() -> PathBuf {
     dir
 }
 
-async fn screenshot(c: &Client, name: &str) {
+pub(super) async fn screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.unwrap();
     std::fs::write(screenshots_dir().join(format!("{name}.png")), png).unwrap();
 }
 
 /// Polls a JavaScript expression until it is truthy (10 s).
-async fn wait_for(c: &Client, expr: &str) -> Value {
+pub(super) async fn wait_for(c: &Client, expr: &str) -> Value {
     let t0 = Instant::now();
     loop {
         let v = c.execute(&format!("return ({expr});"), vec![]).await.unwrap();
@@ -181,7 +181,7 @@ async fn wait_for(c: &Client, expr: &str) -> Value {
     }
 }
 
-async fn js(c: &Client, expr: &str) -> Value {
+pub(super) async fn js(c: &Client, expr: &str) -> Value {
     c.execute(&format!("return ({expr});"), vec![]).await.unwrap()
 }
 
@@ -207,7 +207,7 @@ const HOME: char = '\u{e011}';
 const END: char = '\u{e010}';
 
 /// axe-core, installed by `tools/test` (npm) into `target/npm`; the test fails without it.
-fn axe_source() -> String {
+pub(super) fn axe_source() -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/npm/node_modules/axe-core/axe.min.js");
     std::fs::read_to_string(&p).unwrap_or_else(|e| {
         panic!("axe-core is missing at {} ({e}): run tools/test, which installs it with npm", p.display())
@@ -216,7 +216,7 @@ fn axe_source() -> String {
 
 /// Runs axe-core on the page; adds every serious or critical violation to `found` (the test
 /// checks the list at its end, so one run reports every page's).
-async fn axe_check(c: &Client, axe: &str, page: &str, found: &mut Vec<String>) {
+pub(super) async fn axe_check(c: &Client, axe: &str, page: &str, found: &mut Vec<String>) {
     c.execute(&format!("{axe}\nwindow.axe = axe; return true;"), vec![]).await.unwrap();
     let v = c
         .execute_async(
@@ -244,7 +244,7 @@ async fn assert_no_duplicate_cards(c: &Client, at: &str) {
 }
 
 /// Sizes the window so that the page itself (the viewport) is `w`×`h`.
-async fn viewport(c: &Client, w: u32, h: u32) {
+pub(super) async fn viewport(c: &Client, w: u32, h: u32) {
     c.set_window_size(w, h).await.unwrap();
     let inner = js(c, "[window.innerWidth, window.innerHeight]").await;
     let (iw, ih) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
@@ -270,7 +270,7 @@ async fn assert_seats_on_screen(c: &Client, at: &str, seats: usize) {
     }
 }
 
-async fn assert_no_sideways_scroll(c: &Client, at: &str) {
+pub(super) async fn assert_no_sideways_scroll(c: &Client, at: &str) {
     let (sw, w) = (
         js(c, "document.documentElement.scrollWidth").await.as_f64().unwrap(),
         js(c, "window.innerWidth").await.as_f64().unwrap(),
@@ -283,7 +283,7 @@ async fn goto_board(c: &Client, url: &str, seq: u64) {
     wait_for(c, &format!("document.getElementById('board').dataset.seq === '{seq}'")).await;
 }
 
-async fn use_token(c: &Client, token: &str, role: &str) {
+pub(super) async fn use_token(c: &Client, token: &str, role: &str) {
     let input = c.find(Locator::Id("token-input")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(token).await.unwrap();

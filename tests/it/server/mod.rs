@@ -5,6 +5,7 @@
 mod api;
 mod bounds;
 mod browser;
+mod browser_tournament;
 mod cli;
 mod leak;
 mod live;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use kifu::log::envelope::{Actor, StreamId, Timestamp};
+use kifu::store::Store;
 use kifu::tournament::{record, tom, Policy};
 
 use crate::support::TestEnv;
@@ -36,7 +37,7 @@ fn tom_files_reproduce_their_final_places_under_the_pokemon_policy() {
             .unwrap();
         let id = StreamId::new("tom").unwrap();
         record::create(&s, &id, &imported.config, Actor::System, Timestamp(0), imported.events).unwrap();
-        let loaded = record::load(&s, &id).unwrap();
+        let loaded = record::from_log_checked(&s.export(&id).unwrap()).unwrap();
         assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
         let placings = loaded.state.placings();
         let order: Vec<String> = placings.iter().map(|p| p.player.clone()).collect();

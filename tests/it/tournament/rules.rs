@@ -10,8 +10,13 @@ use kifu::tournament::standings::{self, Entrant, MatchRecord};
 const MTR_E: &[(u32, u32, u32)] =
     &[(1, 3, 0), (9, 5, 4), (17, 5, 8), (33, 6, 8), (65, 7, 8), (129, 8, 8), (227, 9, 8), (410, 10, 8)];
 
-/// The Play! Pokémon table: (first player count, rounds, top cut).
+/// The Play! Pokémon table (swiss v3; sources in docs/rules/pokemon-structure.md): (first player
+/// count, rounds, top cut).
 const POKEMON: &[(u32, u32, u32)] =
+    &[(1, 3, 0), (9, 4, 4), (13, 5, 4), (21, 5, 8), (33, 6, 8), (65, 7, 8), (129, 8, 8), (227, 9, 8), (410, 10, 8)];
+
+/// The Pokémon table swiss v1 and v2 planned, which their tournaments keep.
+const POKEMON_V2: &[(u32, u32, u32)] =
     &[(1, 3, 0), (9, 4, 2), (13, 5, 4), (21, 5, 8), (33, 6, 8), (65, 7, 8), (129, 8, 16), (227, 9, 16), (410, 10, 32)];
 
 fn expected(table: &[(u32, u32, u32)], n: u32) -> (u32, u32) {
@@ -45,6 +50,48 @@ fn rounds_and_top_cut_follow_the_published_tables_at_every_boundary() {
         (mtr.swiss_rounds(226), mtr.swiss_rounds(227), mtr.swiss_rounds(409), mtr.swiss_rounds(410)),
         (8, 9, 9, 10)
     );
+    // Both sides of every Pokémon boundary, written out: (players, rounds, top cut).
+    let pokemon = Policy::Pokemon.rules();
+    #[rustfmt::skip]
+    let edges = [
+        (8, 3, 0), (9, 4, 4), (12, 4, 4), (13, 5, 4), (20, 5, 4), (21, 5, 8), (32, 5, 8), (33, 6, 8),
+        (64, 6, 8), (65, 7, 8), (128, 7, 8), (129, 8, 8), (226, 8, 8), (227, 9, 8), (409, 9, 8), (410, 10, 8),
+    ];
+    for (n, rounds, cut) in edges {
+        assert_eq!((pokemon.swiss_rounds(n), pokemon.top_cut(n)), (rounds, cut), "pokemon with {n} players");
+    }
+}
+
+#[test]
+fn pokemon_tournaments_of_earlier_versions_keep_the_cut_they_were_planned_with() {
+    use kifu::tournament::events::{ConfigV1, RoundsPlan};
+    use kifu::tournament::policy::TOP_CUT_BY_ATTENDANCE;
+    use kifu::tournament::state::Tournament;
+    for rules in [Policy::Pokemon.rules_v2(), Policy::Pokemon.rules_0_1()] {
+        for n in 2..=2000u32 {
+            assert_eq!((rules.swiss_rounds(n), rules.top_cut(n)), expected(POKEMON_V2, n), "{n} players");
+        }
+    }
+    let config = ConfigV1 {
+        name: "cup".into(),
+        game: "stones".into(),
+        policy: Policy::Pokemon,
+        rounds: RoundsPlan::ByAttendance,
+        top_cut: TOP_CUT_BY_ATTENDANCE,
+        seed_commitment: None,
+    };
+    let cut = |swiss_v2: bool, released_0_1: bool| {
+        let t = Tournament { config: Some(config.clone()), swiss_v2, released_0_1, ..Tournament::default() };
+        let r = t.rules().unwrap();
+        [10, 130, 500].map(|n| r.top_cut(n))
+    };
+    assert_eq!(cut(false, false), [4, 8, 8], "swiss v3");
+    assert_eq!(cut(true, false), [2, 16, 32], "swiss v2");
+    assert_eq!(cut(false, true), [2, 16, 32], "swiss v1 (kifu 0.1.0)");
+    // MTR and Melee did not change between v2 and v3.
+    for p in [Policy::Mtr, Policy::Melee] {
+        assert_eq!(p.rules_v2(), p.rules());
+    }
 }
 
 fn entrants(names: &[&str]) -> Vec<Entrant> {

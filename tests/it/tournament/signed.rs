@@ -121,7 +121,7 @@ fn a_tampered_signature_fails_verify_naming_the_checkpoint() {
     let err = kifu::tournament::sign::check(&public, "sg", &checkpoint, &signature).unwrap_err();
     assert!(err.contains("does not verify"), "{err}");
     assert!(
-        record::load(&copy, &id).unwrap().problems.is_empty(),
+        record::from_log_checked(&copy.export(&id).unwrap()).unwrap().problems.is_empty(),
         "the fold accepts it; the signature check catches it"
     );
 }

@@ -1,0 +1,279 @@
+//! The tournament page in headless Chromium (the harness of `browser.rs`), at 1400×900 and
+//! 390×844, on a small event built for it: shared ranks shown "T2", the top cut and the final
+//! placings after it, a judge's penalty issued from the page and reported by verification,
+//! finalizing from the page, signed checkpoints, pairings by table and by name, and the printed
+//! pairings and result slips under the print stylesheet. Screenshots go to `target/screenshots/`.
+
+use fantoccini::{Client, Locator};
+use serde_json::json;
+
+use kifu::log::envelope::{Actor, StreamId, Timestamp};
+use kifu::server::tokens::Role;
+use kifu::server::{AppState, ServerConfig};
+use kifu::store::Store;
+use kifu::tournament::events::{Checkpoint, ConfigV1, MatchScore, PairedTable, RoundsPlan, TournamentEvent};
+use kifu::tournament::{record, sign, verify, Policy};
+
+use super::browser::{
+    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, start_chromedriver, use_token, viewport,
+    wait_for,
+};
+use super::{rt, ServerEnv};
+
+const ID: &str = "league";
+const SIGNER: &str = "olga";
+
+fn table(n: u32, a: &str, b: &str) -> PairedTable {
+    PairedTable { table: n, a: a.into(), b: b.into() }
+}
+
+fn result(round: u32, table: u32, a_wins: u32, b_wins: u32) -> TournamentEvent {
+    TournamentEvent::ResultReported { round, table, score: MatchScore { a_wins, b_wins, draws: 0 }, games: vec![] }
+}
+
+/// Signs the tournament's current head as `checkpoint` (the CLI's `kifu tournament sign`).
+fn sign_now(store: &dyn Store, id: &StreamId, key: &ed25519_dalek::SigningKey, round: Option<u32>) {
+    let loaded = record::load(store, id).unwrap();
+    let (head, events) = (loaded.head.hash, loaded.head.len);
+    let checkpoint = match round {
+        Some(round) => Checkpoint::RoundClosed { round, head, events },
+        None => {
+            Checkpoint::Final { root: verify::root_hash(head, events, &verify::linked_games(&loaded)), head, events }
+        }
+    };
+    let signature = sign::sign(key, id.as_str(), &checkpoint);
+    let ev = TournamentEvent::CheckpointSigned { signer: SIGNER.into(), checkpoint, signature };
+    record::record(store, id, Actor::Organizer(SIGNER.into()), vec![ev]).unwrap();
+}
+
+/// Four players, two Swiss rounds and a top 2. After round 2 "Bea" and "Cy" are tied on every
+/// tiebreaker (each beat "Dov" 2-0 and lost 0-2 to "Ann"), so they share rank 2; the seeded
+/// draw decides which of them plays the final.
+fn build(store: &dyn Store, key: &ed25519_dalek::SigningKey) -> StreamId {
+    let id = StreamId::new(ID).unwrap();
+    let config = ConfigV1 {
+        name: "Thursday league".into(),
+        game: "naruto".into(),
+        policy: Policy::Mtr,
+        rounds: RoundsPlan::Fixed(2),
+        top_cut: 2,
+        seed_commitment: None,
+    };
+    let mut first = vec![
+        TournamentEvent::MatchFormatSet { best_of: 3 },
+        TournamentEvent::SignerRecorded { signer: SIGNER.into(), public_key: sign::public(key) },
+    ];
+    first.extend(
+        ["Ann", "Bea", "Cy", "Dov"].map(|p| TournamentEvent::PlayerRegistered { player: p.into(), deck: None }),
+    );
+    record::create(store, &id, &config, Actor::Organizer(SIGNER.into()), Timestamp(0), first).unwrap();
+    let org = || Actor::Organizer(SIGNER.into());
+    let pair = |round, tables| TournamentEvent::RoundPaired { round, tables, byes: vec![], round_seed: None };
+    record::record(store, &id, org(), vec![pair(1, vec![table(1, "Ann", "Bea"), table(2, "Cy", "Dov")])]).unwrap();
+    record::record(store, &id, org(), vec![result(1, 1, 2, 0), result(1, 2, 2, 0)]).unwrap();
+    sign_now(store, &id, key, Some(1));
+    record::record(store, &id, org(), vec![pair(2, vec![table(1, "Ann", "Cy"), table(2, "Bea", "Dov")])]).unwrap();
+    record::record(store, &id, org(), vec![result(2, 1, 2, 0), result(2, 2, 2, 0)]).unwrap();
+    sign_now(store, &id, key, Some(2));
+    let (round, tables) = record::load(store, &id).unwrap().state.derive_top_cut().unwrap();
+    record::record(store, &id, org(), vec![TournamentEvent::TopCutPaired { round, tables }]).unwrap();
+    record::record(store, &id, org(), vec![result(round, 1, 2, 1)]).unwrap();
+    sign_now(store, &id, key, Some(round));
+    id
+}
+
+/// Applies the page's `@media print` rules on screen (a headless session cannot open the print
+/// preview), so a screenshot shows the printed sheet and computed styles can be checked.
+async fn as_printed(c: &Client, on: bool) {
+    let script = if on {
+        "const css = [...document.styleSheets].flatMap((s) => [...s.cssRules])
+           .filter((r) => r.media && r.media.mediaText.includes('print'))
+           .flatMap((r) => [...r.cssRules].map((x) => x.cssText)).join('\\n');
+         const st = document.createElement('style'); st.id = 'as-printed'; st.textContent = css;
+         document.head.appendChild(st); return css.length;"
+    } else {
+        "document.getElementById('as-printed').remove(); return 0;"
+    };
+    c.execute(script, vec![]).await.unwrap();
+}
+
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+}
+
+async fn fill(c: &Client, id: &str, text: &str) {
+    let input = c.find(Locator::Id(id)).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(text).await.unwrap();
+}
+
+#[test]
+fn browser_tournament_page() {
+    let env = ServerEnv::new();
+    let store = env.state.store().clone();
+    let key = sign::key_from([42; 32]);
+    let id = build(&*store, &key);
+    let judge = env.token(Role::Judge, "*", "jules");
+    let organizer = env.token(Role::Organizer, "*", SIGNER);
+    // The page finalizes, so this server keeps seeds (none is needed: the event has no commitment).
+    let seeds = tempfile::tempdir().unwrap();
+    let config = ServerConfig {
+        tokens: Some(env.tokens.clone()),
+        seeds: Some(seeds.path().to_path_buf()),
+        ..ServerConfig::default()
+    };
+    let state = AppState::new(store.clone(), env.state.clock().clone(), config);
+    let cd = start_chromedriver();
+    let axe = axe_source();
+    let mut axe_found: Vec<String> = Vec::new();
+    let before = record::load(&*store, &id).unwrap().state;
+    let finalist = before.rounds[2].tables[0].b.clone();
+    let finalist = before.players[finalist].name.clone();
+    let other = if finalist == "Bea" { "Cy" } else { "Bea" };
+    rt().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let app = kifu::server::app(state.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let c = connect(&cd, false).await;
+        viewport(&c, 1400, 900).await;
+
+        // Shared ranks: the two players tied on every tiebreaker both show "T2".
+        c.goto(&format!("{base}/tournament/{ID}#standings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#standings-table tr[data-player]').length === 4").await;
+        let ranks = js(
+            &c,
+            "Object.fromEntries([...document.querySelectorAll('#standings-table tr[data-player]')].map((r) => [r.dataset.player, r.cells[0].textContent]))",
+        )
+        .await;
+        assert_eq!(ranks, json!({"Ann": "1", "Bea": "T2", "Cy": "T2", "Dov": "4"}));
+        screenshot(&c, "tournament-ties").await;
+
+        // A judge issues a penalty from the page; verification lists it.
+        click(&c, "tab-run").await;
+        use_token(&c, &judge, "judge jules").await;
+        fill(&c, "p-player", "Dov").await;
+        fill(&c, "p-reason", "slow play").await;
+        c.find(Locator::Css("#run-penalty button[type=submit]")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "document.getElementById('run-status').textContent.startsWith('done')").await;
+        wait_for(&c, "[...document.querySelectorAll('#checks tr')].some((r) => r.textContent.includes('Dov Warning'))").await;
+
+        // The organizer finalizes from the page; the final root is then signed.
+        use_token(&c, &organizer, "organizer olga").await;
+        c.execute("document.getElementById('run-status').textContent = ''; return 0;", vec![]).await.unwrap();
+        c.find(Locator::Css("#run-finalize button[type=submit]")).await.unwrap().click().await.unwrap();
+        let status = wait_for(&c, "document.getElementById('run-status').textContent").await;
+        assert_eq!(status, json!("done"), "finalized, not early: every round was played");
+        sign_now(&*store, &id, &key, None);
+
+        // Final placings: the champion, the finalist, then the Swiss order (with its shared rank).
+        c.goto(&format!("{base}/tournament/{ID}#placings")).await.unwrap();
+        wait_for(&c, "document.getElementById('placings-caption').textContent === 'final placings'").await;
+        let rows = js(
+            &c,
+            "[...document.querySelectorAll('#placings-table tr[data-player]')].map((r) => [...r.cells].map((td) => td.textContent))",
+        )
+        .await;
+        assert_eq!(
+            rows,
+            json!([
+                ["1", "Ann", "champion", "1"],
+                ["2", finalist, "final", "T2"],
+                ["3", other, "swiss", "T2"],
+                ["4", "Dov", "swiss", "4"]
+            ])
+        );
+        wait_for(&c, "document.getElementById('verify-badge').textContent === 'verified ✓'").await;
+        let checks = js(
+            &c,
+            "Object.fromEntries([...document.querySelectorAll('#checks tr')].map((r) => [r.cells[0].textContent, r.cells[1].textContent + ' ' + r.cells[2].textContent]))",
+        )
+        .await;
+        let check = |k: &str| checks[k].as_str().unwrap_or_else(|| panic!("no {k} check in {checks}")).to_string();
+        assert!(check("penalties").starts_with("ok Dov Warning"), "{checks}");
+        assert!(check("finalized").starts_with("ok finalized after every planned round"), "{checks}");
+        let signatures: Vec<String> = checks
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(k, _)| k.contains("sign"))
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        assert!(!signatures.is_empty() && signatures.iter().all(|s| s.contains(": ok ")), "{checks}");
+        assert!(signatures.iter().any(|s| s.contains(SIGNER)), "who signed is shown: {signatures:?}");
+        c.execute("document.getElementById('checks-box').open = true; return 0;", vec![]).await.unwrap();
+        screenshot(&c, "tournament-placings").await;
+        axe_check(&c, &axe, "the tournament placings", &mut axe_found).await;
+
+        // Pairings of round 2 by table and by name.
+        c.goto(&format!("{base}/tournament/{ID}#pairings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#round option').length === 3").await;
+        c.execute(
+            "const s = document.getElementById('round'); s.value = '2'; s.dispatchEvent(new Event('change')); return 0;",
+            vec![],
+        )
+        .await
+        .unwrap();
+        wait_for(&c, "document.getElementById('showing').textContent === 'round 2, by table'").await;
+        let by_table = js(&c, "[...document.querySelectorAll('#pairings-table tr[data-table]')].map((r) => [r.cells[0].textContent, r.cells[1].textContent, r.cells[3].textContent, r.cells[5].textContent])").await;
+        assert_eq!(by_table, json!([["1", "Ann", "Cy", "2-0-0"], ["2", "Bea", "Dov", "2-0-0"]]));
+        click(&c, "by-name").await;
+        wait_for(&c, "document.getElementById('showing').textContent === 'round 2, by name'").await;
+        let by_name = js(&c, "[...document.querySelectorAll('#pairings-table tr')].slice(1).map((r) => [...r.cells].map((td) => td.textContent))").await;
+        assert_eq!(
+            by_name,
+            json!([["Ann", "1", "Cy"], ["Bea", "2", "Dov"], ["Cy", "1", "Ann"], ["Dov", "2", "Bea"]])
+        );
+        screenshot(&c, "tournament-pairings-by-name").await;
+
+        // Printing: each button fills the print area; under the print stylesheet only it shows.
+        c.execute("window.print = () => { window.printed = (window.printed || 0) + 1; }; return 0;", vec![]).await.unwrap();
+        click(&c, "print-slips").await;
+        assert_eq!(js(&c, "window.printed").await, json!(1));
+        let slips = js(
+            &c,
+            "[...document.querySelectorAll('#print .slip')].map((s) => [s.querySelector('.slip-head').textContent, [...s.querySelectorAll('.slip-name')].map((n) => n.textContent), s.textContent.includes('signature')])",
+        )
+        .await;
+        assert_eq!(
+            slips,
+            json!([
+                ["Thursday league — round 2 · table 1", ["Ann", "Cy"], true],
+                ["Thursday league — round 2 · table 2", ["Bea", "Dov"], true]
+            ])
+        );
+        assert_eq!(js(&c, "getComputedStyle(document.getElementById('print')).display").await, json!("none"), "not on screen");
+        as_printed(&c, true).await;
+        assert_eq!(js(&c, "getComputedStyle(document.querySelector('body > main')).display").await, json!("none"));
+        assert_eq!(js(&c, "getComputedStyle(document.getElementById('print')).display").await, json!("block"));
+        screenshot(&c, "tournament-print-slips").await;
+        as_printed(&c, false).await;
+        for (button, heading, rows) in
+            [("print-by-table", "by table", 3), ("print-by-name", "by name", 5)]
+        {
+            click(&c, button).await;
+            let h = js(&c, "document.querySelector('#print h2').textContent").await;
+            assert_eq!(h, json!(format!("Thursday league — round 2 — {heading}")));
+            assert_eq!(js(&c, "document.querySelectorAll('#print tr').length").await, json!(rows), "{heading}");
+        }
+        as_printed(&c, true).await;
+        screenshot(&c, "tournament-print-by-name").await;
+        as_printed(&c, false).await;
+        assert_eq!(js(&c, "window.printed").await, json!(3));
+
+        // A phone: placings and pairings fit without sideways scrolling.
+        c.close().await.unwrap();
+        let c = connect(&cd, true).await;
+        c.goto(&format!("{base}/tournament/{ID}#placings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#placings-table tr[data-player]').length === 4").await;
+        assert_no_sideways_scroll(&c, "phone-placings").await;
+        screenshot(&c, "phone-tournament-placings").await;
+        c.goto(&format!("{base}/tournament/{ID}#pairings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#pairings-table tr[data-table]').length === 1").await;
+        assert_no_sideways_scroll(&c, "phone-pairings").await;
+        screenshot(&c, "phone-tournament-pairings").await;
+        c.close().await.unwrap();
+    });
+    assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
+    drop(cd);
+}

@@ -1394,7 +1394,8 @@ impl Tournament {
                 }
             }
             TournamentEvent::PodResultReported { round, pod, places, games } => {
-                let found = self.rounds.iter().find(|r| r.round == *round).and_then(|r| r.pods.iter().find(|p| p.pod == *pod));
+                let found =
+                    self.rounds.iter().find(|r| r.round == *round).and_then(|r| r.pods.iter().find(|p| p.pod == *pod));
                 let Some(p) = found else {
                     v.push(format!("round {round} has no pod {pod}"));
                     return v;

@@ -86,7 +86,8 @@ pub fn pair_pods(ranked: &[String], met: &Met, policy: PodSize) -> Result<Vec<Ve
     Ok(pods)
 }
 
-fn repeats_in(pod: &[String], met: &Met) -> u32 {
+/// How many earlier pod-mate pairs `pod` repeats.
+pub fn repeats_in(pod: &[String], met: &Met) -> u32 {
     let mut n = 0;
     for (i, a) in pod.iter().enumerate() {
         for b in &pod[i + 1..] {
@@ -148,9 +149,8 @@ pub fn points(winners: &[u8], seat: u8, table: PointsTable) -> u32 {
     }
 }
 
-/// Opponents' average points: for each pod-mate of each game, its points per game, averaged.
-/// `games` lists each game's pod and each seat's points.
-pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64 {
+/// Each player's (points, games) over `games`.
+fn totals(games: &[(Vec<String>, Vec<u32>)]) -> BTreeMap<&str, (u32, u32)> {
     let mut total: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
     for (pod, pts) in games {
         for (p, x) in pod.iter().zip(pts) {
@@ -159,6 +159,13 @@ pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64
             e.1 += 1;
         }
     }
+    total
+}
+
+/// Opponents' average points: for each pod-mate of each game, its points per game, averaged.
+/// `games` lists each game's pod and each seat's points.
+pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64 {
+    let total = totals(games);
     let mut sum = 0.0;
     let mut n = 0u32;
     for (pod, _) in games.iter().filter(|(pod, _)| pod.iter().any(|p| p == player)) {
@@ -237,14 +244,7 @@ pub struct PodStandingRow {
 /// Players ordered by points, then opponents' average points, then `draw` (lowest first).
 /// `games` lists each reported pod and each seat's points.
 pub fn rank(players: &[(String, u64, bool)], games: &[(Vec<String>, Vec<u32>)]) -> Vec<PodStandingRow> {
-    let mut total: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-    for (pod, pts) in games {
-        for (p, x) in pod.iter().zip(pts) {
-            let e = total.entry(p.as_str()).or_default();
-            e.0 += x;
-            e.1 += 1;
-        }
-    }
+    let total = totals(games);
     let mut rows: Vec<(PodStandingRow, u64)> = players
         .iter()
         .map(|(name, draw, dropped)| {

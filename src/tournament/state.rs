@@ -1204,6 +1204,21 @@ impl Placing {
 impl Tournament {
     /// Final placings (provisional while the bracket is being played).
     pub fn placings(&self) -> Vec<Placing> {
+        if self.pod_format.is_some() {
+            // A pod tournament has no top cut: its placings are its pod standings.
+            let rows = self.pod_standings();
+            return rows
+                .into_iter()
+                .map(|r| Placing {
+                    place: r.rank,
+                    tied: false,
+                    player: r.player,
+                    stage: "pods".into(),
+                    swiss_rank: r.rank.to_string(),
+                    dropped: r.dropped,
+                })
+                .collect();
+        }
         let swiss = self.standings();
         let swiss_pos: HashMap<&str, usize> = swiss.iter().enumerate().map(|(i, r)| (r.player.as_str(), i)).collect();
         let mut out: Vec<Placing> = Vec::new();

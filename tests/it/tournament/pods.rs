@@ -67,13 +67,7 @@ fn a_twelve_player_pod_event_of_fate_games_verifies_and_its_root_covers_every_ga
     }
     for p in &st.rounds[1].pods {
         let n = names(p);
-        let mut repeats = 0;
-        for (i, a) in n.iter().enumerate() {
-            for b in &n[i + 1..] {
-                let k = if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
-                repeats += met.get(&k).copied().unwrap_or(0);
-            }
-        }
+        let repeats = kifu::tournament::pods::repeats_in(&n, &met);
         assert!(repeats <= 1, "round 2 pod {n:?} repeats {repeats} pairs");
     }
 }

@@ -1,6 +1,7 @@
 //! `kifu demo`: builds a fresh store and walks a first-time user through what kifu does:
 //! recording self-played games, boards as a player and as a spectator see them, a judge's
-//! ruling, the audit, export and verification, and the head hashes that identify every log.
+//! ruling, the audit, export and verification, the head hashes that identify every log, and two
+//! tournaments: a Swiss event of two-player games and a pod event of 4-Master FATE games.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -44,6 +45,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let drivers = kifu::games::drivers();
     let first = *drivers.first().ok_or_else(|| anyhow!("this build records no games"))?;
     let players = vec!["alice".to_string(), "bob".to_string()];
+    let seated = |ruleset: &str| seats_for(ruleset, &players);
 
     section(&mut step, "Recording games played by the random legal-play agent");
     let mut games: Vec<StreamId> = Vec::new();
@@ -51,17 +53,18 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     for d in &drivers {
         for seed in 1..=args.games {
             let id = StreamId::new(&format!("{}-table-{seed}", d.ruleset()))?;
-            let head = d.self_play(&store, &id, seed, &players, ctx.clock().now())?;
+            let names = seated(d.ruleset());
+            let head = d.self_play(&store, &id, seed, &names, ctx.clock().now())?;
             let log = store.export(&id)?;
             let session = d.open(&log)?;
             let last = session.board(session.len(), Viewer::Spectator);
             t.add_row([
                 id.to_string(),
                 format!("{} v{}", d.ruleset(), d.ruleset_version()),
-                players.join(" vs "),
+                names.join(" vs "),
                 head.len.to_string(),
                 last.turn.to_string(),
-                result_text(&last.outcome, &players),
+                result_text(&last.outcome, &names),
                 head.hash.short(),
             ]);
             games.push(id);
@@ -101,7 +104,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         let s = d.open(&log)?;
         let at = s.seek_turn(s.position_at(s.len()).turn / 2 + 1, None).unwrap_or(s.len() / 2);
         section(&mut step, &format!("A {} game too: {id} in the middle, as bob saw it", d.ruleset()));
-        board::print(&s.board(at, Viewer::Player(1)), &players, &format!("after {at} of {} events", s.len()));
+        let names = seated(d.ruleset());
+        board::print(&s.board(at, Viewer::Player(1)), &names, &format!("after {at} of {} events", s.len()));
     }
 
     let judged = games.get(games.len().min(3) - 1).unwrap_or(showcase).clone();
@@ -117,7 +121,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         t.add_row([
             id.to_string(),
             r.events.to_string(),
-            result_text(&r.outcome, &players),
+            result_text(&r.outcome, &seated(d.ruleset())),
             r.findings.len().to_string(),
             r.unresolved().to_string(),
             r.unrevealed_sealed_cards.to_string(),
@@ -150,6 +154,20 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     println!("every linked game verifies and audits, and the standings recompute:");
     super::tournament::show::print_report(&run.report);
 
+    if let Some(fate) = kifu::games::driver("fate") {
+        section(&mut step, "A pod tournament: 12 FATE Masters in pods of 4, two rounds, points 5/1/0 by place");
+        let pid = StreamId::new("fate-pods-demo")?;
+        let seed = kifu::game::commit::Secret::from(blake3::hash(format!("pods {}", ctx.clock().now().0).as_bytes()));
+        let run = kifu::tournament::event::run_pod_event(&store, fate, &pid, 12, 2, seed, ctx.clock().as_ref())?;
+        println!(
+            "{} games of 4 Masters were played; each pod's places were reported with its game linked.",
+            run.games.len()
+        );
+        super::tournament::show::print_standings(&store, &pid)?;
+        println!("Verification re-derives every pod from the revealed seed and checks every place against its game:");
+        super::tournament::show::print_report(&run.report);
+    }
+
     println!();
     println!("The demo store lives in {}", dir.display());
     println!("Exported files are in {}", exports.display());
@@ -164,6 +182,15 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     println!("  kifu --data {data} tournament standings {tid}");
     println!("  kifu --data {data} tournament verify {tid}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The players of a demo game: FATE seats 4 Masters (2 is only a variant), the others two players.
+fn seats_for(ruleset: &str, two: &[String]) -> Vec<String> {
+    if ruleset == "fate" {
+        ["alice", "bob", "carol", "dave"].map(String::from).to_vec()
+    } else {
+        two.to_vec()
+    }
 }
 
 fn display(p: &Path) -> String {

@@ -3,8 +3,9 @@
 //!
 //! A game belongs to a tournament only through a result recorded in the tournament's log that
 //! links it. So every link is checked before it is recorded: a game this tournament may claim is
-//! a game stream of the tournament's ruleset whose players are exactly the match's two players,
-//! and that no other match of this tournament and no other tournament in the store links.
+//! a game stream of the tournament's ruleset whose players are exactly the match's two players
+//! (or, in a pod tournament, exactly the pod's players), and that no other match or pod of this
+//! tournament and no other tournament in the store links.
 
 use std::collections::HashSet;
 
@@ -27,8 +28,6 @@ pub fn claim_games(
     games: &[String],
 ) -> Result<Vec<GameLink>, TournamentError> {
     let state = &tournament.state;
-    let tid = tournament.header.stream().as_str().to_string();
-    let refuse = |game: &str, why: String| TournamentError::Input(format!("cannot link game {game:?}: {why}"));
     let tb = state
         .rounds
         .iter()
@@ -36,8 +35,51 @@ pub fn claim_games(
         .and_then(|r| r.table_at(table).map(|i| &r.tables[i]))
         .ok_or_else(|| TournamentError::Input(format!("round {round} has no table {table}")))?;
     let name = |i: usize| state.players.get(i).map(|p| p.name.clone()).unwrap_or_default();
-    let mut match_players = [name(tb.a), name(tb.b)];
+    claim(store, tournament, Slot::Table(round, table), vec![name(tb.a), name(tb.b)], games)
+}
+
+/// Which result a claim is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Table(u32, u32),
+    Pod(u32, u32),
+}
+
+/// As [`claim_games`] for the result of `round`, `pod` of a pod tournament: each game must be of
+/// the tournament's ruleset and played by exactly the pod's players.
+pub fn claim_pod_games(
+    store: &dyn Store,
+    tournament: &Loaded,
+    round: u32,
+    pod: u32,
+    games: &[String],
+) -> Result<Vec<GameLink>, TournamentError> {
+    let state = &tournament.state;
+    let p = state
+        .rounds
+        .iter()
+        .find(|r| r.round == round)
+        .and_then(|r| r.pods.iter().find(|p| p.pod == pod))
+        .ok_or_else(|| TournamentError::Input(format!("round {round} has no pod {pod}")))?;
+    let names = p.seats.iter().map(|&i| state.players.get(i).map(|p| p.name.clone()).unwrap_or_default()).collect();
+    claim(store, tournament, Slot::Pod(round, pod), names, games)
+}
+
+fn claim(
+    store: &dyn Store,
+    tournament: &Loaded,
+    slot: Slot,
+    mut match_players: Vec<String>,
+    games: &[String],
+) -> Result<Vec<GameLink>, TournamentError> {
+    let state = &tournament.state;
+    let tid = tournament.header.stream().as_str().to_string();
+    let refuse = |game: &str, why: String| TournamentError::Input(format!("cannot link game {game:?}: {why}"));
     match_players.sort();
+    let whose = match slot {
+        Slot::Table(..) => "this match's two players".to_string(),
+        Slot::Pod(_, pod) => format!("pod {pod}'s players ({})", match_players.join(", ")),
+    };
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(games.len());
     for g in games {
@@ -56,12 +98,17 @@ pub fn claim_games(
         let mut players = h.players.clone();
         players.sort();
         if players[..] != match_players[..] {
-            return Err(refuse(g, "its players are not this match's two players".into()));
+            return Err(refuse(g, format!("its players ({}) are not {whose}", h.players.join(", "))));
         }
         for r in &state.rounds {
             for t in &r.tables {
-                if (r.round, t.table) != (round, table) && t.games.iter().any(|l| l.stream == *g) {
+                if Slot::Table(r.round, t.table) != slot && t.games.iter().any(|l| l.stream == *g) {
                     return Err(refuse(g, format!("round {} table {} already links it", r.round, t.table)));
+                }
+            }
+            for p in &r.pods {
+                if Slot::Pod(r.round, p.pod) != slot && p.games.iter().any(|l| l.stream == *g) {
+                    return Err(refuse(g, format!("round {} pod {} already links it", r.round, p.pod)));
                 }
             }
         }
@@ -82,7 +129,10 @@ fn linked_elsewhere(store: &dyn Store, tournament: &str, game: &str) -> Result<O
             continue;
         }
         let Ok(other) = record::load(store, s.header.stream()) else { continue };
-        if other.state.rounds.iter().flat_map(|r| &r.tables).flat_map(|t| &t.games).any(|l| l.stream == game) {
+        let rounds = &other.state.rounds;
+        let tables = rounds.iter().flat_map(|r| &r.tables).flat_map(|t| &t.games);
+        let pods = rounds.iter().flat_map(|r| &r.pods).flat_map(|p| &p.games);
+        if tables.chain(pods).any(|l| l.stream == game) {
             return Ok(Some(s.header.stream().to_string()));
         }
     }

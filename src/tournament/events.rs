@@ -236,6 +236,33 @@ pub enum TournamentEvent {
         #[schemars(with = "String")]
         signature: Vec<u8>,
     },
+    /// The tournament plays a multiplayer game in pods (see [`super::pods`]), recorded before
+    /// round 1 is paired: pods of `size` filled with pods of `size - 1`, and each game's points
+    /// by placement: `sole_win` for a sole first place, `shared_win` for a shared one (a draw),
+    /// `loss` otherwise. From then on rounds are `PodRoundPaired` and results `PodResultReported`.
+    PodFormatSet {
+        size: u32,
+        sole_win: u32,
+        shared_win: u32,
+        loss: u32,
+    },
+    /// A round of pods: `pods[i]` is pod `i + 1`, its players in seat order (seat 0 first), as the
+    /// round seed and the pod standings derive them (see [`super::pods`]).
+    PodRoundPaired {
+        round: u32,
+        pods: Vec<Vec<String>>,
+        #[schemars(with = "String")]
+        round_seed: Secret,
+    },
+    /// A pod's result: each seat's place in the pod's seat order (1 is best; seats sharing a place
+    /// share its number, the next place skips: 1, 2, 2, 4; everyone losing puts every seat last),
+    /// and the game played (a pod plays one game; none when it was played off the record).
+    PodResultReported {
+        round: u32,
+        pod: u32,
+        places: Vec<u32>,
+        games: Vec<GameLink>,
+    },
 }
 
 /// What a signer vouches for: a prefix of the tournament log (its head hash and event count).

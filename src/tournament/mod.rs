@@ -5,7 +5,7 @@
 //! (pure functions over plain types), [`state`] (the fold: `validate` + total `apply`),
 //! [`record`] (the only part that touches a store, with [`claim`]: which games a result may
 //! link), [`ops`] (organizer operations and the secret seed files, shared by the CLI and the
-//! server), [`verify`], [`melee`] (imports) and
+//! server), [`verify`], [`melee`] (imports), [`pods`] (pod tournaments of a multiplayer game) and
 //! [`event`] (running a whole event of self-played games).
 //!
 //! ## Pairing seed
@@ -22,7 +22,8 @@
 //!          tournament head hash (32 bytes) ‖ u64le(tournament event count) ‖ u32le(number of games) ‖
 //!          for each linked game, sorted by stream id (bytewise), without duplicates:
 //!              u32le(len(id)) ‖ id as UTF-8 ‖ game head hash (32 bytes))`
-//! where a game's head is the head recorded in the (last) result that links it.
+//! where a game's head is the head recorded in the (last) result that links it — a table's result
+//! or, in a pod tournament ([`pods`]), a pod's result.
 
 pub mod claim;
 pub mod event;

@@ -134,6 +134,54 @@ pub fn pair_next(
     Ok(Paired { round, tables, byes, before, head })
 }
 
+/// Creates a pod tournament: the header, `Created` and its pod format (`PodFormatSet`; no match
+/// format: a pod plays one game), and keeps the seed file.
+#[allow(clippy::too_many_arguments)]
+pub fn create_pods(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    config: &ConfigV1,
+    seed: &Secret,
+    format: TournamentEvent,
+    actor: Actor,
+    now: Timestamp,
+) -> Result<Head, TournamentError> {
+    let head = record::create(store, id, config, actor, now, vec![format])?;
+    save_seed(data_dir, id, seed)?;
+    Ok(head)
+}
+
+/// A pod round just paired, with the pod standings before it.
+pub struct PodsPaired {
+    pub round: u32,
+    pub pods: Vec<Vec<String>>,
+    pub before: Vec<super::pods::PodStandingRow>,
+    pub head: Head,
+}
+
+/// Pairs the next round of a pod tournament from its kept seed and appends it at the loaded version.
+pub fn pair_next_pods(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    loaded: Loaded,
+    actor: Actor,
+) -> Result<PodsPaired, TournamentError> {
+    let state = loaded.state;
+    let round = state.rounds.len() as u32 + 1;
+    let seed = load_seed(data_dir, id)?;
+    let rs = round_seed(&seed, round);
+    let pods = state.derive_pods(round, &rs).map_err(|e| TournamentError::Input(format!("round {round}: {e}")))?;
+    let paired = TournamentEvent::PodRoundPaired { round, pods: pods.clone(), round_seed: rs };
+    let problems = state.validate_derived(&paired);
+    if !problems.is_empty() {
+        return Err(TournamentError::Refused { event: record::kind(&paired).into(), problems });
+    }
+    let head = record::append_at(store, id, loaded.head.len, actor, &[paired])?;
+    Ok(PodsPaired { round, pods, before: state.pod_standings(), head })
+}
+
 /// Reveals the seed (if committed and not yet revealed) and finalizes. With `early` (a judge and
 /// a reason) an unfinished event is finalized early; without it, it is refused.
 pub fn finalize(

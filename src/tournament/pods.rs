@@ -2,13 +2,18 @@
 //! size a policy), built from the standings while avoiding repeated pod-mates; points come from
 //! each game's placements by a policy table; the tiebreaker is the opponents' average points.
 //!
-//! Pure functions only. Not yet wired to the stored tournament formats: a pod round becomes a new
-//! versioned tournament event when the tournament module takes it (see the FATE report).
+//! Pure functions only. The stored side: a tournament records `PodFormatSet` before round 1, then
+//! `PodRoundPaired` (re-derived from the round seed by [`crate::tournament::state`]) and
+//! `PodResultReported` (places checked against the linked game's outcome by `verify`).
 //!
 //! Conventions (multiplayer organized play):
 //! - points per game, by default 5 for a sole win, 1 each for a shared win (a draw), 0 for a loss;
-//! - tiebreakers: (1) points, (2) opponents' average points (every pod-mate of every round, each
-//!   pod-mate's points divided by its games, averaged), (3) the seeded order key of the round.
+//! - places are competition ranks in seat order (1, 2, 2, 4): a game's outcome gives seat `s` the
+//!   place 1 + the seats placed strictly before it; when everyone lost, every seat is last;
+//! - standings and the order a round is paired from: (1) points, (2) opponents' average points
+//!   (every pod-mate of every reported pod, each pod-mate's points divided by its games,
+//!   averaged), (3) a seeded draw: `order_key(round seed, name)` when pairing,
+//!   `order_key(tie key, name)` in the published standings (nobody can steer either).
 
 use std::collections::BTreeMap;
 
@@ -81,7 +86,8 @@ pub fn pair_pods(ranked: &[String], met: &Met, policy: PodSize) -> Result<Vec<Ve
     Ok(pods)
 }
 
-fn repeats_in(pod: &[String], met: &Met) -> u32 {
+/// How many earlier pod-mate pairs `pod` repeats.
+pub fn repeats_in(pod: &[String], met: &Met) -> u32 {
     let mut n = 0;
     for (i, a) in pod.iter().enumerate() {
         for b in &pod[i + 1..] {
@@ -143,9 +149,8 @@ pub fn points(winners: &[u8], seat: u8, table: PointsTable) -> u32 {
     }
 }
 
-/// Opponents' average points: for each pod-mate of each game, its points per game, averaged.
-/// `games` lists each game's pod and each seat's points.
-pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64 {
+/// Each player's (points, games) over `games`.
+fn totals(games: &[(Vec<String>, Vec<u32>)]) -> BTreeMap<&str, (u32, u32)> {
     let mut total: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
     for (pod, pts) in games {
         for (p, x) in pod.iter().zip(pts) {
@@ -154,6 +159,13 @@ pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64
             e.1 += 1;
         }
     }
+    total
+}
+
+/// Opponents' average points: for each pod-mate of each game, its points per game, averaged.
+/// `games` lists each game's pod and each seat's points.
+pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64 {
+    let total = totals(games);
     let mut sum = 0.0;
     let mut n = 0u32;
     for (pod, _) in games.iter().filter(|(pod, _)| pod.iter().any(|p| p == player)) {
@@ -169,4 +181,93 @@ pub fn opponents_average(player: &str, games: &[(Vec<String>, Vec<u32>)]) -> f64
     } else {
         sum / f64::from(n)
     }
+}
+
+/// The places a game's outcome gives its `seats` seats (by game seat), as competition ranks.
+pub fn places_from_outcome(outcome: &crate::game::Outcome, seats: usize) -> Vec<u32> {
+    if outcome.kind() == crate::game::OutcomeKind::EveryoneLost {
+        return vec![seats as u32; seats];
+    }
+    let mut out = vec![seats as u32; seats];
+    let mut before = 0u32;
+    for group in &outcome.placements {
+        for s in group {
+            if let Some(p) = out.get_mut(usize::from(*s)) {
+                *p = before + 1;
+            }
+        }
+        before += group.len() as u32;
+    }
+    out
+}
+
+/// Whether `places` are competition ranks of a pod of their length (1, 2, 2, 4), or every seat
+/// last (everyone lost).
+pub fn check_places(places: &[u32]) -> Result<(), String> {
+    let n = places.len() as u32;
+    if places.iter().all(|&p| p == n) {
+        return Ok(());
+    }
+    for &p in places {
+        let better = places.iter().filter(|&&q| q < p).count() as u32;
+        if p == 0 || p > n || better != p - 1 {
+            return Err(format!(
+                "places {places:?} are not the places of a {n}-player pod (1 is best; a shared place repeats, the next skips: 1, 2, 2, 4)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A seat's points from its pod's places: a sole first place, a shared one, or a loss.
+pub fn points_from_places(places: &[u32], seat: usize, table: PointsTable) -> u32 {
+    let firsts = places.iter().filter(|&&p| p == 1).count();
+    match (places.get(seat), firsts) {
+        (Some(1), 1) => table.sole_win,
+        (Some(1), _) => table.shared_win,
+        _ => table.loss,
+    }
+}
+
+/// One row of the pod standings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PodStandingRow {
+    pub rank: u32,
+    pub player: String,
+    pub points: u32,
+    pub games: u32,
+    /// Opponents' average points (the first tiebreaker).
+    pub opponents_average: f64,
+    pub dropped: bool,
+}
+
+/// Players ordered by points, then opponents' average points, then `draw` (lowest first).
+/// `games` lists each reported pod and each seat's points.
+pub fn rank(players: &[(String, u64, bool)], games: &[(Vec<String>, Vec<u32>)]) -> Vec<PodStandingRow> {
+    let total = totals(games);
+    let mut rows: Vec<(PodStandingRow, u64)> = players
+        .iter()
+        .map(|(name, draw, dropped)| {
+            let (points, played) = total.get(name.as_str()).copied().unwrap_or_default();
+            let row = PodStandingRow {
+                rank: 0,
+                player: name.clone(),
+                points,
+                games: played,
+                opponents_average: opponents_average(name, games),
+                dropped: *dropped,
+            };
+            (row, *draw)
+        })
+        .collect();
+    rows.sort_by(|(a, da), (b, db)| {
+        b.points.cmp(&a.points).then(b.opponents_average.total_cmp(&a.opponents_average)).then(da.cmp(db))
+    });
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, (mut r, _))| {
+            r.rank = i as u32 + 1;
+            r
+        })
+        .collect()
 }

@@ -57,6 +57,9 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::SwissRoundsSet { .. } => "swiss rounds set",
         TournamentEvent::SignerRecorded { .. } => "signer recorded",
         TournamentEvent::CheckpointSigned { .. } => "checkpoint signed",
+        TournamentEvent::PodFormatSet { .. } => "pod format set",
+        TournamentEvent::PodRoundPaired { .. } => "pod round paired",
+        TournamentEvent::PodResultReported { .. } => "pod result reported",
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::events::{round_seed, ConfigV1, GameLink, MatchScore, PairedTable, Penalty, RoundsPlan, TournamentEvent};
 use super::pairing::{self, order_key};
+use super::pods::{self, PodSize, PodStandingRow, PointsTable};
 use super::policy::{Rules, TOP_CUT_BY_ATTENDANCE};
 use super::standings::{self, MatchRecord, StandingRow, Tallies};
 use crate::game::commit::{commit_seed, Commitment, Secret};
@@ -30,6 +31,15 @@ pub struct TableState {
     pub corrections: u32,
 }
 
+/// A pod of a pod round: its players by seat, and its result once reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodState {
+    pub pod: u32,
+    pub seats: Vec<usize>,
+    pub places: Option<Vec<u32>>,
+    pub games: Vec<GameLink>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundState {
     pub round: u32,
@@ -37,6 +47,8 @@ pub struct RoundState {
     pub byes: Vec<usize>,
     pub seed: Option<Secret>,
     pub top_cut: bool,
+    /// The pods of a pod round (empty in two-player rounds, which have tables instead).
+    pub pods: Vec<PodState>,
 }
 
 impl RoundState {
@@ -65,7 +77,7 @@ impl TableState {
 
 impl RoundState {
     pub fn complete(&self) -> bool {
-        self.tables.iter().all(|t| t.result.is_some())
+        self.tables.iter().all(|t| t.result.is_some()) && self.pods.iter().all(|p| p.places.is_some())
     }
 
     /// The name of a top-cut round by its number of tables ("final", "semifinals", ...).
@@ -118,6 +130,8 @@ pub struct Tournament {
     pub signers: Vec<(String, [u8; 32])>,
     /// Checkpoints signed: (event count of the prefix, checkpoint, signer).
     pub signed: Vec<(super::events::Checkpoint, String)>,
+    /// Set by `PodFormatSet`: the tournament plays in pods (pod size and points table).
+    pub pod_format: Option<(PodSize, PointsTable)>,
 }
 
 /// Case- and space-insensitive form of a player's name.
@@ -495,6 +509,21 @@ impl Tournament {
         }
         let unknown = |name: &str| self.unknown(name);
         let last = self.rounds.last();
+        if self.pod_format.is_some()
+            && matches!(
+                event,
+                TournamentEvent::RoundPaired { .. }
+                    | TournamentEvent::TopCutPaired { .. }
+                    | TournamentEvent::ResultReported { .. }
+                    | TournamentEvent::ResultCorrected { .. }
+            )
+        {
+            v.push(format!(
+                "this tournament plays in pods: {} is for two-player tables (pair pods, report pod places)",
+                super::record::kind(event)
+            ));
+            return v;
+        }
         match event {
             TournamentEvent::Created { .. } => v.push("the tournament was already created".into()),
             TournamentEvent::PlayerRegistered { player, .. } | TournamentEvent::LateEntered { player, .. } => {
@@ -816,6 +845,9 @@ impl Tournament {
                     v.push(format!("a checkpoint names the log as it is ({} events), not {events}", self.seen));
                 }
             }
+            TournamentEvent::PodFormatSet { .. }
+            | TournamentEvent::PodRoundPaired { .. }
+            | TournamentEvent::PodResultReported { .. } => v.extend(self.validate_pods(event, rederive)),
             TournamentEvent::RoundVoided { round, reason } => {
                 if reason.trim().is_empty() {
                     v.push("voiding a round gives its reason".into());
@@ -830,6 +862,12 @@ impl Tournament {
                             v.push(format!(
                                 "round {} already has a result (table {}); a round is voided only before any result",
                                 l.round, t.table
+                            ));
+                        }
+                        if let Some(p) = l.pods.iter().find(|p| p.places.is_some()) {
+                            v.push(format!(
+                                "round {} already has a result (pod {}); a round is voided only before any result",
+                                l.round, p.pod
                             ));
                         }
                         let penalized = self.players.iter().any(|p| p.penalties.iter().any(|x| x.0 == l.round));
@@ -886,11 +924,25 @@ impl Tournament {
                     self.tallies.add(&MatchRecord::bye(b));
                 }
                 let tables = self.table_states(tables);
-                self.rounds.push(RoundState { round: *round, tables, byes, seed: *round_seed, top_cut: false });
+                self.rounds.push(RoundState {
+                    round: *round,
+                    tables,
+                    byes,
+                    seed: *round_seed,
+                    top_cut: false,
+                    pods: vec![],
+                });
             }
             TournamentEvent::TopCutPaired { round, tables } => {
                 let tables = self.table_states(tables);
-                self.rounds.push(RoundState { round: *round, tables, byes: vec![], seed: None, top_cut: true });
+                self.rounds.push(RoundState {
+                    round: *round,
+                    tables,
+                    byes: vec![],
+                    seed: None,
+                    top_cut: true,
+                    pods: vec![],
+                });
             }
             TournamentEvent::ResultReported { round, table, score, games }
             | TournamentEvent::ResultCorrected { round, table, score, games, .. } => {
@@ -949,6 +1001,44 @@ impl Tournament {
             }
             TournamentEvent::CheckpointSigned { signer, checkpoint, .. } => {
                 self.signed.push((checkpoint.clone(), signer.clone()));
+            }
+            TournamentEvent::PodFormatSet { size, sole_win, shared_win, loss } => {
+                if self.pod_format.is_none() {
+                    let size = PodSize { size: *size as usize };
+                    let table = PointsTable { sole_win: *sole_win, shared_win: *shared_win, loss: *loss };
+                    self.pod_format = Some((size, table));
+                    self.top_cut = Some(0);
+                }
+            }
+            TournamentEvent::PodRoundPaired { round, pods, round_seed } => {
+                let n = self.players.iter().filter(|p| p.dropped_after.is_none()).count() as u32;
+                if self.swiss_rounds.is_none() {
+                    self.swiss_rounds = self.rules().map(|r| r.swiss_rounds(n));
+                }
+                let pods = pods
+                    .iter()
+                    .enumerate()
+                    .map(|(i, seats)| PodState {
+                        pod: i as u32 + 1,
+                        seats: seats.iter().filter_map(|s| self.player(s)).collect(),
+                        places: None,
+                        games: vec![],
+                    })
+                    .collect();
+                self.rounds.push(RoundState {
+                    round: *round,
+                    tables: vec![],
+                    byes: vec![],
+                    seed: Some(*round_seed),
+                    top_cut: false,
+                    pods,
+                });
+            }
+            TournamentEvent::PodResultReported { round, pod, places, games } => {
+                let Some(r) = self.rounds.iter_mut().find(|r| r.round == *round) else { return };
+                let Some(p) = r.pods.iter_mut().find(|p| p.pod == *pod) else { return };
+                p.places = Some(places.clone());
+                p.games = games.clone();
             }
         }
     }
@@ -1137,6 +1227,21 @@ impl Placing {
 impl Tournament {
     /// Final placings (provisional while the bracket is being played).
     pub fn placings(&self) -> Vec<Placing> {
+        if self.pod_format.is_some() {
+            // A pod tournament has no top cut: its placings are its pod standings.
+            let rows = self.pod_standings();
+            return rows
+                .into_iter()
+                .map(|r| Placing {
+                    place: r.rank,
+                    tied: false,
+                    player: r.player,
+                    stage: "pods".into(),
+                    swiss_rank: r.rank.to_string(),
+                    dropped: r.dropped,
+                })
+                .collect();
+        }
         let swiss = self.standings();
         let swiss_pos: HashMap<&str, usize> = swiss.iter().enumerate().map(|(i, r)| (r.player.as_str(), i)).collect();
         let mut out: Vec<Placing> = Vec::new();
@@ -1211,4 +1316,163 @@ impl Tournament {
         }
         out
     }
+}
+
+impl Tournament {
+    /// Every reported pod: its players by seat and each seat's points.
+    pub fn pod_games(&self) -> Vec<(Vec<String>, Vec<u32>)> {
+        let Some((_, table)) = self.pod_format else { return vec![] };
+        self.rounds
+            .iter()
+            .flat_map(|r| &r.pods)
+            .filter_map(|p| {
+                let places = p.places.as_ref()?;
+                let names = p.seats.iter().map(|&s| self.players[s].name.clone()).collect();
+                let pts = (0..p.seats.len()).map(|i| pods::points_from_places(places, i, table)).collect();
+                Some((names, pts))
+            })
+            .collect()
+    }
+
+    /// The pod standings (see [`super::pods`] for the tiebreakers; the last is the tie draw).
+    pub fn pod_standings(&self) -> Vec<PodStandingRow> {
+        let players: Vec<(String, u64, bool)> = self
+            .players
+            .iter()
+            .map(|p| (p.name.clone(), order_key(&self.tie_key, &p.name), p.dropped_after.is_some()))
+            .collect();
+        pods::rank(&players, &self.pod_games())
+    }
+
+    /// The pods of round `round` that the seed and the current state determine: the active
+    /// players ranked by points, opponents' average points and `order_key(seed, name)`, seated
+    /// by [`pods::pair_pods`] against every earlier pod.
+    pub fn derive_pods(&self, round: u32, seed: &Secret) -> Result<Vec<Vec<String>>, String> {
+        let Some((size, _)) = self.pod_format else { return Err("this tournament does not play in pods".into()) };
+        let players: Vec<(String, u64, bool)> = (0..self.players.len())
+            .filter(|&p| self.active_in(p, round))
+            .map(|p| (self.players[p].name.clone(), order_key(&seed.0, &self.players[p].name), false))
+            .collect();
+        let ranked: Vec<String> = pods::rank(&players, &self.pod_games()).into_iter().map(|r| r.player).collect();
+        let mut met = pods::Met::new();
+        for pod in self.rounds.iter().flat_map(|r| &r.pods) {
+            let names: Vec<String> = pod.seats.iter().map(|&s| self.players[s].name.clone()).collect();
+            pods::record_pod(&mut met, &names);
+        }
+        pods::pair_pods(&ranked, &met, size)
+    }
+
+    fn validate_pods(&self, event: &TournamentEvent, rederive: bool) -> Vec<String> {
+        let mut v = Vec::new();
+        match event {
+            TournamentEvent::PodFormatSet { size, sole_win, shared_win, loss } => {
+                if !self.rounds.is_empty() {
+                    v.push("the pod format is set before round 1 is paired".into());
+                }
+                if self.pod_format.is_some() {
+                    v.push("the pod format is already set".into());
+                }
+                if !(3..=8).contains(size) {
+                    v.push(format!("pods of {size}: a pod has 3 to 8 seats"));
+                }
+                if !(sole_win >= shared_win && shared_win >= loss) {
+                    v.push(format!(
+                        "points {sole_win}/{shared_win}/{loss} reward a worse place: a sole win ≥ a shared win ≥ a loss"
+                    ));
+                }
+                if self.config.as_ref().is_some_and(|c| c.top_cut != 0) {
+                    v.push("a pod tournament has no top cut: create it with a top cut of 0".into());
+                }
+                if self.best_of.is_some() {
+                    v.push("a pod plays one game: the tournament already set a match format".into());
+                }
+            }
+            TournamentEvent::PodRoundPaired { round, pods, round_seed } => {
+                if self.pod_format.is_none() {
+                    v.push("this tournament does not play in pods (record the pod format before round 1)".into());
+                    return v;
+                }
+                let next = self.rounds.len() as u32 + 1;
+                if *round != next {
+                    v.push(format!("the next round is {next}, not {round}"));
+                }
+                if let Some(l) = self.rounds.last() {
+                    if !l.complete() {
+                        v.push(format!("round {} still has pods without a result", l.round));
+                    }
+                }
+                if let Some(planned) = self.swiss_rounds {
+                    if *round > planned {
+                        v.push(format!("the tournament plays {planned} rounds"));
+                    }
+                }
+                if self.commitment().is_none() {
+                    v.push("pods are paired from a committed seed; the tournament committed to none".into());
+                }
+                let mut seen = vec![false; self.players.len()];
+                for name in pods.iter().flatten() {
+                    match self.player(name) {
+                        None => v.push(self.unknown(name)),
+                        Some(p) => {
+                            if std::mem::replace(&mut seen[p], true) {
+                                v.push(format!("{name} sits in two pods in round {round}"));
+                            }
+                            if !self.active_in(p, *round) {
+                                v.push(format!("{name} is not in round {round} (dropped or not yet entered)"));
+                            }
+                        }
+                    }
+                }
+                if rederive {
+                    match self.derive_pods(*round, round_seed) {
+                        Err(e) => v.push(format!("round {round} cannot be paired in pods: {e}")),
+                        Ok(want) if &want != pods => v.push(describe_pod_diff(*round, &want, pods)),
+                        Ok(_) => {}
+                    }
+                }
+            }
+            TournamentEvent::PodResultReported { round, pod, places, games } => {
+                let found =
+                    self.rounds.iter().find(|r| r.round == *round).and_then(|r| r.pods.iter().find(|p| p.pod == *pod));
+                let Some(p) = found else {
+                    v.push(format!("round {round} has no pod {pod}"));
+                    return v;
+                };
+                if places.len() != p.seats.len() {
+                    v.push(format!("pod {pod} has {} seats; {} places were reported", p.seats.len(), places.len()));
+                } else if let Err(e) = pods::check_places(places) {
+                    v.push(e);
+                }
+                if p.places.is_some() {
+                    v.push(format!("round {round} pod {pod} already has a result"));
+                }
+                if games.len() > 1 {
+                    v.push(format!("a pod plays one game; {} are linked", games.len()));
+                }
+                for g in games {
+                    let elsewhere = self.rounds.iter().any(|r| {
+                        r.tables.iter().any(|t| t.games.iter().any(|l| l.stream == g.stream))
+                            || r.pods.iter().any(|q| q.games.iter().any(|l| l.stream == g.stream))
+                    });
+                    if elsewhere {
+                        v.push(format!("game {} is already linked to another result", g.stream));
+                    }
+                }
+            }
+            _ => {}
+        }
+        v
+    }
+}
+
+fn describe_pod_diff(round: u32, want: &[Vec<String>], got: &[Vec<String>]) -> String {
+    let mut lines = vec![format!("round {round}'s pods are not the ones its seed and the pod standings give:")];
+    for i in 0..want.len().max(got.len()) {
+        let show = |p: Option<&Vec<String>>| p.map(|p| p.join(", ")).unwrap_or_else(|| "-".into());
+        let (w, g) = (show(want.get(i)), show(got.get(i)));
+        if w != g {
+            lines.push(format!("    pod {}: expected {w}; recorded {g}", i + 1));
+        }
+    }
+    lines.join("\n")
 }

@@ -1,7 +1,8 @@
 //! Verification of a tournament: its chain, every event against the rules (pairings re-derived
 //! from the round seeds and the state before them, the revealed seed against the commitment),
 //! the standings recomputed, and every linked game (chain, audit, outcome against the reported
-//! score). Also the tournament's root hash (see the module documentation of [`super`]).
+//! score, or in a pod tournament the places reported against the game's placements). Also the
+//! tournament's root hash (see the module documentation of [`super`]).
 
 use std::collections::BTreeMap;
 
@@ -60,10 +61,8 @@ pub fn root_hash(head: Hash32, events: u64, games: &BTreeMap<String, Hash32>) ->
 pub fn linked_games(loaded: &Loaded) -> BTreeMap<String, Hash32> {
     let mut out = BTreeMap::new();
     for r in &loaded.state.rounds {
-        for t in &r.tables {
-            for g in &t.games {
-                out.insert(g.stream.clone(), g.head);
-            }
+        for g in r.tables.iter().flat_map(|t| &t.games).chain(r.pods.iter().flat_map(|p| &p.games)) {
+            out.insert(g.stream.clone(), g.head);
         }
     }
     out
@@ -122,7 +121,10 @@ pub fn verify(
     if parts.is_empty() {
         parts.push("no round paired yet".into());
     }
-    let pair_ok = !loaded.problems.iter().any(|(_, k, _)| k == "round paired" || k == "top cut paired");
+    let pair_ok = !loaded
+        .problems
+        .iter()
+        .any(|(_, k, _)| k == "round paired" || k == "top cut paired" || k == "pod round paired");
     add("pairings", pair_ok, parts.join("; "));
     match (st.commitment(), st.revealed_seed) {
         (None, _) => add("seed", true, "no seed committed (imported pairings)".into()),
@@ -206,6 +208,23 @@ pub fn verify(
             }
         }
     }
+    for r in &st.rounds {
+        for p in &r.pods {
+            let (Some(places), Some(g)) = (&p.places, p.games.last()) else { continue };
+            let names: Vec<String> = p.seats.iter().map(|&s| st.players[s].name.clone()).collect();
+            games_checked += 1;
+            match check_pod_game(store, g, &loaded.config.game, &names, drivers) {
+                Ok(want) if &want != places => game_problems.push(format!(
+                    "round {} pod {} ({}): reported places {places:?}, but the linked game's outcome gives {want:?}",
+                    r.round,
+                    p.pod,
+                    names.join(", ")
+                )),
+                Ok(_) => {}
+                Err(e) => game_problems.push(format!("round {} pod {}: game {}: {e}", r.round, p.pod, g.stream)),
+            }
+        }
+    }
     if game_problems.is_empty() {
         add("linked games", true, format!("{games_checked} game(s): chains verify, audits clean, outcomes agree"));
     } else {
@@ -283,6 +302,29 @@ fn check_signatures(loaded: &Loaded, games: &BTreeMap<String, Hash32>, add: &mut
     }
 }
 
+/// Checks one linked game of a pod; returns the places its outcome gives, in the pod's seat order.
+fn check_pod_game(
+    store: &dyn Store,
+    link: &GameLink,
+    game: &str,
+    pod: &[String],
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+) -> Result<Vec<u32>, String> {
+    let (players, outcome) = open_game(store, link, game, drivers, &|players| {
+        let mut sorted = players.to_vec();
+        sorted.sort();
+        let mut want = pod.to_vec();
+        want.sort();
+        (sorted != want).then(|| format!("its players are {players:?}, not the pod's {pod:?}"))
+    })?;
+    let outcome = outcome.ok_or("the game is unfinished: it has no placements")?;
+    let by_game_seat = super::pods::places_from_outcome(&outcome, players.len());
+    Ok(pod
+        .iter()
+        .map(|n| players.iter().position(|p| p == n).and_then(|s| by_game_seat.get(s).copied()).unwrap_or(0))
+        .collect())
+}
+
 /// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished).
 fn check_game(
     store: &dyn Store,
@@ -292,35 +334,16 @@ fn check_game(
     b: &str,
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
 ) -> Result<Option<bool>, String> {
-    let id = StreamId::new(&link.stream).map_err(|e| e.to_string())?;
-    let log = store.export(&id).map_err(|e| format!("chain does not verify: {e}"))?;
-    if log.head.hash != link.head {
-        return Err(format!(
-            "its head is {} ({} events) but the result recorded head {}",
-            log.head.hash.short(),
-            log.head.len,
-            link.head.short()
-        ));
-    }
-    let h = log.header.v1();
-    if h.ruleset != game {
-        return Err(format!("it is a {} game; the tournament plays {game}", h.ruleset));
-    }
-    let seat = |name: &str| h.players.iter().position(|p| p == name);
-    let (Some(sa), Some(sb)) = (seat(a), seat(b)) else {
-        return Err(format!("its players are {:?}, not {a} and {b}", h.players));
+    let seated = |players: &[String]| {
+        let seated = players.iter().any(|p| p == a) && players.iter().any(|p| p == b);
+        (!seated).then(|| format!("its players are {players:?}, not {a} and {b}"))
     };
-    let driver = drivers(&h.ruleset).ok_or_else(|| format!("this build cannot audit {} games", h.ruleset))?;
-    let report = driver.audit(&log).map_err(|e| format!("cannot audit: {e}"))?;
-    if report.unresolved() > 0 {
-        let first = report.findings.iter().find(|f| f.resolution.is_none());
-        return Err(format!(
-            "audit has {} unresolved finding(s){}",
-            report.unresolved(),
-            first.map(|f| format!(", first: {}: {}", f.rule, f.message)).unwrap_or_default()
-        ));
-    }
-    Ok(match report.outcome {
+    let (players, outcome) = open_game(store, link, game, drivers, &seated)?;
+    let seat = |name: &str| players.iter().position(|p| p == name);
+    let (Some(sa), Some(sb)) = (seat(a), seat(b)) else {
+        return Err(format!("its players are {players:?}, not {a} and {b}"));
+    };
+    Ok(match outcome {
         None => None,
         Some(o) => {
             // Placements decide: the better-placed seat won; a shared place or everyone losing is a draw.
@@ -335,10 +358,51 @@ fn check_game(
     })
 }
 
+/// Reads a linked game: its chain, its head against the link, its ruleset, its players (by
+/// `wrong_players`), a clean audit; returns its players and outcome.
+fn open_game(
+    store: &dyn Store,
+    link: &GameLink,
+    game: &str,
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+    wrong_players: &dyn Fn(&[String]) -> Option<String>,
+) -> Result<(Vec<String>, Option<crate::game::Outcome>), String> {
+    let id = StreamId::new(&link.stream).map_err(|e| e.to_string())?;
+    let log = store.export(&id).map_err(|e| format!("chain does not verify: {e}"))?;
+    if log.head.hash != link.head {
+        return Err(format!(
+            "its head is {} ({} events) but the result recorded head {}",
+            log.head.hash.short(),
+            log.head.len,
+            link.head.short()
+        ));
+    }
+    let h = log.header.v1();
+    if h.ruleset != game {
+        return Err(format!("it is a {} game; the tournament plays {game}", h.ruleset));
+    }
+    if let Some(why) = wrong_players(&h.players) {
+        return Err(why);
+    }
+    let driver = drivers(&h.ruleset).ok_or_else(|| format!("this build cannot audit {} games", h.ruleset))?;
+    let report = driver.audit(&log).map_err(|e| format!("cannot audit: {e}"))?;
+    if report.unresolved() > 0 {
+        let first = report.findings.iter().find(|f| f.resolution.is_none());
+        return Err(format!(
+            "audit has {} unresolved finding(s){}",
+            report.unresolved(),
+            first.map(|f| format!(", first: {}: {}", f.rule, f.message)).unwrap_or_default()
+        ));
+    }
+    Ok((h.players.clone(), report.outcome))
+}
+
 /// Whether an event links games (for tools that list them).
 pub fn links(e: &TournamentEvent) -> &[GameLink] {
     match e {
-        TournamentEvent::ResultReported { games, .. } | TournamentEvent::ResultCorrected { games, .. } => games,
+        TournamentEvent::ResultReported { games, .. }
+        | TournamentEvent::ResultCorrected { games, .. }
+        | TournamentEvent::PodResultReported { games, .. } => games,
         _ => &[],
     }
 }

@@ -47,6 +47,16 @@ pub struct NewArgs {
     /// Games per match: 1, 3 or 5. Scores that cannot happen in it are refused.
     #[arg(long, default_value_t = 3)]
     best_of: u32,
+    /// swiss (two-player matches) or pods (a multiplayer game, e.g. fate: pods of --pod-size
+    /// filled with pods one seat smaller, points by place, no top cut).
+    #[arg(long, default_value = "swiss")]
+    format: String,
+    /// Pods: seats per pod.
+    #[arg(long, default_value_t = 4)]
+    pod_size: u32,
+    /// Pods: points for a sole win, a shared win (a draw) and a loss.
+    #[arg(long, value_delimiter = ',', default_value = "5,1,0")]
+    pod_points: Vec<u32>,
     /// The stream id (default: derived from the name and the time).
     #[arg(long)]
     id: Option<StreamId>,
@@ -101,6 +111,21 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
             _ => bail!("--top-cut must be auto, 0 or a power of two (2, 4, 8, 16...), not {n}"),
         },
     };
+    let pods = match a.format.as_str() {
+        "swiss" => None,
+        "pods" => {
+            let [sole_win, shared_win, loss] = a.pod_points[..] else {
+                bail!("--pod-points takes three numbers: sole win,shared win,loss")
+            };
+            Some(TournamentEvent::PodFormatSet { size: a.pod_size, sole_win, shared_win, loss })
+        }
+        other => bail!("unknown --format {other:?}: use swiss or pods"),
+    };
+    let top_cut = match (&pods, top_cut) {
+        (Some(_), TOP_CUT_BY_ATTENDANCE | 0) => 0,
+        (Some(_), k) => bail!("a pod tournament has no top cut, not --top-cut {k}"),
+        (None, k) => k,
+    };
     let seed = match &a.seed {
         Some(s) => parse_seed(s)?,
         None => Commitment(rand::random::<[u8; 32]>()),
@@ -132,7 +157,10 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
         seed_commitment: Some(commit_seed(&seed)),
     };
     let store = ctx.open_store()?;
-    let head = ops::create(&store, &ctx.data_dir, &id, &config, &seed, a.best_of, a.actor, now)?;
+    let head = match pods {
+        Some(format) => ops::create_pods(&store, &ctx.data_dir, &id, &config, &seed, format, a.actor, now)?,
+        None => ops::create(&store, &ctx.data_dir, &id, &config, &seed, a.best_of, a.actor, now)?,
+    };
     if json {
         output::print_json(
             &json!({"id": id.to_string(), "head": head.hash.to_hex(), "seed_commitment": commit_seed(&seed).to_string()}),

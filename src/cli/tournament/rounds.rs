@@ -81,6 +81,25 @@ fn post(before: &[StandingRow], round: u32, tables: &[PairedTable], byes: &[Stri
     Ok(())
 }
 
+/// Prints a pod round as posted: by pod, each seat with its points before the round.
+fn post_pods(p: &ops::PodsPaired, json: bool) -> Result<ExitCode> {
+    let pts: std::collections::HashMap<&str, u32> = p.before.iter().map(|r| (r.player.as_str(), r.points)).collect();
+    if json {
+        output::print_json(&json!({"round": p.round, "pods": p.pods, "head": p.head.hash.to_hex()}))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("Round {} — by pod (seat 1 first)", p.round);
+    let mut t = output::table(["pod", "seat", "player", "pts"]);
+    for (i, pod) in p.pods.iter().enumerate() {
+        for (s, name) in pod.iter().enumerate() {
+            let points = pts.get(name.as_str()).copied().unwrap_or(0);
+            t.add_row([(i + 1).to_string(), (s + 1).to_string(), name.clone(), points.to_string()]);
+        }
+    }
+    println!("{t}");
+    Ok(ExitCode::SUCCESS)
+}
+
 #[derive(clap::Args, Debug)]
 pub struct PairNextArgs {
     pub id: StreamId,
@@ -94,6 +113,10 @@ pub struct PairNextArgs {
 pub fn run_pair(ctx: &Context, a: PairNextArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
+    if loaded.state.pod_format.is_some() {
+        let p = ops::pair_next_pods(&store, &ctx.data_dir, &a.id, loaded, a.actor)?;
+        return post_pods(&p, json);
+    }
     let fresh = kifu::game::commit::Commitment(rand::random::<[u8; 32]>());
     let p = ops::pair_next(&store, &ctx.data_dir, &a.id, loaded, a.actor, a.rounds, fresh)?;
     post(&p.before, p.round, &p.tables, &p.byes, json)?;
@@ -185,6 +208,12 @@ pub struct ReportArgs {
     /// A drawn match, a player and the score from that player's side: --draw alice 1-1-1.
     #[arg(long, num_args = 2, value_names = ["PLAYER", "SCORE"])]
     pub draw: Option<Vec<String>>,
+    /// Pods: the pod whose result this is (with --places).
+    #[arg(long, requires = "places", conflicts_with_all = ["table", "winner", "draw", "score"])]
+    pub pod: Option<u32>,
+    /// Pods: each seat's place in seat order, 1 best, a shared place repeated (e.g. 1,2,2,4).
+    #[arg(long, value_delimiter = ',', requires = "pod")]
+    pub places: Option<Vec<u32>>,
     /// A game stream played in this match (repeat for each game); its current head is linked.
     #[arg(long = "game")]
     pub games: Vec<StreamId>,
@@ -230,6 +259,9 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
         Some(r) => r,
         None => bail!("no round is paired yet"),
     };
+    if let (Some(pod), Some(places)) = (a.pod, &a.places) {
+        return report_pod(&store, &loaded, &a, round, pod, places.clone(), json);
+    }
     let (table, score) = match (&a.table, &a.score, &a.winner, &a.draw) {
         (Some(t), Some(s), None, None) => (*t, s.parse::<MatchScore>().map_err(anyhow::Error::msg)?),
         (None, None, Some(w), None) => by_player(&loaded.state, round, &w[0], &w[1], true)?,
@@ -260,6 +292,31 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
         )?;
     } else {
         println!("round {round} table {}: {score} recorded", table);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report --pod N --places 1,2,2,4 [--game G]`: a pod's places, its game linked by the claim check.
+fn report_pod(
+    store: &dyn kifu::store::Store,
+    loaded: &record::Loaded,
+    a: &ReportArgs,
+    round: u32,
+    pod: u32,
+    places: Vec<u32>,
+    json: bool,
+) -> Result<ExitCode> {
+    if a.judge.is_some() || a.reason.is_some() {
+        bail!("pod results cannot be corrected yet");
+    }
+    let names: Vec<String> = a.games.iter().map(|g| g.to_string()).collect();
+    let games = kifu::tournament::claim::claim_pod_games(store, loaded, round, pod, &names)?;
+    let ev = TournamentEvent::PodResultReported { round, pod, places: places.clone(), games };
+    let (head, _) = record::record(store, &a.id, a.actor.clone(), vec![ev])?;
+    if json {
+        output::print_json(&json!({"round": round, "pod": pod, "places": places, "head": head.hash.to_hex()}))?;
+    } else {
+        println!("round {round} pod {pod}: places {places:?} recorded");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -23,7 +23,12 @@ fn pct(x: f64) -> String {
 pub fn run_standings(ctx: &Context, a: StandingsArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     if json {
-        output::print_json(&record::load(&store, &a.id)?.state.standings())?;
+        let state = record::load(&store, &a.id)?.state;
+        if state.pod_format.is_some() {
+            output::print_json(&state.pod_standings())?;
+        } else {
+            output::print_json(&state.standings())?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     print_standings(&store, &a.id)?;
@@ -33,6 +38,25 @@ pub fn run_standings(ctx: &Context, a: StandingsArgs, json: bool) -> Result<Exit
 /// Prints a tournament's standings with the policy's tiebreakers, as posted at events.
 pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<()> {
     let loaded = record::load(store, id)?;
+    if let Some((size, table)) = loaded.state.pod_format {
+        let mut t = output::table(["rank", "player", "points", "games", "opp. avg points"]);
+        for r in loaded.state.pod_standings() {
+            let name = format!("{}{}", r.player, if r.dropped { " (dropped)" } else { "" });
+            t.add_row([r.rank.to_string(), name, r.points.to_string(), r.games.to_string(), pct(r.opponents_average)]);
+        }
+        println!(
+            "{} — standings after {} pod round(s), pods of {} (points {}/{}/{} for a sole win, a shared win, a loss)",
+            loaded.config.name,
+            loaded.state.swiss_played(),
+            size.size,
+            table.sole_win,
+            table.shared_win,
+            table.loss
+        );
+        println!("{t}");
+        println!("Ties: points, then opponents' average points, then the seeded draw recorded with the event");
+        return Ok(());
+    }
     let rows = loaded.state.standings();
     let rules = loaded.config.policy.rules();
     let mut header = vec!["rank".to_string(), "player".into(), "points".into(), "W-L-D".into()];

@@ -290,6 +290,20 @@ impl CommitmentLedger {
         self.seeds.get(key).is_some_and(|s| s.revealed.is_some())
     }
 
+    /// `KIFU-SEED-4`: a shuffle names a committed, unrevealed seed, as a digital game's must (a
+    /// physical game's shuffle may name one too; it is only checked to exist).
+    pub fn check_shuffle_seed(&self, mode: RandomMode, seed: Option<&str>) -> Vec<Violation> {
+        let problem = match seed {
+            Some(key) if self.seed_commitment(key).is_none() => format!("seed {key:?} was never committed"),
+            Some(key) if self.seed_is_revealed(key) => {
+                format!("seed {key:?} is already revealed, so a shuffle with it is predictable")
+            }
+            None if mode == RandomMode::Digital => "a digital game's shuffles name a committed seed".to_string(),
+            _ => return Vec::new(),
+        };
+        vec![Violation::new("KIFU-SEED-4", problem)]
+    }
+
     /// Checks a seed reveal against its commitment (for a game's `validate`).
     pub fn check_seed_reveal(&self, key: &str, seed: &Secret) -> Vec<Violation> {
         match self.seeds.get(key) {

@@ -170,6 +170,17 @@ pub struct AgentSecrets {
     pub choices: BTreeMap<(String, super::Seat), (String, Secret)>,
 }
 
+impl AgentSecrets {
+    /// A digital self-play game's secrets: a dealer seed under `key`, 32 bytes drawn from `rng`.
+    pub fn with_dealer_seed(key: &str, rng: &mut super::AgentRng) -> AgentSecrets {
+        let mut seed = [0u8; 32];
+        rand::Rng::fill_bytes(rng, &mut seed);
+        let mut secrets = AgentSecrets::default();
+        secrets.seeds.insert(key.to_string(), Commitment(seed));
+        secrets
+    }
+}
+
 /// One operation on a deck since its last shuffle, as a game's `apply` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum DeckOp {

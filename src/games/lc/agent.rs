@@ -11,14 +11,14 @@
 //! card of the pile, which is what a real shuffle looks like to the log.
 
 use rand::seq::{IndexedRandom, SliceRandom};
-use rand::{Rng, RngExt};
+use rand::RngExt;
 
 use super::catalog::{CardKind, Catalog};
 use super::config::{DrawOrder, LcConfig, ProtectionFrom, RoundKind, ShuffleMode};
 use super::events::{CardRef, CommonEvent, Duration, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::{expected_result, validate};
 use super::state::{pile_name, Held, LcState};
-use crate::game::commit::{commit_seed, AgentSecrets, Commitment};
+use crate::game::commit::{commit_seed, AgentSecrets};
 use crate::game::{opponent, AgentRng, Seat};
 
 /// The key of the dealer's shuffle seed in digital self-play games.
@@ -79,12 +79,7 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (LcConfig, Ag
     // `refill=put-down-count` is left at its default: a hand that shrinks (a Protection card played
     // from it) never grows back under it, and two empty hands over empty fields never end a game.
     p.slots = rng.random_range(3..=5);
-    let mut secrets = AgentSecrets::default();
-    if digital {
-        let mut seed = [0u8; 32];
-        rng.fill_bytes(&mut seed);
-        secrets.seeds.insert(SEED_KEY.to_string(), Commitment(seed));
-    }
+    let secrets = if digital { AgentSecrets::with_dealer_seed(SEED_KEY, rng) } else { AgentSecrets::default() };
     (config, secrets)
 }
 

@@ -134,6 +134,31 @@ pub fn push_deck_entries(out: &mut String, cards: &[String]) {
     }
 }
 
+/// A deck list of `COUNT CARD-ID` lines ([`parse_deck_entry`]) as card ids in list order, every
+/// id checked against `catalog`; every unreadable line is reported.
+pub fn parse_count_list<C>(text: &str, catalog: &Catalog<C>) -> Result<Vec<String>, Vec<DeckListError>> {
+    let mut deck = Vec::new();
+    let mut errors = Vec::new();
+    for (line, text) in deck_list_lines(text) {
+        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
+            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
+            Err(message) => errors.push(DeckListError { line, message }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(deck)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A deck as `COUNT CARD-ID` lines, grouping consecutive copies: what [`parse_count_list`] reads.
+pub fn format_count_list(deck: &[String]) -> String {
+    let mut out = String::new();
+    push_deck_entries(&mut out, deck);
+    out
+}
+
 /// How a game reads one deck-list text and checks the deck it names.
 pub struct DeckFormat<C, D> {
     /// How many players the game seats (`KIFU-SEAT-2`), each bringing one deck.

@@ -170,6 +170,17 @@ pub struct AgentSecrets {
     pub choices: BTreeMap<(String, super::Seat), (String, Secret)>,
 }
 
+impl AgentSecrets {
+    /// A digital self-play game's secrets: a dealer seed under `key`, 32 bytes drawn from `rng`.
+    pub fn with_dealer_seed(key: &str, rng: &mut super::AgentRng) -> AgentSecrets {
+        let mut seed = [0u8; 32];
+        rand::Rng::fill_bytes(rng, &mut seed);
+        let mut secrets = AgentSecrets::default();
+        secrets.seeds.insert(key.to_string(), Commitment(seed));
+        secrets
+    }
+}
+
 /// One operation on a deck since its last shuffle, as a game's `apply` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum DeckOp {
@@ -288,6 +299,20 @@ impl CommitmentLedger {
     /// Whether seed `key` has been revealed.
     pub fn seed_is_revealed(&self, key: &str) -> bool {
         self.seeds.get(key).is_some_and(|s| s.revealed.is_some())
+    }
+
+    /// `KIFU-SEED-4`: a shuffle names a committed, unrevealed seed, as a digital game's must (a
+    /// physical game's shuffle may name one too; it is only checked to exist).
+    pub fn check_shuffle_seed(&self, mode: RandomMode, seed: Option<&str>) -> Vec<Violation> {
+        let problem = match seed {
+            Some(key) if self.seed_commitment(key).is_none() => format!("seed {key:?} was never committed"),
+            Some(key) if self.seed_is_revealed(key) => {
+                format!("seed {key:?} is already revealed, so a shuffle with it is predictable")
+            }
+            None if mode == RandomMode::Digital => "a digital game's shuffles name a committed seed".to_string(),
+            _ => return Vec::new(),
+        };
+        vec![Violation::new("KIFU-SEED-4", problem)]
     }
 
     /// Checks a seed reveal against its commitment (for a game's `validate`).

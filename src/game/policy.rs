@@ -86,6 +86,22 @@ pub fn set<P>(table: &[Policy<P>], policies: &mut P, key: &str, value: &str) -> 
     (row.set)(policies, value).ok_or_else(bad)
 }
 
+/// Sets `key` to `value` in a header that keeps one [`Choice`] beside its policy table (the
+/// shuffle mode, `shuffles=physical|digital`): `mode_key` sets `mode`, any other key a row of `table`.
+pub fn set_with_mode<P, M: Choice>(
+    table: &[Policy<P>],
+    policies: &mut P,
+    (mode_key, mode): (&str, &mut M),
+    key: &str,
+    value: &str,
+) -> Result<(), String> {
+    if key != mode_key {
+        return set(table, policies, key, value);
+    }
+    set_choice(mode, value)
+        .ok_or_else(|| format!("policy {key} does not accept {value:?} (allowed: {})", M::NAMES.join("|")))
+}
+
 /// Every policy as `(key, value)`, in table order: for headers, views and `--policy` round trips.
 pub fn pairs<P>(table: &[Policy<P>], policies: &P) -> Vec<(&'static str, String)> {
     table.iter().map(|r| (r.key, (r.get)(policies))).collect()

@@ -11,14 +11,14 @@
 //! card of the pile, which is what a real shuffle looks like to the log.
 
 use rand::seq::{IndexedRandom, SliceRandom};
-use rand::{Rng, RngExt};
+use rand::RngExt;
 
 use super::catalog::{CardKind, Catalog};
 use super::config::{DrawOrder, LcConfig, ProtectionFrom, RoundKind, ShuffleMode};
 use super::events::{CardRef, CommonEvent, Duration, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::{expected_result, validate};
 use super::state::{pile_name, Held, LcState};
-use crate::game::commit::{commit_seed, AgentSecrets, Commitment};
+use crate::game::commit::{commit_seed, AgentSecrets};
 use crate::game::{opponent, AgentRng, Seat};
 
 /// The key of the dealer's shuffle seed in digital self-play games.
@@ -79,12 +79,7 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (LcConfig, Ag
     // `refill=put-down-count` is left at its default: a hand that shrinks (a Protection card played
     // from it) never grows back under it, and two empty hands over empty fields never end a game.
     p.slots = rng.random_range(3..=5);
-    let mut secrets = AgentSecrets::default();
-    if digital {
-        let mut seed = [0u8; 32];
-        rng.fill_bytes(&mut seed);
-        secrets.seeds.insert(SEED_KEY.to_string(), Commitment(seed));
-    }
+    let secrets = if digital { AgentSecrets::with_dealer_seed(SEED_KEY, rng) } else { AgentSecrets::default() };
     (config, secrets)
 }
 
@@ -104,12 +99,12 @@ fn top_cards(s: &LcState, secrets: &AgentSecrets, seat: Seat, n: usize, rng: &mu
             return out;
         }
     }
-    let pile: Vec<String> = s.player(seat).map(|p| p.pile.iter().cloned().collect()).unwrap_or_default();
+    let pile: Vec<String> = s.players.get(seat).map(|p| p.pile.iter().cloned().collect()).unwrap_or_default();
     pile.sample(rng, n).cloned().map(CardRef::Open).collect()
 }
 
 fn known_hand(s: &LcState, seat: Seat) -> Vec<String> {
-    s.player(seat).map(|p| p.hand.iter().filter_map(Held::known).map(str::to_string).collect()).unwrap_or_default()
+    s.players.get(seat).map(|p| p.hand.iter().filter_map(Held::known).map(str::to_string).collect()).unwrap_or_default()
 }
 
 /// The next event of a random legal game, or `None` once the game is over and every seed is revealed.
@@ -159,7 +154,7 @@ fn setup_step(s: &LcState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
         }
     }
     for seat in [0u8, 1] {
-        if s.player(seat).is_some_and(|p| !p.shuffled) {
+        if s.players.get(seat).is_some_and(|p| !p.shuffled) {
             return Some(LcEvent::DeckShuffled { seat, by: seat, seed: seed.map(|_| SEED_KEY.to_string()) });
         }
     }
@@ -167,7 +162,7 @@ fn setup_step(s: &LcState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
         return Some(LcEvent::FirstPlayerChosen { first: rng.random_range(0..=1u8), how: "coin toss".to_string() });
     }
     for seat in [0u8, 1] {
-        if let Some(p) = s.player(seat).filter(|p| !p.hand_drawn) {
+        if let Some(p) = s.players.get(seat).filter(|p| !p.hand_drawn) {
             let n = super::catalog::HAND_SIZE.min(p.pile_count);
             return Some(LcEvent::OpeningHandDrawn { seat, cards: top_cards(s, secrets, seat, n, rng) });
         }
@@ -198,7 +193,7 @@ fn attack_step(s: &LcState, rng: &mut AgentRng) -> Option<LcEvent> {
     let defender = opponent(a.seat);
     let mut c: Vec<(u32, LcEvent)> = Vec::new();
     if a.protection.is_none() {
-        let d = s.player(defender)?;
+        let d = s.players.get(defender)?;
         for h in d.hand.iter().filter_map(Held::known) {
             if s.kind(h) == Some(CardKind::Protection) {
                 c.push((3, LcEvent::ProtectionPlayed { seat: defender, card: h.to_string(), from: ProtectFrom::Hand }));
@@ -212,7 +207,7 @@ fn attack_step(s: &LcState, rng: &mut AgentRng) -> Option<LcEvent> {
                 ));
             }
         }
-        let p = s.player(a.seat)?;
+        let p = s.players.get(a.seat)?;
         for f in &p.strategy {
             if s.kind(&f.card) == Some(CardKind::Strategy) && rng.random_bool(0.3) {
                 c.push((
@@ -255,8 +250,8 @@ fn attack_step(s: &LcState, rng: &mut AgentRng) -> Option<LcEvent> {
 fn turn_step(s: &LcState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<LcEvent> {
     let t = s.turn.as_ref()?;
     let seat = t.seat;
-    let p = s.player(seat)?;
-    let foe = s.player(opponent(seat))?;
+    let p = s.players.get(seat)?;
+    let foe = s.players.get(opponent(seat))?;
     let hand = known_hand(s, seat);
     let mut c: Vec<(u32, LcEvent)> = Vec::new();
     // A hand with nothing to put down (attachments without hosts) would never shrink or refill:

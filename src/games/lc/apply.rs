@@ -12,7 +12,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
     match event {
         Common(c) => common(&mut s, c),
         DeckShuffled { seat, seed, .. } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.shuffled = true;
                 // The transcript can only be checked when the fold knows the pile's exact contents.
                 let exact = p.pile.len() == p.pile_count;
@@ -26,7 +26,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
             for c in cards {
                 draw(&mut s, *seat, c);
             }
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.hand_drawn = true;
             }
         }
@@ -49,7 +49,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
         FullDiscarded { seat, discarded, drawn, cost } => {
             for c in discarded {
                 take_from_hand(&mut s, *seat, c);
-                if let Some(p) = s.player_mut(*seat) {
+                if let Some(p) = s.players.get_mut(*seat) {
                     p.dead.push(c.clone());
                 }
             }
@@ -66,7 +66,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
                 to_dead_zone(&mut s, old);
             }
             take_from_hand(&mut s, *seat, card);
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.line_mut(*line).push(FieldCard { card: card.clone(), face_down: *face_down, ..FieldCard::default() });
             }
             acted(&mut s, true);
@@ -74,11 +74,11 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
         CardAttached { seat, card, to } => {
             take_from_hand(&mut s, *seat, card);
             let host = LcState::owner(to).unwrap_or(*seat);
-            match s.player_mut(host).and_then(|p| p.field_card_mut(to)) {
+            match s.players.get_mut(host).and_then(|p| p.field_card_mut(to)) {
                 Some(f) => f.attachments.push(card.clone()),
                 // No such host: the card is lost to the Dead Zone rather than the fold.
                 None => {
-                    if let Some(p) = s.player_mut(*seat) {
+                    if let Some(p) = s.players.get_mut(*seat) {
                         p.dead.push(card.clone());
                     }
                 }
@@ -86,7 +86,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
             acted(&mut s, true);
         }
         CardShifted { seat, card, to } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 if let Some((from, i)) = p.find(card) {
                     let mut f = p.line_mut(from).remove(i);
                     if from == Line::Defense && *to == Line::Attack {
@@ -99,14 +99,14 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
         }
         CardsFlipped { seat, cards } => {
             for c in cards {
-                if let Some(f) = s.player_mut(*seat).and_then(|p| p.field_card_mut(c)) {
+                if let Some(f) = s.players.get_mut(*seat).and_then(|p| p.field_card_mut(c)) {
                     f.face_down = false;
                 }
             }
             acted(&mut s, false);
         }
         StrategyActivated { seat, card, .. } => {
-            if let Some(f) = s.player_mut(*seat).and_then(|p| p.field_card_mut(card)) {
+            if let Some(f) = s.players.get_mut(*seat).and_then(|p| p.field_card_mut(card)) {
                 f.face_down = false;
             }
             acted(&mut s, false);
@@ -122,7 +122,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
         }
         DirectAttackDeclared { seat, attacker } => {
             s.attack = Some(PendingAttack { seat: *seat, attacker: attacker.clone(), target: None, protection: None });
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.direct_used = true;
             }
             declared(&mut s);
@@ -131,7 +131,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
             match from {
                 super::events::ProtectFrom::Hand => take_from_hand(&mut s, *seat, card),
                 super::events::ProtectFrom::Field => {
-                    if let Some(p) = s.player_mut(*seat) {
+                    if let Some(p) = s.players.get_mut(*seat) {
                         if let Some((l, i)) = p.find(card) {
                             p.line_mut(l).remove(i);
                         }
@@ -139,7 +139,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
                 }
             }
             // A used Protection card goes to the Dead Zone (its effect is spent).
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.dead.push(card.clone());
             }
             if let Some(a) = s.attack.as_mut() {
@@ -148,7 +148,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
         }
         AttackResolved { destroyed, points_lost, line_points_lost, .. } => {
             if let Some(a) = s.attack.take() {
-                if let Some(f) = s.player_mut(a.seat).and_then(|p| p.field_card_mut(&a.attacker)) {
+                if let Some(f) = s.players.get_mut(a.seat).and_then(|p| p.field_card_mut(&a.attacker)) {
                     f.attacked = true;
                 }
             }
@@ -159,7 +159,7 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
                 lose_points(&mut s, l.seat, l.points);
             }
             for l in line_points_lost {
-                if let Some(p) = s.player_mut(l.seat) {
+                if let Some(p) = s.players.get_mut(l.seat) {
                     match l.line {
                         Line::Attack => p.attack_points = p.attack_points.saturating_sub(1),
                         Line::Defense => p.defense_points = p.defense_points.saturating_sub(1),
@@ -210,7 +210,7 @@ fn common(s: &mut LcState, c: &CommonEvent) {
     crate::game::common::record(&mut s.ledger, c);
     match c {
         CommonEvent::TopCardTakenSealed { seat, commitment, .. } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 p.pile_count = p.pile_count.saturating_sub(1);
                 p.hand.push(Held::Sealed(*commitment));
             }
@@ -231,9 +231,9 @@ fn common(s: &mut LcState, c: &CommonEvent) {
             let (Some(from), Some(to)) = (Zone::parse(from), Zone::parse(to)) else { return };
             let took = match from {
                 Zone::DrawPile | Zone::DrawPileBottom => {
-                    let was = s.player_mut(owner).is_some_and(|p| p.pile.remove(card));
+                    let was = s.players.get_mut(owner).is_some_and(|p| p.pile.remove(card));
                     if was {
-                        if let Some(p) = s.player_mut(owner) {
+                        if let Some(p) = s.players.get_mut(owner) {
                             p.pile_count = p.pile_count.saturating_sub(1);
                         }
                         s.ledger.deck_order_lost(&pile_name(owner));
@@ -248,7 +248,7 @@ fn common(s: &mut LcState, c: &CommonEvent) {
             put(s, owner, to, card);
         }
         CommonEvent::CounterSet { seat: Some(seat), counter, value, .. } => {
-            if let Some(p) = s.player_mut(*seat) {
+            if let Some(p) = s.players.get_mut(*seat) {
                 let v = i32::try_from(*value).unwrap_or(if *value < 0 { i32::MIN } else { i32::MAX });
                 match counter.as_str() {
                     "combat-points" => p.points = v,
@@ -264,7 +264,7 @@ fn common(s: &mut LcState, c: &CommonEvent) {
 
 /// Puts a card into a zone of `seat`.
 fn put(s: &mut LcState, seat: Seat, zone: Zone, card: &str) {
-    let Some(p) = s.player_mut(seat) else { return };
+    let Some(p) = s.players.get_mut(seat) else { return };
     match zone {
         Zone::DrawPile | Zone::DrawPileBottom => {
             p.pile.insert(card.to_string());
@@ -326,7 +326,7 @@ fn to_dead_zone(s: &mut LcState, card: &str) {
         }
     }
     if remove_anywhere(s, card) {
-        if let Some(p) = s.player_mut(owner) {
+        if let Some(p) = s.players.get_mut(owner) {
             p.dead.push(card.to_string());
         }
     }
@@ -334,7 +334,7 @@ fn to_dead_zone(s: &mut LcState, card: &str) {
 
 /// Takes a card from `seat`'s hand: the named card, else (it was drawn sealed) one sealed card.
 fn take_from_hand(s: &mut LcState, seat: Seat, card: &str) {
-    let Some(p) = s.player_mut(seat) else { return };
+    let Some(p) = s.players.get_mut(seat) else { return };
     if let Some(i) = p.hand.iter().position(|h| h.known() == Some(card)) {
         p.hand.remove(i);
     } else if let Some(i) = p.hand.iter().position(|h| h.known().is_none()) {
@@ -350,22 +350,22 @@ fn draw(s: &mut LcState, seat: Seat, card: &CardRef) {
     let name = pile_name(seat);
     match card {
         CardRef::Open(c) => {
-            let was = s.player_mut(seat).is_some_and(|p| p.pile.remove(c));
+            let was = s.players.get_mut(seat).is_some_and(|p| p.pile.remove(c));
             if was {
-                if let Some(p) = s.player_mut(seat) {
+                if let Some(p) = s.players.get_mut(seat) {
                     p.pile_count = p.pile_count.saturating_sub(1);
                 }
                 s.ledger.deck_took_top(&name, c);
             } else {
                 remove_anywhere(s, c);
             }
-            if let Some(p) = s.player_mut(seat) {
+            if let Some(p) = s.players.get_mut(seat) {
                 p.hand.push(Held::Known(c.clone()));
             }
         }
         CardRef::Sealed(commitment) => {
             s.ledger.deck_took_top_sealed(&name, *commitment);
-            if let Some(p) = s.player_mut(seat) {
+            if let Some(p) = s.players.get_mut(seat) {
                 p.pile_count = p.pile_count.saturating_sub(1);
                 p.hand.push(Held::Sealed(*commitment));
             }
@@ -375,7 +375,7 @@ fn draw(s: &mut LcState, seat: Seat, card: &CardRef) {
 
 fn lose_points(s: &mut LcState, seat: Seat, points: u32) {
     let clamp = s.policies.clamp_points;
-    if let Some(p) = s.player_mut(seat) {
+    if let Some(p) = s.players.get_mut(seat) {
         let after = i64::from(p.points) - i64::from(points);
         let after = if clamp { after.max(0) } else { after };
         p.points = i32::try_from(after).unwrap_or(i32::MIN);

@@ -28,10 +28,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
+use crate::game::catalog::{embed_cards, embedded};
 pub use crate::game::commit::RandomMode as ShuffleMode;
 use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
 use crate::game::rules::check_seats;
-use crate::game::{SeatRange, Violation};
+use crate::game::Violation;
 
 /// The stored, versioned header configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -293,20 +294,7 @@ impl LcConfig {
         catalog: &Catalog,
         shuffles: ShuffleMode,
     ) -> Result<LcConfig, Vec<Violation>> {
-        let mut cards: Vec<CardDef> = Vec::new();
-        let mut missing = Vec::new();
-        for id in decks.iter().flatten() {
-            if cards.iter().any(|c| &c.id == id) {
-                continue;
-            }
-            match catalog.get(id) {
-                Some(def) => cards.push(def.clone()),
-                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
-            }
-        }
-        if !missing.is_empty() {
-            return Err(missing);
-        }
+        let cards = embed_cards(decks.iter().flatten(), catalog)?;
         Ok(LcConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default(), shuffles }))
     }
 
@@ -323,23 +311,15 @@ impl LcConfig {
     /// Sets a policy by key (`--policy KEY=VALUE`); `shuffles=physical|digital` is accepted too.
     pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
         let LcConfig::V1(c) = self;
-        if key == "shuffles" {
-            c.shuffles = match value {
-                "physical" => ShuffleMode::Physical,
-                "digital" => ShuffleMode::Digital,
-                _ => return Err(format!("policy shuffles does not accept {value:?} (allowed: physical|digital)")),
-            };
-            return Ok(());
-        }
-        c.policies.set(key, value)
+        policy::set_with_mode(POLICIES, &mut c.policies, ("shuffles", &mut c.shuffles), key, value)
     }
 
     /// Everything wrong with the header: two players with a deck each, each deck, and policy
     /// values in range (a header built by hand can hold any number).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
-        let mut out = check_seats(SeatRange::TWO, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
+        let mut out = check_seats(<super::Lc as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
+            check_deck_with(deck, |id| embedded(&c.cards, id))
         });
         let p = &c.policies;
         for (key, v, lo, hi, rule) in [

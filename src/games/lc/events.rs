@@ -27,6 +27,16 @@ pub enum CardRef {
     Sealed(Commitment),
 }
 
+impl CardRef {
+    /// The instance, when named openly.
+    pub fn open(&self) -> Option<&String> {
+        match self {
+            CardRef::Open(c) => Some(c),
+            CardRef::Sealed(_) => None,
+        }
+    }
+}
+
 /// A line of a player's field (LC-FIELD-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

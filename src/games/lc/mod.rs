@@ -33,11 +33,8 @@ pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::game::catalog::{read_new_game, DeckFormat};
-use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{
-    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
-};
+use crate::game::catalog::{config_from_request, DeckFormat};
+use crate::game::{Game, NewGame, Position, Seat, SeatRange};
 
 pub use config::LcConfig;
 pub use events::LcEvent;
@@ -52,13 +49,7 @@ impl Game for Lc {
     const SEATS: SeatRange = SeatRange::TWO;
     const CHECKS_AWAITED: bool = true;
 
-    type Config = LcConfig;
-    type Event = LcEvent;
-    type State = LcState;
-
-    fn players(config: &LcConfig) -> Vec<String> {
-        config.v1().players.clone()
-    }
+    crate::forward_game!(config: LcConfig, event: LcEvent, state: LcState);
 
     fn new_config(request: &NewGame<'_>) -> Result<LcConfig, Vec<String>> {
         let format = DeckFormat {
@@ -66,38 +57,13 @@ impl Game for Lc {
             parse: catalog::parse_deck_list,
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
-        let (catalog, decks) = read_new_game(request, catalog::Catalog::sample, format)?;
-        let mut config = LcConfig::new(request.players.to_vec(), decks, &catalog, config::ShuffleMode::Physical)
-            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
-        for (key, value) in request.policies {
-            config.set_policy(key, value).map_err(|e| vec![e])?;
-        }
-        Ok(config)
-    }
-
-    fn setup(config: &LcConfig) -> Result<LcState, Vec<Violation>> {
-        let problems = config.check();
-        if problems.is_empty() {
-            Ok(LcState::new(config))
-        } else {
-            Err(problems)
-        }
-    }
-
-    fn validate(state: &LcState, event: &LcEvent) -> Vec<Violation> {
-        rules::validate(state, event)
-    }
-
-    fn apply(state: LcState, event: &LcEvent) -> LcState {
-        apply::apply(state, event)
-    }
-
-    fn acting_seat(event: &LcEvent) -> Option<Seat> {
-        event.seat()
-    }
-
-    fn outcome(state: &LcState) -> Option<Outcome> {
-        state.result.clone()
+        config_from_request(
+            request,
+            catalog::Catalog::sample,
+            format,
+            |players, decks, catalog| LcConfig::new(players, decks, catalog, config::ShuffleMode::Physical),
+            LcConfig::set_policy,
+        )
     }
 
     fn position(state: &LcState) -> Position {
@@ -121,33 +87,5 @@ impl Game for Lc {
             // Between rounds only automatic steps are due (the next round, or the end).
             (None, None, None) => vec![],
         }
-    }
-
-    fn view(state: &LcState, viewer: Viewer) -> BoardView {
-        view::view(state, viewer)
-    }
-
-    fn describe(state: &LcState, event: &LcEvent, viewer: Viewer) -> String {
-        view::describe(state, event, viewer)
-    }
-
-    fn coverage() -> Vec<RuleCoverage> {
-        coverage::coverage()
-    }
-
-    fn ledger(state: &LcState) -> &CommitmentLedger {
-        &state.ledger
-    }
-
-    fn ledger_mut(state: &mut LcState) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (LcConfig, AgentSecrets) {
-        agent::self_play_config(players, rng)
-    }
-
-    fn agent_step(state: &LcState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<LcEvent> {
-        agent::agent_step(state, secrets, rng)
     }
 }

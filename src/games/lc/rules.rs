@@ -12,10 +12,8 @@
 //! discard, refill and pass; attacks, moves, strategies and protections wait for the Combat Phase
 //! (LC-ROUND-1).
 
-use std::collections::BTreeSet;
-
 use super::catalog::{CardKind, HAND_SIZE};
-use super::config::{DrawOrder, ProtectionFrom, ShuffleMode};
+use super::config::{DrawOrder, ProtectionFrom};
 use super::events::{
     CardRef, CommonEvent, EndReason, LcEvent, Line, LinePointLost, PointsLost, ProtectFrom, Stat, Zone,
 };
@@ -24,10 +22,12 @@ use crate::game::{opponent, RuleId, Seat, Violation};
 
 /// Every rule `event` would break if applied to `s`.
 pub fn validate(s: &LcState, event: &LcEvent) -> Vec<Violation> {
-    let mut c = Check { s, out: Vec::new() };
+    let mut c = Check::new(s);
     c.event(event);
-    c.out
+    c.finish()
 }
+
+type Check<'a> = crate::game::check::Check<'a, LcState>;
 
 /// The result the rules give the pending attack (LC-ATK-3/4, LC-DIRECT-2, LC-PROT, LC-OPEN-9).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,11 +100,6 @@ pub fn expected_result(s: &LcState) -> Option<Expected> {
     Some(e)
 }
 
-struct Check<'a> {
-    s: &'a LcState,
-    out: Vec<Violation>,
-}
-
 fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
     let mut v = v.to_vec();
     v.sort();
@@ -112,10 +107,6 @@ fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
 }
 
 impl Check<'_> {
-    fn v(&mut self, rule: RuleId, message: impl Into<String>) {
-        self.out.push(Violation::new(rule, message));
-    }
-
     fn event(&mut self, event: &LcEvent) {
         use LcEvent::*;
         let s = self.s;
@@ -159,20 +150,9 @@ impl Check<'_> {
         }
     }
 
+    /// `KIFU-SEAT-1`: the seat is one of the game's.
     fn seat_exists(&mut self, seat: Seat) -> bool {
-        let ok = self.s.player(seat).is_some();
-        if !ok {
-            self.v("KIFU-CARD-2", format!("seat {seat} is not a player of this game"));
-        }
-        ok
-    }
-
-    fn known_card(&mut self, card: &str) -> bool {
-        let ok = self.s.def(card).is_some();
-        if !ok {
-            self.v("KIFU-CARD-2", format!("{card} is not a card of either registered deck"));
-        }
-        ok
+        self.seat_ok(seat, self.s.players.len())
     }
 
     fn common(&mut self, c: &CommonEvent) {
@@ -186,12 +166,12 @@ impl Check<'_> {
         self.out.extend(crate::game::common::validate(&cx, c));
         match c {
             CommonEvent::CardRevealed { card, .. } => {
-                self.known_card(card);
+                self.known(card);
             }
             CommonEvent::TopCardTakenSealed { seat, deck, zone, .. } => {
                 if *deck != super::state::pile_name(*seat) || zone != Zone::Hand.key() {
                     self.v("KIFU-CARD-1", format!("a sealed draw takes {}'s Draw Pile into the hand", s.name(*seat)));
-                } else if s.player(*seat).is_some_and(|p| p.pile_count == 0) {
+                } else if s.players.get(*seat).is_some_and(|p| p.pile_count == 0) {
                     self.v("KIFU-CARD-1", format!("{}'s Draw Pile is empty", s.name(*seat)));
                 }
             }
@@ -201,9 +181,13 @@ impl Check<'_> {
                     self.v("KIFU-CARD-1", format!("a move names LC zones ({}): {from:?} to {to:?}", keys.join(", ")));
                     return;
                 };
-                if self.known_card(card) {
-                    let owner = LcState::owner(card).unwrap_or(0);
-                    self.moved_from(card, owner, from);
+                let owner = LcState::owner(card).unwrap_or(0);
+                let attached = from.line().is_some() && s.players.get(owner).is_some_and(|p| p.host_of(card).is_some());
+                // An attachment leaves whichever line its host is in.
+                if !attached {
+                    self.holds(owner, from, card);
+                } else {
+                    self.known(card);
                 }
             }
             _ => {}
@@ -216,60 +200,27 @@ impl Check<'_> {
         }
     }
 
-    /// KIFU-CARD-1: the card is in `seat`'s `zone`.
-    fn moved_from(&mut self, card: &str, seat: Seat, zone: Zone) {
-        let Some(p) = self.s.player(seat) else { return };
-        let there = match zone {
-            Zone::DrawPile | Zone::DrawPileBottom => p.pile.contains(card),
-            Zone::Hand => p.may_hold(card),
-            Zone::DeadZone => p.dead.iter().any(|c| c == card),
-            Zone::Attack | Zone::Defense | Zone::Strategy => {
-                p.find(card).is_some_and(|(l, _)| Some(l) == zone.line()) || p.host_of(card).is_some()
-            }
-        };
-        if !there {
-            self.v("KIFU-CARD-1", format!("{card} is not in {}'s {}", self.s.name(seat), zone.name()));
-        }
-    }
-
     fn shuffled(&mut self, seat: Seat, by: Seat, seed: Option<&str>) {
         let s = self.s;
         if !self.seat_exists(seat) || !self.seat_exists(by) {
             return;
         }
-        if s.round > 0 || s.player(seat).is_some_and(|p| p.hand_drawn) {
+        if s.round > 0 || s.players.get(seat).is_some_and(|p| p.hand_drawn) {
             self.v("LC-OPEN-1", "the skeleton shuffles a Draw Pile only before its opening hand is drawn");
         }
-        match seed {
-            Some(key) => {
-                if s.ledger.seed_commitment(key).is_none() {
-                    self.v("KIFU-SEED-4", format!("seed {key:?} was never committed"));
-                } else if s.ledger.seed_is_revealed(key) {
-                    self.v(
-                        "KIFU-SEED-4",
-                        format!("seed {key:?} is already revealed, so a shuffle with it is predictable"),
-                    );
-                }
-            }
-            None if s.shuffles == ShuffleMode::Digital => {
-                self.v("KIFU-SEED-4", "a digital game's shuffles name a committed seed")
-            }
-            None => {}
-        }
+        self.out.extend(s.ledger.check_shuffle_seed(s.shuffles, seed));
     }
 
     /// Cards drawn from the top of `seat`'s pile: open ones exist, are in the pile and distinct;
     /// there are at most as many as the pile holds.
     fn drawn(&mut self, seat: Seat, cards: &[CardRef]) {
-        let Some(p) = self.s.player(seat) else { return };
-        let mut seen = BTreeSet::new();
-        for c in cards {
-            if let CardRef::Open(c) = c {
-                if !seen.insert(c.clone()) {
-                    self.v("KIFU-CARD-1", format!("{c} is drawn twice"));
-                } else if self.known_card(c) && !p.pile.contains(c) {
-                    self.v("KIFU-CARD-1", format!("{c} is not in {}'s Draw Pile", self.s.name(seat)));
-                }
+        let Some(p) = self.s.players.get(seat) else { return };
+        let open: Vec<String> = cards.iter().filter_map(CardRef::open).cloned().collect();
+        self.distinct(&open, "KIFU-CARD-1");
+        for (i, c) in open.iter().enumerate() {
+            // A card named twice is reported once, above.
+            if !open[..i].contains(c) {
+                self.holds(seat, Zone::DrawPile, c);
             }
         }
         if cards.len() > p.pile_count {
@@ -282,7 +233,7 @@ impl Check<'_> {
         if !self.seat_exists(seat) {
             return;
         }
-        let p = s.player(seat).cloned().unwrap_or_default();
+        let p = s.players.get(seat).cloned().unwrap_or_default();
         if p.hand_drawn || s.round > 0 {
             self.v("LC-OPEN-1", "the opening hand is drawn once, before the first round");
         }
@@ -355,7 +306,7 @@ impl Check<'_> {
         if !self.own_turn(seat, "LC-DISCARD-1") {
             return;
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         if s.turn.as_ref().is_some_and(|t| t.acted || t.discarded) {
             self.v("LC-DISCARD-1", "a full discard is made at the start of the turn, before anything else");
         }
@@ -371,14 +322,9 @@ impl Check<'_> {
                 format!("a full discard needs all {HAND_SIZE} cards in hand (policy full_discard_hand)"),
             );
         }
-        let distinct: BTreeSet<&String> = discarded.iter().collect();
-        if distinct.len() != discarded.len() {
-            self.v("KIFU-CARD-1", "a card is discarded twice");
-        }
+        self.distinct(discarded, "KIFU-CARD-1");
         for c in discarded {
-            if self.known_card(c) && !p.may_hold(c) {
-                self.v("KIFU-CARD-1", format!("{c} is not in {}'s hand", s.name(seat)));
-            }
+            self.holds(seat, Zone::Hand, c);
         }
         let want = HAND_SIZE.min(p.pile_count);
         if drawn.len() != want {
@@ -408,9 +354,7 @@ impl Check<'_> {
                 self.v("LC-ROUND-3", "the refill ends the turn's play; only the pass follows");
             }
         }
-        if self.known_card(card) && !s.player(seat).is_some_and(|p| p.may_hold(card)) {
-            self.v("KIFU-CARD-1", format!("{card} is not in {}'s hand", s.name(seat)));
-        }
+        self.holds(seat, Zone::Hand, card);
     }
 
     fn put_down(&mut self, seat: Seat, card: &str, line: Line, replaced: Option<&str>) {
@@ -419,7 +363,7 @@ impl Check<'_> {
             return;
         }
         self.leaves_hand(seat, card);
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         match (s.kind(card), line) {
             (Some(CardKind::Combat), Line::Attack | Line::Defense)
             | (Some(CardKind::Strategy | CardKind::Protection), Line::Strategy)
@@ -462,7 +406,7 @@ impl Check<'_> {
         if let Some(k) = s.kind(card).filter(|k| !k.attaches()) {
             self.v("LC-CARD-1", format!("only Equipment and Effect cards are attached; {card} is a {} card", k.name()));
         }
-        let host = s.player(seat).and_then(|p| p.find(to));
+        let host = s.players.get(seat).and_then(|p| p.find(to));
         match host {
             Some((Line::Attack | Line::Defense, _)) => {}
             _ => self.v("LC-CARD-2", format!("{to} is not a card in {}'s Attack or Defense line", s.name(seat))),
@@ -486,7 +430,7 @@ impl Check<'_> {
         if !self.combat_turn(seat) {
             return;
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         let Some((from, i)) = p.find(card) else {
             self.v("KIFU-CARD-1", format!("{card} is not on {}'s field", s.name(seat)));
             return;
@@ -518,7 +462,7 @@ impl Check<'_> {
             self.v("LC-FIELD-4", "a flip names the cards it turns face up");
         }
         for c in cards {
-            match s.player(seat).and_then(|p| p.field_card(c)) {
+            match s.players.get(seat).and_then(|p| p.field_card(c)) {
                 None => self.v("KIFU-CARD-1", format!("{c} is not on {}'s field", s.name(seat))),
                 Some(f) if !f.face_down => self.v("LC-FIELD-4", format!("{c} is already face up")),
                 Some(_) => {}
@@ -544,10 +488,10 @@ impl Check<'_> {
         if let Some(k) = s.kind(card).filter(|k| *k != CardKind::Strategy) {
             self.v("LC-CARD-1", format!("{card} is a {} card, not a Strategy card", k.name()));
         }
-        let on_line = s.player(seat).and_then(|p| p.find(card)).is_some_and(|(l, _)| l == Line::Strategy);
+        let on_line = s.players.get(seat).and_then(|p| p.find(card)).is_some_and(|(l, _)| l == Line::Strategy);
         if !on_line {
             let where_ =
-                if s.player(seat).is_some_and(|p| p.may_hold(card)) { "in the hand" } else { "not on the field" };
+                if s.players.get(seat).is_some_and(|p| p.may_hold(card)) { "in the hand" } else { "not on the field" };
             self.v("LC-STRAT-1", format!("{card} is {where_}: strategies are activated only from the Strategy line"));
         }
     }
@@ -568,7 +512,7 @@ impl Check<'_> {
                 _ => {}
             }
         }
-        let Some(p) = s.player(seat) else { return };
+        let Some(p) = s.players.get(seat) else { return };
         match p.find(attacker) {
             Some((Line::Attack, i)) => {
                 let f = &p.attack[i];
@@ -585,7 +529,7 @@ impl Check<'_> {
             _ => self.v("LC-ATK-1", format!("{attacker} is not in {}'s Attack line", s.name(seat))),
         }
         let foe = opponent(seat);
-        let Some(q) = s.player(foe) else { return };
+        let Some(q) = s.players.get(foe) else { return };
         match target {
             Some(t) => match q.find(t) {
                 Some((Line::Attack | Line::Defense, _)) => {}
@@ -627,15 +571,8 @@ impl Check<'_> {
         if !allowed {
             self.v("LC-PROT-1", "the policy protection_from does not allow playing it from there (LC-OPEN-8)");
         }
-        let Some(p) = s.player(seat) else { return };
-        let there = match from {
-            ProtectFrom::Hand => p.may_hold(card),
-            ProtectFrom::Field => p.find(card).is_some_and(|(l, _)| l == Line::Strategy),
-        };
-        if !there {
-            let zone = if from == ProtectFrom::Hand { "hand" } else { "Strategy line" };
-            self.v("KIFU-CARD-1", format!("{card} is not in {}'s {zone}", s.name(seat)));
-        }
+        let zone = if from == ProtectFrom::Hand { Zone::Hand } else { Zone::Strategy };
+        self.holds(seat, zone, card);
     }
 
     fn resolved(

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use super::catalog::{CardDef, CardKind};
 use super::config::{parse_instance, LcConfig, OpeningRounds, Policies, RoundKind, ShuffleMode};
-use super::events::{Duration, EndReason, Line, Stat};
+use super::events::{Duration, EndReason, Line, Stat, Zone};
 use crate::game::commit::CommitmentLedger;
-use crate::game::{Outcome, Seat};
+use crate::game::{Outcome, Seat, Seats};
 
 pub use crate::game::cards::Held;
 
@@ -103,6 +103,18 @@ impl PlayerState {
         self.known_in_hand(card) || (self.hand.iter().any(|h| h.known().is_none()) && self.pile.contains(card))
     }
 
+    /// Whether `card` is in `zone` (for the Draw Pile and a hand holding sealed cards: may be).
+    pub fn holds(&self, zone: Zone, card: &str) -> bool {
+        match zone {
+            Zone::DrawPile | Zone::DrawPileBottom => self.pile.contains(card),
+            Zone::Hand => self.may_hold(card),
+            Zone::DeadZone => self.dead.iter().any(|c| c == card),
+            Zone::Attack | Zone::Defense | Zone::Strategy => {
+                self.find(card).is_some_and(|(l, _)| Some(l) == zone.line())
+            }
+        }
+    }
+
     pub fn line_points(&self, line: Line) -> Option<u32> {
         match line {
             Line::Attack => Some(self.attack_points),
@@ -153,7 +165,7 @@ pub struct LcState {
     pub names: Vec<String>,
     pub policies: Policies,
     pub shuffles: ShuffleMode,
-    pub players: Vec<PlayerState>,
+    pub players: Seats<PlayerState>,
     pub first: Option<Seat>,
     /// The current (or last) round; 0 before the first.
     pub round: u32,
@@ -181,26 +193,20 @@ impl LcState {
     /// The initial state of a configuration (no checks; `Game::setup` checks first).
     pub fn new(config: &LcConfig) -> LcState {
         let c = config.v1();
-        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
+        let defs = crate::game::catalog::by_id(&c.cards);
         let p = &c.policies;
         let points = i32::try_from(p.combat_points).unwrap_or(i32::MAX);
-        let players = c
-            .decks
-            .iter()
-            .enumerate()
-            .map(|(seat, deck)| {
-                let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
-                let pile: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
-                PlayerState {
-                    pile_count: pile.len(),
-                    pile,
-                    points,
-                    attack_points: p.line_points,
-                    defense_points: p.line_points,
-                    ..PlayerState::default()
-                }
-            })
-            .collect();
+        let players = Seats::per_seat(&c.decks, |seat, deck| {
+            let pile: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
+            PlayerState {
+                pile_count: pile.len(),
+                pile,
+                points,
+                attack_points: p.line_points,
+                defense_points: p.line_points,
+                ..PlayerState::default()
+            }
+        });
         LcState {
             cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
             names: c.players.clone(),
@@ -229,14 +235,6 @@ impl LcState {
         self.def(instance).map(|d| d.kind)
     }
 
-    pub fn player(&self, seat: Seat) -> Option<&PlayerState> {
-        self.players.get(usize::from(seat))
-    }
-
-    pub(crate) fn player_mut(&mut self, seat: Seat) -> Option<&mut PlayerState> {
-        self.players.get_mut(usize::from(seat))
-    }
-
     pub fn name(&self, seat: Seat) -> String {
         crate::game::seat_name(&self.names, seat)
     }
@@ -248,15 +246,12 @@ impl LcState {
 
     /// Where a field card lies: its seat, line and slot.
     pub fn on_field(&self, card: &str) -> Option<(Seat, Line, usize)> {
-        self.players
-            .iter()
-            .enumerate()
-            .find_map(|(i, p)| p.find(card).map(|(l, at)| (Seat::try_from(i).unwrap_or(0), l, at)))
+        self.players.enumerate().find_map(|(seat, p)| p.find(card).map(|(l, at)| (seat, l, at)))
     }
 
     pub fn field_card(&self, card: &str) -> Option<&FieldCard> {
         let (seat, line, i) = self.on_field(card)?;
-        self.player(seat)?.line(line).get(i)
+        self.players.get(seat)?.line(line).get(i)
     }
 
     /// The first round the record has: 1, or 4 when the record starts at the Combat Phase (LC-OPEN-1).
@@ -322,15 +317,15 @@ impl LcState {
 
     /// The winners the rules give for an end (LC-END-3, LC-OPEN-13).
     pub fn winners_for(&self, reason: EndReason) -> Vec<Seat> {
-        let seats = || (0..self.players.len()).filter_map(|i| Seat::try_from(i).ok());
+        let seats = || self.players.seats();
         match reason {
             EndReason::BothZero => Vec::new(),
-            EndReason::ZeroPoints => seats().filter(|&s| self.player(s).is_some_and(|p| p.points > 0)).collect(),
+            EndReason::ZeroPoints => seats().filter(|&s| self.players.get(s).is_some_and(|p| p.points > 0)).collect(),
             EndReason::EmptyDrawPile => match self.policies.empty_pile_winner {
                 super::config::EmptyPileWinner::Draw => Vec::new(),
                 super::config::EmptyPileWinner::OtherPlayer => {
                     let alive: Vec<Seat> =
-                        seats().filter(|&s| self.player(s).is_some_and(|p| p.pile_count > 0)).collect();
+                        seats().filter(|&s| self.players.get(s).is_some_and(|p| p.pile_count > 0)).collect();
                     if alive.len() == 1 {
                         alive
                     } else {
@@ -340,7 +335,7 @@ impl LcState {
                 super::config::EmptyPileWinner::MorePoints => {
                     let best = self.players.iter().map(|p| p.points).max().unwrap_or(0);
                     let top: Vec<Seat> =
-                        seats().filter(|&s| self.player(s).is_some_and(|p| p.points == best)).collect();
+                        seats().filter(|&s| self.players.get(s).is_some_and(|p| p.points == best)).collect();
                     if top.len() == 1 {
                         top
                     } else {
@@ -353,12 +348,43 @@ impl LcState {
 
     /// How many cards the refill should draw now (LC-REFILL-1, LC-OPEN-11), bounded by the pile.
     pub fn refill_due(&self, seat: Seat) -> usize {
-        let Some(p) = self.player(seat) else { return 0 };
+        let Some(p) = self.players.get(seat) else { return 0 };
         let want = if self.policies.refill_put_down_count {
             self.turn.as_ref().filter(|t| t.seat == seat).map_or(0, |t| t.put_down as usize)
         } else {
             super::catalog::HAND_SIZE.saturating_sub(p.hand.len())
         };
         want.min(p.pile_count)
+    }
+}
+
+impl crate::game::check::CardTable for LcState {
+    type Def = CardDef;
+    type Zone = Zone;
+    const NOWHERE: &'static str = "its whereabouts are sealed";
+
+    fn card_def(&self, card: &str) -> Option<&CardDef> {
+        self.def(card)
+    }
+
+    fn card_in(&self, seat: Seat, zone: Zone, card: &str) -> bool {
+        self.players.get(seat).is_some_and(|p| p.holds(zone, card))
+    }
+
+    fn card_at(&self, card: &str) -> Option<(Seat, Zone)> {
+        // Field and dead cards first: a hand with sealed cards "may hold" any card of the pile.
+        const ORDER: [Zone; 6] =
+            [Zone::Attack, Zone::Defense, Zone::Strategy, Zone::DeadZone, Zone::Hand, Zone::DrawPile];
+        ORDER
+            .into_iter()
+            .find_map(|z| self.players.enumerate().find(|(_, p)| p.holds(z, card)).map(|(seat, _)| (seat, z)))
+    }
+
+    fn zone_name(zone: Zone) -> String {
+        zone.name().to_string()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.name(seat)
     }
 }

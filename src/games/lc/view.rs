@@ -8,15 +8,47 @@
 //!   a card lies there, not its identity or values;
 //! - face-up field cards, attachments, the Dead Zone, Combat Points and line points: public.
 //!
+//! The same table as data: [`zone_visibility`] and [`field_visibility`] give a
+//! [`Visibility`]; views and descriptions ask it, never the viewer directly.
+//!
 //! The board's facts list every policy in force, so the choice made for each OPEN point is visible.
 
-use super::events::{CardRef, CommonEvent, LcEvent, Line, ProtectFrom, Stat};
+use super::events::{CardRef, CommonEvent, LcEvent, Line, ProtectFrom, Stat, Zone};
 use super::state::{FieldCard, Held, LcState};
+use crate::game::policy::Choice;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
-use crate::game::{BoardView, Seat, Viewer};
+use crate::game::{BoardView, Seat, Viewer, Visibility};
 
-fn owner_or_judge(viewer: Viewer, seat: Seat) -> bool {
-    viewer == Viewer::Judge || viewer == Viewer::Player(seat)
+/// Who may see the identities of cards in `seat`'s `zone`: the table of the module doc, as data.
+/// A line holds face-up cards here; a face-down one is [`field_visibility`]'s.
+pub fn zone_visibility(seat: Seat, zone: Zone) -> Visibility {
+    match zone {
+        Zone::Attack | Zone::Defense | Zone::Strategy | Zone::DeadZone => Visibility::Public,
+        Zone::Hand => Visibility::Owner(seat),
+        Zone::DrawPile | Zone::DrawPileBottom => Visibility::Nobody,
+    }
+}
+
+/// A field card: public face up, its owner's face down (LC-FIELD-4).
+pub fn field_visibility(seat: Seat, face_down: bool) -> Visibility {
+    Visibility::public_or_owner(!face_down, seat)
+}
+
+/// Who may identify `card` where it is now; a card in no visible place (a Draw Pile, or held
+/// sealed) is the judges' alone.
+pub fn card_visibility(s: &LcState, card: &str) -> Visibility {
+    for (seat, p) in s.players.enumerate() {
+        if p.known_in_hand(card) {
+            return zone_visibility(seat, Zone::Hand);
+        }
+        if let Some(f) = p.field_card(card) {
+            return field_visibility(seat, f.face_down);
+        }
+        if p.host_of(card).is_some() || p.dead.iter().any(|c| c == card) {
+            return Visibility::Public;
+        }
+    }
+    Visibility::Judge
 }
 
 /// The phase name for positions and views.
@@ -46,22 +78,7 @@ pub fn step(s: &LcState) -> &'static str {
 
 /// Whether `viewer` may identify `card` where it is now.
 pub fn visible_now(s: &LcState, viewer: Viewer, card: &str) -> bool {
-    if viewer == Viewer::Judge {
-        return true;
-    }
-    for (i, p) in s.players.iter().enumerate() {
-        let seat = Seat::try_from(i).unwrap_or(0);
-        if p.known_in_hand(card) {
-            return owner_or_judge(viewer, seat);
-        }
-        if let Some(f) = p.field_card(card) {
-            return !f.face_down || owner_or_judge(viewer, seat);
-        }
-        if p.host_of(card).is_some() || p.dead.iter().any(|c| c == card) {
-            return true;
-        }
-    }
-    false
+    card_visibility(s, card).sees(viewer)
 }
 
 /// `LC-C01 Iron Squire (invented) (p0-3)`.
@@ -86,7 +103,7 @@ fn known(s: &LcState, instance: &str, statuses: Vec<String>) -> CardView {
 }
 
 fn slot(s: &LcState, viewer: Viewer, seat: Seat, line: Line, i: usize, f: &FieldCard) -> GroupView {
-    let see = !f.face_down || owner_or_judge(viewer, seat);
+    let see = field_visibility(seat, f.face_down).sees(viewer);
     let mut statuses = Vec::new();
     for (on, what) in [(f.face_down, "face down"), (f.attacked, "attacked"), (f.from_defense, "from defense")] {
         if on {
@@ -108,8 +125,8 @@ fn slot(s: &LcState, viewer: Viewer, seat: Seat, line: Line, i: usize, f: &Field
 /// The board as `viewer` may see it.
 pub fn view(s: &LcState, viewer: Viewer) -> BoardView {
     let mut seats = Vec::new();
-    for (i, p) in s.players.iter().enumerate() {
-        let seat = Seat::try_from(i).unwrap_or(0);
+    for (seat, p) in s.players.enumerate() {
+        let hand_visible = zone_visibility(seat, Zone::Hand).sees(viewer);
         let counters = vec![
             ("combat points".to_string(), p.points.to_string()),
             ("attack-line points".to_string(), p.attack_points.to_string()),
@@ -120,7 +137,7 @@ pub fn view(s: &LcState, viewer: Viewer) -> BoardView {
             .hand
             .iter()
             .map(|h| match h {
-                Held::Known(c) if owner_or_judge(viewer, seat) => known(s, c, Vec::new()),
+                Held::Known(c) if hand_visible => known(s, c, Vec::new()),
                 _ => CardView::Hidden,
             })
             .collect();
@@ -156,10 +173,7 @@ pub fn view(s: &LcState, viewer: Viewer) -> BoardView {
             facts.push(("protected by".to_string(), label(s, p)));
         }
     }
-    facts.push((
-        "policy shuffles".to_string(),
-        if s.shuffles == super::config::ShuffleMode::Digital { "digital" } else { "physical" }.to_string(),
-    ));
+    facts.push(("policy shuffles".to_string(), s.shuffles.name().to_string()));
     for (k, v) in s.policies.to_pairs() {
         facts.push((format!("policy {k}"), v));
     }
@@ -177,7 +191,7 @@ pub fn view(s: &LcState, viewer: Viewer) -> BoardView {
 }
 
 fn drawn(s: &LcState, viewer: Viewer, seat: Seat, cards: &[CardRef]) -> String {
-    if owner_or_judge(viewer, seat) {
+    if zone_visibility(seat, Zone::Hand).sees(viewer) {
         let names: Vec<String> = cards
             .iter()
             .map(|c| match c {
@@ -219,7 +233,8 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
             )
         }
         CardPutDown { seat, card, line, face_down, replaced } => {
-            let name = if *face_down && !owner_or_judge(viewer, *seat) { "a card".to_string() } else { label(s, card) };
+            let name =
+                if field_visibility(*seat, *face_down).sees(viewer) { label(s, card) } else { "a card".to_string() };
             let how = if *face_down { " face down" } else { "" };
             let rep =
                 replaced.as_ref().map_or(String::new(), |r| format!(", replacing {} (to the Dead Zone)", label(s, r)));

@@ -244,9 +244,11 @@ pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
 /// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
 
-/// The sample catalog shipped with kifu.
-pub fn sample() -> Catalog {
-    Catalog::embedded(SAMPLE_CATALOG)
+impl Catalog {
+    /// The sample catalog shipped with kifu.
+    pub fn sample() -> Catalog {
+        Catalog::embedded(SAMPLE_CATALOG)
+    }
 }
 
 /// A registered squad: card ids in list order.

@@ -16,8 +16,8 @@ use super::config::BrkConfig;
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
 use super::rules::{expected_protection, victory};
 use super::state::{BrkState, Piece, Status};
-use crate::game::commit::{seal, AgentSecrets, Commitment};
 use super::Brk;
+use crate::game::commit::{seal, AgentSecrets, Commitment};
 use crate::game::{AgentRng, Game, Seat};
 
 /// A self-play configuration: random squads from the sample catalog, and a random mix of the
@@ -41,17 +41,14 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (BrkConfig, A
             policies: Default::default(),
         }),
     };
-    for (key, values) in [
-        ("stack_order", &["lifo", "fifo"][..]),
-        ("priority", &["alternate", "active-first"][..]),
-        ("false_assumption", &["interrupt", "stands"][..]),
-    ] {
-        if rng.random_bool(0.3) {
-            let v = values.choose(rng).copied().unwrap_or(values[0]);
-            // Every value comes from the policy table, so this cannot fail.
-            let _ = config.set_policy(key, v);
-        }
-    }
+    let BrkConfig::V1(c) = &mut config;
+    crate::game::policy::randomize(
+        super::config::POLICIES,
+        &mut c.policies,
+        &["stack_order", "priority", "false_assumption"],
+        0.3,
+        rng,
+    );
     (config, AgentSecrets::default())
 }
 

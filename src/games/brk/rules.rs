@@ -30,8 +30,10 @@ use super::catalog::{AbilityKind, Resource, ResourceAmount, Trigger};
 use super::config::{FalseAssumption, PriorityRule};
 use super::events::{BrkEvent, CardRef, Phase, ProtectionHit, RevealReason, Zone};
 use super::state::{Action, BrkState, Piece, Status, TURN_LIMIT};
-use crate::game::check::Check;
 use crate::game::{opponent, Seat, Violation};
+
+/// The rule-check scaffold on a BRK state (see [`crate::game::check`]).
+type Check<'a> = crate::game::check::Check<'a, BrkState>;
 
 /// Every rule `event` would break if applied to `state`.
 pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
@@ -135,7 +137,7 @@ pub fn victory(s: &BrkState) -> Option<(Option<Seat>, String)> {
     None
 }
 
-impl Check<'_, BrkState> {
+impl Check<'_> {
     fn piece(&mut self, id: &str) -> Option<&Piece> {
         let p = self.s.piece(id);
         if p.is_none() {
@@ -194,10 +196,7 @@ impl Check<'_, BrkState> {
         if !s.pending_reveals.is_empty() {
             let ok = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
             if !ok {
-                self.v(
-                    "BRK-HID-4",
-                    format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")),
-                );
+                self.v("BRK-HID-4", format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")));
             }
         }
         if let Some(p) = &s.declaring {
@@ -246,10 +245,7 @@ impl Check<'_, BrkState> {
             TurnStarted { seat, turn } => {
                 let ready = (s.phase == Phase::Setup && (0..2).all(|seat| s.deployed(seat))) || s.phase == Phase::End;
                 if !ready {
-                    self.v(
-                        "BRK-OPEN-1",
-                        "a turn starts after both squads are deployed or after the last turn ended",
-                    );
+                    self.v("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
                 }
                 if *turn != s.turn + 1 || *seat != ((turn.saturating_sub(1)) % 2) as Seat {
                     self.v("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
@@ -297,10 +293,7 @@ impl Check<'_, BrkState> {
             CardHidden { piece, .. } => {
                 if let Some(p) = self.piece(piece) {
                     if p.zone != Zone::Play || p.hidden {
-                        self.v(
-                            "BRK-HID-1",
-                            format!("only a face-up card in play can become hidden; {piece} is not"),
-                        );
+                        self.v("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
                     }
                 }
             }
@@ -334,8 +327,7 @@ impl Check<'_, BrkState> {
         if s.phase != Phase::Setup || s.deployed(seat) {
             self.v("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
         }
-        let squad =
-            s.squad(seat).len();
+        let squad = s.squad(seat).len();
         if cards.len() != squad {
             self.v("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
         }
@@ -399,9 +391,7 @@ impl Check<'_, BrkState> {
                 }
                 instance = Some(pr.instance.clone());
             }
-            (None, _, None) => {
-                self.v("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt"))
-            }
+            (None, _, None) => self.v("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt")),
             (Some(known), _, Some(pr)) if *known != pr.instance => {
                 self.v("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
             }
@@ -568,9 +558,7 @@ impl Check<'_, BrkState> {
                 let rule = if *automatic { *rule } else { "BRK-INT-2" };
                 self.v(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
             }
-            Status::Blocked { .. } => {
-                self.v("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed"))
-            }
+            Status::Blocked { .. } => self.v("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed")),
             Status::Performing | Status::Done => {
                 self.v("BRK-STACK-2", format!("action #{id} has already left the stack"))
             }
@@ -600,10 +588,7 @@ impl Check<'_, BrkState> {
                 return;
             }
             Status::OnStack => {
-                self.v(
-                    "BRK-BLOCK-6",
-                    format!("action #{id} is still on the stack; it pays once blocked or performed"),
-                );
+                self.v("BRK-BLOCK-6", format!("action #{id} is still on the stack; it pays once blocked or performed"));
                 return;
             }
             _ => {}
@@ -657,10 +642,8 @@ impl Check<'_, BrkState> {
         let def = s.def_of(&p);
         match (claim, expected) {
             (None, None) => {}
-            (None, Some(h)) => self.v(
-                "BRK-PROT-1",
-                format!("{target} has protection from {} ({}): no effect", h.component, h.protection),
-            ),
+            (None, Some(h)) => self
+                .v("BRK-PROT-1", format!("{target} has protection from {} ({}): no effect", h.component, h.protection)),
             (Some(c), _) => {
                 let prot = def.and_then(|d| d.protections.iter().find(|x| x.name == c.protection));
                 match prot {

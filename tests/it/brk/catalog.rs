@@ -68,3 +68,8 @@ fn new_config_takes_policies_and_refuses_bad_ones() {
         Brk::new_config(&NewGame { players: &players, decks: &bad_deck, catalog: None, policies: &[] }).unwrap_err();
     assert!(err[0].contains("deck 2: line 1"), "{err:?}");
 }
+
+#[test]
+fn policies_round_trip_through_their_keys() {
+    crate::game_support::check_policies_round_trip(kifu::games::brk::config::POLICIES);
+}

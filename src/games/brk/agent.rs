@@ -11,18 +11,19 @@
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt};
 
-use super::catalog::{sample, AbilityKind, CardDef, DeckList, Trigger};
+use super::catalog::{AbilityKind, CardDef, Catalog, DeckList, Trigger};
 use super::config::BrkConfig;
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
 use super::rules::{expected_protection, victory};
 use super::state::{BrkState, Piece, Status};
+use super::Brk;
 use crate::game::commit::{seal, AgentSecrets, Commitment};
-use crate::game::{opponent, AgentRng, Seat};
+use crate::game::{AgentRng, Game, Seat};
 
 /// A self-play configuration: random squads from the sample catalog, and a random mix of the
 /// stack policies so that every reading of BRK-OPEN-2 and BRK-OPEN-3 is played.
 pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (BrkConfig, AgentSecrets) {
-    let catalog = sample();
+    let catalog = Catalog::sample();
     let ids: Vec<String> = catalog.cards.keys().cloned().collect();
     let mut decks = Vec::new();
     for _ in 0..2 {
@@ -40,17 +41,14 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (BrkConfig, A
             policies: Default::default(),
         }),
     };
-    for (key, values) in [
-        ("stack_order", &["lifo", "fifo"][..]),
-        ("priority", &["alternate", "active-first"][..]),
-        ("false_assumption", &["interrupt", "stands"][..]),
-    ] {
-        if rng.random_bool(0.3) {
-            let v = values.choose(rng).copied().unwrap_or(values[0]);
-            // Every value comes from the policy table, so this cannot fail.
-            let _ = config.set_policy(key, v);
-        }
-    }
+    let BrkConfig::V1(c) = &mut config;
+    crate::game::policy::randomize(
+        super::config::POLICIES,
+        &mut c.policies,
+        &["stack_order", "priority", "false_assumption"],
+        0.3,
+        rng,
+    );
     (config, AgentSecrets::default())
 }
 
@@ -61,7 +59,7 @@ fn known_def<'a>(s: &'a BrkState, secrets: &AgentSecrets, p: &Piece) -> Option<&
         return Some(d);
     }
     let (instance, _) = secrets.sealed.get(&p.sealed?)?;
-    s.defs.get(s.instances.get(instance)?)
+    s.def(instance)
 }
 
 fn reveal(s: &BrkState, secrets: &AgentSecrets, p: &Piece, reason: RevealReason) -> E {
@@ -76,12 +74,7 @@ fn reveal(s: &BrkState, secrets: &AgentSecrets, p: &Piece, reason: RevealReason)
 }
 
 fn deploy(s: &BrkState, seat: Seat, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> E {
-    let mut mine: Vec<String> = s
-        .instances
-        .keys()
-        .filter(|i| super::config::parse_instance(i).is_some_and(|(o, _)| o == seat))
-        .cloned()
-        .collect();
+    let mut mine = s.squad(seat);
     mine.shuffle(rng);
     let mut cells: Vec<Cell> =
         (1..=Cell::ROWS).flat_map(|row| (1..=Cell::COLS).map(move |col| Cell { row, col })).collect();
@@ -134,7 +127,7 @@ fn gold_left(s: &BrkState, seat: Seat) -> u32 {
         .filter(|r| r.resource == super::catalog::Resource::Gold)
         .map(|r| u32::from(r.amount))
         .sum();
-    u32::from(s.gold[usize::from(seat)]).saturating_sub(committed)
+    u32::from(s.gold(seat)).saturating_sub(committed)
 }
 
 fn gold_cost(cost: &[super::catalog::ResourceAmount]) -> u32 {
@@ -246,13 +239,13 @@ pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) 
     if s.result.is_some() {
         return None;
     }
+    // Who acts comes from the game's "who may act" query, as the recorder sees it.
+    let awaited = <Brk as Game>::awaited(s);
     if s.phase == Phase::Setup {
-        for seat in 0..2u8 {
-            if !s.deployed[usize::from(seat)] {
-                return Some(deploy(s, seat, secrets, rng));
-            }
-        }
-        return Some(E::TurnStarted { seat: 0, turn: 1 });
+        return Some(match awaited.first() {
+            Some(&seat) => deploy(s, seat, secrets, rng),
+            None => E::TurnStarted { seat: 0, turn: 1 },
+        });
     }
     if let Some(p) = s.pending_reveals.first().and_then(|id| s.piece(id)) {
         return Some(reveal(s, secrets, p, RevealReason::Targeted));
@@ -273,17 +266,19 @@ pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) 
     let active = s.active.unwrap_or(0);
     match s.phase {
         Phase::Setup => None,
-        Phase::End => Some(E::TurnStarted { seat: opponent(active), turn: s.turn + 1 }),
+        // The next turn's player starts it.
+        Phase::End => awaited.first().map(|&seat| E::TurnStarted { seat, turn: s.turn + 1 }),
         Phase::Reveal => Some(match s.reveal_due().first() {
             Some(p) => reveal(s, secrets, p, RevealReason::RevealSubphase),
             None => E::MainPhaseEntered { seat: active },
         }),
-        Phase::Main => main_step(s, secrets, rng, active),
+        Phase::Main => main_step(s, secrets, rng, active, awaited.first().copied()),
     }
 }
 
-fn main_step(s: &BrkState, secrets: &AgentSecrets, rng: &mut AgentRng, active: Seat) -> Option<E> {
-    let me = s.priority?;
+/// `me`: the awaited seat, the priority holder (BRK-STACK-3).
+fn main_step(s: &BrkState, secrets: &AgentSecrets, rng: &mut AgentRng, active: Seat, me: Option<Seat>) -> Option<E> {
+    let me = me?;
     if s.passes >= 2 && s.declaring.is_none() {
         if let Some(id) = s.next_to_perform() {
             return Some(E::GameActionPerformed { action: id });

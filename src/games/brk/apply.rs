@@ -15,9 +15,7 @@ pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
     match event {
         Common(c) => crate::game::common::record(&mut s.ledger, c),
         SquadDeployed { seat, cards } => {
-            if let Some(d) = s.deployed.get_mut(usize::from(*seat)) {
-                *d = true;
-            }
+            s.players.update(*seat, |p| p.deployed = true);
             for (n, d) in cards.iter().enumerate() {
                 let (instance, sealed) = match &d.card {
                     CardRef::Open(i) => (Some(i.clone()), None),
@@ -53,7 +51,9 @@ pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
             s.turn = *turn;
             s.active = Some(*seat);
             s.phase = Phase::Reveal;
-            s.gold = [GOLD_PER_TURN, GOLD_PER_TURN];
+            for p in &mut s.players {
+                p.gold = GOLD_PER_TURN;
+            }
             for p in s.pieces.iter_mut().filter(|p| p.owner == *seat) {
                 p.acted = false;
             }
@@ -212,7 +212,7 @@ pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
             s.passes = 0;
         }
         GameEnded { winner, reason } => {
-            let seats = s.players.len();
+            let seats = s.names.len();
             s.result = Some(match winner {
                 Some(w) => Outcome::won(*w, seats, reason.clone()),
                 None => Outcome::draw(seats, reason.clone()),
@@ -278,9 +278,7 @@ fn charge(s: &mut BrkState, seat: Seat, source: &str, resources: &[ResourceAmoun
     for r in resources {
         match r.resource {
             Resource::Gold => {
-                if let Some(g) = s.gold.get_mut(usize::from(seat)) {
-                    *g = g.saturating_sub(r.amount);
-                }
+                s.players.update(seat, |p| p.gold = p.gold.saturating_sub(r.amount));
             }
             Resource::Lives => {
                 if let Some(p) = s.piece_mut(source) {

@@ -47,7 +47,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
+use crate::game::catalog::{parse_deck_ids, push_deck_entries, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented cards only (the seed names none).
@@ -244,9 +244,11 @@ pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
 /// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
 
-/// The sample catalog shipped with kifu.
-pub fn sample() -> Catalog {
-    Catalog::embedded(SAMPLE_CATALOG)
+impl Catalog {
+    /// The sample catalog shipped with kifu.
+    pub fn sample() -> Catalog {
+        Catalog::embedded(SAMPLE_CATALOG)
+    }
 }
 
 /// A registered squad: card ids in list order.
@@ -257,19 +259,7 @@ pub struct DeckList {
 
 /// Parses a squad list against `catalog`; every bad line is reported with its number.
 pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<DeckList, Vec<DeckListError>> {
-    let mut cards = Vec::new();
-    let mut errors = Vec::new();
-    for (line, entry) in deck_list_lines(text) {
-        match parse_deck_entry(entry, catalog, "`COUNT CARD-ID`") {
-            Ok((n, id)) => cards.extend(std::iter::repeat_n(id.to_string(), n)),
-            Err(message) => errors.push(DeckListError { line, message }),
-        }
-    }
-    if errors.is_empty() {
-        Ok(DeckList { cards })
-    } else {
-        Err(errors)
-    }
+    parse_deck_ids(text, catalog).map(|cards| DeckList { cards })
 }
 
 /// Writes a squad in the list format.

@@ -22,6 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
+use crate::game::catalog::{embed_cards, embedded};
 use crate::game::policy::{self, set_choice, Choice, Policy};
 use crate::game::rules::check_seats;
 use crate::game::Violation;
@@ -142,20 +143,7 @@ impl Policies {
 impl BrkConfig {
     /// A config for two players and their squads, embedding the definitions the squads use.
     pub fn new(players: Vec<String>, decks: Vec<DeckList>, catalog: &Catalog) -> Result<BrkConfig, Vec<Violation>> {
-        let mut cards: Vec<CardDef> = Vec::new();
-        let mut missing = Vec::new();
-        for id in decks.iter().flat_map(|d| d.cards.iter()) {
-            if cards.iter().any(|c| &c.id == id) {
-                continue;
-            }
-            match catalog.get(id) {
-                Some(def) => cards.push(def.clone()),
-                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
-            }
-        }
-        if !missing.is_empty() {
-            return Err(missing);
-        }
+        let cards = embed_cards(decks.iter().flat_map(|d| d.cards.iter()), catalog)?;
         Ok(BrkConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default() }))
     }
 
@@ -179,7 +167,7 @@ impl BrkConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Brk as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| c.cards.iter().find(|d| d.id == id))
+            check_deck_with(deck, |id| embedded(&c.cards, id))
         })
     }
 }

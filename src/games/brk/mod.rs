@@ -25,11 +25,8 @@ pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::game::catalog::{read_new_game, DeckFormat};
-use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{
-    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
-};
+use crate::game::catalog::{config_from_request, DeckFormat};
+use crate::game::{Game, NewGame, Position, Seat, SeatRange};
 
 pub use config::BrkConfig;
 pub use events::BrkEvent;
@@ -46,48 +43,11 @@ impl Game for Brk {
     // (BRK-HID-5): a controller may reveal without holding priority, which KIFU-TURN-1 would refuse.
     const CHECKS_AWAITED: bool = false;
 
-    type Config = BrkConfig;
-    type Event = BrkEvent;
-    type State = BrkState;
-
-    fn players(config: &BrkConfig) -> Vec<String> {
-        config.v1().players.clone()
-    }
+    crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState);
 
     fn new_config(request: &NewGame<'_>) -> Result<BrkConfig, Vec<String>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
-        let (catalog, decks) = read_new_game(request, catalog::sample, format)?;
-        let mut config = BrkConfig::new(request.players.to_vec(), decks, &catalog)
-            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
-        for (key, value) in request.policies {
-            config.set_policy(key, value).map_err(|e| vec![e])?;
-        }
-        Ok(config)
-    }
-
-    fn setup(config: &BrkConfig) -> Result<BrkState, Vec<Violation>> {
-        let problems = config.check();
-        if problems.is_empty() {
-            Ok(BrkState::new(config))
-        } else {
-            Err(problems)
-        }
-    }
-
-    fn validate(state: &BrkState, event: &BrkEvent) -> Vec<Violation> {
-        rules::validate(state, event)
-    }
-
-    fn apply(state: BrkState, event: &BrkEvent) -> BrkState {
-        apply::apply(state, event)
-    }
-
-    fn acting_seat(event: &BrkEvent) -> Option<Seat> {
-        event.seat()
-    }
-
-    fn outcome(state: &BrkState) -> Option<Outcome> {
-        state.result.clone()
+        config_from_request(request, catalog::Catalog::sample, format, BrkConfig::new, BrkConfig::set_policy)
     }
 
     fn position(state: &BrkState) -> Position {
@@ -100,33 +60,5 @@ impl Game for Brk {
     /// (a reveal, a deployment, the active player's phase change).
     fn awaited(state: &BrkState) -> Vec<Seat> {
         state.awaited()
-    }
-
-    fn view(state: &BrkState, viewer: Viewer) -> BoardView {
-        view::view(state, viewer)
-    }
-
-    fn describe(state: &BrkState, event: &BrkEvent, viewer: Viewer) -> String {
-        view::describe(state, event, viewer)
-    }
-
-    fn coverage() -> Vec<RuleCoverage> {
-        coverage::coverage()
-    }
-
-    fn ledger(state: &BrkState) -> &CommitmentLedger {
-        &state.ledger
-    }
-
-    fn ledger_mut(state: &mut BrkState) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (BrkConfig, AgentSecrets) {
-        agent::self_play_config(players, rng)
-    }
-
-    fn agent_step(state: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<BrkEvent> {
-        agent::agent_step(state, secrets, rng)
     }
 }

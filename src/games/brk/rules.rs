@@ -32,16 +32,14 @@ use super::events::{BrkEvent, CardRef, Phase, ProtectionHit, RevealReason, Zone}
 use super::state::{Action, BrkState, Piece, Status, TURN_LIMIT};
 use crate::game::{opponent, Seat, Violation};
 
+/// The rule-check scaffold on a BRK state (see [`crate::game::check`]).
+type Check<'a> = crate::game::check::Check<'a, BrkState>;
+
 /// Every rule `event` would break if applied to `state`.
 pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
-    let mut v = Checker { s, out: Vec::new() };
-    v.check(event);
-    v.out
-}
-
-struct Checker<'a> {
-    s: &'a BrkState,
-    out: Vec<Violation>,
+    let mut c = Check::new(s);
+    c.check(event);
+    c.finish()
 }
 
 /// The gold of `seat` already promised to its actions on the stack (BRK-BLOCK-5: a blocked action still pays).
@@ -139,15 +137,11 @@ pub fn victory(s: &BrkState) -> Option<(Option<Seat>, String)> {
     None
 }
 
-impl Checker<'_> {
-    fn push(&mut self, rule: &'static str, msg: impl Into<String>) {
-        self.out.push(Violation::new(rule, msg));
-    }
-
+impl Check<'_> {
     fn piece(&mut self, id: &str) -> Option<&Piece> {
         let p = self.s.piece(id);
         if p.is_none() {
-            self.push("KIFU-CARD-1", format!("there is no piece {id}"));
+            self.v("KIFU-CARD-1", format!("there is no piece {id}"));
         }
         p
     }
@@ -155,20 +149,20 @@ impl Checker<'_> {
     fn action(&mut self, id: u32) -> Option<&Action> {
         let a = self.s.action(id);
         if a.is_none() {
-            self.push("KIFU-CARD-1", format!("no game action #{id} was declared"));
+            self.v("KIFU-CARD-1", format!("no game action #{id} was declared"));
         }
         a
     }
 
     fn needs_priority(&mut self, seat: Seat, what: &str) {
         if self.s.phase != Phase::Main {
-            self.push(
+            self.v(
                 "BRK-OPEN-1",
                 format!("{what} only in the main phase (skeleton); it is the {} phase", self.s.phase.name()),
             );
         } else if self.s.priority != Some(seat) {
             let holder = self.s.priority.map_or("nobody".to_string(), |p| self.s.name(p));
-            self.push("BRK-STACK-3", format!("{} does not hold priority ({holder} does)", self.s.name(seat)));
+            self.v("BRK-STACK-3", format!("{} does not hold priority ({holder} does)", self.s.name(seat)));
         }
     }
 
@@ -177,19 +171,19 @@ impl Checker<'_> {
         let p = self.piece(id)?;
         let p = p.clone();
         if p.owner != seat {
-            self.push("BRK-OPEN-1", format!("{id} is not {}'s card", self.s.name(seat)));
+            self.v("BRK-OPEN-1", format!("{id} is not {}'s card", self.s.name(seat)));
         }
         if p.hidden {
-            self.push("BRK-HID-4", format!("hidden {id} must be revealed when it acts"));
+            self.v("BRK-HID-4", format!("hidden {id} must be revealed when it acts"));
         }
         self.s.piece(id)
     }
 
     fn affordable(&mut self, seat: Seat, cost: &[ResourceAmount], rule: &'static str) {
         let need = gold_of(cost) + committed_gold(self.s, seat);
-        let have = u32::from(self.s.gold.get(usize::from(seat)).copied().unwrap_or(0));
+        let have = u32::from(self.s.gold(seat));
         if need > have {
-            self.push(
+            self.v(
                 rule,
                 format!("{} would owe {need} gold with {have} (a blocked action still pays)", self.s.name(seat)),
             );
@@ -202,10 +196,7 @@ impl Checker<'_> {
         if !s.pending_reveals.is_empty() {
             let ok = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
             if !ok {
-                self.push(
-                    "BRK-HID-4",
-                    format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")),
-                );
+                self.v("BRK-HID-4", format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")));
             }
         }
         if let Some(p) = &s.declaring {
@@ -216,7 +207,7 @@ impl Checker<'_> {
                 _ => false,
             };
             if !ok {
-                self.push("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
+                self.v("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
             }
         }
         // A reveal of a card the block just targeted comes before the payment (it uses no stack).
@@ -227,11 +218,11 @@ impl Checker<'_> {
                     Status::Blocked { .. } => ("BRK-BLOCK-5", "blocked"),
                     _ => ("BRK-BLOCK-6", "performed"),
                 };
-                self.push(rule, format!("{what} action #{} left the stack but its source has not paid", a.id));
+                self.v(rule, format!("{what} action #{} left the stack but its source has not paid", a.id));
             }
         } else if let Some(a) = s.performing() {
             if !matches!(event, BrkEvent::EffectApplied { .. }) && !pending_reveal {
-                self.push("BRK-STACK-2", format!("action #{} is being performed; its effects come first", a.id));
+                self.v("BRK-STACK-2", format!("action #{} is being performed; its effects come first", a.id));
             }
         }
     }
@@ -240,11 +231,10 @@ impl Checker<'_> {
         use BrkEvent::*;
         let s = self.s;
         if let Some(r) = &s.result {
-            self.push("BRK-OPEN-1", format!("the game is over ({})", r.reason));
+            self.v("BRK-OPEN-1", format!("the game is over ({})", r.reason));
             return;
         }
-        if let Some(v) = event.seat().and_then(|seat| crate::game::rules::check_seat(seat, 2)) {
-            self.out.push(v);
+        if event.seat().is_some_and(|seat| !self.seat_ok(seat, 2)) {
             return;
         }
         if !event.is_escape_hatch() {
@@ -253,27 +243,24 @@ impl Checker<'_> {
         match event {
             SquadDeployed { seat, cards } => self.deployed(*seat, cards),
             TurnStarted { seat, turn } => {
-                let ready = (s.phase == Phase::Setup && s.deployed == [true, true]) || s.phase == Phase::End;
+                let ready = (s.phase == Phase::Setup && (0..2).all(|seat| s.deployed(seat))) || s.phase == Phase::End;
                 if !ready {
-                    self.push(
-                        "BRK-OPEN-1",
-                        "a turn starts after both squads are deployed or after the last turn ended",
-                    );
+                    self.v("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
                 }
                 if *turn != s.turn + 1 || *seat != ((turn.saturating_sub(1)) % 2) as Seat {
-                    self.push("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
+                    self.v("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
                 }
                 if *turn > TURN_LIMIT {
-                    self.push("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
+                    self.v("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
                 }
             }
             MainPhaseEntered { seat } => {
                 if s.phase != Phase::Reveal || s.active != Some(*seat) {
-                    self.push("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
+                    self.v("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
                 }
                 let due: Vec<&str> = s.reveal_due().iter().map(|p| p.id.as_str()).collect();
                 if !due.is_empty() {
-                    self.push("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
+                    self.v("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
                 }
             }
             CardRevealed { seat, piece, reason, proof } => self.revealed(*seat, piece, *reason, proof.as_ref()),
@@ -290,33 +277,30 @@ impl Checker<'_> {
             EffectApplied { action, target, protected_by } => self.effect(*action, target, protected_by.as_ref()),
             TurnEnded { seat } => {
                 if s.phase != Phase::Main || s.active != Some(*seat) {
-                    self.push("BRK-OPEN-1", "the active player ends the turn from the main phase");
+                    self.v("BRK-OPEN-1", "the active player ends the turn from the main phase");
                 }
                 if !s.stack.is_empty() {
-                    self.push("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
+                    self.v("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
                 }
             }
             GameEnded { winner, .. } => match victory(s) {
-                None => self.push("BRK-OPEN-1", "no victory condition of the skeleton holds"),
+                None => self.v("BRK-OPEN-1", "no victory condition of the skeleton holds"),
                 Some((w, why)) if w != *winner => {
-                    self.push("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
+                    self.v("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
                 }
                 Some(_) => {}
             },
             CardHidden { piece, .. } => {
                 if let Some(p) = self.piece(piece) {
                     if p.zone != Zone::Play || p.hidden {
-                        self.push(
-                            "BRK-HID-1",
-                            format!("only a face-up card in play can become hidden; {piece} is not"),
-                        );
+                        self.v("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
                     }
                 }
             }
             MarkerPlaced { piece, .. } => {
                 if let Some(p) = self.piece(piece) {
                     if p.unmarked_until_reveal {
-                        self.push(
+                        self.v(
                             "BRK-HID-2",
                             format!("{piece} started the battle hidden: no markers until it is revealed"),
                         );
@@ -340,32 +324,33 @@ impl Checker<'_> {
 
     fn deployed(&mut self, seat: Seat, cards: &[super::events::Deployment]) {
         let s = self.s;
-        if s.phase != Phase::Setup || s.deployed[usize::from(seat)] {
-            self.push("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
+        if s.phase != Phase::Setup || s.deployed(seat) {
+            self.v("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
         }
-        let squad =
-            s.instances.keys().filter(|i| super::config::parse_instance(i).is_some_and(|(o, _)| o == seat)).count();
+        let squad = s.squad(seat).len();
         if cards.len() != squad {
-            self.push("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
+            self.v("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
         }
         let mut cells = std::collections::BTreeSet::new();
         let mut named = std::collections::BTreeSet::new();
         for d in cards {
             if !d.cell.is_valid() || !cells.insert(d.cell) {
-                self.push("BRK-OPEN-1", format!("cell {} is off the 3×5 side or taken twice", d.cell.name()));
+                self.v("BRK-OPEN-1", format!("cell {} is off the 3×5 side or taken twice", d.cell.name()));
             }
             match &d.card {
-                CardRef::Open(i) => {
+                // `known`: KIFU-CARD-2 for an instance no squad has.
+                CardRef::Open(i) if self.known(i).is_some() => {
                     let mine = super::config::parse_instance(i).is_some_and(|(o, _)| o == seat);
-                    if !mine || !s.instances.contains_key(i) || !named.insert(i.clone()) {
-                        self.push(
+                    if !mine || !named.insert(i.clone()) {
+                        self.v(
                             "KIFU-CARD-2",
                             format!("{i} is not a card of {}'s squad, or is named twice", s.name(seat)),
                         );
                     }
                 }
+                CardRef::Open(_) => {}
                 CardRef::Sealed(_) if !d.hidden => {
-                    self.push("KIFU-SEAL-1", format!("the face-up card on {} must be named, not sealed", d.cell.name()))
+                    self.v("KIFU-SEAL-1", format!("the face-up card on {} must be named, not sealed", d.cell.name()))
                 }
                 CardRef::Sealed(_) => {}
             }
@@ -376,20 +361,20 @@ impl Checker<'_> {
         let s = self.s;
         let Some(p) = self.piece(piece).cloned() else { return };
         if p.owner != seat {
-            self.push(
+            self.v(
                 "BRK-HID-10",
                 format!("only {piece}'s controller knows and reveals its identity, not {}", s.name(seat)),
             );
         }
         if !p.hidden || p.zone != Zone::Play {
-            self.push("BRK-HID-4", format!("{piece} is not a hidden card in play"));
+            self.v("BRK-HID-4", format!("{piece} is not a hidden card in play"));
         }
         match reason {
             RevealReason::RevealSubphase if s.phase != Phase::Reveal => {
-                self.push("BRK-HID-4", format!("it is the {} phase, not the Reveal subphase", s.phase.name()))
+                self.v("BRK-HID-4", format!("it is the {} phase, not the Reveal subphase", s.phase.name()))
             }
             RevealReason::Targeted if !s.pending_reveals.iter().any(|x| x == piece) => {
-                self.push("BRK-HID-4", format!("{piece} is not the target of a game action"))
+                self.v("BRK-HID-4", format!("{piece} is not the target of a game action"))
             }
             RevealReason::DeclaredAction => self.needs_priority(seat, "a card reveals itself to act"),
             _ => {}
@@ -400,26 +385,25 @@ impl Checker<'_> {
                 self.out.extend(s.ledger.check_reveal(&c, &pr.instance, &pr.salt));
                 let mine = super::config::parse_instance(&pr.instance).is_some_and(|(o, _)| o == p.owner);
                 let taken = s.pieces.iter().any(|q| q.instance.as_deref() == Some(&pr.instance));
-                if !mine || taken || !s.instances.contains_key(&pr.instance) {
-                    self.push("KIFU-CARD-2", format!("{} is not an undeployed card of the owner's squad", pr.instance));
+                // `known`: KIFU-CARD-2 for an instance no squad has.
+                if self.known(&pr.instance).is_some() && (!mine || taken) {
+                    self.v("KIFU-CARD-2", format!("{} is not an undeployed card of the owner's squad", pr.instance));
                 }
                 instance = Some(pr.instance.clone());
             }
-            (None, _, None) => {
-                self.push("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt"))
-            }
+            (None, _, None) => self.v("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt")),
             (Some(known), _, Some(pr)) if *known != pr.instance => {
-                self.push("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
+                self.v("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
             }
             _ => {}
         }
         // BRK-HID-10: the owner may not have assumed a property its own hidden card lacks.
-        let def = instance.as_ref().and_then(|i| s.instances.get(i)).and_then(|c| s.defs.get(c));
+        let def = instance.as_ref().and_then(|i| s.def(i));
         if let Some(def) = def {
             for a in s.stack.iter().filter_map(|id| s.action(*id)) {
                 if a.seat == p.owner && a.assumed.iter().any(|t| t == piece) {
                     if let Some(x) = a.ability.requires.as_ref().filter(|x| !def.has_trait(x)) {
-                        self.push(
+                        self.v(
                             "BRK-HID-10",
                             format!(
                                 "action #{} treated {}'s own hidden {piece} as having [{x}]; it has not",
@@ -438,36 +422,36 @@ impl Checker<'_> {
         self.needs_priority(seat, "game actions are declared");
         let Some(src) = self.acting_card(seat, source).cloned() else { return };
         let Some(def) = s.def_of(&src) else {
-            self.push("BRK-HID-4", format!("{source}'s identity is sealed: it must be revealed to declare"));
+            self.v("BRK-HID-4", format!("{source}'s identity is sealed: it must be revealed to declare"));
             return;
         };
         let Some(ab) = def.ability(ability).filter(|a| a.kind.is_declared()) else {
-            self.push("KIFU-CARD-1", format!("{} has no declarable ability #{ability}", def.name));
+            self.v("KIFU-CARD-1", format!("{} has no declarable ability #{ability}", def.name));
             return;
         };
         match ab.trigger {
             Trigger::Activated => {
                 if src.zone != Zone::Play {
-                    self.push("BRK-OPEN-1", format!("{source} is not in play"));
+                    self.v("BRK-OPEN-1", format!("{source} is not in play"));
                 }
                 if src.acted {
-                    self.push("BRK-FRAG-6", format!("{source} has already acted this turn"));
+                    self.v("BRK-FRAG-6", format!("{source} has already acted this turn"));
                 }
             }
             Trigger::OnDeath | Trigger::OnReturnToDeck => {
                 let zone = if ab.trigger == Trigger::OnDeath { Zone::Graveyard } else { Zone::Deck };
                 if src.zone != zone || src.triggers_used.contains(&ability) {
-                    self.push("BRK-OPEN-1", format!("{} works once, from the {}", ab.name, zone.name()));
+                    self.v("BRK-OPEN-1", format!("{} works once, from the {}", ab.name, zone.name()));
                 }
             }
         }
         if targets.len() != 1 {
-            self.push("BRK-OPEN-1", format!("a game action has exactly one target; got {}", targets.len()));
+            self.v("BRK-OPEN-1", format!("a game action has exactly one target; got {}", targets.len()));
         }
         for t in targets {
             let Some(tp) = self.piece(t).cloned() else { continue };
             if tp.zone != Zone::Play {
-                self.push("BRK-OPEN-1", format!("target {t} is not in play"));
+                self.v("BRK-OPEN-1", format!("target {t} is not in play"));
                 continue;
             }
             let tdef = s.def_of(&tp);
@@ -475,25 +459,25 @@ impl Checker<'_> {
                 match (tp.hidden, tdef) {
                     // BRK-HID-9: the opponent's hidden card may be treated as having [X].
                     (true, _) if tp.owner != seat => {}
-                    (true, Some(d)) if !d.has_trait(x) => self.push(
+                    (true, Some(d)) if !d.has_trait(x) => self.v(
                         "BRK-HID-10",
                         format!("{} may not treat their own hidden {t} as having [{x}]", s.name(seat)),
                     ),
                     (false, Some(d)) if !d.has_trait(x) => {
-                        self.push("BRK-HID-9", format!("{} works only on a card with [{x}]; {t} has none", ab.name))
+                        self.v("BRK-HID-9", format!("{} works only on a card with [{x}]; {t} has none", ab.name))
                     }
                     _ => {}
                 }
             }
             if ab.kind == AbilityKind::FinishingBlow && !tp.hidden && tp.lives > i16::from(ab.amount) {
-                self.push(
+                self.v(
                     "BRK-INT-5",
                     format!("a finishing blow of {} is illegal on {t} with {} lives", ab.amount, tp.lives),
                 );
             }
         }
         if payment != ab.cost.as_slice() {
-            self.push("BRK-BLOCK-5", format!("{} is due {:?}, declared {:?}", ab.name, ab.cost, payment));
+            self.v("BRK-BLOCK-5", format!("{} is due {:?}, declared {:?}", ab.name, ab.cost, payment));
         }
         self.affordable(seat, &ab.cost, "BRK-BLOCK-5");
     }
@@ -504,10 +488,10 @@ impl Checker<'_> {
         match a.status {
             Status::OnStack => {}
             Status::Performing | Status::Done => {
-                self.push(left_rule, format!("action #{id} has left the stack"));
-                self.push("BRK-STACK-2", format!("action #{id} is already being performed"));
+                self.v(left_rule, format!("action #{id} has left the stack"));
+                self.v("BRK-STACK-2", format!("action #{id} is already being performed"));
             }
-            _ => self.push(left_rule, format!("action #{id} has left the stack ({})", a.status.name())),
+            _ => self.v(left_rule, format!("action #{id} has left the stack ({})", a.status.name())),
         }
         Some(a)
     }
@@ -516,14 +500,14 @@ impl Checker<'_> {
         let s = self.s;
         let Some(p) = self.acting_card(seat, id).cloned() else { return };
         if p.zone != Zone::Play {
-            self.push("BRK-OPEN-1", format!("{id} is not in play"));
+            self.v("BRK-OPEN-1", format!("{id} is not in play"));
         }
         if p.acted {
-            self.push("BRK-FRAG-6", format!("{id} has already acted this turn"));
+            self.v("BRK-FRAG-6", format!("{id} has already acted this turn"));
         }
         match s.def_of(&p).and_then(|d| d.ability_of(kind).and_then(|i| d.ability(i))) {
             Some(ab) => self.affordable(seat, &ab.cost, "BRK-OPEN-1"),
-            None if s.def_of(&p).is_some() => self.push(rule, format!("{id} has no {} ability", kind.name())),
+            None if s.def_of(&p).is_some() => self.v(rule, format!("{id} has no {} ability", kind.name())),
             None => {}
         }
     }
@@ -534,7 +518,7 @@ impl Checker<'_> {
         let Some(a) = self.on_stack(id, "BRK-BLOCK-1") else { return };
         self.acting_ability(seat, blocker, AbilityKind::Block, "BRK-BLOCK-2");
         if blocker_target != a.source {
-            self.push("BRK-BLOCK-2", format!("the blocker targets the source {}, not {blocker_target}", a.source));
+            self.v("BRK-BLOCK-2", format!("the blocker targets the source {}, not {blocker_target}", a.source));
             return;
         }
         let zone = s.piece(&a.source).map_or(Zone::Play, |p| p.zone);
@@ -544,7 +528,7 @@ impl Checker<'_> {
             Zone::Deck => a.ability.trigger == Trigger::OnReturnToDeck,
         };
         if !allowed {
-            self.push(
+            self.v(
                 "BRK-BLOCK-3",
                 format!(
                     "source {} is in the {}; only on-death and on-return features may be blocked there",
@@ -561,7 +545,7 @@ impl Checker<'_> {
             return;
         }
         if reason.trim().is_empty() {
-            self.push("BRK-INT-1", "an interruption says what made the action impossible");
+            self.v("BRK-INT-1", "an interruption says what made the action impossible");
         }
         self.acting_ability(seat, by, AbilityKind::Interrupt, "BRK-INT-1");
     }
@@ -572,20 +556,18 @@ impl Checker<'_> {
         match &a.status {
             Status::Interrupted { rule, why, automatic } => {
                 let rule = if *automatic { *rule } else { "BRK-INT-2" };
-                self.push(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
+                self.v(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
             }
-            Status::Blocked { .. } => {
-                self.push("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed"))
-            }
+            Status::Blocked { .. } => self.v("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed")),
             Status::Performing | Status::Done => {
-                self.push("BRK-STACK-2", format!("action #{id} has already left the stack"))
+                self.v("BRK-STACK-2", format!("action #{id} has already left the stack"))
             }
             Status::OnStack => {
                 if s.passes < 2 {
-                    self.push("BRK-STACK-3", "both players pass before the stack resolves");
+                    self.v("BRK-STACK-3", "both players pass before the stack resolves");
                 }
                 if s.next_to_perform() != Some(id) {
-                    self.push(
+                    self.v(
                         "BRK-STACK-3",
                         format!(
                             "the stack order policy performs #{} next, not #{id}",
@@ -602,31 +584,28 @@ impl Checker<'_> {
         let Some(a) = self.action(id).cloned() else { return };
         match &a.status {
             Status::Interrupted { .. } => {
-                self.push("BRK-INT-2", format!("action #{id} was interrupted: it is removed without payment"));
+                self.v("BRK-INT-2", format!("action #{id} was interrupted: it is removed without payment"));
                 return;
             }
             Status::OnStack => {
-                self.push(
-                    "BRK-BLOCK-6",
-                    format!("action #{id} is still on the stack; it pays once blocked or performed"),
-                );
+                self.v("BRK-BLOCK-6", format!("action #{id} is still on the stack; it pays once blocked or performed"));
                 return;
             }
             _ => {}
         }
         if a.paid.is_some() {
-            self.push("BRK-BLOCK-5", format!("action #{id} was already paid"));
+            self.v("BRK-BLOCK-5", format!("action #{id} was already paid"));
             return;
         }
         if resources != a.payment.as_slice() {
-            self.push(
+            self.v(
                 "BRK-BLOCK-5",
                 format!("action #{id}'s source pays all it was due, {:?}; got {:?}", a.payment, resources),
             );
         }
-        let have = u32::from(s.gold.get(usize::from(a.seat)).copied().unwrap_or(0));
+        let have = u32::from(s.gold(a.seat));
         if gold_of(resources) > have {
-            self.push("BRK-BLOCK-5", format!("{} has {have} gold", s.name(a.seat)));
+            self.v("BRK-BLOCK-5", format!("{} has {have} gold", s.name(a.seat)));
         }
     }
 
@@ -635,27 +614,27 @@ impl Checker<'_> {
         let Some(a) = self.action(id).cloned() else { return };
         match &a.status {
             Status::Blocked { .. } => {
-                self.push("BRK-BLOCK-4", format!("blocked action #{id} deals no effects"));
+                self.v("BRK-BLOCK-4", format!("blocked action #{id} deals no effects"));
                 return;
             }
             Status::Interrupted { .. } => {
-                self.push("BRK-INT-2", format!("interrupted action #{id} was cancelled"));
+                self.v("BRK-INT-2", format!("interrupted action #{id} was cancelled"));
                 return;
             }
             Status::OnStack | Status::Done => {
-                self.push("BRK-STACK-2", format!("action #{id} is not being performed"));
+                self.v("BRK-STACK-2", format!("action #{id} is not being performed"));
                 return;
             }
             Status::Performing => {}
         }
         if !a.targets.iter().any(|t| t == target) || a.applied.iter().any(|t| t == target) {
-            self.push("BRK-OPEN-1", format!("{target} is not a target of #{id} still waiting for its effect"));
+            self.v("BRK-OPEN-1", format!("{target} is not a target of #{id} still waiting for its effect"));
             return;
         }
         let Some(p) = self.piece(target).cloned() else { return };
         if p.hidden {
             if claim.is_some() {
-                self.push("BRK-HID-6", format!("hidden {target}'s constant features (its protections) are absent"));
+                self.v("BRK-HID-6", format!("hidden {target}'s constant features (its protections) are absent"));
             }
             return;
         }
@@ -663,21 +642,19 @@ impl Checker<'_> {
         let def = s.def_of(&p);
         match (claim, expected) {
             (None, None) => {}
-            (None, Some(h)) => self.push(
-                "BRK-PROT-1",
-                format!("{target} has protection from {} ({}): no effect", h.component, h.protection),
-            ),
+            (None, Some(h)) => self
+                .v("BRK-PROT-1", format!("{target} has protection from {} ({}): no effect", h.component, h.protection)),
             (Some(c), _) => {
                 let prot = def.and_then(|d| d.protections.iter().find(|x| x.name == c.protection));
                 match prot {
                     Some(pr) if pr.components.contains(&c.component) => {
                         if !a.ability.tags.contains(&c.component) {
-                            self.push(
+                            self.v(
                                 "BRK-PROT-1",
                                 format!("protection from {} does not concern {}", c.component, a.ability.name),
                             );
                         } else if pierced(&a, &c.protection, &c.component) {
-                            self.push(
+                            self.v(
                                 "BRK-PROT-3",
                                 format!(
                                     "{} works against {}'s {} component",
@@ -686,7 +663,7 @@ impl Checker<'_> {
                             );
                         }
                     }
-                    _ => self.push(
+                    _ => self.v(
                         "BRK-PROT-2",
                         format!("{target} has no protection {} with a component {}", c.protection, c.component),
                     ),

@@ -2,13 +2,25 @@
 //! the once-per-turn flag), the stack of game actions with each one's status and why it left,
 //! priority, gold, the turn skeleton and the commitment ledger.
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::catalog::{AbilityDef, CardDef, ResourceAmount};
 use super::config::{BrkConfig, Policies};
 use super::events::{Cell, Phase, Zone};
 use crate::game::commit::{Commitment, CommitmentLedger};
-use crate::game::{Outcome, Seat};
+use crate::game::{Outcome, Seat, Seats};
+
+/// The card definitions and the registered squads, shared by every state of a game.
+pub type Cards = crate::game::cards::Cards<CardDef>;
+
+/// One player's side apart from the pieces (which the battlefield, graveyard and deck share).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerState {
+    /// The squad is on the battlefield (setup, BRK-OPEN-1).
+    pub deployed: bool,
+    /// Gold left this turn (skeleton, BRK-OPEN-1).
+    pub gold: u8,
+}
 
 /// Where an action stands. Everything but `OnStack` has left the stack.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,20 +105,16 @@ pub struct Piece {
 /// The whole game state.
 #[derive(Clone, Debug)]
 pub struct BrkState {
-    pub players: Vec<String>,
+    pub cards: Arc<Cards>,
+    pub names: Vec<String>,
     pub policies: Policies,
-    /// Card definitions by id, from the header.
-    pub defs: BTreeMap<String, CardDef>,
-    /// Card id by instance id.
-    pub instances: BTreeMap<String, String>,
-    pub deployed: [bool; 2],
+    pub players: Seats<PlayerState>,
     pub pieces: Vec<Piece>,
     pub turn: u32,
     pub active: Option<Seat>,
     pub phase: Phase,
     /// The First player's first turn has ended (BRK-HID-4 (a) exception over).
     pub first_turn_over: bool,
-    pub gold: [u8; 2],
     /// Who may act now: the priority holder (BRK-STACK-3 by policy).
     pub priority: Option<Seat>,
     /// Consecutive passes since the stack last changed.
@@ -133,25 +141,18 @@ pub const TURN_LIMIT: u32 = 30;
 impl BrkState {
     pub fn new(config: &BrkConfig) -> BrkState {
         let c = config.v1();
-        let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
-        let mut instances = BTreeMap::new();
-        for (seat, deck) in c.decks.iter().enumerate() {
-            for (i, id) in deck.cards.iter().enumerate() {
-                instances.insert(super::config::instance_id(seat as Seat, i), id.clone());
-            }
-        }
+        let defs = crate::game::catalog::by_id(&c.cards);
+        let decks = c.decks.iter().map(|d| d.cards.clone()).collect();
         BrkState {
-            players: c.players.clone(),
+            cards: Arc::new(Cards { defs, decks }),
+            names: c.players.clone(),
             policies: c.policies.clone(),
-            defs,
-            instances,
-            deployed: [false, false],
+            players: Seats::per_seat(&c.decks, |_, _| PlayerState::default()),
             pieces: Vec::new(),
             turn: 0,
             active: None,
             phase: Phase::Setup,
             first_turn_over: false,
-            gold: [0, 0],
             priority: None,
             passes: 0,
             actions: Vec::new(),
@@ -165,7 +166,40 @@ impl BrkState {
     }
 
     pub fn name(&self, seat: Seat) -> String {
-        crate::game::seat_name(&self.players, seat)
+        crate::game::seat_name(&self.names, seat)
+    }
+
+    /// The definition of a card instance, if a registered squad has it.
+    pub fn def(&self, instance: &str) -> Option<&CardDef> {
+        self.cards.def(instance)
+    }
+
+    /// Whether `instance` names a card of a registered squad.
+    pub fn is_instance(&self, instance: &str) -> bool {
+        // `p0-01` parses as `p0-1` but is not its id.
+        crate::game::cards::parse_instance(instance).is_some_and(|(seat, i)| {
+            self.cards.decks.get(usize::from(seat)).is_some_and(|d| i < d.len())
+                && super::config::instance_id(seat, i) == instance
+        })
+    }
+
+    /// The instances of `seat`'s squad, in id order (`p0-0`, `p0-1`, `p0-10`, ...), as the agent
+    /// and the squad checks list them.
+    pub fn squad(&self, seat: Seat) -> Vec<String> {
+        let n = self.cards.decks.get(usize::from(seat)).map_or(0, Vec::len);
+        let mut ids: Vec<String> = (0..n).map(|i| super::config::instance_id(seat, i)).collect();
+        ids.sort();
+        ids
+    }
+
+    /// `seat`'s gold left this turn (0 for a seat the game lacks).
+    pub fn gold(&self, seat: Seat) -> u8 {
+        self.players.get(seat).map_or(0, |p| p.gold)
+    }
+
+    /// Whether `seat` has deployed its squad.
+    pub fn deployed(&self, seat: Seat) -> bool {
+        self.players.get(seat).is_some_and(|p| p.deployed)
     }
 
     pub fn piece(&self, id: &str) -> Option<&Piece> {
@@ -178,8 +212,7 @@ impl BrkState {
 
     /// The card definition of a piece whose identity the core knows.
     pub fn def_of(&self, piece: &Piece) -> Option<&CardDef> {
-        let card = self.instances.get(piece.instance.as_ref()?)?;
-        self.defs.get(card)
+        self.def(piece.instance.as_ref()?)
     }
 
     pub fn action(&self, id: u32) -> Option<&Action> {
@@ -229,7 +262,7 @@ impl BrkState {
             return vec![p.owner];
         }
         match self.phase {
-            Phase::Setup => (0..2u8).filter(|s| !self.deployed[usize::from(*s)]).collect(),
+            Phase::Setup => self.players.enumerate().filter(|(_, p)| !p.deployed).map(|(s, _)| s).collect(),
             Phase::Reveal => {
                 let mut out: Vec<Seat> = self.reveal_due().iter().map(|p| p.owner).collect();
                 out.extend(self.active);
@@ -249,5 +282,33 @@ impl BrkState {
             .filter(|p| p.zone == Zone::Play && p.hidden)
             .filter(|p| self.first_turn_over || !(p.owner == 1 && p.cell.row == 3))
             .collect()
+    }
+}
+
+/// The recorder's card checks ([`crate::game::check::Check`]) over card instances: a squad card
+/// is where a piece holding its identity lies.
+impl crate::game::check::CardTable for BrkState {
+    type Def = CardDef;
+    type Zone = Zone;
+    const NOWHERE: &'static str = "it is not deployed, or its identity is sealed";
+
+    fn card_def(&self, card: &str) -> Option<&CardDef> {
+        self.def(card).filter(|_| self.is_instance(card))
+    }
+
+    fn card_in(&self, seat: Seat, zone: Zone, card: &str) -> bool {
+        self.pieces.iter().any(|p| p.owner == seat && p.zone == zone && p.instance.as_deref() == Some(card))
+    }
+
+    fn card_at(&self, card: &str) -> Option<(Seat, Zone)> {
+        self.pieces.iter().find(|p| p.instance.as_deref() == Some(card)).map(|p| (p.owner, p.zone))
+    }
+
+    fn zone_name(zone: Zone) -> String {
+        zone.name().to_string()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.name(seat)
     }
 }

@@ -12,11 +12,18 @@ use super::catalog::{Resource, ResourceAmount};
 use super::events::{BrkEvent, CardRef, Zone};
 use super::state::{BrkState, Piece, Status};
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
-use crate::game::{BoardView, Viewer};
+use crate::game::{BoardView, Viewer, Visibility};
+
+/// Who may identify `p` (and see its lives) as it lies: the table of the module doc, as data.
+/// A sealed identity is known to nobody until its reveal, which `card_view` handles: the core
+/// holds no instance to show.
+pub fn piece_visibility(p: &Piece) -> Visibility {
+    Visibility::public_or_owner(!p.hidden, p.owner)
+}
 
 /// Whether `viewer` may identify `p` as it lies.
 pub fn can_see(viewer: Viewer, p: &Piece) -> bool {
-    !p.hidden || viewer == Viewer::Judge || viewer == Viewer::Player(p.owner)
+    piece_visibility(p).sees(viewer)
 }
 
 fn card_view(s: &BrkState, viewer: Viewer, p: &Piece) -> CardView {
@@ -84,7 +91,7 @@ pub fn status_line(st: &Status) -> String {
 
 pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
     let mut seats = Vec::new();
-    for seat in 0..2u8 {
+    for (seat, player) in s.players.enumerate() {
         let mine: Vec<&Piece> = s.pieces.iter().filter(|p| p.owner == seat).collect();
         let zone = |z: Zone, name: &str| {
             let ps: Vec<&&Piece> = mine.iter().filter(|p| p.zone == z).collect();
@@ -101,7 +108,7 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
             seat,
             name: s.name(seat),
             counters: vec![
-                ("gold".to_string(), s.gold[usize::from(seat)].to_string()),
+                ("gold".to_string(), player.gold.to_string()),
                 ("in play".to_string(), mine.iter().filter(|p| p.zone == Zone::Play).count().to_string()),
                 ("role".to_string(), if seat == 0 { "First player" } else { "Second player" }.to_string()),
             ],
@@ -201,9 +208,8 @@ pub fn describe(s: &BrkState, event: &BrkEvent, viewer: Viewer) -> String {
         CardRevealed { seat, piece, reason, proof } => {
             let name = proof
                 .as_ref()
-                .and_then(|p| s.instances.get(&p.instance))
-                .or_else(|| s.piece(piece).and_then(|p| p.instance.as_ref()).and_then(|i| s.instances.get(i)))
-                .and_then(|c| s.defs.get(c))
+                .and_then(|p| s.def(&p.instance))
+                .or_else(|| s.piece(piece).and_then(|p| p.instance.as_ref()).and_then(|i| s.def(i)))
                 .map_or("a card".to_string(), |d| d.name.clone());
             format!("{} revealed {piece}: {name}, {}", s.name(*seat), reason.name())
         }

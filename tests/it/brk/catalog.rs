@@ -1,12 +1,12 @@
 //! The sample catalog, the squad-list format and the skeleton's squad rule (BRK-OPEN-1).
 
 use kifu::game::{Game, NewGame};
-use kifu::games::brk::catalog::{check_deck, parse_deck_list, sample, write_deck_list, Catalog, SAMPLE_CATALOG};
+use kifu::games::brk::catalog::{check_deck, parse_deck_list, write_deck_list, Catalog, SAMPLE_CATALOG};
 use kifu::games::brk::Brk;
 
 #[test]
 fn the_sample_catalog_loads_and_every_card_is_labelled_invented() {
-    let c = sample();
+    let c = Catalog::sample();
     assert!(c.cards.len() >= 12);
     assert_eq!(Catalog::from_json(SAMPLE_CATALOG).unwrap(), c);
     // The seed names no card, so every card is invented and says so.
@@ -37,7 +37,7 @@ fn the_catalog_rejects_malformed_and_impossible_cards() {
 
 #[test]
 fn squad_lists_parse_with_line_numbers_and_the_skeleton_checks_size() {
-    let c = sample();
+    let c = Catalog::sample();
     let d = parse_deck_list("# squad\n2 BRK-01\n3x BRK-02\n", &c).unwrap();
     assert_eq!(d.cards.len(), 5);
     assert_eq!(parse_deck_list(&write_deck_list(&d), &c).unwrap(), d);
@@ -67,4 +67,9 @@ fn new_config_takes_policies_and_refuses_bad_ones() {
     let err =
         Brk::new_config(&NewGame { players: &players, decks: &bad_deck, catalog: None, policies: &[] }).unwrap_err();
     assert!(err[0].contains("deck 2: line 1"), "{err:?}");
+}
+
+#[test]
+fn policies_round_trip_through_their_keys() {
+    crate::game_support::check_policies_round_trip(kifu::games::brk::config::POLICIES);
 }

@@ -5,7 +5,7 @@
 
 use kifu::game::commit::{seal, Commitment};
 use kifu::game::Game;
-use kifu::games::brk::catalog::{sample, DeckList, ResourceAmount};
+use kifu::games::brk::catalog::{Catalog, DeckList, ResourceAmount};
 use kifu::games::brk::events::{
     BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
 };
@@ -34,7 +34,7 @@ const BOB: [&str; 8] = ["BRK-03", "BRK-04", "BRK-05", "BRK-10", "BRK-01", "BRK-0
 fn config_with(policies: &[(&str, &str)]) -> BrkConfig {
     let decks =
         [&ALICE[..], &BOB[..]].iter().map(|d| DeckList { cards: d.iter().map(|s| s.to_string()).collect() }).collect();
-    let mut c = BrkConfig::new(vec!["Alice".into(), "Bob".into()], decks, &sample()).unwrap();
+    let mut c = BrkConfig::new(vec!["Alice".into(), "Bob".into()], decks, &Catalog::sample()).unwrap();
     for (k, v) in policies {
         c.set_policy(k, v).unwrap();
     }
@@ -121,7 +121,7 @@ fn card_of(piece: &str) -> &'static str {
 }
 
 fn cost(piece: &str, ability: u8) -> Vec<ResourceAmount> {
-    sample().get(card_of(piece)).unwrap().abilities[usize::from(ability)].cost.clone()
+    Catalog::sample().get(card_of(piece)).unwrap().abilities[usize::from(ability)].cost.clone()
 }
 
 fn declare(seat: u8, source: &str, ability: u8, target: &str) -> E {
@@ -378,7 +378,7 @@ fn the_fold_interrupts_an_action_that_became_illegal_and_records_why() {
     assert!(s.stack.is_empty() && a.paid.is_none());
     assert_eq!(s.piece("B3").unwrap().lives, 3);
     // Alice's gold paid nothing for the interrupted blow; Bob paid his heal.
-    assert_eq!(s.gold, [3, 2]);
+    assert_eq!((s.gold(0), s.gold(1)), (3, 2));
 }
 
 #[test]
@@ -389,7 +389,7 @@ fn a_blocked_action_is_paid_and_deals_nothing() {
     assert_eq!(a.paid.as_deref(), Some(&cost("A1", 0)[..]));
     assert_eq!(s.piece("B1").unwrap().lives, 2);
     // Alice paid the blow; Bob paid his blocker's parry.
-    assert_eq!(s.gold, [2, 2]);
+    assert_eq!((s.gold(0), s.gold(1)), (2, 2));
     assert!(s.piece("B2").unwrap().acted);
 }
 
@@ -422,7 +422,7 @@ fn a_payment_of_lives_is_not_an_effect() {
         &with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1), pay(1, "A7", 0)]),
     );
     assert_eq!(s.piece("A7").unwrap().lives, 3);
-    assert_eq!(s.gold[0], 3);
+    assert_eq!(s.gold(0), 3);
 }
 
 #[test]

@@ -124,19 +124,16 @@ pub fn apply_all<P>(table: &[Policy<P>], policies: &mut P, pairs: &[(String, Str
 /// drawn from its listed values, so every reading of an OPEN point gets played. Rows of free-form
 /// values (`<cards per turn>`) are left alone.
 pub fn randomize<P>(table: &[Policy<P>], policies: &mut P, keys: &[&str], chance: f64, rng: &mut super::AgentRng) {
-    use rand::seq::IndexedRandom;
-    use rand::RngExt;
-    for key in keys {
-        // The draw comes first, so the random sequence does not depend on the table.
-        if !rng.random_bool(chance) {
-            continue;
-        }
-        let Some(row) = table.iter().find(|r| r.key == *key && !r.values.iter().any(|v| v.starts_with('<'))) else {
-            continue;
-        };
-        if let Some(v) = row.values.choose(rng) {
-            // A listed value: the row accepts it.
-            let _ = (row.set)(policies, v);
-        }
-    }
+    let rows: Vec<(&str, &[&str])> = keys
+        .iter()
+        .map(|key| {
+            let row = table.iter().find(|r| r.key == *key && !r.values.iter().any(|v| v.starts_with('<')));
+            (*key, row.map_or(&[][..], |r| r.values))
+        })
+        .collect();
+    // An unlisted or free-form row still draws its coin (and picks nothing), so the random
+    // sequence does not depend on the table.
+    super::selfplay::random_policies(policies, &rows, chance, rng, |p, key, value| {
+        table.iter().find(|r| r.key == key).and_then(|r| (r.set)(p, value)).ok_or_else(|| format!("{key}={value}"))
+    });
 }

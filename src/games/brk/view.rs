@@ -171,17 +171,7 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
         "skeleton".to_string(),
         "minimal: turns, cells, lives and victory are not from the seed (BRK-OPEN-1)".to_string(),
     ));
-    BoardView {
-        viewer,
-        turn: s.turn,
-        phase: s.phase.name().to_string(),
-        active: s.active,
-        seats,
-        shared,
-        facts,
-        outcome: s.result.clone(),
-        layout: layout(),
-    }
+    BoardView::of::<super::Brk>(s, viewer, seats, shared, facts, layout())
 }
 
 fn piece_label(s: &BrkState, viewer: Viewer, id: &str) -> String {

@@ -177,17 +177,7 @@ pub fn view(s: &LcState, viewer: Viewer) -> BoardView {
     for (k, v) in s.policies.to_pairs() {
         facts.push((format!("policy {k}"), v));
     }
-    BoardView {
-        viewer,
-        turn: s.turn_no,
-        phase: phase(s).to_string(),
-        active: s.active(),
-        seats,
-        shared: Vec::new(),
-        facts,
-        outcome: s.result.clone(),
-        layout: layout(),
-    }
+    BoardView::of::<super::Lc>(s, viewer, seats, Vec::new(), facts, layout())
 }
 
 fn drawn(s: &LcState, viewer: Viewer, seat: Seat, cards: &[CardRef]) -> String {

@@ -46,12 +46,15 @@ pub struct Frame {
     event: Event,
 }
 
+/// A followed (stream, viewer key) and its feed's frame channel.
+type FeedMap = HashMap<(String, String), broadcast::Sender<Arc<Frame>>>;
+
 /// The feeds being followed, by (stream, viewer key).
 #[derive(Default)]
-pub struct Feeds(Mutex<HashMap<(String, String), broadcast::Sender<Arc<Frame>>>>);
+pub struct Feeds(Mutex<FeedMap>);
 
 impl Feeds {
-    fn lock(&self) -> MutexGuard<'_, HashMap<(String, String), broadcast::Sender<Arc<Frame>>>> {
+    fn lock(&self) -> MutexGuard<'_, FeedMap> {
         // The map only holds senders: after a panic elsewhere it is still consistent.
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }

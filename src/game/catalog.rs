@@ -127,24 +127,6 @@ pub fn parse_deck_entry<'a, C>(
     Ok((n, id))
 }
 
-/// The card ids of a deck list of `COUNT CARD-ID` lines, in list order, each checked against
-/// `catalog`; every unreadable line is reported with its number.
-pub fn parse_deck_ids<C>(text: &str, catalog: &Catalog<C>) -> Result<Vec<String>, Vec<DeckListError>> {
-    let mut deck = Vec::new();
-    let mut errors = Vec::new();
-    for (line, entry) in deck_list_lines(text) {
-        match parse_deck_entry(entry, catalog, "`COUNT CARD-ID`") {
-            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
-            Err(message) => errors.push(DeckListError { line, message }),
-        }
-    }
-    if errors.is_empty() {
-        Ok(deck)
-    } else {
-        Err(errors)
-    }
-}
-
 /// Writes cards as deck-list entries, grouping consecutive copies.
 pub fn push_deck_entries(out: &mut String, cards: &[String]) {
     for group in cards.chunk_by(|a, b| a == b) {

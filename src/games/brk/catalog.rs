@@ -47,7 +47,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{parse_deck_ids, push_deck_entries, CatalogCard};
+use crate::game::catalog::{parse_count_list, push_deck_entries, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented cards only (the seed names none).
@@ -259,7 +259,7 @@ pub struct DeckList {
 
 /// Parses a squad list against `catalog`; every bad line is reported with its number.
 pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<DeckList, Vec<DeckListError>> {
-    parse_deck_ids(text, catalog).map(|cards| DeckList { cards })
+    parse_count_list(text, catalog).map(|cards| DeckList { cards })
 }
 
 /// Writes a squad in the list format.

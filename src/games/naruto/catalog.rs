@@ -56,7 +56,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
+use crate::game::catalog::CatalogCard;
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: the two real cards the seeds name plus invented test cards.
@@ -173,29 +173,8 @@ impl Catalog {
     }
 }
 
-/// Parses a plain-text deck list into card ids in list order, checking every id against `catalog`.
-pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec<DeckListError>> {
-    let mut deck = Vec::new();
-    let mut errors = Vec::new();
-    for (line, text) in deck_list_lines(text) {
-        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
-            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
-            Err(message) => errors.push(DeckListError { line, message }),
-        }
-    }
-    if errors.is_empty() {
-        Ok(deck)
-    } else {
-        Err(errors)
-    }
-}
-
-/// Writes a deck as a deck list, grouping consecutive copies.
-pub fn format_deck_list(deck: &[String]) -> String {
-    let mut out = String::new();
-    push_deck_entries(&mut out, deck);
-    out
-}
+/// Deck lists are `COUNT CARD-ID` lines, read and written by the shared parser.
+pub use crate::game::catalog::{format_count_list as format_deck_list, parse_count_list as parse_deck_list};
 
 /// Deck construction (NAR-DECK-2..4) against a catalog. Empty means the deck may be registered.
 pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {

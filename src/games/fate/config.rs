@@ -116,6 +116,16 @@ pub enum DiceMode {
     Digital,
 }
 
+impl DiceMode {
+    /// The shared mode the recorder's randomness checks use.
+    pub fn random_mode(self) -> crate::game::commit::RandomMode {
+        match self {
+            DiceMode::Physical => crate::game::commit::RandomMode::Physical,
+            DiceMode::Digital => crate::game::commit::RandomMode::Digital,
+        }
+    }
+}
+
 /// The policy for every OPEN point that changes validation. Stored: never add fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Policies {

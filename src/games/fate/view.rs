@@ -305,11 +305,7 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         SpecialMarkPlaced { seat, mark, note } => format!("{} got the special mark {mark:?} ({note})", n(seat)),
         EffectResolved { seat, card, note } => format!("{}'s {}: {note}", n(seat), l(card)),
         CommandSpellLost { seat, note } => format!("{} lost a Command Spell ({note})", n(seat)),
-        DiceChainCommitted { seat, tip } => format!("{} committed a dice chain ending in {tip}", n(seat)),
-        DiceRevealed { seat, .. } => {
-            let k = s.dice.reveals.get(usize::from(*seat)).copied().unwrap_or(0) + 1;
-            format!("{} revealed dice link {k} for round {}", n(seat), s.dice.round + 1)
-        }
+        Common(c) => crate::game::common::describe(c, viewer, |x| s.name(x)),
         CardRevealed { seat, card, .. } => {
             if sees_own(viewer, *seat) {
                 format!("{} opened a sealed hand card: {}", n(seat), l(card))

@@ -134,6 +134,39 @@ pub fn push_deck_entries(out: &mut String, cards: &[String]) {
     }
 }
 
+/// Parses a plain-text deck list of `COUNT CARD-ID` lines into card ids in list order, checking
+/// every id against `catalog`: the deck-list format of every game whose entries are that simple.
+pub fn parse_count_id_list<C>(text: &str, catalog: &Catalog<C>) -> Result<Vec<String>, Vec<DeckListError>> {
+    let mut deck = Vec::new();
+    let mut errors = Vec::new();
+    for (line, text) in deck_list_lines(text) {
+        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
+            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
+            Err(message) => errors.push(DeckListError { line, message }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(deck)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Writes a deck as a deck list, grouping consecutive copies.
+pub fn format_count_id_list(deck: &[String]) -> String {
+    let mut out = String::new();
+    push_deck_entries(&mut out, deck);
+    out
+}
+
+/// `ID Name (instance)`: how views name a card instance, or the bare instance if no deck has it.
+pub fn instance_label<C: CatalogCard>(def: Option<&C>, instance: &str) -> String {
+    match def {
+        Some(d) => format!("{} {} ({instance})", d.id(), d.name()),
+        None => instance.to_string(),
+    }
+}
+
 /// How a game reads one deck-list text and checks the deck it names.
 pub struct DeckFormat<C, D> {
     /// How many players the game seats (`KIFU-SEAT-2`), each bringing one deck.

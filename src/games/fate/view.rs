@@ -158,10 +158,7 @@ pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
 
 /// `HS01 Knight of the Lake (invented) (p0-3)`.
 pub fn label(s: &FateState, instance: &str) -> String {
-    match s.def(instance) {
-        Some(d) => format!("{} {} ({instance})", d.id, d.name),
-        None => instance.to_string(),
-    }
+    crate::game::catalog::instance_label(s.def(instance), instance)
 }
 
 fn labels(s: &FateState, cards: &[String]) -> String {

@@ -408,9 +408,11 @@ fn field_cards(s: &FateState, seat: Seat) -> Vec<String> {
 /// field, so the agent finds it again while it records the dice one by one.
 fn dice_effect(s: &FateState, seat: Seat) -> Option<(String, usize)> {
     field_cards(s, seat).into_iter().find_map(|card| {
-        let i = s.def(&card)?.effects.iter().position(|e| {
-            e.kind == EffectKind::Activated && e.costs().iter().any(|c| matches!(c, Cost::Die(_)))
-        })?;
+        let i = s
+            .def(&card)?
+            .effects
+            .iter()
+            .position(|e| e.kind == EffectKind::Activated && e.costs().iter().any(|c| matches!(c, Cost::Die(_))))?;
         Some((card, i))
     })
 }
@@ -452,13 +454,23 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
         None if s.pending.is_empty() => {
             // Before the first die: roll only for an activation that would be legal.
             let mut t = s.clone();
-            let lucky = |_: usize| -> Option<u8> { e.costs().iter().find_map(|c| match c { Cost::Die(f) => f.first().copied(), _ => None }) };
+            let lucky = |_: usize| -> Option<u8> {
+                e.costs().iter().find_map(|c| match c {
+                    Cost::Die(f) => f.first().copied(),
+                    _ => None,
+                })
+            };
             let planned = pay(&t, seat, &card, i, &e.costs(), rng, &lucky)?;
             if let FateEvent::EffectActivated { paid, .. } = &planned {
                 for p in paid {
                     if let Payment::Rolled(r) = p {
                         let seed = None;
-                        t.pending.push(CommonEvent::DieRolled { seat: Some(seat), sides: 6, value: u32::from(*r), seed });
+                        t.pending.push(CommonEvent::DieRolled {
+                            seat: Some(seat),
+                            sides: 6,
+                            value: u32::from(*r),
+                            seed,
+                        });
                     }
                 }
             }
@@ -530,7 +542,13 @@ fn pay(
             Cost::X => paid.push(Payment::XPaid("as the card says".to_string())),
         }
     }
-    Some(FateEvent::EffectActivated { seat, card: card.to_string(), effect: u8::try_from(i).unwrap_or(0), paid, succeeded })
+    Some(FateEvent::EffectActivated {
+        seat,
+        card: card.to_string(),
+        effect: u8::try_from(i).unwrap_or(0),
+        paid,
+        succeeded,
+    })
 }
 
 fn escape_hatch(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {

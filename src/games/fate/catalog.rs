@@ -38,8 +38,8 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::game::catalog::DeckListError;
 use crate::game::catalog::CatalogCard;
+pub use crate::game::catalog::DeckListError;
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu.

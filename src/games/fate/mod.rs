@@ -53,8 +53,7 @@ impl Game for Fate {
             parse: catalog::parse_deck_list,
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
-        let config =
-            config_from_request(request, catalog::sample, format, FateConfig::new, FateConfig::set_policy)?;
+        let config = config_from_request(request, catalog::sample, format, FateConfig::new, FateConfig::set_policy)?;
         // The seat range is a policy (`masters`), so the players are checked once it is set.
         let problems = config.check();
         if !problems.is_empty() {
@@ -69,7 +68,13 @@ impl Game for Fate {
             Some(b) if state.step == events::Step::Battle => b.process.name(),
             _ => step,
         };
-        Position { turn: state.turn, phase: step, step: phase, active: state.turn_master, awaited: Self::awaited(state) }
+        Position {
+            turn: state.turn,
+            phase: step,
+            step: phase,
+            active: state.turn_master,
+            awaited: Self::awaited(state),
+        }
     }
 
     fn awaited(state: &FateState) -> Vec<Seat> {

@@ -9,7 +9,9 @@ use std::collections::BTreeSet;
 
 use super::catalog::{CardType, Cost, EffectKind};
 use super::config::{DiceMode, FirstMaster, HandPick, RestCost};
-use super::events::{AttackType, CardRef, CommonEvent, FateEvent, Payment, Process, SpellUse, Step, Unveiled, DICE_CHAIN};
+use super::events::{
+    AttackType, CardRef, CommonEvent, FateEvent, Payment, Process, SpellUse, Step, Unveiled, DICE_CHAIN,
+};
 use super::state::{FateState, Held, Pose};
 use crate::game::{Seat, Violation};
 
@@ -458,7 +460,9 @@ fn needs(s: &FateState, event: &FateEvent) -> Option<(Vec<Needs>, &'static str)>
             (vec![Needs::Pick(position_labels(n), u32::from(*index))], "FATE-BATTLE-9")
         }
         EffectActivated { paid, .. } => (
-            paid.iter().filter_map(|p| if let Payment::Rolled(r) = p { Some(Needs::Die(u32::from(*r))) } else { None }).collect(),
+            paid.iter()
+                .filter_map(|p| if let Payment::Rolled(r) = p { Some(Needs::Die(u32::from(*r))) } else { None })
+                .collect(),
             "FATE-COST-3",
         ),
         Common(_) => return None,

@@ -9,8 +9,8 @@ use kifu::game::commit::{chain_round_seed, die_roll, hash_chain, Commitment};
 use kifu::game::common::CommonEvent;
 use kifu::game::Game;
 use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKind};
-use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::events::{AttackType, CardRef, CardState, Payment, ServantUnveiled, SpellUse, Stat, Unveiled};
+use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
 use kifu::games::fate::{Fate, FateConfig, FateEvent as E, FateState};
 
@@ -140,7 +140,12 @@ impl G {
     fn servant_lot(self, seat: u8, target: u8) -> G {
         let among = servant_candidates(&self.s, seat);
         let picked = among.iter().position(|x| *x == target).unwrap() as u32;
-        self.push(E::Common(CommonEvent::RandomPicked { seat: Some(seat), among: seat_labels(&among), picked, seed: None }))
+        self.push(E::Common(CommonEvent::RandomPicked {
+            seat: Some(seat),
+            among: seat_labels(&among),
+            picked,
+            seed: None,
+        }))
     }
 
     fn top(&self, seat: u8) -> CardRef {
@@ -193,7 +198,8 @@ impl G {
         self.start(seat)
             .reveal(seat)
             .push(E::RitualStepEnded { seat })
-            .roll(seat, 2).push(E::EncounterRolled { seat, roll: 2 })
+            .roll(seat, 2)
+            .push(E::EncounterRolled { seat, roll: 2 })
             .end(seat)
     }
 
@@ -638,7 +644,9 @@ fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
     let next = die_roll(&chain_round_seed("dice", 0, &links), "dice/0", 1, 6);
     assert!(rule_ids(&g.s, &digital_roll(next, "dice/0")).is_empty());
     let rerolled = Fate::apply(g.s.clone(), &digital_roll(next, "dice/0"));
-    assert!(rule_ids(&rerolled, &E::EncounterRolled { seat: 0, roll: u8::try_from(next).unwrap() }).contains(&"KIFU-DIE-4"));
+    assert!(
+        rule_ids(&rerolled, &E::EncounterRolled { seat: 0, roll: u8::try_from(next).unwrap() }).contains(&"KIFU-DIE-4")
+    );
     // After the roll, the round is spent: the next random outcome needs every Master's next link.
     let g = g.push(E::EncounterRolled { seat: 0, roll: u8::try_from(want).unwrap() });
     assert!(g.s.pending.is_empty());

@@ -159,6 +159,14 @@ pub fn format_count_list(deck: &[String]) -> String {
     out
 }
 
+/// `ID Name (instance)`: how views name a card instance, or the bare instance if no deck has it.
+pub fn instance_label<C: CatalogCard>(def: Option<&C>, instance: &str) -> String {
+    match def {
+        Some(d) => format!("{} {} ({instance})", d.id(), d.name()),
+        None => instance.to_string(),
+    }
+}
+
 /// How a game reads one deck-list text and checks the deck it names.
 pub struct DeckFormat<C, D> {
     /// How many players the game seats (`KIFU-SEAT-2`), each bringing one deck.

@@ -17,6 +17,12 @@
 //!   gives a uniform `1..=sides`; random pick: the same under `PICK_CONTEXT` with the number of
 //!   choices, giving a uniform index `0..count`. `n` counts the rolls and picks drawn from that seed
 //!   so far. Uniform values use rejection sampling on little-endian u64 words of the XOF.
+//! - hash chain (one per seat, for many rounds of randomness from one commitment each): the chain's
+//!   links are `c[0] = secret`, `c[i+1] = commit_seed(c[i])`; a seat commits to the tip `c[L]` and
+//!   reveals `c[L-1]`, `c[L-2]`, ... one link per round, each checked by hashing to the one before;
+//!   round `r` of chain `key` is the seed named `"{key}/{r}"`, worth
+//!   `blake3 derive_key(CHAIN_ROUND_CONTEXT, u32le(len(key)) ‖ key ‖ u32le(r) ‖ (u8(seat) ‖ link)*)`
+//!   over the round's links in seat order; its rolls and picks are drawn as from any seed.
 
 use std::collections::BTreeMap;
 
@@ -35,6 +41,8 @@ pub const PICK_CONTEXT: &str = "kifu 2026-11-22 random pick v1";
 pub const COMBINE_CONTEXT: &str = "kifu 2026-11-22 combined seed v1";
 /// Context string for sealed choices (blake3 derive_key mode).
 pub const CHOICE_CONTEXT: &str = "kifu 2026-11-22 sealed choice v1";
+/// Context string for one round of a hash chain's combined links (blake3 derive_key mode).
+pub const CHAIN_ROUND_CONTEXT: &str = "kifu 2026-11-25 hash-chain round v1";
 
 /// How a game's randomness comes about, chosen in the header (like Naruto's `shuffles` policy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -95,6 +103,38 @@ pub fn combine_seeds(key: &str, shares: &[(super::Seat, Secret)]) -> Secret {
     for (seat, share) in &sorted {
         h.update(&[*seat]);
         h.update(&share.0);
+    }
+    Commitment(*h.finalize().as_bytes())
+}
+
+/// A seat's hash chain of `len` links from its secret: `chain[0]` is the secret, `chain[len]` the
+/// tip it commits to; its `k`-th reveal (0-based) is `chain[len - 1 - k]`.
+pub fn hash_chain(secret: &Secret, len: usize) -> Vec<Secret> {
+    let mut out = Vec::with_capacity(len + 1);
+    out.push(*secret);
+    for i in 0..len {
+        out.push(commit_seed(&out[i]));
+    }
+    out
+}
+
+/// The seed key that round `round` of hash chain `key` is drawn from (what a roll names).
+pub fn chain_round_key(key: &str, round: u32) -> String {
+    format!("{key}/{round}")
+}
+
+/// The seed of round `round` of hash chain `key` from the links revealed for it: nobody knows it
+/// before the last seat has revealed, and no seat can choose its link (the chain fixes it).
+pub fn chain_round_seed(key: &str, round: u32, links: &[(super::Seat, Secret)]) -> Secret {
+    let mut sorted = links.to_vec();
+    sorted.sort_by_key(|(seat, _)| *seat);
+    let mut h = blake3::Hasher::new_derive_key(CHAIN_ROUND_CONTEXT);
+    h.update(&len32(key));
+    h.update(key.as_bytes());
+    h.update(&round.to_le_bytes());
+    for (seat, link) in &sorted {
+        h.update(&[*seat]);
+        h.update(&link.0);
     }
     Commitment(*h.finalize().as_bytes())
 }
@@ -254,6 +294,20 @@ struct DrawEntry {
     draw: Draw,
 }
 
+/// One hash chain per seat (`key` names the set): the links verified so far and the current round.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct HashChains {
+    /// Each committed seat's last verified link (its tip at first).
+    last: BTreeMap<super::Seat, Commitment>,
+    /// Links each seat has revealed so far.
+    reveals: BTreeMap<super::Seat, u32>,
+    /// The current round and its links by seat.
+    round: u32,
+    links: BTreeMap<super::Seat, Secret>,
+    /// Whether anything was drawn from the current round: the next link starts a new round.
+    drawn: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ChoiceEntry {
     commitment: Commitment,
@@ -271,6 +325,9 @@ pub struct CommitmentLedger {
     drawn: BTreeMap<String, u32>,
     draws: Vec<DrawEntry>,
     choices: BTreeMap<(String, super::Seat), ChoiceEntry>,
+    /// Hash chains by key, and the seed of every round revealed so far by round key.
+    chains: BTreeMap<String, HashChains>,
+    chain_rounds: BTreeMap<String, Secret>,
     /// The sequence number of the event being applied; games set it through [`Self::at`].
     seq: u64,
 }
@@ -457,7 +514,7 @@ impl CommitmentLedger {
 
     /// Whether `key` names a seed: a dealer's seed or a combined one.
     pub fn has_seed(&self, key: &str) -> bool {
-        self.seeds.contains_key(key) || self.combined.contains_key(key)
+        self.seeds.contains_key(key) || self.combined.contains_key(key) || self.chain_rounds.contains_key(key)
     }
 
     /// The seed `key` if it is known yet: a revealed dealer seed, or a combined seed whose every
@@ -465,7 +522,7 @@ impl CommitmentLedger {
     pub fn seed_value(&self, key: &str) -> Option<Secret> {
         match self.seeds.get(key) {
             Some(e) => e.revealed,
-            None => self.combined.get(key).and_then(|c| c.value(key)),
+            None => self.combined.get(key).and_then(|c| c.value(key)).or_else(|| self.chain_rounds.get(key).copied()),
         }
     }
 
@@ -542,9 +599,149 @@ impl CommitmentLedger {
 
     fn drawn_from(&mut self, seed: Option<&str>, draw: Draw) {
         let Some(key) = seed else { return };
+        if let Some((c, round)) = self.chain_of_round_mut(key) {
+            if round == c.round {
+                c.drawn = true;
+            }
+        }
         let n = self.drawn.entry(key.to_string()).or_insert(0);
         self.draws.push(DrawEntry { seq: self.seq, key: key.to_string(), n: *n, draw });
         *n += 1;
+    }
+
+    /// Seat `seat` committed to the tip of its hash chain `key`.
+    pub fn chain_committed(&mut self, key: &str, seat: super::Seat, tip: Commitment) {
+        self.chains.entry(key.to_string()).or_default().last.entry(seat).or_insert(tip);
+    }
+
+    /// Checks a chain commitment: one per seat, before any link is revealed (`KIFU-SEED-5`).
+    pub fn check_chain_commit(&self, key: &str, seat: super::Seat) -> Vec<Violation> {
+        let Some(c) = self.chains.get(key) else { return vec![] };
+        if c.last.contains_key(&seat) {
+            return vec![Violation::new("KIFU-SEED-5", format!("seat {seat} already committed a chain for {key:?}"))];
+        }
+        if !c.reveals.is_empty() {
+            return vec![Violation::new(
+                "KIFU-SEED-5",
+                format!("seat {seat} committed a chain for {key:?} after links were revealed"),
+            )];
+        }
+        vec![]
+    }
+
+    /// Seat `seat` revealed its next link of chain `key`: the first link after a draw opens a new round.
+    pub fn chain_link_revealed(&mut self, key: &str, seat: super::Seat, link: Secret) {
+        let Some(c) = self.chains.get_mut(key) else { return };
+        if c.drawn {
+            c.round += 1;
+            c.links.clear();
+            c.drawn = false;
+        }
+        c.links.insert(seat, link);
+        c.last.insert(seat, link);
+        *c.reveals.entry(seat).or_insert(0) += 1;
+        let links: Vec<(super::Seat, Secret)> = c.links.iter().map(|(s, l)| (*s, *l)).collect();
+        let round = c.round;
+        self.chain_rounds.insert(chain_round_key(key, round), chain_round_seed(key, round, &links));
+    }
+
+    /// Checks a link reveal: the seat committed a chain (`KIFU-SEED-4`), every seat of
+    /// `contributors` committed before the first reveal (`KIFU-SEED-5`), the link hashes to the
+    /// seat's last one (`KIFU-SEED-1`), and the seat has not revealed for this round yet (`KIFU-SEED-5`).
+    pub fn check_chain_reveal(
+        &self,
+        key: &str,
+        seat: super::Seat,
+        link: &Secret,
+        contributors: &[super::Seat],
+    ) -> Vec<Violation> {
+        let Some(c) = self.chains.get(key) else {
+            return vec![Violation::new("KIFU-SEED-4", format!("no seat committed a chain for {key:?}"))];
+        };
+        let mut out = Vec::new();
+        let missing: Vec<String> =
+            contributors.iter().filter(|s| !c.last.contains_key(s)).map(|s| format!("seat {s}")).collect();
+        if !missing.is_empty() {
+            out.push(Violation::new(
+                "KIFU-SEED-5",
+                format!("a link of chain {key:?} was revealed before {} committed", missing.join(", ")),
+            ));
+        }
+        match c.last.get(&seat) {
+            None => out.push(Violation::new("KIFU-SEED-4", format!("seat {seat} committed no chain for {key:?}"))),
+            Some(last) if commit_seed(link) != *last => out.push(Violation::new(
+                "KIFU-SEED-1",
+                format!("seat {seat}'s link does not hash to its last link of chain {key:?}"),
+            )),
+            Some(_) => {}
+        }
+        if !c.drawn && c.links.contains_key(&seat) {
+            out.push(Violation::new(
+                "KIFU-SEED-5",
+                format!("seat {seat} already revealed a link for round {} of chain {key:?}", c.round),
+            ));
+        }
+        out
+    }
+
+    /// Whether seat `seat` committed a chain for `key`.
+    pub fn chain_is_committed(&self, key: &str, seat: super::Seat) -> bool {
+        self.chains.get(key).is_some_and(|c| c.last.contains_key(&seat))
+    }
+
+    /// The seed key the next draw from chain `key` names: its current round, or the next one
+    /// once the current was drawn from (then every seat must reveal again).
+    pub fn chain_round(&self, key: &str) -> String {
+        let c = self.chains.get(key);
+        let round = c.map_or(0, |c| c.round + u32::from(c.drawn));
+        chain_round_key(key, round)
+    }
+
+    /// If `seat` must reveal a link of chain `key` before the next draw, how many it revealed so
+    /// far (which link is next), for an agent holding the chain.
+    pub fn chain_link_due(&self, key: &str, seat: super::Seat) -> Option<u32> {
+        let c = self.chains.get(key)?;
+        (c.drawn || !c.links.contains_key(&seat)).then(|| c.reveals.get(&seat).copied().unwrap_or(0))
+    }
+
+    /// The current round of chain `key` and its seed, once every seat of `contributors` revealed
+    /// (a round may serve several draws in a row, e.g. the dice of one cost).
+    pub fn chain_round_ready(&self, key: &str, contributors: &[super::Seat]) -> Option<(String, Secret)> {
+        let c = self.chains.get(key)?;
+        if contributors.iter().any(|s| !c.links.contains_key(s)) || c.links.is_empty() {
+            return None;
+        }
+        let round = chain_round_key(key, c.round);
+        self.chain_rounds.get(&round).map(|s| (round, *s))
+    }
+
+    /// `KIFU-CHAIN-1`: a draw naming a hash-chain round must name the chain's current round, after
+    /// every seat of `contributors` revealed its link for it (so nobody knew the value beforehand,
+    /// and nobody can go back to an earlier round it liked better).
+    pub fn check_chain_draw(&self, seed: Option<&str>, contributors: &[super::Seat]) -> Vec<Violation> {
+        let Some((key, round)) = seed.and_then(split_round) else { return vec![] };
+        let Some(c) = self.chains.get(key) else { return vec![] };
+        if round != c.round {
+            return vec![Violation::new(
+                "KIFU-CHAIN-1",
+                format!("a draw from round {round} of chain {key:?}, whose current round is {}", c.round),
+            )];
+        }
+        let missing: Vec<String> =
+            contributors.iter().filter(|s| !c.links.contains_key(s)).map(|s| format!("seat {s}")).collect();
+        if missing.is_empty() {
+            vec![]
+        } else {
+            vec![Violation::new(
+                "KIFU-CHAIN-1",
+                format!("a draw from round {round} of chain {key:?} before {} revealed a link", missing.join(", ")),
+            )]
+        }
+    }
+
+    fn chain_of_round_mut(&mut self, seed: &str) -> Option<(&mut HashChains, u32)> {
+        let (key, round) = split_round(seed)?;
+        self.chains.get_mut(key).map(|c| (c, round))
     }
 
     /// Seat `seat` sealed its choice `key`.
@@ -690,6 +887,12 @@ impl CommitmentLedger {
         }
         out
     }
+}
+
+/// `"{key}/{round}"` split into the chain key and the round.
+fn split_round(seed: &str) -> Option<(&str, u32)> {
+    let (key, round) = seed.rsplit_once('/')?;
+    Some((key, round.parse().ok()?))
 }
 
 /// Replays one segment of a seeded deck; returns the resulting order or the first deviation.

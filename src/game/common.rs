@@ -1,5 +1,6 @@
 //! The events every game has, written once: seed commits and reveals (a dealer's seed or a share
-//! per seat), card and choice reveals, sealed choices, die rolls and random picks, sealed draws,
+//! per seat), hash-chain commitments and per-round links (many rounds of combined randomness from
+//! one commitment per seat), card and choice reveals, sealed choices, die rolls and random picks, sealed draws,
 //! and the escape hatches of digest §0.3 (move a card, set a counter, a note).
 //!
 //! A new game embeds [`CommonEvent`] in its event enum from its first version
@@ -41,6 +42,12 @@ pub enum CommonEvent {
     CounterSet { seat: Option<Seat>, counter: String, value: i64, cause: String },
     /// Escape hatch: a note for the record (an effect resolved, a modifier applied).
     NoteRecorded { seat: Option<Seat>, note: String },
+    /// `seat` committed to the tip of its hash chain `key` (see [`super::commit::hash_chain`]): one
+    /// commitment serves every round of randomness of the game.
+    ChainCommitted { key: String, seat: Seat, tip: Commitment },
+    /// `seat` revealed its next link of chain `key` for the chain's current round; once every seat
+    /// has, rolls and picks name the round's seed ([`super::commit::chain_round_key`]).
+    ChainLinkRevealed { key: String, seat: Seat, link: Secret },
 }
 
 /// What [`validate`] needs to know about the game.
@@ -62,7 +69,9 @@ impl CommonEvent {
             CommonEvent::TopCardTakenSealed { seat, .. }
             | CommonEvent::CardRevealed { seat, .. }
             | CommonEvent::ChoiceSealed { seat, .. }
-            | CommonEvent::ChoiceRevealed { seat, .. } => Some(*seat),
+            | CommonEvent::ChoiceRevealed { seat, .. }
+            | CommonEvent::ChainCommitted { seat, .. }
+            | CommonEvent::ChainLinkRevealed { seat, .. } => Some(*seat),
             CommonEvent::DieRolled { seat, .. }
             | CommonEvent::RandomPicked { seat, .. }
             | CommonEvent::CardMoved { seat, .. }
@@ -100,15 +109,31 @@ pub fn validate(cx: &Context<'_>, event: &CommonEvent) -> Vec<Violation> {
             out.extend(l.check_choice_reveal(key, *seat, choice, salt))
         }
         CommonEvent::DieRolled { sides, value, seed, .. } => {
-            out.extend(l.check_die(cx.mode, seed.as_deref(), *sides, *value))
+            out.extend(l.check_die(cx.mode, seed.as_deref(), *sides, *value));
+            out.extend(l.check_chain_draw(seed.as_deref(), cx.contributors));
         }
         CommonEvent::RandomPicked { among, picked, seed, .. } => {
             let count = u32::try_from(among.len()).unwrap_or(u32::MAX);
-            out.extend(l.check_pick(cx.mode, seed.as_deref(), count, *picked))
+            out.extend(l.check_pick(cx.mode, seed.as_deref(), count, *picked));
+            out.extend(l.check_chain_draw(seed.as_deref(), cx.contributors));
         }
         CommonEvent::CardMoved { .. } | CommonEvent::CounterSet { .. } | CommonEvent::NoteRecorded { .. } => {}
+        CommonEvent::ChainCommitted { key, seat, .. } => {
+            out.extend(physical_chain(cx.mode));
+            out.extend(l.check_chain_commit(key, *seat));
+        }
+        CommonEvent::ChainLinkRevealed { key, seat, link } => {
+            out.extend(physical_chain(cx.mode));
+            out.extend(l.check_chain_reveal(key, *seat, link, cx.contributors));
+        }
     }
     out
+}
+
+/// A physical table records results as they fell: it has no hash chains (`KIFU-DIE-3`).
+fn physical_chain(mode: RandomMode) -> Option<Violation> {
+    (mode == RandomMode::Physical)
+        .then(|| Violation::new("KIFU-DIE-3", "a physical table records results as they fell; it has no hash chains"))
 }
 
 /// The ledger's part of applying the event (total). The game applies board effects itself.
@@ -129,6 +154,8 @@ pub fn record(ledger: &mut CommitmentLedger, event: &CommonEvent) {
             ledger.random_picked(seed.as_deref(), u32::try_from(among.len()).unwrap_or(u32::MAX), *picked)
         }
         CommonEvent::CardMoved { .. } | CommonEvent::CounterSet { .. } | CommonEvent::NoteRecorded { .. } => {}
+        CommonEvent::ChainCommitted { key, seat, tip } => ledger.chain_committed(key, *seat, *tip),
+        CommonEvent::ChainLinkRevealed { key, seat, link } => ledger.chain_link_revealed(key, *seat, *link),
     }
 }
 
@@ -168,6 +195,12 @@ pub fn describe(event: &CommonEvent, viewer: Viewer, name: impl Fn(Seat) -> Stri
             format!("{} set {counter} to {value}: {cause}", who(seat))
         }
         CommonEvent::NoteRecorded { seat, note } => format!("{}: note: {note}", who(seat)),
+        CommonEvent::ChainCommitted { key, seat, tip } => {
+            format!("{} committed a hash chain for {key:?} ending in {tip}", name(*seat))
+        }
+        CommonEvent::ChainLinkRevealed { key, seat, .. } => {
+            format!("{} revealed the next link of its chain {key:?}", name(*seat))
+        }
     }
 }
 

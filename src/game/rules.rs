@@ -120,6 +120,11 @@ pub const KIFU_RULES: &[(RuleId, &str)] = &[
     ("KIFU-DIE-1", "a die value outside the die, or a pick outside the choices"),
     ("KIFU-DIE-2", "a digital die roll or random pick that disagrees with its seed"),
     ("KIFU-DIE-3", "randomness recorded in the wrong mode (a seed at a physical table, none at a digital one)"),
+    ("KIFU-DIE-4", "a die roll or random pick the game did not use (rolled again, or followed by another action)"),
+    (
+        "KIFU-CHAIN-1",
+        "a draw from a hash-chain round that is not the current one, or before every seat revealed its link",
+    ),
 ];
 
 /// Whether `rule` is a registered `KIFU-*` ID.

@@ -13,13 +13,13 @@ use super::catalog::{self, CardType, Cost, EffectKind};
 use super::config::{
     ConfigV1, DiceMode, FateConfig, FirstMaster, GameEnd, HandPick, PranaZero, RestCost, Seating, TurnOrder,
 };
-use super::dice;
 use super::events::{
-    AttackType, CardRef, CardState, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Stat, Step, Unveiled,
+    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Stat, Step,
+    Unveiled, DICE_CHAIN,
 };
-use super::rules::{servant_candidates, validate};
+use super::rules::{position_labels, seat_labels, servant_candidates, validate};
 use super::state::{FateState, Held, Pose};
-use crate::game::commit::{AgentSecrets, Commitment};
+use crate::game::commit::{die_roll, hash_chain, random_pick, AgentSecrets, Commitment};
 use crate::game::{AgentRng, Seat};
 
 /// A random legal deck from the sample catalog: 1–2 Heroic Spirits, 1–2 Classes, Secret Signs to 20–26 cards.
@@ -83,7 +83,7 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, 
         for seat in 0..players.len() {
             let mut s = [0u8; 32];
             rng.fill_bytes(&mut s);
-            for (k, link) in dice::chain(&Commitment(s)).into_iter().enumerate() {
+            for (k, link) in hash_chain(&Commitment(s), CHAIN_LENGTH).into_iter().enumerate() {
                 secrets.seeds.insert(link_key(seat, k), link);
             }
         }
@@ -91,26 +91,73 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, 
     (config, secrets)
 }
 
+/// Links in each Master's dice chain: the most random outcomes one self-played game can have.
+const CHAIN_LENGTH: usize = 4096;
+
 /// The agent's key for link `k` of `seat`'s dice chain (`k = 0` is the secret, `CHAIN_LENGTH` the tip).
 fn link_key(seat: usize, k: usize) -> String {
     format!("fate-dice-{seat}-{k:05}")
 }
 
-/// In a digital game whose current round is incomplete, the next Master's reveal.
-fn reveal_due(s: &FateState, secrets: &AgentSecrets) -> Option<FateEvent> {
-    if s.policies.dice != DiceMode::Digital {
+/// What to record next for a die roll (`among: None`) or a pick among `among` by `seat`: at a
+/// physical table the result as it fell; at a digital one each undefeated Master's next link until
+/// the round is complete, then the draw the round's seed gives.
+fn draw(
+    s: &FateState,
+    secrets: &AgentSecrets,
+    rng: &mut AgentRng,
+    seat: Option<Seat>,
+    among: Option<Vec<String>>,
+) -> Option<FateEvent> {
+    if among.as_ref().is_some_and(Vec::is_empty) {
         return None;
     }
-    let seat = s.living().into_iter().find(|x| s.dice.revealed[usize::from(*x)].is_none())?;
-    let done = usize::try_from(s.dice.reveals[usize::from(seat)]).unwrap_or(usize::MAX);
-    let k = dice::CHAIN_LENGTH.checked_sub(done + 1)?;
-    let link = *secrets.seeds.get(&link_key(usize::from(seat), k))?;
-    Some(FateEvent::DiceRevealed { seat, link })
+    let c = match s.policies.dice {
+        DiceMode::Physical => match among {
+            None => CommonEvent::DieRolled { seat, sides: 6, value: rng.random_range(1..=6), seed: None },
+            Some(among) => {
+                let picked = u32::try_from(rng.random_range(0..among.len())).ok()?;
+                CommonEvent::RandomPicked { seat, among, picked, seed: None }
+            }
+        },
+        DiceMode::Digital => {
+            let living = s.living();
+            for x in &living {
+                if let Some(done) = s.ledger.chain_link_due(DICE_CHAIN, *x) {
+                    let k = CHAIN_LENGTH.checked_sub(usize::try_from(done).ok()? + 1)?;
+                    let link = *secrets.seeds.get(&link_key(usize::from(*x), k))?;
+                    let reveal = CommonEvent::ChainLinkRevealed { key: DICE_CHAIN.into(), seat: *x, link };
+                    return Some(FateEvent::Common(reveal));
+                }
+            }
+            let (key, seed) = s.ledger.chain_round_ready(DICE_CHAIN, &living)?;
+            let n = s.ledger.next_draw(&key);
+            match among {
+                None => CommonEvent::DieRolled { seat, sides: 6, value: die_roll(&seed, &key, n, 6), seed: Some(key) },
+                Some(among) => {
+                    let picked = random_pick(&seed, &key, n, u32::try_from(among.len()).ok()?);
+                    CommonEvent::RandomPicked { seat, among, picked, seed: Some(key) }
+                }
+            }
+        }
+    };
+    Some(FateEvent::Common(c))
 }
 
-/// The round's value in a digital game (the caller has made sure it is complete).
-fn round_value(s: &FateState) -> Option<[u8; 32]> {
-    (s.policies.dice == DiceMode::Digital).then(|| s.dice.value(&s.living())).flatten()
+/// The `i`-th roll waiting to be used.
+fn pending_die(s: &FateState, i: usize) -> Option<u8> {
+    match s.pending.get(i) {
+        Some(CommonEvent::DieRolled { value, .. }) => u8::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// The pick waiting to be used.
+fn pending_pick(s: &FateState) -> Option<usize> {
+    match s.pending.first() {
+        Some(CommonEvent::RandomPicked { picked, .. }) => usize::try_from(*picked).ok(),
+        _ => None,
+    }
 }
 
 /// The first event of `candidates` (tried in a random order) that validates clean.
@@ -147,28 +194,19 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng)
     if s.step == Step::Setup {
         return setup_step(s, secrets, rng);
     }
-    // A random outcome is due: every Master reveals first (the agent plays every seat).
-    let random_due = match s.step {
-        Step::Encounter => true,
-        Step::Battle => s.battle.as_ref().is_some_and(|b| {
-            b.process == Process::Retreat
-                && !b.card_taken
-                && s.policies.hand_pick == HandPick::Blind
-                && s.hand_take(b).is_some()
-        }),
-        _ => false,
-    };
-    if random_due {
-        if let Some(e) = reveal_due(s, secrets) {
-            return Some(e);
-        }
+    // Rolls and picks already recorded are used next: by the step that drew them, or else by the
+    // activation whose dice they are.
+    let drawing_step = s.step == Step::Encounter
+        || (s.step == Step::Battle && s.battle.as_ref().is_some_and(|b| b.process == Process::Retreat));
+    if !s.pending.is_empty() {
+        return if drawing_step { turn_step(s, secrets, rng) } else { activate(s, secrets, rng) };
     }
     let roll: f64 = rng.random();
     if roll < 0.035 {
         if let Some(e) = command_spell(s, rng) {
             return Some(e);
         }
-    } else if roll < 0.14 {
+    } else if roll < 0.14 && !drawing_step {
         if let Some(e) = activate(s, secrets, rng) {
             return Some(e);
         }
@@ -177,7 +215,7 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng)
             return Some(e);
         }
     }
-    turn_step(s, rng)
+    turn_step(s, secrets, rng)
 }
 
 fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
@@ -199,26 +237,23 @@ fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opti
         }
     }
     if s.policies.dice == DiceMode::Digital {
-        if let Some(seat) = s.seats().find(|x| s.dice.last[usize::from(*x)].is_none()) {
-            let tip = *secrets.seeds.get(&link_key(usize::from(seat), dice::CHAIN_LENGTH))?;
-            return Some(FateEvent::DiceChainCommitted { seat, tip });
+        if let Some(seat) = s.seats().find(|x| !s.ledger.chain_is_committed(DICE_CHAIN, *x)) {
+            let tip = *secrets.seeds.get(&link_key(usize::from(seat), CHAIN_LENGTH))?;
+            return Some(FateEvent::Common(CommonEvent::ChainCommitted { key: DICE_CHAIN.into(), seat, tip }));
         }
     }
     let living = s.living();
-    let seat = match (s.policies.first_master, s.policies.dice) {
-        (FirstMaster::FirstSeat, _) => 0,
-        (FirstMaster::Lot, DiceMode::Physical) => *living.choose(rng)?,
-        (FirstMaster::Lot, DiceMode::Digital) => {
-            if let Some(e) = reveal_due(s, secrets) {
-                return Some(e);
-            }
-            living[dice::pick(&round_value(s)?, 0, living.len())]
-        }
+    let seat = match s.policies.first_master {
+        FirstMaster::FirstSeat => 0,
+        FirstMaster::Lot => match pending_pick(s) {
+            Some(i) => *living.get(i)?,
+            None => return draw(s, secrets, rng, None, Some(seat_labels(&living))),
+        },
     };
     Some(FateEvent::FirstActiveMasterChosen { seat })
 }
 
-fn turn_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
+fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
     use FateEvent::*;
     let me = s.turn_master;
     match s.step {
@@ -252,17 +287,17 @@ fn turn_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
         }
         Step::Encounter => {
             let seat = me?;
-            let value = round_value(s);
             if s.encounter_pending {
                 let candidates = servant_candidates(s, seat);
-                let target = match value {
-                    Some(v) => *candidates.get(dice::pick(&v, 0, candidates.len()))?,
-                    None => *candidates.choose(rng)?,
-                };
-                Some(RandomServantSelected { seat, target })
+                match pending_pick(s) {
+                    Some(i) => Some(RandomServantSelected { seat, target: *candidates.get(i)? }),
+                    None => draw(s, secrets, rng, Some(seat), Some(seat_labels(&candidates))),
+                }
             } else {
-                let roll = value.map_or_else(|| rng.random_range(1..=6), |v| dice::die(&v, 0));
-                Some(EncounterRolled { seat, roll })
+                match pending_die(s, 0) {
+                    Some(roll) => Some(EncounterRolled { seat, roll }),
+                    None => draw(s, secrets, rng, Some(seat), None),
+                }
             }
         }
         Step::Declare => {
@@ -276,7 +311,7 @@ fn turn_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
             }
             Some(BattleStepSkipped { seat })
         }
-        Step::Battle => battle_step(s, rng),
+        Step::Battle => battle_step(s, secrets, rng),
         Step::End => {
             let seat = me?;
             let mut hand = known_hand(s, seat);
@@ -291,7 +326,7 @@ fn turn_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
     }
 }
 
-fn battle_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
+fn battle_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
     use FateEvent::*;
     let b = s.battle.as_ref()?;
     let kind = |rng: &mut AgentRng| if rng.random_bool(0.5) { AttackType::Physical } else { AttackType::Magical };
@@ -317,9 +352,13 @@ fn battle_step(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
                 if hand.is_empty() {
                     BattleEnded
                 } else {
-                    let index = match round_value(s) {
-                        Some(v) if s.policies.hand_pick == HandPick::Blind => dice::pick(&v, 0, hand.len()),
-                        _ => rng.random_range(0..hand.len()),
+                    let index = if s.policies.hand_pick == HandPick::Blind {
+                        match pending_pick(s) {
+                            Some(i) => i,
+                            None => return draw(s, secrets, rng, Some(winner), Some(position_labels(hand.len()))),
+                        }
+                    } else {
+                        rng.random_range(0..hand.len())
                     };
                     let card = match &hand[index] {
                         Held::Known(c) => CardRef::Open(c.clone()),
@@ -355,42 +394,116 @@ fn command_spell(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
     first_legal(s, events, rng)
 }
 
-/// A random Master tries a random [Activated] effect of a card on its field, paying with real dice.
-fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
-    let seat = *s.living().choose(rng)?;
-    let m = s.master(seat)?;
+/// The cards on a Master's field whose effects it may activate: its Secret Signs and its face-up Servant.
+fn field_cards(s: &FateState, seat: Seat) -> Vec<String> {
+    let Some(m) = s.master(seat) else { return Vec::new() };
     let mut cards: Vec<String> = m.signs.iter().map(|x| x.card.clone()).collect();
     if let Some(sv) = m.servant.as_ref().filter(|x| !x.face_down) {
         cards.extend(sv.cards().iter().filter_map(|h| h.known().map(str::to_string)));
     }
-    let card = cards.choose(rng)?.clone();
-    let effects = s.def(&card)?.effects.clone();
-    let (i, e) = effects
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.kind == EffectKind::Activated)
-        .collect::<Vec<_>>()
-        .choose(rng)
-        .copied()?;
-    let value = if s.policies.dice == DiceMode::Digital && e.costs().iter().any(|c| matches!(c, Cost::Die(_))) {
-        // The Master declares the activation by asking every Master to reveal for its dice.
-        if let Some(reveal) = reveal_due(s, secrets) {
-            return Some(reveal);
-        }
-        round_value(s)
-    } else {
-        None
+    cards
+}
+
+/// The effect a Master activates with dice: the first [Activated] effect with a die cost on its
+/// field, so the agent finds it again while it records the dice one by one.
+fn dice_effect(s: &FateState, seat: Seat) -> Option<(String, usize)> {
+    field_cards(s, seat).into_iter().find_map(|card| {
+        let i = s
+            .def(&card)?
+            .effects
+            .iter()
+            .position(|e| e.kind == EffectKind::Activated && e.costs().iter().any(|c| matches!(c, Cost::Die(_))))?;
+        Some((card, i))
+    })
+}
+
+/// A random Master tries a random [Activated] effect of a card on its field, paying its costs left
+/// to right; the dice of a die cost are recorded first, one roll per call, and used by the activation.
+fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
+    let rolling = match s.pending.first() {
+        Some(CommonEvent::DieRolled { seat, .. }) => Some((*seat)?),
+        Some(_) => return None,
+        None => None,
     };
-    let mut dice_used = 0u32;
+    let seat = match rolling {
+        Some(x) => x,
+        None => *s.living().choose(rng)?,
+    };
+    let (card, i) = match rolling {
+        Some(_) => dice_effect(s, seat)?,
+        None => {
+            let card = field_cards(s, seat).choose(rng)?.clone();
+            let effects = s.def(&card)?.effects.clone();
+            let (i, e) = effects
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.kind == EffectKind::Activated)
+                .collect::<Vec<_>>()
+                .choose(rng)
+                .copied()?;
+            if e.costs().iter().any(|c| matches!(c, Cost::Die(_))) {
+                dice_effect(s, seat)?
+            } else {
+                (card, i)
+            }
+        }
+    };
+    let e = s.def(&card)?.effects.get(i)?.clone();
+    match pay(s, seat, &card, i, &e.costs(), rng, &|k| pending_die(s, k)) {
+        Some(event) => validate(s, &event).is_empty().then_some(event),
+        None if s.pending.is_empty() => {
+            // Before the first die: roll only for an activation that would be legal.
+            let mut t = s.clone();
+            let lucky = |_: usize| -> Option<u8> {
+                e.costs().iter().find_map(|c| match c {
+                    Cost::Die(f) => f.first().copied(),
+                    _ => None,
+                })
+            };
+            let planned = pay(&t, seat, &card, i, &e.costs(), rng, &lucky)?;
+            if let FateEvent::EffectActivated { paid, .. } = &planned {
+                for p in paid {
+                    if let Payment::Rolled(r) = p {
+                        let seed = None;
+                        t.pending.push(CommonEvent::DieRolled {
+                            seat: Some(seat),
+                            sides: 6,
+                            value: u32::from(*r),
+                            seed,
+                        });
+                    }
+                }
+            }
+            if !validate(&t, &planned).is_empty() {
+                return None;
+            }
+            draw(s, secrets, rng, Some(seat), None)
+        }
+        None => draw(s, secrets, rng, Some(seat), None),
+    }
+}
+
+/// The activation paying `costs` left to right with the dice `die(k)` gives, or `None` while a
+/// die is still to be rolled.
+fn pay(
+    s: &FateState,
+    seat: Seat,
+    card: &str,
+    i: usize,
+    costs: &[Cost],
+    rng: &mut AgentRng,
+    die: &dyn Fn(usize) -> Option<u8>,
+) -> Option<FateEvent> {
+    let mut dice_used = 0usize;
     let mut paid = Vec::new();
     let mut succeeded = true;
     let mut used: Vec<String> = Vec::new();
     let mut hand = known_hand(s, seat);
     hand.shuffle(rng);
-    for cost in e.costs() {
+    for cost in costs.iter().cloned() {
         match cost {
             Cost::Tap => {
-                used.push(card.clone());
+                used.push(card.to_string());
                 paid.push(Payment::Tapped);
             }
             Cost::Rest(n) => {
@@ -414,7 +527,7 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
                 paid.push(Payment::Rested(pick));
             }
             Cost::Die(faces) => {
-                let r = value.map_or_else(|| rng.random_range(1..=6u8), |v| dice::die(&v, dice_used));
+                let r = die(dice_used)?;
                 dice_used += 1;
                 paid.push(Payment::Rolled(r));
                 if !faces.contains(&r) {
@@ -429,8 +542,13 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
             Cost::X => paid.push(Payment::XPaid("as the card says".to_string())),
         }
     }
-    let event = FateEvent::EffectActivated { seat, card, effect: u8::try_from(i).unwrap_or(0), paid, succeeded };
-    validate(s, &event).is_empty().then_some(event)
+    Some(FateEvent::EffectActivated {
+        seat,
+        card: card.to_string(),
+        effect: u8::try_from(i).unwrap_or(0),
+        paid,
+        succeeded,
+    })
 }
 
 fn escape_hatch(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {

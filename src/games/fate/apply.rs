@@ -8,17 +8,23 @@
 
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
-use super::events::{CardRef, CardState, FateEvent, Payment, Process, SpellUse, Step};
+use super::events::{CardRef, CardState, CommonEvent, FateEvent, Payment, Process, SpellUse, Step};
 use super::state::{held_ref, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::{Outcome, Seat};
 
 /// Applies one event.
 pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
     use FateEvent::*;
-    if super::rules::uses_dice(&s, event) {
-        // The round's reveals are spent on this outcome; the next outcome needs new ones.
-        s.dice.revealed.iter_mut().for_each(|r| *r = None);
-        s.dice.round += 1;
+    match event {
+        Common(c) => {
+            crate::game::common::record(&mut s.ledger, c);
+            if matches!(c, CommonEvent::DieRolled { .. } | CommonEvent::RandomPicked { .. }) {
+                s.pending.push(c.clone());
+            }
+            return s;
+        }
+        // Every other event uses the rolls and picks recorded for it (validate checks which).
+        _ => s.pending.clear(),
     }
     match event {
         ServantSet { seat, heroic_spirit, class } => {
@@ -237,21 +243,7 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         }
         EffectResolved { .. } => {}
         CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat),
-        DiceChainCommitted { seat, tip } => {
-            if let Some(l) = s.dice.last.get_mut(usize::from(*seat)) {
-                *l = Some(*tip);
-            }
-        }
-        DiceRevealed { seat, link } => {
-            let i = usize::from(*seat);
-            if let (Some(l), Some(r), Some(n)) =
-                (s.dice.last.get_mut(i), s.dice.revealed.get_mut(i), s.dice.reveals.get_mut(i))
-            {
-                *l = Some(*link);
-                *r = Some(*link);
-                *n += 1;
-            }
-        }
+        Common(_) => {}
         CardRevealed { seat, commitment, card, .. } => {
             s.ledger.card_revealed(commitment, card);
             if let Some(m) = s.master_mut(*seat) {

@@ -38,8 +38,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu.
@@ -193,29 +193,11 @@ pub fn sample() -> Catalog {
     Catalog::embedded(SAMPLE_CATALOG)
 }
 
-/// Parses a plain-text deck list into card ids in list order, checking every id against `catalog`.
-pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<Vec<String>, Vec<DeckListError>> {
-    let mut deck = Vec::new();
-    let mut errors = Vec::new();
-    for (line, text) in deck_list_lines(text) {
-        match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
-            Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
-            Err(message) => errors.push(DeckListError { line, message }),
-        }
-    }
-    if errors.is_empty() {
-        Ok(deck)
-    } else {
-        Err(errors)
-    }
-}
+/// Parses a plain-text deck list (`COUNT CARD-ID` lines) into card ids in list order.
+pub use crate::game::catalog::parse_count_list as parse_deck_list;
 
 /// Writes a deck as a deck list, grouping consecutive copies.
-pub fn format_deck_list(deck: &[String]) -> String {
-    let mut out = String::new();
-    push_deck_entries(&mut out, deck);
-    out
-}
+pub use crate::game::catalog::format_count_list as format_deck_list;
 
 /// The smallest deck the sample format accepts when the `min_deck` policy is left alone.
 pub const DEFAULT_MIN_DECK: u32 = 20;

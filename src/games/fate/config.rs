@@ -29,6 +29,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
+use crate::game::catalog::{embed_cards, embedded};
+use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
 use crate::game::Violation;
 
 /// The stored, versioned header configuration.
@@ -116,6 +118,16 @@ pub enum DiceMode {
     Digital,
 }
 
+impl DiceMode {
+    /// The shared mode the recorder's randomness checks use.
+    pub fn random_mode(self) -> crate::game::commit::RandomMode {
+        match self {
+            DiceMode::Physical => crate::game::commit::RandomMode::Physical,
+            DiceMode::Digital => crate::game::commit::RandomMode::Digital,
+        }
+    }
+}
+
 /// The policy for every OPEN point that changes validation. Stored: never add fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Policies {
@@ -169,134 +181,176 @@ impl Default for Policies {
     }
 }
 
-/// Every policy key with its allowed values (default first) and the OPEN point it settles.
-pub const POLICY_KEYS: &[(&str, &str, &str)] = &[
-    ("masters", "3-6|MIN-MAX within 2..=8", "FATE-OPEN-1"),
-    ("first_master", "lot|first-seat", "FATE-OPEN-7"),
-    ("seating", "clockwise|counterclockwise", "FATE-OPEN-7"),
-    ("turn_order", "r2|r1", "FATE-OPEN-8"),
-    ("rest_cost", "own|any", "FATE-OPEN-4"),
-    ("failed_roll", "counts|free", "FATE-OPEN-5"),
-    ("failed_roll_refund", "kept|refunded", "FATE-OPEN-5"),
-    ("x_cost", "forbid|record", "FATE-OPEN-6"),
-    ("ritual", "both|one", "FATE-OPEN-9"),
-    ("hand_pick", "blind|loser-chooses", "FATE-OPEN-11"),
-    ("prana", "5|1..=20", "FATE-OPEN-13"),
-    ("prana_zero", "danger|defeat|nothing", "FATE-OPEN-13"),
-    ("sign_bonus", "own|all", "FATE-OPEN-16"),
-    ("game_end", "last-standing|first-defeat", "FATE-OPEN-18"),
-    ("opening_hand", "4|0..=10", "FATE-OPEN-1"),
-    ("min_deck", "20|2..=200", "FATE-OPEN-1"),
-    ("dice", "physical|digital", "digest §5.14"),
+crate::choice!(FirstMaster { Lot = "lot", FirstSeat = "first-seat" });
+crate::choice!(Seating { Clockwise = "clockwise", Counterclockwise = "counterclockwise" });
+crate::choice!(TurnOrder { R2 = "r2", R1 = "r1" });
+crate::choice!(RestCost { Own = "own", Any = "any" });
+crate::choice!(HandPick { Blind = "blind", LoserChooses = "loser-chooses" });
+crate::choice!(PranaZero { Danger = "danger", Defeat = "defeat", Nothing = "nothing" });
+crate::choice!(GameEnd { LastStanding = "last-standing", FirstDefeat = "first-defeat" });
+crate::choice!(DiceMode { Physical = "physical", Digital = "digital" });
+
+/// A number policy's value within `lo..=hi`.
+fn number(value: &str, lo: u32, hi: u32) -> Option<u32> {
+    value.parse::<u32>().ok().filter(|n| (lo..=hi).contains(n))
+}
+
+/// Every policy with its values (default first) and the OPEN point it settles.
+pub const POLICIES: &[Policy<Policies>] = &[
+    Policy {
+        key: "masters",
+        values: &["3-6", "<MIN-MAX within 2..=8>"],
+        open: "FATE-OPEN-1",
+        get: |p| format!("{}-{}", p.min_masters, p.max_masters),
+        set: |p, v| {
+            let (lo, hi) = v.split_once('-')?;
+            let (lo, hi) = (lo.parse::<u8>().ok()?, hi.parse::<u8>().ok()?);
+            if lo < 2 || hi > 8 || lo > hi {
+                return None;
+            }
+            (p.min_masters, p.max_masters) = (lo, hi);
+            Some(())
+        },
+    },
+    Policy {
+        key: "first_master",
+        values: FirstMaster::NAMES,
+        open: "FATE-OPEN-7",
+        get: |p| p.first_master.name().into(),
+        set: |p, v| set_choice(&mut p.first_master, v),
+    },
+    Policy {
+        key: "seating",
+        values: Seating::NAMES,
+        open: "FATE-OPEN-7",
+        get: |p| p.seating.name().into(),
+        set: |p, v| set_choice(&mut p.seating, v),
+    },
+    Policy {
+        key: "turn_order",
+        values: TurnOrder::NAMES,
+        open: "FATE-OPEN-8",
+        get: |p| p.turn_order.name().into(),
+        set: |p, v| set_choice(&mut p.turn_order, v),
+    },
+    Policy {
+        key: "rest_cost",
+        values: RestCost::NAMES,
+        open: "FATE-OPEN-4",
+        get: |p| p.rest_cost.name().into(),
+        set: |p, v| set_choice(&mut p.rest_cost, v),
+    },
+    Policy {
+        key: "failed_roll",
+        values: &["counts", "free"],
+        open: "FATE-OPEN-5",
+        get: |p| flag(p.failed_roll_counts, "counts", "free"),
+        set: |p, v| set_flag(&mut p.failed_roll_counts, v, "counts", "free"),
+    },
+    Policy {
+        key: "failed_roll_refund",
+        values: &["kept", "refunded"],
+        open: "FATE-OPEN-5",
+        get: |p| flag(p.failed_roll_refund, "refunded", "kept"),
+        set: |p, v| set_flag(&mut p.failed_roll_refund, v, "refunded", "kept"),
+    },
+    Policy {
+        key: "x_cost",
+        values: &["forbid", "record"],
+        open: "FATE-OPEN-6",
+        get: |p| flag(p.x_cost_allowed, "record", "forbid"),
+        set: |p, v| set_flag(&mut p.x_cost_allowed, v, "record", "forbid"),
+    },
+    Policy {
+        key: "ritual",
+        values: &["both", "one"],
+        open: "FATE-OPEN-9",
+        get: |p| flag(p.ritual_both, "both", "one"),
+        set: |p, v| set_flag(&mut p.ritual_both, v, "both", "one"),
+    },
+    Policy {
+        key: "hand_pick",
+        values: HandPick::NAMES,
+        open: "FATE-OPEN-11",
+        get: |p| p.hand_pick.name().into(),
+        set: |p, v| set_choice(&mut p.hand_pick, v),
+    },
+    Policy {
+        key: "prana",
+        values: &["5", "<1..=20>"],
+        open: "FATE-OPEN-13",
+        get: |p| p.starting_prana.to_string(),
+        set: |p, v| {
+            p.starting_prana = u8::try_from(number(v, 1, 20)?).ok()?;
+            Some(())
+        },
+    },
+    Policy {
+        key: "prana_zero",
+        values: PranaZero::NAMES,
+        open: "FATE-OPEN-13",
+        get: |p| p.prana_zero.name().into(),
+        set: |p, v| set_choice(&mut p.prana_zero, v),
+    },
+    Policy {
+        key: "sign_bonus",
+        values: &["own", "all"],
+        open: "FATE-OPEN-16",
+        get: |p| flag(p.sign_bonus_all, "all", "own"),
+        set: |p, v| set_flag(&mut p.sign_bonus_all, v, "all", "own"),
+    },
+    Policy {
+        key: "game_end",
+        values: GameEnd::NAMES,
+        open: "FATE-OPEN-18",
+        get: |p| p.game_end.name().into(),
+        set: |p, v| set_choice(&mut p.game_end, v),
+    },
+    Policy {
+        key: "opening_hand",
+        values: &["4", "<0..=10>"],
+        open: "FATE-OPEN-1",
+        get: |p| p.opening_hand.to_string(),
+        set: |p, v| {
+            p.opening_hand = u8::try_from(number(v, 0, 10)?).ok()?;
+            Some(())
+        },
+    },
+    Policy {
+        key: "min_deck",
+        values: &["20", "<2..=200>"],
+        open: "FATE-OPEN-1",
+        get: |p| p.min_deck.to_string(),
+        set: |p, v| {
+            p.min_deck = number(v, 2, 200)?;
+            Some(())
+        },
+    },
+    Policy {
+        key: "dice",
+        values: DiceMode::NAMES,
+        open: "digest §5.14",
+        get: |p| p.dice.name().into(),
+        set: |p, v| set_choice(&mut p.dice, v),
+    },
 ];
-
-fn pick<T: Copy>(value: &str, options: &[(&str, T)]) -> Option<T> {
-    options.iter().find(|(k, _)| *k == value).map(|(_, v)| *v)
-}
-
-fn name_of<T: PartialEq>(value: T, options: &[(&'static str, T)]) -> &'static str {
-    options.iter().find(|(_, v)| *v == value).map_or("?", |(k, _)| k)
-}
-
-const FIRST: &[(&str, FirstMaster)] = &[("lot", FirstMaster::Lot), ("first-seat", FirstMaster::FirstSeat)];
-const SEATING: &[(&str, Seating)] =
-    &[("clockwise", Seating::Clockwise), ("counterclockwise", Seating::Counterclockwise)];
-const ORDER: &[(&str, TurnOrder)] = &[("r2", TurnOrder::R2), ("r1", TurnOrder::R1)];
-const REST: &[(&str, RestCost)] = &[("own", RestCost::Own), ("any", RestCost::Any)];
-const PICK: &[(&str, HandPick)] = &[("blind", HandPick::Blind), ("loser-chooses", HandPick::LoserChooses)];
-const ZERO: &[(&str, PranaZero)] =
-    &[("danger", PranaZero::Danger), ("defeat", PranaZero::Defeat), ("nothing", PranaZero::Nothing)];
-const END: &[(&str, GameEnd)] = &[("last-standing", GameEnd::LastStanding), ("first-defeat", GameEnd::FirstDefeat)];
-const DICE: &[(&str, DiceMode)] = &[("physical", DiceMode::Physical), ("digital", DiceMode::Digital)];
 
 impl Policies {
     /// Sets one policy from its string key and value.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let bad = || {
-            let allowed = POLICY_KEYS.iter().find(|(k, _, _)| *k == key).map(|(_, v, _)| *v).unwrap_or("");
-            format!("policy {key} does not accept {value:?} (allowed: {allowed})")
-        };
-        let flag = |yes: &str, no: &str| match value {
-            v if v == yes => Ok(true),
-            v if v == no => Ok(false),
-            _ => Err(bad()),
-        };
-        let number = |lo: u32, hi: u32| value.parse::<u32>().ok().filter(|n| (lo..=hi).contains(n)).ok_or_else(bad);
-        match key {
-            "masters" => {
-                let (lo, hi) = value.split_once('-').ok_or_else(bad)?;
-                let (lo, hi) = (lo.parse::<u8>().map_err(|_| bad())?, hi.parse::<u8>().map_err(|_| bad())?);
-                if lo < 2 || hi > 8 || lo > hi {
-                    return Err(bad());
-                }
-                (self.min_masters, self.max_masters) = (lo, hi);
-            }
-            "first_master" => self.first_master = pick(value, FIRST).ok_or_else(bad)?,
-            "seating" => self.seating = pick(value, SEATING).ok_or_else(bad)?,
-            "turn_order" => self.turn_order = pick(value, ORDER).ok_or_else(bad)?,
-            "rest_cost" => self.rest_cost = pick(value, REST).ok_or_else(bad)?,
-            "failed_roll" => self.failed_roll_counts = flag("counts", "free")?,
-            "failed_roll_refund" => self.failed_roll_refund = flag("refunded", "kept")?,
-            "x_cost" => self.x_cost_allowed = flag("record", "forbid")?,
-            "ritual" => self.ritual_both = flag("both", "one")?,
-            "hand_pick" => self.hand_pick = pick(value, PICK).ok_or_else(bad)?,
-            "prana" => self.starting_prana = number(1, 20)? as u8,
-            "prana_zero" => self.prana_zero = pick(value, ZERO).ok_or_else(bad)?,
-            "sign_bonus" => self.sign_bonus_all = flag("all", "own")?,
-            "game_end" => self.game_end = pick(value, END).ok_or_else(bad)?,
-            "opening_hand" => self.opening_hand = number(0, 10)? as u8,
-            "min_deck" => self.min_deck = number(2, 200)?,
-            "dice" => self.dice = pick(value, DICE).ok_or_else(bad)?,
-            _ => {
-                let keys: Vec<&str> = POLICY_KEYS.iter().map(|(k, _, _)| *k).collect();
-                return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
-            }
-        }
-        Ok(())
+        policy::set(POLICIES, self, key, value)
     }
 
     /// The policies as `(key, value)` pairs, for `game show` and `--policy` round trips.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let b = |v: bool, yes: &str, no: &str| if v { yes } else { no }.to_string();
-        vec![
-            ("masters", format!("{}-{}", self.min_masters, self.max_masters)),
-            ("first_master", name_of(self.first_master, FIRST).into()),
-            ("seating", name_of(self.seating, SEATING).into()),
-            ("turn_order", name_of(self.turn_order, ORDER).into()),
-            ("rest_cost", name_of(self.rest_cost, REST).into()),
-            ("failed_roll", b(self.failed_roll_counts, "counts", "free")),
-            ("failed_roll_refund", b(self.failed_roll_refund, "refunded", "kept")),
-            ("x_cost", b(self.x_cost_allowed, "record", "forbid")),
-            ("ritual", b(self.ritual_both, "both", "one")),
-            ("hand_pick", name_of(self.hand_pick, PICK).into()),
-            ("prana", self.starting_prana.to_string()),
-            ("prana_zero", name_of(self.prana_zero, ZERO).into()),
-            ("sign_bonus", b(self.sign_bonus_all, "all", "own")),
-            ("game_end", name_of(self.game_end, END).into()),
-            ("opening_hand", self.opening_hand.to_string()),
-            ("min_deck", self.min_deck.to_string()),
-            ("dice", name_of(self.dice, DICE).into()),
-        ]
+        policy::pairs(POLICIES, self)
     }
 }
 
 impl FateConfig {
     /// A config for the Masters and their decks (card ids), embedding the definitions the decks use.
     pub fn new(players: Vec<String>, decks: Vec<Vec<String>>, catalog: &Catalog) -> Result<FateConfig, Vec<Violation>> {
-        let mut cards: Vec<CardDef> = Vec::new();
-        let mut missing = Vec::new();
-        for id in decks.iter().flatten() {
-            if cards.iter().any(|c| &c.id == id) {
-                continue;
-            }
-            match catalog.get(id) {
-                Some(def) => cards.push(def.clone()),
-                None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
-            }
-        }
-        if !missing.is_empty() {
-            return Err(missing);
-        }
+        let cards = embed_cards(decks.iter().flatten(), catalog)?;
         Ok(FateConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default() }))
     }
 
@@ -332,7 +386,7 @@ impl FateConfig {
             out.push(Violation::new("FATE-PHASE-1", format!("{n} Masters but {} decks", c.decks.len())));
         }
         for (seat, deck) in c.decks.iter().enumerate() {
-            for v in check_deck_with(deck, p.min_deck, |id| c.cards.iter().find(|d| d.id == id)) {
+            for v in check_deck_with(deck, p.min_deck, |id| embedded(&c.cards, id)) {
                 out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
             }
         }

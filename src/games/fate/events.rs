@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::commit::{Commitment, Secret};
+pub use crate::game::common::CommonEvent;
 use crate::game::Seat;
 
 /// A card moving into a hidden place: named openly, or sealed (`seal(instance, salt)`).
@@ -243,11 +244,15 @@ pub enum FateEvent {
     CommandSpellLost { seat: Seat, note: String },
     /// A sealed hand card was shown (its seal opened), e.g. before a discard names it.
     CardRevealed { seat: Seat, commitment: Commitment, card: String, salt: Secret },
-    /// Digital dice, at the deal: a Master committed to the tip of its hash chain (see [`super::dice`]).
-    DiceChainCommitted { seat: Seat, tip: Commitment },
-    /// Digital dice: a Master revealed the next link of its chain for the coming random outcome.
-    DiceRevealed { seat: Seat, link: Secret },
+    /// What every game records the same way: the dice chains of a digital game (every Master
+    /// commits to a hash chain at the deal and reveals a link before each random outcome), and
+    /// every die roll, random Servant, blind pick and lot as a [`CommonEvent::DieRolled`] or
+    /// [`CommonEvent::RandomPicked`], which the FATE event that acts on it must then match.
+    Common(CommonEvent),
 }
+
+/// The hash chain every Master of a digital game commits to (the key of its `ChainCommitted`).
+pub const DICE_CHAIN: &str = "dice";
 
 impl FateEvent {
     /// The seat performing the event, if a player performs it.
@@ -271,9 +276,8 @@ impl FateEvent {
             | TurnEnded { seat }
             | EffectActivated { seat, .. }
             | CommandSpellUsed { seat, .. }
-            | CardRevealed { seat, .. }
-            | DiceChainCommitted { seat, .. }
-            | DiceRevealed { seat, .. } => Some(*seat),
+            | CardRevealed { seat, .. } => Some(*seat),
+            Common(c) => c.seat(),
             ActiveMasterHandedOver { from, .. } => Some(*from),
             CardTakenFromHand { winner, .. } => Some(*winner),
             FirstActiveMasterChosen { .. }

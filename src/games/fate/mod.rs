@@ -20,17 +20,13 @@ pub mod apply;
 pub mod catalog;
 pub mod config;
 pub mod coverage;
-pub mod dice;
 pub mod events;
 pub mod rules;
 pub mod state;
 pub mod view;
 
-use crate::game::catalog::{read_new_game, DeckFormat};
-use crate::game::commit::{AgentSecrets, CommitmentLedger};
-use crate::game::{
-    AgentRng, BoardView, Game, NewGame, Outcome, Position, RuleCoverage, Seat, SeatRange, Viewer, Violation,
-};
+use crate::game::catalog::{config_from_request, DeckFormat};
+use crate::game::{Game, NewGame, Position, Seat, SeatRange};
 
 pub use config::FateConfig;
 pub use events::FateEvent;
@@ -49,13 +45,7 @@ impl Game for Fate {
     // turn order with FATE rule IDs instead.
     const CHECKS_AWAITED: bool = false;
 
-    type Config = FateConfig;
-    type Event = FateEvent;
-    type State = FateState;
-
-    fn players(config: &FateConfig) -> Vec<String> {
-        config.v1().players.clone()
-    }
+    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState);
 
     fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<String>> {
         let format = DeckFormat {
@@ -63,42 +53,13 @@ impl Game for Fate {
             parse: catalog::parse_deck_list,
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
-        let (cat, decks) = read_new_game(request, catalog::sample, format)?;
-        let mut config = FateConfig::new(request.players.to_vec(), decks, &cat)
-            .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
-        for (key, value) in request.policies {
-            config.set_policy(key, value).map_err(|e| vec![e])?;
-        }
+        let config = config_from_request(request, catalog::sample, format, FateConfig::new, FateConfig::set_policy)?;
+        // The seat range is a policy (`masters`), so the players are checked once it is set.
         let problems = config.check();
         if !problems.is_empty() {
             return Err(problems.into_iter().map(|v| v.to_string()).collect());
         }
         Ok(config)
-    }
-
-    fn setup(config: &FateConfig) -> Result<FateState, Vec<Violation>> {
-        let problems = config.check();
-        if problems.is_empty() {
-            Ok(FateState::new(config))
-        } else {
-            Err(problems)
-        }
-    }
-
-    fn validate(state: &FateState, event: &FateEvent) -> Vec<Violation> {
-        rules::validate(state, event)
-    }
-
-    fn apply(state: FateState, event: &FateEvent) -> FateState {
-        apply::apply(state, event)
-    }
-
-    fn acting_seat(event: &FateEvent) -> Option<Seat> {
-        event.seat()
-    }
-
-    fn outcome(state: &FateState) -> Option<Outcome> {
-        state.result.clone()
     }
 
     fn position(state: &FateState) -> Position {
@@ -122,33 +83,5 @@ impl Game for Fate {
 
     fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
         apply::eliminate(state, seat)
-    }
-
-    fn view(state: &FateState, viewer: Viewer) -> BoardView {
-        view::view(state, viewer)
-    }
-
-    fn describe(state: &FateState, event: &FateEvent, viewer: Viewer) -> String {
-        view::describe(state, event, viewer)
-    }
-
-    fn coverage() -> Vec<RuleCoverage> {
-        coverage::coverage()
-    }
-
-    fn ledger(state: &FateState) -> &CommitmentLedger {
-        &state.ledger
-    }
-
-    fn ledger_mut(state: &mut FateState) -> &mut CommitmentLedger {
-        &mut state.ledger
-    }
-
-    fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, AgentSecrets) {
-        agent::self_play_config(players, rng)
-    }
-
-    fn agent_step(state: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
-        agent::agent_step(state, secrets, rng)
     }
 }

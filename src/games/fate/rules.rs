@@ -2,16 +2,17 @@
 //!
 //! The recorder's own checks use `KIFU-*` IDs: an unknown seat (`KIFU-SEAT-1`), a seal that does
 //! not open (`KIFU-SEAL-1`), an escape hatch naming nothing in play (`KIFU-CARD-1`), and the
-//! digital dice chains (`KIFU-SEED-1/4/5`, `KIFU-DIE-2/3`).
+//! digital dice chains and every roll and pick (the shared checks of [`crate::game::common`]), and
+//! a roll or pick left unused (`KIFU-DIE-4`).
 
 use std::collections::BTreeSet;
 
 use super::catalog::{CardType, Cost, EffectKind};
 use super::config::{DiceMode, FirstMaster, HandPick, RestCost};
-use super::dice;
-use super::events::{AttackType, CardRef, FateEvent, Payment, Process, SpellUse, Step, Unveiled};
+use super::events::{
+    AttackType, CardRef, CommonEvent, FateEvent, Payment, Process, SpellUse, Step, Unveiled, DICE_CHAIN,
+};
 use super::state::{FateState, Held, Pose};
-use crate::game::commit::commit_seed;
 use crate::game::{Seat, Violation};
 
 fn v(rule: &'static str, message: impl Into<String>) -> Violation {
@@ -49,6 +50,7 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
             return out;
         }
     }
+    uses_pending(s, event, &mut out);
     match event {
         ServantSet { seat, heroic_spirit, class } => servant_set(s, *seat, heroic_spirit, class, &mut out),
         CardsDealt { seat, cards } => {
@@ -83,15 +85,8 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                 out.push(v("FATE-OPEN-7", "the first_master policy is first-seat: the first Active Master is seat 0"));
             }
             if s.policies.dice == DiceMode::Digital {
-                if let Some(x) = s.seats().find(|x| s.dice.last[usize::from(*x)].is_none()) {
+                if let Some(x) = s.seats().find(|x| !s.ledger.chain_is_committed(DICE_CHAIN, *x)) {
                     out.push(v("KIFU-SEED-4", format!("{} has not committed a dice chain", s.name(x))));
-                }
-            }
-            if let Some(value) = round(s, event, &mut out) {
-                let living = s.living();
-                let want = living[dice::pick(&value, 0, living.len())];
-                if want != *seat {
-                    out.push(v("FATE-OPEN-7", format!("the combined dice chose {} by lot", s.name(want))));
                 }
             }
         }
@@ -174,12 +169,6 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                 out.push(v("FATE-TURN-5", "the encounter die was already rolled"));
             }
             die(*roll, "FATE-TURN-5", &mut out);
-            if let Some(value) = round(s, event, &mut out) {
-                let want = dice::die(&value, 0);
-                if want != *roll {
-                    out.push(v("FATE-TURN-5", format!("the combined dice rolled {want}, not {roll}")));
-                }
-            }
         }
         RandomServantSelected { seat, target } => {
             in_step(s, *seat, Step::Encounter, "FATE-TURN-5", &mut out);
@@ -187,14 +176,6 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                 out.push(v("FATE-TURN-5", "no encounter roll of 1 is waiting for a random Servant"));
             }
             target_ok(s, *seat, *target, "FATE-OPEN-10", &mut out);
-            if let Some(value) = round(s, event, &mut out) {
-                let candidates = servant_candidates(s, *seat);
-                if let Some(want) = candidates.get(dice::pick(&value, 0, candidates.len())) {
-                    if want != target {
-                        out.push(v("FATE-OPEN-10", format!("the combined dice chose {}'s Servant", s.name(*want))));
-                    }
-                }
-            }
         }
         AssaultDeclared { seat, target } => {
             if s.turn_master == Some(*seat) && s.flags.ritual_used() && matches!(s.step, Step::Ritual | Step::Encounter)
@@ -301,12 +282,6 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
                         )),
                         Some(_) => {}
                     }
-                    if let Some(value) = round(s, event, &mut out) {
-                        let want = dice::pick(&value, 0, hand.len());
-                        if want != usize::from(*index) {
-                            out.push(v("FATE-BATTLE-9", format!("the combined dice picked card {want}, not {index}")));
-                        }
-                    }
                 }
                 Some((w, _)) => {
                     out.push(v("FATE-BATTLE-9", format!("the winner is {}, who takes from the loser", s.name(w))))
@@ -357,15 +332,6 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
             let costs =
                 s.def(card).and_then(|d| d.effects.get(usize::from(*effect))).map(|e| e.costs()).unwrap_or_default();
             check_payments(s, *seat, card, &costs, paid, *succeeded, &mut out);
-            if let Some(value) = round(s, event, &mut out) {
-                let rolls = paid.iter().filter_map(|p| if let Payment::Rolled(r) = p { Some(*r) } else { None });
-                for (i, r) in rolls.enumerate() {
-                    let want = dice::die(&value, u32::try_from(i).unwrap_or(0));
-                    if want != r {
-                        out.push(v("FATE-COST-3", format!("the combined dice rolled {want}, not {r}")));
-                    }
-                }
-            }
         }
         CommandSpellUsed { seat, spell } => {
             let m = &s.masters[usize::from(*seat)];
@@ -410,31 +376,7 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
         }
         PranaChanged { .. } | StatModified { .. } | SpecialMarkPlaced { .. } | CommandSpellLost { .. } => {}
         EffectResolved { .. } => {}
-        DiceChainCommitted { seat, .. } => {
-            setup_only(s, &mut out);
-            digital_only(s, &mut out);
-            if s.dice.last[usize::from(*seat)].is_some() {
-                out.push(v("KIFU-SEED-5", format!("{} already committed a dice chain", s.name(*seat))));
-            }
-        }
-        DiceRevealed { seat, link } => {
-            digital_only(s, &mut out);
-            let i = usize::from(*seat);
-            match s.dice.last[i] {
-                None => out.push(v("KIFU-SEED-4", format!("{} committed no dice chain", s.name(*seat)))),
-                Some(last) if commit_seed(link) != last => out.push(v(
-                    "KIFU-SEED-1",
-                    format!(
-                        "the link does not hash to {}'s last link: it is not from the committed chain",
-                        s.name(*seat)
-                    ),
-                )),
-                Some(_) => {}
-            }
-            if s.dice.revealed[i].is_some() {
-                out.push(v("KIFU-SEED-5", format!("{} already revealed for this random outcome", s.name(*seat))));
-            }
-        }
+        Common(c) => common(s, c, &mut out),
         CardRevealed { seat, commitment, card, salt } => {
             out.extend(s.ledger.check_reveal(commitment, card, salt));
             if !s.masters[usize::from(*seat)].hand.contains(&Held::Sealed(*commitment)) {
@@ -465,35 +407,108 @@ fn seats_named(event: &FateEvent) -> Vec<Seat> {
     out
 }
 
-/// Whether `event` draws on the dice: in a digital game it spends the current round.
-pub fn uses_dice(s: &FateState, event: &FateEvent) -> bool {
-    use FateEvent::*;
-    s.policies.dice == DiceMode::Digital
-        && match event {
-            FirstActiveMasterChosen { .. } => s.policies.first_master == FirstMaster::Lot,
-            EncounterRolled { .. } | RandomServantSelected { .. } => true,
-            EffectActivated { paid, .. } => paid.iter().any(|p| matches!(p, Payment::Rolled(_))),
-            CardTakenFromHand { .. } => s.policies.hand_pick == HandPick::Blind,
-            _ => false,
+/// The shared checks of a common event, and FATE's: chains are committed at the deal, and a
+/// digital game draws every roll and pick from its dice chain.
+fn common(s: &FateState, c: &CommonEvent, out: &mut Vec<Violation>) {
+    let living = s.living();
+    let cx = crate::game::common::Context {
+        ledger: &s.ledger,
+        seats: s.masters.len(),
+        mode: s.policies.dice.random_mode(),
+        contributors: &living,
+    };
+    out.extend(crate::game::common::validate(&cx, c));
+    match c {
+        CommonEvent::ChainCommitted { key, .. } | CommonEvent::ChainLinkRevealed { key, .. } if key != DICE_CHAIN => {
+            out.push(v("KIFU-SEED-4", format!("FATE's dice chain is {DICE_CHAIN:?}, not {key:?}")))
         }
+        CommonEvent::ChainCommitted { .. } => setup_only(s, out),
+        CommonEvent::DieRolled { seed: Some(key), .. } | CommonEvent::RandomPicked { seed: Some(key), .. }
+            if !key.starts_with(&format!("{DICE_CHAIN}/")) =>
+        {
+            out.push(v("KIFU-CHAIN-1", format!("a digital FATE game draws from its dice chain, not seed {key:?}")))
+        }
+        _ => {}
+    }
 }
 
-/// The round's combined value for a random event of a digital game; `None` (nothing to compare)
-/// in a physical game or when not every undefeated Master has revealed yet (a KIFU-DIE-2 finding).
-fn round(s: &FateState, event: &FateEvent, out: &mut Vec<Violation>) -> Option<[u8; 32]> {
-    if !uses_dice(s, event) {
-        return None;
-    }
-    let value = s.dice.value(&s.living());
-    if value.is_none() {
-        out.push(v("KIFU-DIE-2", "a digital random outcome comes after every undefeated Master has revealed"));
-    }
-    value
+/// What an event does with the rolls and picks recorded before it: the draws it needs, checked
+/// against [`FateState::pending`] in order (`None`: it needs none, so none may be waiting).
+enum Needs {
+    /// A d6 showing this face.
+    Die(u32),
+    /// A pick of `picked` among these choices.
+    Pick(Vec<String>, u32),
 }
 
-fn digital_only(s: &FateState, out: &mut Vec<Violation>) {
-    if s.policies.dice != DiceMode::Digital {
-        out.push(v("KIFU-DIE-3", "a physical game records outcomes as they fell; it has no dice chains"));
+fn needs(s: &FateState, event: &FateEvent) -> Option<(Vec<Needs>, &'static str)> {
+    use FateEvent::*;
+    Some(match event {
+        FirstActiveMasterChosen { seat } if s.policies.first_master == FirstMaster::Lot => {
+            let living = s.living();
+            let picked = living.iter().position(|x| x == seat).unwrap_or(living.len());
+            (vec![Needs::Pick(seat_labels(&living), u32::try_from(picked).unwrap_or(u32::MAX))], "FATE-OPEN-7")
+        }
+        EncounterRolled { roll, .. } => (vec![Needs::Die(u32::from(*roll))], "FATE-TURN-5"),
+        RandomServantSelected { seat, target } => {
+            let candidates = servant_candidates(s, *seat);
+            let picked = candidates.iter().position(|x| x == target).unwrap_or(candidates.len());
+            (vec![Needs::Pick(seat_labels(&candidates), u32::try_from(picked).unwrap_or(u32::MAX))], "FATE-OPEN-10")
+        }
+        CardTakenFromHand { loser, index, .. } if s.policies.hand_pick == HandPick::Blind => {
+            let n = s.master(*loser).map_or(0, |m| m.hand.len());
+            (vec![Needs::Pick(position_labels(n), u32::from(*index))], "FATE-BATTLE-9")
+        }
+        EffectActivated { paid, .. } => (
+            paid.iter()
+                .filter_map(|p| if let Payment::Rolled(r) = p { Some(Needs::Die(u32::from(*r))) } else { None })
+                .collect(),
+            "FATE-COST-3",
+        ),
+        Common(_) => return None,
+        _ => (vec![], "KIFU-DIE-4"),
+    })
+}
+
+/// The choices of a pick among seats, as [`CommonEvent::RandomPicked`] names them.
+pub fn seat_labels(seats: &[Seat]) -> Vec<String> {
+    seats.iter().map(|x| format!("seat {x}")).collect()
+}
+
+/// The choices of a blind pick from a hand of `n` cards: its positions.
+pub fn position_labels(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("card {i}")).collect()
+}
+
+/// The event uses exactly the rolls and picks waiting for it, in order: a missing one, a different
+/// one, or one left over (`KIFU-DIE-4`) is a finding.
+fn uses_pending(s: &FateState, event: &FateEvent, out: &mut Vec<Violation>) {
+    let Some((want, rule)) = needs(s, event) else { return };
+    if s.pending.len() > want.len() {
+        out.push(v(
+            "KIFU-DIE-4",
+            format!("{} roll(s) or pick(s) were recorded but this event uses {}", s.pending.len(), want.len()),
+        ));
+    }
+    for (i, need) in want.iter().enumerate() {
+        match (need, s.pending.get(i)) {
+            (_, None) => out.push(v(rule, "record the roll or pick first (a die roll or random pick event)")),
+            (Needs::Die(face), Some(CommonEvent::DieRolled { sides: 6, value, .. })) => {
+                if value != face {
+                    out.push(v(rule, format!("the die showed {value}, not {face}")));
+                }
+            }
+            (Needs::Pick(among, picked), Some(CommonEvent::RandomPicked { among: got, picked: p, .. })) => {
+                if got != among {
+                    out.push(v(rule, format!("the pick was among {got:?}, not {among:?}")));
+                } else if p != picked {
+                    let name = among.get(*p as usize).map_or("?", String::as_str);
+                    out.push(v(rule, format!("the pick chose {name}")));
+                }
+            }
+            (Needs::Die(_), Some(_)) => out.push(v(rule, "this needs a roll of a six-sided die")),
+            (Needs::Pick(..), Some(_)) => out.push(v(rule, "this needs a random pick")),
+        }
     }
 }
 

@@ -163,8 +163,10 @@ pub struct FateState {
     pub defeated: Vec<Seat>,
     pub result: Option<Outcome>,
     pub ledger: CommitmentLedger,
-    /// Digital dice (the `dice` policy): commitments, this round's reveals, rounds used.
-    pub dice: super::dice::Dice,
+    /// Die rolls and random picks recorded ([`super::events::CommonEvent`]) and not yet used: the
+    /// next FATE event must use exactly these (an encounter roll, a lot, a random Servant, a blind
+    /// pick, the dice of a cost), so no roll can be made again until one is liked.
+    pub pending: Vec<super::events::CommonEvent>,
 }
 
 impl FateState {
@@ -214,7 +216,7 @@ impl FateState {
             defeated: Vec::new(),
             result: None,
             ledger: CommitmentLedger::default(),
-            dice: super::dice::Dice::new(c.decks.len()),
+            pending: Vec::new(),
         }
     }
 

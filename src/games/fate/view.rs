@@ -142,26 +142,12 @@ pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
     for (k, v) in s.policies.to_pairs() {
         facts.push((format!("policy {k}"), v));
     }
-    let pos = <super::Fate as crate::game::Game>::position(s);
-    BoardView {
-        viewer,
-        turn: pos.turn,
-        phase: pos.phase.to_string(),
-        active: pos.active,
-        seats,
-        shared: Vec::new(),
-        facts,
-        outcome: s.result.clone(),
-        layout: layout(),
-    }
+    BoardView::of::<super::Fate>(s, viewer, seats, Vec::new(), facts, layout())
 }
 
 /// `HS01 Knight of the Lake (invented) (p0-3)`.
 pub fn label(s: &FateState, instance: &str) -> String {
-    match s.def(instance) {
-        Some(d) => format!("{} {} ({instance})", d.id, d.name),
-        None => instance.to_string(),
-    }
+    crate::game::catalog::instance_label(s.def(instance), instance)
 }
 
 fn labels(s: &FateState, cards: &[String]) -> String {
@@ -305,11 +291,7 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         SpecialMarkPlaced { seat, mark, note } => format!("{} got the special mark {mark:?} ({note})", n(seat)),
         EffectResolved { seat, card, note } => format!("{}'s {}: {note}", n(seat), l(card)),
         CommandSpellLost { seat, note } => format!("{} lost a Command Spell ({note})", n(seat)),
-        DiceChainCommitted { seat, tip } => format!("{} committed a dice chain ending in {tip}", n(seat)),
-        DiceRevealed { seat, .. } => {
-            let k = s.dice.reveals.get(usize::from(*seat)).copied().unwrap_or(0) + 1;
-            format!("{} revealed dice link {k} for round {}", n(seat), s.dice.round + 1)
-        }
+        Common(c) => crate::game::common::describe(c, viewer, |x| s.name(x)),
         CardRevealed { seat, card, .. } => {
             if sees_own(viewer, *seat) {
                 format!("{} opened a sealed hand card: {}", n(seat), l(card))

@@ -5,11 +5,12 @@
 //! `given` is built by [`G`], which validates and applies each event as it goes, so a case's
 //! setup is itself legal by construction.
 
-use kifu::game::commit::Commitment;
+use kifu::game::commit::{chain_round_seed, die_roll, hash_chain, Commitment};
+use kifu::game::common::CommonEvent;
 use kifu::game::Game;
 use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKind};
-use kifu::games::fate::dice;
 use kifu::games::fate::events::{AttackType, CardRef, CardState, Payment, ServantUnveiled, SpellUse, Stat, Unveiled};
+use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
 use kifu::games::fate::{Fate, FateConfig, FateEvent as E, FateState};
 
@@ -118,9 +119,33 @@ impl G {
         self
     }
 
-    /// The deal, then seat 0 as the first Active Master.
+    /// The deal, then seat 0 as the first Active Master (by lot, the default policy).
     fn setup(self) -> G {
-        self.dealt().push(E::FirstActiveMasterChosen { seat: 0 })
+        self.dealt().lot(0).push(E::FirstActiveMasterChosen { seat: 0 })
+    }
+
+    /// A six-sided die rolled by `seat` at a physical table.
+    fn roll(self, seat: u8, value: u32) -> G {
+        self.push(E::Common(CommonEvent::DieRolled { seat: Some(seat), sides: 6, value, seed: None }))
+    }
+
+    /// The lot for the first Active Master falls on `seat`.
+    fn lot(self, seat: u8) -> G {
+        let living = self.s.living();
+        let picked = living.iter().position(|x| *x == seat).unwrap() as u32;
+        self.push(E::Common(CommonEvent::RandomPicked { seat: None, among: seat_labels(&living), picked, seed: None }))
+    }
+
+    /// `seat`'s encounter picks `target`'s Servant at random.
+    fn servant_lot(self, seat: u8, target: u8) -> G {
+        let among = servant_candidates(&self.s, seat);
+        let picked = among.iter().position(|x| *x == target).unwrap() as u32;
+        self.push(E::Common(CommonEvent::RandomPicked {
+            seat: Some(seat),
+            among: seat_labels(&among),
+            picked,
+            seed: None,
+        }))
     }
 
     fn top(&self, seat: u8) -> CardRef {
@@ -173,6 +198,7 @@ impl G {
         self.start(seat)
             .reveal(seat)
             .push(E::RitualStepEnded { seat })
+            .roll(seat, 2)
             .push(E::EncounterRolled { seat, roll: 2 })
             .end(seat)
     }
@@ -268,11 +294,11 @@ cases! {
     a_servant_is_a_heroic_spirit_and_a_class ["FATE-OPEN-2"] =>
         case(g3(), E::ServantSet { seat: 0, heroic_spirit: CardRef::Open(p(0, 1)), class: CardRef::Open(p(0, 0)) }, &["FATE-OPEN-2"]);
     the_first_active_master_waits_for_the_deal ["FATE-PHASE-1"] =>
-        case(g3(), E::FirstActiveMasterChosen { seat: 0 }, &["FATE-PHASE-1"]);
+        case(g3().lot(0), E::FirstActiveMasterChosen { seat: 0 }, &["FATE-PHASE-1"]);
     first_seat_policy_fixes_the_first_active_master ["FATE-OPEN-7"] =>
         case(G::new(3, &[("first_master", "first-seat")]).dealt(), E::FirstActiveMasterChosen { seat: 1 }, &["FATE-OPEN-7"]);
     a_lot_may_pick_any_master ["FATE-OPEN-7", "FATE-PHASE-1"] =>
-        case(g3().dealt(), E::FirstActiveMasterChosen { seat: 2 }, &[]);
+        case(g3().dealt().lot(2), E::FirstActiveMasterChosen { seat: 2 }, &[]);
 
     // --- Turn order (FATE-PHASE-2..5, FATE-OPEN-7/8) ---
     the_first_turn_is_the_active_masters ["FATE-PHASE-5", "FATE-PHASE-2"] =>
@@ -336,9 +362,9 @@ cases! {
     the_encounter_die_has_six_faces ["FATE-TURN-5"] =>
         case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0, roll: 7 }, &["FATE-TURN-5"]);
     a_roll_of_two_skips_the_battle ["FATE-TURN-5"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 2 }), E::RandomServantSelected { seat: 0, target: 1 }, &["FATE-TURN-5"]);
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 2).push(E::EncounterRolled { seat: 0, roll: 2 }).servant_lot(0, 1), E::RandomServantSelected { seat: 0, target: 1 }, &["FATE-TURN-5"]);
     a_roll_of_one_battles_another_masters_servant ["FATE-TURN-5", "FATE-OPEN-10"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 1 }), E::RandomServantSelected { seat: 0, target: 0 }, &["FATE-OPEN-10"]);
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0, roll: 1 }), E::RandomServantSelected { seat: 0, target: 0 }, &["FATE-OPEN-10"]);
     an_assault_names_another_master ["FATE-TURN-6"] =>
         case(g3().setup().revealed_declare(), E::AssaultDeclared { seat: 0, target: 0 }, &["FATE-TURN-6"]);
     a_standing_servant_may_attack ["FATE-STATE-1", "FATE-TURN-6", "FATE-STATE-5"] =>
@@ -352,18 +378,18 @@ cases! {
     the_hand_limit_is_checked_at_the_end ["FATE-HAND-1", "FATE-TURN-7"] =>
         case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }).push(E::BattleStepSkipped { seat: 0 }), E::TurnEnded { seat: 0 }, &["FATE-HAND-1"]);
     discard_down_to_exactly_four ["FATE-HAND-1"] =>
-        case(g3().setup().start(0).reveal(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 4 }),
+        case(g3().setup().start(0).reveal(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 4).push(E::EncounterRolled { seat: 0, roll: 4 }),
              E::HandDiscarded { seat: 0, cards: vec![p(0, 3)] }, &["FATE-HAND-1"]);
     the_end_step_ends_the_turn ["FATE-TURN-7", "FATE-HAND-1"] =>
         case(g3().setup().start(0), E::TurnEnded { seat: 0 }, &["FATE-TURN-7", "FATE-HAND-1"]);
 
     // --- Battle (FATE-BATTLE-1..9, FATE-DMG) ---
     the_reveal_process_turns_every_face_down_servant_up ["FATE-BATTLE-1"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 1 }).push(E::RandomServantSelected { seat: 0, target: 1 }),
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0, roll: 1 }).servant_lot(0, 1).push(E::RandomServantSelected { seat: 0, target: 1 }),
              E::BattleServantsRevealed { servants: vec![ServantUnveiled { seat: 0, cards: vec![Unveiled { card: p(0, 0), salt: None }, Unveiled { card: p(0, 1), salt: None }] }] },
              &["FATE-BATTLE-1"]);
     the_battle_process_follows_the_reveal ["FATE-BATTLE-2"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::EncounterRolled { seat: 0, roll: 1 }).push(E::RandomServantSelected { seat: 0, target: 1 }),
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0, roll: 1 }).servant_lot(0, 1).push(E::RandomServantSelected { seat: 0, target: 1 }),
              E::BattleProcessEnded, &["FATE-BATTLE-2"]);
     the_attacker_chooses_first ["FATE-BATTLE-3"] =>
         case(g3().setup().battle(1).push(E::BattleProcessEnded), E::AttackTypeChosen { seat: 1, attack: AttackType::Physical }, &["FATE-BATTLE-3"]);
@@ -406,13 +432,13 @@ cases! {
     rest_cost_any_policy_rests_any_card ["FATE-OPEN-4", "FATE-COST-2"] =>
         case(G::new(3, &[("rest_cost", "any")]).setup().revealed_declare(), act(0, p(0, 0), 5, vec![Payment::Rested(vec![p(1, 0)])], true), &[]);
     a_d_cost_recorded_as_paid_on_a_wrong_roll ["FATE-COST-3"] =>
-        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rolled(5), Payment::Rested(vec![p(0, 0)])], true), &["FATE-COST-3"]);
+        case(g3().setup().revealed_declare().roll(0, 5), act(0, p(0, 0), 1, vec![Payment::Rolled(5), Payment::Rested(vec![p(0, 0)])], true), &["FATE-COST-3"]);
     a_failed_die_aborts_the_rest_of_the_cost ["FATE-COST-5", "FATE-COST-3"] =>
-        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rolled(5)], false), &[]);
+        case(g3().setup().revealed_declare().roll(0, 5), act(0, p(0, 0), 1, vec![Payment::Rolled(5)], false), &[]);
     a_good_roll_goes_on_paying_left_to_right ["FATE-COST-5"] =>
-        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rolled(2)], true), &["FATE-COST-5"]);
+        case(g3().setup().revealed_declare().roll(0, 2), act(0, p(0, 0), 1, vec![Payment::Rolled(2)], true), &["FATE-COST-5"]);
     costs_are_paid_in_their_order ["FATE-COST-5"] =>
-        case(g3().setup().revealed_declare(), act(0, p(0, 0), 1, vec![Payment::Rested(vec![p(0, 0)]), Payment::Rolled(1)], true), &["FATE-COST-5"]);
+        case(g3().setup().revealed_declare().roll(0, 1), act(0, p(0, 0), 1, vec![Payment::Rested(vec![p(0, 0)]), Payment::Rolled(1)], true), &["FATE-COST-5"]);
     e_discards_from_hand ["FATE-COST-4"] =>
         case(g3().setup().revealed_declare(), act(0, p(0, 0), 4, vec![Payment::Discarded(vec![p(1, 3)])], true), &["FATE-COST-4"]);
     an_x_cost_is_forbidden_by_default ["FATE-COST-6", "FATE-OPEN-6"] =>
@@ -420,9 +446,9 @@ cases! {
     x_cost_record_policy_accepts_it ["FATE-OPEN-6"] =>
         case(G::new(3, &[("x_cost", "record")]).setup().revealed_declare(), act(0, p(0, 0), 3, vec![Payment::XPaid("two cards".into())], true), &[]);
     a_failed_roll_uses_the_activation_by_default ["FATE-OPEN-5", "FATE-EFF-3"] =>
-        case(g3().setup().revealed_declare().push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-EFF-3"]);
+        case(g3().setup().revealed_declare().roll(0, 6).push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-EFF-3"]);
     failed_roll_free_policy_keeps_the_activation ["FATE-OPEN-5"] =>
-        case(G::new(3, &[("failed_roll", "free")]).setup().revealed_declare().push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &[]);
+        case(G::new(3, &[("failed_roll", "free")]).setup().revealed_declare().roll(0, 6).push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &[]);
 
     // --- Effects (FATE-EFF-1..4) ---
     constant_effects_are_not_activated ["FATE-EFF-1"] =>
@@ -479,8 +505,6 @@ fn every_enforced_rule_has_a_case() {
 
 // ---------------------------------------------------------------------------------------------
 // Fold checks the cases cannot express (the state after an event).
-// ---------------------------------------------------------------------------------------------
-
 #[test]
 fn the_handover_turns_the_new_active_masters_danger_to_resting() {
     let g = g3().setup().reveal_turn(0).reveal_turn(1).push(danger(1)).reveal_turn(2);
@@ -548,57 +572,84 @@ fn who_may_act_names_the_active_master_the_turn_and_the_responder() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Digital dice: combined commit-reveal chains (see `kifu::games::fate::dice`).
+// Digital dice: every Master's hash chain (the shared `ChainCommitted` / `ChainLinkRevealed`
+// common events), and every roll a `DieRolled` the FATE event must then use.
 // ---------------------------------------------------------------------------------------------
 
+const LINKS: usize = 8;
+
 fn chains(n: usize) -> Vec<Vec<kifu::game::commit::Secret>> {
-    (0..n).map(|i| dice::chain(&Commitment([i as u8 + 1; 32]))).collect()
+    (0..n).map(|i| hash_chain(&Commitment([i as u8 + 1; 32]), LINKS)).collect()
 }
 
 fn rule_ids(s: &FateState, e: &E) -> Vec<&'static str> {
     Fate::validate(s, e).into_iter().map(|v| v.rule).collect()
 }
 
+fn link(seat: u8, link: kifu::game::commit::Secret) -> E {
+    E::Common(CommonEvent::ChainLinkRevealed { key: "dice".into(), seat, link })
+}
+
+fn digital_roll(value: u32, round: &str) -> E {
+    E::Common(CommonEvent::DieRolled { seat: Some(0), sides: 6, value, seed: Some(round.into()) })
+}
+
 #[test]
 fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
     let ch = chains(3);
-    let l = dice::CHAIN_LENGTH;
+    let l = LINKS;
     let mut g = G::new(3, &[("dice", "digital"), ("first_master", "first-seat")]).dealt();
     assert!(rule_ids(&g.s, &E::FirstActiveMasterChosen { seat: 0 }).contains(&"KIFU-SEED-4"));
     for seat in 0..3u8 {
-        g = g.push(E::DiceChainCommitted { seat, tip: ch[usize::from(seat)][l] });
+        g = g.push(E::Common(CommonEvent::ChainCommitted { key: "dice".into(), seat, tip: ch[usize::from(seat)][l] }));
     }
     g = g.push(E::FirstActiveMasterChosen { seat: 0 }).start(0).sign(0).push(E::RitualStepEnded { seat: 0 });
     // The host (seat 0) knows its own chain and reveals first: no roll is accepted yet.
-    g = g.push(E::DiceRevealed { seat: 0, link: ch[0][l - 1] });
+    g = g.push(link(0, ch[0][l - 1]));
     for roll in 1..=6 {
-        assert!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll }).contains(&"KIFU-DIE-2"), "roll {roll}");
+        assert!(rule_ids(&g.s, &digital_roll(roll, "dice/0")).contains(&"KIFU-CHAIN-1"), "roll {roll}");
     }
     // Nobody can reveal a link of their choosing: only the committed chain's next link passes.
-    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 1, link: Commitment([9; 32]) }), vec!["KIFU-SEED-1"]);
-    assert_eq!(rule_ids(&g.s, &E::DiceRevealed { seat: 0, link: ch[0][l - 2] }), vec!["KIFU-SEED-5"]);
-    g = g.push(E::DiceRevealed { seat: 1, link: ch[1][l - 1] }).push(E::DiceRevealed { seat: 2, link: ch[2][l - 1] });
-    let value = g.s.dice.value(&[0, 1, 2]).unwrap_or_default();
-    let want = dice::die(&value, 0);
-    for roll in 1..=6u8 {
-        let ids = rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll });
+    assert_eq!(rule_ids(&g.s, &link(1, Commitment([9; 32]))), vec!["KIFU-SEED-1"]);
+    assert_eq!(rule_ids(&g.s, &link(0, ch[0][l - 2])), vec!["KIFU-SEED-5"]);
+    g = g.push(link(1, ch[1][l - 1])).push(link(2, ch[2][l - 1]));
+    let links = [(0, ch[0][l - 1]), (1, ch[1][l - 1]), (2, ch[2][l - 1])];
+    let want = die_roll(&chain_round_seed("dice", 0, &links), "dice/0", 0, 6);
+    for roll in 1..=6 {
+        let ids = rule_ids(&g.s, &digital_roll(roll, "dice/0"));
         assert_eq!(ids.is_empty(), roll == want, "roll {roll}: {ids:?}");
         if roll != want {
-            assert_eq!(ids, vec!["FATE-TURN-5"]);
+            assert_eq!(ids, vec!["KIFU-DIE-2"]);
         }
     }
+    // Neither a later round nor a result without the seed stands in for it.
+    assert!(rule_ids(&g.s, &digital_roll(want, "dice/1")).contains(&"KIFU-CHAIN-1"));
+    let unseeded = E::Common(CommonEvent::DieRolled { seat: Some(0), sides: 6, value: want, seed: None });
+    assert_eq!(rule_ids(&g.s, &unseeded), vec!["KIFU-DIE-3"]);
     // With the host's link fixed, the other Masters' links spread the outcome over every face:
     // knowing its own seed tells the host nothing about the roll.
     let mut faces = [0usize; 6];
     for t in 0..600u32 {
-        let mut d = dice::Dice::new(3);
         let other = |k: u8| Commitment(*blake3::hash(&[t.to_le_bytes().as_slice(), &[k]].concat()).as_bytes());
-        d.revealed = vec![Some(ch[0][l - 1]), Some(other(1)), Some(other(2))];
-        faces[usize::from(dice::die(&d.value(&[0, 1, 2]).unwrap_or_default(), 0)) - 1] += 1;
+        let seed = chain_round_seed("dice", 0, &[(0, ch[0][l - 1]), (1, other(1)), (2, other(2))]);
+        faces[die_roll(&seed, "dice/0", 0, 6) as usize - 1] += 1;
     }
     assert!(faces.iter().all(|f| (60..=140).contains(f)), "faces {faces:?}");
-    // After the roll, the round is spent: the next random outcome needs new reveals.
-    let g = g.push(E::EncounterRolled { seat: 0, roll: want });
-    assert_eq!(g.s.dice.round, 1);
-    assert!(g.s.dice.revealed.iter().all(Option::is_none));
+    // The roll must be used as it fell: the encounter names it, and nothing else comes first.
+    g = g.push(digital_roll(want, "dice/0"));
+    let other = u8::try_from(want % 6 + 1).unwrap();
+    assert_eq!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll: other }), vec!["FATE-TURN-5"]);
+    assert!(rule_ids(&g.s, &E::AssaultDeclared { seat: 0, target: 1 }).contains(&"KIFU-DIE-4"));
+    // Rolling again until a liked face comes up is refused: the first roll stays to be used.
+    let next = die_roll(&chain_round_seed("dice", 0, &links), "dice/0", 1, 6);
+    assert!(rule_ids(&g.s, &digital_roll(next, "dice/0")).is_empty());
+    let rerolled = Fate::apply(g.s.clone(), &digital_roll(next, "dice/0"));
+    assert!(
+        rule_ids(&rerolled, &E::EncounterRolled { seat: 0, roll: u8::try_from(next).unwrap() }).contains(&"KIFU-DIE-4")
+    );
+    // After the roll, the round is spent: the next random outcome needs every Master's next link.
+    let g = g.push(E::EncounterRolled { seat: 0, roll: u8::try_from(want).unwrap() });
+    assert!(g.s.pending.is_empty());
+    assert_eq!(g.s.ledger.chain_round("dice"), "dice/1");
+    assert_eq!(g.s.ledger.chain_link_due("dice", 0), Some(1));
 }

@@ -45,7 +45,7 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
                 }
                 E::EffectActivated { .. } => "effect".to_string(),
                 E::CommandSpellUsed { spell, .. } => format!("command spell {}", spell.option()),
-                E::DiceRevealed { .. } => "digital dice".to_string(),
+                E::Common(kifu::game::common::CommonEvent::ChainLinkRevealed { .. }) => "digital dice".to_string(),
                 _ => continue,
             };
             count(&key);

@@ -15,11 +15,21 @@ use super::apply::cost_labels;
 use super::events::{CardRef, FateEvent, Payment, SpellUse};
 use super::state::{FateState, Held};
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
-use crate::game::{BoardView, Seat, Viewer};
+use crate::game::{BoardView, Seat, Viewer, Visibility};
 
-/// Whether `viewer` sees what `seat` alone may see (its hand, its face-down Servant).
-pub fn sees_own(viewer: Viewer, seat: Seat) -> bool {
-    viewer == Viewer::Judge || viewer == Viewer::Player(seat)
+/// Who sees what `seat` alone may see: its hand, a card dealt or drawn to it, a hand pick.
+fn hand_visibility(seat: Seat) -> Visibility {
+    Visibility::Owner(seat)
+}
+
+/// Who sees `seat`'s Servant: everyone once face up, its owner (and judges) while face down.
+fn servant_visibility(seat: Seat, face_down: bool) -> Visibility {
+    Visibility::public_or_owner(!face_down, seat)
+}
+
+/// A card taken from a hand (FATE-BATTLE-9): the taker and the loser know it.
+fn taken_card_sees(winner: Seat, loser: Seat, viewer: Viewer) -> bool {
+    hand_visibility(winner).sees(viewer) || hand_visibility(loser).sees(viewer)
 }
 
 fn known(s: &FateState, instance: &str, statuses: Vec<String>) -> CardView {
@@ -70,12 +80,12 @@ pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
         if !roles.is_empty() {
             counters.push(("role".to_string(), roles.join(", ")));
         }
-        let hand_visible = sees_own(viewer, seat);
+        let hand_visible = hand_visibility(seat).sees(viewer);
         let hand: Vec<CardView> = m.hand.iter().map(|h| held(s, h, hand_visible, Vec::new())).collect();
         let mut servant_cards = Vec::new();
         let mut facts = Vec::new();
         if let Some(sv) = &m.servant {
-            let visible = !sv.face_down || sees_own(viewer, seat);
+            let visible = servant_visibility(seat, sv.face_down).sees(viewer);
             let state = if sv.face_down { "face-down".to_string() } else { sv.pose.name().to_string() };
             for h in sv.cards() {
                 servant_cards.push(held(s, h, visible, vec![state.clone()]));
@@ -197,15 +207,15 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         ServantSet { seat, heroic_spirit, class } => format!(
             "{} set a Servant face down: {}",
             n(seat),
-            refs(s, &[heroic_spirit.clone(), class.clone()], sees_own(viewer, *seat))
+            refs(s, &[heroic_spirit.clone(), class.clone()], hand_visibility(*seat).sees(viewer))
         ),
-        CardsDealt { seat, cards } => format!("{} was dealt {}", n(seat), refs(s, cards, sees_own(viewer, *seat))),
+        CardsDealt { seat, cards } => format!("{} was dealt {}", n(seat), refs(s, cards, hand_visibility(*seat).sees(viewer))),
         FirstActiveMasterChosen { seat } => format!("{} became the first Active Master", n(seat)),
         ActiveMasterHandedOver { from, to } => format!("{} handed the Active Master status to {}", n(from), n(to)),
         TurnStarted { seat } => format!("{}'s turn {} began", n(seat), s.turn + 1),
         CardsStood { seat } => format!("{} stood up every Resting card", n(seat)),
         CardDrawn { seat, card: Some(c) } => {
-            format!("{} drew {}", n(seat), refs(s, std::slice::from_ref(c), sees_own(viewer, *seat)))
+            format!("{} drew {}", n(seat), refs(s, std::slice::from_ref(c), hand_visibility(*seat).sees(viewer)))
         }
         CardDrawn { seat, card: None } => format!("{} could not draw: the deck is empty", n(seat)),
         SecretSignPlaced { seat, card } => format!("{} placed Secret Sign {}", n(seat), l(card)),
@@ -213,7 +223,7 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
             "{} revealed the Servant ({}) and drew {}",
             n(seat),
             cards.iter().map(|u| l(&u.card)).collect::<Vec<_>>().join(", "),
-            refs(s, drawn, sees_own(viewer, *seat))
+            refs(s, drawn, hand_visibility(*seat).sees(viewer))
         ),
         RitualStepEnded { seat } => format!("{} ended the ritual step", n(seat)),
         EncounterRolled { seat, roll } => format!(
@@ -248,7 +258,7 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
             format!("damage: the attacker took {to_attacker}, the responder took {to_responder}")
         }
         CardTakenFromHand { winner, loser, index, card } => {
-            let visible = sees_own(viewer, *winner) || viewer == Viewer::Player(*loser);
+            let visible = taken_card_sees(*winner, *loser, viewer);
             format!(
                 "{} took {} (position {}) from {}'s hand",
                 n(winner),
@@ -293,7 +303,7 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         CommandSpellLost { seat, note } => format!("{} lost a Command Spell ({note})", n(seat)),
         Common(c) => crate::game::common::describe(c, viewer, |x| s.name(x)),
         CardRevealed { seat, card, .. } => {
-            if sees_own(viewer, *seat) {
+            if hand_visibility(*seat).sees(viewer) {
                 format!("{} opened a sealed hand card: {}", n(seat), l(card))
             } else {
                 format!("{} opened a sealed hand card to the record", n(seat))

@@ -85,6 +85,33 @@ fn table_json(s: &Tournament, tb: &TableState, points: &HashMap<String, u32>) ->
     })
 }
 
+/// A pod round as posted: each pod with its seats in order (and places once reported), and by name
+/// each player's pod and pod-mates.
+fn pod_pairings(s: &Tournament, r: &RoundState) -> Value {
+    let pods: Vec<Value> = r
+        .pods
+        .iter()
+        .map(|pod| {
+            let seats: Vec<Value> = pod
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| json!({"player": name(s, p), "place": pod.places.as_ref().and_then(|pl| pl.get(i))}))
+                .collect();
+            json!({"pod": pod.pod, "seats": seats, "games": links(&pod.games)})
+        })
+        .collect();
+    let mut by_name: Vec<Value> = Vec::new();
+    for pod in &r.pods {
+        for &p in &pod.seats {
+            let mates: Vec<String> = pod.seats.iter().filter(|&&q| q != p).map(|&q| name(s, q)).collect();
+            by_name.push(json!({"player": name(s, p), "table": pod.pod, "opponent": mates.join(", ")}));
+        }
+    }
+    by_name.sort_by_key(|v| v["player"].as_str().unwrap_or_default().to_lowercase());
+    json!({"round": r.round, "top_cut": false, "tables": [], "pods": pods, "byes": [], "by_name": by_name})
+}
+
 /// `GET /tournaments/{id}/pairings?round=N`: a round's tables (default: the latest round), and
 /// the same pairings alphabetically by player, as posted at events.
 pub async fn pairings(
@@ -98,6 +125,9 @@ pub async fn pairings(
         Some(n) => s.rounds.iter().find(|r| r.round == n).ok_or_else(|| AppError::NotFound(format!("no round {n}")))?,
         None => s.rounds.last().ok_or_else(|| AppError::NotFound("no round is paired yet".into()))?,
     };
+    if !r.pods.is_empty() {
+        return Ok(Json(pod_pairings(s, r)));
+    }
     // As posted at the event: each player's points before this round was played.
     let before = s.points_before(r.round);
     let points: HashMap<String, u32> = s.players.iter().enumerate().map(|(i, p)| (p.name.clone(), before[i])).collect();
@@ -137,9 +167,30 @@ pub fn standings_body(loaded: &Loaded) -> Value {
             json!({"key": key, "label": label})
         })
         .collect();
+    if loaded.state.pod_format.is_some() {
+        // A pod tournament ranks by pod points, then opponents' average points (see tournament::pods).
+        let rows: Vec<Value> = loaded
+            .state
+            .pod_standings()
+            .into_iter()
+            .map(|r| {
+                json!({"rank": r.rank, "tied": false, "player": r.player, "points": r.points, "games": r.games,
+                       "opponents_average": r.opponents_average, "dropped": r.dropped})
+            })
+            .collect();
+        return json!({
+            "name": loaded.config.name,
+            "policy": rules.name,
+            "format": "pods",
+            "swiss_played": loaded.state.rounds.len(),
+            "columns": [{"key": "opponents_average", "label": "Opp. avg points"}],
+            "rows": rows,
+        });
+    }
     json!({
         "name": loaded.config.name,
         "policy": rules.name,
+        "format": "swiss",
         "swiss_played": loaded.state.swiss_played(),
         "columns": columns,
         "rows": loaded.state.standings(),

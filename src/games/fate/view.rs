@@ -209,7 +209,9 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
             n(seat),
             refs(s, &[heroic_spirit.clone(), class.clone()], hand_visibility(*seat).sees(viewer))
         ),
-        CardsDealt { seat, cards } => format!("{} was dealt {}", n(seat), refs(s, cards, hand_visibility(*seat).sees(viewer))),
+        CardsDealt { seat, cards } => {
+            format!("{} was dealt {}", n(seat), refs(s, cards, hand_visibility(*seat).sees(viewer)))
+        }
         FirstActiveMasterChosen { seat } => format!("{} became the first Active Master", n(seat)),
         ActiveMasterHandedOver { from, to } => format!("{} handed the Active Master status to {}", n(from), n(to)),
         TurnStarted { seat } => format!("{}'s turn {} began", n(seat), s.turn + 1),

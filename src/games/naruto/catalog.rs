@@ -55,8 +55,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::game::catalog::DeckListError;
 use crate::game::catalog::CatalogCard;
+pub use crate::game::catalog::DeckListError;
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: the two real cards the seeds name plus invented test cards.

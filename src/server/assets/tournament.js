@@ -36,6 +36,20 @@
         el("tr", {}, el("th", {}, "player"), el("th", {}, "table"), el("th", {}, "opponent")),
         ...pairing.by_name.map((r) => el("tr", {}, el("td", {}, r.player), el("td", {}, r.table === null ? "bye" : r.table), el("td", {}, r.opponent || "—")))
       );
+    } else if (pairing.pods && pairing.pods.length) {
+      // A pod round: each pod's seats in order, with places once reported.
+      t.replaceChildren(
+        el("tr", {}, ...["pod", "seats (place)", "games"].map((h) => el("th", {}, h))),
+        ...pairing.pods.map((p) =>
+          el(
+            "tr",
+            { dataset: { table: p.pod } },
+            el("td", {}, p.pod),
+            el("td", {}, p.seats.map((x) => x.player + (x.place ? ` (${x.place})` : "")).join(", ")),
+            el("td", {}, gameLinks(p.games))
+          )
+        )
+      );
     } else {
       t.replaceChildren(
         el("tr", {}, ...["table", "player", "pts", "opponent", "pts", "result", "games"].map((h) => el("th", {}, h))),
@@ -116,10 +130,11 @@
 
   async function loadStandings() {
     const s = await api(`/tournaments/${enc}/standings`);
-    $("standings-caption").textContent = `after ${s.swiss_played} Swiss round(s), ${s.policy} policy`;
+    const pods = s.format === "pods";
+    $("standings-caption").textContent = pods ? `after ${s.swiss_played} pod round(s), points by place` : `after ${s.swiss_played} Swiss round(s), ${s.policy} policy`;
     const cols = s.columns;
     $("standings-table").replaceChildren(
-      el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "points"), el("th", {}, "W-L-D"), ...cols.map((c) => el("th", {}, c.label))),
+      el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "points"), el("th", {}, pods ? "games" : "W-L-D"), ...cols.map((c) => el("th", {}, c.label))),
       ...s.rows.map((r) =>
         el(
           "tr",
@@ -127,8 +142,8 @@
           el("td", {}, r.tied ? "T" + r.rank : r.rank),
           el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
           el("td", {}, r.points),
-          el("td", {}, `${r.wins}-${r.losses}-${r.draws}`),
-          ...cols.map((c) => el("td", {}, c.key === "late" ? (r.late ? "late" : "") : pct(r[c.key])))
+          el("td", {}, pods ? r.games : `${r.wins}-${r.losses}-${r.draws}`),
+          ...cols.map((c) => el("td", {}, c.key === "late" ? (r.late ? "late" : "") : pods ? r[c.key].toFixed(2) : pct(r[c.key])))
         )
       )
     );

@@ -346,3 +346,58 @@ fn rulings_need_a_judge() {
         assert_eq!(a["unresolved"], 0);
     });
 }
+
+/// A pod tournament's pages: standings by pod points (not Swiss zeros) and each round's pods, by
+/// pod and by name, as the library's fold gives them.
+#[test]
+fn a_pod_tournament_serves_pod_standings_and_pods() {
+    use std::sync::Arc;
+
+    use kifu::clock::SteppingClock;
+    use kifu::game::commit::Commitment;
+    use kifu::server::{app, AppState, ServerConfig};
+    use kifu::store::sled_store::SledStore;
+
+    let clock = Arc::new(SteppingClock::fixed());
+    let store = SledStore::temporary(clock.clone()).unwrap();
+    let id = StreamId::new("fate-pods").unwrap();
+    let fate = kifu::games::driver("fate").unwrap();
+    let run = kifu::tournament::event::run_pod_event(&store, fate, &id, 8, 2, Commitment([3; 32]), &*clock).unwrap();
+    assert!(run.report.ok());
+    let loaded = record::load(&store, &id).unwrap();
+    let expected = loaded.state.pod_standings();
+    assert!(expected.iter().any(|r| r.points > 0), "someone scored");
+    let router = app(AppState::new(Arc::new(store), clock, ServerConfig::default()));
+    rt().block_on(async {
+        let (s, st) = get(&router, "/api/v1/tournaments/fate-pods/standings", None).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(st["format"], "pods");
+        let rows = st["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 8);
+        for (row, want) in rows.iter().zip(&expected) {
+            assert_eq!(row["player"], want.player.as_str());
+            assert_eq!(row["points"], want.points);
+            assert_eq!(row["games"], want.games);
+            assert_eq!(row["rank"], want.rank);
+        }
+
+        let (s, p) = get(&router, "/api/v1/tournaments/fate-pods/pairings?round=2", None).await;
+        assert_eq!(s, StatusCode::OK);
+        let pods = p["pods"].as_array().unwrap();
+        assert_eq!(pods.len(), 2, "8 players sit in two pods of 4");
+        let round = loaded.state.rounds.iter().find(|r| r.round == 2).unwrap();
+        for (pod, want) in pods.iter().zip(&round.pods) {
+            let names: Vec<&str> =
+                pod["seats"].as_array().unwrap().iter().map(|x| x["player"].as_str().unwrap()).collect();
+            let want: Vec<&str> = want.seats.iter().map(|&s| loaded.state.players[s].name.as_str()).collect();
+            assert_eq!(names, want, "seats in pod order");
+            assert!(pod["seats"].as_array().unwrap().iter().all(|x| x["place"].is_u64()), "places reported");
+        }
+        let by_name = p["by_name"].as_array().unwrap();
+        assert_eq!(by_name.len(), 8);
+        assert!(
+            by_name.iter().all(|r| r["opponent"].as_str().unwrap().matches(", ").count() == 2),
+            "three pod-mates each"
+        );
+    });
+}

@@ -127,7 +127,7 @@ fn browser_tournament_page() {
     let axe = axe_source();
     let mut axe_found: Vec<String> = Vec::new();
     let before = record::load(&*store, &id).unwrap().state;
-    let finalist = before.rounds[2].tables[0].b.clone();
+    let finalist = before.rounds[2].tables[0].b;
     let finalist = before.players[finalist].name.clone();
     let other = if finalist == "Bea" { "Cy" } else { "Bea" };
     rt().block_on(async {

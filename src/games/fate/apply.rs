@@ -175,8 +175,7 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         HandDiscarded { seat, cards } => {
             if let Some(m) = s.master_mut(*seat) {
                 for c in cards {
-                    take_hand(m, c);
-                    m.discard.push(c.clone());
+                    discard_from_hand(m, c);
                 }
             }
         }
@@ -310,6 +309,15 @@ fn draw(s: &mut FateState, seat: Seat, cards: &[CardRef]) {
     }
 }
 
+/// Moves `card` from the hand to the discard. One card, one place: a card already in the discard
+/// (an unruled repeat of a payment, say) is not put there twice, so the fold stays total and sane.
+fn discard_from_hand(m: &mut super::state::MasterState, card: &str) {
+    take_hand(m, card);
+    if !m.discard.iter().any(|d| d == card) {
+        m.discard.push(card.to_string());
+    }
+}
+
 fn take_hand(m: &mut super::state::MasterState, card: &str) {
     if let Some(i) = m.hand.iter().position(|h| h.known() == Some(card)) {
         m.hand.remove(i);
@@ -354,8 +362,7 @@ fn pay(s: &mut FateState, seat: Seat, card: &str, paid: &[Payment]) {
             Payment::Discarded(cards) => {
                 if let Some(m) = s.master_mut(seat) {
                     for c in cards {
-                        take_hand(m, c);
-                        m.discard.push(c.clone());
+                        discard_from_hand(m, c);
                     }
                 }
             }

@@ -243,7 +243,6 @@ fn browser_tournament_page() {
         );
         assert_eq!(js(&c, "getComputedStyle(document.getElementById('print')).display").await, json!("none"), "not on screen");
         as_printed(&c, true).await;
-        assert_eq!(js(&c, "getComputedStyle(document.getElementById('print')).display").await, json!("block"));
         screenshot(&c, "tournament-print-slips").await;
         as_printed(&c, false).await;
         for (button, heading, rows) in

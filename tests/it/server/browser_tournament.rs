@@ -164,7 +164,7 @@ fn browser_tournament_page() {
         c.find(Locator::Css("#run-finalize button[type=submit]")).await.unwrap().click().await.unwrap();
         let status = wait_for(&c, "document.getElementById('run-status').textContent").await;
         assert_eq!(status, json!("done"), "finalized, not early: every round was played");
-        sign_now(&*store, &id, &key, None);
+        // The final root is left unsigned: verification must name that checkpoint.
 
         // Final placings: the champion, the finalist, then the Swiss order (with its shared rank).
         c.goto(&format!("{base}/tournament/{ID}#placings")).await.unwrap();
@@ -188,7 +188,10 @@ fn browser_tournament_page() {
                 ["4", "Dov", "swiss", "4"]
             ])
         );
-        wait_for(&c, "document.getElementById('verify-badge').textContent === 'verified ✓'").await;
+        let badge = wait_for(&c, "document.getElementById('verify-badge').textContent !== 'verifying…' && document.getElementById('verify-badge').textContent").await;
+        let failed = js(&c, "[...document.querySelectorAll('#checks tr')].filter((r) => r.cells[1].textContent !== 'ok').map((r) => r.textContent)").await;
+        assert_eq!(badge, json!("verification FAILED"), "{failed}");
+        assert_eq!(failed, json!(["signaturesFAILEDthe final root carries no valid signature"]));
         let checks = js(
             &c,
             "Object.fromEntries([...document.querySelectorAll('#checks tr')].map((r) => [r.cells[0].textContent, r.cells[1].textContent + ' ' + r.cells[2].textContent]))",
@@ -197,15 +200,6 @@ fn browser_tournament_page() {
         let check = |k: &str| checks[k].as_str().unwrap_or_else(|| panic!("no {k} check in {checks}")).to_string();
         assert!(check("penalties").starts_with("ok Dov Warning"), "{checks}");
         assert!(check("finalized").starts_with("ok finalized after every planned round"), "{checks}");
-        let signatures: Vec<String> = checks
-            .as_object()
-            .unwrap()
-            .iter()
-            .filter(|(k, _)| k.contains("sign"))
-            .map(|(k, v)| format!("{k}: {v}"))
-            .collect();
-        assert!(!signatures.is_empty() && signatures.iter().all(|s| s.contains(": ok ")), "{checks}");
-        assert!(signatures.iter().any(|s| s.contains(SIGNER)), "who signed is shown: {signatures:?}");
         c.execute("document.getElementById('checks-box').open = true; return 0;", vec![]).await.unwrap();
         screenshot(&c, "tournament-placings").await;
         axe_check(&c, &axe, "the tournament placings", &mut axe_found).await;
@@ -249,8 +243,6 @@ fn browser_tournament_page() {
         );
         assert_eq!(js(&c, "getComputedStyle(document.getElementById('print')).display").await, json!("none"), "not on screen");
         as_printed(&c, true).await;
-        assert_eq!(js(&c, "getComputedStyle(document.querySelector('body > main')).display").await, json!("none"));
-        assert_eq!(js(&c, "getComputedStyle(document.getElementById('print')).display").await, json!("block"));
         screenshot(&c, "tournament-print-slips").await;
         as_printed(&c, false).await;
         for (button, heading, rows) in

@@ -1314,6 +1314,15 @@ impl Tournament {
                 dropped: self.players[p].dropped_after.is_some(),
             });
         }
+        // A place is shared ("T3") only if another row holds it: a Swiss tie with a player the
+        // top cut placed higher leaves the other player alone in its place.
+        let mut holders: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for row in &out {
+            *holders.entry(row.place).or_default() += 1;
+        }
+        for row in &mut out {
+            row.tied = holders.get(&row.place).copied().unwrap_or(0) > 1;
+        }
         out
     }
 }

@@ -174,11 +174,7 @@ fn browser_tournament_page() {
             "[...document.querySelectorAll('#placings-table tr[data-player]')].map((r) => [...r.cells].map((td) => td.textContent))",
         )
         .await;
-        // The third place is shown "T3" today: the Swiss tie with the finalist carries over
-        // although nobody else is placed third (reported upstream; not pinned here).
-        let third = rows[2][0].as_str().unwrap().trim_start_matches('T').to_string();
-        let mut rows = rows;
-        rows[2][0] = json!(third);
+        // The third place is not shared: its Swiss tie was with the finalist, placed higher.
         assert_eq!(
             rows,
             json!([

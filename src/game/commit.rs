@@ -489,15 +489,10 @@ impl CommitmentLedger {
         let Some(c) = self.combined.get(key) else {
             return vec![Violation::new("KIFU-SEED-4", format!("seed {key:?} has no committed shares"))];
         };
-        let mut out = Vec::new();
-        let missing: Vec<String> =
-            contributors.iter().filter(|s| !c.shares.contains_key(s)).map(|s| format!("seat {s}")).collect();
-        if !missing.is_empty() {
-            out.push(Violation::new(
-                "KIFU-SEED-5",
-                format!("a share of seed {key:?} was revealed before {} committed", missing.join(", ")),
-            ));
-        }
+        let mut out: Vec<Violation> =
+            revealed_early(contributors, |s| c.shares.contains_key(s), &format!("a share of seed {key:?}"))
+                .into_iter()
+                .collect();
         match c.shares.get(&seat) {
             None => out.push(Violation::new("KIFU-SEED-1", format!("seat {seat} never committed a share of {key:?}"))),
             Some(e) if e.revealed.is_some() => {
@@ -658,15 +653,10 @@ impl CommitmentLedger {
         let Some(c) = self.chains.get(key) else {
             return vec![Violation::new("KIFU-SEED-4", format!("no seat committed a chain for {key:?}"))];
         };
-        let mut out = Vec::new();
-        let missing: Vec<String> =
-            contributors.iter().filter(|s| !c.last.contains_key(s)).map(|s| format!("seat {s}")).collect();
-        if !missing.is_empty() {
-            out.push(Violation::new(
-                "KIFU-SEED-5",
-                format!("a link of chain {key:?} was revealed before {} committed", missing.join(", ")),
-            ));
-        }
+        let mut out: Vec<Violation> =
+            revealed_early(contributors, |s| c.last.contains_key(s), &format!("a link of chain {key:?}"))
+                .into_iter()
+                .collect();
         match c.last.get(&seat) {
             None => out.push(Violation::new("KIFU-SEED-4", format!("seat {seat} committed no chain for {key:?}"))),
             Some(last) if commit_seed(link) != *last => out.push(Violation::new(
@@ -924,4 +914,15 @@ fn replay_segment(
         }
     }
     Ok(order.into())
+}
+
+/// `KIFU-SEED-5`: `what` was revealed before every seat of `contributors` had committed.
+fn revealed_early(
+    contributors: &[super::Seat],
+    committed: impl Fn(&super::Seat) -> bool,
+    what: &str,
+) -> Option<Violation> {
+    let missing: Vec<String> = contributors.iter().filter(|s| !committed(s)).map(|s| format!("seat {s}")).collect();
+    (!missing.is_empty())
+        .then(|| Violation::new("KIFU-SEED-5", format!("{what} was revealed before {} committed", missing.join(", "))))
 }

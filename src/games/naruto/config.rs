@@ -53,6 +53,15 @@ pub enum ShuffleMode {
     Digital,
 }
 
+impl From<ShuffleMode> for crate::game::commit::RandomMode {
+    fn from(mode: ShuffleMode) -> Self {
+        match mode {
+            ShuffleMode::Physical => crate::game::commit::RandomMode::Physical,
+            ShuffleMode::Digital => crate::game::commit::RandomMode::Digital,
+        }
+    }
+}
+
 /// NAR-OPEN-5: one turn marker per player, or one shared marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TurnMarkerPolicy {

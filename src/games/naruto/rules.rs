@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::catalog::{CardDef, CardType};
 use super::config::{
     parse_instance, CounterMissionPolicy, EmptyDeckDrawPolicy, MultiBlockPolicy, MultiElementPolicy,
-    ShortDeckRewardPolicy, ShuffleMode, TurnMarkerPolicy,
+    ShortDeckRewardPolicy, TurnMarkerPolicy,
 };
 use super::events::{
     BlockingTeam, CardRef, Damage, DeployFrom, FightResult, Lot, NarutoEvent, SentTeam, Stat, Step, WinReason, Zone,
@@ -250,22 +250,7 @@ impl Check<'_> {
         if !self.seat_ok(deck, self.s.players.len().min(2)) || !self.seat_ok(by, self.s.players.len().min(2)) {
             return;
         }
-        match seed {
-            Some(key) => {
-                if s.ledger.seed_commitment(key).is_none() {
-                    self.v("KIFU-SEED-4", format!("seed {key:?} was never committed"));
-                } else if s.ledger.seed_is_revealed(key) {
-                    self.v(
-                        "KIFU-SEED-4",
-                        format!("seed {key:?} is already revealed, so a shuffle with it is predictable"),
-                    );
-                }
-            }
-            None if s.shuffles == ShuffleMode::Digital => {
-                self.v("KIFU-SEED-4", "a digital game's shuffles name a committed seed")
-            }
-            None => {}
-        }
+        self.out.extend(s.ledger.check_shuffle_seed(s.shuffles.into(), seed));
         if s.step != Step::Setup {
             // Shuffles during play come from card effects: recorded, not checked.
             return;

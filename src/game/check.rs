@@ -89,6 +89,12 @@ impl<'a, S: CardTable> Check<'a, S> {
         if self.known(card).is_none() {
             return false;
         }
+        self.holds_for("KIFU-CARD-1", seat, zone, card)
+    }
+
+    /// `rule`: the card is in `seat`'s `zone`, for a game whose rules say where a card comes from
+    /// (a FATE draw from the deck, `FATE-TURN-2`); the message says where it is instead.
+    pub fn holds_for(&mut self, rule: RuleId, seat: Seat, zone: S::Zone, card: &str) -> bool {
         let s = self.s;
         let ok = s.card_in(seat, zone, card);
         if !ok {
@@ -97,7 +103,7 @@ impl<'a, S: CardTable> Check<'a, S> {
                 None => S::NOWHERE.to_string(),
             };
             self.v(
-                "KIFU-CARD-1",
+                rule,
                 format!("{} is not in {}'s {}: {where_}", s.card_label(card), s.seat_name(seat), S::zone_name(zone)),
             );
         }

@@ -24,7 +24,7 @@ use crate::support::ensure_file_contents;
 
 /// The rule IDs with one of `prefixes` in the digest section that starts at `heading` and runs to
 /// `next_heading` (or the end of the digest).
-fn digest_ids(heading: &str, next_heading: &str, prefixes: &[&str]) -> BTreeSet<String> {
+pub fn digest_ids(heading: &str, next_heading: &str, prefixes: &[&str]) -> BTreeSet<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules/RULES-DIGEST.md");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("the rules digest must be readable at {}: {e}", path.display()));

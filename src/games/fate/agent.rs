@@ -295,7 +295,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Optio
                 }
             } else {
                 match pending_die(s, 0) {
-                    Some(roll) => Some(EncounterRolled { seat, roll }),
+                    Some(_) => Some(EncounterRolled { seat }),
                     None => draw(s, secrets, rng, Some(seat), None),
                 }
             }
@@ -462,13 +462,13 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
             };
             let planned = pay(&t, seat, &card, i, &e.costs(), rng, &lucky)?;
             if let FateEvent::EffectActivated { paid, .. } = &planned {
-                for p in paid {
-                    if let Payment::Rolled(r) = p {
+                for (k, p) in paid.iter().enumerate() {
+                    if let (Payment::Rolled, Some(r)) = (p, lucky(k)) {
                         let seed = None;
                         t.pending.push(CommonEvent::DieRolled {
                             seat: Some(seat),
                             sides: 6,
-                            value: u32::from(*r),
+                            value: u32::from(r),
                             seed,
                         });
                     }
@@ -529,7 +529,7 @@ fn pay(
             Cost::Die(faces) => {
                 let r = die(dice_used)?;
                 dice_used += 1;
-                paid.push(Payment::Rolled(r));
+                paid.push(Payment::Rolled);
                 if !faces.contains(&r) {
                     succeeded = false;
                     break;

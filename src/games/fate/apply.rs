@@ -9,23 +9,21 @@
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
 use super::events::{CardRef, CardState, CommonEvent, FateEvent, Payment, Process, SpellUse, Step};
-use super::state::{held_ref, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
+use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::{Outcome, Seat};
 
 /// Applies one event.
 pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
     use FateEvent::*;
-    match event {
-        Common(c) => {
-            crate::game::common::record(&mut s.ledger, c);
-            if matches!(c, CommonEvent::DieRolled { .. } | CommonEvent::RandomPicked { .. }) {
-                s.pending.push(c.clone());
-            }
-            return s;
+    if let Common(c) = event {
+        crate::game::common::record(&mut s.ledger, c);
+        if matches!(c, CommonEvent::DieRolled { .. } | CommonEvent::RandomPicked { .. }) {
+            s.pending.push(c.clone());
         }
-        // Every other event uses the rolls and picks recorded for it (validate checks which).
-        _ => s.pending.clear(),
+        return s;
     }
+    // Every other event uses the rolls and picks recorded for it (validate checks which).
+    let used = std::mem::take(&mut s.pending);
     match event {
         ServantSet { seat, heroic_spirit, class } => {
             for r in [heroic_spirit, class] {
@@ -98,8 +96,9 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
             let next = if s.flags.ritual_used() { Step::Encounter } else { Step::Declare };
             to_step(&mut s, next);
         }
-        EncounterRolled { roll, .. } => {
-            if *roll == 1 {
+        EncounterRolled { .. } => {
+            // The face is the roll recorded for it; a forced roll with none recorded battles no one.
+            if rolled_faces(&used).first() == Some(&1) {
                 s.encounter_pending = true;
             } else {
                 to_step(&mut s, Step::End);
@@ -366,7 +365,7 @@ fn pay(s: &mut FateState, seat: Seat, card: &str, paid: &[Payment]) {
                     }
                 }
             }
-            Payment::Rolled(_) | Payment::XPaid(_) => {}
+            Payment::Rolled | Payment::XPaid(_) => {}
         }
     }
 }

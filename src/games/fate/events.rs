@@ -20,6 +20,16 @@ pub enum CardRef {
     Sealed(Commitment),
 }
 
+impl CardRef {
+    /// The instance, when named openly.
+    pub fn open(&self) -> Option<&String> {
+        match self {
+            CardRef::Open(c) => Some(c),
+            CardRef::Sealed(_) => None,
+        }
+    }
+}
+
 /// A face-down card turned face up: its instance, and the salt when it was set sealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Unveiled {
@@ -142,8 +152,9 @@ pub enum Payment {
     Tapped,
     /// R(n): these cards went Resting.
     Rested(Vec<String>),
-    /// D(n): the die showed this face.
-    Rolled(u8),
+    /// D(n): a die was rolled; its face is the [`CommonEvent::DieRolled`] recorded for it (the
+    /// event's rolls, in order), so the value is stored once.
+    Rolled,
     /// E(n): these cards were discarded from hand.
     Discarded(Vec<String>),
     /// X: what was paid, as stated (FATE-OPEN-6).
@@ -202,8 +213,9 @@ pub enum FateEvent {
     ServantRevealed { seat: Seat, cards: Vec<Unveiled>, drawn: Vec<CardRef> },
     /// The ritual step ended (FATE-TURN-4).
     RitualStepEnded { seat: Seat },
-    /// Encounter step: the die showed `roll` (FATE-TURN-5).
-    EncounterRolled { seat: Seat, roll: u8 },
+    /// Encounter step: the encounter die was rolled (FATE-TURN-5); its face is the
+    /// [`CommonEvent::DieRolled`] recorded just before, so the value is stored once.
+    EncounterRolled { seat: Seat },
     /// Encounter roll of 1: the Servant of `target` was the random Servant (FATE-TURN-5, FATE-OPEN-10).
     RandomServantSelected { seat: Seat, target: Seat },
     /// Battle step: an assault on Master `target` was declared (FATE-TURN-6).

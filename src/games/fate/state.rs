@@ -12,7 +12,7 @@ use super::catalog::{CardDef, CardType};
 use super::config::{parse_instance, FateConfig, GameEnd, Policies, Seating, TurnOrder};
 use super::events::{AttackType, CardRef, Process, Stat, Step};
 use crate::game::commit::CommitmentLedger;
-use crate::game::{Outcome, Seat};
+use crate::game::{Outcome, Seat, Seats};
 
 pub use crate::game::cards::Held;
 
@@ -22,6 +22,18 @@ pub fn held_ref(r: &CardRef) -> Held {
         CardRef::Open(c) => Held::Known(c.clone()),
         CardRef::Sealed(c) => Held::Sealed(*c),
     }
+}
+
+/// The faces of the die rolls among `pending`, in order: the values an `EncounterRolled` or a
+/// `Payment::Rolled` stands for (stored once, in the common `DieRolled`).
+pub fn rolled_faces(pending: &[super::events::CommonEvent]) -> Vec<u32> {
+    pending
+        .iter()
+        .filter_map(|c| match c {
+            super::events::CommonEvent::DieRolled { value, .. } => Some(*value),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Upright, on its side, or upside down (FATE-STATE-1..3); face down is [`Servant::face_down`].
@@ -140,7 +152,7 @@ pub struct FateState {
     pub cards: Arc<Cards>,
     pub names: Vec<String>,
     pub policies: Policies,
-    pub masters: Vec<MasterState>,
+    pub masters: Seats<MasterState>,
     pub step: Step,
     /// Turns started so far; the first turn is 1.
     pub turn: u32,
@@ -174,28 +186,22 @@ impl FateState {
     pub fn new(config: &FateConfig) -> FateState {
         let c = config.v1();
         let defs = c.cards.iter().map(|d| (d.id.clone(), d.clone())).collect();
-        let masters = c
-            .decks
-            .iter()
-            .enumerate()
-            .map(|(seat, deck)| {
-                let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
-                let cards: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
-                MasterState {
-                    deck_count: cards.len(),
-                    deck: cards,
-                    hand: Vec::new(),
-                    discard: Vec::new(),
-                    servant: None,
-                    signs: Vec::new(),
-                    prana: i32::from(c.policies.starting_prana),
-                    command_spells: 3,
-                    marks: Vec::new(),
-                    dealt: false,
-                    defeated: false,
-                }
-            })
-            .collect();
+        let masters = Seats::per_seat(&c.decks, |seat, deck| {
+            let cards: BTreeSet<String> = (0..deck.len()).map(|i| super::config::instance_id(seat, i)).collect();
+            MasterState {
+                deck_count: cards.len(),
+                deck: cards,
+                hand: Vec::new(),
+                discard: Vec::new(),
+                servant: None,
+                signs: Vec::new(),
+                prana: i32::from(c.policies.starting_prana),
+                command_spells: 3,
+                marks: Vec::new(),
+                dealt: false,
+                defeated: false,
+            }
+        });
         FateState {
             cards: Arc::new(Cards { defs, decks: c.decks.clone() }),
             names: c.players.clone(),
@@ -231,11 +237,11 @@ impl FateState {
     }
 
     pub fn master(&self, seat: Seat) -> Option<&MasterState> {
-        self.masters.get(usize::from(seat))
+        self.masters.get(seat)
     }
 
     pub(crate) fn master_mut(&mut self, seat: Seat) -> Option<&mut MasterState> {
-        self.masters.get_mut(usize::from(seat))
+        self.masters.get_mut(seat)
     }
 
     pub fn name(&self, seat: Seat) -> String {
@@ -243,7 +249,7 @@ impl FateState {
     }
 
     pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
-        (0..self.masters.len()).map(|i| Seat::try_from(i).unwrap_or(Seat::MAX))
+        self.masters.seats()
     }
 
     pub fn is_living(&self, seat: Seat) -> bool {
@@ -393,5 +399,67 @@ impl FateState {
             GameEnd::FirstDefeat => !self.defeated.is_empty(),
             GameEnd::LastStanding => self.living().len() <= 1,
         }
+    }
+}
+
+/// Where a card is, for the recorder's card checks ([`crate::game::check::CardTable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zone {
+    Deck,
+    Hand,
+    /// The Servant or a Secret Sign.
+    Field,
+    Discard,
+}
+
+impl Zone {
+    pub fn name(self) -> &'static str {
+        match self {
+            Zone::Deck => "deck",
+            Zone::Hand => "hand",
+            Zone::Field => "field",
+            Zone::Discard => "discard pile",
+        }
+    }
+}
+
+impl MasterState {
+    /// Whether `zone` holds `card` (a deck "holds" every instance that may still be in it).
+    pub fn holds(&self, zone: Zone, card: &str) -> bool {
+        match zone {
+            Zone::Deck => self.deck.contains(card),
+            Zone::Hand => self.hand_has(card),
+            Zone::Field => self.field_pose(card).is_some(),
+            Zone::Discard => self.discard.iter().any(|c| c == card),
+        }
+    }
+}
+
+impl crate::game::check::CardTable for FateState {
+    type Def = CardDef;
+    type Zone = Zone;
+    const NOWHERE: &'static str = "its whereabouts are sealed";
+
+    fn card_def(&self, card: &str) -> Option<&CardDef> {
+        self.def(card)
+    }
+
+    fn card_in(&self, seat: Seat, zone: Zone, card: &str) -> bool {
+        self.master(seat).is_some_and(|m| m.holds(zone, card))
+    }
+
+    fn card_at(&self, card: &str) -> Option<(Seat, Zone)> {
+        // Open places first: a deck "holds" every instance not yet seen to leave it.
+        [Zone::Field, Zone::Discard, Zone::Hand, Zone::Deck]
+            .into_iter()
+            .find_map(|z| self.masters.enumerate().find(|(_, m)| m.holds(z, card)).map(|(seat, _)| (seat, z)))
+    }
+
+    fn zone_name(zone: Zone) -> String {
+        zone.name().to_string()
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.name(seat)
     }
 }

@@ -13,7 +13,7 @@
 
 use super::apply::cost_labels;
 use super::events::{CardRef, FateEvent, Payment, SpellUse};
-use super::state::{FateState, Held};
+use super::state::{rolled_faces, FateState, Held};
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer, Visibility};
 
@@ -188,11 +188,12 @@ fn refs(s: &FateState, cards: &[CardRef], visible: bool) -> String {
     }
 }
 
-fn payment(s: &FateState, p: &Payment) -> String {
+/// A payment; `faces` are the dice recorded for the activation, used by its `Rolled` payments in order.
+fn payment(s: &FateState, p: &Payment, faces: &mut std::vec::IntoIter<u32>) -> String {
     match p {
         Payment::Tapped => "T".to_string(),
         Payment::Rested(c) => format!("rested {}", labels(s, c)),
-        Payment::Rolled(r) => format!("rolled {r}"),
+        Payment::Rolled => faces.next().map_or("rolled (no roll recorded)".to_string(), |r| format!("rolled {r}")),
         Payment::Discarded(c) => format!("discarded {}", labels(s, c)),
         Payment::XPaid(x) => format!("X: {x}"),
     }
@@ -228,11 +229,14 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
             refs(s, drawn, hand_visibility(*seat).sees(viewer))
         ),
         RitualStepEnded { seat } => format!("{} ended the ritual step", n(seat)),
-        EncounterRolled { seat, roll } => format!(
-            "{} rolled {roll} for the encounter: {}",
-            n(seat),
-            if *roll == 1 { "battle against a random Servant" } else { "no battle" }
-        ),
+        EncounterRolled { seat } => match rolled_faces(&s.pending).first() {
+            Some(roll) => format!(
+                "{} rolled {roll} for the encounter: {}",
+                n(seat),
+                if *roll == 1 { "battle against a random Servant" } else { "no battle" }
+            ),
+            None => format!("{} rolled for the encounter (no roll recorded): no battle", n(seat)),
+        },
         RandomServantSelected { seat, target } => {
             format!("the random Servant was {}'s: {} battles it", n(target), n(seat))
         }
@@ -274,13 +278,14 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         TurnEnded { seat } => format!("{}'s turn ended", n(seat)),
         EffectActivated { seat, card, effect, paid, succeeded } => {
             let def = s.def(card).and_then(|d| d.effects.get(usize::from(*effect)));
+            let mut faces = rolled_faces(&s.pending).into_iter();
             format!(
                 "{} activated {} of {} (cost {}; paid {}): {}",
                 n(seat),
                 def.map_or(format!("effect {effect}"), |e| format!("{:?}", e.name)),
                 l(card),
                 def.map_or(String::new(), |e| cost_labels(&e.costs())),
-                paid.iter().map(|p| payment(s, p)).collect::<Vec<_>>().join(", "),
+                paid.iter().map(|p| payment(s, p, &mut faces)).collect::<Vec<_>>().join(", "),
                 if *succeeded { "it works" } else { "it fails" }
             )
         }

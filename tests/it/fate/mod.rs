@@ -1,6 +1,7 @@
 //! FATE: rules (given/when/then), self-play, views, coverage and catalog tests.
 
 mod catalog;
+mod cli;
 mod coverage;
 mod fixtures;
 mod pods;

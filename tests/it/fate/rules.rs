@@ -199,7 +199,7 @@ impl G {
             .reveal(seat)
             .push(E::RitualStepEnded { seat })
             .roll(seat, 2)
-            .push(E::EncounterRolled { seat, roll: 2 })
+            .push(E::EncounterRolled { seat })
             .end(seat)
     }
 
@@ -307,6 +307,10 @@ cases! {
         case(g3().setup().quiet(0), E::TurnStarted { seat: 2 }, &["FATE-PHASE-5"]);
     counterclockwise_seating_reverses_next ["FATE-OPEN-7", "FATE-PHASE-2"] =>
         case(G::new(3, &[("seating", "counterclockwise")]).setup().quiet(0), E::TurnStarted { seat: 2 }, &[]);
+    a_turn_out_of_order_under_r2 ["FATE-PHASE-5", "FATE-OPEN-8"] =>
+        case(g3().setup().quiet(0), E::TurnStarted { seat: 0 }, &["FATE-PHASE-5"]);
+    a_turn_out_of_order_under_r1 ["FATE-PHASE-5", "FATE-OPEN-8"] =>
+        case(G::new(3, &[("turn_order", "r1")]).setup().quiet(0), E::TurnStarted { seat: 2 }, &["FATE-PHASE-5"]);
     back_at_the_active_master_the_status_is_handed_over_first ["FATE-PHASE-3"] =>
         case(g3().setup().quiet(0).quiet(1).quiet(2), E::TurnStarted { seat: 0 }, &["FATE-PHASE-3"]);
     no_handover_before_play_comes_back ["FATE-PHASE-3"] =>
@@ -356,15 +360,18 @@ cases! {
     assault_only_after_the_ritual_step ["FATE-TURN-4", "FATE-STATE-4"] =>
         case(g3().setup().start(0), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-TURN-4", "FATE-STATE-4"]);
     unused_ritual_goes_to_declare_not_encounter ["FATE-TURN-4", "FATE-TURN-5"] =>
-        case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0, roll: 3 }, &["FATE-TURN-5"]);
+        case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0 }, &["FATE-TURN-5"]);
     no_voluntary_assault_after_a_used_ritual_step ["FATE-TURN-5", "FATE-STATE-4"] =>
         case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }), E::AssaultDeclared { seat: 0, target: 1 }, &["FATE-TURN-5", "FATE-STATE-4"]);
     the_encounter_die_has_six_faces ["FATE-TURN-5"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0, roll: 7 }, &["FATE-TURN-5"]);
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).push(E::Common(CommonEvent::DieRolled { seat: Some(0), sides: 8, value: 7, seed: None })),
+             E::EncounterRolled { seat: 0 }, &["FATE-TURN-5"]);
+    the_encounter_uses_a_recorded_roll ["FATE-TURN-5"] =>
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }), E::EncounterRolled { seat: 0 }, &["FATE-TURN-5"]);
     a_roll_of_two_skips_the_battle ["FATE-TURN-5"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 2).push(E::EncounterRolled { seat: 0, roll: 2 }).servant_lot(0, 1), E::RandomServantSelected { seat: 0, target: 1 }, &["FATE-TURN-5"]);
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 2).push(E::EncounterRolled { seat: 0 }).servant_lot(0, 1), E::RandomServantSelected { seat: 0, target: 1 }, &["FATE-TURN-5"]);
     a_roll_of_one_battles_another_masters_servant ["FATE-TURN-5", "FATE-OPEN-10"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0, roll: 1 }), E::RandomServantSelected { seat: 0, target: 0 }, &["FATE-OPEN-10"]);
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0 }), E::RandomServantSelected { seat: 0, target: 0 }, &["FATE-OPEN-10"]);
     an_assault_names_another_master ["FATE-TURN-6"] =>
         case(g3().setup().revealed_declare(), E::AssaultDeclared { seat: 0, target: 0 }, &["FATE-TURN-6"]);
     a_standing_servant_may_attack ["FATE-STATE-1", "FATE-TURN-6", "FATE-STATE-5"] =>
@@ -378,18 +385,18 @@ cases! {
     the_hand_limit_is_checked_at_the_end ["FATE-HAND-1", "FATE-TURN-7"] =>
         case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }).push(E::BattleStepSkipped { seat: 0 }), E::TurnEnded { seat: 0 }, &["FATE-HAND-1"]);
     discard_down_to_exactly_four ["FATE-HAND-1"] =>
-        case(g3().setup().start(0).reveal(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 4).push(E::EncounterRolled { seat: 0, roll: 4 }),
+        case(g3().setup().start(0).reveal(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 4).push(E::EncounterRolled { seat: 0 }),
              E::HandDiscarded { seat: 0, cards: vec![p(0, 3)] }, &["FATE-HAND-1"]);
     the_end_step_ends_the_turn ["FATE-TURN-7", "FATE-HAND-1"] =>
         case(g3().setup().start(0), E::TurnEnded { seat: 0 }, &["FATE-TURN-7", "FATE-HAND-1"]);
 
     // --- Battle (FATE-BATTLE-1..9, FATE-DMG) ---
     the_reveal_process_turns_every_face_down_servant_up ["FATE-BATTLE-1"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0, roll: 1 }).servant_lot(0, 1).push(E::RandomServantSelected { seat: 0, target: 1 }),
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0 }).servant_lot(0, 1).push(E::RandomServantSelected { seat: 0, target: 1 }),
              E::BattleServantsRevealed { servants: vec![ServantUnveiled { seat: 0, cards: vec![Unveiled { card: p(0, 0), salt: None }, Unveiled { card: p(0, 1), salt: None }] }] },
              &["FATE-BATTLE-1"]);
     the_battle_process_follows_the_reveal ["FATE-BATTLE-2"] =>
-        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0, roll: 1 }).servant_lot(0, 1).push(E::RandomServantSelected { seat: 0, target: 1 }),
+        case(g3().setup().start(0).sign(0).push(E::RitualStepEnded { seat: 0 }).roll(0, 1).push(E::EncounterRolled { seat: 0 }).servant_lot(0, 1).push(E::RandomServantSelected { seat: 0, target: 1 }),
              E::BattleProcessEnded, &["FATE-BATTLE-2"]);
     the_attacker_chooses_first ["FATE-BATTLE-3"] =>
         case(g3().setup().battle(1).push(E::BattleProcessEnded), E::AttackTypeChosen { seat: 1, attack: AttackType::Physical }, &["FATE-BATTLE-3"]);
@@ -432,13 +439,13 @@ cases! {
     rest_cost_any_policy_rests_any_card ["FATE-OPEN-4", "FATE-COST-2"] =>
         case(G::new(3, &[("rest_cost", "any")]).setup().revealed_declare(), act(0, p(0, 0), 5, vec![Payment::Rested(vec![p(1, 0)])], true), &[]);
     a_d_cost_recorded_as_paid_on_a_wrong_roll ["FATE-COST-3"] =>
-        case(g3().setup().revealed_declare().roll(0, 5), act(0, p(0, 0), 1, vec![Payment::Rolled(5), Payment::Rested(vec![p(0, 0)])], true), &["FATE-COST-3"]);
+        case(g3().setup().revealed_declare().roll(0, 5), act(0, p(0, 0), 1, vec![Payment::Rolled, Payment::Rested(vec![p(0, 0)])], true), &["FATE-COST-3"]);
     a_failed_die_aborts_the_rest_of_the_cost ["FATE-COST-5", "FATE-COST-3"] =>
-        case(g3().setup().revealed_declare().roll(0, 5), act(0, p(0, 0), 1, vec![Payment::Rolled(5)], false), &[]);
+        case(g3().setup().revealed_declare().roll(0, 5), act(0, p(0, 0), 1, vec![Payment::Rolled], false), &[]);
     a_good_roll_goes_on_paying_left_to_right ["FATE-COST-5"] =>
-        case(g3().setup().revealed_declare().roll(0, 2), act(0, p(0, 0), 1, vec![Payment::Rolled(2)], true), &["FATE-COST-5"]);
+        case(g3().setup().revealed_declare().roll(0, 2), act(0, p(0, 0), 1, vec![Payment::Rolled], true), &["FATE-COST-5"]);
     costs_are_paid_in_their_order ["FATE-COST-5"] =>
-        case(g3().setup().revealed_declare().roll(0, 1), act(0, p(0, 0), 1, vec![Payment::Rested(vec![p(0, 0)]), Payment::Rolled(1)], true), &["FATE-COST-5"]);
+        case(g3().setup().revealed_declare().roll(0, 1), act(0, p(0, 0), 1, vec![Payment::Rested(vec![p(0, 0)]), Payment::Rolled], true), &["FATE-COST-5"]);
     e_discards_from_hand ["FATE-COST-4"] =>
         case(g3().setup().revealed_declare(), act(0, p(0, 0), 4, vec![Payment::Discarded(vec![p(1, 3)])], true), &["FATE-COST-4"]);
     an_x_cost_is_forbidden_by_default ["FATE-COST-6", "FATE-OPEN-6"] =>
@@ -446,9 +453,9 @@ cases! {
     x_cost_record_policy_accepts_it ["FATE-OPEN-6"] =>
         case(G::new(3, &[("x_cost", "record")]).setup().revealed_declare(), act(0, p(0, 0), 3, vec![Payment::XPaid("two cards".into())], true), &[]);
     a_failed_roll_uses_the_activation_by_default ["FATE-OPEN-5", "FATE-EFF-3"] =>
-        case(g3().setup().revealed_declare().roll(0, 6).push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-EFF-3"]);
+        case(g3().setup().revealed_declare().roll(0, 6).push(act(0, p(0, 0), 1, vec![Payment::Rolled], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &["FATE-EFF-3"]);
     failed_roll_free_policy_keeps_the_activation ["FATE-OPEN-5"] =>
-        case(G::new(3, &[("failed_roll", "free")]).setup().revealed_declare().roll(0, 6).push(act(0, p(0, 0), 1, vec![Payment::Rolled(6)], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &[]);
+        case(G::new(3, &[("failed_roll", "free")]).setup().revealed_declare().roll(0, 6).push(act(0, p(0, 0), 1, vec![Payment::Rolled], false)), act(0, p(0, 0), 0, vec![Payment::Tapped], true), &[]);
 
     // --- Effects (FATE-EFF-1..4) ---
     constant_effects_are_not_activated ["FATE-EFF-1"] =>
@@ -635,21 +642,18 @@ fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
         faces[die_roll(&seed, "dice/0", 0, 6) as usize - 1] += 1;
     }
     assert!(faces.iter().all(|f| (60..=140).contains(f)), "faces {faces:?}");
-    // The roll must be used as it fell: the encounter names it, and nothing else comes first.
+    // The roll must be used as it fell: nothing else comes first.
     g = g.push(digital_roll(want, "dice/0"));
-    let other = u8::try_from(want % 6 + 1).unwrap();
-    assert_eq!(rule_ids(&g.s, &E::EncounterRolled { seat: 0, roll: other }), vec!["FATE-TURN-5"]);
     assert!(rule_ids(&g.s, &E::AssaultDeclared { seat: 0, target: 1 }).contains(&"KIFU-DIE-4"));
     // Rolling again until a liked face comes up is refused: the first roll stays to be used.
     let next = die_roll(&chain_round_seed("dice", 0, &links), "dice/0", 1, 6);
     assert!(rule_ids(&g.s, &digital_roll(next, "dice/0")).is_empty());
     let rerolled = Fate::apply(g.s.clone(), &digital_roll(next, "dice/0"));
-    assert!(
-        rule_ids(&rerolled, &E::EncounterRolled { seat: 0, roll: u8::try_from(next).unwrap() }).contains(&"KIFU-DIE-4")
-    );
-    // After the roll, the round is spent: the next random outcome needs every Master's next link.
-    let g = g.push(E::EncounterRolled { seat: 0, roll: u8::try_from(want).unwrap() });
+    assert!(rule_ids(&rerolled, &E::EncounterRolled { seat: 0 }).contains(&"KIFU-DIE-4"));
+    // The encounter's face is the roll's, stored once: a 1 waits for a random Servant, 2–6 end the turn.
+    let g = g.push(E::EncounterRolled { seat: 0 });
     assert!(g.s.pending.is_empty());
+    assert_eq!(g.s.encounter_pending, want == 1);
     assert_eq!(g.s.ledger.chain_round("dice"), "dice/1");
     assert_eq!(g.s.ledger.chain_link_due("dice", 0), Some(1));
 }

@@ -1,5 +1,6 @@
 //! Self-play: seeded random games with 3 to 6 Masters validate clean, end with placements, are
-//! deterministic, audit clean, and use every step, battle process and Command Spell option.
+//! deterministic, audit clean, and use every step (setup, stand, draw, ritual, encounter, declare,
+//! every battle process, end, handover) and all five Command Spell options.
 
 use std::collections::BTreeMap;
 
@@ -21,14 +22,22 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
         assert!(!state.defeated.is_empty(), "seed {seed}: an outcome without a defeat");
         assert_eq!(Fate::ledger(state).audit(), vec![], "seed {seed}: audit");
         count(&format!("turn order {:?}", state.policies.turn_order));
-        for e in &game.events {
+        for (i, e) in game.events.iter().enumerate() {
             let key = match e {
+                E::ServantSet { .. } => "setup: servant set".to_string(),
+                E::CardsDealt { .. } => "setup: deal".to_string(),
+                E::FirstActiveMasterChosen { .. } => "setup: first active master".to_string(),
+                E::TurnStarted { .. } => "turn start".to_string(),
+                E::RitualStepEnded { .. } => "ritual end".to_string(),
+                E::BattleProcessEnded => "battle process".to_string(),
+                E::BattleEnded => "retreat: battle end".to_string(),
                 E::ActiveMasterHandedOver { .. } => "handover".to_string(),
                 E::CardsStood { .. } => "stand".to_string(),
                 E::CardDrawn { .. } => "draw".to_string(),
                 E::SecretSignPlaced { .. } => "secret sign".to_string(),
                 E::ServantRevealed { .. } => "servant reveal".to_string(),
-                E::EncounterRolled { roll: 1, .. } => "encounter 1".to_string(),
+                // The face is the common roll just before (stored once).
+                E::EncounterRolled { .. } if rolled_face(&game.events, i) == Some(1) => "encounter 1".to_string(),
                 E::EncounterRolled { .. } => "encounter 2-6".to_string(),
                 E::RandomServantSelected { .. } => "random servant".to_string(),
                 E::AssaultDeclared { .. } => "assault".to_string(),
@@ -40,7 +49,7 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
                 E::HandDiscarded { .. } => "hand limit".to_string(),
                 E::TurnEnded { .. } => "end".to_string(),
                 E::EffectActivated { succeeded: false, .. } => "failed die".to_string(),
-                E::EffectActivated { paid, .. } if paid.iter().any(|p| matches!(p, Payment::Rolled(_))) => {
+                E::EffectActivated { paid, .. } if paid.iter().any(|p| matches!(p, Payment::Rolled)) => {
                     "die paid".to_string()
                 }
                 E::EffectActivated { .. } => "effect".to_string(),
@@ -56,6 +65,13 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
     }
     eprintln!("1000 FATE self-play games: {seen:?}");
     for k in [
+        "setup: servant set",
+        "setup: deal",
+        "setup: first active master",
+        "turn start",
+        "ritual end",
+        "battle process",
+        "retreat: battle end",
         "handover",
         "stand",
         "draw",
@@ -86,6 +102,14 @@ fn a_thousand_four_master_games_validate_end_and_use_every_mechanic() {
     ] {
         assert!(seen.get(k).copied().unwrap_or(0) > 0, "{k} never occurred: {seen:?}");
     }
+}
+
+/// The face of the last die rolled before event `i`: the value an `EncounterRolled` stands for.
+fn rolled_face(events: &[E], i: usize) -> Option<u32> {
+    events[..i].iter().rev().find_map(|e| match e {
+        E::Common(kifu::game::common::CommonEvent::DieRolled { value, .. }) => Some(*value),
+        _ => None,
+    })
 }
 
 #[test]

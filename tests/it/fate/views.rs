@@ -112,3 +112,43 @@ fn the_judge_sees_everything_the_log_holds() {
         }
     }
 }
+
+/// The cards of `seat`'s Servant group and deck zone as `viewer` sees them.
+fn servant_and_deck(s: &FateState, viewer: Viewer, seat: u8) -> (Vec<CardView>, usize) {
+    let view = Fate::view(s, viewer);
+    let sv = view.seats.iter().find(|x| x.seat == seat).unwrap();
+    let servant = sv.zones.iter().find(|z| z.zone == "servant").unwrap();
+    let deck = sv.zones.iter().find(|z| z.zone == "deck").unwrap();
+    (servant.groups.iter().flat_map(|g| g.cards.clone()).collect(), deck.cards.len())
+}
+
+#[test]
+fn a_face_down_servant_is_its_owners_until_revealed_and_decks_are_counts_only() {
+    let game = super::play(2, 4, true);
+    let (mut down, mut up) = (0, 0);
+    for s in game.states.iter().chain(std::iter::once(&game.last)) {
+        for (seat, m) in s.masters.enumerate() {
+            let Some(sv) = m.servant.as_ref() else { continue };
+            for viewer in viewers(4) {
+                let (cards, deck_cards) = servant_and_deck(s, viewer, seat);
+                assert_eq!(deck_cards, 0, "{viewer:?} sees cards of a deck");
+                assert_eq!(cards.len(), 2, "a Servant is two cards");
+                let known = cards.iter().all(|c| matches!(c, CardView::Known { .. }));
+                let hidden = cards.iter().all(|c| matches!(c, CardView::Hidden));
+                // Face up: everyone; face down: its owner alone (a sealed card stays sealed).
+                let visible = !sv.face_down || viewer == Viewer::Player(seat);
+                if !visible {
+                    assert!(hidden, "{viewer:?} sees seat {seat}'s face-down Servant");
+                } else if sv.cards().iter().all(|h| h.known().is_some()) {
+                    assert!(known, "{viewer:?} cannot see seat {seat}'s Servant");
+                }
+            }
+            if sv.face_down {
+                down += 1;
+            } else {
+                up += 1;
+            }
+        }
+    }
+    assert!(down > 0 && up > 0, "the game shows face-down ({down}) and revealed ({up}) Servants");
+}

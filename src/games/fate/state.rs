@@ -438,7 +438,8 @@ impl MasterState {
 impl crate::game::check::CardTable for FateState {
     type Def = CardDef;
     type Zone = Zone;
-    const NOWHERE: &'static str = "its whereabouts are sealed";
+    // A deck holds every instance not yet seen to leave it: a card in no place is sealed in a hand.
+    const NOWHERE: &'static str = "it is sealed in a hand or out of the game";
 
     fn card_def(&self, card: &str) -> Option<&CardDef> {
         self.def(card)

@@ -20,16 +20,6 @@ pub enum CardRef {
     Sealed(Commitment),
 }
 
-impl CardRef {
-    /// The instance, when named openly.
-    pub fn open(&self) -> Option<&String> {
-        match self {
-            CardRef::Open(c) => Some(c),
-            CardRef::Sealed(_) => None,
-        }
-    }
-}
-
 /// A face-down card turned face up: its instance, and the salt when it was set sealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Unveiled {

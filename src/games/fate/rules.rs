@@ -19,7 +19,7 @@ use super::events::{
     AttackType, CardRef, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Step, Unveiled,
     DICE_CHAIN,
 };
-use super::state::{rolled_faces, Battle, FateState, Held, Pose, Zone};
+use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Zone};
 use crate::game::{RuleId, Seat, Violation};
 
 /// The rule-check scaffold on a FATE state (see [`crate::game::check`]).
@@ -146,7 +146,7 @@ impl Check<'_> {
             let got = cards.len();
             self.v("FATE-OPEN-1", format!("the opening hand is {want} cards (opening_hand policy), not {got}"));
         }
-        self.from_deck(seat, cards);
+        self.out_of_deck(seat, cards);
     }
 
     fn first_active_master(&mut self, seat: Seat) {
@@ -155,8 +155,8 @@ impl Check<'_> {
         if s.active_master.is_some() {
             self.v("FATE-PHASE-1", "the first Active Master was already chosen");
         }
-        if let Some((m, _)) = s.masters.enumerate().find(|(_, m)| m.servant.is_none() || !m.dealt) {
-            self.v("FATE-PHASE-1", format!("the deal is not complete: {} has no Servant or hand yet", s.name(m)));
+        if let Some((x, _)) = s.masters.enumerate().find(|(_, m)| m.servant.is_none() || !m.dealt) {
+            self.v("FATE-PHASE-1", format!("the deal is not complete: {} has no Servant or hand yet", s.name(x)));
         }
         if s.policies.first_master == FirstMaster::FirstSeat && seat != 0 {
             self.v("FATE-OPEN-7", "the first_master policy is first-seat: the first Active Master is seat 0");
@@ -203,7 +203,7 @@ impl Check<'_> {
         match card {
             None if count > 0 => self.v("FATE-TURN-2", format!("the deck has {count} cards: draw one")),
             None => {}
-            Some(c) => self.from_deck(seat, std::slice::from_ref(c)),
+            Some(c) => self.out_of_deck(seat, std::slice::from_ref(c)),
         }
     }
 
@@ -238,7 +238,7 @@ impl Check<'_> {
             let got = drawn.len();
             self.v("FATE-TURN-3", format!("a Servant reveal draws 2 cards ({want} available), not {got}"));
         }
-        self.from_deck(seat, drawn);
+        self.out_of_deck(seat, drawn);
     }
 
     /// A voluntary assault: only after an unused ritual step, by a Standing, face-up Servant
@@ -636,17 +636,17 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        self.from_deck(seat, &[hs.clone(), class.clone()]);
+        self.out_of_deck(seat, &[hs.clone(), class.clone()]);
     }
 
     /// Cards named as leaving `seat`'s deck must be in it (`FATE-TURN-2`), each once, and no more
     /// than it holds.
-    fn from_deck(&mut self, seat: Seat, cards: &[CardRef]) {
+    fn out_of_deck(&mut self, seat: Seat, cards: &[CardRef]) {
         let count = self.s.master(seat).map_or(0, |m| m.deck_count);
         if cards.len() > count {
             self.v("FATE-TURN-2", format!("the deck holds {count} cards, not {}", cards.len()));
         }
-        let open: Vec<String> = cards.iter().filter_map(CardRef::open).cloned().collect();
+        let open: Vec<String> = cards.iter().map(held_ref).filter_map(|h| h.known().map(str::to_string)).collect();
         self.each_in(seat, Zone::Deck, &open, "FATE-TURN-2");
     }
 

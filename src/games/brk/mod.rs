@@ -61,4 +61,10 @@ impl Game for Brk {
     fn awaited(state: &BrkState) -> Vec<Seat> {
         state.awaited()
     }
+
+    /// A reveal uses no stack (BRK-HID-5): a controller may reveal its hidden card without holding
+    /// priority; the rules check that the card is its own and the proof matches.
+    fn interjects(_state: &BrkState, event: &BrkEvent) -> bool {
+        matches!(event, BrkEvent::CardRevealed { .. })
+    }
 }

@@ -81,6 +81,23 @@ impl Game for Fate {
         state.may_act()
     }
 
+    /// A Command Spell may be used at any moment (FATE-CS-1) and an effect activated outside
+    /// one's turn (FATE-EFF-4), so any Master may also roll the first die of an activation's
+    /// cost, or open a dice-chain round for it with its link. Every living Master always holds a
+    /// Command Spell (losing the third defeats it), so awaiting these would await every Master
+    /// always.
+    fn interjects(state: &FateState, event: &FateEvent) -> bool {
+        use crate::game::common::CommonEvent;
+        match event {
+            FateEvent::CommandSpellUsed { .. } | FateEvent::EffectActivated { .. } => true,
+            FateEvent::Common(CommonEvent::DieRolled { .. }) => true,
+            FateEvent::Common(CommonEvent::ChainLinkRevealed { key, .. }) => {
+                state.ledger.chain_round_owed(key, &state.living()).is_empty()
+            }
+            _ => false,
+        }
+    }
+
     fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
         apply::eliminate(state, seat)
     }

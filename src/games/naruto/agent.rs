@@ -393,14 +393,7 @@ fn mission_step(s: &NarutoState, attacker: Seat, rng: &mut AgentRng) -> NarutoEv
             options.push(NarutoEvent::ChakraCharged { seat: attacker, cards: vec![c.clone()] });
         }
     }
-    let counters_ok = match s.policies.counter_missions {
-        CounterMissionPolicy::OwnLimit => s.players.get(blocker).is_some_and(|b| b.turn.counter_missions == 0),
-        CounterMissionPolicy::SharedLimit => {
-            s.players.get(blocker).is_some_and(|b| b.turn.counter_missions == 0) && p.turn.missions == 0
-        }
-        CounterMissionPolicy::Unlimited => s.players.get(blocker).is_some_and(|b| b.turn.counter_missions < 2),
-    };
-    if counters_ok && rng.random_bool(0.15) {
+    if s.counter_mission_open() && rng.random_bool(0.15) {
         options.extend(mission_options(s, blocker, true, rng));
     }
     if !options.is_empty() && rng.random_bool(0.8) {

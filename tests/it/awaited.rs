@@ -111,7 +111,8 @@ fn a_fate_reveal_round_awaits_every_unrevealed_master_and_shrinks() {
                 seat: *seat,
                 link: kifu::game::commit::Commitment([0; 32]),
             });
-            let rolling = after.pending.iter().any(|c| matches!(c, CommonEvent::DieRolled { seat: Some(x), .. } if x == seat));
+            let rolling =
+                after.pending.iter().any(|c| matches!(c, CommonEvent::DieRolled { seat: Some(x), .. } if x == seat));
             if !owed_after.is_empty() && after.step_owner() != Some(*seat) && !rolling {
                 let v = kifu::game::selfplay::unawaited::<Fate>(after, &again);
                 assert_eq!(v.map(|v| v.rule), Some("KIFU-TURN-1"), "seed {seed}, event {i}: a second link");
@@ -150,4 +151,19 @@ fn brk_priority_after_a_declaration_and_the_first_turn_are_awaited() {
         }
     }
     assert!(declarations.len() == 2 && declarations.values().all(|n| *n > 10), "{declarations:?}");
+}
+
+/// FATE checks who may act (`CHECKS_AWAITED`): a thousand self-played games of 3 to 6 Masters
+/// audit clean through the generic audit, which holds every acting seat to the awaited seats.
+#[test]
+fn a_thousand_fate_games_audit_clean_with_the_awaited_check() {
+    assert!(Fate::CHECKS_AWAITED);
+    crate::game_support::check_self_play_audits_clean::<Fate>(0..250, &[table(3), table(4), table(5), table(6)]);
+}
+
+/// BRK checks who may act too; its thousand-game audit lives with its self-play tests.
+#[test]
+fn brk_and_lc_check_who_may_act_and_the_released_games_do_not() {
+    assert!(Brk::CHECKS_AWAITED && Lc::CHECKS_AWAITED);
+    assert!(!Naruto::CHECKS_AWAITED && !Vanguard::CHECKS_AWAITED, "released games audit exactly as before");
 }

@@ -384,3 +384,27 @@ pub fn check_every_actor_was_awaited<G: Game>(
 pub fn table(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("p{i}")).collect()
 }
+
+/// Self-plays `seeds` games of `G` for each player list of `tables` and audits each through the
+/// generic audit (so a game with `CHECKS_AWAITED` checks every acting seat was awaited): every
+/// report is clean and has an outcome.
+pub fn check_self_play_audits_clean<G: Game>(seeds: std::ops::Range<u64>, tables: &[Vec<String>]) {
+    use kifu::game::replay::Step;
+    use kifu::log::envelope::Timestamp;
+    for players in tables {
+        for seed in seeds.clone() {
+            let game = kifu::game::selfplay::self_play::<G>(seed, players, 50_000)
+                .unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
+            let steps: Vec<Step<G::Event>> = game
+                .entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, (actor, entry))| Step { seq: i as u64, recorded_at: Timestamp(0), actor, entry })
+                .collect();
+            let (report, _) = kifu::game::audit::audit::<G>(game.config, steps)
+                .unwrap_or_else(|v| panic!("{} seats, seed {seed}: {v:?}", players.len()));
+            assert!(report.is_clean(), "{} seats, seed {seed}: {:?}", players.len(), report.findings);
+            assert!(report.outcome.is_some(), "{} seats, seed {seed}: no outcome", players.len());
+        }
+    }
+}

@@ -264,8 +264,7 @@ impl BrkState {
         }
         match self.phase {
             Phase::Setup => {
-                let owed: Vec<Seat> =
-                    self.players.enumerate().filter(|(_, p)| !p.deployed).map(|(s, _)| s).collect();
+                let owed: Vec<Seat> = self.players.enumerate().filter(|(_, p)| !p.deployed).map(|(s, _)| s).collect();
                 // Both squads deployed: the first turn starts, recorded for its player, seat 0 (BRK-OPEN-1).
                 if owed.is_empty() {
                     vec![0]

@@ -41,9 +41,9 @@ impl Game for Fate {
     /// 2 to 8 seats at most; the `masters` policy narrows it (3 to 6 by default, FATE-PHASE-1).
     const SEATS: SeatRange = SeatRange::new(2, 8);
     // Any Master may use a Command Spell at any moment (FATE-CS-1) and activate effects outside
-    // its turn (FATE-EFF-4), so the awaited seats cannot bound who records; the rules check the
-    // turn order with FATE rule IDs instead.
-    const CHECKS_AWAITED: bool = false;
+    // its turn (FATE-EFF-4): those interject (see `interjects`); every other action must come
+    // from an awaited Master, on top of the FATE rule IDs that check the turn order.
+    const CHECKS_AWAITED: bool = true;
 
     crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState);
 

@@ -122,7 +122,11 @@ pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRn
     }
     let ev = match s.step {
         Step::Setup => return None,
-        Step::TurnEnded => NarutoEvent::TurnStarted { turn: s.turn + 1, attacker: blocker },
+        // The next turn is recorded for the seat "who may act" names: the incoming attacker.
+        Step::TurnEnded => NarutoEvent::TurnStarted {
+            turn: s.turn + 1,
+            attacker: <super::Naruto as crate::game::Game>::awaited(s).first().copied()?,
+        },
         Step::Draw => {
             let empty = s.players.get(attacker).is_none_or(|p| p.deck_count == 0);
             if s.is_first_turn() || (empty && s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Skip) {

@@ -164,3 +164,14 @@ fn a_thousand_fate_games_audit_clean_with_the_awaited_check() {
 // the released games do not, so they audit exactly as before.
 const _: () = assert!(Fate::CHECKS_AWAITED && Brk::CHECKS_AWAITED && Lc::CHECKS_AWAITED);
 const _: () = assert!(!Naruto::CHECKS_AWAITED && !Vanguard::CHECKS_AWAITED);
+
+/// The CLI's `show` says who may act: the "waiting for" fact names the awaited seats by name.
+#[test]
+fn show_names_who_may_act() {
+    let env = crate::support::TestEnv::new();
+    let out = env.ok(&["game", "self-play", "--game", "brk", "--seed", "3", "--count", "1", "--prefix", "w"]);
+    let id = out.lines().next().unwrap().split('\t').next().unwrap().trim().to_string();
+    let shown = env.ok(&["game", "show", &id, "--turn", "2", "--as", "spectator"]);
+    let line = shown.lines().find(|l| l.contains("waiting for")).unwrap_or_else(|| panic!("{shown}"));
+    assert!(line.contains("alice") || line.contains("bob") || line.contains("p0") || line.contains("p1"), "{line}");
+}

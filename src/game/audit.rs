@@ -133,7 +133,8 @@ pub fn step_violations<G: Game>(
 
 /// The recorder's seat checks on a game action, written once for every game: the acting seat
 /// exists (`KIFU-SEAT-1`, unless the game's own `validate` already said so), was not eliminated
-/// by a judge (`KIFU-SEAT-3`), and, for games that ask for it, is awaited (`KIFU-TURN-1`).
+/// by a judge (`KIFU-SEAT-3`), and, for games that ask for it, is awaited (`KIFU-TURN-1`) unless
+/// the event interjects.
 pub fn seat_violations<G: Game>(
     seats: usize,
     state_before: &super::replay::Table<G>,
@@ -147,7 +148,7 @@ pub fn seat_violations<G: Game>(
     if state_before.eliminated().contains(&seat) {
         return vec![Violation::new("KIFU-SEAT-3", format!("seat {seat} is out of the game (a judge's game loss)"))];
     }
-    if G::CHECKS_AWAITED {
+    if G::CHECKS_AWAITED && !G::interjects(&state_before.game, event) {
         return super::rules::check_awaited(seat, &state_before.position().awaited).into_iter().collect();
     }
     vec![]

@@ -694,6 +694,18 @@ impl CommitmentLedger {
         (c.drawn || !c.links.contains_key(&seat)).then(|| c.reveals.get(&seat).copied().unwrap_or(0))
     }
 
+    /// The seats of `contributors` that still owe their link to the open round of chain `key`:
+    /// a round opens with its first link and closes when the last contributor reveals (or a draw
+    /// uses it). Empty when no round is open. A reveal round is a simultaneous step: every seat
+    /// listed here may reveal now, in any order ("who may act").
+    pub fn chain_round_owed(&self, key: &str, contributors: &[super::Seat]) -> Vec<super::Seat> {
+        let Some(c) = self.chains.get(key) else { return vec![] };
+        if c.drawn || c.links.is_empty() {
+            return vec![];
+        }
+        contributors.iter().copied().filter(|s| !c.links.contains_key(s)).collect()
+    }
+
     /// The current round of chain `key` and its seed, once every seat of `contributors` revealed
     /// (a round may serve several draws in a row, e.g. the dice of one cost).
     pub fn chain_round_ready(&self, key: &str, contributors: &[super::Seat]) -> Option<(String, Secret)> {

@@ -217,9 +217,11 @@ pub struct Position {
     pub step: &'static str,
     /// The seat whose turn it is (the attacker in Naruto, the turn player in FATE), if any.
     pub active: Option<Seat>,
-    /// Who may act now ([`Game::awaited`]): the blocker in a block step, every seat holding
-    /// priority on a stack, every seat owing a simultaneous choice, FATE's Active Master. Empty
-    /// when the game is over or only automatic steps are due.
+    /// Who may act now ([`Game::awaited`]): the blocker in a block step, the seat holding
+    /// priority on a stack, every seat owing a simultaneous choice or a link of an open reveal
+    /// round, FATE's Active Master when it hands the status over, the seat an automatic step is
+    /// recorded for (the incoming player of a turn handover). Empty when the game is over or
+    /// only automatic steps recorded for no seat are due.
     pub awaited: Vec<Seat>,
 }
 
@@ -292,8 +294,22 @@ pub trait Game: 'static {
     fn position(state: &Self::State) -> Position;
 
     /// The seats the game waits for now ("who may act"): see [`Position::awaited`]. Seats a judge
-    /// eliminated are removed by the machinery.
+    /// eliminated are removed by the machinery. Every event an agent plays has its acting seat
+    /// here (self-play enforces it), unless the event [interjects](Game::interjects). An automatic
+    /// step that is recorded for a seat (a turn handover naming the incoming player) awaits that
+    /// seat: who "may act" is the seat the event is recorded for.
     fn awaited(state: &Self::State) -> Vec<Seat>;
+
+    /// Whether `event` is an interjection: an action the rules let a seat take at any moment,
+    /// whoever the game awaits (FATE's Command Spells, FATE-CS-1, and effects activated outside
+    /// one's turn, FATE-EFF-4). Neither self-play nor the `KIFU-TURN-1` check hold an
+    /// interjection to [`Game::awaited`]; the game's own rules check it. `state` is the state
+    /// before the event. Without it, a game whose every seat may always interject would await
+    /// every seat always, and "who may act" would say nothing.
+    fn interjects(state: &Self::State, event: &Self::Event) -> bool {
+        let _ = (state, event);
+        false
+    }
 
     /// A judge's game loss put `seat` out of the game ([`Ruling::GameLossIssued`]). The hook lets
     /// a game of three or more go on without the seat (skip its turns, drop it from the awaited

@@ -16,6 +16,8 @@ pub struct SelfPlayed<G: Game> {
 }
 
 /// Plays one game from `seed` (at most `max_events` events). Deterministic for a given seed.
+/// Every agent event's acting seat must be one the state awaits ([`Game::awaited`]): an agent
+/// that acts for a seat the game does not wait for is an error (`KIFU-TURN-1`, naming the event).
 pub fn self_play<G: Game>(seed: u64, players: &[String], max_events: usize) -> Result<SelfPlayed<G>, Vec<Violation>> {
     let mut rng = AgentRng::seed_from_u64(seed);
     let (config, mut secrets) = G::self_play_config(players, &mut rng);
@@ -26,12 +28,26 @@ pub fn self_play<G: Game>(seed: u64, players: &[String], max_events: usize) -> R
         let Some(event) = G::agent_step(&state, &mut secrets, &mut rng) else {
             break;
         };
+        if let Some(v) = unawaited::<G>(&state, &event) {
+            return Err(vec![Violation::new(v.rule, format!("self-play event {}: {}", entries.len(), v.message))]);
+        }
         G::ledger_mut(&mut state).at(entries.len() as u64);
         let actor = actor_for::<G>(&names, &event);
         state = G::apply(state, &event);
         entries.push((actor, GameEntry::Played(event)));
     }
     Ok(SelfPlayed { config, entries, final_state: state })
+}
+
+/// The `KIFU-TURN-1` violation of `event` if its acting seat is not one `state` awaits: what
+/// self-play enforces on every agent's every event, whatever the game's [`Game::CHECKS_AWAITED`].
+/// An interjection ([`Game::interjects`]) is not held to it.
+pub fn unawaited<G: Game>(state: &G::State, event: &G::Event) -> Option<Violation> {
+    let seat = G::acting_seat(event)?;
+    if G::interjects(state, event) {
+        return None;
+    }
+    super::rules::check_awaited(seat, &G::awaited(state))
 }
 
 /// Sets each policy of `table` (key, the values to pick from) with probability `p` to a value

@@ -313,3 +313,98 @@ pub fn check_checked_in_fixture(driver: &dyn Driver, line: &str) -> (VerifiedLog
     let jsonl = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).unwrap();
     (log, jsonl)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Who may act.
+// ---------------------------------------------------------------------------------------------
+
+/// The kind of an event from its debug form: the variant name, with the inner variant for a
+/// wrapped common event (`Common(ChainLinkRevealed`).
+fn event_kind(event: &impl std::fmt::Debug) -> String {
+    let text = format!("{event:?}");
+    let name = |t: &str| t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+    let head = name(&text);
+    match text.strip_prefix(&format!("{head}(")) {
+        Some(rest) => format!("{head}({}", name(rest)),
+        None => head,
+    }
+}
+
+/// Self-plays `seeds` games of `G` for each player list of `tables` and asserts that every agent
+/// event's acting seat was awaited by the state before it ([`kifu::game::selfplay::unawaited`]),
+/// and that the generic self-play (which enforces it) completes. Returns how many events of each
+/// kind were checked, so a caller can assert the seat-carrying kinds came up.
+pub fn check_every_actor_was_awaited<G: Game>(
+    seeds: std::ops::Range<u64>,
+    tables: &[Vec<String>],
+) -> BTreeMap<String, usize> {
+    let mut checked: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unawaited: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    for players in tables {
+        for seed in seeds.clone() {
+            let mut rng = AgentRng::seed_from_u64(seed);
+            let (config, mut secrets) = G::self_play_config(players, &mut rng);
+            let mut state = G::setup(&config).unwrap_or_else(|v| panic!("seed {seed}: config rejected: {v:?}"));
+            for seq in 0..50_000u64 {
+                let Some(event) = G::agent_step(&state, &mut secrets, &mut rng) else { break };
+                let kind = event_kind(&event);
+                if G::acting_seat(&event).is_some() {
+                    *checked.entry(kind.clone()).or_default() += 1;
+                }
+                if let Some(v) = kifu::game::selfplay::unawaited::<G>(&state, &event) {
+                    let p = G::position(&state);
+                    let e = unawaited.entry(kind).or_insert((0, String::new()));
+                    e.0 += 1;
+                    if e.1.is_empty() {
+                        e.1 = format!(
+                            "{} seats, seed {seed}, event {seq} at {}/{} (turn of {:?}): {}",
+                            players.len(),
+                            p.phase,
+                            p.step,
+                            p.active,
+                            v.message
+                        );
+                    }
+                }
+                G::ledger_mut(&mut state).at(seq);
+                state = G::apply(state, &event);
+            }
+            if unawaited.is_empty() {
+                if let Err(v) = kifu::game::selfplay::self_play::<G>(seed, players, 50_000) {
+                    panic!("seed {seed}: self-play refused: {v:?}");
+                }
+            }
+        }
+    }
+    assert!(unawaited.is_empty(), "events by seats the state did not await (kind: count, first):\n{unawaited:#?}");
+    checked
+}
+
+/// `n` player names, for games of more than two seats.
+pub fn table(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("p{i}")).collect()
+}
+
+/// Self-plays `seeds` games of `G` for each player list of `tables` and audits each through the
+/// generic audit (so a game with `CHECKS_AWAITED` checks every acting seat was awaited): every
+/// report is clean and has an outcome.
+pub fn check_self_play_audits_clean<G: Game>(seeds: std::ops::Range<u64>, tables: &[Vec<String>]) {
+    use kifu::game::replay::Step;
+    use kifu::log::envelope::Timestamp;
+    for players in tables {
+        for seed in seeds.clone() {
+            let game = kifu::game::selfplay::self_play::<G>(seed, players, 50_000)
+                .unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
+            let steps: Vec<Step<G::Event>> = game
+                .entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, (actor, entry))| Step { seq: i as u64, recorded_at: Timestamp(0), actor, entry })
+                .collect();
+            let (report, _) = kifu::game::audit::audit::<G>(game.config, steps)
+                .unwrap_or_else(|v| panic!("{} seats, seed {seed}: {v:?}", players.len()));
+            assert!(report.is_clean(), "{} seats, seed {seed}: {:?}", players.len(), report.findings);
+            assert!(report.outcome.is_some(), "{} seats, seed {seed}: no outcome", players.len());
+        }
+    }
+}

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod as_recorded;
+mod awaited;
 mod bounded_output;
 mod brk;
 mod cli_errors;

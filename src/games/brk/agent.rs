@@ -242,9 +242,9 @@ pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) 
     // Who acts comes from the game's "who may act" query, as the recorder sees it.
     let awaited = <Brk as Game>::awaited(s);
     if s.phase == Phase::Setup {
-        return Some(match awaited.first() {
+        return Some(match awaited.iter().find(|x| !s.deployed(**x)) {
             Some(&seat) => deploy(s, seat, secrets, rng),
-            None => E::TurnStarted { seat: 0, turn: 1 },
+            None => E::TurnStarted { seat: awaited.first().copied().unwrap_or(0), turn: 1 },
         });
     }
     if let Some(p) = s.pending_reveals.first().and_then(|id| s.piece(id)) {

@@ -39,9 +39,9 @@ impl Game for Brk {
     const RULESET: &'static str = "brk";
     const RULESET_VERSION: u32 = 1;
     const SEATS: SeatRange = SeatRange::TWO;
-    // Priority is checked by BRK-STACK-3 (its cases name it), and a reveal uses no stack
-    // (BRK-HID-5): a controller may reveal without holding priority, which KIFU-TURN-1 would refuse.
-    const CHECKS_AWAITED: bool = false;
+    // Priority is also checked by BRK-STACK-3 (its cases name it); a reveal uses no stack
+    // (BRK-HID-5), so it interjects rather than waiting for priority.
+    const CHECKS_AWAITED: bool = true;
 
     crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState);
 
@@ -60,5 +60,11 @@ impl Game for Brk {
     /// (a reveal, a deployment, the active player's phase change).
     fn awaited(state: &BrkState) -> Vec<Seat> {
         state.awaited()
+    }
+
+    /// A reveal uses no stack (BRK-HID-5): a controller may reveal its hidden card without holding
+    /// priority; the rules check that the card is its own and the proof matches.
+    fn interjects(_state: &BrkState, event: &BrkEvent) -> bool {
+        matches!(event, BrkEvent::CardRevealed { .. })
     }
 }

@@ -252,7 +252,8 @@ impl BrkState {
     }
 
     /// Who may act now ("who may act", [`crate::game::Game::awaited`]): the owners of targeted
-    /// hidden cards first, then the priority holder; outside the main phase whoever owes the step.
+    /// hidden cards first, then the priority holder; outside the main phase whoever owes the step
+    /// (the next turn's player for a turn start, which is recorded for it).
     /// Empty while an action resolves (its payment and effects are automatic) and once the game is over.
     pub fn awaited(&self) -> Vec<Seat> {
         if self.result.is_some() {
@@ -262,7 +263,15 @@ impl BrkState {
             return vec![p.owner];
         }
         match self.phase {
-            Phase::Setup => self.players.enumerate().filter(|(_, p)| !p.deployed).map(|(s, _)| s).collect(),
+            Phase::Setup => {
+                let owed: Vec<Seat> = self.players.enumerate().filter(|(_, p)| !p.deployed).map(|(s, _)| s).collect();
+                // Both squads deployed: the first turn starts, recorded for its player, seat 0 (BRK-OPEN-1).
+                if owed.is_empty() {
+                    vec![0]
+                } else {
+                    owed
+                }
+            }
             Phase::Reveal => {
                 let mut out: Vec<Seat> = self.reveal_due().iter().map(|p| p.owner).collect();
                 out.extend(self.active);

@@ -263,7 +263,8 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Optio
                 let from = s.active_master?;
                 Some(ActiveMasterHandedOver { from, to: s.next_living(from) })
             } else {
-                Some(TurnStarted { seat: s.expected_next()? })
+                // Recorded for the Master "who may act" names: the one whose turn starts.
+                Some(TurnStarted { seat: s.step_owner()? })
             }
         }
         Step::Stand => Some(CardsStood { seat: me? }),

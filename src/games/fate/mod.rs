@@ -41,9 +41,9 @@ impl Game for Fate {
     /// 2 to 8 seats at most; the `masters` policy narrows it (3 to 6 by default, FATE-PHASE-1).
     const SEATS: SeatRange = SeatRange::new(2, 8);
     // Any Master may use a Command Spell at any moment (FATE-CS-1) and activate effects outside
-    // its turn (FATE-EFF-4), so the awaited seats cannot bound who records; the rules check the
-    // turn order with FATE rule IDs instead.
-    const CHECKS_AWAITED: bool = false;
+    // its turn (FATE-EFF-4): those interject (see `interjects`); every other action must come
+    // from an awaited Master, on top of the FATE rule IDs that check the turn order.
+    const CHECKS_AWAITED: bool = true;
 
     crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState);
 
@@ -79,6 +79,23 @@ impl Game for Fate {
 
     fn awaited(state: &FateState) -> Vec<Seat> {
         state.may_act()
+    }
+
+    /// A Command Spell may be used at any moment (FATE-CS-1) and an effect activated outside
+    /// one's turn (FATE-EFF-4), so any Master may also roll the first die of an activation's
+    /// cost, or open a dice-chain round for it with its link. Every living Master always holds a
+    /// Command Spell (losing the third defeats it), so awaiting these would await every Master
+    /// always.
+    fn interjects(state: &FateState, event: &FateEvent) -> bool {
+        use crate::game::common::CommonEvent;
+        match event {
+            FateEvent::CommandSpellUsed { .. } | FateEvent::EffectActivated { .. } => true,
+            FateEvent::Common(CommonEvent::DieRolled { .. }) => true,
+            FateEvent::Common(CommonEvent::ChainLinkRevealed { key, .. }) => {
+                state.ledger.chain_round_owed(key, &state.living()).is_empty()
+            }
+            _ => false,
+        }
     }
 
     fn seat_eliminated(state: FateState, seat: Seat) -> FateState {

@@ -300,24 +300,61 @@ impl FateState {
         }
     }
 
-    /// The Masters who may act now: the Active Master, the Master whose turn it is and, in a
-    /// battle, the responder. (Any Master may use a Command Spell at any moment, FATE-CS-1, and
-    /// activate effects outside their turn, FATE-EFF-4; those are open to every undefeated Master.)
+    /// The Masters who may act now ("who may act", [`crate::game::Game::awaited`]): at the deal,
+    /// those who still owe their Servant, hand or dice chain; then the Master who owes the step
+    /// (see [`FateState::step_owner`]); every Master who still owes a link to an open dice-chain
+    /// round (a simultaneous step); and the Master whose rolled dice wait for its activation.
+    /// Command Spells (FATE-CS-1) and activations (FATE-EFF-4) may come from any Master at any
+    /// moment: they interject ([`crate::game::Game::interjects`]) rather than widen this list.
     pub fn may_act(&self) -> Vec<Seat> {
         if self.result.is_some() {
             return Vec::new();
         }
+        let living = self.living();
+        let mut out = self.ledger.chain_round_owed(super::events::DICE_CHAIN, &living);
         if self.step == Step::Setup {
-            return self.living();
-        }
-        let mut out: Vec<Seat> = self.active_master.into_iter().chain(self.turn_master).collect();
-        if let Some(b) = &self.battle {
-            out.push(b.responder);
+            let digital = self.policies.dice == super::config::DiceMode::Digital;
+            out.extend(living.iter().copied().filter(|x| {
+                self.master(*x).is_some_and(|m| m.servant.is_none() || !m.dealt)
+                    || (digital && !self.ledger.chain_is_committed(super::events::DICE_CHAIN, *x))
+            }));
+        } else {
+            out.extend(self.step_owner());
+            out.extend(self.pending.iter().filter_map(|c| match c {
+                super::events::CommonEvent::DieRolled { seat, .. } => *seat,
+                _ => None,
+            }));
         }
         out.retain(|s| self.is_living(*s));
         out.sort();
         out.dedup();
         out
+    }
+
+    /// The Master the current step waits for, if any: between turns the Active Master when a
+    /// handover is due (FATE-PHASE-3), else the Master whose turn starts next (the turn start is
+    /// recorded for the incoming Master); in a battle the attacker or the responder choosing an
+    /// attack type, and the winner taking a card; otherwise the turn's Master. The battle's
+    /// reveal, damage and end are automatic and await nobody.
+    pub fn step_owner(&self) -> Option<Seat> {
+        match self.step {
+            Step::Setup | Step::Over => None,
+            Step::TurnOver if self.handover_due() => self.active_master,
+            Step::TurnOver => self.expected_next(),
+            Step::Battle => {
+                let b = self.battle.as_ref()?;
+                match b.process {
+                    Process::Attack => Some(b.attacker),
+                    Process::Response => Some(b.responder),
+                    Process::Retreat if !b.card_taken => self
+                        .hand_take(b)
+                        .filter(|(_, loser)| self.master(*loser).is_some_and(|m| !m.hand.is_empty()))
+                        .map(|(winner, _)| winner),
+                    Process::Retreat | Process::Reveal | Process::Battle | Process::Wounding => None,
+                }
+            }
+            Step::Stand | Step::Draw | Step::Ritual | Step::Encounter | Step::Declare | Step::End => self.turn_master,
+        }
     }
 
     /// A Servant's stat with this turn's bonuses (FATE-OPEN-12: the two cards add up).

@@ -122,7 +122,11 @@ pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRn
     }
     let ev = match s.step {
         Step::Setup => return None,
-        Step::TurnEnded => NarutoEvent::TurnStarted { turn: s.turn + 1, attacker: blocker },
+        // The next turn is recorded for the seat "who may act" names: the incoming attacker.
+        Step::TurnEnded => NarutoEvent::TurnStarted {
+            turn: s.turn + 1,
+            attacker: <super::Naruto as crate::game::Game>::awaited(s).first().copied()?,
+        },
         Step::Draw => {
             let empty = s.players.get(attacker).is_none_or(|p| p.deck_count == 0);
             if s.is_first_turn() || (empty && s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Skip) {
@@ -393,14 +397,7 @@ fn mission_step(s: &NarutoState, attacker: Seat, rng: &mut AgentRng) -> NarutoEv
             options.push(NarutoEvent::ChakraCharged { seat: attacker, cards: vec![c.clone()] });
         }
     }
-    let counters_ok = match s.policies.counter_missions {
-        CounterMissionPolicy::OwnLimit => s.players.get(blocker).is_some_and(|b| b.turn.counter_missions == 0),
-        CounterMissionPolicy::SharedLimit => {
-            s.players.get(blocker).is_some_and(|b| b.turn.counter_missions == 0) && p.turn.missions == 0
-        }
-        CounterMissionPolicy::Unlimited => s.players.get(blocker).is_some_and(|b| b.turn.counter_missions < 2),
-    };
-    if counters_ok && rng.random_bool(0.15) {
+    if s.counter_mission_open() && rng.random_bool(0.15) {
         options.extend(mission_options(s, blocker, true, rng));
     }
     if !options.is_empty() && rng.random_bool(0.8) {

@@ -75,7 +75,10 @@ impl Game for Naruto {
         match (state.step, state.attacker) {
             // Mulligans, the jutsu exchange and the hand check involve both players.
             (Step::Setup | Step::Jutsu | Step::HandCheck, _) | (_, None) => both,
-            (Step::Block, Some(a)) => vec![crate::game::opponent(a)],
+            // The attacker's missions, and the blocker's counter mission while it may play one.
+            (Step::Mission, Some(_)) if state.counter_mission_open() => both,
+            // The block, and the next turn (its start is recorded for the incoming attacker).
+            (Step::Block | Step::TurnEnded, Some(a)) => vec![crate::game::opponent(a)],
             (_, Some(a)) => vec![a],
         }
     }

@@ -307,6 +307,22 @@ impl NarutoState {
     pub fn is_first_turn(&self) -> bool {
         self.turn == 1
     }
+
+    /// Whether the blocker may still play a counter mission this turn under the
+    /// `counter_missions` policy (so it may act in the attacker's mission step).
+    pub fn counter_mission_open(&self) -> bool {
+        use super::config::CounterMissionPolicy;
+        let Some(attacker) = self.attacker else { return false };
+        let blocker = self.players.get(crate::game::opponent(attacker));
+        match self.policies.counter_missions {
+            CounterMissionPolicy::OwnLimit => blocker.is_some_and(|b| b.turn.counter_missions == 0),
+            CounterMissionPolicy::SharedLimit => {
+                blocker.is_some_and(|b| b.turn.counter_missions == 0)
+                    && self.players.get(attacker).is_some_and(|p| p.turn.missions == 0)
+            }
+            CounterMissionPolicy::Unlimited => blocker.is_some_and(|b| b.turn.counter_missions < 2),
+        }
+    }
 }
 
 impl crate::game::check::CardTable for NarutoState {

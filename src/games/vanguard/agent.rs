@@ -212,7 +212,11 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
         }
         Phase::Main => main_step(s, seat, vg, rng).or_else(|| next(Phase::Battle)),
         Phase::Battle => battle_step(s, seat, rng).or_else(|| next(Phase::End)),
-        Phase::End => Some(E::TurnStarted { turn: s.turn + 1, seat: crate::game::opponent(seat) }),
+        // The next turn is recorded for the seat "who may act" names: the incoming player.
+        Phase::End => {
+            let next = <super::Vanguard as crate::game::Game>::awaited(s).first().copied()?;
+            Some(E::TurnStarted { turn: s.turn + 1, seat: next })
+        }
     }
 }
 

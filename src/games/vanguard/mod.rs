@@ -61,13 +61,22 @@ impl Game for Vanguard {
     }
 
     fn awaited(state: &VanguardState) -> Vec<Seat> {
+        use crate::game::opponent;
         if state.result.is_some() {
             return vec![];
+        }
+        // A revealed trigger is resolved by the seat that checked it, before anything else (VG-BATTLE-8).
+        if let Some(c) = state.check.as_ref().filter(|c| c.open()) {
+            return vec![c.seat];
         }
         match (state.active, &state.attack) {
             (None, _) => vec![0, 1],
             // An attack awaiting its hit: the defender guards.
-            (Some(a), Some(at)) if at.hit.is_none() => vec![a, crate::game::opponent(a)],
+            (Some(a), Some(at)) if at.hit.is_none() => vec![a, opponent(a)],
+            // A hit: the defender checks its damage.
+            (Some(a), Some(at)) if at.hit == Some(true) && at.damage_left > 0 => vec![opponent(a)],
+            // The end phase hands over: the next turn starts for (and is recorded by) the other player.
+            (Some(a), None) if state.phase == events::Phase::End => vec![opponent(a)],
             (Some(a), _) => vec![a],
         }
     }

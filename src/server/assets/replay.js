@@ -197,8 +197,11 @@
     board.replaceChildren(top, el("div", { class: "between" }, facts, middle.children.length ? middle : null), me ? sideView(me, b, layout, false) : "");
     board.dataset.seq = resp.seq;
     board.dataset.viewer = resp.viewer;
-    const active = b.active === null || b.active === undefined ? "" : ` · ${players[b.active] || "seat " + b.active} to act`;
-    $("position").textContent = `turn ${b.turn} · ${b.phase}${active}`;
+    // The turn's seat and who may act (the game's awaited seats, a "waiting for" fact) can differ:
+    // a blocker, a priority holder, every Master owing a dice link.
+    const active = b.active === null || b.active === undefined ? "" : ` · ${players[b.active] || "seat " + b.active}'s turn`;
+    const waiting = b.facts.find(([k]) => k === "waiting for");
+    $("position").textContent = `turn ${b.turn} · ${b.phase}${active}${waiting ? " · waiting for " + waiting[1] : ""}`;
     $("position").dataset.turn = b.turn;
     $("position").dataset.phase = b.phase;
     const o = b.outcome;

@@ -570,12 +570,17 @@ fn defeats_are_kept_in_order_and_the_last_master_standing_wins() {
 }
 
 #[test]
-fn who_may_act_names_the_active_master_the_turn_and_the_responder() {
+fn who_may_act_names_the_turn_the_attacker_and_the_responder_not_an_idle_active_master() {
     let g = g3().setup().battle(2);
     assert_eq!(g.s.active_master, Some(1));
-    assert_eq!(g.s.may_act(), vec![0, 1, 2]);
+    // The battle process between the declaration and the attack is automatic: nobody owes it.
+    assert_eq!(g.s.may_act(), Vec::<u8>::new());
+    assert_eq!(g.push(E::BattleProcessEnded).s.may_act(), vec![0], "the attacker chooses first");
+    assert_eq!(g3().setup().typed(2, AttackType::Physical, None).s.may_act(), vec![2], "then the responder");
     let g = g3().setup().start(0);
     assert_eq!(g.s.may_act(), vec![0]);
+    // A Command Spell interjects: any Master may use one at any moment (FATE-CS-1).
+    assert!(Fate::interjects(&g.s, &cs(2, SpellUse::PranaRestored)));
 }
 
 // ---------------------------------------------------------------------------------------------

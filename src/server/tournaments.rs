@@ -98,7 +98,7 @@ fn pod_pairings(s: &Tournament, r: &RoundState) -> Value {
                 .enumerate()
                 .map(|(i, &p)| json!({"player": name(s, p), "place": pod.places.as_ref().and_then(|pl| pl.get(i))}))
                 .collect();
-            json!({"pod": pod.pod, "seats": seats, "games": links(&pod.games)})
+            json!({"pod": pod.pod, "seats": seats, "games": links(&pod.games), "corrections": pod.corrections})
         })
         .collect();
     let mut by_name: Vec<Value> = Vec::new();

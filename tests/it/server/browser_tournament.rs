@@ -281,3 +281,83 @@ fn browser_tournament_page() {
     assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
 }
+
+/// A pod event of FATE: the page shows each pod's seats (and a judge's correction), prints the
+/// round by pod, and prints one result slip per pod with every seat and a place box per player.
+#[test]
+fn browser_pod_round_prints_by_pod_and_pod_slips() {
+    use kifu::clock::SteppingClock;
+    use kifu::game::commit::Commitment;
+    use kifu::tournament::event;
+
+    let env = ServerEnv::new();
+    let store = env.state.store().clone();
+    let id = StreamId::new("pod-night").unwrap();
+    let fate = kifu::games::driver("fate").unwrap();
+    let clock = SteppingClock::fixed();
+    let seed = Commitment([6; 32]);
+    event::create_pod_event(&*store, fate, &id, 8, 1, &seed, &clock).unwrap();
+    let pods = event::pair_pod_round(&*store, &id, &seed, 1).unwrap();
+    let mut played = Vec::new();
+    for (i, pod) in pods.iter().enumerate() {
+        let n = i as u32 + 1;
+        let (game, places) = event::play_pod(&*store, fate, &clock, &id, &seed, 1, n, pod).unwrap();
+        event::report_pod(&*store, &id, 1, n, places.clone(), &game).unwrap();
+        played.push((game, places));
+    }
+    // A judge re-records pod 1's result (same places, same game): shown as corrected.
+    let loaded = record::load(&*store, &id).unwrap();
+    let games = kifu::tournament::claim::claim_pod_games(&*store, &loaded, 1, 1, &[played[0].0.to_string()]).unwrap();
+    let ev = TournamentEvent::PodResultCorrected {
+        round: 1,
+        pod: 1,
+        places: played[0].1.clone(),
+        games,
+        judge: "jin".into(),
+        reason: "slip rewritten".into(),
+    };
+    record::record(&*store, &id, Actor::Judge("jin".into()), vec![ev]).unwrap();
+
+    let cd = start_chromedriver();
+    rt().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let app = kifu::server::app(env.state.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let c = connect(&cd, false).await;
+        viewport(&c, 1400, 900).await;
+        c.goto(&format!("{base}/tournament/pod-night#pairings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#pairings-table tr[data-table]').length === 2").await;
+        let rows = js(&c, "[...document.querySelectorAll('#pairings-table tr[data-table]')].map((r) => r.cells[1].textContent)").await;
+        let rows: Vec<String> = rows.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+        assert!(rows[0].ends_with("(corrected)") && !rows[1].contains("corrected"), "{rows:?}");
+        for (row, pod) in rows.iter().zip(&pods) {
+            for name in pod {
+                assert!(row.contains(name.as_str()), "{row} lists {name}");
+            }
+        }
+
+        c.execute("window.print = () => { window.printed = (window.printed || 0) + 1; }; return 0;", vec![]).await.unwrap();
+        click(&c, "print-slips").await;
+        let slips = js(
+            &c,
+            "[...document.querySelectorAll('#print .slip')].map((s) => [s.querySelector('.slip-head').textContent, [...s.querySelectorAll('.slip-name')].map((n) => n.textContent), (s.textContent.match(/place ____/g) || []).length, s.textContent.includes('signature')])",
+        )
+        .await;
+        let want: Vec<serde_json::Value> = pods
+            .iter()
+            .enumerate()
+            .map(|(i, pod)| json!([format!("fate pod demo — round 1 · pod {}", i + 1), pod, pod.len(), true]))
+            .collect();
+        assert_eq!(slips, json!(want));
+        as_printed(&c, true).await;
+        screenshot(&c, "tournament-print-pod-slips").await;
+        as_printed(&c, false).await;
+        click(&c, "print-by-table").await;
+        assert_eq!(js(&c, "document.querySelector('#print h2').textContent").await, json!("fate pod demo — round 1 — by pod"));
+        assert_eq!(js(&c, "document.querySelectorAll('#print tr').length").await, json!(9), "a header and one row per seat");
+        assert_eq!(js(&c, "window.printed").await, json!(2));
+        c.close().await.unwrap();
+    });
+    drop(cd);
+}

@@ -52,6 +52,7 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>) -> A
         "name": c.name,
         "game": c.game,
         "policy": c.policy.rules().name,
+        "format": if s.pod_format.is_some() { "pods" } else { "swiss" },
         "top_cut": s.top_cut,
         "best_of": s.best_of,
         "finalized_early": s.finalized_early.as_ref().map(|(judge, reason)| json!({"judge": judge, "reason": reason})),

@@ -73,7 +73,8 @@
     $("by-name").classList.toggle("on", byName);
     $("by-table").setAttribute("aria-pressed", String(!byName));
     $("by-name").setAttribute("aria-pressed", String(byName));
-    $("showing").textContent = pairing ? `round ${pairing.round}, ${byName ? "by name" : "by table"}` : "";
+    const byPod = pairing && pairing.pods && pairing.pods.length;
+    $("showing").textContent = pairing ? `round ${pairing.round}, ${byName ? "by name" : byPod ? "by pod" : "by table"}` : "";
   }
 
   // Printing: the #print area holds one layout; print CSS shows only it.
@@ -294,7 +295,7 @@
       $("t-name").textContent = s.name;
       document.title = s.name + " · kifu";
       $("t-info").textContent =
-        `${s.game} · ${s.policy} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} Swiss rounds` +
+        `${s.game} · ${s.policy} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} ${s.format === "pods" ? "pod" : "Swiss"} rounds` +
         (s.top_cut ? ` · top ${s.top_cut}` : "") +
         (s.finalized ? (s.finalized_early ? ` · finalized early (${s.finalized_early.reason})` : " · finalized") : "") +
         ` · head ${short(s.head)}`;

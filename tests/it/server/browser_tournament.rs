@@ -328,6 +328,8 @@ fn browser_pod_round_prints_by_pod_and_pod_slips() {
         viewport(&c, 1400, 900).await;
         c.goto(&format!("{base}/tournament/pod-night#pairings")).await.unwrap();
         wait_for(&c, "document.querySelectorAll('#pairings-table tr[data-table]').length === 2").await;
+        wait_for(&c, "document.getElementById('showing').textContent === 'round 1, by pod'").await;
+        wait_for(&c, "document.getElementById('t-info').textContent.includes('1/1 pod rounds')").await;
         let rows = js(&c, "[...document.querySelectorAll('#pairings-table tr[data-table]')].map((r) => r.cells[1].textContent)").await;
         let rows: Vec<String> = rows.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
         assert!(rows[0].ends_with("(corrected)") && !rows[1].contains("corrected"), "{rows:?}");

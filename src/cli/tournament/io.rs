@@ -45,6 +45,18 @@ fn csv_line(fields: &[String]) -> String {
     fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",") + "\n"
 }
 
+/// The round a pairings CSV is of: `round`, or the latest.
+fn csv_round(
+    state: &kifu::tournament::state::Tournament,
+    round: Option<u32>,
+) -> Result<&kifu::tournament::state::RoundState> {
+    let r = match round {
+        Some(n) => state.rounds.iter().find(|r| r.round == n),
+        None => state.rounds.last(),
+    };
+    r.ok_or_else(|| anyhow::anyhow!("no such round is paired"))
+}
+
 /// A pod tournament's CSV: standings (points, games, opponents' average points) or a round's
 /// pods, one row per seat with the place once reported.
 fn pod_csv(state: &kifu::tournament::state::Tournament, what: &str, round: Option<u32>) -> Result<String> {
@@ -64,11 +76,7 @@ fn pod_csv(state: &kifu::tournament::state::Tournament, what: &str, round: Optio
             }
         }
         "pairings" => {
-            let r = match round {
-                Some(n) => state.rounds.iter().find(|r| r.round == n),
-                None => state.rounds.last(),
-            };
-            let Some(r) = r else { bail!("no such round is paired") };
+            let r = csv_round(state, round)?;
             out += &csv_line(&["round", "pod", "seat", "player", "place", "corrected"].map(String::from));
             for p in &r.pods {
                 for (i, &s) in p.seats.iter().enumerate() {
@@ -117,11 +125,7 @@ fn csv(state: &kifu::tournament::state::Tournament, what: &str, round: Option<u3
             }
         }
         "pairings" => {
-            let r = match round {
-                Some(n) => state.rounds.iter().find(|r| r.round == n),
-                None => state.rounds.last(),
-            };
-            let Some(r) = r else { bail!("no such round is paired") };
+            let r = csv_round(state, round)?;
             let before = state.points_before(r.round);
             let name = |p: usize| state.players[p].name.clone();
             out += &csv_line(

@@ -15,8 +15,8 @@ use kifu::tournament::events::{Checkpoint, ConfigV1, MatchScore, PairedTable, Ro
 use kifu::tournament::{record, sign, verify, Policy};
 
 use super::browser::{
-    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, start_chromedriver, use_token, viewport,
-    wait_for,
+    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, serve_app, start_chromedriver,
+    use_token, viewport, wait_for,
 };
 use super::{rt, ServerEnv};
 
@@ -131,10 +131,7 @@ fn browser_tournament_page() {
     let finalist = before.players[finalist].name.clone();
     let other = if finalist == "Bea" { "Cy" } else { "Bea" };
     rt().block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let app = kifu::server::app(state.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let base = serve_app(state.clone()).await;
         let c = connect(&cd, false).await;
         viewport(&c, 1400, 900).await;
 
@@ -320,10 +317,7 @@ fn browser_pod_round_prints_by_pod_and_pod_slips() {
 
     let cd = start_chromedriver();
     rt().block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let app = kifu::server::app(env.state.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let base = serve_app(env.state.clone()).await;
         let c = connect(&cd, false).await;
         viewport(&c, 1400, 900).await;
         c.goto(&format!("{base}/tournament/pod-night#pairings")).await.unwrap();

@@ -52,6 +52,7 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>) -> A
         "name": c.name,
         "game": c.game,
         "policy": c.policy.rules().name,
+        "format": if s.pod_format.is_some() { "pods" } else { "swiss" },
         "top_cut": s.top_cut,
         "best_of": s.best_of,
         "finalized_early": s.finalized_early.as_ref().map(|(judge, reason)| json!({"judge": judge, "reason": reason})),
@@ -98,7 +99,7 @@ fn pod_pairings(s: &Tournament, r: &RoundState) -> Value {
                 .enumerate()
                 .map(|(i, &p)| json!({"player": name(s, p), "place": pod.places.as_ref().and_then(|pl| pl.get(i))}))
                 .collect();
-            json!({"pod": pod.pod, "seats": seats, "games": links(&pod.games)})
+            json!({"pod": pod.pod, "seats": seats, "games": links(&pod.games), "corrections": pod.corrections})
         })
         .collect();
     let mut by_name: Vec<Value> = Vec::new();

@@ -263,6 +263,17 @@ pub enum TournamentEvent {
         places: Vec<u32>,
         games: Vec<GameLink>,
     },
+    /// A judge's correction of a pod's reported result (as `ResultCorrected` for a table): the
+    /// places and the game replace the reported ones; the judge and the reason are kept, and
+    /// `verify` checks the corrected places against the linked game's outcome.
+    PodResultCorrected {
+        round: u32,
+        pod: u32,
+        places: Vec<u32>,
+        games: Vec<GameLink>,
+        judge: String,
+        reason: String,
+    },
 }
 
 /// What a signer vouches for: a prefix of the tournament log (its head hash and event count).

@@ -60,6 +60,7 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::PodFormatSet { .. } => "pod format set",
         TournamentEvent::PodRoundPaired { .. } => "pod round paired",
         TournamentEvent::PodResultReported { .. } => "pod result reported",
+        TournamentEvent::PodResultCorrected { .. } => "pod result corrected",
     }
 }
 

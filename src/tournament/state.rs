@@ -38,6 +38,8 @@ pub struct PodState {
     pub seats: Vec<usize>,
     pub places: Option<Vec<u32>>,
     pub games: Vec<GameLink>,
+    /// How many times a judge corrected the result.
+    pub corrections: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,14 +223,17 @@ impl Tournament {
             v.push("no round was paired".to_string());
             return v;
         }
+        let pods = self.pod_format.is_some();
         if let Some(l) = self.rounds.last() {
             if !l.complete() {
-                v.push(format!("round {} still has tables without a result", l.round));
+                let what = if pods { "pods" } else { "tables" };
+                v.push(format!("round {} still has {what} without a result", l.round));
             }
         }
         let planned = self.swiss_rounds.unwrap_or(0);
         if self.swiss_played() < planned {
-            v.push(format!("only {} of {planned} Swiss rounds were played", self.swiss_played()));
+            let what = if pods { "pod" } else { "Swiss" };
+            v.push(format!("only {} of {planned} {what} rounds were played", self.swiss_played()));
             return v;
         }
         let k = self.planned_cut();
@@ -847,7 +852,8 @@ impl Tournament {
             }
             TournamentEvent::PodFormatSet { .. }
             | TournamentEvent::PodRoundPaired { .. }
-            | TournamentEvent::PodResultReported { .. } => v.extend(self.validate_pods(event, rederive)),
+            | TournamentEvent::PodResultReported { .. }
+            | TournamentEvent::PodResultCorrected { .. } => v.extend(self.validate_pods(event, rederive)),
             TournamentEvent::RoundVoided { round, reason } => {
                 if reason.trim().is_empty() {
                     v.push("voiding a round gives its reason".into());
@@ -1023,6 +1029,7 @@ impl Tournament {
                         seats: seats.iter().filter_map(|s| self.player(s)).collect(),
                         places: None,
                         games: vec![],
+                        corrections: 0,
                     })
                     .collect();
                 self.rounds.push(RoundState {
@@ -1034,11 +1041,15 @@ impl Tournament {
                     pods,
                 });
             }
-            TournamentEvent::PodResultReported { round, pod, places, games } => {
+            TournamentEvent::PodResultReported { round, pod, places, games }
+            | TournamentEvent::PodResultCorrected { round, pod, places, games, .. } => {
                 let Some(r) = self.rounds.iter_mut().find(|r| r.round == *round) else { return };
                 let Some(p) = r.pods.iter_mut().find(|p| p.pod == *pod) else { return };
                 p.places = Some(places.clone());
                 p.games = games.clone();
+                if matches!(event, TournamentEvent::PodResultCorrected { .. }) {
+                    p.corrections += 1;
+                }
             }
         }
     }
@@ -1440,7 +1451,13 @@ impl Tournament {
                     }
                 }
             }
-            TournamentEvent::PodResultReported { round, pod, places, games } => {
+            TournamentEvent::PodResultReported { round, pod, places, games }
+            | TournamentEvent::PodResultCorrected { round, pod, places, games, .. } => {
+                let corrected = matches!(event, TournamentEvent::PodResultCorrected { .. });
+                if self.pod_format.is_none() {
+                    v.push("this tournament does not play in pods: report a table's score".into());
+                    return v;
+                }
                 let found =
                     self.rounds.iter().find(|r| r.round == *round).and_then(|r| r.pods.iter().find(|p| p.pod == *pod));
                 let Some(p) = found else {
@@ -1452,16 +1469,27 @@ impl Tournament {
                 } else if let Err(e) = pods::check_places(places) {
                     v.push(e);
                 }
-                if p.places.is_some() {
-                    v.push(format!("round {round} pod {pod} already has a result"));
+                if !corrected && p.places.is_some() {
+                    v.push(format!("round {round} pod {pod} already has a result; a judge corrects it with a reason"));
+                }
+                if corrected && p.places.is_none() {
+                    v.push(format!("round {round} pod {pod} has no result to correct; report it"));
+                }
+                if let TournamentEvent::PodResultCorrected { judge, reason, .. } = event {
+                    if judge.trim().is_empty() || reason.trim().is_empty() {
+                        v.push("a correction names the judge and the reason".into());
+                    }
                 }
                 if games.len() > 1 {
                     v.push(format!("a pod plays one game; {} are linked", games.len()));
                 }
                 for g in games {
+                    // A correction may keep (or re-link) the pod's own game.
                     let elsewhere = self.rounds.iter().any(|r| {
                         r.tables.iter().any(|t| t.games.iter().any(|l| l.stream == g.stream))
-                            || r.pods.iter().any(|q| q.games.iter().any(|l| l.stream == g.stream))
+                            || r.pods.iter().any(|q| {
+                                !(r.round == *round && q.pod == *pod) && q.games.iter().any(|l| l.stream == g.stream)
+                            })
                     });
                     if elsewhere {
                         v.push(format!("game {} is already linked to another result", g.stream));

@@ -276,7 +276,16 @@ fn esc(s: &str) -> String {
 
 /// Writes a tournament as a TOM export: one pod (category 2, Masters) with its Swiss rounds,
 /// drops, and final places from kifu's placings. Player ids are the players' registration order.
-pub fn export(t: &Tournament, name: &str) -> String {
+/// TOM's matches are two-player (player1, player2, outcome 1/2/3/5; its "pods" are age
+/// divisions, not game pods), so a pod tournament of a multiplayer game is refused.
+pub fn export(t: &Tournament, name: &str) -> Result<String, TournamentError> {
+    if t.pod_format.is_some() {
+        return Err(TournamentError::Input(
+            "TOM cannot hold a pod tournament: its matches are two-player (player1 against player2); \
+             export pods with --to kifu, --to json, or --csv standings|pairings"
+                .into(),
+        ));
+    }
     let id = |p: usize| (p + 1).to_string();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     x.push_str("<tournament type=\"2\" stage=\"5\" version=\"1.84\" gametype=\"TRADING_CARD_GAME\" mode=\"LEAGUECHALLENGE\">\n");
@@ -328,5 +337,5 @@ pub fn export(t: &Tournament, name: &str) -> String {
         }
     }
     x.push_str("\t\t</pod>\n\t</standings>\n</tournament>\n");
-    x
+    Ok(x)
 }

@@ -160,8 +160,30 @@ pub fn verify(
             true,
             format!("finalized early by judge {judge}: {reason} (left unplayed: {})", st.unfinished().join("; ")),
         ),
+        (None, true) if st.pod_format.is_some() => add(
+            "finalized",
+            true,
+            format!("finalized after every planned pod round ({}; a pod tournament has no top cut)", st.swiss_played()),
+        ),
         (None, true) => add("finalized", true, "finalized after every planned round and the top cut".into()),
         (None, false) => add("finalized", true, "not finalized yet".into()),
+    }
+    let corrections: Vec<String> = loaded
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            TournamentEvent::ResultCorrected { round, table, score, judge, reason, .. } => {
+                Some(format!("round {round} table {table} to {score} by judge {judge} ({reason})"))
+            }
+            TournamentEvent::PodResultCorrected { round, pod, places, judge, reason, .. } => {
+                Some(format!("round {round} pod {pod} to places {places:?} by judge {judge} ({reason})"))
+            }
+            _ => None,
+        })
+        .collect();
+    if !corrections.is_empty() {
+        let bad = loaded.problems.iter().any(|(_, k, _)| k == "result corrected" || k == "pod result corrected");
+        add("corrections", !bad, format!("{}; the standings count the corrected results", corrections.join("; ")));
     }
     let scratch = st.tallies_from_scratch();
     if scratch == st.tallies {
@@ -402,7 +424,8 @@ pub fn links(e: &TournamentEvent) -> &[GameLink] {
     match e {
         TournamentEvent::ResultReported { games, .. }
         | TournamentEvent::ResultCorrected { games, .. }
-        | TournamentEvent::PodResultReported { games, .. } => games,
+        | TournamentEvent::PodResultReported { games, .. }
+        | TournamentEvent::PodResultCorrected { games, .. } => games,
         _ => &[],
     }
 }

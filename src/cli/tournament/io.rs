@@ -18,10 +18,11 @@ use crate::cli::output;
 pub struct ExportArgs {
     pub id: StreamId,
     /// kifu (a self-verifying .kifu file that `kifu verify` and `kifu import` accept), json (the
-    /// events, readable), or tom (Pokémon TOM XML).
+    /// events, readable), or tom (Pokémon TOM XML; two-player events only: TOM cannot hold pods).
     #[arg(long, default_value = "kifu")]
     pub to: String,
-    /// Write CSV instead: standings or pairings (of --round, default the latest).
+    /// Write CSV instead: standings or pairings (of --round, default the latest); in a pod
+    /// tournament, pairings are one row per seat (round, pod, seat, player, place).
     #[arg(long, value_name = "WHAT")]
     pub csv: Option<String>,
     #[arg(long)]
@@ -44,7 +45,62 @@ fn csv_line(fields: &[String]) -> String {
     fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",") + "\n"
 }
 
+/// The round a pairings CSV is of: `round`, or the latest.
+fn csv_round(
+    state: &kifu::tournament::state::Tournament,
+    round: Option<u32>,
+) -> Result<&kifu::tournament::state::RoundState> {
+    let r = match round {
+        Some(n) => state.rounds.iter().find(|r| r.round == n),
+        None => state.rounds.last(),
+    };
+    r.ok_or_else(|| anyhow::anyhow!("no such round is paired"))
+}
+
+/// A pod tournament's CSV: standings (points, games, opponents' average points) or a round's
+/// pods, one row per seat with the place once reported.
+fn pod_csv(state: &kifu::tournament::state::Tournament, what: &str, round: Option<u32>) -> Result<String> {
+    let mut out = String::new();
+    match what {
+        "standings" => {
+            out += &csv_line(&["rank", "player", "points", "games", "opponents_average", "dropped"].map(String::from));
+            for r in state.pod_standings() {
+                out += &csv_line(&[
+                    r.rank.to_string(),
+                    r.player.clone(),
+                    r.points.to_string(),
+                    r.games.to_string(),
+                    format!("{:.6}", r.opponents_average),
+                    r.dropped.to_string(),
+                ]);
+            }
+        }
+        "pairings" => {
+            let r = csv_round(state, round)?;
+            out += &csv_line(&["round", "pod", "seat", "player", "place", "corrected"].map(String::from));
+            for p in &r.pods {
+                for (i, &s) in p.seats.iter().enumerate() {
+                    let place = p.places.as_ref().and_then(|pl| pl.get(i)).map(|x| x.to_string()).unwrap_or_default();
+                    out += &csv_line(&[
+                        r.round.to_string(),
+                        p.pod.to_string(),
+                        (i + 1).to_string(),
+                        state.players[s].name.clone(),
+                        place,
+                        (p.corrections > 0).to_string(),
+                    ]);
+                }
+            }
+        }
+        other => bail!("--csv takes standings or pairings, not {other:?}"),
+    }
+    Ok(out)
+}
+
 fn csv(state: &kifu::tournament::state::Tournament, what: &str, round: Option<u32>) -> Result<String> {
+    if state.pod_format.is_some() {
+        return pod_csv(state, what, round);
+    }
     let mut out = String::new();
     match what {
         "standings" => {
@@ -69,11 +125,7 @@ fn csv(state: &kifu::tournament::state::Tournament, what: &str, round: Option<u3
             }
         }
         "pairings" => {
-            let r = match round {
-                Some(n) => state.rounds.iter().find(|r| r.round == n),
-                None => state.rounds.last(),
-            };
-            let Some(r) = r else { bail!("no such round is paired") };
+            let r = csv_round(state, round)?;
             let before = state.points_before(r.round);
             let name = |p: usize| state.players[p].name.clone();
             out += &csv_line(
@@ -113,7 +165,7 @@ pub fn run_export(ctx: &Context, a: ExportArgs, _json: bool) -> Result<ExitCode>
     let bytes: Vec<u8> = match (&a.csv, a.to.as_str()) {
         (Some(what), _) => csv(&loaded.state, what, a.round)?.into_bytes(),
         (None, "kifu") => kifu::log::file::write(&store.export(&a.id)?),
-        (None, "tom") => tom::export(&loaded.state, &loaded.config.name).into_bytes(),
+        (None, "tom") => tom::export(&loaded.state, &loaded.config.name)?.into_bytes(),
         (None, "json") => {
             let events: Vec<_> = loaded
                 .entries

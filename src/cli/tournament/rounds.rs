@@ -306,17 +306,33 @@ fn report_pod(
     places: Vec<u32>,
     json: bool,
 ) -> Result<ExitCode> {
-    if a.judge.is_some() || a.reason.is_some() {
-        bail!("pod results cannot be corrected yet");
-    }
     let names: Vec<String> = a.games.iter().map(|g| g.to_string()).collect();
     let games = kifu::tournament::claim::claim_pod_games(store, loaded, round, pod, &names)?;
-    let ev = TournamentEvent::PodResultReported { round, pod, places: places.clone(), games };
-    let (head, _) = record::record(store, &a.id, a.actor.clone(), vec![ev])?;
+    let (ev, actor) = match (&a.judge, &a.reason) {
+        (Some(judge), Some(reason)) => (
+            TournamentEvent::PodResultCorrected {
+                round,
+                pod,
+                places: places.clone(),
+                games,
+                judge: judge.clone(),
+                reason: reason.clone(),
+            },
+            Actor::Judge(judge.clone()),
+        ),
+        (None, None) => {
+            (TournamentEvent::PodResultReported { round, pod, places: places.clone(), games }, a.actor.clone())
+        }
+        _ => bail!("a correction needs both --judge and --reason"),
+    };
+    let corrected = matches!(ev, TournamentEvent::PodResultCorrected { .. });
+    let (head, _) = record::record(store, &a.id, actor, vec![ev])?;
     if json {
-        output::print_json(&json!({"round": round, "pod": pod, "places": places, "head": head.hash.to_hex()}))?;
+        output::print_json(
+            &json!({"round": round, "pod": pod, "places": places, "corrected": corrected, "head": head.hash.to_hex()}),
+        )?;
     } else {
-        println!("round {round} pod {pod}: places {places:?} recorded");
+        println!("round {round} pod {pod}: places {places:?} {}", if corrected { "corrected" } else { "recorded" });
     }
     Ok(ExitCode::SUCCESS)
 }

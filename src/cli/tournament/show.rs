@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use kifu::log::envelope::StreamId;
 use kifu::tournament::policy::Tiebreaker;
-use kifu::tournament::{record, verify};
+use kifu::tournament::{record, verify, TournamentEvent};
 
 use super::Context;
 use crate::cli::output;
@@ -55,6 +55,11 @@ pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<
         );
         println!("{t}");
         println!("Ties: points, then opponents' average points, then the seeded draw recorded with the event");
+        for e in &loaded.entries {
+            if let TournamentEvent::PodResultCorrected { round, pod, places, judge, reason, .. } = &e.event {
+                println!("Corrected: round {round} pod {pod} to places {places:?} by judge {judge} ({reason})");
+            }
+        }
         return Ok(());
     }
     let rows = loaded.state.standings();

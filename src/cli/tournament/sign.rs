@@ -25,7 +25,25 @@ pub struct SignerArgs {
     pub key: PathBuf,
 }
 
+/// Reads a secret key file, refusing one that others can read (as ssh does): a signing key is
+/// kept 0600, as `kifu key new` writes it.
 fn read_key(path: &PathBuf) -> Result<ed25519_dalek::SigningKey> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .with_context(|| format!("cannot read the key file {}", path.display()))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            bail!(
+                "the key file {} can be read by others (mode {:o}); a signing key is kept 0600: chmod 600 {}",
+                path.display(),
+                mode & 0o777,
+                path.display()
+            );
+        }
+    }
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the key file {}", path.display()))?;
     Ok(sign::read_key(&text)?)
 }

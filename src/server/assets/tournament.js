@@ -45,7 +45,7 @@
             "tr",
             { dataset: { table: p.pod } },
             el("td", {}, p.pod),
-            el("td", {}, p.seats.map((x) => x.player + (x.place ? ` (${x.place})` : "")).join(", ")),
+            el("td", {}, p.seats.map((x) => x.player + (x.place ? ` (${x.place})` : "")).join(", ") + (p.corrections ? " (corrected)" : "")),
             el("td", {}, gameLinks(p.games))
           )
         )
@@ -73,7 +73,8 @@
     $("by-name").classList.toggle("on", byName);
     $("by-table").setAttribute("aria-pressed", String(!byName));
     $("by-name").setAttribute("aria-pressed", String(byName));
-    $("showing").textContent = pairing ? `round ${pairing.round}, ${byName ? "by name" : "by table"}` : "";
+    const byPod = pairing && pairing.pods && pairing.pods.length;
+    $("showing").textContent = pairing ? `round ${pairing.round}, ${byName ? "by name" : byPod ? "by pod" : "by table"}` : "";
   }
 
   // Printing: the #print area holds one layout; print CSS shows only it.
@@ -82,7 +83,19 @@
     const title = `${$("t-name").textContent} — round ${pairing.round}`;
     const area = $("print");
     let body;
-    if (kind === "slips") {
+    const pods = pairing.pods && pairing.pods.length ? pairing.pods : null;
+    if (kind === "slips" && pods) {
+      // A pod slip: every seat in order, a place box per player (1 best, a shared place repeated).
+      body = pods.map((p) =>
+        el(
+          "div",
+          { class: "slip" },
+          el("div", { class: "slip-head" }, `${title} · pod ${p.pod}`),
+          el("table", {}, ...p.seats.map((x, i) => el("tr", {}, el("td", {}, `seat ${i + 1}`), el("td", { class: "slip-name" }, x.player), el("td", {}, "place ____"), el("td", {}, "signature ____________________")))),
+          el("div", {}, "game id ______________   dropping? ______________")
+        )
+      );
+    } else if (kind === "slips") {
       body = pairing.tables.map((r) =>
         el(
           "div",
@@ -101,6 +114,15 @@
           ...pairing.by_name.map((r) => el("tr", {}, el("td", {}, r.player), el("td", {}, r.table === null ? "bye" : r.table), el("td", {}, r.opponent || "—")))
         ),
       ];
+    } else if (pods) {
+      body = [
+        el(
+          "table",
+          { class: "grid" },
+          el("tr", {}, ...["pod", "seat", "player"].map((h) => el("th", {}, h))),
+          ...pods.flatMap((p) => p.seats.map((x, i) => el("tr", {}, el("td", {}, p.pod), el("td", {}, i + 1), el("td", {}, x.player))))
+        ),
+      ];
     } else {
       body = [
         el(
@@ -113,7 +135,7 @@
       ];
     }
     area.className = "print-" + kind;
-    area.replaceChildren(el("h2", {}, title + (kind === "slips" ? " — result slips" : kind === "name" ? " — by name" : " — by table")), ...body);
+    area.replaceChildren(el("h2", {}, title + (kind === "slips" ? " — result slips" : kind === "name" ? " — by name" : pods ? " — by pod" : " — by table")), ...body);
     window.print();
   }
 
@@ -273,7 +295,7 @@
       $("t-name").textContent = s.name;
       document.title = s.name + " · kifu";
       $("t-info").textContent =
-        `${s.game} · ${s.policy} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} Swiss rounds` +
+        `${s.game} · ${s.policy} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} ${s.format === "pods" ? "pod" : "Swiss"} rounds` +
         (s.top_cut ? ` · top ${s.top_cut}` : "") +
         (s.finalized ? (s.finalized_early ? ` · finalized early (${s.finalized_early.reason})` : " · finalized") : "") +
         ` · head ${short(s.head)}`;

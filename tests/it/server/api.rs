@@ -392,6 +392,7 @@ fn a_pod_tournament_serves_pod_standings_and_pods() {
             let want: Vec<&str> = want.seats.iter().map(|&s| loaded.state.players[s].name.as_str()).collect();
             assert_eq!(names, want, "seats in pod order");
             assert!(pod["seats"].as_array().unwrap().iter().all(|x| x["place"].is_u64()), "places reported");
+            assert_eq!(pod["corrections"], 0, "no judge corrected it");
         }
         let by_name = p["by_name"].as_array().unwrap();
         assert_eq!(by_name.len(), 8);

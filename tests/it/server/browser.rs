@@ -161,6 +161,15 @@ pub(super) async fn screenshot(c: &Client, name: &str) {
 }
 
 /// Polls a JavaScript expression until it is truthy (10 s).
+/// Serves `state` on a free loopback port for the rest of the runtime; returns the base URL.
+pub(super) async fn serve_app(state: kifu::server::AppState) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let app = kifu::server::app(state);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
 pub(super) async fn wait_for(c: &Client, expr: &str) -> Value {
     let t0 = Instant::now();
     loop {

@@ -15,8 +15,8 @@ use kifu::tournament::events::{Checkpoint, ConfigV1, MatchScore, PairedTable, Ro
 use kifu::tournament::{record, sign, verify, Policy};
 
 use super::browser::{
-    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, start_chromedriver, use_token, viewport,
-    wait_for,
+    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, serve_app, start_chromedriver,
+    use_token, viewport, wait_for,
 };
 use super::{rt, ServerEnv};
 
@@ -131,10 +131,7 @@ fn browser_tournament_page() {
     let finalist = before.players[finalist].name.clone();
     let other = if finalist == "Bea" { "Cy" } else { "Bea" };
     rt().block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let app = kifu::server::app(state.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let base = serve_app(state.clone()).await;
         let c = connect(&cd, false).await;
         viewport(&c, 1400, 900).await;
 
@@ -164,10 +161,20 @@ fn browser_tournament_page() {
         c.find(Locator::Css("#run-finalize button[type=submit]")).await.unwrap().click().await.unwrap();
         let status = wait_for(&c, "document.getElementById('run-status').textContent").await;
         assert_eq!(status, json!("done"), "finalized, not early: every round was played");
-        // The final root is left unsigned: verification must name that checkpoint.
+        // While the final root is unsigned, verification names that checkpoint. (The page
+        // verified once when finalizing; only a fragment change does not reload it.)
+        c.goto(&format!("{base}/tournament/{ID}#placings")).await.unwrap();
+        c.refresh().await.unwrap();
+        let badge = wait_for(&c, "document.getElementById('verify-badge').textContent !== 'verifying…' && document.getElementById('verify-badge').textContent").await;
+        let failed = js(&c, "[...document.querySelectorAll('#checks tr')].filter((r) => r.cells[1].textContent !== 'ok').map((r) => r.textContent)").await;
+        assert_eq!(badge, json!("verification FAILED"), "{failed}");
+        assert_eq!(failed, json!(["signaturesFAILEDthe final root carries no valid signature"]));
+        // The organizer signs the final root (the CLI's `kifu tournament sign`); the server's
+        // verification at the new head sees it once the page asks again.
+        sign_now(&*store, &id, &key, None);
+        c.refresh().await.unwrap();
 
         // Final placings: the champion, the finalist, then the Swiss order (with its shared rank).
-        c.goto(&format!("{base}/tournament/{ID}#placings")).await.unwrap();
         wait_for(&c, "document.getElementById('placings-caption').textContent === 'final placings'").await;
         let rows = js(
             &c,
@@ -186,8 +193,7 @@ fn browser_tournament_page() {
         );
         let badge = wait_for(&c, "document.getElementById('verify-badge').textContent !== 'verifying…' && document.getElementById('verify-badge').textContent").await;
         let failed = js(&c, "[...document.querySelectorAll('#checks tr')].filter((r) => r.cells[1].textContent !== 'ok').map((r) => r.textContent)").await;
-        assert_eq!(badge, json!("verification FAILED"), "{failed}");
-        assert_eq!(failed, json!(["signaturesFAILEDthe final root carries no valid signature"]));
+        assert_eq!(badge, json!("verified ✓"), "{failed}");
         let checks = js(
             &c,
             "Object.fromEntries([...document.querySelectorAll('#checks tr')].map((r) => [r.cells[0].textContent, r.cells[1].textContent + ' ' + r.cells[2].textContent]))",
@@ -196,6 +202,8 @@ fn browser_tournament_page() {
         let check = |k: &str| checks[k].as_str().unwrap_or_else(|| panic!("no {k} check in {checks}")).to_string();
         assert!(check("penalties").starts_with("ok Dov Warning"), "{checks}");
         assert!(check("finalized").starts_with("ok finalized after every planned round"), "{checks}");
+        let signed = check("signatures");
+        assert!(signed.starts_with("ok ") && signed.contains("olga signed final root"), "{checks}");
         c.execute("document.getElementById('checks-box').open = true; return 0;", vec![]).await.unwrap();
         screenshot(&c, "tournament-placings").await;
         axe_check(&c, &axe, "the tournament placings", &mut axe_found).await;
@@ -268,5 +276,84 @@ fn browser_tournament_page() {
         c.close().await.unwrap();
     });
     assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
+    drop(cd);
+}
+
+/// A pod event of FATE: the page shows each pod's seats (and a judge's correction), prints the
+/// round by pod, and prints one result slip per pod with every seat and a place box per player.
+#[test]
+fn browser_pod_round_prints_by_pod_and_pod_slips() {
+    use kifu::clock::SteppingClock;
+    use kifu::game::commit::Commitment;
+    use kifu::tournament::event;
+
+    let env = ServerEnv::new();
+    let store = env.state.store().clone();
+    let id = StreamId::new("pod-night").unwrap();
+    let fate = kifu::games::driver("fate").unwrap();
+    let clock = SteppingClock::fixed();
+    let seed = Commitment([6; 32]);
+    event::create_pod_event(&*store, fate, &id, 8, 1, &seed, &clock).unwrap();
+    let pods = event::pair_pod_round(&*store, &id, &seed, 1).unwrap();
+    let mut played = Vec::new();
+    for (i, pod) in pods.iter().enumerate() {
+        let n = i as u32 + 1;
+        let (game, places) = event::play_pod(&*store, fate, &clock, &id, &seed, 1, n, pod).unwrap();
+        event::report_pod(&*store, &id, 1, n, places.clone(), &game).unwrap();
+        played.push((game, places));
+    }
+    // A judge re-records pod 1's result (same places, same game): shown as corrected.
+    let loaded = record::load(&*store, &id).unwrap();
+    let games = kifu::tournament::claim::claim_pod_games(&*store, &loaded, 1, 1, &[played[0].0.to_string()]).unwrap();
+    let ev = TournamentEvent::PodResultCorrected {
+        round: 1,
+        pod: 1,
+        places: played[0].1.clone(),
+        games,
+        judge: "jin".into(),
+        reason: "slip rewritten".into(),
+    };
+    record::record(&*store, &id, Actor::Judge("jin".into()), vec![ev]).unwrap();
+
+    let cd = start_chromedriver();
+    rt().block_on(async {
+        let base = serve_app(env.state.clone()).await;
+        let c = connect(&cd, false).await;
+        viewport(&c, 1400, 900).await;
+        c.goto(&format!("{base}/tournament/pod-night#pairings")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#pairings-table tr[data-table]').length === 2").await;
+        wait_for(&c, "document.getElementById('showing').textContent === 'round 1, by pod'").await;
+        wait_for(&c, "document.getElementById('t-info').textContent.includes('1/1 pod rounds')").await;
+        let rows = js(&c, "[...document.querySelectorAll('#pairings-table tr[data-table]')].map((r) => r.cells[1].textContent)").await;
+        let rows: Vec<String> = rows.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+        assert!(rows[0].ends_with("(corrected)") && !rows[1].contains("corrected"), "{rows:?}");
+        for (row, pod) in rows.iter().zip(&pods) {
+            for name in pod {
+                assert!(row.contains(name.as_str()), "{row} lists {name}");
+            }
+        }
+
+        c.execute("window.print = () => { window.printed = (window.printed || 0) + 1; }; return 0;", vec![]).await.unwrap();
+        click(&c, "print-slips").await;
+        let slips = js(
+            &c,
+            "[...document.querySelectorAll('#print .slip')].map((s) => [s.querySelector('.slip-head').textContent, [...s.querySelectorAll('.slip-name')].map((n) => n.textContent), (s.textContent.match(/place ____/g) || []).length, s.textContent.includes('signature')])",
+        )
+        .await;
+        let want: Vec<serde_json::Value> = pods
+            .iter()
+            .enumerate()
+            .map(|(i, pod)| json!([format!("fate pod demo — round 1 · pod {}", i + 1), pod, pod.len(), true]))
+            .collect();
+        assert_eq!(slips, json!(want));
+        as_printed(&c, true).await;
+        screenshot(&c, "tournament-print-pod-slips").await;
+        as_printed(&c, false).await;
+        click(&c, "print-by-table").await;
+        assert_eq!(js(&c, "document.querySelector('#print h2').textContent").await, json!("fate pod demo — round 1 — by pod"));
+        assert_eq!(js(&c, "document.querySelectorAll('#print tr').length").await, json!(9), "a header and one row per seat");
+        assert_eq!(js(&c, "window.printed").await, json!(2));
+        c.close().await.unwrap();
+    });
     drop(cd);
 }

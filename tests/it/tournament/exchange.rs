@@ -62,7 +62,7 @@ fn tom_files_reproduce_their_final_places_under_the_pokemon_policy() {
         }
         assert!(compared >= 16, "{}: {compared} places compared", path.display());
         // Round trip: kifu's TOM export reads back to the same results and places.
-        let again = tom::parse(&tom::export(&loaded.state, &loaded.config.name), Policy::Pokemon).unwrap();
+        let again = tom::parse(&tom::export(&loaded.state, &loaded.config.name).unwrap(), Policy::Pokemon).unwrap();
         let s2 =
             kifu::store::sled_store::SledStore::temporary(std::sync::Arc::new(kifu::clock::SteppingClock::fixed()))
                 .unwrap();

@@ -195,3 +195,131 @@ fn a_two_player_tournament_cannot_record_pods() {
     .to_string();
     assert!(err.contains("a pod tournament has no top cut"), "{err}");
 }
+
+/// Plays every pod of `round` (pods as `pair --json` printed them) and returns each pod's game and places.
+fn play_round(
+    env: &crate::support::TestEnv,
+    id: &str,
+    round: u32,
+    pods: &serde_json::Value,
+) -> Vec<(String, Vec<u32>)> {
+    let store = env.store();
+    let tid = StreamId::new(id).unwrap();
+    let seed = Commitment([5; 32]);
+    let mut out = Vec::new();
+    for (i, pod) in pods.as_array().unwrap().iter().enumerate() {
+        let players: Vec<String> = pod.as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
+        let (game, places) =
+            event::play_pod(&store, fate(), &SteppingClock::fixed(), &tid, &seed, round, i as u32 + 1, &players)
+                .unwrap();
+        out.push((game.to_string(), places));
+    }
+    out
+}
+
+fn places_arg(places: &[u32]) -> String {
+    places.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")
+}
+
+#[test]
+fn a_judge_corrects_a_pod_result_and_pods_export_to_csv_but_not_to_tom() {
+    let env = crate::support::TestEnv::new();
+    let id = "fate-cli-pods";
+    let seed = "33".repeat(32);
+    env.ok(&[
+        "tournament",
+        "new",
+        "--name",
+        "Pod night",
+        "--game",
+        "fate",
+        "--id",
+        id,
+        "--seed",
+        &seed,
+        "--format",
+        "pods",
+        "--rounds",
+        "2",
+    ]);
+    let names: Vec<String> = (1..=12).map(|i| format!("p{i:02}")).collect();
+    let mut args = vec!["tournament", "register", id];
+    args.extend(names.iter().map(String::as_str));
+    env.ok(&args);
+    let paired: serde_json::Value = serde_json::from_str(&env.ok(&["tournament", "pair", id, "--json"])).unwrap();
+    let played = play_round(&env, id, 1, &paired["pods"]);
+    // Pod 2's slip is misread: its places are reported wrong.
+    let (game2, right) = played[1].clone();
+    let mut wrong = right.clone();
+    wrong.rotate_left(1);
+    if wrong == right {
+        wrong = if right[0] == 1 { vec![4; 4] } else { vec![1, 2, 3, 4] };
+    }
+    for (i, (game, places)) in played.iter().enumerate() {
+        let places = if i == 1 { &wrong } else { places };
+        let pod = (i + 1).to_string();
+        env.ok(&["tournament", "report", id, "--pod", &pod, "--places", &places_arg(places), "--game", game]);
+    }
+    let (ok, text) = super::runs::verify(&env, id);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(&format!("reported places {wrong:?}, but the linked game's outcome gives {right:?}")),
+        "{text}"
+    );
+
+    // A second report is refused; a correction needs a judge and a reason; nothing is written.
+    let right_arg = places_arg(&right);
+    let report = ["tournament", "report", id, "--round", "1", "--pod", "2", "--places", &right_arg, "--game", &game2];
+    let err = env.fails(&report);
+    assert!(err.contains("already has a result; a judge corrects it with a reason"), "{err}");
+    let err = env.fails(&[&report[..], &["--judge", "jo"]].concat());
+    assert!(err.contains("a correction needs both --judge and --reason"), "{err}");
+    let err =
+        env.fails(&["tournament", "report", id, "--pod", "9", "--places", "1,2,3,4", "--judge", "jo", "--reason", "x"]);
+    assert!(err.contains("round 1 has no pod 9"), "{err}");
+    let out = env.ok(&[&report[..], &["--judge", "jo", "--reason", "slip read upside down"]].concat());
+    assert!(out.contains("corrected"), "{out}");
+    let (ok, text) = super::runs::verify(&env, id);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "corrections ok: round 1 pod 2 to places {right:?} by judge jo (slip read upside down)"
+        )),
+        "{text}"
+    );
+    let standings = env.ok(&["tournament", "standings", id]);
+    assert!(standings.contains("Corrected: round 1 pod 2"), "{standings}");
+
+    // CSV: one row per seat with its place, and pod standings; TOM refuses pods and says why.
+    let csv = env.ok(&["tournament", "export", id, "--csv", "pairings"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "round,pod,seat,player,place,corrected");
+    assert_eq!(lines.len(), 13, "{csv}");
+    let pod2: Vec<&str> = lines.iter().copied().filter(|l| l.starts_with("1,2,")).collect();
+    assert_eq!(pod2.len(), 4, "{csv}");
+    for (seat, l) in pod2.iter().enumerate() {
+        assert!(l.ends_with(&format!(",{},true", right[seat])), "{l}");
+    }
+    let csv = env.ok(&["tournament", "export", id, "--csv", "standings"]);
+    assert!(csv.starts_with("rank,player,points,games,opponents_average,dropped\n"), "{csv}");
+    assert_eq!(csv.lines().count(), 13);
+    let err = env.fails(&["tournament", "export", id, "--to", "tom"]);
+    assert!(err.contains("TOM cannot hold a pod tournament") && err.contains("two-player"), "{err}");
+
+    // Finishing the event: verify's finalized line speaks of pod rounds, not a top cut.
+    let early = env.fails(&["tournament", "finalize", id]);
+    assert!(early.contains("only 1 of 2 pod rounds were played"), "{early}");
+    let paired: serde_json::Value = serde_json::from_str(&env.ok(&["tournament", "pair", id, "--json"])).unwrap();
+    for (i, (game, places)) in play_round(&env, id, 2, &paired["pods"]).iter().enumerate() {
+        let pod = (i + 1).to_string();
+        env.ok(&["tournament", "report", id, "--pod", &pod, "--places", &places_arg(places), "--game", game]);
+    }
+    env.ok(&["tournament", "finalize", id]);
+    let (ok, text) = super::runs::verify(&env, id);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("finalized ok: finalized after every planned pod round (2; a pod tournament has no top cut)"),
+        "{text}"
+    );
+    assert!(!text.contains("top-cut round"), "{text}");
+}

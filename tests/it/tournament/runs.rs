@@ -153,6 +153,8 @@ fn results_by_player_against_the_match_format() {
         let err = env.fails(&["tournament", "report", "r", "--table", "1", bad]);
         assert!(err.contains("cannot happen in a best-of-3"), "{bad}: {err}");
     }
+    let err = env.fails(&["tournament", "report", "r", "--table", "9", "2-0"]);
+    assert!(err.contains("round 1 has no table 9"), "{err}");
     let err = env.fails(&["tournament", "report", "r", "--winner", "alcie", "2-1"]);
     assert!(err.contains("did you mean \"Alice\""), "{err}");
     let err = env.fails(&["tournament", "report", "r", "--winner", "alice", "1-2"]);

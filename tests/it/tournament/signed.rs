@@ -51,6 +51,15 @@ fn checkpoints_are_signed_and_verify_names_the_signer() {
     env.fails(&["key", "new", "-o", key.to_str().unwrap()]);
     let secret = std::fs::read_to_string(&key).unwrap();
     run(&env, key.to_str().unwrap());
+    // A key file others can read is refused, and nothing is signed.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let err = env.fails(&["tournament", "sign", "sg", "--name", "olga", "--key", key.to_str().unwrap()]);
+        assert!(err.contains("can be read by others (mode 644)") && err.contains("chmod 600"), "{err}");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     // Round 1 closed but unsigned: verify fails naming the checkpoint.
     let (ok, text) = super::runs::verify(&env, "sg");
     assert!(!ok && text.contains("round 1 closed (its checkpoint) carries no valid signature"), "{text}");

@@ -8,6 +8,8 @@
 //!
 //! The last line is `live append p99 ratio 100k/1k: R`. `--quick` runs a smaller version
 //! (within two minutes). Not a timed test: a measurement to read. Traffic stays on loopback.
+//! `--memory GAMES CACHE_MB` runs the crawl alone; `--accounting GAMES` compares the heap open
+//! games hold with what the server's cache accounts for them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -44,7 +44,14 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
         seeds: Some(ctx.data_dir.clone()),
     };
     let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start tokio")?;
+    // Folds, reads and durable appends run on the blocking pool. Its default of 512 threads lets
+    // a burst of requests leave hundreds of threads (stacks and allocator caches) resident; 64
+    // still let 64 appends share one group commit, and further requests queue.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(64)
+        .enable_all()
+        .build()
+        .context("cannot start tokio")?;
     rt.block_on(async move {
         let listener =
             tokio::net::TcpListener::bind(a.addr).await.with_context(|| format!("cannot listen on {}", a.addr))?;

@@ -156,6 +156,23 @@ pub fn open_event(stored: &[u8]) -> Result<(Envelope<'_>, Hash32), Problem> {
     Ok((envelope, computed))
 }
 
+/// Splits and decodes an event of a log already verified (see [`VerifiedLog`]) without hashing
+/// it again: its stored hash was checked against its bytes when the log was verified.
+pub fn open_verified(stored: &[u8]) -> Result<(Envelope<'_>, Hash32), Problem> {
+    if stored.len() < 33 {
+        return Err(Problem::TooShort { len: stored.len() });
+    }
+    let (body, tail) = stored.split_at(stored.len() - 32);
+    let mut hash = [0u8; 32];
+    hash.copy_from_slice(tail);
+    let (envelope, rest) =
+        postcard::take_from_bytes::<Envelope<'_>>(body).map_err(|e| Problem::Undecodable(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(Problem::TrailingBytes(rest.len()));
+    }
+    Ok((envelope, Hash32(hash)))
+}
+
 /// Where a verified log stands: how many events it holds and its head hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Head {

@@ -211,6 +211,17 @@ pub trait Store: Send + Sync {
     /// Every stream, ordered by id.
     fn streams(&self) -> Result<Vec<StreamSummary>, StoreError>;
 
+    /// The bytes last kept by [`Store::keep_derived`] under `name` for `stream`, if any: a cache
+    /// derived from the log (a folded state), never part of it. Whoever reads it checks it
+    /// against the stream's head and rebuilds it from the log when it is missing or stale.
+    fn derived(&self, _stream: &StreamId, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Keeps a cache derived from `stream`'s log (best effort and not durable: losing it costs
+    /// one rebuild). A store without a directory keeps nothing.
+    fn keep_derived(&self, _stream: &StreamId, _name: &str, _bytes: &[u8]) {}
+
     /// Appends one request.
     fn append(&self, request: AppendRequest) -> Result<Appended, StoreError> {
         let stream = request.stream.to_string();

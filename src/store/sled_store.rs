@@ -887,7 +887,47 @@ fn copy_store_files(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+impl SledStore {
+    /// Where a derived cache of `stream` lives: `derived/NAME-HASH` in the data directory (the
+    /// stream id hashed, so any id makes a plain file name). `None` for temporary stores.
+    fn derived_path(&self, stream: &StreamId, name: &str) -> Option<PathBuf> {
+        if self.blob_dir.is_none() || self.path.as_os_str().is_empty() {
+            return None;
+        }
+        let key = blake3::hash(stream.as_str().as_bytes()).to_hex();
+        Some(self.path.join("derived").join(format!("{name}-{}", &key[..32])))
+    }
+}
+
 impl super::Store for SledStore {
+    fn derived(&self, stream: &StreamId, name: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.derived_path(stream, name)?).ok()
+    }
+
+    fn keep_derived(&self, stream: &StreamId, name: &str, bytes: &[u8]) {
+        let Some(path) = self.derived_path(stream, name) else { return };
+        if self.read_only {
+            return;
+        }
+        // A cache, not a record: written aside and renamed (a reader sees a whole file or none),
+        // never synced. Its reader checks a checksum and the stream's head, so a torn file is
+        // just missing.
+        let keep = || -> std::io::Result<()> {
+            let dir = path.parent().ok_or_else(|| std::io::Error::other("no directory"))?;
+            crate::store::private_dir(dir)?;
+            static WRITES: AtomicU64 = AtomicU64::new(0);
+            let n = WRITES.fetch_add(1, Ordering::Relaxed);
+            let tmp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
+            {
+                use std::io::Write as _;
+                use std::os::unix::fs::OpenOptionsExt as _;
+                File::options().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?.write_all(bytes)?;
+            }
+            std::fs::rename(&tmp, &path)
+        };
+        let _ = keep();
+    }
+
     fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError> {
         self.refuse_if_read_only()?;
         let now = self.clock.now();

@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 
 /// The pod size policy: pods of `size` filled with pods of `size - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PodSize {
     pub size: usize,
 }
@@ -127,7 +127,7 @@ fn improve(pods: &mut [Vec<String>], met: &Met) {
 }
 
 /// The points table: `sole_win`, `shared_win` (a draw) and `loss`, e.g. 5/1/0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PointsTable {
     pub sole_win: u32,
     pub shared_win: u32,

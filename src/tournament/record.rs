@@ -153,7 +153,8 @@ fn fold(log: &VerifiedLog, check: bool) -> Result<Loaded, TournamentError> {
     for (seq, bytes) in log.events.iter().enumerate() {
         let seq = seq as u64;
         let undecodable = |msg: String| TournamentError::Undecodable { stream: stream.clone(), seq, msg };
-        let (env, hash) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
+        // `log` is verified: every event's hash was checked against its bytes already.
+        let (env, hash) = chain::open_verified(bytes).map_err(|p| undecodable(p.to_string()))?;
         let e = env.v1();
         let event: TournamentEvent = postcard::from_bytes(&e.payload).map_err(|err| undecodable(err.to_string()))?;
         if check {
@@ -178,6 +179,124 @@ pub fn load(store: &dyn Store, stream: &StreamId) -> Result<Loaded, TournamentEr
     from_log(&store.export(stream)?)
 }
 
+/// The name of the folded-state snapshot the store keeps beside a tournament stream.
+const SNAPSHOT: &str = "tournament-state";
+
+/// What a snapshot must match to be used: the build and the sources of the fold. A snapshot is
+/// postcard of [`Tournament`] (no stored format: any change to the fold's code makes every kept
+/// snapshot stale, and it is rebuilt from the log).
+fn fold_fingerprint() -> [u8; 32] {
+    static FP: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
+    *FP.get_or_init(|| {
+        let mut h = blake3::Hasher::new();
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        for src in [
+            &include_bytes!("state.rs")[..],
+            include_bytes!("standings.rs"),
+            include_bytes!("pods.rs"),
+            include_bytes!("events.rs"),
+            include_bytes!("policy.rs"),
+            include_bytes!("pairing.rs"),
+            include_bytes!("record.rs"),
+        ] {
+            h.update(&(src.len() as u64).to_le_bytes());
+            h.update(src);
+        }
+        *h.finalize().as_bytes()
+    })
+}
+
+#[derive(serde::Serialize)]
+struct SnapshotRef<'a> {
+    fingerprint: [u8; 32],
+    len: u64,
+    hash: crate::log::hash::Hash32,
+    state: &'a Tournament,
+}
+
+#[derive(serde::Deserialize)]
+struct Snapshot {
+    fingerprint: [u8; 32],
+    len: u64,
+    hash: crate::log::hash::Hash32,
+    state: Tournament,
+}
+
+/// Keeps `state`, folded up to `head`, as the store's snapshot of `stream` (best effort).
+pub fn keep_state(store: &dyn Store, stream: &StreamId, state: &Tournament, head: Head) {
+    let snap = SnapshotRef { fingerprint: fold_fingerprint(), len: head.len, hash: head.hash, state };
+    // Into a buffer sized once (a growing vector costs twice as much per byte at 10,000
+    // players); a guess too small falls back to the growing one.
+    let tables: usize = state.rounds.iter().map(|r| r.tables.len() + r.byes.len() + r.pods.len() * 4).sum();
+    let guess = 4096 + state.players.len() * 160 + tables * 48;
+    let mut buf = vec![0u8; guess];
+    let body = match postcard::to_slice(&snap, &mut buf) {
+        Ok(b) => b.len(),
+        Err(_) => match postcard::to_stdvec(&snap) {
+            Ok(v) => {
+                buf = v;
+                buf.len()
+            }
+            Err(_) => return,
+        },
+    };
+    buf.truncate(body);
+    let sum = blake3::hash(&buf);
+    buf.extend_from_slice(sum.as_bytes());
+    store.keep_derived(stream, SNAPSHOT, &buf);
+}
+
+/// The kept snapshot of `stream`, if there is one this build can use (whole, same fold).
+fn kept_state(store: &dyn Store, stream: &StreamId) -> Option<(Tournament, Head)> {
+    let bytes = store.derived(stream, SNAPSHOT)?;
+    let (body, sum) = bytes.split_at(bytes.len().checked_sub(32)?);
+    if blake3::hash(body).as_bytes() != sum {
+        return None;
+    }
+    let snap: Snapshot = postcard::from_bytes(body).ok()?;
+    (snap.fingerprint == fold_fingerprint()).then_some((snap.state, Head { len: snap.len, hash: snap.hash }))
+}
+
+/// The state at the stream's head, as [`load`] folds it, for commands that only need the state
+/// (pair, record). From the store's snapshot when it holds one: at the head, it is used as it is;
+/// behind it, the events since are read, verified link by link from the snapshot's head and
+/// folded. Otherwise (no snapshot, another build's, or a log that no longer extends it) the
+/// whole log is loaded and verified, and the snapshot is kept for the next command. The log
+/// stays the truth: `verify` always re-reads and re-derives all of it.
+pub fn load_state(store: &dyn Store, stream: &StreamId) -> Result<(Tournament, Head), TournamentError> {
+    let head = store.head(stream)?;
+    if let Some((mut state, at)) = kept_state(store, stream) {
+        if at == head {
+            return Ok((state, head));
+        }
+        // Not kept again here: a tail costs little to fold, and the callers keep the state at
+        // the head they append.
+        if at.len < head.len && extend(store, stream, &mut state, at, head).is_some() {
+            return Ok((state, head));
+        }
+    }
+    let loaded = load(store, stream)?;
+    keep_state(store, stream, &loaded.state, loaded.head);
+    Ok((loaded.state, loaded.head))
+}
+
+/// Folds the events from `at` to `head` onto `state`; `None` if they do not verify as the
+/// continuation of `at` (the caller then loads the whole log, which reports why).
+fn extend(store: &dyn Store, stream: &StreamId, state: &mut Tournament, at: Head, head: Head) -> Option<()> {
+    let tail = store.read(stream, at.len, head.len).ok()?;
+    let mut verifier = chain::Verifier::from_head(stream.clone(), at);
+    let mut events = Vec::with_capacity(tail.len());
+    for bytes in &tail {
+        let env = verifier.push(bytes).ok()?;
+        events.push(postcard::from_bytes::<TournamentEvent>(&env.v1().payload).ok()?);
+    }
+    if verifier.head() != head {
+        return None;
+    }
+    events.iter().for_each(|e| state.apply(e));
+    Some(())
+}
+
 /// Validates events against the stream's current state and appends them at the exact version it
 /// was loaded at (a concurrent writer makes the append fail rather than interleave).
 pub fn record(
@@ -186,15 +305,15 @@ pub fn record(
     actor: Actor,
     events: Vec<TournamentEvent>,
 ) -> Result<(Head, Tournament), TournamentError> {
-    let loaded = load(store, stream)?;
-    let mut state = loaded.state;
+    let (mut state, head) = load_state(store, stream)?;
     check_all(&mut state, &events)?;
     let appended = store.append(AppendRequest {
         stream: stream.clone(),
-        expected: ExpectedVersion::Exact(loaded.head.len),
+        expected: ExpectedVersion::Exact(head.len),
         create: None,
         events: encode(&actor, &events)?,
     })?;
+    keep_state(store, stream, &state, appended.head);
     Ok((appended.head, state))
 }
 

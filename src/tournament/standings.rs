@@ -1,7 +1,7 @@
 //! Standings as pure functions: per-player tallies maintained incrementally from match results,
 //! and the ranking with every tiebreaker of the policy.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::policy::{Rules, Tiebreaker};
 
@@ -34,7 +34,7 @@ pub struct Entrant {
 
 /// A player's running totals. Maintained incrementally: [`Tally::add`] and [`Tally::remove`] are
 /// inverses, so a correction is a removal and an addition.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Tally {
     pub wins: u32,
     pub losses: u32,
@@ -51,7 +51,7 @@ pub struct Tally {
 }
 
 /// Tallies for a whole field.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Tallies(pub Vec<Tally>);
 
 impl Tallies {

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::events::{round_seed, ConfigV1, GameLink, MatchScore, PairedTable, Penalty, RoundsPlan, TournamentEvent};
 use super::pairing::{self, order_key};
 use super::pods::{self, PodSize, PodStandingRow, PointsTable};
@@ -11,7 +13,7 @@ use super::policy::{Rules, TOP_CUT_BY_ATTENDANCE};
 use super::standings::{self, MatchRecord, StandingRow, Tallies};
 use crate::game::commit::{commit_seed, Commitment, Secret};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     pub name: String,
     pub deck: Option<String>,
@@ -21,7 +23,7 @@ pub struct Player {
     pub penalties: Vec<(u32, Penalty, String)>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableState {
     pub table: u32,
     pub a: usize,
@@ -32,7 +34,7 @@ pub struct TableState {
 }
 
 /// A pod of a pod round: its players by seat, and its result once reported.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PodState {
     pub pod: u32,
     pub seats: Vec<usize>,
@@ -42,7 +44,7 @@ pub struct PodState {
     pub corrections: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundState {
     pub round: u32,
     pub tables: Vec<TableState>,
@@ -93,8 +95,9 @@ impl RoundState {
     }
 }
 
-/// A tournament as folded from its events.
-#[derive(Clone, Debug, Default)]
+/// A tournament as folded from its events. Serializable only for the store's derived snapshot
+/// (`record::load_state`), a cache rebuilt from the log whenever the fold's sources change.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Tournament {
     /// Recorded under swiss v1 by kifu 0.1.0: folded and verified by the rules it was played by
     /// (see [`super::events::RULESET_VERSION_0_1`]), so its recorded pairings still re-derive.

@@ -638,4 +638,5 @@ mod pods;
 mod rules;
 mod runs;
 mod signed;
+mod snapshot;
 mod web;

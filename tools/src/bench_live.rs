@@ -8,6 +8,8 @@
 //!
 //! The last line is `live append p99 ratio 100k/1k: R`. `--quick` runs a smaller version
 //! (within two minutes). Not a timed test: a measurement to read. Traffic stays on loopback.
+//! `--memory GAMES CACHE_MB` runs the crawl alone; `--accounting GAMES` compares the heap open
+//! games hold with what the server's cache accounts for them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -30,6 +32,58 @@ use kifu::store::sled_store::SledStore;
 use kifu::store::Store;
 
 type Entry = (Actor, GameEntry<<Naruto as Game>::Event>);
+
+// The server's allocator, so `--accounting` reads the heap as `kifu serve` would hold it.
+#[global_allocator]
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// Bytes this process holds: its RSS once jemalloc returns every freed page at once (set by
+/// [`accounting`]; jemalloc is built without its statistics).
+fn heap_bytes() -> usize {
+    rss_kib(std::process::id()) as usize * 1024
+}
+
+/// `--accounting GAMES`: the heap an open game holds (opened, audited, a spectator's timeline:
+/// what a crawl leaves in the server's cache) beside what `approx_bytes` accounts for it.
+fn accounting(games: usize) {
+    use tikv_jemalloc_ctl::{Access as _, AsName as _};
+    let mut names = vec!["arenas.dirty_decay_ms\0".to_string(), "arenas.muzzy_decay_ms\0".to_string()];
+    for i in 0..tikv_jemalloc_ctl::arenas::narenas::read().unwrap_or(0) {
+        names.push(format!("arena.{i}.dirty_decay_ms\0"));
+        names.push(format!("arena.{i}.muzzy_decay_ms\0"));
+    }
+    for n in &names {
+        let _ = n.as_str().name().write(0isize);
+    }
+    let store = SledStore::temporary(Arc::new(SystemClock)).unwrap();
+    let drv = kifu::games::driver("naruto").unwrap();
+    let players = ["alice".to_string(), "bob".to_string()];
+    let logs: Vec<_> = (0..games)
+        .map(|g| {
+            let id = StreamId::new(&format!("acc-{g}")).unwrap();
+            drv.self_play(&store, &id, (g % 50) as u64, &players, t0()).unwrap();
+            store.export(&id).unwrap()
+        })
+        .collect();
+    let base = heap_bytes();
+    let mut open = Vec::new();
+    let mut accounted = 0;
+    for log in &logs {
+        let mut s = drv.open(log).unwrap();
+        s.audit();
+        s.timeline_range(kifu::game::Viewer::Spectator, 0, u64::MAX);
+        accounted += s.approx_bytes();
+        open.push(s);
+    }
+    let held = heap_bytes() - base;
+    let events: usize = logs.iter().map(|l| l.events.len()).sum();
+    println!(
+        "open games, heap held vs accounted ({games} games, {events} events): {:.1} MiB held, {:.1} MiB accounted ({:.2}x)",
+        held as f64 / 1048576.0,
+        accounted as f64 / 1048576.0,
+        held as f64 / accounted.max(1) as f64
+    );
+}
 
 /// `n` legal entries: self-played physical Naruto games one after another, each ended by a
 /// judge's backup to the start, so any prefix is a legal game of that length.
@@ -364,8 +418,12 @@ fn crawl_rss(kifu: &Path, games: usize, cache_mb: u32) -> (f64, f64) {
         }
     }
     let after = rss_kib(server.id()) as f64 / 1024.0;
+    // Freed pages go back to the system within a couple of seconds (jemalloc's decay).
+    std::thread::sleep(Duration::from_secs(3));
+    let settled = rss_kib(server.id()) as f64 / 1024.0;
     let _ = server.kill();
     let _ = server.wait();
+    eprintln!("server RSS {settled:.0} MiB 3 s after the crawl");
     (before, after)
 }
 
@@ -377,6 +435,10 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let kifu = std::env::var("BENCH_KIFU").expect("BENCH_KIFU: the kifu binary (tools/bench-live builds it)");
+    if let Some(i) = args.iter().position(|a| a == "--accounting") {
+        accounting(args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(100));
+        return;
+    }
     // `--memory GAMES CACHE_MB`: only the crawl, to look at the server's memory alone.
     if let Some(i) = args.iter().position(|a| a == "--memory") {
         let games = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(2_000);

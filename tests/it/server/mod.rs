@@ -1,6 +1,6 @@
 //! The web server: the JSON API through the router without a socket (`api`), the hidden-card
-//! leak property over every fixture game (`leak`), live events (`live`), the binary (`cli`), and the pages in
-//! headless Chromium (`browser`).
+//! leak property over every fixture game (`leak`), live events (`live`), the binary (`cli`),
+//! its memory under a crawl (`memory`), and the pages in headless Chromium (`browser`).
 
 mod api;
 mod bounds;
@@ -9,6 +9,7 @@ mod browser_tournament;
 mod cli;
 mod leak;
 mod live;
+mod memory;
 mod pages;
 mod scopes;
 mod table;

@@ -199,9 +199,12 @@
     board.dataset.viewer = resp.viewer;
     // The turn's seat and who may act (the game's awaited seats, a "waiting for" fact) can differ:
     // a blocker, a priority holder, every Master owing a dice link.
-    const active = b.active === null || b.active === undefined ? "" : ` · ${players[b.active] || "seat " + b.active}'s turn`;
-    const waiting = b.facts.find(([k]) => k === "waiting for");
-    $("position").textContent = `turn ${b.turn} · ${b.phase}${active}${waiting ? " · waiting for " + waiting[1] : ""}`;
+    // Said once when they agree ("alice to act"), both when they differ ("alice's turn · waiting
+    // for bob"), so the common case keeps the toolbar on one line.
+    const turnOf = b.active === null || b.active === undefined ? null : players[b.active] || "seat " + b.active;
+    const waiting = (b.facts.find(([k]) => k === "waiting for") || [])[1];
+    const who = waiting === undefined || waiting === turnOf ? (turnOf ? ` · ${turnOf} to act` : "") : `${turnOf ? ` · ${turnOf}'s turn` : ""} · waiting for ${waiting}`;
+    $("position").textContent = `turn ${b.turn} · ${b.phase}${who}`;
     $("position").dataset.turn = b.turn;
     $("position").dataset.phase = b.phase;
     const o = b.outcome;

@@ -115,8 +115,11 @@ impl std::fmt::Display for NatsUrl {
 #[derive(Clone, Copy, Debug)]
 struct Tip {
     head: Head,
-    /// The JetStream sequence of the stream's last chunk.
+    /// The JetStream sequence of the stream's last accepted chunk.
     js_seq: u64,
+    /// The JetStream sequence of the subject's last message: the accepted chunk, or a race
+    /// loser after it (the server's expected-sequence check compares with this one).
+    subject_last: u64,
 }
 
 /// One chunk message, parsed.
@@ -307,6 +310,7 @@ impl NatsStore {
             Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => return Ok(None),
             Err(e) => return Err(other("cannot read the stream's last chunk", e)),
         };
+        let subject_last = msg.sequence;
         let mut last = parse_chunk(sid, &msg)?;
         // The last message may be a loser of a race (see `publish`) not yet deleted: then the
         // accepted chain is walked to its end instead.
@@ -328,7 +332,7 @@ impl NatsStore {
                 return Err(StoreError::CorruptIndex(format!("stream {sid}: chunk at event {} is empty", last.first)))
             }
         };
-        Ok(Some(Tip { head: Head { len, hash }, js_seq: last.js_seq }))
+        Ok(Some(Tip { head: Head { len, hash }, js_seq: last.js_seq, subject_last }))
     }
 
     /// The accepted successor of the chunk at JetStream sequence `prev` (0: the stream's first
@@ -468,7 +472,14 @@ impl NatsStore {
 
     /// Publishes one chunk on `sid`'s subject, expecting `prev` as the subject's last message;
     /// `Ok(None)` when another writer got there first.
-    fn publish(&self, sid: &str, first: u64, prev: u64, header: bool, body: Vec<u8>) -> Result<Option<u64>, StoreError> {
+    fn publish(
+        &self,
+        sid: &str,
+        first: u64,
+        (prev, subject_last): (u64, u64),
+        header: bool,
+        body: Vec<u8>,
+    ) -> Result<Option<u64>, StoreError> {
         if body.len() + SLACK > self.max_payload {
             return Err(StoreError::TooLarge {
                 stream: sid.to_string(),
@@ -482,7 +493,7 @@ impl NatsStore {
             .payload(body.into())
             .header(H_FIRST, first.to_string())
             .header(H_PREV, prev.to_string())
-            .expected_last_subject_sequence(prev);
+            .expected_last_subject_sequence(subject_last);
         if header {
             publish = publish.header(H_HEADER, "1");
         }
@@ -505,14 +516,10 @@ impl NatsStore {
         let Some(js_seq) = acked else { return Ok(None) };
         // nats-server 2.9 does not enforce the expected subject sequence between publishes
         // racing from two connections (both can be acknowledged). So the winner is decided
-        // here, the same way by every reader: the first message built on `prev`. A loser
-        // deletes its message (readers skip it meanwhile) and is told it lost the race.
-        if self.successor(sid, prev)?.is_some_and(|c| c.js_seq == js_seq) {
-            return Ok(Some(js_seq));
-        }
-        let events = self.events.clone();
-        let _ = self.block(async move { events.delete_message(js_seq).await });
-        Ok(None)
+        // here, the same way by every reader: the first message built on `prev`. A loser is
+        // told it lost the race; its message stays (2.9 loses a subject's last sequence when
+        // its last message is deleted) and readers skip it.
+        Ok(self.successor(sid, prev)?.is_some_and(|c| c.js_seq == js_seq).then_some(js_seq))
     }
 
     /// Indexes the ids of events `first..` of `sid` and tells watchers, after an acknowledged write.
@@ -671,10 +678,10 @@ impl super::Store for NatsStore {
                 }
                 head = Head { len: head.len + 1, hash };
             }
-            let prev = current.map_or(0, |t| t.js_seq);
+            let prev = current.map_or((0, 0), |t| (t.js_seq, t.subject_last));
             match self.publish(sid, first_seq, prev, current.is_none(), body) {
                 Ok(Some(js_seq)) => {
-                    *cached = Some(Tip { head, js_seq });
+                    *cached = Some(Tip { head, js_seq, subject_last: js_seq });
                     self.remember_start(sid, first_seq, js_seq);
                     self.after_write(sid, ids, head.len)?;
                     return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
@@ -721,7 +728,7 @@ impl super::Store for NatsStore {
         let mut ids = Vec::new();
         let mut flush = |body: &mut Vec<u8>, upto: u64, header: &mut bool, first: &mut u64, ids: &mut Vec<(u64, [u8; 16])>| {
             let js = self
-                .publish(sid, *first, prev, *header, std::mem::take(body))?
+                .publish(sid, *first, (prev, prev), *header, std::mem::take(body))?
                 .ok_or_else(|| StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() })?;
             self.remember_start(sid, *first, js);
             self.after_write(sid, std::mem::take(ids), upto)?;
@@ -743,7 +750,7 @@ impl super::Store for NatsStore {
             }
         }
         let js = flush(&mut body, log.head.len, &mut header, &mut first, &mut ids)?;
-        *cached = Some(Tip { head: log.head, js_seq: js });
+        *cached = Some(Tip { head: log.head, js_seq: js, subject_last: js });
         Ok(Imported::Created)
     }
 

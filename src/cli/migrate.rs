@@ -45,7 +45,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             Imported::AlreadyPresent => present += 1,
         }
         // Read back through the target's own verified path: the heads must be identical.
-        let copied = to.export(id).with_context(|| format!("stream {id} does not verify in {to_loc} after the copy"))?;
+        let copied =
+            to.export(id).with_context(|| format!("stream {id} does not verify in {to_loc} after the copy"))?;
         if copied.head != log.head {
             bail!("stream {id}: head {} in {from_loc} but {} in {to_loc}", log.head.hash, copied.head.hash);
         }

@@ -132,6 +132,9 @@ struct Chunk {
     events: Vec<Vec<u8>>,
 }
 
+/// The idempotency ids of a stream's last chunks: id → (sequence number, stored event).
+type Recent = HashMap<[u8; 16], (u64, Vec<u8>)>;
+
 /// A stream's writer mutex with its cached tip (`None`: not known, load it).
 type TipLock = Arc<Mutex<Option<Tip>>>;
 
@@ -205,7 +208,10 @@ impl NatsStore {
             let js = jetstream::new(client.clone());
             let no_js = |e: &dyn std::fmt::Display| {
                 let text = e.to_string();
-                if text.contains("no responders") || text.contains("not enabled") || text.contains("jetstream unavailable") {
+                if text.contains("no responders")
+                    || text.contains("not enabled")
+                    || text.contains("jetstream unavailable")
+                {
                     "the cluster has no JetStream (start nats-server with -js, or a jetstream block in its \
                      configuration)"
                         .to_string()
@@ -400,7 +406,8 @@ impl NatsStore {
 
     /// Events `from..to` of `sid`, which the caller knows exist.
     fn read_range(&self, sid: &str, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError> {
-        let missing = |seq: u64| StoreError::CorruptIndex(format!("stream {sid}: event {seq} is missing from the store"));
+        let missing =
+            |seq: u64| StoreError::CorruptIndex(format!("stream {sid}: event {seq} is missing from the store"));
         let mut out = Vec::new();
         let mut next = None::<u64>;
         let mut gap = None;
@@ -435,7 +442,7 @@ impl NatsStore {
         &self,
         sid: &str,
         tip: &Tip,
-        recent: &mut Option<HashMap<[u8; 16], (u64, Vec<u8>)>>,
+        recent: &mut Option<Recent>,
         id: &[u8; 16],
         ev: &NewEvent,
     ) -> Result<Option<(u64, bool)>, StoreError> {
@@ -504,15 +511,17 @@ impl NatsStore {
                 ack.map(|a| Some(a.sequence))
             })?
             .or_else(|e| match e.kind() {
-            jetstream::context::PublishErrorKind::WrongLastSequence => Ok(None),
-            jetstream::context::PublishErrorKind::TimedOut | jetstream::context::PublishErrorKind::BrokenPipe => {
-                Err(StoreError::Unavailable {
-                    location,
-                    reason: format!("no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"),
-                })
-            }
-            _ => Err(other(&format!("append to {sid} refused"), e)),
-        })?;
+                jetstream::context::PublishErrorKind::WrongLastSequence => Ok(None),
+                jetstream::context::PublishErrorKind::TimedOut | jetstream::context::PublishErrorKind::BrokenPipe => {
+                    Err(StoreError::Unavailable {
+                        location,
+                        reason: format!(
+                            "no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"
+                        ),
+                    })
+                }
+                _ => Err(other(&format!("append to {sid} refused"), e)),
+            })?;
         let Some(js_seq) = acked else { return Ok(None) };
         // nats-server 2.9 does not enforce the expected subject sequence between publishes
         // racing from two connections (both can be acknowledged). So the winner is decided
@@ -558,10 +567,7 @@ fn run_on<T: Send + 'static>(
 fn parse_chunk(sid: &str, msg: &async_nats::jetstream::message::StreamMessage) -> Result<Chunk, StoreError> {
     let corrupt = |what: &str| StoreError::CorruptIndex(format!("stream {sid}: chunk {}: {what}", msg.sequence));
     let num = |name: &str| -> Result<u64, StoreError> {
-        msg.headers
-            .get(name)
-            .and_then(|v| v.as_str().parse().ok())
-            .ok_or_else(|| corrupt(&format!("no {name} header")))
+        msg.headers.get(name).and_then(|v| v.as_str().parse().ok()).ok_or_else(|| corrupt(&format!("no {name} header")))
     };
     let first = num(H_FIRST)?;
     let prev = num(H_PREV)?;
@@ -598,7 +604,10 @@ fn push_frame(buf: &mut Vec<u8>, bytes: &[u8]) -> Result<(), StoreError> {
 
 fn stored_hash(sid: &str, seq: u64, stored: &[u8]) -> Result<Hash32, StoreError> {
     stored.split_last_chunk::<32>().map(|(_, h)| Hash32(*h)).ok_or_else(|| {
-        StoreError::CorruptIndex(format!("stream {sid}: event {seq} is {} bytes, too short to end in a hash", stored.len()))
+        StoreError::CorruptIndex(format!(
+            "stream {sid}: event {seq} is {} bytes, too short to end in a hash",
+            stored.len()
+        ))
     })
 }
 
@@ -619,9 +628,8 @@ impl super::Store for NatsStore {
             let current = *cached;
             if let Some(tip) = current {
                 let mut recent = None;
-                let retry = super::judge_retry(sid, &req.events, |id, ev| {
-                    self.recorded(sid, &tip, &mut recent, &id.0, ev)
-                })?;
+                let retry =
+                    super::judge_retry(sid, &req.events, |id, ev| self.recorded(sid, &tip, &mut recent, &id.0, ev))?;
                 if let Some(first_seq) = retry {
                     return Ok(Appended { stream: req.stream.clone(), first_seq, head: tip.head, retried: true });
                 }
@@ -726,17 +734,18 @@ impl super::Store for NatsStore {
         push_frame(&mut body, &log.header_bytes)?;
         let (mut first, mut prev, mut header) = (0u64, 0u64, true);
         let mut ids = Vec::new();
-        let mut flush = |body: &mut Vec<u8>, upto: u64, header: &mut bool, first: &mut u64, ids: &mut Vec<(u64, [u8; 16])>| {
-            let js = self
-                .publish(sid, *first, (prev, prev), *header, std::mem::take(body))?
-                .ok_or_else(|| StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() })?;
-            self.remember_start(sid, *first, js);
-            self.after_write(sid, std::mem::take(ids), upto)?;
-            prev = js;
-            *header = false;
-            *first = upto;
-            Ok::<_, StoreError>(js)
-        };
+        let mut flush =
+            |body: &mut Vec<u8>, upto: u64, header: &mut bool, first: &mut u64, ids: &mut Vec<(u64, [u8; 16])>| {
+                let js = self.publish(sid, *first, (prev, prev), *header, std::mem::take(body))?.ok_or_else(|| {
+                    StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() }
+                })?;
+                self.remember_start(sid, *first, js);
+                self.after_write(sid, std::mem::take(ids), upto)?;
+                prev = js;
+                *header = false;
+                *first = upto;
+                Ok::<_, StoreError>(js)
+            };
         for (seq, stored) in log.events.iter().enumerate() {
             let seq = seq as u64;
             if !body.is_empty() && body.len() + 4 + stored.len() > limit {

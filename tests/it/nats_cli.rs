@@ -43,21 +43,58 @@ fn the_cli_records_and_verifies_in_the_cluster_and_migrates_both_ways() {
     std::fs::write(&squad, "# squad\n3 BRK-01\n2 BRK-04\n").unwrap();
     let squad = squad.to_str().unwrap();
     env.ok(&[
-        "--store", &nats, "game", "new", "--game", "brk", "--players", "ann,ben", "--deck", squad, "--deck", squad,
-        "--policy", "stack_order=fifo", "--id", "g1",
+        "--store",
+        &nats,
+        "game",
+        "new",
+        "--game",
+        "brk",
+        "--players",
+        "ann,ben",
+        "--deck",
+        squad,
+        "--deck",
+        squad,
+        "--policy",
+        "stack_order=fifo",
+        "--id",
+        "g1",
     ]);
-    let err = env.fails(&["--store", &nats, "game", "act", "g1", "--json", r#"{"TurnStarted": {"seat": 1, "turn": 1}}"#]);
+    let err =
+        env.fails(&["--store", &nats, "game", "act", "g1", "--json", r#"{"TurnStarted": {"seat": 1, "turn": 1}}"#]);
     assert!(err.contains("refused, nothing recorded"), "{err}");
     let before = env.ok(&["--store", &nats, "log", "g1", "--json"]);
     env.ok(&[
-        "--store", &nats, "game", "act", "g1", "--json", r#"{"TurnStarted": {"seat": 1, "turn": 1}}"#, "--judge", "jin",
+        "--store",
+        &nats,
+        "game",
+        "act",
+        "g1",
+        "--json",
+        r#"{"TurnStarted": {"seat": 1, "turn": 1}}"#,
+        "--judge",
+        "jin",
         "--force",
     ]);
     assert_ne!(env.ok(&["--store", &nats, "log", "g1", "--json"]), before, "the forced action was recorded");
     let seed = "55".repeat(32);
     env.ok(&[
-        "--store", &nats, "tournament", "new", "--name", "Cluster", "--game", "stones", "--id", "tc", "--seed", &seed,
-        "--rounds", "1", "--top-cut", "0",
+        "--store",
+        &nats,
+        "tournament",
+        "new",
+        "--name",
+        "Cluster",
+        "--game",
+        "stones",
+        "--id",
+        "tc",
+        "--seed",
+        &seed,
+        "--rounds",
+        "1",
+        "--top-cut",
+        "0",
     ]);
     env.ok(&["--store", &nats, "tournament", "register", "tc", "a", "b", "c", "d"]);
     env.ok(&["--store", &nats, "tournament", "pair", "tc"]);

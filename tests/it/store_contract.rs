@@ -37,17 +37,15 @@ fn ev_id(text: &str, key: &str) -> NewEvent {
 }
 
 fn req(stream: &str, expected: ExpectedVersion, events: Vec<NewEvent>) -> AppendRequest {
-    AppendRequest {
-        stream: sid(stream),
-        expected,
-        create: Some(opaque_header(stream, Timestamp(0))),
-        events,
-    }
+    AppendRequest { stream: sid(stream), expected, create: Some(opaque_header(stream, Timestamp(0))), events }
 }
 
 fn payloads(store: &dyn Store, stream: &str) -> Vec<String> {
     let log = store.export(&sid(stream)).expect("the chain verifies");
-    log.events.iter().map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap()).collect()
+    log.events
+        .iter()
+        .map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap())
+        .collect()
 }
 
 #[test]

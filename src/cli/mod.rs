@@ -10,6 +10,7 @@ mod game;
 mod import;
 mod key;
 mod log_cmd;
+mod migrate;
 mod output;
 mod payload;
 mod serve;
@@ -25,7 +26,9 @@ use anyhow::{Context as _, Result};
 use clap::{Parser, Subcommand};
 
 use kifu::clock::{Clock, SteppingClock, SystemClock};
+use kifu::store::nats_store::NatsStore;
 use kifu::store::sled_store::{OpenOptions, SledStore};
+use kifu::store::{Location, Store};
 
 /// kifu records card-game matches and tournaments as append-only, hash-chained event logs.
 #[derive(Parser, Debug)]
@@ -34,6 +37,12 @@ pub struct Cli {
     /// The data directory (default: $KIFU_DATA, then the per-user data directory).
     #[arg(long, global = true, value_name = "DIR")]
     data: Option<PathBuf>,
+
+    /// Where the streams live: a sled directory (default: the data directory) or a NATS
+    /// JetStream cluster, nats://HOST:PORT[,HOST:PORT…][?ns=NAME]. Seeds, tokens and pending
+    /// results stay in the data directory.
+    #[arg(long, global = true, value_name = "URL", env = "KIFU_STORE")]
+    store: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -68,6 +77,8 @@ enum Command {
     Key(key::Command),
     /// Append a free-form note event to an opaque stream (created on first use).
     Append(append::Args),
+    /// Copy every stream, verified, from one store to another (a sled directory or nats://…).
+    Migrate(migrate::Args),
     /// Test and benchmark helpers (not for everyday use).
     #[command(hide = true, subcommand)]
     Debug(debug::Command),
@@ -76,11 +87,21 @@ enum Command {
 /// What every command can reach: where the data lives and which clock stamps events.
 pub struct Context {
     pub data_dir: PathBuf,
+    /// Where the streams live (`--store`); the data directory unless a cluster is named.
+    pub location: Location,
     clock: Arc<dyn Clock>,
 }
 
 impl Context {
-    fn new(data: Option<PathBuf>) -> Result<Self> {
+    fn new(data: Option<PathBuf>, store: Option<String>) -> Result<Self> {
+        let location = match store.as_deref().filter(|s| !s.is_empty()) {
+            Some(s) => Some(Location::parse(s)?),
+            None => None,
+        };
+        let data = match (&location, data) {
+            (Some(Location::Dir(dir)), _) => Some(dir.clone()),
+            (_, data) => data,
+        };
         let data_dir = match data {
             Some(d) => d,
             None => match std::env::var_os("KIFU_DATA") {
@@ -95,21 +116,31 @@ impl Context {
             Ok(v) if v == "fixed" => Arc::new(SteppingClock::fixed()),
             _ => Arc::new(SystemClock),
         };
-        Ok(Context { data_dir, clock })
+        let location = location.unwrap_or_else(|| Location::Dir(data_dir.clone()));
+        Ok(Context { data_dir, location, clock })
     }
 
-    /// Opens the store, waiting for another kifu process that holds it, and says on stderr what
-    /// the open repaired and whether the store is read-only (a full disk).
-    pub fn open_store(&self) -> Result<SledStore> {
+    /// Opens the store, waiting for another kifu process that holds a sled directory, and says
+    /// on stderr what the open repaired and whether the store is read-only (a full disk).
+    pub fn open_store(&self) -> Result<Box<dyn Store>> {
         self.open_store_with(OpenOptions::default())
     }
 
     /// [`Self::open_store`] with options (the server bounds sled's page cache).
-    pub fn open_store_with(&self, options: OpenOptions) -> Result<SledStore> {
+    pub fn open_store_with(&self, options: OpenOptions) -> Result<Box<dyn Store>> {
+        self.open_location(&self.location, options)
+    }
+
+    /// Opens the store at `location` (`migrate` opens two).
+    pub fn open_location(&self, location: &Location, options: OpenOptions) -> Result<Box<dyn Store>> {
+        let dir = match location {
+            Location::Nats(url) => return Ok(Box::new(NatsStore::connect(url, self.clock.clone())?)),
+            Location::Dir(dir) => dir,
+        };
         // Tests of the full-disk fallback (no unprivileged test can fill a file system).
         let options =
             OpenOptions { simulate_full_disk: std::env::var("KIFU_TEST_DISK_FULL").is_ok_and(|v| v == "1"), ..options };
-        let store = SledStore::open_with(&self.data_dir, self.clock.clone(), options)?;
+        let store = SledStore::open_with(dir, self.clock.clone(), options)?;
         for note in store.open_notes() {
             eprintln!("note: {note}");
         }
@@ -117,10 +148,10 @@ impl Context {
             eprintln!(
                 "note: the disk holding {} is full: the store is open read-only (reads, verify and export work; \
                  writes are refused)",
-                self.data_dir.display()
+                dir.display()
             );
         }
-        Ok(store)
+        Ok(Box::new(store))
     }
 
     pub fn clock(&self) -> &Arc<dyn Clock> {
@@ -144,7 +175,7 @@ pub fn run() -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let ctx = Context::new(cli.data)?;
+    let ctx = Context::new(cli.data, cli.store)?;
     match cli.command {
         Command::Demo(a) => demo::run(&ctx, a),
         Command::Streams(a) => streams::run(&ctx, a),
@@ -153,6 +184,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Export(a) => export::run(&ctx, a),
         Command::Import(a) => import::run(&ctx, a),
         Command::Append(a) => append::run(&ctx, a),
+        Command::Migrate(a) => migrate::run(&ctx, a),
         Command::Tournament(a) => tournament::run(&ctx, a),
         Command::Game(c) => game::run(&ctx, c),
         Command::Debug(c) => debug::run(&ctx, c),

@@ -52,7 +52,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if rows.is_empty() {
-        println!("No streams in {} yet.", ctx.data_dir.display());
+        println!("No streams in {} yet.", ctx.location);
         return Ok(ExitCode::SUCCESS);
     }
     let mut t = output::table(["stream", "kind", "ruleset", "players", "events", "head", "created (UTC)"]);

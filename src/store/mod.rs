@@ -1,8 +1,13 @@
-//! Persistence of streams behind a small interface ([`Store`]). The sled backend
-//! ([`sled_store::SledStore`]) is the only code in kifu that touches sled; a second backend
-//! (a NATS JetStream cluster is planned) implements the same trait and nothing else changes.
+//! Persistence of streams behind a small interface ([`Store`]), and the choice of backend from a
+//! `--store` location ([`open`]). The sled backend ([`sled_store::SledStore`], embedded, one
+//! process) and the NATS JetStream backend ([`nats_store::NatsStore`], a replicated cluster) are
+//! the only code in kifu that touches a storage engine; everything else sees the trait.
 
+pub mod nats_store;
 pub mod sled_store;
+mod watch;
+
+pub use watch::{Bell, Watch};
 
 use std::fmt;
 use std::path::Path;
@@ -175,26 +180,36 @@ pub enum StoreError {
     ReadOnly { path: String },
     #[error("storage error: {0}")]
     Backend(String),
+    #[error("the store at {location} cannot be reached: {reason}")]
+    Unavailable { location: String, reason: String },
+    #[error("stream {stream}: the append request is {bytes} bytes, over the store's limit of {limit} bytes per request; split it")]
+    TooLarge { stream: String, bytes: usize, limit: usize },
     #[error("could not encode a record: {0}")]
     Encode(#[from] postcard::Error),
 }
 
 /// Persistence of append-only, hash-chained streams.
 ///
-/// Architecture invariant: an append either writes all of its events and the new head, flushed
-/// to disk before it returns `Ok`, or writes nothing.
-///
-/// Concurrency: appends from many threads (many live games) are checked and written one at a
-/// time per stream (appends to different streams proceed side by side), and made durable by
-/// group commit: one flush covers every append waiting for it. The first waiting appender leads
-/// a flush that covers every append written before it began, holding no writer lock; the others
-/// sleep until it ends, and those that arrive meanwhile are covered together by the next one.
-/// Each `Ok` still means that append is on disk, and total throughput rises with the number of
-/// writers instead of being one flush per append.
+/// The contract every backend keeps (tests/it/store_contract.rs runs it against each):
+/// - **Appends are per stream.** One request appends any number of events to one stream
+///   atomically: all of them and the new head are durable before `Ok`, or nothing is written.
+///   There is no atomicity across streams.
+/// - **Optimistic concurrency.** A request whose [`ExpectedVersion`] does not match is refused
+///   with [`StoreError::WrongExpectedVersion`] and writes nothing.
+/// - **Idempotency.** A retried request whose events all carry idempotency ids already recorded
+///   with the same actor and payload writes nothing and returns `retried: true` with the first
+///   attempt's sequence numbers; a reused id with another actor or payload is an
+///   [`StoreError::IdempotencyConflict`]. How long ids are remembered is the backend's
+///   documented guarantee (sled: forever; NATS: see `nats_store`).
+/// - **Reads** return stored bytes in order; [`Store::export`] verifies the whole chain.
+/// - **Listing** is paged, ordered by stream id.
+/// - **Watching.** [`Store::watch`] follows a stream from any position; the store itself rings
+///   it after every append it acknowledges (sled: this process's appends, which are all of
+///   them; NATS: a notice every writer publishes after the publish acknowledgement).
+/// - Errors name no backend; refusals write nothing.
 pub trait Store: Send + Sync {
-    /// Appends a batch of requests atomically and durably, with one flush for the whole batch
-    /// (group commit). If any request is refused, nothing is written.
-    fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError>;
+    /// Appends one request to one stream, atomically and durably.
+    fn append(&self, request: AppendRequest) -> Result<Appended, StoreError>;
 
     /// Writes a verified log as a new stream (or accepts it if the store holds exactly it).
     fn import(&self, log: &VerifiedLog) -> Result<Imported, StoreError>;
@@ -208,8 +223,8 @@ pub trait Store: Send + Sync {
     /// The stored bytes of events `from..to` (clamped to the stream's length), in order.
     fn read(&self, stream: &StreamId, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError>;
 
-    /// Every stream, ordered by id.
-    fn streams(&self) -> Result<Vec<StreamSummary>, StoreError>;
+    /// At most `limit` streams with ids after `after` (from the first when `None`), ordered by id.
+    fn streams_page(&self, after: Option<&StreamId>, limit: usize) -> Result<Vec<StreamSummary>, StoreError>;
 
     /// The bytes last kept by [`Store::keep_derived`] under `name` for `stream`, if any: a cache
     /// derived from the log (a folded state), never part of it. Whoever reads it checks it
@@ -222,10 +237,21 @@ pub trait Store: Send + Sync {
     /// one rebuild). A store without a directory keeps nothing.
     fn keep_derived(&self, _stream: &StreamId, _name: &str, _bytes: &[u8]) {}
 
-    /// Appends one request.
-    fn append(&self, request: AppendRequest) -> Result<Appended, StoreError> {
-        let stream = request.stream.to_string();
-        self.append_batch(vec![request])?.pop().ok_or(StoreError::UnknownStream(stream))
+    /// Follows `stream` from event `from` on: see [`Watch`].
+    fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError>;
+
+    /// Every stream, ordered by id (all pages).
+    fn streams(&self) -> Result<Vec<StreamSummary>, StoreError> {
+        let mut out: Vec<StreamSummary> = Vec::new();
+        loop {
+            let after = out.last().map(|s| s.header.stream().clone());
+            let page = self.streams_page(after.as_ref(), STREAMS_PAGE)?;
+            let done = page.len() < STREAMS_PAGE;
+            out.extend(page);
+            if done {
+                return Ok(out);
+            }
+        }
     }
 
     /// Reads a whole stream and verifies every record and the recorded head.
@@ -248,5 +274,106 @@ pub trait Store: Send + Sync {
             }));
         }
         Ok(log)
+    }
+}
+
+/// The page size [`Store::streams`] lists with.
+pub const STREAMS_PAGE: usize = 500;
+
+/// Whether `events` retry an append already recorded: `lookup` says where an id was recorded
+/// and whether with the same actor and payload. `Some(first_seq)` for a complete retry; an
+/// error for a partial retry or an id reused with other content; `None` when no id is known.
+/// Both backends judge retries with this one rule.
+pub fn judge_retry(
+    stream: &str,
+    events: &[NewEvent],
+    mut lookup: impl FnMut(&IdempotencyId, &NewEvent) -> Result<Option<(u64, bool)>, StoreError>,
+) -> Result<Option<u64>, StoreError> {
+    let mut found = Vec::new();
+    for ev in events {
+        let Some(id) = ev.idempotency else { continue };
+        if let Some((seq, same)) = lookup(&id, ev)? {
+            found.push((seq, same, id));
+        }
+    }
+    let Some(&(first_seq, _, _)) = found.first() else {
+        return Ok(None);
+    };
+    if found.len() != events.len() {
+        return Err(StoreError::PartialRetry { stream: stream.to_string() });
+    }
+    if let Some((seq, _, id)) = found.iter().find(|(_, same, _)| !same) {
+        return Err(StoreError::IdempotencyConflict { stream: stream.to_string(), id: id.to_hex(), seq: *seq });
+    }
+    Ok(Some(first_seq))
+}
+
+/// Whether a stored event carries the actor and payload of `ev`.
+pub fn same_event(stored: &[u8], ev: &NewEvent) -> bool {
+    chain::open_event(stored).is_ok_and(|(env, _)| {
+        let e = env.v1();
+        e.actor == ev.actor && *e.payload == *ev.payload
+    })
+}
+
+/// Whether an append expecting `expected` may go ahead on a stream whose head is `current`.
+pub fn expectation_holds(expected: ExpectedVersion, current: Option<Head>) -> bool {
+    match (expected, current) {
+        (ExpectedVersion::Any, _) => true,
+        (ExpectedVersion::NoStream, None) => true,
+        (ExpectedVersion::Exact(n), Some(h)) => h.len == n,
+        _ => false,
+    }
+}
+
+/// Where the store lives, from `--store` / `KIFU_STORE`: a sled directory or a NATS cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    Dir(std::path::PathBuf),
+    Nats(nats_store::NatsUrl),
+}
+
+impl Location {
+    /// `nats://HOST:PORT[,HOST:PORT…][?ns=NAME]`, or else a directory.
+    pub fn parse(s: &str) -> Result<Self, StoreError> {
+        if s.starts_with("nats://") {
+            Ok(Location::Nats(nats_store::NatsUrl::parse(s)?))
+        } else {
+            Ok(Location::Dir(std::path::PathBuf::from(s)))
+        }
+    }
+}
+
+/// A boxed store is a store (the CLI opens whichever backend `--store` names).
+impl<S: Store + ?Sized> Store for Box<S> {
+    fn append(&self, request: AppendRequest) -> Result<Appended, StoreError> {
+        (**self).append(request)
+    }
+    fn import(&self, log: &VerifiedLog) -> Result<Imported, StoreError> {
+        (**self).import(log)
+    }
+    fn header(&self, stream: &StreamId) -> Result<(Vec<u8>, Header), StoreError> {
+        (**self).header(stream)
+    }
+    fn head(&self, stream: &StreamId) -> Result<Head, StoreError> {
+        (**self).head(stream)
+    }
+    fn read(&self, stream: &StreamId, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError> {
+        (**self).read(stream, from, to)
+    }
+    fn streams_page(&self, after: Option<&StreamId>, limit: usize) -> Result<Vec<StreamSummary>, StoreError> {
+        (**self).streams_page(after, limit)
+    }
+    fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError> {
+        (**self).watch(stream, from)
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Dir(dir) => write!(f, "{}", dir.display()),
+            Location::Nats(url) => write!(f, "{url}"),
+        }
     }
 }

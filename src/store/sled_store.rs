@@ -71,7 +71,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::{AppendRequest, Appended, ExpectedVersion, Imported, NewEvent, StoreError, StreamSummary};
+use super::{AppendRequest, Appended, Imported, NewEvent, StoreError, StreamSummary};
 use crate::clock::Clock;
 use crate::log::chain::{self, Head};
 use crate::log::envelope::{Envelope, EnvelopeV1, Header, StreamId, Timestamp};
@@ -149,6 +149,8 @@ pub struct SledStore {
     recovered: Vec<String>,
     /// The disk was full at open: reads come from a temporary copy, writes are refused.
     read_only: bool,
+    /// The bells of the streams being watched, rung after each durable append.
+    bells: Mutex<HashMap<String, Arc<super::Bell>>>,
 }
 
 #[derive(Default)]
@@ -340,6 +342,7 @@ impl SledStore {
             path,
             recovered: Vec::new(),
             read_only: false,
+            bells: Mutex::new(HashMap::new()),
         })
     }
 
@@ -527,11 +530,7 @@ impl SledStore {
         };
         let seq = decode_seq(sid, &seq)?;
         let stored = self.event_at(sid, seq)?;
-        let same = chain::open_event(&stored).is_ok_and(|(env, _)| {
-            let e = env.v1();
-            e.actor == ev.actor && *e.payload == *ev.payload
-        });
-        Ok(Some((seq, same)))
+        Ok(Some((seq, super::same_event(&stored, ev))))
     }
 
     /// Checks one request against the current state and collects its writes.
@@ -550,39 +549,16 @@ impl SledStore {
         };
         // A retry is recognised before the version check: the client's first attempt succeeded.
         if let Some(head) = current {
-            let mut found = Vec::new();
-            for ev in &req.events {
-                let Some(id) = ev.idempotency else { continue };
-                let hit = match pending.get(&(sid, id.0)) {
-                    // Recorded earlier in this same batch.
-                    Some((seq, e)) => Some((*seq, e.actor == ev.actor && e.payload == ev.payload)),
-                    None => self.recorded(sid, &id.0, ev)?,
-                };
-                if let Some((seq, same)) = hit {
-                    found.push((seq, same, id));
-                }
-            }
-            if let Some(&(first_seq, _, _)) = found.first() {
-                if found.len() != req.events.len() {
-                    return Err(StoreError::PartialRetry { stream: sid.to_string() });
-                }
-                if let Some((seq, _, id)) = found.iter().find(|(_, same, _)| !same) {
-                    return Err(StoreError::IdempotencyConflict {
-                        stream: sid.to_string(),
-                        id: id.to_hex(),
-                        seq: *seq,
-                    });
-                }
+            let retry = super::judge_retry(sid, &req.events, |id, ev| match pending.get(&(sid, id.0)) {
+                // Recorded earlier in this same batch.
+                Some((seq, e)) => Ok(Some((*seq, e.actor == ev.actor && e.payload == ev.payload))),
+                None => self.recorded(sid, &id.0, ev),
+            })?;
+            if let Some(first_seq) = retry {
                 return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true });
             }
         }
-        let ok = match (req.expected, current) {
-            (ExpectedVersion::Any, _) => true,
-            (ExpectedVersion::NoStream, None) => true,
-            (ExpectedVersion::Exact(n), Some(h)) => h.len == n,
-            _ => false,
-        };
-        if !ok {
+        if !super::expectation_holds(req.expected, current) {
             return Err(StoreError::WrongExpectedVersion {
                 stream: sid.to_string(),
                 expected: req.expected,
@@ -897,6 +873,33 @@ impl SledStore {
         let key = blake3::hash(stream.as_str().as_bytes()).to_hex();
         Some(self.path.join("derived").join(format!("{name}-{}", &key[..32])))
     }
+
+    /// Appends several requests (to one or several streams) atomically and durably, with one
+    /// flush for the whole batch. If any request is refused, nothing is written. Not part of
+    /// the [`super::Store`] contract (whose appends are per stream): sled can do it cheaply, and
+    /// bulk loaders and tests of this backend use it.
+    pub fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError> {
+        self.refuse_if_read_only()?;
+        let now = self.clock.now();
+        let streams = requests.iter().map(|r| r.stream.as_str()).collect();
+        let out = self.write_and_flush(streams, |heads, writes| {
+            // Idempotency ids recorded earlier in this batch.
+            let mut pending = HashMap::new();
+            requests.iter().map(|req| self.plan_request(heads, writes, &mut pending, req, now)).collect()
+        })?;
+        for req in &requests {
+            self.ring(req.stream.as_str());
+        }
+        Ok(out)
+    }
+
+    /// Wakes the watchers of `sid` (after its write is durable).
+    fn ring(&self, sid: &str) {
+        let bells = self.bells.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(bell) = bells.get(sid) {
+            bell.ring();
+        }
+    }
 }
 
 impl super::Store for SledStore {
@@ -928,21 +931,45 @@ impl super::Store for SledStore {
         let _ = keep();
     }
 
-    fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError> {
-        self.refuse_if_read_only()?;
-        let now = self.clock.now();
-        let streams = requests.iter().map(|r| r.stream.as_str()).collect();
-        self.write_and_flush(streams, |heads, writes| {
-            // Idempotency ids recorded earlier in this batch.
-            let mut pending = HashMap::new();
-            requests.iter().map(|req| self.plan_request(heads, writes, &mut pending, req, now)).collect()
-        })
+    fn append(&self, request: AppendRequest) -> Result<Appended, StoreError> {
+        let stream = request.stream.to_string();
+        self.append_batch(vec![request])?.pop().ok_or(StoreError::UnknownStream(stream))
+    }
+
+    fn streams_page(&self, after: Option<&StreamId>, limit: usize) -> Result<Vec<StreamSummary>, StoreError> {
+        use std::ops::Bound;
+        let start = match after {
+            Some(s) => Bound::Excluded(header_key(s.as_str())),
+            None => Bound::Included(vec![TAG_HEADER]),
+        };
+        let mut out = Vec::new();
+        for kv in self.tree.range((start, Bound::Excluded(vec![TAG_HEADER + 1]))) {
+            if out.len() >= limit {
+                break;
+            }
+            let (k, _) = kv.map_err(backend)?;
+            let id = String::from_utf8_lossy(&k[1..]).to_string();
+            let stream = StreamId::new(&id).map_err(|e| StoreError::CorruptIndex(e.to_string()))?;
+            let (_, header) = self.header(&stream)?;
+            let head = self.head(&stream)?;
+            out.push(StreamSummary { header, head });
+        }
+        Ok(out)
+    }
+
+    fn watch(&self, stream: &StreamId, from: u64) -> Result<super::Watch, StoreError> {
+        // Only this process writes the directory (sled's lock), so its own appends are all of them.
+        let mut bells = self.bells.lock().unwrap_or_else(|p| p.into_inner());
+        // Bells nobody holds any more are dropped here, so the map tracks the streams followed now.
+        bells.retain(|_, b| Arc::strong_count(b) > 1);
+        let bell = bells.entry(stream.to_string()).or_default().clone();
+        Ok(super::Watch::new(stream.clone(), from, bell, None))
     }
 
     fn import(&self, log: &chain::VerifiedLog) -> Result<Imported, StoreError> {
         self.refuse_if_read_only()?;
         let sid = log.header.stream().as_str();
-        self.write_and_flush(vec![sid], |heads, writes| {
+        let out = self.write_and_flush(vec![sid], |heads, writes| {
             if let Some(head) = self.cached_head(heads, sid)? {
                 let same_header =
                     self.tree.get(header_key(sid)).map_err(backend)?.is_some_and(|h| *h == *log.header_bytes);
@@ -969,7 +996,9 @@ impl super::Store for SledStore {
             chunks.finish(&mut writes.kv);
             writes.heads.insert(sid.to_string(), log.head);
             Ok(Imported::Created)
-        })
+        })?;
+        self.ring(sid);
+        Ok(out)
     }
 
     fn header(&self, stream: &StreamId) -> Result<(Vec<u8>, Header), StoreError> {
@@ -1045,19 +1074,6 @@ impl super::Store for SledStore {
         }
         Ok(out)
     }
-
-    fn streams(&self) -> Result<Vec<StreamSummary>, StoreError> {
-        let mut out = Vec::new();
-        for kv in self.tree.scan_prefix([TAG_HEADER]) {
-            let (k, _) = kv.map_err(backend)?;
-            let id = String::from_utf8_lossy(&k[1..]).to_string();
-            let stream = StreamId::new(&id).map_err(|e| StoreError::CorruptIndex(e.to_string()))?;
-            let (_, header) = self.header(&stream)?;
-            let head = self.head(&stream)?;
-            out.push(StreamSummary { header, head });
-        }
-        Ok(out)
-    }
 }
 
 #[cfg(test)]
@@ -1066,7 +1082,7 @@ mod tests {
     use super::*;
     use crate::clock::SteppingClock;
     use crate::log::envelope::{Actor, HeaderV1, IdempotencyId, StreamKind};
-    use crate::store::Store;
+    use crate::store::{ExpectedVersion, Store};
 
     fn header(stream: &str, config: Vec<u8>) -> Header {
         Header::V1(HeaderV1 {

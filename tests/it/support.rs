@@ -65,7 +65,7 @@ impl TestEnv {
 /// A `kifu` command for a data directory, with the fixed clock and no inherited KIFU_DATA.
 pub fn kifu_cmd(data: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_kifu"));
-    c.arg("--data").arg(data).env("KIFU_TEST_CLOCK", "fixed").env_remove("KIFU_DATA");
+    c.arg("--data").arg(data).env("KIFU_TEST_CLOCK", "fixed").env_remove("KIFU_DATA").env_remove("KIFU_STORE");
     c
 }
 
@@ -132,4 +132,60 @@ pub fn ensure_file_contents(rel: &str, actual: &[u8]) {
         "{rel} differs from what the code produces. If the format change is intended (it almost never is: \
          formats are forever), run the tests with UPDATE_EXPECT=1 and commit the new file"
     );
+}
+
+/// The URL of the NATS test cluster: `$KIFU_TEST_NATS`, else the one `tools/nats-cluster start`
+/// starts (or finds running) under target/. A machine without nats-server fails these tests.
+pub fn nats_url() -> String {
+    static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    URL.get_or_init(|| {
+        if let Some(url) = std::env::var("KIFU_TEST_NATS").ok().filter(|u| !u.is_empty()) {
+            return url;
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nats-cluster");
+        let out = Command::new(script).arg("start").output().expect("tools/nats-cluster runs");
+        assert!(
+            out.status.success(),
+            "tools/nats-cluster start failed (is nats-server installed? tools/test installs it):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        stdout.lines().last().expect("tools/nats-cluster prints the URL last").to_string()
+    })
+    .clone()
+}
+
+/// A namespace of its own in the NATS test cluster, deleted when dropped.
+pub struct NatsNamespace {
+    pub url: kifu::store::nats_store::NatsUrl,
+}
+
+/// A fresh namespace (unique per process and call), so tests run side by side on one cluster.
+pub fn nats_namespace() -> NatsNamespace {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() % 1_000_000_000;
+    let url = format!("{}?ns=t{}_{nanos}_{n}", nats_url(), std::process::id());
+    NatsNamespace { url: kifu::store::nats_store::NatsUrl::parse(&url).unwrap() }
+}
+
+impl NatsNamespace {
+    /// A store over this namespace (each call is another client: another server).
+    pub fn store(&self) -> kifu::store::nats_store::NatsStore {
+        kifu::store::nats_store::NatsStore::connect(&self.url, Arc::new(SteppingClock::fixed())).unwrap()
+    }
+
+    /// `--store` for the CLI.
+    pub fn location(&self) -> String {
+        self.url.to_string()
+    }
+}
+
+impl Drop for NatsNamespace {
+    fn drop(&mut self) {
+        // Best effort: the cluster's data lives under target/ and `tools/nats-cluster stop` ends it.
+        if let Ok(store) = kifu::store::nats_store::NatsStore::connect(&self.url, Arc::new(SteppingClock::fixed())) {
+            let _ = store.destroy();
+        }
+    }
 }

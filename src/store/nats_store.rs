@@ -1,0 +1,841 @@
+//! The NATS JetStream backend: kifu streams in a replicated JetStream cluster, through
+//! `async-nats`. The only code in kifu that talks to NATS.
+//!
+//! # Layout (namespace `ns`, default `kifu`; `tok` is the stream id with `.` written `=`)
+//!
+//! | where                                   | what                                                    |
+//! |-----------------------------------------|---------------------------------------------------------|
+//! | JetStream stream `KIFU_<ns>`, R3, file  | subjects `<ns>.ev.*`                                    |
+//! | subject `<ns>.ev.<tok>`                 | one message (a *chunk*) per append request              |
+//! | KV bucket `KIFU_<ns>_IDEM`, R3          | key `<tok>.<hex id>` → `u64be seq` of the event         |
+//! | core subject `<ns>.notice.<tok>`        | a notice after every acknowledged append (watchers)     |
+//!
+//! - A **chunk** is framed as sled's: `u32le n ‖ bytes` per frame. Its message header
+//!   `Kifu-First` is the sequence number of its first event and `Kifu-Prev` the JetStream
+//!   sequence of the stream's previous chunk (0 for none). The first chunk of a stream carries
+//!   `Kifu-Header: 1` and the header's stored bytes as its first frame, so creating a stream
+//!   with its first events is one message: atomic, and refused whole if the stream exists.
+//! - **Optimistic concurrency.** Every publish carries `Nats-Expected-Last-Subject-Sequence`:
+//!   the JetStream sequence of the chunk the writer built on (0: the subject is empty). Two
+//!   writers on any servers that built on the same chunk cannot both land; the loser reloads
+//!   the head and judges its expected version again.
+//! - **Acknowledgement.** An append returns `Ok` only after JetStream's publish acknowledgement
+//!   from the R3 stream (a quorum has it on disk), then its idempotency ids are indexed and
+//!   the notice published.
+//! - **Heads** are derived from the subject's last message (one request to the stream leader),
+//!   so every server sees every other's appends; reads walk the subject's messages in order,
+//!   remembering where immutable chunks start.
+//!
+//! # Idempotency guarantee
+//!
+//! A retry is recognised (and writes nothing) when each of its ids is either in the KV index
+//! or in one of the stream's last [`RECENT_CHUNKS`] chunks. Every acknowledged append had its
+//! ids indexed before `Ok` was returned, so an acknowledged append is recognised forever
+//! (unlike JetStream's own dedupe window). An append that landed but was not acknowledged
+//! (the writer died or lost the cluster between the publish and the index write) is
+//! recognised as long as its chunk is among the stream's last [`RECENT_CHUNKS`], which covers
+//! the client's immediate retry.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_nats::jetstream::{self, kv, stream};
+use futures_util::TryStreamExt;
+
+use super::{AppendRequest, Appended, Bell, Imported, NewEvent, StoreError, StreamSummary, Watch};
+use crate::clock::Clock;
+use crate::log::chain::{self, Head, VerifiedLog};
+use crate::log::envelope::{Envelope, EnvelopeV1, Header, StreamId};
+use crate::log::hash::Hash32;
+
+/// How many of a stream's last chunks a retry's ids are looked up in besides the index.
+pub const RECENT_CHUNKS: usize = 16;
+
+const H_FIRST: &str = "Kifu-First";
+const H_PREV: &str = "Kifu-Prev";
+const H_HEADER: &str = "Kifu-Header";
+
+/// Bytes left for message headers and protocol when a request is checked against `max_payload`.
+const SLACK: usize = 1024;
+
+/// How often an append that lost a race to another writer reloads and tries again.
+const CONTENDED_TRIES: usize = 20;
+
+/// A cluster location: `nats://HOST:PORT[,HOST:PORT…][?ns=NAME][&replicas=N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NatsUrl {
+    pub servers: Vec<String>,
+    /// Prefix of every subject, stream and bucket: several independent stores share a cluster.
+    pub namespace: String,
+    pub replicas: usize,
+}
+
+impl NatsUrl {
+    pub fn parse(s: &str) -> Result<Self, StoreError> {
+        let bad = |why: &str| StoreError::Unavailable { location: s.to_string(), reason: why.to_string() };
+        let rest = s.strip_prefix("nats://").ok_or_else(|| bad("a cluster URL starts with nats://"))?;
+        let (hosts, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let servers: Vec<String> =
+            hosts.split(',').filter(|h| !h.is_empty()).map(|h| format!("nats://{}", h.trim_end_matches('/'))).collect();
+        if servers.is_empty() {
+            return Err(bad("no HOST:PORT given"));
+        }
+        let mut url = NatsUrl { servers, namespace: "kifu".to_string(), replicas: 3 };
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            match pair.split_once('=') {
+                Some(("ns", v))
+                    if !v.is_empty()
+                        && v.len() <= 32
+                        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+                {
+                    url.namespace = v.to_string()
+                }
+                Some(("replicas", v)) if matches!(v, "1" | "3" | "5") => url.replicas = v.parse().unwrap_or(3),
+                _ => return Err(bad(&format!("unknown or malformed option {pair:?} (ns=NAME, replicas=1|3|5)"))),
+            }
+        }
+        Ok(url)
+    }
+}
+
+impl std::fmt::Display for NatsUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hosts: Vec<&str> = self.servers.iter().map(|s| s.trim_start_matches("nats://")).collect();
+        write!(f, "nats://{}?ns={}", hosts.join(","), self.namespace)?;
+        if self.replicas != 3 {
+            write!(f, "&replicas={}", self.replicas)?;
+        }
+        Ok(())
+    }
+}
+
+/// The last chunk of a stream as this process last saw it.
+#[derive(Clone, Copy, Debug)]
+struct Tip {
+    head: Head,
+    /// The JetStream sequence of the stream's last accepted chunk.
+    js_seq: u64,
+    /// The JetStream sequence of the subject's last message: the accepted chunk, or a race
+    /// loser after it (the server's expected-sequence check compares with this one).
+    subject_last: u64,
+}
+
+/// One chunk message, parsed.
+#[derive(Clone)]
+struct Chunk {
+    js_seq: u64,
+    first: u64,
+    prev: u64,
+    header: Option<Vec<u8>>,
+    events: Vec<Vec<u8>>,
+}
+
+/// The idempotency ids of a stream's last chunks: id → (sequence number, stored event).
+type Recent = HashMap<[u8; 16], (u64, Vec<u8>)>;
+
+/// A stream's writer mutex with its cached tip (`None`: not known, load it).
+type TipLock = Arc<Mutex<Option<Tip>>>;
+
+/// Aborts a watch's notice subscription when the watch is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A store in a NATS JetStream cluster.
+pub struct NatsStore {
+    rt: Option<tokio::runtime::Runtime>,
+    client: async_nats::Client,
+    events: stream::Stream,
+    idem: kv::Store,
+    ns: String,
+    location: String,
+    max_payload: usize,
+    clock: Arc<dyn Clock>,
+    tips: Mutex<HashMap<String, TipLock>>,
+    /// Where known chunks start: stream → (first event, JetStream sequence), ascending. Chunks
+    /// never change, so this is valid for every process.
+    starts: Mutex<HashMap<String, Vec<(u64, u64)>>>,
+    /// Header bytes already read (they never change).
+    headers: Mutex<HashMap<String, Vec<u8>>>,
+}
+
+impl Drop for NatsStore {
+    fn drop(&mut self) {
+        // A runtime dropped inside another's async context would panic; this never blocks.
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+fn other(what: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend(format!("{what}: {e}"))
+}
+
+fn token(sid: &str) -> String {
+    sid.replace('.', "=")
+}
+
+fn untoken(tok: &str) -> String {
+    tok.replace('=', ".")
+}
+
+impl NatsStore {
+    /// Connects to the cluster at `url` and creates (or finds) the namespace's stream and bucket.
+    pub fn connect(url: &NatsUrl, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
+        let location = url.to_string();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("kifu-nats")
+            .enable_all()
+            .build()
+            .map_err(|e| other("cannot start the cluster client's runtime", e))?;
+        let unavailable = |reason: String| StoreError::Unavailable { location: location.clone(), reason };
+        let (servers, ns, replicas) = (url.servers.clone(), url.namespace.clone(), url.replicas);
+        let connected = run_on(&rt, async move {
+            let client = async_nats::ConnectOptions::new()
+                .connection_timeout(Duration::from_secs(3))
+                .request_timeout(Some(Duration::from_secs(10)))
+                .connect(servers.as_slice())
+                .await
+                .map_err(|e| format!("cannot connect: {e}"))?;
+            let js = jetstream::new(client.clone());
+            let no_js = |e: &dyn std::fmt::Display| {
+                let text = e.to_string();
+                if text.contains("no responders")
+                    || text.contains("not enabled")
+                    || text.contains("jetstream unavailable")
+                {
+                    "the cluster has no JetStream (start nats-server with -js, or a jetstream block in its \
+                     configuration)"
+                        .to_string()
+                } else {
+                    format!("cannot set up the JetStream stream: {text}")
+                }
+            };
+            let events = js
+                .get_or_create_stream(stream::Config {
+                    name: format!("KIFU_{ns}"),
+                    subjects: vec![format!("{ns}.ev.*")],
+                    num_replicas: replicas,
+                    storage: stream::StorageType::File,
+                    ..Default::default()
+                })
+                .await
+                .map_err(|e| no_js(&e))?;
+            // A KV bucket is a stream named KV_<bucket> on subjects $KV.<bucket>.>; it is created
+            // as one directly because the client's own bucket creation reads account fields that
+            // nats-server 2.9 (Debian's) does not send. No direct gets: reads go to the leader,
+            // so an id indexed by one server is seen at once by every other.
+            let bucket = format!("KIFU_{ns}_IDEM");
+            js.get_or_create_stream(stream::Config {
+                name: format!("KV_{bucket}"),
+                subjects: vec![format!("$KV.{bucket}.>")],
+                max_messages_per_subject: 1,
+                discard: stream::DiscardPolicy::New,
+                allow_rollup: true,
+                deny_delete: true,
+                num_replicas: replicas,
+                storage: stream::StorageType::File,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| no_js(&e))?;
+            let idem = js.get_key_value(&bucket).await.map_err(|e| no_js(&e))?;
+            Ok::<_, String>((client, events, idem))
+        })
+        .map_err(unavailable)?;
+        let (client, events, idem) = connected.map_err(unavailable)?;
+        let max_payload = client.server_info().max_payload;
+        Ok(NatsStore {
+            rt: Some(rt),
+            client,
+            events,
+            idem,
+            ns: url.namespace.clone(),
+            location,
+            max_payload,
+            clock,
+            tips: Mutex::new(HashMap::new()),
+            starts: Mutex::new(HashMap::new()),
+            headers: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Where this store lives (`nats://…?ns=…`).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// Deletes the namespace's stream and bucket: every kifu stream in it (tests only clean up with this).
+    pub fn destroy(&self) -> Result<(), StoreError> {
+        let js = jetstream::new(self.client.clone());
+        let (name, bucket) = (format!("KIFU_{}", self.ns), format!("KIFU_{}_IDEM", self.ns));
+        self.block(async move {
+            js.delete_stream(&name).await.map_err(|e| other("cannot delete the stream", e))?;
+            js.delete_key_value(&bucket).await.map_err(|e| other("cannot delete the bucket", e))?;
+            Ok(())
+        })?
+    }
+
+    /// Runs `fut` on the store's runtime and waits for it (the store is used from sync code).
+    fn block<T: Send + 'static>(&self, fut: impl Future<Output = T> + Send + 'static) -> Result<T, StoreError> {
+        let rt = self.rt.as_ref().ok_or_else(|| other("the cluster client", "shut down"))?;
+        run_on(rt, fut).map_err(|e| other("the cluster client", e))
+    }
+
+    fn subject(&self, sid: &str) -> String {
+        format!("{}.ev.{}", self.ns, token(sid))
+    }
+
+    fn notice_subject(&self, sid: &str) -> String {
+        format!("{}.notice.{}", self.ns, token(sid))
+    }
+
+    fn idem_key(sid: &str, id: &[u8; 16]) -> String {
+        format!("{}.{}", token(sid), hex::encode(id))
+    }
+
+    fn tip_lock(&self, sid: &str) -> TipLock {
+        let mut map = self.tips.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(sid.to_string()).or_default().clone()
+    }
+
+    /// The stream's last accepted chunk, from the cluster (`None`: no such stream).
+    fn load_tip(&self, sid: &str) -> Result<Option<Tip>, StoreError> {
+        let (events, subject) = (self.events.clone(), self.subject(sid));
+        let msg = self.block(async move { events.get_last_raw_message_by_subject(&subject).await })?;
+        let msg = match msg {
+            Ok(m) => m,
+            Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => return Ok(None),
+            Err(e) => return Err(other("cannot read the stream's last chunk", e)),
+        };
+        let subject_last = msg.sequence;
+        let mut last = parse_chunk(sid, &msg)?;
+        // The last message may be a loser of a race (see `publish`) not yet deleted: then the
+        // accepted chain is walked to its end instead.
+        if self.successor(sid, last.prev)?.is_none_or(|c| c.js_seq != last.js_seq) {
+            let start = self.walk_start(sid, u64::MAX);
+            let mut end = None;
+            self.walk(sid, start, |c| {
+                end = Some(c.clone());
+                true
+            })?;
+            last = end.ok_or_else(|| StoreError::CorruptIndex(format!("stream {sid}: no accepted chunk")))?;
+        }
+        self.remember_start(sid, last.first, last.js_seq);
+        let len = last.first + last.events.len() as u64;
+        let hash = match (last.events.last(), &last.header) {
+            (Some(ev), _) => stored_hash(sid, len - 1, ev)?,
+            (None, Some(h)) => chain::header_hash(h),
+            (None, None) => {
+                return Err(StoreError::CorruptIndex(format!("stream {sid}: chunk at event {} is empty", last.first)))
+            }
+        };
+        Ok(Some(Tip { head: Head { len, hash }, js_seq: last.js_seq, subject_last }))
+    }
+
+    /// The accepted successor of the chunk at JetStream sequence `prev` (0: the stream's first
+    /// chunk): the first later message on the subject built on it. JetStream orders a subject's
+    /// messages totally, so this never changes once it exists.
+    fn successor(&self, sid: &str, prev: u64) -> Result<Option<Chunk>, StoreError> {
+        let mut js = prev + 1;
+        while let Some(chunk) = self.chunk_from(sid, js)? {
+            if chunk.prev == prev {
+                return Ok(Some(chunk));
+            }
+            js = chunk.js_seq + 1;
+        }
+        Ok(None)
+    }
+
+    /// Walks the accepted chunks from the accepted chunk at `start` (`None`: the beginning) in
+    /// order, skipping race losers, while `f` returns true.
+    fn walk(&self, sid: &str, start: Option<u64>, mut f: impl FnMut(&Chunk) -> bool) -> Result<(), StoreError> {
+        let mut chunk = match start {
+            Some(js) => Some(self.chunk_at(sid, js)?),
+            None => self.successor(sid, 0)?,
+        };
+        while let Some(c) = chunk {
+            if !f(&c) {
+                return Ok(());
+            }
+            chunk = self.successor(sid, c.js_seq)?;
+        }
+        Ok(())
+    }
+
+    fn remember_start(&self, sid: &str, first: u64, js_seq: u64) {
+        let mut starts = self.starts.lock().unwrap_or_else(|p| p.into_inner());
+        let list = starts.entry(sid.to_string()).or_default();
+        if let Err(at) = list.binary_search(&(first, js_seq)) {
+            list.insert(at, (first, js_seq));
+        }
+    }
+
+    /// The last known accepted chunk starting at or before event `seq` (`None`: walk from the beginning).
+    fn walk_start(&self, sid: &str, seq: u64) -> Option<u64> {
+        let starts = self.starts.lock().unwrap_or_else(|p| p.into_inner());
+        starts.get(sid).and_then(|list| list.iter().rev().find(|(first, _)| *first <= seq).map(|(_, js)| *js))
+    }
+
+    /// The chunk of `sid` at or after JetStream sequence `from` (`None`: none).
+    fn chunk_from(&self, sid: &str, from: u64) -> Result<Option<Chunk>, StoreError> {
+        let (events, subject) = (self.events.clone(), self.subject(sid));
+        let msg = self.block(async move { events.get_first_raw_message_by_subject(&subject, from).await })?;
+        match msg {
+            Ok(m) => Ok(Some(parse_chunk(sid, &m)?)),
+            Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => Ok(None),
+            Err(e) => Err(other("cannot read a chunk", e)),
+        }
+    }
+
+    /// The chunk at JetStream sequence `js_seq`.
+    fn chunk_at(&self, sid: &str, js_seq: u64) -> Result<Chunk, StoreError> {
+        let events = self.events.clone();
+        let msg = self.block(async move { events.get_raw_message(js_seq).await })?;
+        let msg = msg.map_err(|e| other(&format!("cannot read stream {sid}'s chunk {js_seq}"), e))?;
+        parse_chunk(sid, &msg)
+    }
+
+    /// Events `from..to` of `sid`, which the caller knows exist.
+    fn read_range(&self, sid: &str, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError> {
+        let missing =
+            |seq: u64| StoreError::CorruptIndex(format!("stream {sid}: event {seq} is missing from the store"));
+        let mut out = Vec::new();
+        let mut next = None::<u64>;
+        let mut gap = None;
+        self.walk(sid, self.walk_start(sid, from), |chunk| {
+            if next.is_some_and(|n| n != chunk.first) || (next.is_none() && chunk.first > from) {
+                gap = Some(next.unwrap_or(from).max(from));
+                return false;
+            }
+            self.remember_start(sid, chunk.first, chunk.js_seq);
+            for (i, ev) in chunk.events.iter().enumerate() {
+                let seq = chunk.first + i as u64;
+                if (from..to).contains(&seq) {
+                    out.push(ev.clone());
+                }
+            }
+            let end = chunk.first + chunk.events.len() as u64;
+            next = Some(end);
+            end < to
+        })?;
+        if let Some(seq) = gap {
+            return Err(missing(seq));
+        }
+        if (out.len() as u64) < to - from {
+            return Err(missing(from + out.len() as u64));
+        }
+        Ok(out)
+    }
+
+    /// Where `id` was recorded in `sid` and whether with `ev`'s actor and payload: the index,
+    /// then the last [`RECENT_CHUNKS`] chunks (collected once per append into `recent`).
+    fn recorded(
+        &self,
+        sid: &str,
+        tip: &Tip,
+        recent: &mut Option<Recent>,
+        id: &[u8; 16],
+        ev: &NewEvent,
+    ) -> Result<Option<(u64, bool)>, StoreError> {
+        let (idem, key) = (self.idem.clone(), Self::idem_key(sid, id));
+        let indexed = self.block(async move { idem.get(key).await })?.map_err(|e| other("cannot read the index", e))?;
+        if let Some(bytes) = indexed {
+            let seq = <[u8; 8]>::try_from(&bytes[..])
+                .map(u64::from_be_bytes)
+                .map_err(|_| StoreError::CorruptIndex(format!("stream {sid}: malformed idempotency record")))?;
+            let stored = self.read_range(sid, seq, seq + 1)?;
+            return Ok(stored.first().map(|s| (seq, super::same_event(s, ev))));
+        }
+        if recent.is_none() {
+            let mut found = HashMap::new();
+            let mut js = tip.js_seq;
+            for _ in 0..RECENT_CHUNKS {
+                if js == 0 {
+                    break;
+                }
+                let chunk = self.chunk_at(sid, js)?;
+                for (i, stored) in chunk.events.into_iter().enumerate() {
+                    if let Ok((env, _)) = chain::open_event(&stored) {
+                        if let Some(id) = env.v1().idempotency {
+                            found.insert(id.0, (chunk.first + i as u64, stored));
+                        }
+                    }
+                }
+                js = chunk.prev;
+            }
+            *recent = Some(found);
+        }
+        Ok(recent.as_ref().and_then(|r| r.get(id)).map(|(seq, stored)| (*seq, super::same_event(stored, ev))))
+    }
+
+    /// Publishes one chunk on `sid`'s subject, expecting `prev` as the subject's last message;
+    /// `Ok(None)` when another writer got there first.
+    fn publish(
+        &self,
+        sid: &str,
+        first: u64,
+        (prev, subject_last): (u64, u64),
+        header: bool,
+        body: Vec<u8>,
+    ) -> Result<Option<u64>, StoreError> {
+        if body.len() + SLACK > self.max_payload {
+            return Err(StoreError::TooLarge {
+                stream: sid.to_string(),
+                bytes: body.len(),
+                limit: self.max_payload.saturating_sub(SLACK),
+            });
+        }
+        let js = jetstream::new(self.client.clone());
+        let subject = self.subject(sid);
+        let mut publish = jetstream::context::Publish::build()
+            .payload(body.into())
+            .header(H_FIRST, first.to_string())
+            .header(H_PREV, prev.to_string())
+            .expected_last_subject_sequence(subject_last);
+        if header {
+            publish = publish.header(H_HEADER, "1");
+        }
+        let location = self.location.clone();
+        let acked = self
+            .block(async move {
+                let ack = js.send_publish(subject, publish).await?.await;
+                ack.map(|a| Some(a.sequence))
+            })?
+            .or_else(|e| match e.kind() {
+                jetstream::context::PublishErrorKind::WrongLastSequence => Ok(None),
+                jetstream::context::PublishErrorKind::TimedOut | jetstream::context::PublishErrorKind::BrokenPipe => {
+                    Err(StoreError::Unavailable {
+                        location,
+                        reason: format!(
+                            "no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"
+                        ),
+                    })
+                }
+                _ => Err(other(&format!("append to {sid} refused"), e)),
+            })?;
+        let Some(js_seq) = acked else { return Ok(None) };
+        // nats-server 2.9 does not enforce the expected subject sequence between publishes
+        // racing from two connections (both can be acknowledged). So the winner is decided
+        // here, the same way by every reader: the first message built on `prev`. A loser is
+        // told it lost the race; its message stays (2.9 loses a subject's last sequence when
+        // its last message is deleted) and readers skip it.
+        Ok(self.successor(sid, prev)?.is_some_and(|c| c.js_seq == js_seq).then_some(js_seq))
+    }
+
+    /// Indexes the ids of events `first..` of `sid` and tells watchers, after an acknowledged write.
+    fn after_write(&self, sid: &str, ids: Vec<(u64, [u8; 16])>, len: u64) -> Result<(), StoreError> {
+        let (idem, client, notice) = (self.idem.clone(), self.client.clone(), self.notice_subject(sid));
+        let keys: Vec<(String, u64)> = ids.iter().map(|(seq, id)| (Self::idem_key(sid, id), *seq)).collect();
+        self.block(async move {
+            for (key, seq) in keys {
+                idem.put(key, seq.to_be_bytes().to_vec().into())
+                    .await
+                    .map_err(|e| other("cannot index an idempotency id", e))?;
+            }
+            // Best effort: watchers also poll, so a lost notice only delays them.
+            let _ = client.publish(notice, len.to_string().into()).await;
+            Ok(())
+        })?
+    }
+}
+
+/// Runs `fut` on `rt` and waits for it, from sync code inside or outside another runtime.
+fn run_on<T: Send + 'static>(
+    rt: &tokio::runtime::Runtime,
+    fut: impl Future<Output = T> + Send + 'static,
+) -> Result<T, String> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Ok(rt.block_on(fut));
+    }
+    // Called from a thread of another runtime (the server's): block_on would panic there.
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    rt.spawn(async move {
+        let _ = tx.send(fut.await);
+    });
+    rx.recv().map_err(|_| "the request was dropped".to_string())
+}
+
+fn parse_chunk(sid: &str, msg: &async_nats::jetstream::message::StreamMessage) -> Result<Chunk, StoreError> {
+    let corrupt = |what: &str| StoreError::CorruptIndex(format!("stream {sid}: chunk {}: {what}", msg.sequence));
+    let num = |name: &str| -> Result<u64, StoreError> {
+        msg.headers.get(name).and_then(|v| v.as_str().parse().ok()).ok_or_else(|| corrupt(&format!("no {name} header")))
+    };
+    let first = num(H_FIRST)?;
+    let prev = num(H_PREV)?;
+    let has_header = msg.headers.get(H_HEADER).is_some_and(|v| v.as_str() == "1");
+    let mut frames = Vec::new();
+    let mut rest: &[u8] = &msg.payload;
+    while !rest.is_empty() {
+        let Some((len, tail)) = rest.split_first_chunk::<4>() else { return Err(corrupt("cut short")) };
+        let len = usize::try_from(u32::from_le_bytes(*len)).map_err(|_| corrupt("frame too large"))?;
+        if len > tail.len() {
+            return Err(corrupt("cut short"));
+        }
+        let (frame, tail) = tail.split_at(len);
+        frames.push(frame.to_vec());
+        rest = tail;
+    }
+    let header = if has_header {
+        if frames.is_empty() {
+            return Err(corrupt("the header frame is missing"));
+        }
+        Some(frames.remove(0))
+    } else {
+        None
+    };
+    Ok(Chunk { js_seq: msg.sequence, first, prev, header, events: frames })
+}
+
+fn push_frame(buf: &mut Vec<u8>, bytes: &[u8]) -> Result<(), StoreError> {
+    let len = u32::try_from(bytes.len()).map_err(|_| other("a record is over 4 GiB", bytes.len()))?;
+    buf.extend_from_slice(&len.to_le_bytes());
+    buf.extend_from_slice(bytes);
+    Ok(())
+}
+
+fn stored_hash(sid: &str, seq: u64, stored: &[u8]) -> Result<Hash32, StoreError> {
+    stored.split_last_chunk::<32>().map(|(_, h)| Hash32(*h)).ok_or_else(|| {
+        StoreError::CorruptIndex(format!(
+            "stream {sid}: event {seq} is {} bytes, too short to end in a hash",
+            stored.len()
+        ))
+    })
+}
+
+impl super::Store for NatsStore {
+    fn append(&self, req: AppendRequest) -> Result<Appended, StoreError> {
+        let sid = req.stream.as_str();
+        let lock = self.tip_lock(sid);
+        let mut cached = lock.lock().unwrap_or_else(|p| p.into_inner());
+        let now = self.clock.now();
+        let has_ids = req.events.iter().any(|e| e.idempotency.is_some());
+        let mut fresh = false;
+        for _ in 0..CONTENDED_TRIES {
+            // Another server may have appended since: ids and refusals are judged on a fresh tip.
+            if cached.is_none() || (has_ids && !fresh) {
+                *cached = self.load_tip(sid)?;
+                fresh = true;
+            }
+            let current = *cached;
+            if let Some(tip) = current {
+                let mut recent = None;
+                let retry =
+                    super::judge_retry(sid, &req.events, |id, ev| self.recorded(sid, &tip, &mut recent, &id.0, ev))?;
+                if let Some(first_seq) = retry {
+                    return Ok(Appended { stream: req.stream.clone(), first_seq, head: tip.head, retried: true });
+                }
+            }
+            let head = current.map(|t| t.head);
+            if !super::expectation_holds(req.expected, head) {
+                if !fresh {
+                    *cached = None;
+                    continue;
+                }
+                return Err(StoreError::WrongExpectedVersion {
+                    stream: sid.to_string(),
+                    expected: req.expected,
+                    current: head.map(|h| h.len),
+                });
+            }
+            let mut body = Vec::new();
+            let mut head = match head {
+                Some(h) => h,
+                None => {
+                    let Some(header) = &req.create else {
+                        return Err(StoreError::NoHeader(sid.to_string()));
+                    };
+                    if header.stream() != &req.stream {
+                        return Err(StoreError::HeaderMismatch {
+                            stream: sid.to_string(),
+                            header: header.stream().to_string(),
+                        });
+                    }
+                    let header_bytes = chain::encode_header(header)?;
+                    push_frame(&mut body, &header_bytes)?;
+                    Head { len: 0, hash: chain::header_hash(&header_bytes) }
+                }
+            };
+            let first_seq = head.len;
+            if current.is_some() && req.events.is_empty() {
+                return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
+            }
+            let mut ids = Vec::new();
+            for ev in &req.events {
+                let envelope = Envelope::V1(EnvelopeV1 {
+                    stream: std::borrow::Cow::Borrowed(sid),
+                    seq: head.len,
+                    recorded_at: now,
+                    actor: ev.actor.clone(),
+                    idempotency: ev.idempotency,
+                    payload: std::borrow::Cow::Borrowed(&ev.payload),
+                    prev: head.hash,
+                });
+                let (stored, hash) = chain::seal_event(&envelope)?;
+                push_frame(&mut body, &stored)?;
+                if let Some(id) = ev.idempotency {
+                    ids.push((head.len, id.0));
+                }
+                head = Head { len: head.len + 1, hash };
+            }
+            let prev = current.map_or((0, 0), |t| (t.js_seq, t.subject_last));
+            match self.publish(sid, first_seq, prev, current.is_none(), body) {
+                Ok(Some(js_seq)) => {
+                    *cached = Some(Tip { head, js_seq, subject_last: js_seq });
+                    self.remember_start(sid, first_seq, js_seq);
+                    self.after_write(sid, ids, head.len)?;
+                    return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
+                }
+                // Another writer appended first: judge again on the new tip.
+                Ok(None) => {
+                    *cached = None;
+                    fresh = false;
+                }
+                Err(e) => {
+                    *cached = None;
+                    return Err(e);
+                }
+            }
+        }
+        Err(StoreError::Unavailable {
+            location: self.location.clone(),
+            reason: format!("stream {sid}: other writers kept appending first ({CONTENDED_TRIES} tries); retry"),
+        })
+    }
+
+    fn import(&self, log: &VerifiedLog) -> Result<Imported, StoreError> {
+        let sid = log.header.stream().as_str();
+        let lock = self.tip_lock(sid);
+        let mut cached = lock.lock().unwrap_or_else(|p| p.into_inner());
+        *cached = self.load_tip(sid)?;
+        if let Some(tip) = *cached {
+            let same_header = self.header(log.header.stream()).is_ok_and(|(h, _)| h == log.header_bytes);
+            if tip.head == log.head && same_header {
+                return Ok(Imported::AlreadyPresent);
+            }
+            return Err(StoreError::StreamExists {
+                stream: sid.to_string(),
+                events: tip.head.len,
+                head: tip.head.hash.to_hex(),
+            });
+        }
+        // As many events per message as fit: a log larger than one message lands in several,
+        // each built on the last (an interrupted import leaves a verified prefix).
+        let limit = self.max_payload.saturating_sub(SLACK);
+        let mut body = Vec::new();
+        push_frame(&mut body, &log.header_bytes)?;
+        let (mut first, mut prev, mut header) = (0u64, 0u64, true);
+        let mut ids = Vec::new();
+        let mut flush =
+            |body: &mut Vec<u8>, upto: u64, header: &mut bool, first: &mut u64, ids: &mut Vec<(u64, [u8; 16])>| {
+                let js = self.publish(sid, *first, (prev, prev), *header, std::mem::take(body))?.ok_or_else(|| {
+                    StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() }
+                })?;
+                self.remember_start(sid, *first, js);
+                self.after_write(sid, std::mem::take(ids), upto)?;
+                prev = js;
+                *header = false;
+                *first = upto;
+                Ok::<_, StoreError>(js)
+            };
+        for (seq, stored) in log.events.iter().enumerate() {
+            let seq = seq as u64;
+            if !body.is_empty() && body.len() + 4 + stored.len() > limit {
+                flush(&mut body, seq, &mut header, &mut first, &mut ids)?;
+            }
+            push_frame(&mut body, stored)?;
+            if let Ok((env, _)) = chain::open_event(stored) {
+                if let Some(id) = env.v1().idempotency {
+                    ids.push((seq, id.0));
+                }
+            }
+        }
+        let js = flush(&mut body, log.head.len, &mut header, &mut first, &mut ids)?;
+        *cached = Some(Tip { head: log.head, js_seq: js, subject_last: js });
+        Ok(Imported::Created)
+    }
+
+    fn header(&self, stream: &StreamId) -> Result<(Vec<u8>, Header), StoreError> {
+        let sid = stream.as_str();
+        let known = self.headers.lock().unwrap_or_else(|p| p.into_inner()).get(sid).cloned();
+        let bytes = match known {
+            Some(b) => b,
+            None => {
+                let chunk = self.chunk_from(sid, 1)?.ok_or_else(|| StoreError::UnknownStream(sid.to_string()))?;
+                let bytes = chunk.header.ok_or_else(|| {
+                    StoreError::CorruptIndex(format!("stream {sid}: its first chunk carries no header"))
+                })?;
+                self.headers.lock().unwrap_or_else(|p| p.into_inner()).insert(sid.to_string(), bytes.clone());
+                bytes
+            }
+        };
+        let header = chain::decode_header(&bytes).map_err(|problem| {
+            StoreError::Corrupt(chain::ChainError { stream: sid.to_string(), at: chain::At::Header, problem })
+        })?;
+        Ok((bytes, header))
+    }
+
+    fn head(&self, stream: &StreamId) -> Result<Head, StoreError> {
+        // Always from the cluster: other servers append too.
+        let sid = stream.as_str();
+        self.load_tip(sid)?.map(|t| t.head).ok_or_else(|| StoreError::UnknownStream(sid.to_string()))
+    }
+
+    fn read(&self, stream: &StreamId, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError> {
+        let head = self.head(stream)?;
+        let to = to.min(head.len);
+        if from >= to {
+            return Ok(Vec::new());
+        }
+        self.read_range(stream.as_str(), from, to)
+    }
+
+    fn streams_page(&self, after: Option<&StreamId>, limit: usize) -> Result<Vec<StreamSummary>, StoreError> {
+        let (events, filter) = (self.events.clone(), format!("{}.ev.>", self.ns));
+        let subjects: Vec<(String, usize)> = self
+            .block(async move { events.info_with_subjects(filter).await?.try_collect().await })?
+            .map_err(|e: stream::InfoError| other("cannot list the streams", e))?;
+        let prefix = format!("{}.ev.", self.ns);
+        let mut ids: Vec<String> =
+            subjects.into_iter().filter_map(|(s, _)| s.strip_prefix(&prefix).map(untoken)).collect();
+        ids.sort_unstable();
+        let mut out = Vec::new();
+        for id in ids.into_iter().filter(|id| after.is_none_or(|a| id.as_str() > a.as_str())).take(limit) {
+            let stream = StreamId::new(&id).map_err(|e| StoreError::CorruptIndex(e.to_string()))?;
+            let (_, header) = self.header(&stream)?;
+            let head = self.head(&stream)?;
+            out.push(StreamSummary { header, head });
+        }
+        Ok(out)
+    }
+
+    fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError> {
+        let bell = Arc::new(Bell::default());
+        let (client, subject, ring) = (self.client.clone(), self.notice_subject(stream.as_str()), bell.clone());
+        let rt = self.rt.as_ref().ok_or_else(|| other("the cluster client", "shut down"))?;
+        let handle = rt.handle().clone();
+        // Subscribed (and the subscription flushed to the server) before the watch is returned,
+        // so no notice after this call is missed; events before it are read from the store.
+        let subscriber = self.block(async move {
+            let sub = client.subscribe(subject).await?;
+            client.flush().await?;
+            Ok::<_, async_nats::Error>(sub)
+        })?;
+        let mut subscriber = subscriber.map_err(|e| other("cannot follow the stream", e))?;
+        let task = handle.spawn(async move {
+            use futures_util::StreamExt;
+            while subscriber.next().await.is_some() {
+                ring.ring();
+            }
+        });
+        Ok(Watch::new(stream.clone(), from, bell, Some(Box::new(AbortOnDrop(task)))))
+    }
+}

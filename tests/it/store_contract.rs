@@ -1,0 +1,307 @@
+//! The `Store` trait's contract, run against every backend through one helper
+//! ([`for_every_backend`]): sled (a temporary store) and NATS JetStream (a fresh namespace in
+//! the 3-node test cluster, see `support::nats_url`). Identical requests under the fixed clock
+//! must leave identical heads on both. Then what only the cluster has: two stores (two
+//! servers) over one namespace, and its bad inputs.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kifu::clock::SteppingClock;
+use kifu::log::chain;
+use kifu::log::envelope::{Actor, IdempotencyId, StreamId, Timestamp};
+use kifu::store::nats_store::{NatsStore, NatsUrl};
+use kifu::store::sled_store::SledStore;
+use kifu::store::{AppendRequest, ExpectedVersion, Imported, NewEvent, Store, StoreError};
+
+use crate::support::{nats_namespace, opaque_header};
+
+/// Runs `test` against each backend; returns what each returned, sled's first.
+fn for_every_backend<T>(test: impl Fn(&dyn Store) -> T) -> Vec<T> {
+    let sled = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
+    let ns = nats_namespace();
+    let nats = ns.store();
+    vec![test(&sled), test(&nats)]
+}
+
+fn sid(s: &str) -> StreamId {
+    StreamId::new(s).unwrap()
+}
+
+fn ev(text: &str) -> NewEvent {
+    NewEvent { actor: Actor::System, payload: text.as_bytes().to_vec(), idempotency: None }
+}
+
+fn ev_id(text: &str, key: &str) -> NewEvent {
+    NewEvent { idempotency: Some(IdempotencyId::from_key(key)), ..ev(text) }
+}
+
+fn req(stream: &str, expected: ExpectedVersion, events: Vec<NewEvent>) -> AppendRequest {
+    AppendRequest { stream: sid(stream), expected, create: Some(opaque_header(stream, Timestamp(0))), events }
+}
+
+fn payloads(store: &dyn Store, stream: &str) -> Vec<String> {
+    let log = store.export(&sid(stream)).expect("the chain verifies");
+    log.events
+        .iter()
+        .map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap())
+        .collect()
+}
+
+#[test]
+fn appends_reads_and_heads_agree_across_backends() {
+    let heads = for_every_backend(|store| {
+        let a = store.append(req("g.one", ExpectedVersion::NoStream, vec![ev("a"), ev("b")])).unwrap();
+        assert_eq!((a.first_seq, a.head.len, a.retried), (0, 2, false));
+        let b = store.append(req("g.one", ExpectedVersion::Exact(2), vec![ev("c")])).unwrap();
+        assert_eq!((b.first_seq, b.head.len), (2, 3));
+        let c = store.append(req("g.one", ExpectedVersion::Any, vec![ev("d"), ev("e"), ev("f")])).unwrap();
+        assert_eq!(c.first_seq, 3);
+        // A stream created with no event has the header hash as its head.
+        let empty = store.append(req("empty", ExpectedVersion::NoStream, vec![])).unwrap();
+        assert_eq!(empty.head.len, 0);
+        assert_eq!(store.head(&sid("empty")).unwrap(), empty.head);
+        let id = sid("g.one");
+        assert_eq!(store.head(&id).unwrap(), c.head);
+        assert_eq!(payloads(store, "g.one"), ["a", "b", "c", "d", "e", "f"]);
+        let all = store.read(&id, 0, 100).unwrap();
+        for from in 0..=7 {
+            for to in from..=8 {
+                let (f, t) = (from.min(6) as usize, to.min(6) as usize);
+                assert_eq!(store.read(&id, from, to).unwrap(), all[f..t], "read({from}, {to})");
+            }
+        }
+        let (bytes, header) = store.header(&id).unwrap();
+        assert_eq!(header.stream(), &id);
+        assert_eq!(chain::header_hash(&bytes), chain::verify_log(bytes.clone(), vec![]).unwrap().head.hash);
+        (c.head, empty.head)
+    });
+    assert_eq!(heads[0], heads[1], "the same requests under the same clock leave the same chain");
+}
+
+#[test]
+fn refusals_write_nothing() {
+    for_every_backend(|store| {
+        store.append(req("r", ExpectedVersion::NoStream, vec![ev("a")])).unwrap();
+        let before = store.head(&sid("r")).unwrap();
+        let err = store.append(req("r", ExpectedVersion::NoStream, vec![ev("x")])).unwrap_err();
+        assert!(matches!(err, StoreError::WrongExpectedVersion { current: Some(1), .. }), "{err}");
+        let err = store.append(req("r", ExpectedVersion::Exact(5), vec![ev("x")])).unwrap_err();
+        assert!(err.to_string().contains("wrong expected version"), "{err}");
+        let err = store.append(req("none", ExpectedVersion::Exact(0), vec![ev("x")])).unwrap_err();
+        assert!(matches!(err, StoreError::WrongExpectedVersion { current: None, .. }), "{err}");
+        let mut no_header = req("nh", ExpectedVersion::Any, vec![ev("x")]);
+        no_header.create = None;
+        assert!(matches!(store.append(no_header).unwrap_err(), StoreError::NoHeader(_)));
+        let mut mismatch = req("mm", ExpectedVersion::Any, vec![ev("x")]);
+        mismatch.create = Some(opaque_header("other", Timestamp(0)));
+        assert!(matches!(store.append(mismatch).unwrap_err(), StoreError::HeaderMismatch { .. }));
+        assert_eq!(store.head(&sid("r")).unwrap(), before);
+        for missing in ["none", "nh", "mm", "other"] {
+            assert!(matches!(store.head(&sid(missing)), Err(StoreError::UnknownStream(_))), "{missing}");
+            assert!(matches!(store.export(&sid(missing)), Err(StoreError::UnknownStream(_))), "{missing}");
+        }
+        assert_eq!(store.streams().unwrap().len(), 1);
+    });
+}
+
+#[test]
+fn retries_with_idempotency_ids_record_nothing_twice() {
+    for_every_backend(|store| {
+        let first = req("i", ExpectedVersion::NoStream, vec![ev_id("a", "k1"), ev_id("b", "k2")]);
+        let a = store.append(first.clone()).unwrap();
+        assert!(!a.retried);
+        // The retry's expected version is stale by now: it is recognised before that check.
+        let again = store.append(first.clone()).unwrap();
+        assert!(again.retried);
+        assert_eq!((again.first_seq, again.head), (0, a.head));
+        store.append(req("i", ExpectedVersion::Exact(2), vec![ev("c")])).unwrap();
+        let head = store.head(&sid("i")).unwrap();
+        // The same id with another payload, and a request only partly recorded, are refused.
+        let err = store.append(req("i", ExpectedVersion::Any, vec![ev_id("other", "k1")])).unwrap_err();
+        assert!(matches!(err, StoreError::IdempotencyConflict { seq: 0, .. }), "{err}");
+        let err = store.append(req("i", ExpectedVersion::Any, vec![ev_id("b", "k2"), ev_id("new", "k3")])).unwrap_err();
+        assert!(matches!(err, StoreError::PartialRetry { .. }), "{err}");
+        assert_eq!(store.head(&sid("i")).unwrap(), head);
+        assert_eq!(payloads(store, "i"), ["a", "b", "c"]);
+    });
+}
+
+#[test]
+fn listing_is_paged_and_ordered_by_id() {
+    for_every_backend(|store| {
+        let ids = ["b", "a.1", "c-2", "a", "z", "a.10", "m_3"];
+        for id in ids {
+            store.append(req(id, ExpectedVersion::NoStream, vec![ev(id)])).unwrap();
+        }
+        let mut sorted: Vec<&str> = ids.to_vec();
+        sorted.sort_unstable();
+        let mut paged = Vec::new();
+        let mut after: Option<StreamId> = None;
+        loop {
+            let page = store.streams_page(after.as_ref(), 3).unwrap();
+            assert!(page.len() <= 3);
+            let Some(last) = page.last() else { break };
+            after = Some(last.header.stream().clone());
+            paged.extend(page.iter().map(|s| (s.header.stream().to_string(), s.head.len)));
+        }
+        assert_eq!(paged, sorted.iter().map(|s| (s.to_string(), 1)).collect::<Vec<_>>());
+        let all: Vec<String> = store.streams().unwrap().iter().map(|s| s.header.stream().to_string()).collect();
+        assert_eq!(all, sorted);
+    });
+}
+
+#[test]
+fn a_watch_sees_every_event_in_order_from_any_position() {
+    for_every_backend(|store| {
+        store.append(req("w", ExpectedVersion::NoStream, vec![ev("0"), ev("1")])).unwrap();
+        let mut from_start = store.watch(&sid("w"), 0).unwrap();
+        let mut from_one = store.watch(&sid("w"), 1).unwrap();
+        assert_eq!(from_start.ready(store).unwrap().len(), 2);
+        assert_eq!(from_start.position(), 2);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for i in 2..6 {
+                    std::thread::sleep(Duration::from_millis(20));
+                    store.append(req("w", ExpectedVersion::Exact(i), vec![ev(&i.to_string())])).unwrap();
+                }
+            });
+            let mut seen = Vec::new();
+            while seen.len() < 4 {
+                let got = from_start.next(store, Duration::from_secs(20)).unwrap();
+                assert!(!got.is_empty(), "a watch waited 20 s for an event appended meanwhile");
+                seen.extend(got);
+            }
+            let texts: Vec<String> = seen
+                .iter()
+                .map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap())
+                .collect();
+            assert_eq!(texts, ["2", "3", "4", "5"]);
+        });
+        let rest = from_one.next(store, Duration::from_secs(5)).unwrap();
+        assert_eq!(rest.len(), 5, "a late reader catches up from its position");
+        assert_eq!(from_one.position(), 6);
+    });
+}
+
+#[test]
+fn import_and_export_round_trip_between_backends() {
+    let sled = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
+    sled.append(req("x", ExpectedVersion::NoStream, vec![ev("a"), ev_id("b", "kb")])).unwrap();
+    sled.append(req("x", ExpectedVersion::Exact(2), (0..300).map(|i| ev(&format!("e{i}"))).collect())).unwrap();
+    let log = sled.export(&sid("x")).unwrap();
+    let ns = nats_namespace();
+    let nats = ns.store();
+    assert_eq!(nats.import(&log).unwrap(), Imported::Created);
+    assert_eq!(nats.import(&log).unwrap(), Imported::AlreadyPresent);
+    let back = nats.export(&sid("x")).unwrap();
+    assert_eq!((back.head, &back.events), (log.head, &log.events));
+    // Imported ids are indexed: a retry of the request that recorded "b" is recognised.
+    let retry = nats.append(req("x", ExpectedVersion::Any, vec![ev_id("b", "kb")])).unwrap();
+    assert!(retry.retried && retry.first_seq == 1);
+    // Another log under the same id is refused.
+    let other = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
+    other.append(req("x", ExpectedVersion::NoStream, vec![ev("different")])).unwrap();
+    let err = nats.import(&other.export(&sid("x")).unwrap()).unwrap_err();
+    assert!(matches!(err, StoreError::StreamExists { events: 302, .. }), "{err}");
+}
+
+/// Two stores over one namespace stand for two kifu servers on one cluster: appends with
+/// expected versions from both never fork the stream, each sees the other's appends, and a
+/// watch on one wakes for an append through the other.
+#[test]
+fn two_servers_over_one_cluster_never_fork() {
+    let ns = nats_namespace();
+    let (one, two) = (Arc::new(ns.store()), Arc::new(ns.store()));
+    one.append(req("shared", ExpectedVersion::NoStream, vec![])).unwrap();
+    let mut watch = one.watch(&sid("shared"), 0).unwrap();
+    let per = 15;
+    let writers: Vec<_> = [one.clone(), two.clone()]
+        .into_iter()
+        .enumerate()
+        .map(|(w, store)| {
+            std::thread::spawn(move || {
+                let mut conflicts = 0;
+                for i in 0..per {
+                    loop {
+                        let expected = ExpectedVersion::Exact(store.head(&sid("shared")).unwrap().len);
+                        match store.append(req("shared", expected, vec![ev(&format!("w{w}-{i}"))])) {
+                            Ok(_) => break,
+                            Err(StoreError::WrongExpectedVersion { .. }) => conflicts += 1,
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                }
+                conflicts
+            })
+        })
+        .collect();
+    let mut seen = Vec::new();
+    while seen.len() < 2 * per {
+        let got = watch.next(&*one, Duration::from_secs(30)).unwrap();
+        assert!(!got.is_empty(), "the watch saw {} of {} events", seen.len(), 2 * per);
+        seen.extend(got);
+    }
+    let _conflicts: usize = writers.into_iter().map(|h| h.join().unwrap()).sum();
+    let log = two.export(&sid("shared")).unwrap();
+    assert_eq!(log.events, seen, "the watch saw the verified chain, in order");
+    let mut texts = payloads(&*one, "shared");
+    texts.sort();
+    let mut expected: Vec<String> = (0..2).flat_map(|w| (0..per).map(move |i| format!("w{w}-{i}"))).collect();
+    expected.sort();
+    assert_eq!(texts, expected, "every acknowledged event exactly once");
+    assert_eq!(one.head(&sid("shared")).unwrap(), two.head(&sid("shared")).unwrap());
+}
+
+#[test]
+fn an_unreachable_cluster_is_a_clear_error() {
+    let port = free_port();
+    let url = NatsUrl::parse(&format!("nats://127.0.0.1:{port}")).unwrap();
+    let err = NatsStore::connect(&url, Arc::new(SteppingClock::fixed())).err().unwrap();
+    assert!(matches!(err, StoreError::Unavailable { .. }), "{err}");
+    assert!(err.to_string().contains("cannot be reached"), "{err}");
+    for bad in ["nats://", "nats://h:1?ns=a.b", "nats://h:1?replicas=2", "nats://h:1?x=1"] {
+        assert!(NatsUrl::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_server_without_jetstream_is_a_clear_error() {
+    let port = free_port();
+    let mut server = std::process::Command::new("nats-server")
+        .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("nats-server is installed (tools/test and .ci/run install it)");
+    let url = NatsUrl::parse(&format!("nats://127.0.0.1:{port}")).unwrap();
+    let mut result = None;
+    for _ in 0..100 {
+        match NatsStore::connect(&url, Arc::new(SteppingClock::fixed())) {
+            Err(e) if e.to_string().contains("cannot connect") => std::thread::sleep(Duration::from_millis(50)),
+            other => {
+                result = Some(other);
+                break;
+            }
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let err = result.expect("nats-server started").err().unwrap();
+    assert!(err.to_string().contains("no JetStream"), "{err}");
+}
+
+#[test]
+fn a_request_over_the_message_limit_is_refused_whole() {
+    let ns = nats_namespace();
+    let store = ns.store();
+    store.append(req("big", ExpectedVersion::NoStream, vec![ev("small")])).unwrap();
+    let huge = NewEvent { actor: Actor::System, payload: vec![7; 9 << 20], idempotency: None };
+    let err = store.append(req("big", ExpectedVersion::Exact(1), vec![huge])).unwrap_err();
+    assert!(matches!(err, StoreError::TooLarge { .. }), "{err}");
+    assert_eq!(store.head(&sid("big")).unwrap().len, 1);
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}

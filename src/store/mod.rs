@@ -367,6 +367,14 @@ impl<S: Store + ?Sized> Store for Box<S> {
     fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError> {
         (**self).watch(stream, from)
     }
+    // The defaulted methods too: a box that fell back to the defaults would silently drop the
+    // backend's derived-state cache (every CLI command would refold from the log).
+    fn derived(&self, stream: &StreamId, name: &str) -> Option<Vec<u8>> {
+        (**self).derived(stream, name)
+    }
+    fn keep_derived(&self, stream: &StreamId, name: &str, bytes: &[u8]) {
+        (**self).keep_derived(stream, name, bytes)
+    }
 }
 
 impl fmt::Display for Location {

@@ -258,6 +258,8 @@ impl SledStore {
         let data_file = File::options().read(true).open(dir.join("db")).ok();
         private_store_files(dir);
         let mut store = Self::from_db(db, clock, options.durable, data_file, dir.to_path_buf())?;
+        // sled makes its blob directory with the process umask; kifu's data files are owner only.
+        let _ = crate::store::private_dir(&dir.join("blobs"));
         store.blob_dir = Some(dir.join("blobs"));
         store.recovered = recovered;
         Ok(store)

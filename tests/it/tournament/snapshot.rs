@@ -82,3 +82,26 @@ fn the_kept_state_is_the_folded_state_and_a_bad_one_is_rebuilt() {
     assert_same(&state, &full.state, "missing");
     assert!(data.join("derived").is_dir(), "the rebuilt state is kept");
 }
+
+/// The CLI holds whichever backend `--store` names as a `Box<dyn Store>`: the box must keep and
+/// find the kept state as the backend itself does, or every command refolds the whole log.
+#[test]
+fn a_boxed_store_keeps_the_state_and_its_blobs_are_private() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let boxed: Box<dyn Store> = Box::new(SledStore::open(&data, Arc::new(SteppingClock::fixed())).unwrap());
+    let id = StreamId::new("boxed").unwrap();
+    event::run_swiss_event(&boxed, &STONES, &id, 6, Commitment([4; 32]), &SteppingClock::fixed()).unwrap();
+    let full = record::load(&boxed, &id).unwrap();
+    let kept = boxed.derived(&id, "tournament-state").expect("the box finds the state kept through it");
+    assert!(!kept.is_empty());
+    assert!(snapshot_file(&data).exists());
+    let (state, head) = record::load_state(&boxed, &id).unwrap();
+    assert_eq!(head, full.head);
+    assert_same(&state, &full.state, "through a box");
+    for d in [data.clone(), data.join("blobs"), data.join("derived")] {
+        let mode = std::fs::metadata(&d).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode & 0o077, 0, "{} is {mode:o}", d.display());
+    }
+}

@@ -7,6 +7,7 @@ mod awaited;
 mod bounded_output;
 mod brk;
 mod cli_errors;
+mod cluster_faults;
 mod crash;
 mod fate;
 mod fixtures;

@@ -32,7 +32,7 @@ pub enum Command {
     /// A client of the cluster fault trials (tools/cluster-trials): appends one event at a time
     /// to `--streams` streams from `--threads` threads, each event under its own idempotency id,
     /// retrying a failed append with the same id until it is acknowledged. Prints
-    /// `ack STREAM SEQ KEY RETRIED` after each acknowledged append, `retry STREAM KEY` before each
+    /// `ack STREAM SEQ KEY RETRIED` after each acknowledged append, `retry STREAM KEY ERROR` before each
     /// retry and `refused STREAM KEY ERROR` for a refusal no retry can fix. Stops when stdin closes,
     /// after finishing the appends in flight.
     ClusterWriter {
@@ -173,8 +173,8 @@ fn cluster_writer(
                                     say(format!("refused {stream} {key} {}", e.to_string().replace('\n', " ")));
                                     break;
                                 }
-                                Err(_) => {
-                                    say(format!("retry {stream} {key}"));
+                                Err(e) => {
+                                    say(format!("retry {stream} {key} {}", e.to_string().replace('\n', " ")));
                                     std::thread::sleep(retry_after);
                                 }
                             }

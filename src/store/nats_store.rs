@@ -34,7 +34,18 @@
 //! (unlike JetStream's own dedupe window). An append that landed but was not acknowledged
 //! (the writer died or lost the cluster between the publish and the index write) is
 //! recognised as long as its chunk is among the stream's last [`RECENT_CHUNKS`], which covers
-//! the client's immediate retry.
+//! the client's immediate retry; that retry's acknowledgement indexes its ids, so from then on
+//! it too is recognised forever.
+//!
+//! # Round trips of an append
+//!
+//! Without idempotency ids, on a stream this process appended to before: the publish (acknowledged
+//! by the R3 stream) and one read that checks it won any race (see `publish`). With ids, also one
+//! index read per id and, after the acknowledgement, the index writes (all at once). The ids of
+//! the stream's recent chunks come from memory ([`ChunkIds`], kept for the chunks this process
+//! wrote or read): only chunks other writers added are read. The cached tip is not reloaded
+//! before each append: a stale one makes the publish fail or lose, and the request is judged
+//! again, ids and expected version, on a fresh tip.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -135,6 +146,22 @@ struct Chunk {
 /// The idempotency ids of a stream's last chunks: id → (sequence number, stored event).
 type Recent = HashMap<[u8; 16], (u64, Vec<u8>)>;
 
+/// The idempotency ids one chunk holds, with its link to the chunk before it. Chunks never
+/// change, so this stays true for every process; kept so that the recent-chunks lookup of an
+/// append reads from the cluster only the chunks this process has not seen.
+struct ChunkIds {
+    prev: u64,
+    /// (id, sequence number, stored event)
+    ids: Vec<([u8; 16], u64, Vec<u8>)>,
+}
+
+/// How many chunks' ids are kept in memory (the set is cleared when it is full: a bound, and
+/// losing it costs only reads).
+const KEPT_CHUNK_IDS: usize = 16_384;
+
+/// How many in-doubt ids are kept (cleared when full; see `NatsStore::in_doubt`).
+const KEPT_IN_DOUBT: usize = 65_536;
+
 /// A stream's writer mutex with its cached tip (`None`: not known, load it).
 type TipLock = Arc<Mutex<Option<Tip>>>;
 
@@ -163,6 +190,13 @@ pub struct NatsStore {
     starts: Mutex<HashMap<String, Vec<(u64, u64)>>>,
     /// Header bytes already read (they never change).
     headers: Mutex<HashMap<String, Vec<u8>>>,
+    /// The ids of chunks already read or written: (stream, JetStream sequence) → ids.
+    chunk_ids: Mutex<HashMap<(String, u64), Arc<ChunkIds>>>,
+    /// Ids of this process's appends that may have landed without being acknowledged (no
+    /// publish acknowledgement, or landed but not indexed): (stream, id) → the JetStream
+    /// sequence of the chunk the append was built on. A retry looks at that chunk's accepted
+    /// successor, so it is recognised however many chunks other writers appended since.
+    in_doubt: Mutex<HashMap<(String, [u8; 16]), u64>>,
 }
 
 impl Drop for NatsStore {
@@ -265,6 +299,8 @@ impl NatsStore {
             tips: Mutex::new(HashMap::new()),
             starts: Mutex::new(HashMap::new()),
             headers: Mutex::new(HashMap::new()),
+            chunk_ids: Mutex::new(HashMap::new()),
+            in_doubt: Mutex::new(HashMap::new()),
         })
     }
 
@@ -437,12 +473,14 @@ impl NatsStore {
     }
 
     /// Where `id` was recorded in `sid` and whether with `ev`'s actor and payload: the index,
-    /// then the last [`RECENT_CHUNKS`] chunks (collected once per append into `recent`).
+    /// then the last [`RECENT_CHUNKS`] chunks (collected once per append into `recent`). An id
+    /// found only in a recent chunk (its append landed unacknowledged) is added to `unindexed`.
     fn recorded(
         &self,
         sid: &str,
         tip: &Tip,
         recent: &mut Option<Recent>,
+        unindexed: &mut Vec<(u64, [u8; 16])>,
         id: &[u8; 16],
         ev: &NewEvent,
     ) -> Result<Option<(u64, bool)>, StoreError> {
@@ -455,6 +493,22 @@ impl NatsStore {
             let stored = self.read_range(sid, seq, seq + 1)?;
             return Ok(stored.first().map(|s| (seq, super::same_event(s, ev))));
         }
+        let doubted = self.in_doubt.lock().unwrap_or_else(|p| p.into_inner()).get(&(sid.to_string(), *id)).copied();
+        if let Some(prev) = doubted {
+            if let Some(chunk) = self.successor(sid, prev)? {
+                for (i, stored) in chunk.events.iter().enumerate() {
+                    let mine =
+                        chain::open_event(stored).is_ok_and(|(env, _)| env.v1().idempotency.map(|i| i.0) == Some(*id));
+                    if mine {
+                        let (seq, same) = (chunk.first + i as u64, super::same_event(stored, ev));
+                        if same {
+                            unindexed.push((seq, *id));
+                        }
+                        return Ok(Some((seq, same)));
+                    }
+                }
+            }
+        }
         if recent.is_none() {
             let mut found = HashMap::new();
             let mut js = tip.js_seq;
@@ -462,19 +516,69 @@ impl NatsStore {
                 if js == 0 {
                     break;
                 }
-                let chunk = self.chunk_at(sid, js)?;
-                for (i, stored) in chunk.events.into_iter().enumerate() {
-                    if let Ok((env, _)) = chain::open_event(&stored) {
-                        if let Some(id) = env.v1().idempotency {
-                            found.insert(id.0, (chunk.first + i as u64, stored));
-                        }
-                    }
+                let chunk = self.chunk_ids(sid, js)?;
+                for (id, seq, stored) in &chunk.ids {
+                    found.insert(*id, (*seq, stored.clone()));
                 }
                 js = chunk.prev;
             }
             *recent = Some(found);
         }
-        Ok(recent.as_ref().and_then(|r| r.get(id)).map(|(seq, stored)| (*seq, super::same_event(stored, ev))))
+        let hit = recent.as_ref().and_then(|r| r.get(id)).map(|(seq, stored)| (*seq, super::same_event(stored, ev)));
+        if let Some((seq, true)) = hit {
+            unindexed.push((seq, *id));
+        }
+        Ok(hit)
+    }
+
+    /// The ids of the chunk at JetStream sequence `js`: kept, or read from the cluster and kept.
+    fn chunk_ids(&self, sid: &str, js: u64) -> Result<Arc<ChunkIds>, StoreError> {
+        let key = (sid.to_string(), js);
+        if let Some(known) = self.chunk_ids.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(known.clone());
+        }
+        let chunk = self.chunk_at(sid, js)?;
+        let mut ids = Vec::new();
+        for (i, stored) in chunk.events.into_iter().enumerate() {
+            if let Ok((env, _)) = chain::open_event(&stored) {
+                if let Some(id) = env.v1().idempotency {
+                    ids.push((id.0, chunk.first + i as u64, stored));
+                }
+            }
+        }
+        Ok(self.keep_chunk_ids(sid, js, ChunkIds { prev: chunk.prev, ids }))
+    }
+
+    /// Notes `ids` of `sid`, appended on chunk `prev`, as in doubt (see `in_doubt`).
+    fn doubt(&self, sid: &str, ids: &[(u64, [u8; 16])], prev: u64) {
+        let mut doubts = self.in_doubt.lock().unwrap_or_else(|p| p.into_inner());
+        if doubts.len() + ids.len() > KEPT_IN_DOUBT {
+            doubts.clear();
+        }
+        for (_, id) in ids {
+            doubts.insert((sid.to_string(), *id), prev);
+        }
+    }
+
+    /// `ids` of `sid` are indexed now: no longer in doubt.
+    fn settled(&self, sid: &str, ids: &[(u64, [u8; 16])]) {
+        let mut doubts = self.in_doubt.lock().unwrap_or_else(|p| p.into_inner());
+        if doubts.is_empty() {
+            return;
+        }
+        for (_, id) in ids {
+            doubts.remove(&(sid.to_string(), *id));
+        }
+    }
+
+    fn keep_chunk_ids(&self, sid: &str, js: u64, ids: ChunkIds) -> Arc<ChunkIds> {
+        let ids = Arc::new(ids);
+        let mut kept = self.chunk_ids.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= KEPT_CHUNK_IDS {
+            kept.clear();
+        }
+        kept.insert((sid.to_string(), js), ids.clone());
+        ids
     }
 
     /// Publishes one chunk on `sid`'s subject, expecting `prev` as the subject's last message;
@@ -533,18 +637,31 @@ impl NatsStore {
 
     /// Indexes the ids of events `first..` of `sid` and tells watchers, after an acknowledged write.
     fn after_write(&self, sid: &str, ids: Vec<(u64, [u8; 16])>, len: u64) -> Result<(), StoreError> {
-        let (idem, client, notice) = (self.idem.clone(), self.client.clone(), self.notice_subject(sid));
-        let keys: Vec<(String, u64)> = ids.iter().map(|(seq, id)| (Self::idem_key(sid, id), *seq)).collect();
+        self.index(sid, ids)?;
+        let (client, notice) = (self.client.clone(), self.notice_subject(sid));
+        // Best effort: watchers also poll, so a lost notice only delays them.
         self.block(async move {
-            for (key, seq) in keys {
-                idem.put(key, seq.to_be_bytes().to_vec().into())
-                    .await
-                    .map_err(|e| other("cannot index an idempotency id", e))?;
-            }
-            // Best effort: watchers also poll, so a lost notice only delays them.
             let _ = client.publish(notice, len.to_string().into()).await;
-            Ok(())
-        })?
+        })
+    }
+
+    /// Writes `(seq, id)` pairs of `sid` into the index, all at once (each put is acknowledged
+    /// by the R3 bucket).
+    fn index(&self, sid: &str, ids: Vec<(u64, [u8; 16])>) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let idem = self.idem.clone();
+        let puts: Vec<_> = ids
+            .iter()
+            .map(|(seq, id)| {
+                let (idem, key, value) = (idem.clone(), Self::idem_key(sid, id), seq.to_be_bytes().to_vec());
+                async move { idem.put(key, value.into()).await }
+            })
+            .collect();
+        self.block(async move { futures_util::future::try_join_all(puts).await })?
+            .map_err(|e| other("cannot index an idempotency id", e))?;
+        Ok(())
     }
 }
 
@@ -617,21 +734,36 @@ impl super::Store for NatsStore {
         let lock = self.tip_lock(sid);
         let mut cached = lock.lock().unwrap_or_else(|p| p.into_inner());
         let now = self.clock.now();
-        let has_ids = req.events.iter().any(|e| e.idempotency.is_some());
         let mut fresh = false;
         for _ in 0..CONTENDED_TRIES {
-            // Another server may have appended since: ids and refusals are judged on a fresh tip.
-            if cached.is_none() || (has_ids && !fresh) {
+            // The cached tip may be stale (another server appended since): then the publish,
+            // built on it, is refused or loses (see `publish`), and the request is judged again
+            // on a fresh tip, ids included. So only a refusal or a recognised retry, which
+            // return at once, need a fresh tip first.
+            if cached.is_none() {
                 *cached = self.load_tip(sid)?;
                 fresh = true;
             }
             let current = *cached;
             if let Some(tip) = current {
-                let mut recent = None;
-                let retry =
-                    super::judge_retry(sid, &req.events, |id, ev| self.recorded(sid, &tip, &mut recent, &id.0, ev))?;
+                let (mut recent, mut unindexed) = (None, Vec::new());
+                let retry = super::judge_retry(sid, &req.events, |id, ev| {
+                    self.recorded(sid, &tip, &mut recent, &mut unindexed, &id.0, ev)
+                })?;
                 if let Some(first_seq) = retry {
-                    return Ok(Appended { stream: req.stream.clone(), first_seq, head: tip.head, retried: true });
+                    // A retry of an append that landed unacknowledged: index it now, so that it
+                    // too is recognised forever once acknowledged.
+                    self.index(sid, unindexed.clone())?;
+                    self.settled(sid, &unindexed);
+                    // Judged on an accepted chunk, so it stands; the head reported is the current one.
+                    let head = match fresh {
+                        true => tip.head,
+                        false => {
+                            *cached = self.load_tip(sid)?;
+                            cached.map_or(tip.head, |t| t.head)
+                        }
+                    };
+                    return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true });
                 }
             }
             let head = current.map(|t| t.head);
@@ -668,7 +800,7 @@ impl super::Store for NatsStore {
             if current.is_some() && req.events.is_empty() {
                 return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
             }
-            let mut ids = Vec::new();
+            let (mut ids, mut kept) = (Vec::new(), Vec::new());
             for ev in &req.events {
                 let envelope = Envelope::V1(EnvelopeV1 {
                     stream: std::borrow::Cow::Borrowed(sid),
@@ -683,6 +815,7 @@ impl super::Store for NatsStore {
                 push_frame(&mut body, &stored)?;
                 if let Some(id) = ev.idempotency {
                     ids.push((head.len, id.0));
+                    kept.push((id.0, head.len, stored));
                 }
                 head = Head { len: head.len + 1, hash };
             }
@@ -691,7 +824,13 @@ impl super::Store for NatsStore {
                 Ok(Some(js_seq)) => {
                     *cached = Some(Tip { head, js_seq, subject_last: js_seq });
                     self.remember_start(sid, first_seq, js_seq);
-                    self.after_write(sid, ids, head.len)?;
+                    self.keep_chunk_ids(sid, js_seq, ChunkIds { prev: prev.0, ids: kept });
+                    if let Err(e) = self.after_write(sid, ids.clone(), head.len) {
+                        // Landed, but not indexed: the client's retry must still find it.
+                        self.doubt(sid, &ids, prev.0);
+                        return Err(e);
+                    }
+                    self.settled(sid, &ids);
                     return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
                 }
                 // Another writer appended first: judge again on the new tip.
@@ -701,6 +840,8 @@ impl super::Store for NatsStore {
                 }
                 Err(e) => {
                     *cached = None;
+                    // No acknowledgement: it may have landed.
+                    self.doubt(sid, &ids, prev.0);
                     return Err(e);
                 }
             }

@@ -24,8 +24,8 @@ fn killed_nats_nodes_lose_fork_and_duplicate_nothing() {
         streams: 12,
         writers: 2,
         threads: 4,
-        up: Duration::from_millis(1000),
-        down: Duration::from_millis(1000),
+        up: Duration::from_millis(700),
+        down: Duration::from_millis(700),
         namespace: "faults".into(),
     };
     let scratch = dir.path().join("writers");
@@ -36,10 +36,11 @@ fn killed_nats_nodes_lose_fork_and_duplicate_nothing() {
         assert_eq!(n, 0, "{name}: {n}; problems: {:?}", counts.problems);
     }
     eprintln!(
-        "cluster faults: {} acknowledged, {} retries ({} recognised as landed), longest stall {:.2} s",
+        "cluster faults: {} acknowledged, {} retries ({} recognised as landed), longest stall {:.2} s; retried on: {:?}",
         counts.acked,
         counts.retries,
         counts.acked_as_retry,
-        counts.longest_stall.as_secs_f64()
+        counts.longest_stall.as_secs_f64(),
+        counts.retry_reasons
     );
 }

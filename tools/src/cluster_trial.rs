@@ -231,6 +231,8 @@ pub struct Counts {
     pub stuck_writers: u64,
     /// The longest time no writer had an append acknowledged.
     pub longest_stall: Duration,
+    /// A few of the errors that made the writers retry (distinct, at most 8).
+    pub retry_reasons: Vec<String>,
     pub problems: Vec<String>,
 }
 
@@ -267,6 +269,7 @@ impl Counts {
         self.replicas_disagree += o.replicas_disagree;
         self.stuck_writers += o.stuck_writers;
         self.longest_stall = self.longest_stall.max(o.longest_stall);
+        self.retry_reasons.extend(o.retry_reasons.iter().cloned());
         self.problems.extend(o.problems.iter().cloned());
     }
 }
@@ -422,7 +425,13 @@ fn check(location: &str, streams: usize, lines: &[(Instant, String)], counts: &m
                 }
                 acked.insert(key.to_string(), (stream.to_string(), seq));
             }
-            ["retry", ..] => counts.retries += 1,
+            ["retry", _, _, reason @ ..] => {
+                counts.retries += 1;
+                let reason = reason.join(" ");
+                if counts.retry_reasons.len() < 8 && !counts.retry_reasons.contains(&reason) {
+                    counts.retry_reasons.push(reason);
+                }
+            }
             ["refused", ..] => {
                 counts.refused += 1;
                 counts.problems.push(line.clone());

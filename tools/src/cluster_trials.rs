@@ -10,7 +10,7 @@ mod crash_trial;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Parser;
 use comfy_table::{presets::UTF8_FULL, Cell, CellAlignment, Table};
 
@@ -54,12 +54,7 @@ struct Args {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let kifu = match &args.kifu {
-        Some(k) => k.clone(),
-        None => crash_trial::kifu_next_to_current_exe().context(
-            "no kifu binary next to this example; build it (cargo build --release --bin kifu) or pass --kifu",
-        )?,
-    };
+    let kifu = crash_trial::kifu_binary(args.kifu.as_deref()).map_err(|e| anyhow!(e))?;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/cluster-trials");
     std::fs::create_dir_all(&dir)?;
     let started = Instant::now();
@@ -78,6 +73,9 @@ fn main() -> Result<()> {
     let scratch = tempfile::tempdir()?;
     let counts = cluster_trial::run(&kifu, &cluster, scratch.path(), &plan).map_err(|e| anyhow!(e))?;
     print_table(&args, &plan, &cluster.url, &counts, started.elapsed());
+    for r in &counts.retry_reasons {
+        eprintln!("a retry's reason: {r}");
+    }
     for p in counts.problems.iter().take(20) {
         eprintln!("problem: {p}");
     }

@@ -272,6 +272,16 @@ pub fn check(dir: &Path, rounds: &mut [Round]) -> Recovery {
 
 /// The `kifu` binary next to the running example (`target/<profile>/examples/x` →
 /// `target/<profile>/kifu`).
+/// The kifu binary a trial tool drives: `given` (its `--kifu`), else the one next to it.
+pub fn kifu_binary(given: Option<&Path>) -> Result<PathBuf, String> {
+    match given {
+        Some(k) => Ok(k.to_path_buf()),
+        None => kifu_next_to_current_exe().ok_or_else(|| {
+            "no kifu binary next to this example; build it (cargo build --release --bin kifu) or pass --kifu".into()
+        }),
+    }
+}
+
 pub fn kifu_next_to_current_exe() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let profile_dir = exe.parent()?.parent()?;

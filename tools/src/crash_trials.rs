@@ -8,7 +8,7 @@ mod crash_trial;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
 use comfy_table::{presets::UTF8_FULL, Cell, CellAlignment, Table};
 
@@ -60,12 +60,7 @@ struct Totals {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let kifu = match &args.kifu {
-        Some(k) => k.clone(),
-        None => crash_trial::kifu_next_to_current_exe().context(
-            "no kifu binary next to this example; build it (cargo build --release --bin kifu) or pass --kifu",
-        )?,
-    };
+    let kifu = crash_trial::kifu_binary(args.kifu.as_deref()).map_err(|e| anyhow!(e))?;
     let base = args.dir.clone().unwrap_or_else(std::env::temp_dir);
     let started = Instant::now();
     let mut t = Totals::default();

@@ -1,5 +1,6 @@
 //! The web server: the JSON API through the router without a socket (`api`), the hidden-card
-//! leak property over every fixture game (`leak`), live events (`live`), the binary (`cli`),
+//! leak property over every fixture game (`leak`), live events (`live`), several servers over one
+//! NATS cluster and a server cut off from it (`cluster`), the binary (`cli`),
 //! its memory under a crawl (`memory`), and the pages in headless Chromium (`browser`).
 
 mod api;
@@ -7,6 +8,7 @@ mod bounds;
 mod browser;
 mod browser_tournament;
 mod cli;
+mod cluster;
 mod leak;
 mod live;
 mod memory;

@@ -122,10 +122,7 @@ pub fn run_token(ctx: &Context, c: TokenCommand) -> Result<ExitCode> {
                 output::print_json(&json!({"token": token, "role": a.role, "scope": scope, "name": a.name}))?;
             } else {
                 println!("{token}");
-                eprintln!(
-                    "{} token for {} ({scope}); shown once: only its hash is kept in {kept_in}",
-                    a.role, a.name
-                );
+                eprintln!("{} token for {} ({scope}); shown once: only its hash is kept in {kept_in}", a.role, a.name);
             }
         }
         TokenCommand::List { json } => {

@@ -82,12 +82,10 @@ impl From<StoreError> for AppError {
                 AppError::Conflict(e.to_string())
             }
             StoreError::NoHeader(_) | StoreError::HeaderMismatch { .. } => AppError::BadRequest(e.to_string()),
-            StoreError::Unavailable { reason, .. } => {
-                AppError::Unavailable(format!(
-                    "the store cannot be reached ({reason}): this server answers from its cache (marked \
+            StoreError::Unavailable { reason, .. } => AppError::Unavailable(format!(
+                "the store cannot be reached ({reason}): this server answers from its cache (marked \
                      Kifu-Stale) and refuses writes until it is back; retry shortly"
-                ))
-            }
+            )),
             _ => AppError::Internal(e.to_string()),
         }
     }

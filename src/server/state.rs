@@ -324,7 +324,9 @@ impl AppState {
             },
             Err(e) => {
                 eprintln!("kifu serve: {e}");
-                Err(AppError::Unavailable("tokens cannot be checked right now: the shared tokens are unreadable".into()))
+                Err(AppError::Unavailable(
+                    "tokens cannot be checked right now: the shared tokens are unreadable".into(),
+                ))
             }
         }
     }
@@ -480,7 +482,10 @@ impl AppState {
     pub fn pending_report(&self, tournament: &str, round: u32, table: u32) -> AppResult<Option<PendingReport>> {
         let Some(records) = self.shared_pending()? else {
             let list = self.file_pending()?;
-            return Ok(list.iter().find(|p| p.tournament == tournament && p.round == round && p.table == table).cloned());
+            return Ok(list
+                .iter()
+                .find(|p| p.tournament == tournament && p.round == round && p.table == table)
+                .cloned());
         };
         records.get(&pending_key(tournament, round, table))?.as_deref().map(parse_report).transpose()
     }
@@ -523,7 +528,8 @@ impl AppState {
 }
 
 fn parse_report(bytes: &[u8]) -> AppResult<PendingReport> {
-    serde_json::from_slice(bytes).map_err(|e| AppError::Internal(format!("a shared pending report does not parse: {e}")))
+    serde_json::from_slice(bytes)
+        .map_err(|e| AppError::Internal(format!("a shared pending report does not parse: {e}")))
 }
 
 /// The answer for a game or tournament that is not cached while the store cannot be reached.

@@ -306,8 +306,10 @@ impl NatsStore {
     pub fn destroy(&self) -> Result<(), StoreError> {
         let js = jetstream::new(self.client.clone());
         let (name, bucket) = (format!("KIFU_{}", self.ns), format!("KIFU_{}_IDEM", self.ns));
-        let tables: Vec<String> =
-            [Table::Tokens, Table::PendingResults].iter().map(|t| format!("KV_KIFU_{}_{}", self.ns, t.name())).collect();
+        let tables: Vec<String> = [Table::Tokens, Table::PendingResults]
+            .iter()
+            .map(|t| format!("KV_KIFU_{}_{}", self.ns, t.name()))
+            .collect();
         self.block(async move {
             js.delete_stream(&name).await.map_err(|e| other("cannot delete the stream", e))?;
             js.delete_key_value(&bucket).await.map_err(|e| other("cannot delete the bucket", e))?;
@@ -491,7 +493,8 @@ impl NatsStore {
         ev: &NewEvent,
     ) -> Result<Option<(u64, bool)>, StoreError> {
         let (idem, key) = (self.idem.clone(), Self::idem_key(sid, id));
-        let indexed = self.block(async move { idem.get(key).await })?.map_err(|e| self.lost("cannot read the index", e))?;
+        let indexed =
+            self.block(async move { idem.get(key).await })?.map_err(|e| self.lost("cannot read the index", e))?;
         if let Some(bytes) = indexed {
             let seq = <[u8; 8]>::try_from(&bytes[..])
                 .map(u64::from_be_bytes)

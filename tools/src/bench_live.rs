@@ -337,12 +337,10 @@ fn round_in_progress(games: usize, per_game: usize) -> (f64, f64, f64, f64, Stri
                     let g = state.game(&id).await.unwrap();
                     let (live, store, ev) = (g.session.live().clone(), state.store().clone(), ev.clone());
                     // The store's watch tells the live followers.
-                    tokio::task::spawn_blocking(move || {
-                        live.write().unwrap().act_json(&*store, None, &ev, None, None)
-                    })
-                    .await
-                    .unwrap()
-                    .unwrap();
+                    tokio::task::spawn_blocking(move || live.write().unwrap().act_json(&*store, None, &ev, None, None))
+                        .await
+                        .unwrap()
+                        .unwrap();
                     lat.push(t.elapsed().as_secs_f64() * 1000.0);
                 }
                 lat

@@ -8,11 +8,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::{HeaderMap, StatusCode};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 use kifu::clock::SteppingClock;
 use kifu::log::envelope::StreamId;
@@ -45,7 +42,7 @@ fn issue(store: &dyn Store, role: Role, scope: &str, name: &str) -> String {
     book.issue(role, scope, name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
 }
 
-/// One request; the status, the headers and the JSON body (Null if not JSON).
+/// One request to `state`'s server; the status, the headers and the JSON body.
 async fn request(
     state: &AppState,
     method: &str,
@@ -53,18 +50,7 @@ async fn request(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, HeaderMap, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req.header("content-type", "application/json").body(Body::from(b.to_string())).unwrap(),
-        None => req.body(Body::empty()).unwrap(),
-    };
-    let resp = kifu::server::app(state.clone()).oneshot(req).await.unwrap();
-    let (status, headers) = (resp.status(), resp.headers().clone());
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    super::call_with_headers(&kifu::server::app(state.clone()), method, uri, token, body).await
 }
 
 fn stale(headers: &HeaderMap) -> bool {
@@ -178,7 +164,8 @@ fn a_result_reported_on_one_server_is_confirmed_on_the_other() {
     let bob = issue(&**a.store(), Role::Player, "league.x", "bob");
     rt().block_on(async {
         let url = "/api/v1/tournaments/league.x/results";
-        let (s, _, r) = request(&a, "POST", url, Some(&alice), Some(json!({"player": "alice", "score": "2-1-0"}))).await;
+        let (s, _, r) =
+            request(&a, "POST", url, Some(&alice), Some(json!({"player": "alice", "score": "2-1-0"}))).await;
         assert_eq!(s, StatusCode::ACCEPTED, "{r}");
         let before = b.store().head(&id).unwrap();
         // B sees A's pending report and takes bob's confirmation.
@@ -244,10 +231,7 @@ impl OwnServer {
         loop {
             match NatsStore::connect(&self.url(), Arc::new(SteppingClock::fixed())) {
                 Ok(s) => return s,
-                Err(e) if Instant::now() < deadline => {
-                    let _ = e;
-                    std::thread::sleep(Duration::from_millis(100));
-                }
+                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(100)),
                 Err(e) => panic!("the server did not start: {e}"),
             }
         }

@@ -179,6 +179,18 @@ pub async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
+    let (status, _, body) = call_with_headers(app, method, uri, token, body).await;
+    (status, body)
+}
+
+/// [`call`], with the response's headers.
+pub async fn call_with_headers(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
     let mut req = Request::builder().method(method).uri(uri);
     if let Some(t) = token {
         req = req.header("authorization", format!("Bearer {t}"));
@@ -188,9 +200,9 @@ pub async fn call(
         None => req.body(Body::empty()).unwrap(),
     };
     let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
+    let (status, headers) = (resp.status(), resp.headers().clone());
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
 pub async fn get(app: &Router, uri: &str, token: Option<&str>) -> (StatusCode, Value) {

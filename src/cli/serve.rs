@@ -1,6 +1,7 @@
 //! `kifu serve` (the web viewer and JSON API) and `kifu token` (issue, list and revoke the
-//! access tokens the server checks; they work while the server runs, since tokens live in a
-//! small JSON file beside the store, not in sled).
+//! access tokens the server checks; they work while the server runs: tokens live in a small JSON
+//! file beside a sled store, not in sled, or in the shared records of a cluster every server
+//! reads).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -57,7 +58,11 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
             tokio::net::TcpListener::bind(a.addr).await.with_context(|| format!("cannot listen on {}", a.addr))?;
         let local = listener.local_addr()?;
         // The line tests and scripts wait for: the actual address (port 0 picks a free one).
-        println!("kifu serve: listening on http://{local}/ (data {})", ctx.data_dir.display());
+        let store = match &ctx.location {
+            kifu::store::Location::Dir(_) => format!("data {}", ctx.data_dir.display()),
+            location => format!("store {location}"),
+        };
+        println!("kifu serve: listening on http://{local}/ ({store})");
         use std::io::Write as _;
         std::io::stdout().flush()?;
         kifu::server::serve(listener, state).await.context("the server failed")
@@ -98,30 +103,35 @@ pub struct IssueArgs {
 
 pub fn run_token(ctx: &Context, c: TokenCommand) -> Result<ExitCode> {
     let path = tokens::path(&ctx.data_dir);
+    // A sled directory is not opened (the server holds its lock): its tokens are a file beside
+    // it. A cluster's servers share their tokens in the store's records.
+    let store = match &ctx.location {
+        kifu::store::Location::Dir(_) => None,
+        location => Some(ctx.open_location(location, OpenOptions::default())?),
+    };
+    let (book, kept_in) = match store.as_ref().map(|s| s.records(kifu::store::Table::Tokens)).transpose()?.flatten() {
+        Some(records) => (tokens::Book::Shared(records), ctx.location.to_string()),
+        None => (tokens::Book::File(path.clone()), path.display().to_string()),
+    };
     match c {
         TokenCommand::Issue(a) => {
             let scope = if a.all { tokens::ALL.to_string() } else { a.tournament.clone().unwrap_or_default() };
             let now = ctx.clock().now().to_rfc3339();
-            let token = tokens::issue(&path, a.role, &scope, &a.name, rand::random::<[u8; 32]>(), now)?;
+            let token = book.issue(a.role, &scope, &a.name, rand::random::<[u8; 32]>(), now)?;
             if a.json {
                 output::print_json(&json!({"token": token, "role": a.role, "scope": scope, "name": a.name}))?;
             } else {
                 println!("{token}");
-                eprintln!(
-                    "{} token for {} ({scope}); shown once: only its hash is kept in {}",
-                    a.role,
-                    a.name,
-                    path.display()
-                );
+                eprintln!("{} token for {} ({scope}); shown once: only its hash is kept in {kept_in}", a.role, a.name);
             }
         }
         TokenCommand::List { json } => {
-            let file = tokens::load(&path)?;
+            let grants = book.list()?;
             if json {
-                output::print_json(&file.tokens)?;
+                output::print_json(&grants)?;
             } else {
                 let mut t = output::table(["hash", "role", "scope", "name", "issued"]);
-                for g in &file.tokens {
+                for g in &grants {
                     t.add_row([
                         g.hash[..12].to_string(),
                         g.role.to_string(),
@@ -134,7 +144,7 @@ pub fn run_token(ctx: &Context, c: TokenCommand) -> Result<ExitCode> {
             }
         }
         TokenCommand::Revoke { hash_prefix } => {
-            let n = tokens::revoke(&path, &hash_prefix)?;
+            let n = book.revoke(&hash_prefix)?;
             if n == 0 {
                 bail!("no token's hash starts with {hash_prefix}");
             }

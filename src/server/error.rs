@@ -29,7 +29,8 @@ pub enum AppError {
     /// The rules refused the event: nothing was recorded.
     #[error("{0}")]
     Refused(String),
-    /// The server cannot answer this now (its token file is unreadable); the operator was told.
+    /// The server cannot answer this now (its store cannot be reached, its token file is
+    /// unreadable). Writes are refused with this while the store is away.
     #[error("{0}")]
     Unavailable(String),
     /// A request body over [`crate::server::Limits::max_body`].
@@ -81,6 +82,10 @@ impl From<StoreError> for AppError {
                 AppError::Conflict(e.to_string())
             }
             StoreError::NoHeader(_) | StoreError::HeaderMismatch { .. } => AppError::BadRequest(e.to_string()),
+            StoreError::Unavailable { reason, .. } => AppError::Unavailable(format!(
+                "the store cannot be reached ({reason}): this server answers from its cache (marked \
+                     Kifu-Stale) and refuses writes until it is back; retry shortly"
+            )),
             _ => AppError::Internal(e.to_string()),
         }
     }

@@ -268,7 +268,6 @@ pub async fn act(
         live.act_json(&*store, actor, &event, forced_by, expected)
     })
     .await??;
-    state.notify(&id, recorded.head.len);
     let flagged: Vec<String> = recorded.flagged.iter().map(|v| v.rule.to_string()).collect();
     Ok((
         StatusCode::CREATED,
@@ -319,7 +318,6 @@ pub async fn rule(
         live.rule(&*store, Actor::Judge(name), ruling, expected)
     })
     .await??;
-    state.notify(&id, recorded.head.len);
     Ok((StatusCode::CREATED, Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex()}))))
 }
 

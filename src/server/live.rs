@@ -3,14 +3,18 @@
 //! sends `Last-Event-ID: SEQ` and resumes at SEQ + 1; `?from=N` starts at event N; otherwise the
 //! stream starts with the next new event.
 //!
-//! The feed is the server's own appends (see the single-writer note in [`super`]). Each live
-//! stream has its own notice channel, and each (stream, viewer) that someone follows has one
-//! feed task: it alone wakes on that stream's appends, describes the new events once and
-//! broadcasts the encoded frames, which every follower of that view only copies out. So an
-//! append wakes the followers of its own game, not every follower of every game, and a frame
-//! is encoded once, not once per follower. A follower that starts behind the head, falls
-//! behind the channel or sees a gap catches up from the log (the source of truth) itself, so
-//! it loses nothing.
+//! The feed is the store's [`Watch`](crate::store::Watch) of the stream: it rings for every
+//! append the store acknowledges, through this server or any other sharing the store (sled: this
+//! process's appends, which are all of them; a cluster: every server's). Each (stream, viewer)
+//! that someone follows has one feed task with one watch: it alone wakes on that stream's
+//! appends, brings the open game to the new head (the events since, verified link by link),
+//! describes the new events once and broadcasts the encoded frames, which every follower of that
+//! view only copies out. So an append wakes the feeds of its own game, not every follower of
+//! every game, and a frame is encoded once, not once per follower. The watch is only a bell: the
+//! feed also re-reads the head every [`FEED_POLL`], in case a ring was lost (a writer that died
+//! between its acknowledgement and its notice, a notice sent while this server was cut off). A
+//! follower that starts behind the head, falls behind the channel or sees a gap catches up from
+//! the log (the source of truth) itself, so it loses nothing.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -27,18 +31,20 @@ use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
 
 use super::auth::{game_access, Caller};
-use super::error::{AppResult, Q};
+use super::error::{AppError, AppResult, Q};
 use super::games::{requested_viewer, ViewQuery};
 use super::state::{stream_id, viewer_key, AppState, OpenGame};
 use crate::game::driver::TimelineEntry;
 use crate::game::Viewer;
+use crate::store::Watch;
 
 /// Frames a feed holds for followers that are a little behind; one further behind catches up
 /// from the log.
 const FEED_FRAMES: usize = 256;
 
-/// How often an idle feed checks whether anyone still follows it.
-const IDLE_CHECK: Duration = Duration::from_secs(30);
+/// How often a feed with no ring re-reads the stream's head (and checks whether anyone still
+/// follows it).
+const FEED_POLL: Duration = Duration::from_secs(5);
 
 /// One event, described for one viewer and encoded once for all its followers.
 pub struct Frame {
@@ -91,67 +97,67 @@ async fn page(g: &Arc<OpenGame>, viewer: Viewer, from: u64) -> Option<Vec<Timeli
 /// Follows the feed of (`id`, `viewer`), starting one if nobody follows it yet.
 fn join(state: &AppState, id: &str, viewer: Viewer) -> AppResult<broadcast::Receiver<Arc<Frame>>> {
     let key = (id.to_string(), viewer_key(viewer));
-    let mut map = state.feeds().lock();
-    if let Some(tx) = map.get(&key) {
+    if let Some(tx) = state.feeds().lock().get(&key) {
         return Ok(tx.subscribe());
     }
-    // Subscribe to the stream's notices before reading its head, so no append between the two
-    // is missed; the feed starts at that head (a follower reads the game after joining, so
-    // whatever it misses from the feed it finds in the log).
-    let notices = state.subscribe(id);
-    let start = state.store().head(&stream_id(id)?)?.len;
+    // Watch the stream before reading its head, so no append between the two is missed; the
+    // feed starts at that head (a follower reads the game after joining, so whatever it misses
+    // from the feed it finds in the log). Both ask the store, so neither holds the feeds' lock.
+    let sid = stream_id(id)?;
+    let watch = state.store().watch(&sid, 0)?;
+    let start = state.store().head(&sid)?.len;
+    let mut map = state.feeds().lock();
+    if let Some(tx) = map.get(&key) {
+        // Another follower started the feed meanwhile: this watch is not needed.
+        return Ok(tx.subscribe());
+    }
     let (tx, rx) = broadcast::channel(FEED_FRAMES);
     map.insert(key.clone(), tx.clone());
     drop(map);
-    tokio::spawn(feed(state.clone(), key, viewer, tx, notices, start));
+    tokio::spawn(feed(state.clone(), key, viewer, tx, watch, start));
     Ok(rx)
 }
 
-/// The feed task of one (stream, viewer): wakes on the stream's appends, describes and encodes
-/// the new events once, and broadcasts them; ends when nobody follows.
+/// The feed task of one (stream, viewer): wakes on the stream's appends (through any server),
+/// describes and encodes the new events once, and broadcasts them; ends when nobody follows.
 async fn feed(
     state: AppState,
     key: (String, String),
     viewer: Viewer,
     tx: broadcast::Sender<Arc<Frame>>,
-    mut notices: broadcast::Receiver<u64>,
+    mut watch: Watch,
     mut next: u64,
 ) {
     loop {
-        let Ok(g) = state.game(&key.0).await else {
-            state.feeds().retire(&key, &tx, true);
-            return;
-        };
-        if next < g.len() {
-            let Some(entries) = page(&g, viewer, next).await else {
-                state.feeds().retire(&key, &tx, true);
-                return;
-            };
-            for entry in entries {
-                next = entry.seq + 1;
-                if let Some(f) = frame(&g, entry) {
-                    // No follower right now is not an error: the check below ends the feed.
-                    let _ = tx.send(Arc::new(f));
+        match state.game(&key.0).await {
+            Ok(g) if next < g.len() => {
+                let Some(entries) = page(&g, viewer, next).await else {
+                    state.feeds().retire(&key, &tx, true);
+                    return;
+                };
+                for entry in entries {
+                    next = entry.seq + 1;
+                    if let Some(f) = frame(&g, entry) {
+                        // No follower right now is not an error: the check below ends the feed.
+                        let _ = tx.send(Arc::new(f));
+                    }
                 }
             }
-        }
-        // Wait for this stream to grow; now and then see whether anyone still follows.
-        loop {
-            if state.feeds().retire(&key, &tx, false) {
+            Ok(_) => {}
+            // The store cannot be reached: keep the followers and try again at the next ring or poll.
+            Err(AppError::Unavailable(_)) => {}
+            Err(_) => {
+                state.feeds().retire(&key, &tx, true);
                 return;
             }
-            tokio::select! {
-                n = notices.recv() => match n {
-                    Ok(len) if len > next => break,
-                    Ok(_) => continue,
-                    Err(RecvError::Lagged(_)) => break,
-                    Err(RecvError::Closed) => {
-                        state.feeds().retire(&key, &tx, true);
-                        return;
-                    }
-                },
-                _ = tokio::time::sleep(IDLE_CHECK) => continue,
-            }
+        }
+        // Wait for this stream to grow; now and then re-read it and see whether anyone still follows.
+        if state.feeds().retire(&key, &tx, false) {
+            return;
+        }
+        tokio::select! {
+            _ = watch.changed() => {}
+            _ = tokio::time::sleep(FEED_POLL) => {}
         }
     }
 }

@@ -2,8 +2,8 @@
 //! (`/api/v1`), with the page assets embedded in the binary.
 //!
 //! Layout: [`state`] (the shared state: store handle, caches of opened games and tournaments,
-//! the per-stream live-event channels, pending result reports), [`auth`] (who is calling and what they may
-//! see), [`tokens`] (the token file), [`games`] and [`tournaments`] (the API handlers), [`live`]
+//! the live feeds, tokens and pending result reports), [`auth`] (who is calling and what they may
+//! see), [`tokens`] (the token file or the store's shared tokens), [`games`] and [`tournaments`] (the API handlers), [`live`]
 //! (server-sent events), [`assets`] (the pages), `compress` (gzip for assets, pages and JSON responses)
 //! and [`error`].
 //!
@@ -30,13 +30,19 @@
 //! bodies over [`Limits::max_body`] (413) and more than [`Limits::sse_per_client`] live-event
 //! streams from one client address (429).
 //!
-//! ## The single writer
-//! sled holds an exclusive lock on the data directory, so while `kifu serve` runs it is the only
-//! writer: CLI commands on the same directory wait (up to 30 s) and then fail. Live updates are
-//! therefore fed by the server's own appends ([`state::AppState::append`] and the write
-//! endpoints), each of which notifies a broadcast channel that the server-sent-event streams
-//! follow. A log appended by another process while the server is stopped is simply read at the
-//! next request (caches are keyed by the stream's head).
+//! ## One server or several
+//! With sled, the server holds the data directory's exclusive lock, so it is the only writer:
+//! CLI commands on the same directory wait (up to 30 s) and then fail. With a cluster
+//! (`--store nats://…`) any number of servers share the store, and every server:
+//! - follows live games through the store's watch ([`live`]), so a follower on one server
+//!   receives the events appended through any other, in order;
+//! - reads a stream's head from the store on every request ([`state`]), so its caches, keyed by
+//!   head, never serve a game or tournament behind what another server appended;
+//! - keeps tokens and pending result reports in the store's shared records
+//!   ([`crate::store::Records`]), so a token revoked through one is refused by all, and a report
+//!   made on one is confirmed on another;
+//! - when cut off from the cluster, answers from what it has cached, marked `Kifu-Stale: true`,
+//!   and refuses writes with 503 and a JSON error until the cluster is back (on its own).
 
 pub mod assets;
 pub mod auth;
@@ -90,6 +96,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api)
         .merge(assets::routes())
+        .layer(axum::middleware::from_fn(state::stale_marker))
         .layer(axum::middleware::from_fn(compress::responses))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)

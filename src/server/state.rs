@@ -1,7 +1,13 @@
 //! The server's shared state: the store handle, caches of opened games and tournaments keyed by
 //! their head (a cached entry is used only while the stream's head is unchanged, so a cache can
-//! never serve a stale or forked log), the per-stream live-event channels and feeds, and pending
-//! result reports.
+//! never serve a stale or forked log), the live feeds, the tokens and pending result reports
+//! (in the store's shared records when several servers share it, else in files).
+//!
+//! Every request reads the stream's head from the store, so a game appended through another
+//! server is served at its new head. When the store cannot be reached (a server cut off from its
+//! cluster), what is cached is served as it was, the answer marked `Kifu-Stale: true` (see
+//! [`stale_marker`]); what is not cached, and every write, is 503. The next request that reaches
+//! the store is served fresh again: nothing needs restarting.
 //!
 //! A game stays open as it grows: its session is extended by the events appended after its head
 //! (verified link by link), never refolded. Both caches are bounded together by an LRU over the
@@ -13,10 +19,9 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::broadcast;
 
 use super::error::{AppError, AppResult};
-use super::tokens::{self, Grant};
+use super::tokens::{self, Book, Grant, TokenError};
 use crate::clock::Clock;
 use crate::game::audit::AuditReport;
 use crate::game::driver::{Driver, Session, TimelineEntry};
@@ -24,7 +29,7 @@ use crate::game::{BoardView, Outcome, Position, Viewer};
 use crate::log::chain::Head;
 use crate::log::envelope::{StreamId, StreamKind};
 use crate::log::hash::Hash32;
-use crate::store::{AppendRequest, Appended, Store};
+use crate::store::{AppendRequest, Appended, Change, Records, Store, StoreError, Table};
 use crate::tournament::record::{self, Loaded};
 use crate::tournament::verify::{self, Report};
 
@@ -173,11 +178,51 @@ struct Inner {
     clock: Arc<dyn Clock>,
     config: ServerConfig,
     cache: Mutex<Lru>,
-    /// One notice channel per stream someone follows live: the stream's new length.
-    live: Mutex<HashMap<String, broadcast::Sender<u64>>>,
     feeds: super::live::Feeds,
     tokens: Mutex<(Option<SystemTime>, HashMap<String, Grant>)>,
+    /// Grants this server found valid in the store's shared records lately (bounded): used only
+    /// while the store cannot be reached, so cached pages stay readable with a token.
+    seen_grants: Mutex<HashMap<String, Grant>>,
+    /// The pending reports of a store without shared records (kept in `config.pending`).
     pending: Mutex<Vec<PendingReport>>,
+}
+
+/// How many recently checked grants a server remembers for when its store cannot be reached.
+const SEEN_GRANTS: usize = 4096;
+
+tokio::task_local! {
+    /// Set when a request's answer used a cached entry the store could not confirm.
+    static STALE: std::cell::Cell<bool>;
+}
+
+/// Marks the answer of every request that was served from the cache while the store could not
+/// be reached with `Kifu-Stale: true` (the pages show it; scripts can check it).
+pub async fn stale_marker(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    STALE
+        .scope(std::cell::Cell::new(false), async move {
+            let mut resp = next.run(req).await;
+            if STALE.with(|s| s.get()) {
+                resp.headers_mut().insert("kifu-stale", axum::http::HeaderValue::from_static("true"));
+            }
+            resp
+        })
+        .await
+}
+
+fn mark_stale() {
+    // Outside a request (a live feed) there is no answer to mark.
+    let _ = STALE.try_with(|s| s.set(true));
+}
+
+/// Whether a store error means "cannot be reached now" (answer from the cache, or 503).
+pub fn unreachable(e: &StoreError) -> bool {
+    matches!(e, StoreError::Unavailable { .. })
+}
+
+/// The key of a pending report in the shared records: `<tournament>.<round>.<table>`, with the
+/// tournament id's dots written `=` (a key's dots separate its parts).
+fn pending_key(tournament: &str, round: u32, table: u32) -> String {
+    format!("{}.{round}.{table}", tournament.replace('.', "="))
 }
 
 /// The state every handler shares (cheap to clone).
@@ -212,9 +257,9 @@ impl AppState {
             store,
             clock,
             cache: Mutex::new(Lru::new(config.cache_bytes.unwrap_or(usize::from(DEFAULT_CACHE_MB) << 20))),
-            live: Mutex::new(HashMap::new()),
             feeds: super::live::Feeds::default(),
             tokens: Mutex::new((None, HashMap::new())),
+            seen_grants: Mutex::new(HashMap::new()),
             pending: Mutex::new(pending),
             config,
         }))
@@ -233,43 +278,60 @@ impl AppState {
         &self.0.clock
     }
 
-    fn channels(&self) -> std::sync::MutexGuard<'_, HashMap<String, broadcast::Sender<u64>>> {
-        // The map only holds senders: after a panic elsewhere it is still consistent.
-        self.0.live.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Follows appends to one stream (its new lengths): only that stream's appends wake it.
-    pub fn subscribe(&self, stream: &str) -> broadcast::Receiver<u64> {
-        self.channels().entry(stream.to_string()).or_insert_with(|| broadcast::channel(64).0).subscribe()
-    }
-
     /// The live feeds (one per followed stream and viewer, see [`super::live`]).
     pub(super) fn feeds(&self) -> &super::live::Feeds {
         &self.0.feeds
     }
 
-    /// Tells live followers that `stream` grew. Every write the server performs calls this.
-    pub fn notify(&self, stream: &str, len: u64) {
-        let mut channels = self.channels();
-        if let Some(tx) = channels.get(stream) {
-            // Nobody follows it any more: drop its channel (a new follower makes a new one).
-            if tx.send(len).is_err() {
-                channels.remove(stream);
+    /// Appends through the server's own store handle (tests, benchmarks, importers). Live
+    /// followers learn of it from the store's watch, as of any other server's appends.
+    pub async fn append(&self, request: AppendRequest) -> AppResult<Appended> {
+        let store = self.0.store.clone();
+        Ok(tokio::task::spawn_blocking(move || store.append(request)).await??)
+    }
+
+    /// The grant of a presented token: from the store's shared records when it has them (one
+    /// lookup per request, so a revoke through any server holds at once), else from the token
+    /// file, re-read when it changed.
+    pub fn grant(&self, token: &str) -> AppResult<Option<Grant>> {
+        let hash = tokens::hash(token);
+        let shared = match self.0.store.records(Table::Tokens) {
+            Ok(Some(records)) => Book::Shared(records).lookup(&hash),
+            Ok(None) => return self.file_grant(&hash),
+            Err(e) => Err(TokenError::Store(e)),
+        };
+        let mut seen = self.0.seen_grants.lock().unwrap_or_else(|p| p.into_inner());
+        match shared {
+            Ok(Some(g)) => {
+                if seen.len() >= SEEN_GRANTS {
+                    seen.clear();
+                }
+                seen.insert(hash, g.clone());
+                Ok(Some(g))
+            }
+            Ok(None) => {
+                seen.remove(&hash);
+                Ok(None)
+            }
+            Err(TokenError::Store(e)) if unreachable(&e) => match seen.get(&hash) {
+                Some(g) => {
+                    mark_stale();
+                    Ok(Some(g.clone()))
+                }
+                None => Err(AppError::Unavailable(
+                    "tokens cannot be checked right now: the store cannot be reached; retry shortly".into(),
+                )),
+            },
+            Err(e) => {
+                eprintln!("kifu serve: {e}");
+                Err(AppError::Unavailable(
+                    "tokens cannot be checked right now: the shared tokens are unreadable".into(),
+                ))
             }
         }
     }
 
-    /// Appends through the server's own store handle and announces it: the way to feed a live
-    /// game from inside the server's process (tests, benchmarks, importers).
-    pub async fn append(&self, request: AppendRequest) -> AppResult<Appended> {
-        let store = self.0.store.clone();
-        let appended = tokio::task::spawn_blocking(move || store.append(request)).await??;
-        self.notify(appended.stream.as_str(), appended.head.len);
-        Ok(appended)
-    }
-
-    /// The grant of a presented token, re-reading the token file when it changed.
-    pub fn grant(&self, token: &str) -> AppResult<Option<Grant>> {
+    fn file_grant(&self, hash: &str) -> AppResult<Option<Grant>> {
         let Some(path) = &self.0.config.tokens else { return Ok(None) };
         let mtime = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let mut cache = self.0.tokens.lock().map_err(|_| AppError::Internal("token cache poisoned".into()))?;
@@ -284,7 +346,16 @@ impl AppState {
             cache.1 = file.tokens.into_iter().map(|g| (g.hash.clone(), g)).collect();
             cache.0 = mtime;
         }
-        Ok(cache.1.get(&tokens::hash(token)).cloned())
+        Ok(cache.1.get(hash).cloned())
+    }
+
+    /// The head of `sid` from the store; `Ok(None)` when the store cannot be reached now.
+    fn head_or_unreachable(&self, sid: &StreamId) -> AppResult<Option<Head>> {
+        match self.0.store.head(sid) {
+            Ok(h) => Ok(Some(h)),
+            Err(e) if unreachable(&e) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
     }
 
     fn cache(&self) -> AppResult<std::sync::MutexGuard<'_, Lru>> {
@@ -301,9 +372,13 @@ impl AppState {
     /// instead of each doing it. A game whose log no longer extends its open head is reopened.
     pub async fn game(&self, id: &str) -> AppResult<Arc<OpenGame>> {
         let sid = stream_id(id)?;
-        let head = self.0.store.head(&sid)?;
+        let head = self.head_or_unreachable(&sid)?;
         let slot = self.cache()?.games(id);
         let mut guard = slot.lock().await;
+        let Some(head) = head else {
+            mark_stale();
+            return guard.clone().ok_or_else(|| not_cached("game", id));
+        };
         if let Some(g) = guard.as_ref() {
             if g.head == head {
                 return Ok(g.clone());
@@ -339,9 +414,13 @@ impl AppState {
     /// The tournament at its current head, loaded once per head.
     pub async fn tournament(&self, id: &str) -> AppResult<Arc<OpenTournament>> {
         let sid = stream_id(id)?;
-        let head = self.0.store.head(&sid)?;
+        let head = self.head_or_unreachable(&sid)?;
         let slot = self.cache()?.tournaments(id);
         let mut guard = slot.lock().await;
+        let Some(head) = head else {
+            mark_stale();
+            return guard.clone().ok_or_else(|| not_cached("tournament", id));
+        };
         if let Some(t) = guard.as_ref() {
             if t.head() == head {
                 return Ok(t.clone());
@@ -372,12 +451,70 @@ impl AppState {
             .cloned()
     }
 
-    pub fn pending(&self) -> AppResult<std::sync::MutexGuard<'_, Vec<PendingReport>>> {
+    /// The store's shared pending reports, if it has them.
+    fn shared_pending(&self) -> AppResult<Option<Box<dyn Records + '_>>> {
+        Ok(self.0.store.records(Table::PendingResults)?)
+    }
+
+    fn file_pending(&self) -> AppResult<std::sync::MutexGuard<'_, Vec<PendingReport>>> {
         self.0.pending.lock().map_err(|_| AppError::Internal("pending reports poisoned".into()))
     }
 
+    /// The reports of `tournament` waiting for confirmation, by round and table.
+    pub fn pending_of(&self, tournament: &str) -> AppResult<Vec<PendingReport>> {
+        let Some(records) = self.shared_pending()? else {
+            return Ok(self.file_pending()?.iter().filter(|p| p.tournament == tournament).cloned().collect());
+        };
+        let prefix = format!("{}.", tournament.replace('.', "="));
+        let mut out = Vec::new();
+        for key in records.keys()?.into_iter().filter(|k| k.starts_with(&prefix)) {
+            if let Some(p) = records.get(&key)?.as_deref().map(parse_report).transpose()? {
+                if p.tournament == tournament {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort_by_key(|p| (p.round, p.table));
+        Ok(out)
+    }
+
+    /// The pending report of one table, if any.
+    pub fn pending_report(&self, tournament: &str, round: u32, table: u32) -> AppResult<Option<PendingReport>> {
+        let Some(records) = self.shared_pending()? else {
+            let list = self.file_pending()?;
+            return Ok(list
+                .iter()
+                .find(|p| p.tournament == tournament && p.round == round && p.table == table)
+                .cloned());
+        };
+        records.get(&pending_key(tournament, round, table))?.as_deref().map(parse_report).transpose()
+    }
+
+    /// Keeps `report` as its table's pending report (replacing an earlier one).
+    pub fn set_pending(&self, report: &PendingReport) -> AppResult<()> {
+        let Some(records) = self.shared_pending()? else {
+            let mut list = self.file_pending()?;
+            list.retain(|p| !(p.tournament == report.tournament && p.round == report.round && p.table == report.table));
+            list.push(report.clone());
+            return self.save_pending(&list);
+        };
+        let bytes = serde_json::to_vec(report).map_err(|e| AppError::Internal(e.to_string()))?;
+        let key = pending_key(&report.tournament, report.round, report.table);
+        Ok(records.update(&key, &mut |_| Change::Put(bytes.clone()))?)
+    }
+
+    /// Forgets the pending report of one table (its result was recorded).
+    pub fn drop_pending(&self, tournament: &str, round: u32, table: u32) -> AppResult<()> {
+        let Some(records) = self.shared_pending()? else {
+            let mut list = self.file_pending()?;
+            list.retain(|p| !(p.tournament == tournament && p.round == round && p.table == table));
+            return self.save_pending(&list);
+        };
+        Ok(records.update(&pending_key(tournament, round, table), &mut |_| Change::Delete)?)
+    }
+
     /// Writes the pending reports to their file, if the server has one.
-    pub fn save_pending(&self, list: &[PendingReport]) -> AppResult<()> {
+    fn save_pending(&self, list: &[PendingReport]) -> AppResult<()> {
         let Some(p) = &self.0.config.pending else { return Ok(()) };
         let text = serde_json::to_string_pretty(list).map_err(|e| AppError::Internal(e.to_string()))?;
         if let Some(d) = p.parent() {
@@ -388,6 +525,18 @@ impl AppState {
             AppError::Internal("cannot save the pending reports".into())
         })
     }
+}
+
+fn parse_report(bytes: &[u8]) -> AppResult<PendingReport> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| AppError::Internal(format!("a shared pending report does not parse: {e}")))
+}
+
+/// The answer for a game or tournament that is not cached while the store cannot be reached.
+fn not_cached(what: &str, id: &str) -> AppError {
+    AppError::Unavailable(format!(
+        "the store cannot be reached and this server has no copy of {what} {id:?}; retry shortly"
+    ))
 }
 
 /// The pending reports saved in `path`. A file that does not parse is never silently dropped:

@@ -1,5 +1,8 @@
 //! Access tokens: issued by the CLI (`kifu token issue`), presented by browsers and scripts as
-//! `Authorization: Bearer TOKEN`, stored only as their BLAKE3 hash in `DATA/server/tokens.json`.
+//! `Authorization: Bearer TOKEN`, stored only as their BLAKE3 hash: in `DATA/server/tokens.json`,
+//! or, when the store is shared by several servers (a cluster), in its shared records
+//! ([`crate::store::Records`], one record per token hash) so that a token revoked through one
+//! server is refused by every server at its next request. [`Book`] is either.
 //!
 //! Why a JSON file and not the hash chain: tokens are credentials, not history. They must be
 //! revocable and re-issuable without writing to a tournament's log (whose formats are forever and
@@ -11,6 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+use crate::store::{Change, Records, StoreError};
 
 /// What a token lets its holder do (see the module documentation of [`super`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +86,10 @@ pub enum TokenError {
     Format { path: String, msg: String },
     #[error("{0}")]
     Input(String),
+    #[error("the shared tokens: {0}")]
+    Store(#[from] StoreError),
+    #[error("the shared token record {hash} does not parse: {msg}")]
+    Record { hash: String, msg: String },
 }
 
 /// Where the server keeps its token file inside a data directory.
@@ -139,16 +148,14 @@ fn locked<T>(path: &Path, change: impl FnOnce(&mut TokenFile) -> Result<T, Token
     Ok(out)
 }
 
-/// Issues a token from 32 random bytes the caller draws (the library draws no randomness):
-/// records its hash with the role, scope and name, and returns the token text (shown once).
-pub fn issue(
-    path: &Path,
+/// Checks what a token is issued for and makes its grant (the token text and what is stored).
+fn grant_for(
     role: Role,
     scope: &str,
     name: &str,
     secret: [u8; 32],
     issued_at: String,
-) -> Result<String, TokenError> {
+) -> Result<(String, Grant), TokenError> {
     if name.trim().is_empty() {
         return Err(TokenError::Input("a token names its holder (--name)".into()));
     }
@@ -160,6 +167,20 @@ pub fn issue(
     }
     let token = format!("kifu_{}", hex::encode(secret));
     let grant = Grant { hash: hash(&token), role, scope: scope.to_string(), name: name.to_string(), issued_at };
+    Ok((token, grant))
+}
+
+/// Issues a token from 32 random bytes the caller draws (the library draws no randomness):
+/// records its hash with the role, scope and name, and returns the token text (shown once).
+pub fn issue(
+    path: &Path,
+    role: Role,
+    scope: &str,
+    name: &str,
+    secret: [u8; 32],
+    issued_at: String,
+) -> Result<String, TokenError> {
+    let (token, grant) = grant_for(role, scope, name, secret, issued_at)?;
     locked(path, |file| {
         file.version = 1;
         // A revoked token's hash never comes back (the same secret issued again is refused).
@@ -174,9 +195,7 @@ pub fn issue(
 
 /// Revokes every token whose hash starts with `prefix` (at least 8 hex digits); returns how many.
 pub fn revoke(path: &Path, prefix: &str) -> Result<usize, TokenError> {
-    if prefix.len() < 8 {
-        return Err(TokenError::Input("give at least 8 hex digits of the token hash (see `kifu token list`)".into()));
-    }
+    check_prefix(prefix)?;
     locked(path, |file| {
         let (gone, kept): (Vec<Grant>, Vec<Grant>) =
             std::mem::take(&mut file.tokens).into_iter().partition(|g| g.hash.starts_with(prefix));
@@ -184,4 +203,116 @@ pub fn revoke(path: &Path, prefix: &str) -> Result<usize, TokenError> {
         file.revoked.extend(gone.iter().map(|g| g.hash.clone()));
         Ok(gone.len())
     })
+}
+
+/// A revoke names at least 8 hex digits of the hash: a shorter prefix could catch other tokens.
+fn check_prefix(prefix: &str) -> Result<(), TokenError> {
+    if prefix.len() < 8 {
+        return Err(TokenError::Input("give at least 8 hex digits of the token hash (see `kifu token list`)".into()));
+    }
+    Ok(())
+}
+
+/// A token as a shared record: its grant, or the mark that it was revoked (kept forever, so a
+/// revoked token is never accepted or issued again).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Record {
+    Active(Grant),
+    Revoked,
+}
+
+/// Where the tokens are kept: a store's shared records (several servers) or the token file.
+pub enum Book<'a> {
+    Shared(Box<dyn Records + 'a>),
+    File(PathBuf),
+}
+
+impl Book<'_> {
+    pub fn issue(
+        &self,
+        role: Role,
+        scope: &str,
+        name: &str,
+        secret: [u8; 32],
+        issued_at: String,
+    ) -> Result<String, TokenError> {
+        let records = match self {
+            Book::File(path) => return issue(path, role, scope, name, secret, issued_at),
+            Book::Shared(r) => r,
+        };
+        let (token, grant) = grant_for(role, scope, name, secret, issued_at)?;
+        let key = grant.hash.clone();
+        let bytes = serde_json::to_vec(&Record::Active(grant))
+            .map_err(|e| TokenError::Record { hash: key.clone(), msg: e.to_string() })?;
+        if !records.create(&key, bytes)? {
+            return Err(TokenError::Input(match read(&**records, &key)? {
+                Some(Record::Revoked) => "this token was revoked; issue a new one".to_string(),
+                _ => "this token was already issued; issue a new one".to_string(),
+            }));
+        }
+        Ok(token)
+    }
+
+    /// Revokes every token whose hash starts with `prefix` (at least 8 hex digits); returns how many.
+    pub fn revoke(&self, prefix: &str) -> Result<usize, TokenError> {
+        let records = match self {
+            Book::File(path) => return revoke(path, prefix),
+            Book::Shared(r) => r,
+        };
+        check_prefix(prefix)?;
+        let mut n = 0;
+        for key in records.keys()?.into_iter().filter(|k| k.starts_with(prefix)) {
+            let mut revoked = false;
+            records.update(&key, &mut |current| match current.map(serde_json::from_slice::<Record>) {
+                // A record that does not parse is revoked too: it grants nothing either way.
+                Some(Ok(Record::Revoked)) | None => Change::Keep,
+                Some(_) => {
+                    revoked = true;
+                    Change::Put(br#""revoked""#.to_vec())
+                }
+            })?;
+            n += usize::from(revoked);
+        }
+        Ok(n)
+    }
+
+    /// The tokens that are valid now.
+    pub fn list(&self) -> Result<Vec<Grant>, TokenError> {
+        let records = match self {
+            Book::File(path) => return Ok(load(path)?.tokens),
+            Book::Shared(r) => r,
+        };
+        let mut out = Vec::new();
+        for key in records.keys()? {
+            if let Some(Record::Active(g)) = read(&**records, &key)? {
+                out.push(g);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The grant of the token whose hash is `hash`, if it is valid (shared records only: the
+    /// server keeps the token file's grants in memory, re-reading it when it changes).
+    pub fn lookup(&self, hash: &str) -> Result<Option<Grant>, TokenError> {
+        match self {
+            Book::File(path) => Ok(load(path)?.tokens.into_iter().find(|g| g.hash == hash)),
+            Book::Shared(r) => Ok(match read(&**r, hash)? {
+                Some(Record::Active(g)) if g.hash == hash => Some(g),
+                _ => None,
+            }),
+        }
+    }
+}
+
+fn read(records: &dyn Records, key: &str) -> Result<Option<Record>, TokenError> {
+    if !crate::store::records::valid_key(key) {
+        return Ok(None);
+    }
+    match records.get(key)? {
+        None => Ok(None),
+        Some(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| TokenError::Record { hash: key.to_string(), msg: e.to_string() }),
+    }
 }

@@ -257,7 +257,7 @@ pub async fn verify(State(state): State<AppState>, Path(id): Path<String>) -> Ap
 pub async fn pending(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
     // Only a tournament has results (404 for no stream, 400 for a game).
     state.tournament(&id).await?;
-    let list: Vec<PendingReport> = state.pending()?.iter().filter(|p| p.tournament == id).cloned().collect();
+    let list: Vec<PendingReport> = state.pending_of(&id)?;
     Ok(Json(json!({"pending": list})))
 }
 
@@ -377,9 +377,7 @@ pub async fn report(
             }
         };
         let out = record_event(&state, &id, actor, ev).await?;
-        let mut pending = state.pending()?;
-        pending.retain(|p| !(p.tournament == id && p.round == round && p.table == table));
-        state.save_pending(&pending)?;
+        state.drop_pending(&id, round, table)?;
         return Ok((StatusCode::CREATED, Json(out)));
     }
     if grant.role != Role::Player || grant.scope != id {
@@ -401,10 +399,7 @@ pub async fn report(
         reported_by: grant.name.clone(),
         disputed: None,
     };
-    let mut pending = state.pending()?;
-    pending.retain(|p| !(p.tournament == id && p.round == round && p.table == table));
-    pending.push(report.clone());
-    state.save_pending(&pending)?;
+    state.set_pending(&report)?;
     Ok((StatusCode::ACCEPTED, Json(json!({"recorded": false, "pending": report}))))
 }
 
@@ -433,30 +428,24 @@ pub async fn confirm(
     let round = round_of(&t, body.round)?;
     let (a, b, _) = table_of(&t, round, body.table)?;
     let score: MatchScore = body.score.parse().map_err(AppError::BadRequest)?;
-    let report = {
-        let mut pending = state.pending()?;
-        let Some(p) = pending.iter_mut().find(|p| p.tournament == id && p.round == round && p.table == body.table)
-        else {
-            return Err(AppError::NotFound(format!("no pending report for round {round} table {}", body.table)));
-        };
-        let opponent = if p.reported_by == a { &b } else { &a };
-        if &grant.name != opponent {
-            return Err(AppError::Forbidden(format!("only {opponent} confirms this report")));
-        }
-        if p.score != score.to_string() {
-            p.disputed = Some(format!("{} says {score}", grant.name));
-            let msg = format!("{} reported {}, you say {score}: disputed, a judge will decide", p.reported_by, p.score);
-            state.save_pending(&pending)?;
-            return Err(AppError::Conflict(msg));
-        }
-        p.clone()
+    let Some(mut report) = state.pending_report(&id, round, body.table)? else {
+        return Err(AppError::NotFound(format!("no pending report for round {round} table {}", body.table)));
     };
+    let opponent = if report.reported_by == a { &b } else { &a };
+    if &grant.name != opponent {
+        return Err(AppError::Forbidden(format!("only {opponent} confirms this report")));
+    }
+    if report.score != score.to_string() {
+        report.disputed = Some(format!("{} says {score}", grant.name));
+        let msg =
+            format!("{} reported {}, you say {score}: disputed, a judge will decide", report.reported_by, report.score);
+        state.set_pending(&report)?;
+        return Err(AppError::Conflict(msg));
+    }
     let games = claimed_links(&state, &t, round, body.table, &report.games).await?;
     let ev = TournamentEvent::ResultReported { round, table: body.table, score, games };
     let out = record_event(&state, &id, Actor::Player(grant.name.clone()), ev).await?;
-    let mut pending = state.pending()?;
-    pending.retain(|p| !(p.tournament == id && p.round == round && p.table == body.table));
-    state.save_pending(&pending)?;
+    state.drop_pending(&id, round, body.table)?;
     Ok((StatusCode::CREATED, Json(out)))
 }
 
@@ -492,7 +481,6 @@ async fn record_events(state: &AppState, id: &str, actor: Actor, events: Vec<Tou
     let store = state.store().clone();
     let sid = stream_id(id)?;
     let (head, _) = tokio::task::spawn_blocking(move || record::record(&*store, &sid, actor, events)).await??;
-    state.notify(id, head.len);
     Ok(json!({"recorded": true, "events": head.len, "head": head.hash.to_hex()}))
 }
 
@@ -664,7 +652,6 @@ pub async fn pair(
         crate::tournament::ops::pair_next(&*store, &dir, &sid, loaded, actor_of(&g), body.rounds, fresh)
     })
     .await??;
-    state.notify(&id, p.head.len);
     Ok((StatusCode::CREATED, Json(json!({"round": p.round, "tables": p.tables, "byes": p.byes, "events": p.head.len}))))
 }
 
@@ -712,7 +699,6 @@ pub async fn finalize(
     let (head, unfinished) =
         tokio::task::spawn_blocking(move || crate::tournament::ops::finalize(&*store, &dir, &sid, actor_of(&g), early))
             .await??;
-    state.notify(&id, head.len);
     Ok((
         StatusCode::CREATED,
         Json(json!({"finalized": true, "early": !unfinished.is_empty(), "unfinished": unfinished, "events": head.len})),

@@ -4,9 +4,11 @@
 //! the only code in kifu that touches a storage engine; everything else sees the trait.
 
 pub mod nats_store;
+pub mod records;
 pub mod sled_store;
 mod watch;
 
+pub use records::{Change, Records, Table};
 pub use watch::{Bell, Watch};
 
 use std::fmt;
@@ -240,6 +242,12 @@ pub trait Store: Send + Sync {
     /// Follows `stream` from event `from` on: see [`Watch`].
     fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError>;
 
+    /// The shared records of `table` when this store is shared by several servers (see
+    /// [`records`]); `None` for a store one process owns, whose server keeps files instead.
+    fn records(&self, _table: Table) -> Result<Option<Box<dyn Records + '_>>, StoreError> {
+        Ok(None)
+    }
+
     /// Every stream, ordered by id (all pages).
     fn streams(&self) -> Result<Vec<StreamSummary>, StoreError> {
         let mut out: Vec<StreamSummary> = Vec::new();
@@ -374,6 +382,9 @@ impl<S: Store + ?Sized> Store for Box<S> {
     }
     fn keep_derived(&self, stream: &StreamId, name: &str, bytes: &[u8]) {
         (**self).keep_derived(stream, name, bytes)
+    }
+    fn records(&self, table: Table) -> Result<Option<Box<dyn Records + '_>>, StoreError> {
+        (**self).records(table)
     }
 }
 

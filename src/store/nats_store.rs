@@ -55,7 +55,9 @@ use std::time::Duration;
 use async_nats::jetstream::{self, kv, stream};
 use futures_util::TryStreamExt;
 
-use super::{AppendRequest, Appended, Bell, Imported, NewEvent, StoreError, StreamSummary, Watch};
+use super::{
+    AppendRequest, Appended, Bell, Change, Imported, NewEvent, Records, Store, StoreError, StreamSummary, Table, Watch,
+};
 use crate::clock::Clock;
 use crate::log::chain::{self, Head, VerifiedLog};
 use crate::log::envelope::{Envelope, EnvelopeV1, Header, StreamId};
@@ -181,8 +183,11 @@ pub struct NatsStore {
     events: stream::Stream,
     idem: kv::Store,
     ns: String,
+    replicas: usize,
     location: String,
     max_payload: usize,
+    /// The shared record tables opened so far (see [`Store::records`]).
+    tables: Mutex<HashMap<Table, kv::Store>>,
     clock: Arc<dyn Clock>,
     tips: Mutex<HashMap<String, TipLock>>,
     /// Where known chunks start: stream → (first event, JetStream sequence), ascending. Chunks
@@ -210,6 +215,44 @@ impl Drop for NatsStore {
 
 fn other(what: &str, e: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(format!("{what}: {e}"))
+}
+
+impl NatsStore {
+    /// A failed cluster request: [`StoreError::Unavailable`] when the cluster did not answer (the
+    /// connection dropped, a timeout, no JetStream quorum), so callers can tell "try later" from
+    /// a real fault.
+    fn lost(&self, what: &str, e: impl std::fmt::Display) -> StoreError {
+        let text = e.to_string();
+        let cut_off = self.client.connection_state() != async_nats::connection::State::Connected
+            || ["timed out", "timeout", "no responders", "disconnected", "broken pipe"]
+                .iter()
+                .any(|w| text.to_ascii_lowercase().contains(w));
+        if cut_off {
+            StoreError::Unavailable { location: self.location.clone(), reason: format!("{what}: {text}") }
+        } else {
+            StoreError::Backend(format!("{what}: {text}"))
+        }
+    }
+}
+
+/// Creates (or finds) the KV bucket `bucket`. A KV bucket is a stream named KV_<bucket> on
+/// subjects $KV.<bucket>.>; it is created as one directly because the client's own bucket
+/// creation reads account fields that nats-server 2.9 (Debian's) does not send. No direct gets:
+/// reads go to the leader, so a key written through one server is seen at once by every other.
+async fn open_bucket(js: &jetstream::Context, bucket: &str, replicas: usize) -> Result<kv::Store, async_nats::Error> {
+    js.get_or_create_stream(stream::Config {
+        name: format!("KV_{bucket}"),
+        subjects: vec![format!("$KV.{bucket}.>")],
+        max_messages_per_subject: 1,
+        discard: stream::DiscardPolicy::New,
+        allow_rollup: true,
+        deny_delete: true,
+        num_replicas: replicas,
+        storage: stream::StorageType::File,
+        ..Default::default()
+    })
+    .await?;
+    Ok(js.get_key_value(bucket).await?)
 }
 
 fn token(sid: &str) -> String {
@@ -263,24 +306,8 @@ impl NatsStore {
                 })
                 .await
                 .map_err(|e| no_js(&e))?;
-            // A KV bucket is a stream named KV_<bucket> on subjects $KV.<bucket>.>; it is created
-            // as one directly because the client's own bucket creation reads account fields that
-            // nats-server 2.9 (Debian's) does not send. No direct gets: reads go to the leader,
-            // so an id indexed by one server is seen at once by every other.
             let bucket = format!("KIFU_{ns}_IDEM");
-            js.get_or_create_stream(stream::Config {
-                name: format!("KV_{bucket}"),
-                subjects: vec![format!("$KV.{bucket}.>")],
-                max_messages_per_subject: 1,
-                discard: stream::DiscardPolicy::New,
-                allow_rollup: true,
-                deny_delete: true,
-                num_replicas: replicas,
-                storage: stream::StorageType::File,
-                ..Default::default()
-            })
-            .await
-            .map_err(|e| no_js(&e))?;
+            open_bucket(&js, &bucket, replicas).await.map_err(|e| no_js(&e))?;
             let idem = js.get_key_value(&bucket).await.map_err(|e| no_js(&e))?;
             Ok::<_, String>((client, events, idem))
         })
@@ -293,6 +320,8 @@ impl NatsStore {
             events,
             idem,
             ns: url.namespace.clone(),
+            replicas: url.replicas,
+            tables: Mutex::new(HashMap::new()),
             location,
             max_payload,
             clock,
@@ -313,15 +342,32 @@ impl NatsStore {
     pub fn destroy(&self) -> Result<(), StoreError> {
         let js = jetstream::new(self.client.clone());
         let (name, bucket) = (format!("KIFU_{}", self.ns), format!("KIFU_{}_IDEM", self.ns));
+        let tables: Vec<String> = [Table::Tokens, Table::PendingResults]
+            .iter()
+            .map(|t| format!("KV_KIFU_{}_{}", self.ns, t.name()))
+            .collect();
         self.block(async move {
             js.delete_stream(&name).await.map_err(|e| other("cannot delete the stream", e))?;
             js.delete_key_value(&bucket).await.map_err(|e| other("cannot delete the bucket", e))?;
+            for t in tables {
+                // Only the tables someone used exist.
+                let _ = js.delete_stream(&t).await;
+            }
             Ok(())
         })?
     }
 
     /// Runs `fut` on the store's runtime and waits for it (the store is used from sync code).
+    /// While the client is cut off from the cluster it fails at once ([`StoreError::Unavailable`])
+    /// instead of waiting for a timeout: a server then answers from its caches, marked stale.
+    /// The client reconnects by itself (backing off up to 4 s), and calls work again.
     fn block<T: Send + 'static>(&self, fut: impl Future<Output = T> + Send + 'static) -> Result<T, StoreError> {
+        if self.client.connection_state() != async_nats::connection::State::Connected {
+            return Err(StoreError::Unavailable {
+                location: self.location.clone(),
+                reason: "the connection to the cluster is lost; reconnecting".to_string(),
+            });
+        }
         let rt = self.rt.as_ref().ok_or_else(|| other("the cluster client", "shut down"))?;
         run_on(rt, fut).map_err(|e| other("the cluster client", e))
     }
@@ -350,7 +396,7 @@ impl NatsStore {
         let msg = match msg {
             Ok(m) => m,
             Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => return Ok(None),
-            Err(e) => return Err(other("cannot read the stream's last chunk", e)),
+            Err(e) => return Err(self.lost("cannot read the stream's last chunk", e)),
         };
         let subject_last = msg.sequence;
         let mut last = parse_chunk(sid, &msg)?;
@@ -428,7 +474,7 @@ impl NatsStore {
         match msg {
             Ok(m) => Ok(Some(parse_chunk(sid, &m)?)),
             Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => Ok(None),
-            Err(e) => Err(other("cannot read a chunk", e)),
+            Err(e) => Err(self.lost("cannot read a chunk", e)),
         }
     }
 
@@ -436,7 +482,7 @@ impl NatsStore {
     fn chunk_at(&self, sid: &str, js_seq: u64) -> Result<Chunk, StoreError> {
         let events = self.events.clone();
         let msg = self.block(async move { events.get_raw_message(js_seq).await })?;
-        let msg = msg.map_err(|e| other(&format!("cannot read stream {sid}'s chunk {js_seq}"), e))?;
+        let msg = msg.map_err(|e| self.lost(&format!("cannot read stream {sid}'s chunk {js_seq}"), e))?;
         parse_chunk(sid, &msg)
     }
 
@@ -485,7 +531,8 @@ impl NatsStore {
         ev: &NewEvent,
     ) -> Result<Option<(u64, bool)>, StoreError> {
         let (idem, key) = (self.idem.clone(), Self::idem_key(sid, id));
-        let indexed = self.block(async move { idem.get(key).await })?.map_err(|e| other("cannot read the index", e))?;
+        let indexed =
+            self.block(async move { idem.get(key).await })?.map_err(|e| self.lost("cannot read the index", e))?;
         if let Some(bytes) = indexed {
             let seq = <[u8; 8]>::try_from(&bytes[..])
                 .map(u64::from_be_bytes)
@@ -624,7 +671,7 @@ impl NatsStore {
                         ),
                     })
                 }
-                _ => Err(other(&format!("append to {sid} refused"), e)),
+                _ => Err(self.lost(&format!("append to {sid} refused"), e)),
             })?;
         let Some(js_seq) = acked else { return Ok(None) };
         // nats-server 2.9 does not enforce the expected subject sequence between publishes
@@ -728,7 +775,7 @@ fn stored_hash(sid: &str, seq: u64, stored: &[u8]) -> Result<Hash32, StoreError>
     })
 }
 
-impl super::Store for NatsStore {
+impl Store for NatsStore {
     fn append(&self, req: AppendRequest) -> Result<Appended, StoreError> {
         let sid = req.stream.as_str();
         let lock = self.tip_lock(sid);
@@ -943,7 +990,7 @@ impl super::Store for NatsStore {
         let (events, filter) = (self.events.clone(), format!("{}.ev.>", self.ns));
         let subjects: Vec<(String, usize)> = self
             .block(async move { events.info_with_subjects(filter).await?.try_collect().await })?
-            .map_err(|e: stream::InfoError| other("cannot list the streams", e))?;
+            .map_err(|e: stream::InfoError| self.lost("cannot list the streams", e))?;
         let prefix = format!("{}.ev.", self.ns);
         let mut ids: Vec<String> =
             subjects.into_iter().filter_map(|(s, _)| s.strip_prefix(&prefix).map(untoken)).collect();
@@ -958,6 +1005,23 @@ impl super::Store for NatsStore {
         Ok(out)
     }
 
+    fn records(&self, table: Table) -> Result<Option<Box<dyn Records + '_>>, StoreError> {
+        let known = self.tables.lock().unwrap_or_else(|p| p.into_inner()).get(&table).cloned();
+        let kv = match known {
+            Some(kv) => kv,
+            None => {
+                let (js, bucket) = (jetstream::new(self.client.clone()), format!("KIFU_{}_{}", self.ns, table.name()));
+                let replicas = self.replicas;
+                let kv = self
+                    .block(async move { open_bucket(&js, &bucket, replicas).await })?
+                    .map_err(|e| self.lost("cannot open the shared records", e))?;
+                self.tables.lock().unwrap_or_else(|p| p.into_inner()).insert(table, kv.clone());
+                kv
+            }
+        };
+        Ok(Some(Box::new(NatsRecords { store: self, kv })))
+    }
+
     fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError> {
         let bell = Arc::new(Bell::default());
         let (client, subject, ring) = (self.client.clone(), self.notice_subject(stream.as_str()), bell.clone());
@@ -970,7 +1034,7 @@ impl super::Store for NatsStore {
             client.flush().await?;
             Ok::<_, async_nats::Error>(sub)
         })?;
-        let mut subscriber = subscriber.map_err(|e| other("cannot follow the stream", e))?;
+        let mut subscriber = subscriber.map_err(|e| self.lost("cannot follow the stream", e))?;
         let task = handle.spawn(async move {
             use futures_util::StreamExt;
             while subscriber.next().await.is_some() {
@@ -978,5 +1042,78 @@ impl super::Store for NatsStore {
             }
         });
         Ok(Watch::new(stream.clone(), from, bell, Some(Box::new(AbortOnDrop(task)))))
+    }
+}
+
+/// A shared record table: one KV bucket (R3 like the streams). Updates are compare-and-set on
+/// the key's revision.
+struct NatsRecords<'a> {
+    store: &'a NatsStore,
+    kv: kv::Store,
+}
+
+/// How often an update whose record another writer changed in between is tried again.
+const UPDATE_TRIES: usize = 20;
+
+impl Records for NatsRecords<'_> {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let (kv, k) = (self.kv.clone(), key.to_string());
+        let got = self.store.block(async move { kv.get(k).await })?;
+        Ok(got.map_err(|e| self.store.lost("cannot read a shared record", e))?.map(|b| b.to_vec()))
+    }
+
+    fn create(&self, key: &str, value: Vec<u8>) -> Result<bool, StoreError> {
+        let (kv, k) = (self.kv.clone(), key.to_string());
+        match self.store.block(async move { kv.create(k, value.into()).await })? {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == kv::CreateErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(self.store.lost("cannot write a shared record", e)),
+        }
+    }
+
+    fn update(&self, key: &str, change: &mut dyn FnMut(Option<&[u8]>) -> Change) -> Result<(), StoreError> {
+        for _ in 0..UPDATE_TRIES {
+            let (kv, k) = (self.kv.clone(), key.to_string());
+            let entry = self
+                .store
+                .block(async move { kv.entry(k).await })?
+                .map_err(|e| self.store.lost("cannot read a shared record", e))?;
+            let revision = entry.as_ref().map_or(0, |e| e.revision);
+            let current = entry.as_ref().filter(|e| e.operation == kv::Operation::Put).map(|e| &e.value[..]);
+            let (kv, k) = (self.kv.clone(), key.to_string());
+            let written = match change(current) {
+                Change::Keep => return Ok(()),
+                Change::Delete if current.is_none() => return Ok(()),
+                Change::Put(value) => self
+                    .store
+                    .block(async move { kv.update(k, value.into(), revision).await.map(|_| ()) })?
+                    .map_err(|e| (e.kind() == kv::UpdateErrorKind::WrongLastRevision, e.to_string())),
+                Change::Delete => self
+                    .store
+                    .block(async move { kv.delete_expect_revision(k, Some(revision)).await })?
+                    .map_err(|e| (e.to_string().contains("wrong last sequence"), e.to_string())),
+            };
+            match written {
+                Ok(()) => return Ok(()),
+                // Another writer changed it in between: judge again on its record.
+                Err((true, _)) => continue,
+                Err((false, e)) => return Err(self.store.lost("cannot write a shared record", e)),
+            }
+        }
+        Err(StoreError::Unavailable {
+            location: self.store.location.clone(),
+            reason: format!("the shared record {key} kept changing under this update ({UPDATE_TRIES} tries); retry"),
+        })
+    }
+
+    fn keys(&self) -> Result<Vec<String>, StoreError> {
+        let kv = self.kv.clone();
+        let keys = self.store.block(async move {
+            let keys = kv.keys().await.map_err(|e| e.to_string())?;
+            keys.try_collect::<Vec<String>>().await.map_err(|e| e.to_string())
+        })?;
+        let mut keys = keys.map_err(|e| self.store.lost("cannot list the shared records", e))?;
+        keys.sort_unstable();
+        Ok(keys)
     }
 }

@@ -14,6 +14,21 @@ const kifu = (() => {
     else localStorage.removeItem(TOKEN_KEY);
   }
 
+  // The server answered from its cache because it cannot reach its store (a cluster it lost):
+  // say so until a fresh answer arrives.
+  function staleBanner(on) {
+    const old = document.getElementById("kifu-stale");
+    if (!on) {
+      if (old) old.remove();
+      return;
+    }
+    if (old || !document.body) return;
+    document.body.append(
+      el("div", { id: "kifu-stale", class: "stale-banner", role: "status" },
+        "The server cannot reach its store: showing what it had cached; changes are refused until it is back."),
+    );
+  }
+
   async function api(path, opts = {}) {
     const headers = Object.assign({ Accept: "application/json" }, opts.headers || {});
     const t = token();
@@ -25,6 +40,7 @@ const kifu = (() => {
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
     });
+    staleBanner(resp.headers.get("Kifu-Stale") === "true");
     if (opts.raw) {
       if (!resp.ok) {
         const err = new Error(resp.status + " " + resp.statusText);

@@ -40,7 +40,7 @@ pub async fn feed(state: &AppState, log: &VerifiedLog, id: &str, from: u64, to: 
 }
 
 /// Reads server-sent events from a body until `n` events arrived; returns (id, data) pairs.
-async fn read_events(body: &mut Body, n: usize) -> Vec<(u64, Value)> {
+pub async fn read_events(body: &mut Body, n: usize) -> Vec<(u64, Value)> {
     let mut buf = String::new();
     let mut out = Vec::new();
     while out.len() < n {
@@ -69,7 +69,7 @@ async fn read_events(body: &mut Body, n: usize) -> Vec<(u64, Value)> {
     out
 }
 
-async fn open_live(state: &AppState, uri: &str, last_event_id: Option<u64>) -> Body {
+pub async fn open_live(state: &AppState, uri: &str, last_event_id: Option<u64>) -> Body {
     let mut req = Request::builder().uri(uri);
     if let Some(l) = last_event_id {
         req = req.header("last-event-id", l.to_string());

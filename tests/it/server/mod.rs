@@ -1,5 +1,6 @@
 //! The web server: the JSON API through the router without a socket (`api`), the hidden-card
-//! leak property over every fixture game (`leak`), live events (`live`), the binary (`cli`),
+//! leak property over every fixture game (`leak`), live events (`live`), several servers over one
+//! NATS cluster and a server cut off from it (`cluster`), the binary (`cli`),
 //! its memory under a crawl (`memory`), and the pages in headless Chromium (`browser`).
 
 mod api;
@@ -7,6 +8,7 @@ mod bounds;
 mod browser;
 mod browser_tournament;
 mod cli;
+mod cluster;
 mod leak;
 mod live;
 mod memory;
@@ -177,6 +179,18 @@ pub async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
+    let (status, _, body) = call_with_headers(app, method, uri, token, body).await;
+    (status, body)
+}
+
+/// [`call`], with the response's headers.
+pub async fn call_with_headers(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
     let mut req = Request::builder().method(method).uri(uri);
     if let Some(t) = token {
         req = req.header("authorization", format!("Bearer {t}"));
@@ -186,9 +200,9 @@ pub async fn call(
         None => req.body(Body::empty()).unwrap(),
     };
     let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
+    let (status, headers) = (resp.status(), resp.headers().clone());
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
 pub async fn get(app: &Router, uri: &str, token: Option<&str>) -> (StatusCode, Value) {

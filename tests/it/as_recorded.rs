@@ -1,8 +1,8 @@
 //! Games recorded elsewhere: `kifu game import --as-recorded` stores every line as it was
 //! recorded (illegal actions as `RecordedElsewhere`, a deck that breaks the deck rules with its
 //! findings at the setup), the audit reports them unresolved until a judge rules, plain import
-//! stays all or nothing, and bad files are refused by line number with nothing stored. The two
-//! fixtures `replays/*-as-recorded.*` are pinned in `replays/expected-as-recorded.txt`.
+//! stays all or nothing, and bad files are refused by line number with nothing stored. The
+//! fixtures `replays/*-as-recorded.*` (Naruto, Vanguard, FATE) are pinned in `replays/expected-as-recorded.txt`.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -34,18 +34,38 @@ fn replays(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("replays").join(name)).unwrap()
 }
 
+/// How a recipe breaks the deck rules in the header it imports.
+#[derive(Clone, Copy)]
+enum DeckBreak {
+    /// Seat 0's deck padded with four extra copies of its first card (Naruto's and Vanguard's
+    /// copy limits and sizes).
+    PadFirstSeat,
+    /// The event's minimum deck size raised above every registered deck (FATE-OPEN-1: a table
+    /// that played 30-card decks registered shorter ones). Padding would break no FATE rule.
+    MinDeck(u32),
+}
+
 /// A clean fixture's JSON lines as a careless recorder elsewhere might have kept them: renamed,
-/// seat 0's deck padded with extra copies of its first card (breaking the deck rules), one action
-/// written twice midway and the last one written twice at the end.
+/// its decks breaking the deck rules (`broken`), one action written twice midway and the last
+/// one written twice at the end.
 fn as_recorded_text(clean: &str, name: &str) -> String {
+    as_recorded_text_with(clean, name, DeckBreak::PadFirstSeat)
+}
+
+fn as_recorded_text_with(clean: &str, name: &str, broken: DeckBreak) -> String {
     let mut lines: Vec<String> = clean.lines().map(str::to_string).collect();
     let mut head: Value = serde_json::from_str(&lines[0]).unwrap();
     head["stream"] = Value::String(name.into());
-    let deck = &mut head["config"]["V1"]["decks"][0];
-    let cards = if deck.is_array() { deck } else { &mut deck["main"] };
-    let first = cards[0].clone();
-    for _ in 0..4 {
-        cards.as_array_mut().unwrap().push(first.clone());
+    match broken {
+        DeckBreak::PadFirstSeat => {
+            let deck = &mut head["config"]["V1"]["decks"][0];
+            let cards = if deck.is_array() { deck } else { &mut deck["main"] };
+            let first = cards[0].clone();
+            for _ in 0..4 {
+                cards.as_array_mut().unwrap().push(first.clone());
+            }
+        }
+        DeckBreak::MinDeck(n) => head["config"]["V1"]["policies"]["min_deck"] = Value::from(n),
     }
     lines[0] = serde_json::to_string(&head).unwrap();
     let unseq = |l: &str| {
@@ -66,17 +86,27 @@ fn imported(driver: &dyn Driver, text: &str) -> VerifiedLog {
     s.export(&id).unwrap()
 }
 
-fn recipes() -> Vec<(&'static dyn Driver, &'static str, String)> {
+/// Each recipe: the game, the fixture's name, its JSON lines, and the rule-ID prefix of the deck
+/// findings it must show at the setup.
+fn recipes() -> Vec<(&'static dyn Driver, &'static str, String, &'static str)> {
     vec![
         (
             kifu::games::driver("naruto").unwrap(),
             "naruto-as-recorded",
             as_recorded_text(&replays("naruto-physical.jsonl"), "naruto-as-recorded"),
+            "NAR-DECK-",
         ),
         (
             kifu::games::driver("vanguard").unwrap(),
             "vanguard-as-recorded",
             as_recorded_text(&replays("vanguard-clean.jsonl"), "vanguard-as-recorded"),
+            "VG-DECK-",
+        ),
+        (
+            kifu::games::driver("fate").unwrap(),
+            "fate-as-recorded",
+            as_recorded_text_with(&replays("fate-clean.jsonl"), "fate-as-recorded", DeckBreak::MinDeck(30)),
+            "FATE-OPEN-1",
         ),
     ]
 }
@@ -84,7 +114,7 @@ fn recipes() -> Vec<(&'static dyn Driver, &'static str, String)> {
 #[test]
 fn as_recorded_fixtures_match_their_recipes() {
     let mut expected = String::new();
-    for (driver, name, text) in recipes() {
+    for (driver, name, text, _) in recipes() {
         let log = imported(driver, &text);
         expected += &pin_fixture(driver, name, &log);
     }
@@ -96,11 +126,12 @@ fn as_recorded_fixtures_match_their_recipes() {
 #[test]
 fn games_recorded_elsewhere_are_stored_and_audited_as_recorded() {
     let expected = replays("expected-as-recorded.txt");
-    for ((driver, name, text), line) in recipes().into_iter().zip(expected.lines()) {
+    let recipes = recipes();
+    assert_eq!(expected.lines().count(), recipes.len(), "one pinned line per recipe");
+    for ((driver, name, text, deck), line) in recipes.into_iter().zip(expected.lines()) {
         assert!(line.starts_with(name));
         let (log, jsonl) = check_checked_in_fixture(driver, line);
         let report = driver.audit(&log).unwrap();
-        let deck = if name.starts_with("naruto") { "NAR-DECK-" } else { "VG-DECK-" };
         assert!(
             report.findings.iter().any(|f| f.seq.is_none() && f.rule.starts_with(deck) && f.resolution.is_none()),
             "{name}: the deck's findings stand at the setup: {:?}",

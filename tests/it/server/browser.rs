@@ -764,7 +764,7 @@ fn browser_lc_brk_fate_replays() {
         c.close().await.unwrap();
         phone.close().await.unwrap();
     });
-    assert_eq!(checked, 9, "three fixtures of each new game");
+    assert_eq!(checked, 10, "three fixtures each of LC and BRK, four of FATE (clean, judged, unruled, as recorded)");
     assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
 }

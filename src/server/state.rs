@@ -214,11 +214,6 @@ fn mark_stale() {
     let _ = STALE.try_with(|s| s.set(true));
 }
 
-/// Whether a store error means "cannot be reached now" (answer from the cache, or 503).
-pub fn unreachable(e: &StoreError) -> bool {
-    matches!(e, StoreError::Unavailable { .. })
-}
-
 /// The key of a pending report in the shared records: `<tournament>.<round>.<table>`, with the
 /// tournament id's dots written `=` (a key's dots separate its parts).
 fn pending_key(tournament: &str, round: u32, table: u32) -> String {
@@ -313,7 +308,7 @@ impl AppState {
                 seen.remove(&hash);
                 Ok(None)
             }
-            Err(TokenError::Store(e)) if unreachable(&e) => match seen.get(&hash) {
+            Err(TokenError::Store(StoreError::Unavailable { .. })) => match seen.get(&hash) {
                 Some(g) => {
                     mark_stale();
                     Ok(Some(g.clone()))
@@ -353,7 +348,8 @@ impl AppState {
     fn head_or_unreachable(&self, sid: &StreamId) -> AppResult<Option<Head>> {
         match self.0.store.head(sid) {
             Ok(h) => Ok(Some(h)),
-            Err(e) if unreachable(&e) => Ok(None),
+            // Cannot be reached now: the caller answers from its cache, or 503.
+            Err(StoreError::Unavailable { .. }) => Ok(None),
             Err(e) => Err(e.into()),
         }
     }

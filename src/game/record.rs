@@ -377,7 +377,11 @@ impl<G: Game> LiveGame<G> {
             create: None,
             events: vec![NewEvent { actor, payload, idempotency: None }],
         })?;
-        // Read back only the new event: the store stamped its time and hash.
+        // Fold the new event as the store sealed it (it stamped the time and hash), checking its
+        // link to our head; a retry, or anything else appended first, is read back instead.
+        if !appended.retried && appended.first_seq == len {
+            self.extend(&appended.stored)?;
+        }
         self.catch_up_to(store, appended.head)?;
         Ok(Recorded { seq: appended.first_seq, head: appended.head, flagged })
     }

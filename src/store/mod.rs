@@ -131,6 +131,10 @@ pub struct Appended {
     pub head: Head,
     /// True when every event was already recorded under its idempotency id (a retry): nothing was written.
     pub retried: bool,
+    /// The stored bytes of the events this request wrote, in order, exactly as a read returns
+    /// them (empty for a retry). A live game folds them without reading them back: the store
+    /// stamped their time and hash, and the reader still checks each link.
+    pub stored: Vec<Vec<u8>>,
 }
 
 /// A stream as listed: its header and head.

@@ -628,14 +628,16 @@ impl NatsStore {
         ids
     }
 
-    /// Publishes one chunk on `sid`'s subject, expecting `prev` as the subject's last message;
-    /// `Ok(None)` when another writer got there first.
+    /// Publishes one chunk on `sid`'s subject, expecting `prev` as the subject's last message,
+    /// and tells watchers the stream now holds `len` events; `Ok(None)` when another writer got
+    /// there first.
     fn publish(
         &self,
         sid: &str,
         first: u64,
         (prev, subject_last): (u64, u64),
         header: bool,
+        len: u64,
         body: Vec<u8>,
     ) -> Result<Option<u64>, StoreError> {
         if body.len() + SLACK > self.max_payload {
@@ -656,40 +658,60 @@ impl NatsStore {
             publish = publish.header(H_HEADER, "1");
         }
         let location = self.location.clone();
-        let acked = self
-            .block(async move {
-                let ack = js.send_publish(subject, publish).await?.await;
-                ack.map(|a| Some(a.sequence))
-            })?
-            .or_else(|e| match e.kind() {
-                jetstream::context::PublishErrorKind::WrongLastSequence => Ok(None),
-                jetstream::context::PublishErrorKind::TimedOut | jetstream::context::PublishErrorKind::BrokenPipe => {
-                    Err(StoreError::Unavailable {
-                        location,
-                        reason: format!(
-                            "no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"
-                        ),
-                    })
+        let (events, client, notice) = (self.events.clone(), self.client.clone(), self.notice_subject(sid));
+        let owned_sid = sid.to_string();
+        // Publish, acknowledgement, race check and notice in one round on the runtime: each
+        // `block` is a hand-over between threads, and a live append used to make three.
+        let outcome = self.block(async move {
+            let ack = match js.send_publish(subject.clone(), publish).await {
+                Ok(pending) => pending.await,
+                Err(e) => Err(e),
+            };
+            let js_seq = ack.map_err(Raced::Publish)?.sequence;
+            // nats-server 2.9 does not enforce the expected subject sequence between publishes
+            // racing from two connections (both can be acknowledged). So the winner is decided
+            // here, the same way by every reader (`successor`): the first message built on
+            // `prev`. A loser is told it lost the race; its message stays (2.9 loses a subject's
+            // last sequence when its last message is deleted) and readers skip it.
+            let mut from = prev + 1;
+            loop {
+                let msg = match events.get_first_raw_message_by_subject(&subject, from).await {
+                    Ok(m) => m,
+                    // Not even ours is there: judged lost, so the caller re-reads the tip.
+                    Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => return Ok(None),
+                    Err(e) => return Err(Raced::Read(e)),
+                };
+                let chunk = parse_chunk(&owned_sid, &msg).map_err(Raced::Store)?;
+                if chunk.prev == prev {
+                    if chunk.js_seq != js_seq {
+                        return Ok(None);
+                    }
+                    break;
                 }
-                _ => Err(self.lost(&format!("append to {sid} refused"), e)),
-            })?;
-        let Some(js_seq) = acked else { return Ok(None) };
-        // nats-server 2.9 does not enforce the expected subject sequence between publishes
-        // racing from two connections (both can be acknowledged). So the winner is decided
-        // here, the same way by every reader: the first message built on `prev`. A loser is
-        // told it lost the race; its message stays (2.9 loses a subject's last sequence when
-        // its last message is deleted) and readers skip it.
-        Ok(self.successor(sid, prev)?.is_some_and(|c| c.js_seq == js_seq).then_some(js_seq))
-    }
-
-    /// Indexes the ids of events `first..` of `sid` and tells watchers, after an acknowledged write.
-    fn after_write(&self, sid: &str, ids: Vec<(u64, [u8; 16])>, len: u64) -> Result<(), StoreError> {
-        self.index(sid, ids)?;
-        let (client, notice) = (self.client.clone(), self.notice_subject(sid));
-        // Best effort: watchers also poll, so a lost notice only delays them.
-        self.block(async move {
+                from = chunk.js_seq + 1;
+            }
+            // Best effort: watchers also poll, so a lost notice only delays them.
             let _ = client.publish(notice, len.to_string().into()).await;
-        })
+            Ok(Some(js_seq))
+        })?;
+        let e = match outcome {
+            Ok(won) => return Ok(won),
+            Err(Raced::Publish(e)) => e,
+            Err(Raced::Read(e)) => return Err(self.lost("cannot read a chunk", e)),
+            Err(Raced::Store(e)) => return Err(e),
+        };
+        match e.kind() {
+            jetstream::context::PublishErrorKind::WrongLastSequence => Ok(None),
+            jetstream::context::PublishErrorKind::TimedOut | jetstream::context::PublishErrorKind::BrokenPipe => {
+                Err(StoreError::Unavailable {
+                    location,
+                    reason: format!(
+                        "no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"
+                    ),
+                })
+            }
+            _ => Err(self.lost(&format!("append to {sid} refused"), e)),
+        }
     }
 
     /// Writes `(seq, id)` pairs of `sid` into the index, all at once (each put is acknowledged
@@ -726,6 +748,13 @@ fn run_on<T: Send + 'static>(
         let _ = tx.send(fut.await);
     });
     rx.recv().map_err(|_| "the request was dropped".to_string())
+}
+
+/// How a publish's round on the runtime failed (sorted out off the runtime).
+enum Raced {
+    Publish(jetstream::context::PublishError),
+    Read(stream::RawMessageError),
+    Store(StoreError),
 }
 
 fn parse_chunk(sid: &str, msg: &async_nats::jetstream::message::StreamMessage) -> Result<Chunk, StoreError> {
@@ -810,7 +839,13 @@ impl Store for NatsStore {
                             cached.map_or(tip.head, |t| t.head)
                         }
                     };
-                    return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true });
+                    return Ok(Appended {
+                        stream: req.stream.clone(),
+                        first_seq,
+                        head,
+                        retried: true,
+                        stored: Vec::new(),
+                    });
                 }
             }
             let head = current.map(|t| t.head);
@@ -845,9 +880,15 @@ impl Store for NatsStore {
             };
             let first_seq = head.len;
             if current.is_some() && req.events.is_empty() {
-                return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
+                return Ok(Appended {
+                    stream: req.stream.clone(),
+                    first_seq,
+                    head,
+                    retried: false,
+                    stored: Vec::new(),
+                });
             }
-            let (mut ids, mut kept) = (Vec::new(), Vec::new());
+            let (mut ids, mut kept, mut sealed) = (Vec::new(), Vec::new(), Vec::with_capacity(req.events.len()));
             for ev in &req.events {
                 let envelope = Envelope::V1(EnvelopeV1 {
                     stream: std::borrow::Cow::Borrowed(sid),
@@ -862,23 +903,30 @@ impl Store for NatsStore {
                 push_frame(&mut body, &stored)?;
                 if let Some(id) = ev.idempotency {
                     ids.push((head.len, id.0));
-                    kept.push((id.0, head.len, stored));
+                    kept.push((id.0, head.len, stored.clone()));
                 }
+                sealed.push(stored);
                 head = Head { len: head.len + 1, hash };
             }
             let prev = current.map_or((0, 0), |t| (t.js_seq, t.subject_last));
-            match self.publish(sid, first_seq, prev, current.is_none(), body) {
+            match self.publish(sid, first_seq, prev, current.is_none(), head.len, body) {
                 Ok(Some(js_seq)) => {
                     *cached = Some(Tip { head, js_seq, subject_last: js_seq });
                     self.remember_start(sid, first_seq, js_seq);
                     self.keep_chunk_ids(sid, js_seq, ChunkIds { prev: prev.0, ids: kept });
-                    if let Err(e) = self.after_write(sid, ids.clone(), head.len) {
+                    if let Err(e) = self.index(sid, ids.clone()) {
                         // Landed, but not indexed: the client's retry must still find it.
                         self.doubt(sid, &ids, prev.0);
                         return Err(e);
                     }
                     self.settled(sid, &ids);
-                    return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false });
+                    return Ok(Appended {
+                        stream: req.stream.clone(),
+                        first_seq,
+                        head,
+                        retried: false,
+                        stored: sealed,
+                    });
                 }
                 // Another writer appended first: judge again on the new tip.
                 Ok(None) => {
@@ -924,11 +972,12 @@ impl Store for NatsStore {
         let mut ids = Vec::new();
         let mut flush =
             |body: &mut Vec<u8>, upto: u64, header: &mut bool, first: &mut u64, ids: &mut Vec<(u64, [u8; 16])>| {
-                let js = self.publish(sid, *first, (prev, prev), *header, std::mem::take(body))?.ok_or_else(|| {
-                    StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() }
-                })?;
+                let js =
+                    self.publish(sid, *first, (prev, prev), *header, upto, std::mem::take(body))?.ok_or_else(|| {
+                        StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() }
+                    })?;
                 self.remember_start(sid, *first, js);
-                self.after_write(sid, std::mem::take(ids), upto)?;
+                self.index(sid, std::mem::take(ids))?;
                 prev = js;
                 *header = false;
                 *first = upto;

@@ -68,7 +68,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::{AppendRequest, Appended, Imported, NewEvent, StoreError, StreamSummary};
@@ -131,12 +131,16 @@ pub struct SledStore {
     blob_dir: Option<PathBuf>,
     /// One writer mutex per stream, held for every check-and-write of that stream; each holds
     /// the stream's head as last written (`None`: not known yet, read from sled).
-    writers: Mutex<HashMap<String, StreamLock>>,
+    /// (parking_lot here and below: every append takes these briefly, and with 64 writers std's
+    /// mutex put a third of them to sleep; parking_lot spins first.)
+    writers: parking_lot::Mutex<HashMap<String, StreamLock>>,
     /// Group commit: writes committed so far, and how many of them are known durable.
     committed: AtomicU64,
-    flushed: Mutex<Flushed>,
+    flushed: parking_lot::Mutex<Flushed>,
     /// Signalled when a flush ends (its followers check whether it covered them).
-    flush_done: Condvar,
+    /// parking_lot's `notify_all` moves the waiters onto the mutex one by one instead of waking
+    /// them all to fight over it: each follower wakes once per flush, not twice.
+    flush_done: parking_lot::Condvar,
     /// Blob files already synced (sled names them by log sequence number); only a flush's
     /// leader touches it.
     blobs: Mutex<HashSet<std::ffi::OsString>>,
@@ -150,7 +154,7 @@ pub struct SledStore {
     /// The disk was full at open: reads come from a temporary copy, writes are refused.
     read_only: bool,
     /// The bells of the streams being watched, rung after each durable append.
-    bells: Mutex<HashMap<String, Arc<super::Bell>>>,
+    bells: parking_lot::Mutex<HashMap<String, Arc<super::Bell>>>,
 }
 
 #[derive(Default)]
@@ -183,7 +187,7 @@ struct Leading<'a> {
 
 impl Drop for Leading<'_> {
     fn drop(&mut self) {
-        let mut f = self.store.flushed.lock().unwrap_or_else(|p| p.into_inner());
+        let mut f = self.store.flushed.lock();
         f.flushing = false;
         if let Some(t) = self.covered {
             f.upto = f.upto.max(t);
@@ -334,17 +338,17 @@ impl SledStore {
             durable,
             data_file,
             blob_dir: None,
-            writers: Mutex::new(HashMap::new()),
+            writers: parking_lot::Mutex::new(HashMap::new()),
             committed: AtomicU64::new(0),
-            flushed: Mutex::new(Flushed::default()),
-            flush_done: Condvar::new(),
+            flushed: parking_lot::Mutex::new(Flushed::default()),
+            flush_done: parking_lot::Condvar::new(),
             blobs: Mutex::new(HashSet::new()),
             flushes: AtomicU64::new(0),
             writing: AtomicUsize::new(0),
             path,
             recovered: Vec::new(),
             read_only: false,
-            bells: Mutex::new(HashMap::new()),
+            bells: parking_lot::Mutex::new(HashMap::new()),
         })
     }
 
@@ -355,7 +359,7 @@ impl SledStore {
 
     /// The writer mutex of `sid`, created on first use.
     fn stream_lock(&self, sid: &str) -> StreamLock {
-        let mut map = self.writers.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = self.writers.lock();
         map.entry(sid.to_string()).or_default().clone()
     }
 
@@ -366,7 +370,7 @@ impl SledStore {
         if !self.durable {
             return Ok(());
         }
-        let mut f = self.flushed.lock().unwrap_or_else(|p| p.into_inner());
+        let mut f = self.flushed.lock();
         loop {
             if f.upto >= ticket {
                 return Ok(());
@@ -374,7 +378,7 @@ impl SledStore {
             if !f.flushing {
                 break;
             }
-            f = self.flush_done.wait(f).unwrap_or_else(|p| p.into_inner());
+            self.flush_done.wait(&mut f);
         }
         f.flushing = true;
         drop(f);
@@ -557,7 +561,7 @@ impl SledStore {
                 None => self.recorded(sid, &id.0, ev),
             })?;
             if let Some(first_seq) = retry {
-                return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true });
+                return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true, stored: Vec::new() });
             }
         }
         if !super::expectation_holds(req.expected, current) {
@@ -587,6 +591,7 @@ impl SledStore {
         };
         let first_seq = head.len;
         let mut chunks = Chunker::new(sid, first_seq);
+        let mut sealed = Vec::with_capacity(req.events.len());
         for ev in &req.events {
             let envelope = Envelope::V1(EnvelopeV1 {
                 stream: Cow::Borrowed(sid),
@@ -604,10 +609,11 @@ impl SledStore {
                 pending.insert((sid, id.0), (head.len, ev));
             }
             head = Head { len: head.len + 1, hash };
+            sealed.push(stored);
         }
         chunks.finish(&mut writes.kv);
         writes.heads.insert(sid.to_string(), head);
-        Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false })
+        Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: false, stored: sealed })
     }
 }
 
@@ -897,7 +903,7 @@ impl SledStore {
 
     /// Wakes the watchers of `sid` (after its write is durable).
     fn ring(&self, sid: &str) {
-        let bells = self.bells.lock().unwrap_or_else(|p| p.into_inner());
+        let bells = self.bells.lock();
         if let Some(bell) = bells.get(sid) {
             bell.ring();
         }
@@ -961,7 +967,7 @@ impl super::Store for SledStore {
 
     fn watch(&self, stream: &StreamId, from: u64) -> Result<super::Watch, StoreError> {
         // Only this process writes the directory (sled's lock), so its own appends are all of them.
-        let mut bells = self.bells.lock().unwrap_or_else(|p| p.into_inner());
+        let mut bells = self.bells.lock();
         // Bells nobody holds any more are dropped here, so the map tracks the streams followed now.
         bells.retain(|_, b| Arc::strong_count(b) > 1);
         let bell = bells.entry(stream.to_string()).or_default().clone();
@@ -1022,7 +1028,7 @@ impl super::Store for SledStore {
         // range (`load_head`) costs more the longer the stream, so live paths avoid it.
         // Only that stream's mutex is taken: appends to other streams do not delay it.
         let sid = stream.as_str();
-        let known = self.writers.lock().unwrap_or_else(|p| p.into_inner()).get(sid).cloned();
+        let known = self.writers.lock().get(sid).cloned();
         let lock = match known {
             Some(lock) => lock,
             // An unknown id gets no mutex (probes for missing games must not grow the map).

@@ -144,6 +144,9 @@ fn append_latency(n: usize, samples: usize) -> (f64, f64) {
     }
     assert_eq!(store.head(&id).unwrap().len, (n + samples) as u64);
     lat.sort_by(f64::total_cmp);
+    if std::env::var_os("BENCH_SLOW").is_some() {
+        eprintln!("p99.9 {:.2} ms, max {:.2} ms", pct(&lat, 0.999), pct(&lat, 1.0));
+    }
     (pct(&lat, 0.5), pct(&lat, 0.99))
 }
 
@@ -173,10 +176,16 @@ fn kifu_throughput(writers: usize, per: usize, game: &(<Naruto as Game>::Config,
         .collect();
     barrier.wait();
     let t = Instant::now();
+    let (w0, f0) = store.commit_stats();
     for h in handles {
         h.join().unwrap();
     }
-    (writers * per) as f64 / t.elapsed().as_secs_f64()
+    let rate = (writers * per) as f64 / t.elapsed().as_secs_f64();
+    let (w1, f1) = store.commit_stats();
+    if std::env::var_os("BENCH_COMMITS").is_some() {
+        eprintln!("{writers} writers: {} writes in {} durable flushes", w1 - w0, f1 - f0);
+    }
+    rate
 }
 
 /// The same with SQLite: WAL, synchronous=FULL, one connection per writer, one row per commit.
@@ -342,6 +351,13 @@ fn round_in_progress(games: usize, per_game: usize) -> (f64, f64, f64, f64, Stri
                         .unwrap()
                         .unwrap();
                     lat.push(t.elapsed().as_secs_f64() * 1000.0);
+                    if std::env::var_os("BENCH_SLOW").is_some() && t.elapsed() > Duration::from_millis(20) {
+                        eprintln!(
+                            "slow ack: {id} event {} {:.1} ms",
+                            lat.len() - 1,
+                            t.elapsed().as_secs_f64() * 1000.0
+                        );
+                    }
                 }
                 lat
             }));
@@ -445,6 +461,54 @@ fn main() {
         println!("server RSS, crawl of {games} stored games (--cache-mb {cache_mb}): {before:.0} MiB before, {after:.0} MiB after (bound + 50 MiB = {} MiB)", cache_mb + 50);
         return;
     }
+    if let Some(i) = args.iter().position(|a| a == "--sled-read") {
+        {
+            use tikv_jemalloc_ctl::{Access as _, AsName as _};
+            for n in ["arenas.dirty_decay_ms\0", "arenas.muzzy_decay_ms\0"] {
+                let _ = n.name().write(0isize);
+            }
+            let _ = tikv_jemalloc_ctl::background_thread::write(true);
+        }
+        let dir = std::path::PathBuf::from(&args[i + 1]);
+        let mb: u64 = args[i + 2].parse().unwrap();
+        let opts = kifu::store::sled_store::OpenOptions { page_cache_bytes: mb << 20, ..Default::default() };
+        let store = SledStore::open_with(&dir, Arc::new(SystemClock), opts).unwrap();
+        eprintln!("opened: {} MiB", rss_kib(std::process::id()) / 1024);
+        let all = store.streams().unwrap();
+        eprintln!("listed: {} MiB", rss_kib(std::process::id()) / 1024);
+        for (n, s) in all.iter().chain(all.iter()).enumerate() {
+            store.export(s.header.stream()).unwrap();
+            if (n + 1) % 500 == 0 {
+                eprintln!("{} streams: {} MiB", n + 1, rss_kib(std::process::id()) / 1024);
+            }
+        }
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--latency") {
+        let samples = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10_000);
+        let (p50, p99) = append_latency(1_000, samples);
+        println!("append latency ({samples} durable records): p50 {p50:.2} ms, p99 {p99:.2} ms");
+        return;
+    }
+    // `--round GAMES EVENTS`: only the round in progress.
+    if let Some(i) = args.iter().position(|a| a == "--round") {
+        let games = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(500);
+        let per_game = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(40);
+        let (a50, a99, s50, s99, complete) = round_in_progress(games, per_game);
+        println!("round in progress: {games} live games x 2 events/s, {} spectators: ack p50 {a50:.2} ms, p99 {a99:.2} ms; spectator p50 {s50:.2} ms, p99 {s99:.2} ms; {complete}", games * 2);
+        return;
+    }
+    // `--throughput PER`: only the 1/8/64-writer rows (PER appends per writer), to profile them.
+    if let Some(i) = args.iter().position(|a| a == "--throughput") {
+        let per = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(100);
+        let game = entries(per);
+        let one = kifu_throughput(1, per, &game);
+        for writers in [1usize, 8, 64] {
+            let k = if writers == 1 { one } else { kifu_throughput(writers, per, &game) };
+            println!("{writers} live games appending durably: {k:.0} appends/s ({:.1}x one writer)", k / one);
+        }
+        return;
+    }
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut row = |k: String, v: String| {
         eprintln!("{k}: {v}");
@@ -463,12 +527,17 @@ fn main() {
         );
     }
 
-    let per = if quick { 30 } else { 100 };
+    // Enough appends per writer that the 64-writer row runs for most of a second: shorter runs
+    // were dominated by thread start-up and by the disk's fsync jitter on the one-writer row.
+    let per = if quick { 300 } else { 1_000 };
+    // SQLite under 64 writers manages a few hundred commits a second: fewer appends keep its rows
+    // short (a rate is a rate).
+    let sqlite_per = if quick { 30 } else { 100 };
     let game = entries(per);
     let mut single = (0.0, 0.0);
     for writers in [1usize, 8, 64] {
         let k = kifu_throughput(writers, per, &game);
-        let s = sqlite_throughput(writers, per, &game);
+        let s = sqlite_throughput(writers, sqlite_per, &game);
         if writers == 1 {
             single = (k, s);
         }

@@ -180,6 +180,9 @@ impl Drop for AbortOnDrop {
 pub struct NatsStore {
     rt: Option<tokio::runtime::Runtime>,
     client: async_nats::Client,
+    /// Counts the client's disconnections: a request in flight when the connection drops is
+    /// answered at once as unavailable (retry with the same ids), not after the request timeout.
+    drops: tokio::sync::watch::Receiver<u64>,
     events: stream::Stream,
     idem: kv::Store,
     ns: String,
@@ -275,8 +278,18 @@ impl NatsStore {
             .map_err(|e| other("cannot start the cluster client's runtime", e))?;
         let unavailable = |reason: String| StoreError::Unavailable { location: location.clone(), reason };
         let (servers, ns, replicas) = (url.servers.clone(), url.namespace.clone(), url.replicas);
+        let (dropped, drops) = tokio::sync::watch::channel(0u64);
+        let dropped = Arc::new(dropped);
         let connected = run_on(&rt, async move {
             let client = async_nats::ConnectOptions::new()
+                .event_callback(move |event| {
+                    let dropped = dropped.clone();
+                    async move {
+                        if matches!(event, async_nats::Event::Disconnected) {
+                            dropped.send_modify(|n| *n += 1);
+                        }
+                    }
+                })
                 .connection_timeout(Duration::from_secs(3))
                 .request_timeout(Some(Duration::from_secs(10)))
                 .connect(servers.as_slice())
@@ -317,6 +330,7 @@ impl NatsStore {
         Ok(NatsStore {
             rt: Some(rt),
             client,
+            drops,
             events,
             idem,
             ns: url.namespace.clone(),
@@ -369,7 +383,20 @@ impl NatsStore {
             });
         }
         let rt = self.rt.as_ref().ok_or_else(|| other("the cluster client", "shut down"))?;
-        run_on(rt, fut).map_err(|e| other("the cluster client", e))
+        let mut drops = self.drops.clone();
+        drops.mark_unchanged();
+        let guarded = async move {
+            tokio::select! {
+                out = fut => Some(out),
+                _ = drops.changed() => None,
+            }
+        };
+        run_on(rt, guarded).map_err(|e| other("the cluster client", e))?.ok_or_else(|| StoreError::Unavailable {
+            location: self.location.clone(),
+            reason: "the connection to the cluster dropped while waiting for an answer; retry (an append with the same \
+                     idempotency ids records nothing twice)"
+                .to_string(),
+        })
     }
 
     fn subject(&self, sid: &str) -> String {

@@ -207,6 +207,9 @@ pub enum StoreError {
 ///   attempt's sequence numbers; a reused id with another actor or payload is an
 ///   [`StoreError::IdempotencyConflict`]. How long ids are remembered is the backend's
 ///   documented guarantee (sled: forever; NATS: see `nats_store`).
+/// - **What was written.** [`Appended::stored`] holds the request's events exactly as a read
+///   returns them (none for a retry), so a live game folds its own append without reading it
+///   back.
 /// - **Reads** return stored bytes in order; [`Store::export`] verifies the whole chain.
 /// - **Listing** is paged, ordered by stream id.
 /// - **Watching.** [`Store::watch`] follows a stream from any position; the store itself rings

@@ -393,9 +393,10 @@ impl NatsStore {
         };
         run_on(rt, guarded).map_err(|e| other("the cluster client", e))?.ok_or_else(|| StoreError::Unavailable {
             location: self.location.clone(),
-            reason: "the connection to the cluster dropped while waiting for an answer; retry (an append with the same \
+            reason:
+                "the connection to the cluster dropped while waiting for an answer; retry (an append with the same \
                      idempotency ids records nothing twice)"
-                .to_string(),
+                    .to_string(),
         })
     }
 

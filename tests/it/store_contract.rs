@@ -65,6 +65,10 @@ fn appends_reads_and_heads_agree_across_backends() {
         assert_eq!(store.head(&id).unwrap(), c.head);
         assert_eq!(payloads(store, "g.one"), ["a", "b", "c", "d", "e", "f"]);
         let all = store.read(&id, 0, 100).unwrap();
+        // Each append returned its events exactly as a read returns them (a live game folds
+        // these instead of reading back); an append of no event returned none.
+        assert_eq!([a.stored, b.stored, c.stored].concat(), all);
+        assert!(empty.stored.is_empty());
         for from in 0..=7 {
             for to in from..=8 {
                 let (f, t) = (from.min(6) as usize, to.min(6) as usize);
@@ -114,6 +118,7 @@ fn retries_with_idempotency_ids_record_nothing_twice() {
         // The retry's expected version is stale by now: it is recognised before that check.
         let again = store.append(first.clone()).unwrap();
         assert!(again.retried);
+        assert!(again.stored.is_empty(), "a retry wrote nothing");
         assert_eq!((again.first_seq, again.head), (0, a.head));
         store.append(req("i", ExpectedVersion::Exact(2), vec![ev("c")])).unwrap();
         let head = store.head(&sid("i")).unwrap();

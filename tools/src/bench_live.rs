@@ -300,7 +300,11 @@ fn round_in_progress(games: usize, per_game: usize) -> (f64, f64, f64, f64, Stri
     for id in &ids {
         record::create::<Naruto>(&store, &StreamId::new(id).unwrap(), &game.0, t0()).unwrap();
     }
-    let state = AppState::new(Arc::new(store), Arc::new(SystemClock), ServerConfig::default());
+    let mut config = ServerConfig::default();
+    if let Some(mb) = std::env::var("BENCH_CACHE_MB").ok().and_then(|v| v.parse::<usize>().ok()) {
+        config.cache_bytes = Some(mb << 20);
+    }
+    let state = AppState::new(Arc::new(store), Arc::new(SystemClock), config);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let addr = listener.local_addr().unwrap();

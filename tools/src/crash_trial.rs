@@ -270,8 +270,6 @@ pub fn check(dir: &Path, rounds: &mut [Round]) -> Recovery {
     out
 }
 
-/// The `kifu` binary next to the running example (`target/<profile>/examples/x` →
-/// `target/<profile>/kifu`).
 /// The kifu binary a trial tool drives: `given` (its `--kifu`), else the one next to it.
 pub fn kifu_binary(given: Option<&Path>) -> Result<PathBuf, String> {
     match given {
@@ -282,6 +280,8 @@ pub fn kifu_binary(given: Option<&Path>) -> Result<PathBuf, String> {
     }
 }
 
+/// The `kifu` binary next to the running example (`target/<profile>/examples/x` →
+/// `target/<profile>/kifu`).
 pub fn kifu_next_to_current_exe() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let profile_dir = exe.parent()?.parent()?;

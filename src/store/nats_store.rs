@@ -258,6 +258,45 @@ async fn open_bucket(js: &jetstream::Context, bucket: &str, replicas: usize) -> 
     Ok(js.get_key_value(bucket).await?)
 }
 
+/// How long [`NatsStore::connect`] keeps retrying a stream setup that timed out.
+const SETUP_PATIENCE: Duration = Duration::from_secs(30);
+
+/// Creates (or finds) namespace `ns`'s events stream and idempotency bucket.
+async fn set_up(
+    js: &jetstream::Context,
+    ns: &str,
+    replicas: usize,
+) -> Result<(stream::Stream, kv::Store), async_nats::Error> {
+    let events = js
+        .get_or_create_stream(stream::Config {
+            name: format!("KIFU_{ns}"),
+            subjects: vec![format!("{ns}.ev.*")],
+            num_replicas: replicas,
+            storage: stream::StorageType::File,
+            ..Default::default()
+        })
+        .await?;
+    let bucket = format!("KIFU_{ns}_IDEM");
+    open_bucket(js, &bucket, replicas).await?;
+    Ok((events, js.get_key_value(&bucket).await?))
+}
+
+/// Whether a setup failure may pass by itself: a timeout, or JetStream electing its leader.
+fn transient(e: &async_nats::Error) -> bool {
+    let text = e.to_string().to_ascii_lowercase();
+    ["timed out", "timeout", "temporarily unavailable", "no suitable peers"].iter().any(|w| text.contains(w))
+}
+
+fn no_js(e: &async_nats::Error) -> String {
+    let text = e.to_string();
+    if text.contains("no responders") || text.contains("not enabled") || text.contains("jetstream unavailable") {
+        "the cluster has no JetStream (start nats-server with -js, or a jetstream block in its configuration)"
+            .to_string()
+    } else {
+        format!("cannot set up the JetStream stream: {text}")
+    }
+}
+
 fn token(sid: &str) -> String {
     sid.replace('.', "=")
 }
@@ -296,32 +335,19 @@ impl NatsStore {
                 .await
                 .map_err(|e| format!("cannot connect: {e}"))?;
             let js = jetstream::new(client.clone());
-            let no_js = |e: &dyn std::fmt::Display| {
-                let text = e.to_string();
-                if text.contains("no responders")
-                    || text.contains("not enabled")
-                    || text.contains("jetstream unavailable")
-                {
-                    "the cluster has no JetStream (start nats-server with -js, or a jetstream block in its \
-                     configuration)"
-                        .to_string()
-                } else {
-                    format!("cannot set up the JetStream stream: {text}")
+            // A cluster that has just formed (or is electing its JetStream leader, or is under
+            // load) can time out a stream creation it then completes: setting up is idempotent,
+            // so retry transient failures for a while rather than refuse to start.
+            let deadline = tokio::time::Instant::now() + SETUP_PATIENCE;
+            let (events, idem) = loop {
+                match set_up(&js, &ns, replicas).await {
+                    Ok(found) => break found,
+                    Err(e) if transient(&e) && tokio::time::Instant::now() < deadline => {
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    }
+                    Err(e) => return Err(no_js(&e)),
                 }
             };
-            let events = js
-                .get_or_create_stream(stream::Config {
-                    name: format!("KIFU_{ns}"),
-                    subjects: vec![format!("{ns}.ev.*")],
-                    num_replicas: replicas,
-                    storage: stream::StorageType::File,
-                    ..Default::default()
-                })
-                .await
-                .map_err(|e| no_js(&e))?;
-            let bucket = format!("KIFU_{ns}_IDEM");
-            open_bucket(&js, &bucket, replicas).await.map_err(|e| no_js(&e))?;
-            let idem = js.get_key_value(&bucket).await.map_err(|e| no_js(&e))?;
             Ok::<_, String>((client, events, idem))
         })
         .map_err(unavailable)?;

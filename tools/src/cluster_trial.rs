@@ -355,12 +355,13 @@ pub fn run(kifu: &Path, cluster: &Cluster, data: &Path, plan: &Plan) -> Result<C
         writers.push(spawn_writer(kifu, data, &location, &format!("w{w}"), plan)?);
     }
     let result = (|| {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        // A writer's store may wait up to 30 s for a new cluster to set its stream up.
+        let deadline = Instant::now() + Duration::from_secs(60);
         while writers.iter().any(|w| w.acks() == 0) {
             if Instant::now() > deadline {
                 let errs: Vec<String> =
                     writers.iter().map(|w| w.stderr.lock().unwrap_or_else(|p| p.into_inner()).clone()).collect();
-                return Err(format!("the writers acknowledged nothing within 30 s: {errs:?}"));
+                return Err(format!("the writers acknowledged nothing within 60 s: {errs:?}"));
             }
             std::thread::sleep(Duration::from_millis(20));
         }

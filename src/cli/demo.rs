@@ -217,7 +217,7 @@ fn judge_demo(store: &SledStore, d: &dyn Driver, id: &StreamId) -> Result<()> {
     let before = log.head.len;
     println!("Someone tries to record, at the end of the game, the action that opened it:");
     println!("  {event}");
-    match d.act_json(store, id, None, &event, None, None) {
+    match d.act_json(store, id, None, &event, None, None, None) {
         Ok(r) => println!("  (unexpectedly legal: recorded as event {})", r.seq),
         Err(e) => {
             println!("  REFUSED, nothing written:");
@@ -226,7 +226,7 @@ fn judge_demo(store: &SledStore, d: &dyn Driver, id: &StreamId) -> Result<()> {
             }
         }
     }
-    let forced = d.act_json(store, id, None, &event, Some("jin".into()), None)?;
+    let forced = d.act_json(store, id, None, &event, Some("jin".into()), None, None)?;
     println!(
         "Judge jin forces it into the log anyway: event {}, flagged as breaking {}.",
         forced.seq,
@@ -237,7 +237,7 @@ fn judge_demo(store: &SledStore, d: &dyn Driver, id: &StreamId) -> Result<()> {
         to_seq: before,
         note: "recorded in error; the game is restored".into(),
     };
-    let b = d.rule(store, id, kifu::log::envelope::Actor::Judge("jin".into()), backup, None)?;
+    let b = d.rule(store, id, kifu::log::envelope::Actor::Judge("jin".into()), backup, None, None)?;
     println!("Judge jin then backs the game up to before event {before}: ruling recorded as event {}.", b.seq);
     println!("History is never rewritten: the forced event and the backup both stay in the log, and the audit shows the finding as ruled on.");
     Ok(())

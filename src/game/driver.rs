@@ -11,7 +11,7 @@ use super::replay::{Replay, Step};
 use super::selfplay;
 use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Viewer};
 use crate::log::chain::{Head, VerifiedLog};
-use crate::log::envelope::{Actor, StreamId, Timestamp};
+use crate::log::envelope::{Actor, IdempotencyId, StreamId, Timestamp};
 use crate::store::Store;
 
 /// One line of a game's timeline, as a viewer may see it.
@@ -66,6 +66,7 @@ pub trait Session: Send + Sync {
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
     /// Appends a judge's ruling.
     fn rule(
@@ -74,6 +75,7 @@ pub trait Session: Send + Sync {
         actor: Actor,
         ruling: Ruling,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
     /// Events `from..to` described for `viewer`, from a timeline kept and extended per viewer.
     fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry>;
@@ -108,6 +110,7 @@ pub trait Driver: Send + Sync {
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
     /// Appends a judge's ruling.
     fn rule(
@@ -117,6 +120,7 @@ pub trait Driver: Send + Sync {
         actor: Actor,
         ruling: Ruling,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
     /// Opens a verified log (from the store or a file) for replay.
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError>;
@@ -312,9 +316,10 @@ impl<G: Game> Session for LiveGame<G> {
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
         let (actor, entry) = entry_from_json::<G>(LiveGame::players(self), actor, event_json, forced_by)?;
-        self.record(store, actor, entry, expected)
+        self.record(store, actor, entry, expected, idempotency)
     }
 
     fn rule(
@@ -323,8 +328,9 @@ impl<G: Game> Session for LiveGame<G> {
         actor: Actor,
         ruling: Ruling,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
-        self.record(store, actor, GameEntry::Ruled(ruling), expected)
+        self.record(store, actor, GameEntry::Ruled(ruling), expected, idempotency)
     }
 
     fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry> {
@@ -379,9 +385,10 @@ impl<G: Game> Driver for GameDriver<G> {
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
         let mut live = LiveGame::<G>::load(store, stream)?;
-        Session::act_json(&mut live, store, actor, event_json, forced_by, expected)
+        Session::act_json(&mut live, store, actor, event_json, forced_by, expected, idempotency)
     }
 
     fn rule(
@@ -391,8 +398,9 @@ impl<G: Game> Driver for GameDriver<G> {
         actor: Actor,
         ruling: Ruling,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
-        record::record::<G>(store, stream, actor, GameEntry::Ruled(ruling), expected)
+        record::record::<G>(store, stream, actor, GameEntry::Ruled(ruling), expected, idempotency)
     }
 
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {

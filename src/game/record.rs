@@ -12,7 +12,9 @@ use super::driver::{full_timeline, timeline_entry, TimelineEntry};
 use super::replay::{Replay, Step};
 use super::{Game, GameEntry, Viewer, Violation};
 use crate::log::chain::{self, Head, VerifiedLog, Verifier};
-use crate::log::envelope::{Actor, Envelope, EnvelopeV1, Header, HeaderV1, StreamId, StreamKind, Timestamp};
+use crate::log::envelope::{
+    Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp,
+};
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store, StoreError};
 
 /// Everything that can go wrong recording or loading a game.
@@ -144,6 +146,9 @@ pub struct Recorded {
     pub head: Head,
     /// The rules a forced entry broke (empty for a legal action or a ruling).
     pub flagged: Vec<Violation>,
+    /// True when the request carried an idempotency id already recorded with the same actor and
+    /// entry: nothing was written, and `seq` is where the first attempt landed.
+    pub retried: bool,
 }
 
 /// Validates an entry against the game so far and appends it. `Played` entries that break a rule
@@ -155,8 +160,9 @@ pub fn record<G: Game>(
     actor: Actor,
     entry: GameEntry<G::Event>,
     expected: Option<u64>,
+    idempotency: Option<IdempotencyId>,
 ) -> Result<Recorded, GameError> {
-    LiveGame::<G>::load(store, stream)?.record(store, actor, entry, expected)
+    LiveGame::<G>::load(store, stream)?.record(store, actor, entry, expected, idempotency)
 }
 
 /// Checks an entry's violations: a `Played` entry must have none; a `Forced` one only needs a
@@ -186,6 +192,29 @@ fn checked_entry<G: Game>(
             Ok((other, vec![]))
         }
     }
+}
+
+/// Whether a failed recording may be a retry of a request that landed: its expected count is
+/// stale, its action no longer valid at the head, or the store holds its id with other bytes
+/// (a forced entry judged again on a later head).
+fn may_be_a_retry(e: &GameError) -> bool {
+    matches!(
+        e,
+        GameError::Refused(_)
+            | GameError::Store(StoreError::WrongExpectedVersion { .. } | StoreError::IdempotencyConflict { .. })
+    )
+}
+
+/// An entry's encoding without the recorder's judgement (a forced entry's `broke` list): what
+/// a retry must repeat exactly.
+fn without_judgement<E: Serialize + Clone>(entry: &GameEntry<E>) -> Option<Vec<u8>> {
+    let bare = match entry {
+        GameEntry::Forced { judge, event, .. } => {
+            GameEntry::Forced { judge: judge.clone(), broke: Vec::new(), event: event.clone() }
+        }
+        other => other.clone(),
+    };
+    postcard::to_stdvec(&bare).ok()
 }
 
 /// A game kept open at its verified head: the fold, and (once asked for) the audit and each
@@ -326,12 +355,37 @@ impl<G: Game> LiveGame<G> {
     /// Validates an entry against the head state and appends it with the exact expected version.
     /// Without `expected`, a concurrent append (a wrong version) reloads the tail and validates
     /// and appends once more; with `expected`, a stale count is refused with the current one.
+    ///
+    /// With an idempotency id, a retry of a request that already landed is answered as the first
+    /// attempt was (`retried`, its sequence number, nothing written), even though its expected
+    /// count is now stale or its action no longer valid at the head: the refusal is checked
+    /// against the store's record of the id ([`Store::recorded_id`]) before it is returned. The
+    /// same id with another actor or entry is an idempotency conflict.
     pub fn record(
         &mut self,
         store: &dyn Store,
         actor: Actor,
         entry: GameEntry<G::Event>,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Recorded, GameError> {
+        let Some(id) = idempotency else {
+            return self.record_new(store, actor, entry, expected, None);
+        };
+        // Judged only when the request fails, so a first attempt costs no extra look-up.
+        match self.record_new(store, actor.clone(), entry.clone(), expected, Some(id)) {
+            Err(e) if may_be_a_retry(&e) => self.recorded_as(store, id, &actor, &entry)?.ok_or(e),
+            other => other,
+        }
+    }
+
+    fn record_new(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        entry: GameEntry<G::Event>,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
         let stale = |e: &GameError| matches!(e, GameError::Store(StoreError::WrongExpectedVersion { .. }));
         if let Some(want) = expected {
@@ -345,19 +399,58 @@ impl<G: Game> LiveGame<G> {
                     current: Some(self.len()),
                 }));
             }
-            let out = self.try_record(store, actor, entry);
+            let out = self.try_record(store, actor, entry, idempotency);
             if out.as_ref().is_err_and(stale) {
                 self.catch_up(store)?;
             }
             return out;
         }
-        match self.try_record(store, actor.clone(), entry.clone()) {
+        match self.try_record(store, actor.clone(), entry.clone(), idempotency) {
             Err(e) if stale(&e) => {
                 self.catch_up(store)?;
-                self.try_record(store, actor, entry)
+                self.try_record(store, actor, entry, idempotency)
             }
             other => other,
         }
+    }
+
+    /// What the first attempt of a request under `id` recorded, if the store holds one: an
+    /// idempotency conflict when it was another actor or entry. A forced entry's `broke` list
+    /// is not compared: it is the recorder's judgement at the head it was recorded on.
+    fn recorded_as(
+        &mut self,
+        store: &dyn Store,
+        id: IdempotencyId,
+        actor: &Actor,
+        entry: &GameEntry<G::Event>,
+    ) -> Result<Option<Recorded>, GameError> {
+        let Some(seq) = store.recorded_id(self.stream(), &id)? else {
+            return Ok(None);
+        };
+        if seq >= self.len() {
+            self.catch_up(store)?;
+        }
+        let Some(step) = usize::try_from(seq).ok().and_then(|i| self.replay.steps().get(i)) else {
+            return Ok(None);
+        };
+        if step.actor != *actor || without_judgement(&step.entry) != without_judgement(entry) {
+            return Err(GameError::Store(StoreError::IdempotencyConflict {
+                stream: self.stream().to_string(),
+                id: id.to_hex(),
+                seq,
+            }));
+        }
+        let flagged = match &step.entry {
+            GameEntry::Forced { .. } => {
+                let before = self.replay.state_at(seq);
+                step_violations::<G>(&self.players, &before, step)
+                    .into_iter()
+                    .filter(|v| !v.rule.starts_with("KIFU-RULING"))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok(Some(Recorded { seq, head: self.head(), flagged, retried: true }))
     }
 
     fn try_record(
@@ -365,6 +458,7 @@ impl<G: Game> LiveGame<G> {
         store: &dyn Store,
         actor: Actor,
         entry: GameEntry<G::Event>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
         let len = self.len();
         let step = Step { seq: len, recorded_at: Timestamp(0), actor: actor.clone(), entry };
@@ -375,7 +469,7 @@ impl<G: Game> LiveGame<G> {
             stream: self.stream().clone(),
             expected: ExpectedVersion::Exact(len),
             create: None,
-            events: vec![NewEvent { actor, payload, idempotency: None }],
+            events: vec![NewEvent { actor, payload, idempotency }],
         })?;
         // Fold the new event as the store sealed it (it stamped the time and hash), checking its
         // link to our head; a retry, or anything else appended first, is read back instead.
@@ -383,7 +477,7 @@ impl<G: Game> LiveGame<G> {
             self.extend(&appended.stored)?;
         }
         self.catch_up_to(store, appended.head)?;
-        Ok(Recorded { seq: appended.first_seq, head: appended.head, flagged })
+        Ok(Recorded { seq: appended.first_seq, head: appended.head, flagged, retried: appended.retried })
     }
 
     /// Events `from..to` described for `viewer`. The first request for a viewer folds its whole

@@ -9,7 +9,7 @@ use super::driver::{Driver, Session};
 use super::record::{GameError, Recorded};
 use super::{NewGame, RuleCoverage, Ruling};
 use crate::log::chain::{Head, VerifiedLog};
-use crate::log::envelope::{Actor, Header, StreamId, Timestamp};
+use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId, Timestamp};
 use crate::store::Store;
 
 /// Every released version of one ruleset, oldest first; the last is the newest.
@@ -85,8 +85,9 @@ impl Driver for Versions {
         event_json: &str,
         forced_by: Option<String>,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
-        self.for_stream(store, stream)?.act_json(store, stream, actor, event_json, forced_by, expected)
+        self.for_stream(store, stream)?.act_json(store, stream, actor, event_json, forced_by, expected, idempotency)
     }
 
     fn rule(
@@ -96,8 +97,9 @@ impl Driver for Versions {
         actor: Actor,
         ruling: Ruling,
         expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
-        self.for_stream(store, stream)?.rule(store, stream, actor, ruling, expected)
+        self.for_stream(store, stream)?.rule(store, stream, actor, ruling, expected, idempotency)
     }
 
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {

@@ -3,7 +3,7 @@
 //! (a player's action, a judge's forced entry or ruling).
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -12,8 +12,9 @@ use super::auth::{game_access, Caller, GameAccess};
 use super::error::{AppError, AppResult, J, Q};
 use super::state::{parse_viewer, stream_id, viewer_key, AppState};
 use crate::game::driver::TimelineEntry;
+use crate::game::record::Recorded;
 use crate::game::{Ruling, Viewer};
-use crate::log::envelope::Actor;
+use crate::log::envelope::{Actor, IdempotencyId};
 
 #[derive(Serialize)]
 pub struct StreamRow {
@@ -231,13 +232,54 @@ pub struct ActBody {
     pub expected: Option<u64>,
 }
 
-/// `POST /games/{id}/events`: a player records their own action, or a judge forces one.
+/// The longest `Idempotency-Key` accepted.
+const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// The request's `Idempotency-Key` header (1–255 visible ASCII characters, a UUID say) as the
+/// store's id (`IdempotencyId::from_key`, as `kifu append --idempotency-key` derives it). A
+/// client that timed out or got a 503 sends the same request with the same key again, through
+/// any server: if the first attempt landed it is answered 200 with `"retried": true` and the
+/// first attempt's `seq`, and nothing is written twice (ids are per game; see `Store::recorded_id`
+/// for how long each backend remembers them).
+fn idempotency_key(headers: &HeaderMap) -> AppResult<Option<IdempotencyId>> {
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    let key = value
+        .to_str()
+        .ok()
+        .filter(|k| (1..=MAX_IDEMPOTENCY_KEY).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()))
+        .ok_or_else(|| {
+            AppError::BadRequest(format!(
+                "the Idempotency-Key header must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"
+            ))
+        })?;
+    Ok(Some(IdempotencyId::from_key(key)))
+}
+
+/// The answer to a recorded write: 201 for a new event, 200 for a recognised retry.
+fn recorded_answer(recorded: &Recorded) -> (StatusCode, Json<Value>) {
+    let flagged: Vec<String> = recorded.flagged.iter().map(|v| v.rule.to_string()).collect();
+    let status = if recorded.retried { StatusCode::OK } else { StatusCode::CREATED };
+    let body = json!({
+        "seq": recorded.seq,
+        "head": recorded.head.hash.to_hex(),
+        "flagged": flagged,
+        "retried": recorded.retried,
+    });
+    (status, Json(body))
+}
+
+/// `POST /games/{id}/events`: a player records their own action, or a judge forces one. With an
+/// `Idempotency-Key` header a retry records nothing twice (see [`idempotency_key`]).
 pub async fn act(
     State(state): State<AppState>,
     Path(id): Path<String>,
     caller: Caller,
+    headers: HeaderMap,
     J(body): J<ActBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
+    let idempotency = idempotency_key(&headers)?;
     let grant = caller.require_token()?.clone();
     let g = state.game(&id).await?;
     let access = game_access(&state, &caller, &g).await;
@@ -265,14 +307,10 @@ pub async fn act(
     // expected version, and the session extended by the one new event.
     let recorded = tokio::task::spawn_blocking(move || {
         let mut live = live.write().unwrap_or_else(|p| p.into_inner());
-        live.act_json(&*store, actor, &event, forced_by, expected)
+        live.act_json(&*store, actor, &event, forced_by, expected, idempotency)
     })
     .await??;
-    let flagged: Vec<String> = recorded.flagged.iter().map(|v| v.rule.to_string()).collect();
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex(), "flagged": flagged})),
-    ))
+    Ok(recorded_answer(&recorded))
 }
 
 #[derive(Deserialize)]
@@ -290,14 +328,17 @@ fn ruling_judge(r: &Ruling) -> &str {
     }
 }
 
-/// `POST /games/{id}/rulings`: a judge's ruling (warning, game loss, backup, note).
+/// `POST /games/{id}/rulings`: a judge's ruling (warning, game loss, backup, note). Takes an
+/// `Idempotency-Key` header as the events endpoint does.
 pub async fn rule(
     State(state): State<AppState>,
     Path(id): Path<String>,
     caller: Caller,
+    headers: HeaderMap,
     J(body): J<RuleBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
     caller.require_token()?;
+    let idempotency = idempotency_key(&headers)?;
     let g = state.game(&id).await?;
     let access = game_access(&state, &caller, &g).await;
     let name = match (&access.name, access.judge) {
@@ -315,10 +356,10 @@ pub async fn rule(
     let (ruling, expected) = (body.ruling, body.expected);
     let recorded = tokio::task::spawn_blocking(move || {
         let mut live = live.write().unwrap_or_else(|p| p.into_inner());
-        live.rule(&*store, Actor::Judge(name), ruling, expected)
+        live.rule(&*store, Actor::Judge(name), ruling, expected, idempotency)
     })
     .await??;
-    Ok((StatusCode::CREATED, Json(json!({"seq": recorded.seq, "head": recorded.head.hash.to_hex()}))))
+    Ok(recorded_answer(&recorded))
 }
 
 #[derive(Deserialize)]

@@ -249,6 +249,13 @@ pub trait Store: Send + Sync {
     /// Follows `stream` from event `from` on: see [`Watch`].
     fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError>;
 
+    /// The sequence number of the event `stream` holds under idempotency id `id`, for as long as
+    /// the backend recognises retries (the guarantee [`Store::append`] keeps); `None` when it
+    /// holds none. A caller that judges a request before appending it (a live game validates
+    /// against its head) asks this when the judgement fails: a retry of a request that landed
+    /// is stale, or no longer valid, yet must be answered as the first attempt was.
+    fn recorded_id(&self, stream: &StreamId, id: &IdempotencyId) -> Result<Option<u64>, StoreError>;
+
     /// The shared records of `table` when this store is shared by several servers (see
     /// [`records`]); `None` for a store one process owns, whose server keeps files instead.
     fn records(&self, _table: Table) -> Result<Option<Box<dyn Records + '_>>, StoreError> {
@@ -381,6 +388,9 @@ impl<S: Store + ?Sized> Store for Box<S> {
     }
     fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError> {
         (**self).watch(stream, from)
+    }
+    fn recorded_id(&self, stream: &StreamId, id: &IdempotencyId) -> Result<Option<u64>, StoreError> {
+        (**self).recorded_id(stream, id)
     }
     // The defaulted methods too: a box that fell back to the defaults would silently drop the
     // backend's derived-state cache (every CLI command would refold from the log).

@@ -60,7 +60,7 @@ use super::{
 };
 use crate::clock::Clock;
 use crate::log::chain::{self, Head, VerifiedLog};
-use crate::log::envelope::{Envelope, EnvelopeV1, Header, StreamId};
+use crate::log::envelope::{Envelope, EnvelopeV1, Header, IdempotencyId, StreamId};
 use crate::log::hash::Hash32;
 
 /// How many of a stream's last chunks a retry's ids are looked up in besides the index.
@@ -582,8 +582,11 @@ impl NatsStore {
         recent: &mut Option<Recent>,
         unindexed: &mut Vec<(u64, [u8; 16])>,
         id: &[u8; 16],
-        ev: &NewEvent,
+        ev: Option<&NewEvent>,
     ) -> Result<Option<(u64, bool)>, StoreError> {
+        // Without an event to compare (a look-up by id alone) a hit counts as not the same, so
+        // it is never indexed from here.
+        let same = |stored: &[u8]| ev.is_some_and(|ev| super::same_event(stored, ev));
         let (idem, key) = (self.idem.clone(), Self::idem_key(sid, id));
         let indexed =
             self.block(async move { idem.get(key).await })?.map_err(|e| self.lost("cannot read the index", e))?;
@@ -592,7 +595,7 @@ impl NatsStore {
                 .map(u64::from_be_bytes)
                 .map_err(|_| StoreError::CorruptIndex(format!("stream {sid}: malformed idempotency record")))?;
             let stored = self.read_range(sid, seq, seq + 1)?;
-            return Ok(stored.first().map(|s| (seq, super::same_event(s, ev))));
+            return Ok(stored.first().map(|s| (seq, same(s))));
         }
         let doubted = self.in_doubt.lock().unwrap_or_else(|p| p.into_inner()).get(&(sid.to_string(), *id)).copied();
         if let Some(prev) = doubted {
@@ -601,7 +604,7 @@ impl NatsStore {
                     let mine =
                         chain::open_event(stored).is_ok_and(|(env, _)| env.v1().idempotency.map(|i| i.0) == Some(*id));
                     if mine {
-                        let (seq, same) = (chunk.first + i as u64, super::same_event(stored, ev));
+                        let (seq, same) = (chunk.first + i as u64, same(stored));
                         if same {
                             unindexed.push((seq, *id));
                         }
@@ -625,7 +628,7 @@ impl NatsStore {
             }
             *recent = Some(found);
         }
-        let hit = recent.as_ref().and_then(|r| r.get(id)).map(|(seq, stored)| (*seq, super::same_event(stored, ev)));
+        let hit = recent.as_ref().and_then(|r| r.get(id)).map(|(seq, stored)| (*seq, same(stored)));
         if let Some((seq, true)) = hit {
             unindexed.push((seq, *id));
         }
@@ -878,7 +881,7 @@ impl Store for NatsStore {
             if let Some(tip) = current {
                 let (mut recent, mut unindexed) = (None, Vec::new());
                 let retry = super::judge_retry(sid, &req.events, |id, ev| {
-                    self.recorded(sid, &tip, &mut recent, &mut unindexed, &id.0, ev)
+                    self.recorded(sid, &tip, &mut recent, &mut unindexed, &id.0, Some(ev))
                 })?;
                 if let Some(first_seq) = retry {
                     // A retry of an append that landed unacknowledged: index it now, so that it
@@ -1123,6 +1126,16 @@ impl Store for NatsStore {
             }
         };
         Ok(Some(Box::new(NatsRecords { store: self, kv })))
+    }
+
+    fn recorded_id(&self, stream: &StreamId, id: &IdempotencyId) -> Result<Option<u64>, StoreError> {
+        let sid = stream.as_str();
+        // A fresh tip: the recent chunks to search are the stream's now, whoever appended them.
+        let Some(tip) = self.load_tip(sid)? else {
+            return Ok(None);
+        };
+        let (mut recent, mut unindexed) = (None, Vec::new());
+        Ok(self.recorded(sid, &tip, &mut recent, &mut unindexed, &id.0, None)?.map(|(seq, _)| seq))
     }
 
     fn watch(&self, stream: &StreamId, from: u64) -> Result<Watch, StoreError> {

@@ -74,7 +74,7 @@ use std::time::{Duration, Instant};
 use super::{AppendRequest, Appended, Imported, NewEvent, StoreError, StreamSummary};
 use crate::clock::Clock;
 use crate::log::chain::{self, Head};
-use crate::log::envelope::{Envelope, EnvelopeV1, Header, StreamId, Timestamp};
+use crate::log::envelope::{Envelope, EnvelopeV1, Header, IdempotencyId, StreamId, Timestamp};
 use crate::log::hash::Hash32;
 
 /// Frames are added to a chunk until it would exceed this many bytes. sled writes a leaf node
@@ -965,6 +965,14 @@ impl super::Store for SledStore {
         Ok(out)
     }
 
+    fn recorded_id(&self, stream: &StreamId, id: &IdempotencyId) -> Result<Option<u64>, StoreError> {
+        let sid = stream.as_str();
+        match self.tree.get(idempotency_key(sid, &id.0)).map_err(backend)? {
+            Some(seq) => Ok(Some(decode_seq(sid, &seq)?)),
+            None => Ok(None),
+        }
+    }
+
     fn watch(&self, stream: &StreamId, from: u64) -> Result<super::Watch, StoreError> {
         // Only this process writes the directory (sled's lock), so its own appends are all of them.
         let mut bells = self.bells.lock();
@@ -1089,7 +1097,7 @@ impl super::Store for SledStore {
 mod tests {
     use super::*;
     use crate::clock::SteppingClock;
-    use crate::log::envelope::{Actor, HeaderV1, IdempotencyId, StreamKind};
+    use crate::log::envelope::{Actor, HeaderV1, StreamKind};
     use crate::store::{ExpectedVersion, Store};
 
     fn header(stream: &str, config: Vec<u8>) -> Header {

@@ -155,7 +155,7 @@ fn games_recorded_elsewhere_are_stored_and_audited_as_recorded() {
         s.import(&log).unwrap();
         let id = log.header.stream().clone();
         let note = Ruling::NoteRecorded { judge: "jo".into(), about: Some(last), note: "checked the paper".into() };
-        driver.rule(&s, &id, Actor::Judge("jo".into()), note, None).unwrap();
+        driver.rule(&s, &id, Actor::Judge("jo".into()), note, None, None).unwrap();
         let after = driver.audit(&s.export(&id).unwrap()).unwrap();
         let f = after.findings.iter().find(|f| f.seq == Some(last)).unwrap();
         assert_eq!(f.resolution.as_deref(), Some(format!("note by judge jo (event {})", last + 1).as_str()));
@@ -205,7 +205,7 @@ fn live_recording_refuses_an_entry_recorded_elsewhere() {
     let id: StreamId = log.header.stream().clone();
     let g = record::from_log::<Naruto>(&log).unwrap();
     let GameEntry::Played(e) = g.steps[3].entry.clone() else { panic!("event 3 is an action") };
-    let err = record::record::<Naruto>(&s, &id, Actor::Judge("jo".into()), GameEntry::RecordedElsewhere(e), None)
+    let err = record::record::<Naruto>(&s, &id, Actor::Judge("jo".into()), GameEntry::RecordedElsewhere(e), None, None)
         .unwrap_err();
     assert!(err.to_string().contains("--as-recorded"), "{err}");
     assert_eq!(s.head(&id).unwrap(), log.head);

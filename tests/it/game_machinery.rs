@@ -16,10 +16,10 @@ use kifu::game::replay::Replay;
 use kifu::game::selfplay;
 use kifu::game::versions::Versions;
 use kifu::game::{Game, GameEntry, Outcome, OutcomeKind, Ruling, Seat};
-use kifu::log::envelope::{Actor, StreamId, Timestamp};
+use kifu::log::envelope::{Actor, IdempotencyId, StreamId, Timestamp};
 use kifu::log::hash::Hash32;
 use kifu::store::sled_store::SledStore;
-use kifu::store::Store;
+use kifu::store::{Store, StoreError};
 
 use crate::stones::{Config, Event, Stones, StonesV2, DICE, STONES, STONES_V2, STONES_VERSIONS};
 
@@ -56,8 +56,8 @@ fn replay(store: &SledStore, id: &StreamId) -> Replay<Stones> {
 #[test]
 fn illegal_action_is_refused_with_rule_ids_and_nothing_is_written() {
     let (store, id) = new_game();
-    record::record::<Stones>(&store, &id, player("ann"), take(0, 2), None).unwrap();
-    let err = record::record::<Stones>(&store, &id, player("ann"), take(0, 5), None).unwrap_err();
+    record::record::<Stones>(&store, &id, player("ann"), take(0, 2), None, None).unwrap();
+    let err = record::record::<Stones>(&store, &id, player("ann"), take(0, 5), None, None).unwrap_err();
     let GameError::Refused(v) = err else { panic!("{err}") };
     let rules: Vec<_> = v.iter().map(|v| v.rule).collect();
     assert_eq!(rules, ["KIFU-TURN-1", "STONES-3"], "every broken rule is reported, not just the first");
@@ -65,9 +65,49 @@ fn illegal_action_is_refused_with_rule_ids_and_nothing_is_written() {
 }
 
 #[test]
+fn a_retry_under_an_idempotency_key_is_answered_as_the_first_attempt() {
+    let (store, id) = new_game();
+    let key = |k: &str| Some(IdempotencyId::from_key(k));
+    let first = record::record::<Stones>(&store, &id, player("ann"), take(0, 2), Some(0), key("t1")).unwrap();
+    assert_eq!((first.seq, first.retried), (0, false));
+    record::record::<Stones>(&store, &id, player("bo"), take(1, 1), Some(1), key("t2")).unwrap();
+    // The client never saw the first answer and sends the request again: its expected count is
+    // stale and it is no longer ann's turn, yet it is recognised, and nothing is written.
+    let again = record::record::<Stones>(&store, &id, player("ann"), take(0, 2), Some(0), key("t1")).unwrap();
+    assert_eq!((again.seq, again.retried), (0, true));
+    assert_eq!(again.head, store.head(&id).unwrap());
+    let again = record::record::<Stones>(&store, &id, player("ann"), take(0, 2), None, key("t1")).unwrap();
+    assert_eq!((again.seq, again.retried), (0, true));
+    assert_eq!(store.head(&id).unwrap().len, 2);
+    // The same key with another action or another actor is a conflict; a refusal stays one.
+    for (actor, entry) in [(player("ann"), take(0, 3)), (player("cy"), take(0, 2))] {
+        let err = record::record::<Stones>(&store, &id, actor, entry, None, key("t1")).unwrap_err();
+        assert!(matches!(err, GameError::Store(StoreError::IdempotencyConflict { seq: 0, .. })), "{err}");
+    }
+    let err = record::record::<Stones>(&store, &id, player("ann"), take(0, 1), None, key("t3")).unwrap_err();
+    assert!(matches!(err, GameError::Refused(_)), "{err}");
+    // A forced entry is judged again on the later head (it breaks other rules there): still a retry.
+    let forced_again =
+        || GameEntry::Forced { judge: "jin".into(), broke: vec![], event: Event::StonesTaken { seat: 1, count: 1 } };
+    let forced = forced_again();
+    let rec = record::record::<Stones>(&store, &id, judge(), forced.clone(), None, key("f1")).unwrap();
+    assert_eq!(rec.flagged.iter().map(|v| v.rule).collect::<Vec<_>>(), ["KIFU-TURN-1"]);
+    // Six stones left: cy and ann take them all, and the game is over.
+    record::record::<Stones>(&store, &id, player("cy"), take(2, 3), None, None).unwrap();
+    record::record::<Stones>(&store, &id, player("ann"), take(0, 3), None, None).unwrap();
+    let again = record::record::<Stones>(&store, &id, judge(), forced, None, key("f1")).unwrap();
+    assert_eq!((again.seq, again.retried), (rec.seq, true));
+    assert_eq!(again.flagged.iter().map(|v| v.rule).collect::<Vec<_>>(), ["KIFU-TURN-1"], "as first recorded");
+    assert_eq!(store.head(&id).unwrap().len, 5);
+    // Judged afresh now, the same action breaks more: the retry above was not a plain store retry.
+    let fresh = record::record::<Stones>(&store, &id, judge(), forced_again(), None, None).unwrap();
+    assert_ne!(fresh.flagged.iter().map(|v| v.rule).collect::<Vec<_>>(), ["KIFU-TURN-1"]);
+}
+
+#[test]
 fn a_player_cannot_record_another_seats_action() {
     let (store, id) = new_game();
-    let err = record::record::<Stones>(&store, &id, player("bo"), take(0, 1), None).unwrap_err();
+    let err = record::record::<Stones>(&store, &id, player("bo"), take(0, 1), None, None).unwrap_err();
     let GameError::Refused(v) = err else { panic!("{err}") };
     assert_eq!(v[0].rule, "KIFU-ACTOR-1");
 }
@@ -78,9 +118,9 @@ fn a_judge_can_force_an_illegal_action_and_it_is_flagged() {
     let forced =
         GameEntry::Forced { judge: "jin".into(), broke: vec![], event: Event::StonesTaken { seat: 1, count: 2 } };
     // A player cannot force.
-    let err = record::record::<Stones>(&store, &id, player("bo"), forced.clone(), None).unwrap_err();
+    let err = record::record::<Stones>(&store, &id, player("bo"), forced.clone(), None, None).unwrap_err();
     assert!(matches!(&err, GameError::Refused(v) if v[0].rule == "KIFU-RULING-1"), "{err}");
-    let rec = record::record::<Stones>(&store, &id, judge(), forced, None).unwrap();
+    let rec = record::record::<Stones>(&store, &id, judge(), forced, None, None).unwrap();
     assert_eq!(rec.flagged.iter().map(|v| v.rule).collect::<Vec<_>>(), ["KIFU-TURN-1"]);
     let g = record::load::<Stones>(&store, &id).unwrap();
     assert!(matches!(&g.steps[0].entry, GameEntry::Forced { broke, .. } if broke == &["KIFU-TURN-1"]));
@@ -94,20 +134,20 @@ fn a_judge_can_force_an_illegal_action_and_it_is_flagged() {
 #[test]
 fn a_backup_restores_the_earlier_state_and_resolves_what_it_undid() {
     let (store, id) = new_game();
-    record::record::<Stones>(&store, &id, player("ann"), take(0, 1), None).unwrap();
-    record::record::<Stones>(&store, &id, player("bo"), take(1, 3), None).unwrap();
+    record::record::<Stones>(&store, &id, player("ann"), take(0, 1), None, None).unwrap();
+    record::record::<Stones>(&store, &id, player("bo"), take(1, 3), None, None).unwrap();
     let forced =
         GameEntry::Forced { judge: "jin".into(), broke: vec![], event: Event::StonesTaken { seat: 0, count: 3 } };
-    record::record::<Stones>(&store, &id, judge(), forced, None).unwrap();
+    record::record::<Stones>(&store, &id, judge(), forced, None, None).unwrap();
     let backup = Ruling::BackedUp { judge: "jin".into(), to_seq: 1, note: "bo took the wrong count".into() };
-    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(backup), None).unwrap();
+    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(backup), None, None).unwrap();
     let r = replay(&store, &id);
     let after = r.last();
     assert_eq!(after.game, r.state_at(1).game, "the game is where it stood before event 1");
     assert_eq!(after.game.stones, 9);
     assert_eq!(after.rulings.backups.len(), 1);
     // Play continues from there: it is bo's turn again.
-    record::record::<Stones>(&store, &id, player("bo"), take(1, 2), None).unwrap();
+    record::record::<Stones>(&store, &id, player("bo"), take(1, 2), None, None).unwrap();
     let g = record::load::<Stones>(&store, &id).unwrap();
     let (report, _) = audit::audit::<Stones>(g.config, g.steps).unwrap();
     assert_eq!(report.findings.len(), 1);
@@ -148,19 +188,19 @@ fn audit_collects_every_violation_and_reports_unresolved_ones() {
 #[test]
 fn a_game_loss_ruling_decides_the_outcome() {
     let (store, id) = new_game();
-    record::record::<Stones>(&store, &id, player("ann"), take(0, 1), None).unwrap();
+    record::record::<Stones>(&store, &id, player("ann"), take(0, 1), None, None).unwrap();
     let loss =
         Ruling::GameLossIssued { judge: "jin".into(), seat: 1, rule: None, about: None, note: "marked cards".into() };
-    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(loss), None).unwrap();
+    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(loss), None, None).unwrap();
     let r = replay(&store, &id);
     // Three players: one game loss leaves two, so the game goes on by the rules.
     assert_eq!(r.last().outcome(), None);
     let loss = Ruling::GameLossIssued { judge: "jin".into(), seat: 2, rule: None, about: None, note: "no show".into() };
-    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(loss), None).unwrap();
+    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(loss), None, None).unwrap();
     assert_eq!(replay(&store, &id).last().outcome().unwrap().winners(), [0]);
     // A ruling about an event that does not exist yet is refused.
     let bad = Ruling::NoteRecorded { judge: "jin".into(), about: Some(99), note: "?".into() };
-    let err = record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(bad), None).unwrap_err();
+    let err = record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(bad), None, None).unwrap_err();
     assert!(matches!(&err, GameError::Refused(v) if v[0].rule == "KIFU-RULING-2"), "{err}");
 }
 
@@ -210,8 +250,8 @@ fn self_play_is_deterministic_and_audits_clean() {
 #[test]
 fn json_lines_round_trip_and_refuse_illegal_lines_by_number() {
     let (store, id) = new_game();
-    record::record::<Stones>(&store, &id, player("ann"), take(0, 2), None).unwrap();
-    record::record::<Stones>(&store, &id, player("bo"), take(1, 1), None).unwrap();
+    record::record::<Stones>(&store, &id, player("ann"), take(0, 2), None, None).unwrap();
+    record::record::<Stones>(&store, &id, player("bo"), take(1, 1), None, None).unwrap();
     let g = record::load::<Stones>(&store, &id).unwrap();
     let text = record::to_jsonl::<Stones>(&id, &g.config, &g.steps).unwrap();
     let parsed = record::parse_jsonl::<Stones>(&text, false).unwrap();
@@ -311,19 +351,23 @@ fn seat_count_outside_the_range_is_refused_by_the_one_seat_check() {
 fn four_seats_a_game_loss_mid_game_and_placements() {
     let store = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
     let id = create(&store, "four", 4, 12, None);
-    let rec =
-        |seat: Seat, count: u32| record::record::<Stones>(&store, &id, seat_actor(4, seat), take(seat, count), None);
+    let rec = |seat: Seat, count: u32| {
+        record::record::<Stones>(&store, &id, seat_actor(4, seat), take(seat, count), None, None)
+    };
     rec(0, 3).unwrap();
     // Seat 2 acting on seat 1's turn: not awaited. A seat that does not exist: out of range.
     assert_eq!(refused(rec(2, 1).unwrap_err()), ["KIFU-TURN-1"]);
     let ghost = take(9, 1);
-    assert_eq!(refused(record::record::<Stones>(&store, &id, judge(), ghost, None).unwrap_err()), ["KIFU-SEAT-1"]);
+    assert_eq!(
+        refused(record::record::<Stones>(&store, &id, judge(), ghost, None, None).unwrap_err()),
+        ["KIFU-SEAT-1"]
+    );
     let r = replay(&store, &id);
     assert_eq!(r.last().position().awaited, [1]);
     assert_eq!(r.last().position().active, Some(1));
     // A judge's game loss to seat 1, mid-game, on its own turn: play goes on without it.
     let loss = Ruling::GameLossIssued { judge: "jin".into(), seat: 1, rule: None, about: None, note: "no show".into() };
-    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(loss), None).unwrap();
+    record::record::<Stones>(&store, &id, judge(), GameEntry::Ruled(loss), None, None).unwrap();
     let t = replay(&store, &id).last();
     assert_eq!(t.outcome(), None, "three seats are left: the game goes on");
     assert_eq!(t.position().awaited, [2], "the eliminated seat's turn passes on");
@@ -356,7 +400,7 @@ fn a_seat_out_of_range_is_a_finding_not_a_panic() {
     let id = create(&store, "ghost", 3, 10, None);
     let ghost =
         GameEntry::Forced { judge: "jin".into(), broke: vec![], event: Event::StonesTaken { seat: 9, count: 1 } };
-    let rec = record::record::<Stones>(&store, &id, judge(), ghost, None).unwrap();
+    let rec = record::record::<Stones>(&store, &id, judge(), ghost, None, None).unwrap();
     assert_eq!(rec.flagged.iter().map(|v| v.rule).collect::<Vec<_>>(), ["KIFU-SEAT-1"]);
     let g = record::load::<Stones>(&store, &id).unwrap();
     let (report, r) = audit::audit::<Stones>(g.config, g.steps).unwrap();
@@ -445,7 +489,8 @@ fn bad_randomness_is_refused_with_rule_ids() {
     let store = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
     let id = create(&store, "dice", 3, 10, Some(RandomMode::Digital));
     let share = |s: u8| Hash32([s + 1; 32]);
-    let act = |seat: Seat, c: CommonEvent| record::record::<Stones>(&store, &id, seat_actor(3, seat), common(c), None);
+    let act =
+        |seat: Seat, c: CommonEvent| record::record::<Stones>(&store, &id, seat_actor(3, seat), common(c), None, None);
     let commit_ =
         |s: Seat| CommonEvent::SeedCommitted { key: DICE.into(), seat: Some(s), commitment: commit_seed(&share(s)) };
     let reveal = |s: Seat, seed| CommonEvent::SeedRevealed { key: DICE.into(), seat: Some(s), seed };
@@ -475,10 +520,10 @@ fn bad_randomness_is_refused_with_rule_ids() {
     assert_eq!(refused(act(0, roll(1, Some("other"), 3)).unwrap_err()), ["KIFU-SEED-4"]);
     act(0, roll(good, Some(DICE), 3)).unwrap();
     assert_eq!(
-        refused(record::record::<Stones>(&store, &id, player("ann"), take(0, good % 3 + 1), None).unwrap_err()),
+        refused(record::record::<Stones>(&store, &id, player("ann"), take(0, good % 3 + 1), None, None).unwrap_err()),
         ["STONES-6"]
     );
-    record::record::<Stones>(&store, &id, player("ann"), take(0, good), None).unwrap();
+    record::record::<Stones>(&store, &id, player("ann"), take(0, good), None, None).unwrap();
     // A sealed choice must be revealed as sealed.
     let salt = Hash32([9; 32]);
     let sealed =
@@ -496,7 +541,7 @@ fn bad_randomness_is_refused_with_rule_ids() {
 fn a_physical_table_records_rolls_as_they_fell() {
     let store = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
     let id = create(&store, "table", 2, 10, Some(RandomMode::Physical));
-    let act = |c: CommonEvent| record::record::<Stones>(&store, &id, player("ann"), common(c), None);
+    let act = |c: CommonEvent| record::record::<Stones>(&store, &id, player("ann"), common(c), None, None);
     let roll = |value, seed: Option<&str>| CommonEvent::DieRolled {
         seat: Some(0),
         sides: 3,
@@ -552,7 +597,7 @@ fn a_game_recorded_under_v1_still_opens_replays_and_audits_after_v2_ships() {
     assert!(STONES_VERSIONS.export_jsonl(&log).unwrap().starts_with("{\"game\":\"stones\""));
     // Recording into the old game goes through v1's rules too.
     let err = STONES_VERSIONS
-        .act_json(&store, &old, None, r#"{"StonesTaken":{"seat":0,"count":1}}"#, None, None)
+        .act_json(&store, &old, None, r#"{"StonesTaken":{"seat":0,"count":1}}"#, None, None, None)
         .unwrap_err();
     assert!(err.to_string().contains("STONES-4"), "the v1 game is over: {err}");
     let new = StreamId::new("new").unwrap();

@@ -95,7 +95,7 @@ fn recording_on_an_open_game_matches_a_reload() {
     let mut other = LiveGame::<Naruto>::load(&store, &id).unwrap();
     for (i, (actor, entry)) in game.entries.iter().cloned().enumerate() {
         let expected = (i % 2 == 0).then_some(i as u64);
-        let rec = live.record(&store, actor, entry, expected).unwrap();
+        let rec = live.record(&store, actor, entry, expected, None).unwrap();
         assert_eq!(rec.seq, i as u64);
         assert_eq!(store.head(&id).unwrap(), rec.head);
     }
@@ -106,7 +106,7 @@ fn recording_on_an_open_game_matches_a_reload() {
     let note =
         |text: &str| GameEntry::Ruled(Ruling::NoteRecorded { judge: "jo".into(), about: None, note: text.into() });
     let judge = kifu::log::envelope::Actor::Judge("jo".into());
-    let err = live.record(&store, judge.clone(), note("stale"), Some(n - 1)).unwrap_err();
+    let err = live.record(&store, judge.clone(), note("stale"), Some(n - 1), None).unwrap_err();
     match err {
         GameError::Store(StoreError::WrongExpectedVersion { current, .. }) => assert_eq!(current, Some(n)),
         e => panic!("expected a wrong-version refusal, got {e}"),
@@ -115,7 +115,7 @@ fn recording_on_an_open_game_matches_a_reload() {
 
     // `other` was opened before every append: its first attempt meets a wrong version, then it
     // reloads the tail and records on the current head.
-    let rec = other.record(&store, judge, note("late"), None).unwrap();
+    let rec = other.record(&store, judge, note("late"), None, None).unwrap();
     assert_eq!(rec.seq, n);
     live.catch_up(&store).unwrap();
 

@@ -129,6 +129,10 @@ fn retries_with_idempotency_ids_record_nothing_twice() {
         assert!(matches!(err, StoreError::PartialRetry { .. }), "{err}");
         assert_eq!(store.head(&sid("i")).unwrap(), head);
         assert_eq!(payloads(store, "i"), ["a", "b", "c"]);
+        // Where each id landed, asked by id alone (a live game asks this before refusing).
+        let at = |key: &str| store.recorded_id(&sid("i"), &IdempotencyId::from_key(key)).unwrap();
+        assert_eq!((at("k1"), at("k2"), at("k3")), (Some(0), Some(1), None));
+        assert_eq!(store.recorded_id(&sid("no-such-stream"), &IdempotencyId::from_key("k1")).unwrap(), None);
     });
 }
 

@@ -139,7 +139,7 @@ fn append_latency(n: usize, samples: usize) -> (f64, f64) {
     let mut lat = Vec::with_capacity(samples);
     for (actor, entry) in rest.iter().cloned() {
         let t = Instant::now();
-        live.record(&store, actor, entry, None).unwrap();
+        live.record(&store, actor, entry, None, None).unwrap();
         lat.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     assert_eq!(store.head(&id).unwrap().len, (n + samples) as u64);
@@ -169,7 +169,7 @@ fn kifu_throughput(writers: usize, per: usize, game: &(<Naruto as Game>::Config,
             std::thread::spawn(move || {
                 barrier.wait();
                 for (actor, entry) in todo {
-                    live.record(&*store, actor, entry, None).unwrap();
+                    live.record(&*store, actor, entry, None, None).unwrap();
                 }
             })
         })
@@ -350,10 +350,12 @@ fn round_in_progress(games: usize, per_game: usize) -> (f64, f64, f64, f64, Stri
                     let g = state.game(&id).await.unwrap();
                     let (live, store, ev) = (g.session.live().clone(), state.store().clone(), ev.clone());
                     // The store's watch tells the live followers.
-                    tokio::task::spawn_blocking(move || live.write().unwrap().act_json(&*store, None, &ev, None, None))
-                        .await
-                        .unwrap()
-                        .unwrap();
+                    tokio::task::spawn_blocking(move || {
+                        live.write().unwrap().act_json(&*store, None, &ev, None, None, None)
+                    })
+                    .await
+                    .unwrap()
+                    .unwrap();
                     lat.push(t.elapsed().as_secs_f64() * 1000.0);
                     if std::env::var_os("BENCH_SLOW").is_some() && t.elapsed() > Duration::from_millis(20) {
                         eprintln!(

@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
+use kifu::game::record::Recorded;
 use kifu::game::{Ruling, Seat, Viewer};
-use kifu::log::envelope::{Actor, StreamId};
+use kifu::log::envelope::{Actor, IdempotencyId, StreamId};
 use kifu::store::Store;
 
 use super::driver_for;
@@ -30,6 +31,15 @@ pub struct ActArgs {
     /// Refuse unless the game holds exactly this many events (guards against a concurrent recorder).
     #[arg(long)]
     expect: Option<u64>,
+    /// A retry key: running the command again with the same key (after a timeout, say) records
+    /// nothing twice and reports the event the first run recorded.
+    #[arg(long, value_name = "KEY")]
+    idempotency_key: Option<String>,
+}
+
+/// The line that says a retry recorded nothing.
+fn say_retried(rec: &Recorded) {
+    println!("already recorded as event {} under this idempotency key: nothing written", rec.seq);
 }
 
 pub fn run_act(ctx: &Context, args: ActArgs) -> Result<ExitCode> {
@@ -39,10 +49,14 @@ pub fn run_act(ctx: &Context, args: ActArgs) -> Result<ExitCode> {
     // Without --actor or --judge, the player whose action it is records it.
     let actor = args.judge.clone().map(Actor::Judge).or(args.actor.clone());
     let forced_by = if args.force { args.judge.clone() } else { None };
-    let rec = driver.act_json(&store, &args.game, actor, &args.json, forced_by, args.expect)?;
+    let idempotency = args.idempotency_key.as_deref().map(IdempotencyId::from_key);
+    let rec = driver.act_json(&store, &args.game, actor, &args.json, forced_by, args.expect, idempotency)?;
     let session = driver.open(&store.export(&args.game)?)?;
     let line = session.describe(rec.seq, Viewer::Judge).map(|t| t.text).unwrap_or_default();
-    if rec.flagged.is_empty() {
+    if rec.retried {
+        say_retried(&rec);
+        println!("  {line}");
+    } else if rec.flagged.is_empty() {
         println!("recorded event {}: {line}", rec.seq);
     } else {
         println!("recorded event {} (FORCED, flagged): {line}", rec.seq);
@@ -78,6 +92,9 @@ pub struct RuleArgs {
     /// What the judge says.
     #[arg(long, default_value = "")]
     note: String,
+    /// A retry key, as for `game act`.
+    #[arg(long, value_name = "KEY")]
+    idempotency_key: Option<String>,
 }
 
 pub fn run_rule(ctx: &Context, args: RuleArgs) -> Result<ExitCode> {
@@ -107,7 +124,13 @@ pub fn run_rule(ctx: &Context, args: RuleArgs) -> Result<ExitCode> {
         "note" => Ruling::NoteRecorded { judge, about: args.about, note: args.note },
         other => bail!("unknown ruling {other:?}: use warning, game-loss, backup or note"),
     };
-    let rec = driver.rule(&store, &args.game, Actor::Judge(args.judge), ruling, None)?;
-    println!("recorded ruling as event {}; head {}", rec.seq, rec.head.hash);
+    let idempotency = args.idempotency_key.as_deref().map(IdempotencyId::from_key);
+    let rec = driver.rule(&store, &args.game, Actor::Judge(args.judge), ruling, None, idempotency)?;
+    if rec.retried {
+        say_retried(&rec);
+        println!("head {}", rec.head.hash);
+    } else {
+        println!("recorded ruling as event {}; head {}", rec.seq, rec.head.hash);
+    }
     Ok(ExitCode::SUCCESS)
 }

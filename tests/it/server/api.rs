@@ -9,7 +9,7 @@ use kifu::log::envelope::StreamId;
 use kifu::server::tokens::Role;
 use kifu::tournament::record;
 
-use super::{call, fixtures, get, rt, ServerEnv};
+use super::{call, call_keyed, fixtures, get, rt, ServerEnv};
 
 #[test]
 fn streams_summary_events_and_boards_match_the_library() {
@@ -344,6 +344,45 @@ fn rulings_need_a_judge() {
         // The note resolves the finding.
         let (_, a) = get(&app, "/api/v1/games/naruto-unruled/audit", None).await;
         assert_eq!(a["unresolved"], 0);
+    });
+}
+
+#[test]
+fn a_write_retried_under_an_idempotency_key_records_once() {
+    let env = ServerEnv::new();
+    let app = env.app();
+    let judge = env.token(Role::Judge, "naruto", "jin");
+    let store = env.state.store().clone();
+    let id = StreamId::new("naruto-unruled").unwrap();
+    rt().block_on(async {
+        let url = "/api/v1/games/naruto-unruled/rulings";
+        let len = store.head(&id).unwrap().len;
+        let note = |text: &str| {
+            json!({"ruling": {"NoteRecorded": {"judge": "jin", "about": null, "note": text}}, "expected": len})
+        };
+        let (s, first) = call_keyed(&app, "POST", url, Some(&judge), "table-7-note-1", Some(note("deck check"))).await;
+        assert_eq!((s, &first["retried"], &first["seq"]), (StatusCode::CREATED, &json!(false), &json!(len)), "{first}");
+        // The answer was lost; the client sends the same request again (its expected count is
+        // stale now): the first attempt's answer, and nothing written.
+        let (s, again) = call_keyed(&app, "POST", url, Some(&judge), "table-7-note-1", Some(note("deck check"))).await;
+        assert_eq!(s, StatusCode::OK, "{again}");
+        assert_eq!((&again["retried"], &again["seq"], &again["head"]), (&json!(true), &first["seq"], &first["head"]));
+        let head = store.head(&id).unwrap();
+        assert_eq!(head.len, len + 1);
+        // The same key for another ruling is a conflict; a malformed key is refused. Nothing written.
+        let (s, e) = call_keyed(&app, "POST", url, Some(&judge), "table-7-note-1", Some(note("other"))).await;
+        assert_eq!(s, StatusCode::CONFLICT, "{e}");
+        for bad in ["", "two words", &"k".repeat(256)] {
+            let (s, e) = call_keyed(&app, "POST", url, Some(&judge), bad, Some(note("x"))).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{bad:?}: {e}");
+            assert!(e["error"].as_str().unwrap_or_default().contains("Idempotency-Key"), "{e}");
+        }
+        assert_eq!(store.head(&id).unwrap(), head);
+        // A new key with the stale count is refused as before: only a retry is answered from its
+        // first attempt.
+        let (s, _) = call_keyed(&app, "POST", url, Some(&judge), "table-7-note-2", Some(note("x"))).await;
+        assert_eq!(s, StatusCode::CONFLICT);
+        assert_eq!(store.head(&id).unwrap(), head);
     });
 }
 

@@ -191,7 +191,35 @@ pub async fn call_with_headers(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, axum::http::HeaderMap, Value) {
+    send(app, method, uri, token, &[], body).await
+}
+
+/// [`call`] with an `Idempotency-Key` header.
+pub async fn call_keyed(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    key: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (status, _, body) = send(app, method, uri, token, &[("idempotency-key", key)], body).await;
+    (status, body)
+}
+
+/// One request with extra request headers; the status, the response's headers and its JSON body.
+async fn send(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
     let mut req = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
     if let Some(t) = token {
         req = req.header("authorization", format!("Bearer {t}"));
     }

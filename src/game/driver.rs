@@ -102,6 +102,7 @@ pub trait Driver: Send + Sync {
     ) -> Result<Head, GameError>;
     /// Validates and appends a game action given as JSON. With `forced_by`, a judge forces it.
     /// Without an actor, the player whose action it is records it.
+    #[allow(clippy::too_many_arguments)]
     fn act_json(
         &self,
         store: &dyn Store,
@@ -377,6 +378,7 @@ impl<G: Game> Driver for GameDriver<G> {
         record::create::<G>(store, stream, &config, now)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn act_json(
         &self,
         store: &dyn Store,

@@ -77,6 +77,7 @@ impl Driver for Versions {
         self.current()?.create(store, stream, request, now)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn act_json(
         &self,
         store: &dyn Store,

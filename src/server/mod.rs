@@ -42,7 +42,9 @@
 //!   ([`crate::store::Records`]), so a token revoked through one is refused by all, and a report
 //!   made on one is confirmed on another;
 //! - when cut off from the cluster, answers from what it has cached, marked `Kifu-Stale: true`,
-//!   and refuses writes with 503 and a JSON error until the cluster is back (on its own).
+//!   and refuses writes with 503 and a JSON error until the cluster is back (on its own);
+//! - recognises a retried write by its `Idempotency-Key` header, whichever server took the first
+//!   attempt ([`games::act`], [`games::rule`]).
 
 pub mod assets;
 pub mod auth;

@@ -785,8 +785,9 @@ impl NatsStore {
                 async move { idem.put(key, value.into()).await }
             })
             .collect();
+        // A timed-out put is "unavailable, retry" (503), not a fault: the retry indexes it again.
         self.block(async move { futures_util::future::try_join_all(puts).await })?
-            .map_err(|e| other("cannot index an idempotency id", e))?;
+            .map_err(|e| self.lost("cannot index an idempotency id", e))?;
         Ok(())
     }
 }

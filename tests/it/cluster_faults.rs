@@ -1,8 +1,9 @@
 //! Fault trials against a NATS cluster of the test's own (its own ports and directory: the shared
-//! test cluster of `KIFU_TEST_NATS` is never killed): two writer processes append to 12 streams
-//! with idempotency ids and retries while a node is SIGKILLed and restarted twice, then the
+//! test cluster of `KIFU_TEST_NATS` is never killed): two writer processes append to 12 games
+//! through two `kifu serve` processes over the cluster, with `Idempotency-Key`s and retries
+//! (each attempt to the other server), while a node is SIGKILLed and restarted twice, then the
 //! stream's leader; no acknowledged event is lost, nothing forks, every chain verifies and no
-//! retry records an event twice. `tools/cluster-trials` runs the same trial larger.
+//! retry records an event twice. `tools/cluster-trials` runs the same trial larger (50 games).
 
 #[path = "../../tools/src/cluster_trial.rs"]
 mod cluster_trial;
@@ -24,6 +25,7 @@ fn killed_nats_nodes_lose_fork_and_duplicate_nothing() {
         streams: 12,
         writers: 2,
         threads: 4,
+        servers: 2,
         up: Duration::from_millis(700),
         down: Duration::from_millis(700),
         namespace: "faults".into(),

@@ -2,9 +2,10 @@
 //! (both include this file with `mod`; the library never sees it), and the cluster control
 //! `tools/src/bench_cluster.rs` uses too: a 3-node JetStream cluster of its own (started by
 //! `tools/nats-cluster` in its own directory and ports), two `kifu debug cluster-writer` processes
-//! appending to the same streams with idempotency ids and retries, SIGKILLs of NATS nodes (and
-//! of the stream's leader) while they append, then the counts: acknowledged events lost, forks,
-//! chains that fail to verify, events recorded twice.
+//! appending to the same streams with idempotency ids and retries (through two `kifu serve`
+//! processes over the cluster, or to the store directly), SIGKILLs of NATS nodes (and of the
+//! stream's leader) while they append, then the counts: acknowledged events lost, forks, chains
+//! that fail to verify, events recorded twice.
 
 // Each includer uses a different part of this file.
 #![allow(dead_code)]
@@ -16,9 +17,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kifu::clock::SystemClock;
+use kifu::clock::{Clock, SystemClock};
+use kifu::game::{NewGame, Viewer};
 use kifu::log::chain;
-use kifu::log::envelope::StreamId;
+use kifu::log::envelope::{StreamId, StreamKind};
 use kifu::store::nats_store::{NatsStore, NatsUrl};
 use kifu::store::{Store, StoreError};
 
@@ -197,8 +199,12 @@ pub struct Plan {
     /// One more trial that kills the leader of the events' stream.
     pub leader_kill: bool,
     pub streams: usize,
-    /// Writer processes (the "servers"); every one appends to every stream.
+    /// Writer processes (the clients); every one appends to every stream.
     pub writers: usize,
+    /// `kifu serve` processes over the cluster that the writers append through (each attempt to
+    /// the next one), every stream a game and every event a judge's note; 0: the writers append
+    /// to the store themselves, every stream opaque.
+    pub servers: usize,
     /// Appending threads per writer.
     pub threads: usize,
     /// Appending with all three nodes up, before each kill and at the end.
@@ -210,7 +216,7 @@ pub struct Plan {
 }
 
 /// The counts a trial reports. `lost`, `forks`, `unverified`, `twice`, `refused`,
-/// `replicas_disagree` and `stuck_writers` must be 0.
+/// `replicas_disagree`, `stuck_writers` and `dead_servers` must be 0.
 #[derive(Clone, Debug, Default)]
 pub struct Counts {
     pub kills: u64,
@@ -229,6 +235,8 @@ pub struct Counts {
     pub refused: u64,
     pub replicas_disagree: u64,
     pub stuck_writers: u64,
+    /// Servers (with `Plan::servers`) that exited before the trial stopped them.
+    pub dead_servers: u64,
     /// The longest time no writer had an append acknowledged.
     pub longest_stall: Duration,
     /// A few of the errors that made the writers retry (distinct, at most 8).
@@ -238,7 +246,7 @@ pub struct Counts {
 
 impl Counts {
     /// The counts that must be 0, by name.
-    pub fn bad(&self) -> [(&'static str, u64); 7] {
+    pub fn bad(&self) -> [(&'static str, u64); 8] {
         [
             ("acknowledged events lost", self.lost),
             ("forks", self.forks),
@@ -247,6 +255,7 @@ impl Counts {
             ("appends refused", self.refused),
             ("replicas that disagree", self.replicas_disagree),
             ("writers that did not stop", self.stuck_writers),
+            ("servers that died", self.dead_servers),
         ]
     }
 
@@ -268,6 +277,7 @@ impl Counts {
         self.refused += o.refused;
         self.replicas_disagree += o.replicas_disagree;
         self.stuck_writers += o.stuck_writers;
+        self.dead_servers += o.dead_servers;
         self.longest_stall = self.longest_stall.max(o.longest_stall);
         self.retry_reasons.extend(o.retry_reasons.iter().cloned());
         self.problems.extend(o.problems.iter().cloned());
@@ -282,12 +292,20 @@ struct Writer {
     stderr: Arc<Mutex<String>>,
 }
 
-fn spawn_writer(kifu: &Path, data: &Path, location: &str, name: &str, plan: &Plan) -> Result<Writer, String> {
+fn spawn_writer(
+    kifu: &Path,
+    data: &Path,
+    location: &str,
+    name: &str,
+    plan: &Plan,
+    via: &[String],
+) -> Result<Writer, String> {
     let mut child = Command::new(kifu)
         .arg("--data")
         .arg(data)
         .args(["--store", location, "debug", "cluster-writer", "--writer", name])
         .args(["--streams", &plan.streams.to_string(), "--threads", &plan.threads.to_string()])
+        .args(via)
         .env_remove("KIFU_STORE")
         .env_remove("KIFU_TEST_CLOCK")
         .stdin(Stdio::piped())
@@ -350,9 +368,14 @@ pub fn run(kifu: &Path, cluster: &Cluster, data: &Path, plan: &Plan) -> Result<C
     let location = format!("{}?ns={}", cluster.url, plan.namespace);
     let mut counts = Counts::default();
     std::fs::create_dir_all(data).map_err(|e| format!("{}: {e}", data.display()))?;
+    let fleet = match plan.servers {
+        0 => None,
+        n => Some(Fleet::start(kifu, &location, data, plan.streams, n)?),
+    };
+    let via = fleet.as_ref().map(Fleet::writer_args).unwrap_or_default();
     let mut writers = Vec::new();
     for w in 0..plan.writers {
-        writers.push(spawn_writer(kifu, data, &location, &format!("w{w}"), plan)?);
+        writers.push(spawn_writer(kifu, data, &location, &format!("w{w}"), plan, &via)?);
     }
     let result = (|| {
         // A writer's store may wait up to 30 s for a new cluster to set its stream up.
@@ -389,6 +412,11 @@ pub fn run(kifu: &Path, cluster: &Cluster, data: &Path, plan: &Plan) -> Result<C
             counts.problems.push("a writer did not finish its appends within 60 s of being stopped".into());
         }
     }
+    if let Some(fleet) = fleet {
+        let died = fleet.stop();
+        counts.dead_servers += died.len() as u64;
+        counts.problems.extend(died);
+    }
     result?;
     let mut lines: Vec<(Instant, String)> = Vec::new();
     for w in &writers {
@@ -406,6 +434,120 @@ pub fn run(kifu: &Path, cluster: &Cluster, data: &Path, plan: &Plan) -> Result<C
     }
     check(&location, plan.streams, &lines, &mut counts)?;
     Ok(counts)
+}
+
+/// The key each event of a trial stream carries: an opaque stream's payload, or a game's note
+/// ruling (`judge jin: note: KEY` as the judge's timeline describes it).
+fn keys(log: &chain::VerifiedLog) -> Result<Vec<String>, String> {
+    if log.header.v1().kind != StreamKind::Game {
+        return log
+            .events
+            .iter()
+            .map(|stored| {
+                let (env, _) = chain::open_event(stored).map_err(|e| e.to_string())?;
+                Ok(String::from_utf8_lossy(&env.v1().payload).into_owned())
+            })
+            .collect();
+    }
+    let ruleset = &log.header.v1().ruleset;
+    let driver = kifu::games::driver(ruleset).ok_or_else(|| format!("no game {ruleset}"))?;
+    let session = driver.open(log).map_err(|e| e.to_string())?;
+    Ok(session
+        .timeline(Viewer::Judge)
+        .into_iter()
+        .map(|t| t.text.rsplit_once(": ").map_or(t.text.clone(), |(_, key)| key.to_string()))
+        .collect())
+}
+
+/// The `kifu serve` processes of a trial, over the cluster, and the judge token the writers use.
+struct Fleet {
+    servers: Vec<Child>,
+    urls: Vec<String>,
+    token: String,
+}
+
+impl Fleet {
+    /// Creates the trial's games `ft-00…` (Naruto, the sample decks), issues a judge token and
+    /// starts `n` servers, each on a free loopback port with a data directory of its own.
+    fn start(kifu: &Path, location: &str, data: &Path, streams: usize, n: usize) -> Result<Fleet, String> {
+        let url = NatsUrl::parse(location).map_err(|e| e.to_string())?;
+        let clock = Arc::new(SystemClock);
+        let store = NatsStore::connect(&url, clock.clone()).map_err(|e| e.to_string())?;
+        let naruto = kifu::games::driver("naruto").ok_or("no naruto driver")?;
+        let decks = ["alice", "bob"]
+            .map(|d| Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("replays/decks/{d}.deck")))
+            .map(|p| std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display())));
+        let decks = [decks[0].clone()?, decks[1].clone()?];
+        let players = ["ann".to_string(), "bo".to_string()];
+        for i in 0..streams {
+            let sid = StreamId::new(&format!("ft-{i:02}")).map_err(|e| e.to_string())?;
+            let game = NewGame { players: &players, decks: &decks, catalog: None, policies: &[] };
+            naruto.create(&store, &sid, &game, clock.now()).map_err(|e| format!("cannot create {sid}: {e}"))?;
+        }
+        let out = Command::new(kifu)
+            .arg("--data")
+            .arg(data.join("organizer"))
+            .args(["--store", location, "token", "issue", "--role", "judge", "--all", "--name", "jin"])
+            .output()
+            .map_err(|e| format!("cannot run kifu token issue: {e}"))?;
+        let token = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !out.status.success() || token.is_empty() {
+            return Err(format!("kifu token issue failed: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+        let mut fleet = Fleet { servers: Vec::new(), urls: Vec::new(), token };
+        for s in 0..n {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map_err(|e| format!("no free port: {e}"))?
+                .port();
+            let log = std::fs::File::create(data.join(format!("server-{s}.log"))).map_err(|e| e.to_string())?;
+            let child = Command::new(kifu)
+                .arg("--data")
+                .arg(data.join(format!("server-{s}")))
+                .args(["--store", location, "serve", "--addr", &format!("127.0.0.1:{port}")])
+                .env_remove("KIFU_STORE")
+                .env_remove("KIFU_TEST_CLOCK")
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().map_err(|e| e.to_string())?)
+                .stderr(log)
+                .spawn()
+                .map_err(|e| format!("cannot start kifu serve: {e}"))?;
+            fleet.servers.push(child);
+            fleet.urls.push(format!("http://127.0.0.1:{port}"));
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+                if Instant::now() > deadline {
+                    return Err(format!("kifu serve on port {port} did not listen within 60 s"));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        Ok(fleet)
+    }
+
+    fn writer_args(&self) -> Vec<String> {
+        vec!["--via".into(), self.urls.join(","), "--token".into(), self.token.clone()]
+    }
+
+    /// Stops the servers; a problem for each that had died on its own.
+    fn stop(mut self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (s, child) in self.servers.iter_mut().enumerate() {
+            if let Ok(Some(status)) = child.try_wait() {
+                problems.push(format!("server {s} ({}) exited on its own: {status}", self.urls[s]));
+            }
+        }
+        problems
+    }
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        for child in &mut self.servers {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// Reads every stream back and compares it with what the writers were told.
@@ -456,9 +598,7 @@ fn check(location: &str, streams: usize, lines: &[(Instant, String)], counts: &m
                 continue;
             }
         };
-        for (seq, stored) in log.events.iter().enumerate() {
-            let (env, _) = chain::open_event(stored).map_err(|e| e.to_string())?;
-            let key = String::from_utf8_lossy(&env.v1().payload).into_owned();
+        for (seq, key) in keys(&log)?.into_iter().enumerate() {
             recorded.entry(key).or_default().push((name.clone(), seq as u64));
         }
     }

@@ -1,7 +1,8 @@
 //! `tools/cluster-trials`: the NATS cluster fault trials of issue 17 (the trial itself is
 //! `cluster_trial.rs`, which `tests/it/cluster_faults.rs` runs smaller). A 3-node cluster of its
 //! own under target/cluster-trials, two writer processes appending to 50 streams with idempotency
-//! ids and retries, `--kills N` SIGKILLs of a node (nodes in turn, each restarted), then one of
+//! ids and retries through two `kifu serve` processes over the cluster (`--servers 0`: to the
+//! store directly), `--kills N` SIGKILLs of a node (nodes in turn, each restarted), then one of
 //! the events' stream leader; prints one table and exits non-zero if a bad count is not 0.
 
 mod cluster_trial;
@@ -30,6 +31,10 @@ struct Args {
     /// Appending threads per writer.
     #[arg(long, default_value_t = 10)]
     threads: usize,
+    /// `kifu serve` processes the writers append through (each attempt to the next); 0: the
+    /// writers append to the store themselves.
+    #[arg(long, default_value_t = 2)]
+    servers: usize,
     /// Milliseconds of appending with every node up, before each kill and at the end.
     #[arg(long, default_value_t = 2000)]
     up_ms: u64,
@@ -66,6 +71,7 @@ fn main() -> Result<()> {
         streams: args.streams,
         writers: args.writers,
         threads: args.threads,
+        servers: args.servers,
         up: Duration::from_millis(args.up_ms),
         down: Duration::from_millis(args.down_ms),
         namespace: format!("trials_{nanos}"),
@@ -99,10 +105,11 @@ fn print_table(args: &Args, plan: &Plan, url: &str, c: &Counts, took: Duration) 
             format!("{} × {}, {}", plan.writers, plan.threads, plan.streams),
             "",
         ),
+        ("kifu servers the writers append through (0: to the store)".to_string(), plan.servers.to_string(), ""),
         (format!("node kills (SIGKILL, down {} ms, then restarted)", args.down_ms), c.kills.to_string(), ""),
         ("stream-leader kills".into(), c.leader_kills.to_string(), ""),
         ("acknowledged appends".into(), c.acked.to_string(), ""),
-        ("  of which retries the store recognised (first attempt had landed)".into(), c.acked_as_retry.to_string(), ""),
+        ("  of which retries recognised (the first attempt had landed)".into(), c.acked_as_retry.to_string(), ""),
         ("retries made (same idempotency id)".into(), c.retries.to_string(), ""),
         ("recorded but never acknowledged".into(), c.unacked_recorded.to_string(), ""),
         ("longest time with no append acknowledged".into(), format!("{:.2} s", c.longest_stall.as_secs_f64()), ""),

@@ -64,7 +64,7 @@ fn the_cli_records_and_verifies_in_the_cluster_and_migrates_both_ways() {
         env.fails(&["--store", &nats, "game", "act", "g1", "--json", r#"{"TurnStarted": {"seat": 1, "turn": 1}}"#]);
     assert!(err.contains("refused, nothing recorded"), "{err}");
     let before = env.ok(&["--store", &nats, "log", "g1", "--json"]);
-    env.ok(&[
+    let forced = [
         "--store",
         &nats,
         "game",
@@ -75,8 +75,20 @@ fn the_cli_records_and_verifies_in_the_cluster_and_migrates_both_ways() {
         "--judge",
         "jin",
         "--force",
-    ]);
-    assert_ne!(env.ok(&["--store", &nats, "log", "g1", "--json"]), before, "the forced action was recorded");
+        "--expect",
+        "0",
+        "--idempotency-key",
+        "g1-force-1",
+    ];
+    let first = env.ok(&forced);
+    assert!(first.contains("recorded event 0 (FORCED"), "{first}");
+    let after = env.ok(&["--store", &nats, "log", "g1", "--json"]);
+    assert_ne!(after, before, "the forced action was recorded");
+    // Run again (its answer lost, say): --expect 0 is stale now, yet the cluster's record of the
+    // key answers it, and nothing is recorded twice.
+    let again = env.ok(&forced);
+    assert!(again.contains("already recorded as event 0 under this idempotency key"), "{again}");
+    assert_eq!(env.ok(&["--store", &nats, "log", "g1", "--json"]), after);
     let seed = "55".repeat(32);
     env.ok(&[
         "--store",

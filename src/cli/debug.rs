@@ -56,7 +56,7 @@ pub enum Command {
         /// Servers to append through (`http://HOST:PORT`, comma-separated) instead of the store.
         #[arg(long, value_delimiter = ',')]
         via: Vec<String>,
-        /// A judge's token for the servers (with `--via`); the judge's name is `--judge`.
+        /// A judge's token for the servers (needed with `--via`); the judge's name is `--judge`.
         #[arg(long, requires = "via")]
         token: Option<String>,
         #[arg(long, default_value = "jin")]
@@ -68,9 +68,10 @@ pub fn run(ctx: &Context, cmd: Command) -> Result<ExitCode> {
     match cmd {
         Command::AppendLoop { stream, count, writer, reopen } => append_loop(ctx, &stream, count, &writer, reopen),
         Command::ClusterWriter { writer, streams, prefix, threads, retry_ms, via, token, judge } => {
-            let target = match token {
-                Some(token) if !via.is_empty() => Target::Servers { urls: via, token, judge },
-                _ => Target::Store(ctx.open_store()?),
+            let target = match (via.is_empty(), token) {
+                (true, _) => Target::Store(ctx.open_store()?),
+                (false, Some(token)) => Target::Servers { urls: via, token, judge },
+                (false, None) => anyhow::bail!("--via needs --token (a judge's token for the servers)"),
             };
             cluster_writer(ctx, &target, &writer, streams, &prefix, threads.max(1), Duration::from_millis(retry_ms))
         }

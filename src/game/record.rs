@@ -207,14 +207,14 @@ fn may_be_a_retry(e: &GameError) -> bool {
 
 /// An entry's encoding without the recorder's judgement (a forced entry's `broke` list): what
 /// a retry must repeat exactly.
-fn without_judgement<E: Serialize + Clone>(entry: &GameEntry<E>) -> Option<Vec<u8>> {
+fn without_judgement<E: Serialize + Clone>(entry: &GameEntry<E>) -> Result<Vec<u8>, postcard::Error> {
     let bare = match entry {
         GameEntry::Forced { judge, event, .. } => {
             GameEntry::Forced { judge: judge.clone(), broke: Vec::new(), event: event.clone() }
         }
         other => other.clone(),
     };
-    postcard::to_stdvec(&bare).ok()
+    postcard::to_stdvec(&bare)
 }
 
 /// A game kept open at its verified head: the fold, and (once asked for) the audit and each
@@ -433,7 +433,7 @@ impl<G: Game> LiveGame<G> {
         let Some(step) = usize::try_from(seq).ok().and_then(|i| self.replay.steps().get(i)) else {
             return Ok(None);
         };
-        if step.actor != *actor || without_judgement(&step.entry) != without_judgement(entry) {
+        if step.actor != *actor || without_judgement(&step.entry)? != without_judgement(entry)? {
             return Err(GameError::Store(StoreError::IdempotencyConflict {
                 stream: self.stream().to_string(),
                 id: id.to_hex(),

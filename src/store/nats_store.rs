@@ -276,9 +276,7 @@ async fn set_up(
             ..Default::default()
         })
         .await?;
-    let bucket = format!("KIFU_{ns}_IDEM");
-    open_bucket(js, &bucket, replicas).await?;
-    Ok((events, js.get_key_value(&bucket).await?))
+    Ok((events, open_bucket(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
 }
 
 /// Whether a setup failure may pass by itself: a timeout, or JetStream electing its leader.
@@ -287,6 +285,7 @@ fn transient(e: &async_nats::Error) -> bool {
     ["timed out", "timeout", "temporarily unavailable", "no suitable peers"].iter().any(|w| text.contains(w))
 }
 
+/// What a setup that failed for good says: that the cluster has no JetStream, or why it failed.
 fn no_js(e: &async_nats::Error) -> String {
     let text = e.to_string();
     if text.contains("no responders") || text.contains("not enabled") || text.contains("jetstream unavailable") {

@@ -541,12 +541,19 @@ impl SledStore {
     /// Whether `id` was recorded in `sid`: at which sequence number, and with the same actor and
     /// payload as `ev` or not.
     fn recorded(&self, sid: &str, id: &[u8; 16], ev: &NewEvent) -> Result<Option<(u64, bool)>, StoreError> {
-        let Some(seq) = self.tree.get(idempotency_key(sid, id)).map_err(backend)? else {
+        let Some(seq) = self.indexed_seq(sid, id)? else {
             return Ok(None);
         };
-        let seq = decode_seq(sid, &seq)?;
         let stored = self.event_at(sid, seq)?;
         Ok(Some((seq, super::same_event(&stored, ev))))
+    }
+
+    /// The sequence number the index holds for idempotency id `id` of `sid`.
+    fn indexed_seq(&self, sid: &str, id: &[u8; 16]) -> Result<Option<u64>, StoreError> {
+        match self.tree.get(idempotency_key(sid, id)).map_err(backend)? {
+            Some(seq) => Ok(Some(decode_seq(sid, &seq)?)),
+            None => Ok(None),
+        }
     }
 
     /// Checks one request against the current state and collects its writes.
@@ -976,11 +983,7 @@ impl super::Store for SledStore {
     }
 
     fn recorded_id(&self, stream: &StreamId, id: &IdempotencyId) -> Result<Option<u64>, StoreError> {
-        let sid = stream.as_str();
-        match self.tree.get(idempotency_key(sid, &id.0)).map_err(backend)? {
-            Some(seq) => Ok(Some(decode_seq(sid, &seq)?)),
-            None => Ok(None),
-        }
+        self.indexed_seq(stream.as_str(), &id.0)
     }
 
     fn watch(&self, stream: &StreamId, from: u64) -> Result<super::Watch, StoreError> {

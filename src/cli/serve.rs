@@ -24,8 +24,8 @@ pub struct Args {
     #[arg(long)]
     pub allow_remote: bool,
     /// The memory bound, in MiB, on what the server caches: the games and tournaments it keeps
-    /// open (least recently used first out). An eighth of it is sled's page cache, which sled
-    /// exceeds under a crawl (ARCHITECTURE.md: known limits of sled).
+    /// open (least recently used first out). An eighth of it is sled's page cache (kept to
+    /// within about 128 pages by the patch in vendor/README.md).
     #[arg(long, default_value_t = kifu::server::state::DEFAULT_CACHE_MB, value_parser = clap::value_parser!(u16).range(1..))]
     pub cache_mb: u16,
 }

@@ -137,10 +137,13 @@ pub struct SledStore {
     /// Group commit: writes committed so far, and how many of them are known durable.
     committed: AtomicU64,
     flushed: parking_lot::Mutex<Flushed>,
-    /// Signalled when a flush ends (its followers check whether it covered them).
-    /// parking_lot's `notify_all` moves the waiters onto the mutex one by one instead of waking
-    /// them all to fight over it: each follower wakes once per flush, not twice.
-    flush_done: parking_lot::Condvar,
+    /// Signalled when a flush ends: `flush_done[gen % 2]` holds the followers the running flush
+    /// covers, the other those that arrived too late for it, who sleep through it (one of them
+    /// is woken to lead the next flush, which covers the rest). With 64 writers, about half of
+    /// the followers are late at any time; one condition variable woke them all at every flush
+    /// only to sleep again. parking_lot's `notify_all` moves the waiters onto the mutex one by
+    /// one instead of waking them all to fight over it.
+    flush_done: [parking_lot::Condvar; 2],
     /// Blob files already synced (sled names them by log sequence number); only a flush's
     /// leader touches it.
     blobs: Mutex<HashSet<std::ffi::OsString>>,
@@ -163,6 +166,19 @@ struct Flushed {
     upto: u64,
     /// Whether a leader is flushing now.
     flushing: bool,
+    /// The last write the running flush covers, once its leader has read it.
+    target: Option<u64>,
+    /// Flushes ended: picks which of `flush_done` the running flush signals.
+    generation: u64,
+}
+
+impl Flushed {
+    /// The condition variable a follower with `ticket` waits on while a flush runs.
+    fn slot(&self, ticket: u64) -> usize {
+        // Before the leader reads its target, every committed write is in it.
+        let late = self.target.is_some_and(|t| ticket > t);
+        usize::from((self.generation % 2 == 1) != late)
+    }
 }
 
 /// A stream's writer mutex and cached head.
@@ -189,10 +205,15 @@ impl Drop for Leading<'_> {
     fn drop(&mut self) {
         let mut f = self.store.flushed.lock();
         f.flushing = false;
+        f.target = None;
         if let Some(t) = self.covered {
             f.upto = f.upto.max(t);
         }
-        self.store.flush_done.notify_all();
+        let ended = usize::from(f.generation % 2 == 1);
+        f.generation += 1;
+        self.store.flush_done[ended].notify_all();
+        // One of those who slept through this flush leads the next; it covers the others.
+        self.store.flush_done[1 - ended].notify_one();
     }
 }
 
@@ -351,7 +372,7 @@ impl SledStore {
             writers: parking_lot::Mutex::new(HashMap::new()),
             committed: AtomicU64::new(0),
             flushed: parking_lot::Mutex::new(Flushed::default()),
-            flush_done: parking_lot::Condvar::new(),
+            flush_done: [parking_lot::Condvar::new(), parking_lot::Condvar::new()],
             blobs: Mutex::new(HashSet::new()),
             flushes: AtomicU64::new(0),
             writing: AtomicUsize::new(0),
@@ -388,9 +409,11 @@ impl SledStore {
             if !f.flushing {
                 break;
             }
-            self.flush_done.wait(&mut f);
+            let slot = f.slot(ticket);
+            self.flush_done[slot].wait(&mut f);
         }
         f.flushing = true;
+        f.target = None;
         drop(f);
         let mut leading = Leading { store: self, covered: None };
         // Appends already under way join this flush rather than wait for the next one. A lone
@@ -400,6 +423,7 @@ impl SledStore {
             std::thread::yield_now();
         }
         let target = self.committed.load(Ordering::SeqCst);
+        self.flushed.lock().target = Some(target);
         self.db.flush().map_err(backend)?;
         if let Some(dir) = &self.blob_dir {
             let mut blobs = self.blobs.lock().unwrap_or_else(|p| p.into_inner());

@@ -178,8 +178,7 @@ fn recovery(cluster: &Cluster, store: &NatsStore, stream: &str, node: usize) -> 
 fn main() -> Result<()> {
     let args = Args::parse();
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-cluster");
-    std::fs::create_dir_all(&dir)?;
-    let cluster = Cluster::start(&dir, args.port_base).map_err(|e| anyhow!(e))?;
+    let cluster = Cluster::start_fresh(&dir, args.port_base).map_err(|e| anyhow!(e))?;
     let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis() % 1_000_000_000;
     let ns = format!("bench_{ms}");
     let url = NatsUrl::parse(&format!("{}?ns={ns}", cluster.url)).map_err(|e| anyhow!("{e}"))?;

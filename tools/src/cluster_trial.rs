@@ -51,6 +51,21 @@ impl Cluster {
         Ok(cluster)
     }
 
+    /// [`Cluster::start`] on an empty `dir`: a node of an earlier run there is stopped and its
+    /// data removed first. A benchmark or trial must not inherit an earlier run's streams: one
+    /// cut short leaves R3 streams that can keep the restarted cluster from becoming ready
+    /// (seen: "stream … has NO quorum, stalled", then no readiness within 30 s), and what
+    /// earlier runs left slows the next.
+    pub fn start_fresh(dir: &Path, base: u16) -> Result<Cluster, String> {
+        if dir.exists() {
+            // Dropping the earlier run's handle stops its nodes (they may be long gone).
+            drop(Cluster { dir: dir.to_path_buf(), base, url: String::new() });
+            std::fs::remove_dir_all(dir).map_err(|e| format!("cannot empty {}: {e}", dir.display()))?;
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Cluster::start(dir, base)
+    }
+
     fn script(&self, command: &str) -> Result<String, String> {
         let out = Command::new(script())
             .arg(command)

@@ -61,9 +61,8 @@ fn main() -> Result<()> {
     let args = Args::parse();
     let kifu = crash_trial::kifu_binary(args.kifu.as_deref()).map_err(|e| anyhow!(e))?;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/cluster-trials");
-    std::fs::create_dir_all(&dir)?;
     let started = Instant::now();
-    let cluster = Cluster::start(&dir, args.port_base).map_err(|e| anyhow!(e))?;
+    let cluster = Cluster::start_fresh(&dir, args.port_base).map_err(|e| anyhow!(e))?;
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis() % 1_000_000_000;
     let plan = Plan {
         kills: args.kills,

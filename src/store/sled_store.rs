@@ -137,7 +137,7 @@ pub struct SledStore {
     /// Group commit: writes committed so far, and how many of them are known durable.
     committed: AtomicU64,
     flushed: parking_lot::Mutex<Flushed>,
-    /// Signalled when a flush ends: `flush_done[gen % 2]` holds the followers the running flush
+    /// Signalled when a flush ends: `flush_done[Flushed::current]` holds the followers the running flush
     /// covers, the other those that arrived too late for it, who sleep through it (one of them
     /// is woken to lead the next flush, which covers the rest). With 64 writers, about half of
     /// the followers are late at any time; one condition variable woke them all at every flush
@@ -166,18 +166,24 @@ struct Flushed {
     upto: u64,
     /// Whether a leader is flushing now.
     flushing: bool,
-    /// The last write the running flush covers, once its leader has read it.
+    /// The last write the running flush covers, once its leader has read it (`None` whenever
+    /// no flush runs: the flush's end clears it).
     target: Option<u64>,
     /// Flushes ended: picks which of `flush_done` the running flush signals.
     generation: u64,
 }
 
 impl Flushed {
+    /// The condition variable the running flush's followers wait on.
+    fn current(&self) -> usize {
+        usize::from(self.generation % 2 == 1)
+    }
+
     /// The condition variable a follower with `ticket` waits on while a flush runs.
     fn slot(&self, ticket: u64) -> usize {
         // Before the leader reads its target, every committed write is in it.
         let late = self.target.is_some_and(|t| ticket > t);
-        usize::from((self.generation % 2 == 1) != late)
+        self.current() ^ usize::from(late)
     }
 }
 
@@ -209,7 +215,7 @@ impl Drop for Leading<'_> {
         if let Some(t) = self.covered {
             f.upto = f.upto.max(t);
         }
-        let ended = usize::from(f.generation % 2 == 1);
+        let ended = f.current();
         f.generation += 1;
         self.store.flush_done[ended].notify_all();
         // One of those who slept through this flush leads the next; it covers the others.
@@ -413,7 +419,6 @@ impl SledStore {
             self.flush_done[slot].wait(&mut f);
         }
         f.flushing = true;
-        f.target = None;
         drop(f);
         let mut leading = Leading { store: self, covered: None };
         // Appends already under way join this flush rather than wait for the next one. A lone

@@ -54,8 +54,8 @@ impl Cluster {
     /// [`Cluster::start`] on an empty `dir`: a node of an earlier run there is stopped and its
     /// data removed first. A benchmark or trial must not inherit an earlier run's streams: one
     /// cut short leaves R3 streams that can keep the restarted cluster from becoming ready
-    /// (seen: "stream … has NO quorum, stalled", then no readiness within 30 s), and what
-    /// earlier runs left slows the next.
+    /// (seen: "stream … has NO quorum, stalled", then no readiness within 30 s), and every run
+    /// would restore what earlier runs left.
     pub fn start_fresh(dir: &Path, base: u16) -> Result<Cluster, String> {
         if dir.exists() {
             // Dropping the earlier run's handle stops its nodes (they may be long gone).

@@ -267,15 +267,24 @@ async fn set_up(
     ns: &str,
     replicas: usize,
 ) -> Result<(stream::Stream, kv::Store), async_nats::Error> {
-    let events = js
+    let mut events = js
         .get_or_create_stream(stream::Config {
             name: format!("KIFU_{ns}"),
             subjects: vec![format!("{ns}.ev.*")],
             num_replicas: replicas,
             storage: stream::StorageType::File,
+            allow_direct: true,
             ..Default::default()
         })
         .await?;
+    // A stream an earlier build created has no direct gets: allow them (a configuration change
+    // only; no message moves). Should the server refuse, the race check reads from the leader.
+    if !events.cached_info().config.allow_direct {
+        let config = stream::Config { allow_direct: true, ..events.cached_info().config.clone() };
+        if js.update_stream(config).await.is_ok() {
+            events = js.get_stream(format!("KIFU_{ns}")).await?;
+        }
+    }
     Ok((events, open_bucket(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
 }
 
@@ -731,7 +740,7 @@ impl NatsStore {
             // last sequence when its last message is deleted) and readers skip it.
             let mut from = prev + 1;
             loop {
-                let msg = match events.get_first_raw_message_by_subject(&subject, from).await {
+                let msg = match first_message(&events, &subject, from).await {
                     Ok(m) => m,
                     // Not even ours is there: judged lost, so the caller re-reads the tip.
                     Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => return Ok(None),
@@ -808,6 +817,28 @@ fn run_on<T: Send + 'static>(
 }
 
 /// How a publish's round on the runtime failed (sorted out off the runtime).
+/// The first message on `subject` at or after JetStream sequence `from`, for the race check.
+///
+/// Asked first of any replica (a direct get, which spares the leader; a replica answers it
+/// without the API's JSON): a replica applies the stream's messages in the order the leader
+/// does, so a message it finds is the first at or after `from` on every replica. A replica
+/// that has not yet applied one (or a stream without direct gets) sends the request on to the
+/// leader, which holds every acknowledged message.
+async fn first_message(
+    events: &stream::Stream,
+    subject: &str,
+    from: u64,
+) -> Result<async_nats::jetstream::message::StreamMessage, stream::RawMessageError> {
+    if events.cached_info().config.allow_direct {
+        if let Ok(found) = events.direct_get_next_for_subject(subject, Some(from)).await {
+            if let Ok(msg) = async_nats::jetstream::message::StreamMessage::try_from(found.message) {
+                return Ok(msg);
+            }
+        }
+    }
+    events.get_first_raw_message_by_subject(subject, from).await
+}
+
 enum Raced {
     Publish(jetstream::context::PublishError),
     Read(stream::RawMessageError),

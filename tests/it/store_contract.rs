@@ -262,6 +262,49 @@ fn two_servers_over_one_cluster_never_fork() {
     assert_eq!(one.head(&sid("shared")).unwrap(), two.head(&sid("shared")).unwrap());
 }
 
+/// A namespace whose events stream an earlier build created (without direct gets) opens,
+/// gains direct gets (the race check reads from any replica), and keeps its chain.
+#[test]
+fn a_stream_an_earlier_build_created_gains_direct_gets() {
+    use async_nats::jetstream::{self, stream};
+    let ns = nats_namespace();
+    let (servers, name, subjects, replicas) = (
+        ns.url.servers.clone(),
+        format!("KIFU_{}", ns.url.namespace),
+        vec![format!("{}.ev.*", ns.url.namespace)],
+        ns.url.replicas,
+    );
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let allows_direct = || {
+        let (servers, name) = (servers.clone(), name.clone());
+        rt.block_on(async move {
+            let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+            js.get_stream(&name).await.unwrap().cached_info().config.allow_direct
+        })
+    };
+    rt.block_on(async {
+        let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+        let config = stream::Config {
+            name: name.clone(),
+            subjects,
+            num_replicas: replicas,
+            storage: stream::StorageType::File,
+            ..Default::default()
+        };
+        js.create_stream(config).await.unwrap();
+    });
+    assert!(!allows_direct(), "the earlier build's stream, as it made it");
+    let (one, two) = (ns.store(), ns.store());
+    assert!(allows_direct(), "opening it allowed direct gets");
+    one.append(req("old", ExpectedVersion::NoStream, vec![ev("a")])).unwrap();
+    two.append(req("old", ExpectedVersion::Exact(1), vec![ev("b")])).unwrap();
+    // `one`'s cached tip is stale: its publish loses to `two`'s chunk and is judged again.
+    let stale = one.append(req("old", ExpectedVersion::Exact(1), vec![ev("c")]));
+    assert!(matches!(stale, Err(StoreError::WrongExpectedVersion { .. })), "{stale:?}");
+    one.append(req("old", ExpectedVersion::Exact(2), vec![ev("c")])).unwrap();
+    assert_eq!(payloads(&two, "old"), ["a", "b", "c"]);
+}
+
 #[test]
 fn an_unreachable_cluster_is_a_clear_error() {
     let port = free_port();

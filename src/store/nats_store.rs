@@ -161,6 +161,13 @@ struct ChunkIds {
 /// losing it costs only reads).
 const KEPT_CHUNK_IDS: usize = 16_384;
 
+/// How many streams' tips, chunk starts and headers are kept (a bound: the starts and headers
+/// are cleared when full, and only unused tips go; losing them costs only reads).
+const KEPT_STREAMS: usize = 16_384;
+
+/// How many chunk starts are kept per stream (thinned by half when exceeded).
+const KEPT_STARTS: usize = 256;
+
 /// How many in-doubt ids are kept (cleared when full; see `NatsStore::in_doubt`).
 const KEPT_IN_DOUBT: usize = 65_536;
 
@@ -183,7 +190,8 @@ pub struct NatsStore {
     /// Counts the client's disconnections: a request in flight when the connection drops is
     /// answered at once as unavailable (retry with the same ids), not after the request timeout.
     drops: tokio::sync::watch::Receiver<u64>,
-    events: stream::Stream,
+    /// Shared, not cloned per call: a `Stream` carries the whole stream configuration.
+    events: Arc<stream::Stream>,
     idem: kv::Store,
     ns: String,
     replicas: usize,
@@ -365,7 +373,7 @@ impl NatsStore {
             rt: Some(rt),
             client,
             drops,
-            events,
+            events: Arc::new(events),
             idem,
             ns: url.namespace.clone(),
             replicas: url.replicas,
@@ -448,6 +456,11 @@ impl NatsStore {
 
     fn tip_lock(&self, sid: &str) -> TipLock {
         let mut map = self.tips.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= KEPT_STREAMS && !map.contains_key(sid) {
+            // Only a lock nobody holds goes: its stream's next append makes a new one and
+            // loads the tip again.
+            map.retain(|_, lock| Arc::strong_count(lock) > 1);
+        }
         map.entry(sid.to_string()).or_default().clone()
     }
 
@@ -517,16 +530,18 @@ impl NatsStore {
 
     fn remember_start(&self, sid: &str, first: u64, js_seq: u64) {
         let mut starts = self.starts.lock().unwrap_or_else(|p| p.into_inner());
-        let list = starts.entry(sid.to_string()).or_default();
-        if let Err(at) = list.binary_search(&(first, js_seq)) {
-            list.insert(at, (first, js_seq));
+        if starts.len() >= KEPT_STREAMS && !starts.contains_key(sid) {
+            starts.clear();
         }
+        keep_start(starts.entry(sid.to_string()).or_default(), (first, js_seq));
     }
 
     /// The last known accepted chunk starting at or before event `seq` (`None`: walk from the beginning).
     fn walk_start(&self, sid: &str, seq: u64) -> Option<u64> {
         let starts = self.starts.lock().unwrap_or_else(|p| p.into_inner());
-        starts.get(sid).and_then(|list| list.iter().rev().find(|(first, _)| *first <= seq).map(|(_, js)| *js))
+        let list = starts.get(sid)?;
+        let after = list.partition_point(|(first, _)| *first <= seq);
+        after.checked_sub(1).map(|at| list[at].1)
     }
 
     /// The chunk of `sid` at or after JetStream sequence `from` (`None`: none).
@@ -797,6 +812,23 @@ impl NatsStore {
         self.block(async move { futures_util::future::try_join_all(puts).await })?
             .map_err(|e| self.lost("cannot index an idempotency id", e))?;
         Ok(())
+    }
+}
+
+/// Adds `start` (first event, JetStream sequence) to a stream's ascending chunk starts, at most
+/// [`KEPT_STARTS`] of them: beyond that every other start goes and the last stays, so a read
+/// walks at most twice as many chunks from where it starts, and the live tail starts where it did.
+fn keep_start(list: &mut Vec<(u64, u64)>, start: (u64, u64)) {
+    if let Err(at) = list.binary_search(&start) {
+        list.insert(at, start);
+        if list.len() > KEPT_STARTS {
+            let last = list.len() - 1;
+            let mut at = 0;
+            list.retain(|_| {
+                at += 1;
+                at % 2 == 0 || at - 1 == last
+            });
+        }
     }
 }
 
@@ -1098,7 +1130,11 @@ impl Store for NatsStore {
                 let bytes = chunk.header.ok_or_else(|| {
                     StoreError::CorruptIndex(format!("stream {sid}: its first chunk carries no header"))
                 })?;
-                self.headers.lock().unwrap_or_else(|p| p.into_inner()).insert(sid.to_string(), bytes.clone());
+                let mut headers = self.headers.lock().unwrap_or_else(|p| p.into_inner());
+                if headers.len() >= KEPT_STREAMS {
+                    headers.clear();
+                }
+                headers.insert(sid.to_string(), bytes.clone());
                 bytes
             }
         };
@@ -1262,5 +1298,25 @@ impl Records for NatsRecords<'_> {
         let mut keys = keys.map_err(|e| self.store.lost("cannot list the shared records", e))?;
         keys.sort_unstable();
         Ok(keys)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{keep_start, KEPT_STARTS};
+
+    #[test]
+    fn chunk_starts_stay_bounded_sorted_and_keep_the_tail() {
+        let mut list = Vec::new();
+        for chunk in 0..10_000u64 {
+            keep_start(&mut list, (chunk * 3, chunk + 1));
+            assert!(list.len() <= KEPT_STARTS, "{} starts kept", list.len());
+            assert_eq!(list.last(), Some(&(chunk * 3, chunk + 1)), "the newest start is kept");
+        }
+        assert!(list.windows(2).all(|w| w[0] < w[1]), "ascending, no duplicates");
+        assert!(list.len() > KEPT_STARTS / 2, "thinned by half, not emptied: {}", list.len());
+        keep_start(&mut list, (3, 2));
+        keep_start(&mut list, (3, 2));
+        assert_eq!(list.iter().filter(|s| **s == (3, 2)).count(), 1, "an old start read again is kept once");
     }
 }

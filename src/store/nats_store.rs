@@ -22,6 +22,9 @@
 //! - **Acknowledgement.** An append returns `Ok` only after JetStream's publish acknowledgement
 //!   from the R3 stream (a quorum has it on disk), then its idempotency ids are indexed and
 //!   the notice published.
+//! - **Memory** is bounded: tips, headers and chunk starts of at most [`KEPT_STREAMS`] streams
+//!   ([`KEPT_STARTS`] starts each), the ids of [`KEPT_CHUNK_IDS`] chunks, [`KEPT_IN_DOUBT`] ids
+//!   in doubt. What is dropped is read again.
 //! - **Heads** are derived from the subject's last message (one request to the stream leader),
 //!   so every server sees every other's appends; reads walk the subject's messages in order,
 //!   remembering where immutable chunks start.
@@ -40,7 +43,8 @@
 //! # Round trips of an append
 //!
 //! Without idempotency ids, on a stream this process appended to before: the publish (acknowledged
-//! by the R3 stream) and one read that checks it won any race (see `publish`). With ids, also one
+//! by the R3 stream) and one read, answered by any replica, that checks it won any race (see
+//! `publish` and [`first_message`]). With ids, also one
 //! index read per id and, after the acknowledgement, the index writes (all at once). The ids of
 //! the stream's recent chunks come from memory ([`ChunkIds`], kept for the chunks this process
 //! wrote or read): only chunks other writers added are read. The cached tip is not reloaded

@@ -44,8 +44,8 @@
 //!
 //! Without idempotency ids, on a stream this process appended to before: the publish (acknowledged
 //! by the R3 stream) and one read, answered by any replica, that checks it won any race (see
-//! `publish` and [`first_message`]). With ids, also one
-//! index read per id and, after the acknowledgement, the index writes (all at once). The ids of
+//! `publish` and [`first_message`]). With ids, also one index read per id and, after the
+//! acknowledgement, the index writes (all at once). The ids of
 //! the stream's recent chunks come from memory ([`ChunkIds`], kept for the chunks this process
 //! wrote or read): only chunks other writers added are read. The cached tip is not reloaded
 //! before each append: a stale one makes the publish fail or lose, and the request is judged
@@ -169,7 +169,7 @@ const KEPT_CHUNK_IDS: usize = 16_384;
 /// are cleared when full, and only unused tips go; losing them costs only reads).
 const KEPT_STREAMS: usize = 16_384;
 
-/// How many chunk starts are kept per stream (thinned by half when exceeded).
+/// How many chunk starts are kept per stream (spread evenly over it, see [`keep_start`]).
 const KEPT_STARTS: usize = 256;
 
 /// How many in-doubt ids are kept (cleared when full; see `NatsStore::in_doubt`).
@@ -819,19 +819,19 @@ impl NatsStore {
     }
 }
 
-/// Adds `start` (first event, JetStream sequence) to a stream's ascending chunk starts, at most
-/// [`KEPT_STARTS`] of them: beyond that every other start goes and the last stays, so a read
-/// walks at most twice as many chunks from where it starts, and the live tail starts where it did.
+/// Adds `start` (first event, JetStream sequence) to a stream's ascending chunk starts, keeping
+/// at most [`KEPT_STARTS`]: past that, the start whose loss leaves the smallest gap (in events)
+/// goes, never the first or the newest. So the kept starts stay spread evenly over the stream
+/// (a read walks about `events / KEPT_STARTS` events' chunks at most before it reaches its
+/// range), and the live tail starts where it did.
 fn keep_start(list: &mut Vec<(u64, u64)>, start: (u64, u64)) {
-    if let Err(at) = list.binary_search(&start) {
-        list.insert(at, start);
-        if list.len() > KEPT_STARTS {
-            let last = list.len() - 1;
-            let mut at = 0;
-            list.retain(|_| {
-                at += 1;
-                at % 2 == 0 || at - 1 == last
-            });
+    let Err(at) = list.binary_search(&start) else { return };
+    list.insert(at, start);
+    if list.len() > KEPT_STARTS {
+        let last = list.len() - 1;
+        let gap = |i: usize| list[i + 1].0 - list[i - 1].0;
+        if let Some(drop) = (1..last).min_by_key(|&i| gap(i)) {
+            list.remove(drop);
         }
     }
 }
@@ -1309,17 +1309,26 @@ mod tests {
     use super::{keep_start, KEPT_STARTS};
 
     #[test]
-    fn chunk_starts_stay_bounded_sorted_and_keep_the_tail() {
+    fn chunk_starts_stay_bounded_spread_evenly_and_keep_the_tail() {
         let mut list = Vec::new();
         for chunk in 0..10_000u64 {
             keep_start(&mut list, (chunk * 3, chunk + 1));
             assert!(list.len() <= KEPT_STARTS, "{} starts kept", list.len());
             assert_eq!(list.last(), Some(&(chunk * 3, chunk + 1)), "the newest start is kept");
         }
+        assert_eq!(list.len(), KEPT_STARTS);
+        assert_eq!(list[0], (0, 1), "the first start is kept");
         assert!(list.windows(2).all(|w| w[0] < w[1]), "ascending, no duplicates");
-        assert!(list.len() > KEPT_STARTS / 2, "thinned by half, not emptied: {}", list.len());
-        keep_start(&mut list, (3, 2));
-        keep_start(&mut list, (3, 2));
-        assert_eq!(list.iter().filter(|s| **s == (3, 2)).count(), 1, "an old start read again is kept once");
+        // 30,000 events over 256 starts: an even spread leaves gaps of about 118 events.
+        let widest = list.windows(2).map(|w| w[1].0 - w[0].0).max().unwrap_or(0);
+        assert!(widest <= 2 * 30_000 / KEPT_STARTS as u64, "the widest gap is {widest} events");
+        // Reading an old part again offers its starts again: the spread stays, nothing twice.
+        for chunk in 4_000..4_100u64 {
+            keep_start(&mut list, (chunk * 3, chunk + 1));
+            keep_start(&mut list, (chunk * 3, chunk + 1));
+        }
+        assert_eq!(list.len(), KEPT_STARTS);
+        assert!(list.windows(2).all(|w| w[0] < w[1]), "ascending, no duplicates");
+        assert_eq!(list.last(), Some(&(29_997, 10_000)), "the newest start is kept");
     }
 }

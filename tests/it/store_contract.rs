@@ -40,12 +40,14 @@ fn req(stream: &str, expected: ExpectedVersion, events: Vec<NewEvent>) -> Append
     AppendRequest { stream: sid(stream), expected, create: Some(opaque_header(stream, Timestamp(0))), events }
 }
 
+/// A stored event's payload, as text.
+fn text(stored: &[u8]) -> String {
+    String::from_utf8(chain::open_event(stored).unwrap().0.v1().payload.to_vec()).unwrap()
+}
+
 fn payloads(store: &dyn Store, stream: &str) -> Vec<String> {
     let log = store.export(&sid(stream)).expect("the chain verifies");
-    log.events
-        .iter()
-        .map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap())
-        .collect()
+    log.events.iter().map(|e| text(e)).collect()
 }
 
 #[test]
@@ -141,20 +143,15 @@ fn retries_with_idempotency_ids_record_nothing_twice() {
 #[test]
 fn a_long_stream_reads_the_same_from_any_position() {
     let chunks = 300u64;
+    let positions = [0, 1, 150, 257, chunks - 1];
     let read_all = |store: &dyn Store| -> Vec<Vec<String>> {
-        [0, 1, 150, 257, chunks - 1]
+        positions
             .iter()
-            .map(|&from| {
-                let stored = store.read(&sid("long"), from, chunks).unwrap();
-                stored
-                    .iter()
-                    .map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap())
-                    .collect()
-            })
+            .map(|&from| store.read(&sid("long"), from, chunks).unwrap().iter().map(|e| text(e)).collect())
             .collect()
     };
     let expected: Vec<Vec<String>> =
-        [0, 1, 150, 257, chunks - 1].iter().map(|&from| (from..chunks).map(|i| format!("e{i}")).collect()).collect();
+        positions.iter().map(|&from| (from..chunks).map(|i| format!("e{i}")).collect()).collect();
     let sled = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
     let ns = nats_namespace();
     let (nats, fresh) = (ns.store(), ns.store());
@@ -214,10 +211,7 @@ fn a_watch_sees_every_event_in_order_from_any_position() {
                 assert!(!got.is_empty(), "a watch waited 20 s for an event appended meanwhile");
                 seen.extend(got);
             }
-            let texts: Vec<String> = seen
-                .iter()
-                .map(|e| String::from_utf8(chain::open_event(e).unwrap().0.v1().payload.to_vec()).unwrap())
-                .collect();
+            let texts: Vec<String> = seen.iter().map(|e| text(e)).collect();
             assert_eq!(texts, ["2", "3", "4", "5"]);
         });
         let rest = from_one.next(store, Duration::from_secs(5)).unwrap();

@@ -38,8 +38,6 @@ pub fn purge_in_background() {
 const DIRTY_DECAY_MS: isize = 250;
 
 fn main() -> ExitCode {
-    // `kifu log ... | head` should end quietly, as other Unix tools do, not panic on a closed pipe.
-    sigpipe::reset();
     match cli::run() {
         Ok(code) => code,
         Err(err) => {

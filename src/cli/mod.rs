@@ -176,6 +176,16 @@ pub fn run() -> Result<ExitCode> {
         }
     };
     let ctx = Context::new(cli.data, cli.store)?;
+    // `kifu log ... | head` should end quietly, as other Unix tools do, not panic on a closed
+    // pipe: the default SIGPIPE ends the process. Not in a process holding sockets: writing to
+    // a peer that went away (a SIGKILLed NATS node, whose socket the client writes with writev,
+    // which cannot ask for no signal) would end it too, a server included, where the write's
+    // error is handled and the client reconnects. Those keep Rust's ignored SIGPIPE.
+    let holds_sockets = matches!(cli.command, Command::Serve(_) | Command::Debug(_) | Command::Migrate(_))
+        || matches!(ctx.location, Location::Nats(_));
+    if !holds_sockets {
+        sigpipe::reset();
+    }
     match cli.command {
         Command::Demo(a) => demo::run(&ctx, a),
         Command::Streams(a) => streams::run(&ctx, a),

@@ -52,6 +52,35 @@ fn serve_and_tokens_through_the_binary() {
     let late = env.ok(&["token", "issue", "--role", "organizer", "--tournament", "naruto", "--name", "ora"]);
     let who = http_get(&addr, "/api/v1/whoami", Some(late.trim()));
     assert!(who.contains("\"organizer\""), "{who}");
+    // A write to a peer that went away raises SIGPIPE (a cluster node's socket, written with
+    // writev): the server ignores it and goes on serving. A trial saw a server end on one.
+    let sent = std::process::Command::new("kill").args(["-PIPE", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "the server ended on SIGPIPE");
+    assert!(http_get(&addr, "/api/v1/streams", None).starts_with("HTTP/1.1 200"));
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// `kifu log … | head` ends quietly when the reader goes (SIGPIPE, as other Unix tools do), not
+/// with a panic; only the commands that hold sockets ignore SIGPIPE (the server, above).
+#[test]
+fn a_listing_into_a_closed_pipe_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    env.ok(&["import", concat!(env!("CARGO_MANIFEST_DIR"), "/replays/naruto-judged.kifu")]);
+    // About 200 KB of table: more than a pipe holds, so the writer meets the closed end.
+    let mut child = kifu_cmd(&env.data())
+        .args(["log", "naruto-judged"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(!first.is_empty());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.signal(), Some(13), "ended by SIGPIPE: {:?}", out.status);
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -7,7 +7,8 @@
 //! |-----------------------------------------|---------------------------------------------------------|
 //! | JetStream stream `KIFU_<ns>`, R3, file  | subjects `<ns>.ev.*`                                    |
 //! | subject `<ns>.ev.<tok>`                 | one message (a *chunk*) per append request              |
-//! | KV bucket `KIFU_<ns>_IDEM`, R3          | key `<tok>.<hex id>` → `u64be seq` of the event         |
+//! | stream `KV_KIFU_<ns>_IDEM`, R3, file    | subject `$KV.KIFU_<ns>_IDEM.<tok>.<hex id>`: the last   |
+//! |   (the index; laid out as a KV bucket)  | message holds `u64be seq` of the event (see [`IdIndex`])|
 //! | core subject `<ns>.notice.<tok>`        | a notice after every acknowledged append (watchers)     |
 //!
 //! - A **chunk** is framed as sled's: `u32le n ‖ bytes` per frame. Its message header
@@ -31,7 +32,7 @@
 //!
 //! # Idempotency guarantee
 //!
-//! A retry is recognised (and writes nothing) when each of its ids is either in the KV index
+//! A retry is recognised (and writes nothing) when each of its ids is either in the index
 //! or in one of the stream's last [`RECENT_CHUNKS`] chunks. Every acknowledged append had its
 //! ids indexed before `Ok` was returned, so an acknowledged append is recognised forever
 //! (unlike JetStream's own dedupe window). An append that landed but was not acknowledged
@@ -196,7 +197,7 @@ pub struct NatsStore {
     drops: tokio::sync::watch::Receiver<u64>,
     /// Shared, not cloned per call: a `Stream` carries the whole stream configuration.
     events: Arc<stream::Stream>,
-    idem: kv::Store,
+    idem: IdIndex,
     ns: String,
     replicas: usize,
     location: String,
@@ -278,6 +279,66 @@ async fn open_bucket(js: &jetstream::Context, bucket: &str, replicas: usize) -> 
     Ok(js.get_key_value(bucket).await?)
 }
 
+/// The idempotency index: the last message on subject `$KV.<bucket>.<key>` of stream
+/// `KV_<bucket>` holds the key's value. That is a KV bucket's layout (earlier builds opened it
+/// as one, and their entries read the same), but with no per-subject limit, which a KV bucket
+/// must have. The limit is what lost index entries: nats-server 2.9.10 (Debian's) miscounts a
+/// subject's messages under concurrent writes to a stream with a per-subject limit (fixed in
+/// 2.9.15, nats-server#3900) and enforces the limit on those counts when a node recovers after
+/// a crash (#3579), so a SIGKILLed replica dropped an entry the other two kept (the fault
+/// trials: one replica one message short, at the same last sequence). Without a limit the
+/// server runs none of that. An id is written once, or again with the same value by a retry,
+/// so the subject's last message is the answer and nothing needs removing.
+#[derive(Clone)]
+struct IdIndex {
+    js: jetstream::Context,
+    stream: Arc<stream::Stream>,
+    /// `$KV.<bucket>.`
+    prefix: String,
+}
+
+impl IdIndex {
+    /// Creates (or finds) the index `KV_<bucket>`; one an earlier build created as a KV bucket
+    /// (one message per subject) loses its limit, a configuration change only (should the
+    /// server refuse, it keeps working as before).
+    async fn open(js: &jetstream::Context, bucket: &str, replicas: usize) -> Result<Self, async_nats::Error> {
+        let name = format!("KV_{bucket}");
+        let mut stream = js
+            .get_or_create_stream(stream::Config {
+                name: name.clone(),
+                subjects: vec![format!("$KV.{bucket}.>")],
+                max_messages_per_subject: -1,
+                deny_delete: true,
+                num_replicas: replicas,
+                storage: stream::StorageType::File,
+                ..Default::default()
+            })
+            .await?;
+        if stream.cached_info().config.max_messages_per_subject > 0 {
+            let config = stream::Config { max_messages_per_subject: -1, ..stream.cached_info().config.clone() };
+            if js.update_stream(config).await.is_ok() {
+                stream = js.get_stream(name).await?;
+            }
+        }
+        Ok(IdIndex { js: js.clone(), stream: Arc::new(stream), prefix: format!("$KV.{bucket}.") })
+    }
+
+    /// The value of `key` (read from the stream leader, so a write through any server is seen).
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, async_nats::Error> {
+        match self.stream.get_last_raw_message_by_subject(&format!("{}{key}", self.prefix)).await {
+            Ok(msg) => Ok(Some(msg.payload.to_vec())),
+            Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Writes `key`, acknowledged by the R3 stream.
+    async fn put(&self, key: &str, value: Vec<u8>) -> Result<(), async_nats::Error> {
+        self.js.publish(format!("{}{key}", self.prefix), value.into()).await?.await?;
+        Ok(())
+    }
+}
+
 /// How long [`NatsStore::connect`] keeps retrying a stream setup that timed out.
 const SETUP_PATIENCE: Duration = Duration::from_secs(30);
 
@@ -286,7 +347,7 @@ async fn set_up(
     js: &jetstream::Context,
     ns: &str,
     replicas: usize,
-) -> Result<(stream::Stream, kv::Store), async_nats::Error> {
+) -> Result<(stream::Stream, IdIndex), async_nats::Error> {
     let mut events = js
         .get_or_create_stream(stream::Config {
             name: format!("KIFU_{ns}"),
@@ -305,7 +366,7 @@ async fn set_up(
             events = js.get_stream(format!("KIFU_{ns}")).await?;
         }
     }
-    Ok((events, open_bucket(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
+    Ok((events, IdIndex::open(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
 }
 
 /// Whether a setup failure may pass by itself: a timeout, or JetStream electing its leader.
@@ -628,7 +689,7 @@ impl NatsStore {
         let same = |stored: &[u8]| ev.is_some_and(|ev| super::same_event(stored, ev));
         let (idem, key) = (self.idem.clone(), Self::idem_key(sid, id));
         let indexed =
-            self.block(async move { idem.get(key).await })?.map_err(|e| self.lost("cannot read the index", e))?;
+            self.block(async move { idem.get(&key).await })?.map_err(|e| self.lost("cannot read the index", e))?;
         if let Some(bytes) = indexed {
             let seq = <[u8; 8]>::try_from(&bytes[..])
                 .map(u64::from_be_bytes)
@@ -821,7 +882,7 @@ impl NatsStore {
             .iter()
             .map(|(seq, id)| {
                 let (idem, key, value) = (idem.clone(), Self::idem_key(sid, id), seq.to_be_bytes().to_vec());
-                async move { idem.put(key, value.into()).await }
+                async move { idem.put(&key, value).await }
             })
             .collect();
         // A timed-out put is "unavailable, retry" (503), not a fault: the retry indexes it again.

@@ -332,6 +332,57 @@ fn a_stream_an_earlier_build_created_gains_direct_gets() {
     assert_eq!(payloads(&two, "old"), ["a", "b", "c"]);
 }
 
+/// The idempotency index an earlier build created as a KV bucket (one message per subject) loses
+/// its per-subject limit when opened (nats-server 2.9.10 may enforce that limit wrongly after a
+/// crash: see `IdIndex`), and ids indexed through it are recognised long after their chunk left
+/// the recent ones, through a fresh store.
+#[test]
+fn an_index_an_earlier_build_created_loses_its_per_subject_limit() {
+    use async_nats::jetstream::{self, stream};
+    let ns = nats_namespace();
+    let bucket = format!("KIFU_{}_IDEM", ns.url.namespace);
+    let (servers, replicas) = (ns.url.servers.clone(), ns.url.replicas);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let per_subject = || {
+        let (servers, name) = (servers.clone(), format!("KV_{bucket}"));
+        rt.block_on(async move {
+            let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+            js.get_stream(&name).await.unwrap().cached_info().config.max_messages_per_subject
+        })
+    };
+    rt.block_on(async {
+        let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+        // As the earlier build made it (a KV bucket of history 1).
+        js.create_stream(stream::Config {
+            name: format!("KV_{bucket}"),
+            subjects: vec![format!("$KV.{bucket}.>")],
+            max_messages_per_subject: 1,
+            discard: stream::DiscardPolicy::New,
+            allow_rollup: true,
+            deny_delete: true,
+            num_replicas: replicas,
+            storage: stream::StorageType::File,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    });
+    assert_eq!(per_subject(), 1, "the earlier build's bucket, as it made it");
+    let one = ns.store();
+    assert!(per_subject() <= 0, "opening it lifted the limit: {}", per_subject());
+    let first = req("ids", ExpectedVersion::NoStream, vec![ev_id("a", "k")]);
+    one.append(first.clone()).unwrap();
+    for n in 1..=20u64 {
+        one.append(req("ids", ExpectedVersion::Exact(n), vec![ev(&format!("e{n}"))])).unwrap();
+    }
+    // 20 chunks later the id is found only in the index, by a store that never saw it.
+    let two = ns.store();
+    let again = two.append(first).unwrap();
+    assert!(again.retried && again.stored.is_empty(), "{again:?}");
+    assert_eq!(two.recorded_id(&sid("ids"), &IdempotencyId::from_key("k")).unwrap(), Some(0));
+    assert_eq!(payloads(&two, "ids").len(), 21);
+}
+
 #[test]
 fn an_unreachable_cluster_is_a_clear_error() {
     let port = free_port();

@@ -282,12 +282,12 @@ async fn open_bucket(js: &jetstream::Context, bucket: &str, replicas: usize) -> 
 /// The idempotency index: the last message on subject `$KV.<bucket>.<key>` of stream
 /// `KV_<bucket>` holds the key's value. That is a KV bucket's layout (earlier builds opened it
 /// as one, and their entries read the same), but with no per-subject limit, which a KV bucket
-/// must have. The limit is what lost index entries: nats-server 2.9.10 (Debian's) miscounts a
-/// subject's messages under concurrent writes to a stream with a per-subject limit (fixed in
-/// 2.9.15, nats-server#3900) and enforces the limit on those counts when a node recovers after
-/// a crash (#3579), so a SIGKILLed replica dropped an entry the other two kept (the fault
-/// trials: one replica one message short, at the same last sequence). Without a limit the
-/// server runs none of that. An id is written once, or again with the same value by a retry,
+/// must have. The limit is the likely way index entries were lost (inferred from the server's
+/// fixes; not reproduced on demand): nats-server 2.9.10 (Debian's) miscounts a subject's
+/// messages under concurrent writes to a stream with a per-subject limit (fixed in 2.9.15,
+/// nats-server#3900) and enforces the limit on those counts when a node recovers after a crash
+/// (#3579), which fits what the fault trials saw: a SIGKILLed replica one entry short of the
+/// other two, at the same last sequence. Without a limit the server runs none of that. An id is written once, or again with the same value by a retry,
 /// so the subject's last message is the answer and nothing needs removing.
 #[derive(Clone)]
 struct IdIndex {

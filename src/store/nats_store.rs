@@ -287,8 +287,9 @@ async fn open_bucket(js: &jetstream::Context, bucket: &str, replicas: usize) -> 
 /// messages under concurrent writes to a stream with a per-subject limit (fixed in 2.9.15,
 /// nats-server#3900) and enforces the limit on those counts when a node recovers after a crash
 /// (#3579), which fits what the fault trials saw: a SIGKILLed replica one entry short of the
-/// other two, at the same last sequence. Without a limit the server runs none of that. An id is written once, or again with the same value by a retry,
-/// so the subject's last message is the answer and nothing needs removing.
+/// other two, at the same last sequence. Without a limit the server runs none of that. An id
+/// is written once, or again with the same value by a retry, so the subject's last message is
+/// the answer and nothing needs removing.
 #[derive(Clone)]
 struct IdIndex {
     js: jetstream::Context,
@@ -302,10 +303,9 @@ impl IdIndex {
     /// (one message per subject) loses its limit, a configuration change only (should the
     /// server refuse, it keeps working as before).
     async fn open(js: &jetstream::Context, bucket: &str, replicas: usize) -> Result<Self, async_nats::Error> {
-        let name = format!("KV_{bucket}");
-        let mut stream = js
+        let stream = js
             .get_or_create_stream(stream::Config {
-                name: name.clone(),
+                name: format!("KV_{bucket}"),
                 subjects: vec![format!("$KV.{bucket}.>")],
                 max_messages_per_subject: -1,
                 deny_delete: true,
@@ -314,12 +314,8 @@ impl IdIndex {
                 ..Default::default()
             })
             .await?;
-        if stream.cached_info().config.max_messages_per_subject > 0 {
-            let config = stream::Config { max_messages_per_subject: -1, ..stream.cached_info().config.clone() };
-            if js.update_stream(config).await.is_ok() {
-                stream = js.get_stream(name).await?;
-            }
-        }
+        let stream =
+            reconfigured(js, stream, |c| c.max_messages_per_subject > 0, |c| c.max_messages_per_subject = -1).await?;
         Ok(IdIndex { js: js.clone(), stream: Arc::new(stream), prefix: format!("$KV.{bucket}.") })
     }
 
@@ -348,7 +344,7 @@ async fn set_up(
     ns: &str,
     replicas: usize,
 ) -> Result<(stream::Stream, IdIndex), async_nats::Error> {
-    let mut events = js
+    let events = js
         .get_or_create_stream(stream::Config {
             name: format!("KIFU_{ns}"),
             subjects: vec![format!("{ns}.ev.*")],
@@ -358,15 +354,31 @@ async fn set_up(
             ..Default::default()
         })
         .await?;
-    // A stream an earlier build created has no direct gets: allow them (a configuration change
-    // only; no message moves). Should the server refuse, the race check reads from the leader.
-    if !events.cached_info().config.allow_direct {
-        let config = stream::Config { allow_direct: true, ..events.cached_info().config.clone() };
-        if js.update_stream(config).await.is_ok() {
-            events = js.get_stream(format!("KIFU_{ns}")).await?;
-        }
-    }
+    // A stream an earlier build created has no direct gets: allow them. Should the server
+    // refuse, the race check reads from the leader.
+    let events = reconfigured(js, events, |c| !c.allow_direct, |c| c.allow_direct = true).await?;
     Ok((events, IdIndex::open(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
+}
+
+/// `stream` as an earlier build configured it, changed by `change` where `stale` says it needs
+/// to be: a configuration change only (no message moves). A change the server refuses leaves
+/// the stream as it was, which still works (the callers say how).
+async fn reconfigured(
+    js: &jetstream::Context,
+    stream: stream::Stream,
+    stale: impl Fn(&stream::Config) -> bool,
+    change: impl Fn(&mut stream::Config),
+) -> Result<stream::Stream, async_nats::Error> {
+    let mut config = stream.cached_info().config.clone();
+    if !stale(&config) {
+        return Ok(stream);
+    }
+    change(&mut config);
+    let name = config.name.clone();
+    if js.update_stream(config).await.is_err() {
+        return Ok(stream);
+    }
+    Ok(js.get_stream(name).await?)
 }
 
 /// Whether a setup failure may pass by itself: a timeout, or JetStream electing its leader.

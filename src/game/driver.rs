@@ -11,7 +11,7 @@ use super::replay::{Replay, Step};
 use super::selfplay;
 use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Viewer};
 use crate::log::chain::{Head, VerifiedLog};
-use crate::log::envelope::{Actor, IdempotencyId, StreamId, Timestamp};
+use crate::log::envelope::{Actor, IdempotencyId, MatchBinding, StreamId, Timestamp};
 use crate::store::Store;
 
 /// One line of a game's timeline, as a viewer may see it.
@@ -99,6 +99,19 @@ pub trait Driver: Send + Sync {
         stream: &StreamId,
         request: &NewGame<'_>,
         now: Timestamp,
+    ) -> Result<Head, GameError> {
+        self.create_bound(store, stream, request, now, None)
+    }
+    /// As [`Driver::create`], the game bound to a tournament's match (in its hashed header) when
+    /// `bound` names one. The caller checks that the match exists and seats these players
+    /// (`tournament::claim::check_binding`).
+    fn create_bound(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        request: &NewGame<'_>,
+        now: Timestamp,
+        bound: Option<MatchBinding>,
     ) -> Result<Head, GameError>;
     /// Validates and appends a game action given as JSON. With `forced_by`, a judge forces it.
     /// Without an actor, the player whose action it is records it.
@@ -139,6 +152,19 @@ pub trait Driver: Send + Sync {
         stream: Option<StreamId>,
         now: Timestamp,
         as_recorded: bool,
+    ) -> Result<(StreamId, Head), GameError> {
+        self.import_jsonl_bound(store, text, stream, now, as_recorded, None)
+    }
+    /// As [`Driver::import_jsonl`], the new stream bound to a tournament's match when `bound`
+    /// names one (a game recorded elsewhere enters a tournament only this way: as a new stream).
+    fn import_jsonl_bound(
+        &self,
+        store: &dyn Store,
+        text: &str,
+        stream: Option<StreamId>,
+        now: Timestamp,
+        as_recorded: bool,
+        bound: Option<MatchBinding>,
     ) -> Result<(StreamId, Head), GameError>;
     /// A game in JSON lines as an in-memory log, parsed as recorded (for auditing a file).
     fn jsonl_log(&self, text: &str) -> Result<VerifiedLog, GameError>;
@@ -152,6 +178,18 @@ pub trait Driver: Send + Sync {
         seed: u64,
         players: &[String],
         now: Timestamp,
+    ) -> Result<Head, GameError> {
+        self.self_play_bound(store, stream, seed, players, now, None)
+    }
+    /// As [`Driver::self_play`], the game bound to a tournament's match when `bound` names one.
+    fn self_play_bound(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        seed: u64,
+        players: &[String],
+        now: Timestamp,
+        bound: Option<MatchBinding>,
     ) -> Result<Head, GameError>;
 }
 
@@ -367,15 +405,16 @@ impl<G: Game> Driver for GameDriver<G> {
         s
     }
 
-    fn create(
+    fn create_bound(
         &self,
         store: &dyn Store,
         stream: &StreamId,
         request: &NewGame<'_>,
         now: Timestamp,
+        bound: Option<MatchBinding>,
     ) -> Result<Head, GameError> {
         let config = G::new_config(request).map_err(|errs| GameError::Input(errs.join("\n")))?;
-        record::create::<G>(store, stream, &config, now)
+        record::create_bound::<G>(store, stream, &config, now, bound)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -418,13 +457,14 @@ impl<G: Game> Driver for GameDriver<G> {
         audit::audit::<G>(g.config, g.steps).map(|(r, _)| r).map_err(GameError::Setup)
     }
 
-    fn import_jsonl(
+    fn import_jsonl_bound(
         &self,
         store: &dyn Store,
         text: &str,
         stream: Option<StreamId>,
         now: Timestamp,
         as_recorded: bool,
+        bound: Option<MatchBinding>,
     ) -> Result<(StreamId, Head), GameError> {
         let parsed = record::parse_jsonl::<G>(text, as_recorded)?;
         let stream = match (stream, parsed.stream) {
@@ -432,7 +472,7 @@ impl<G: Game> Driver for GameDriver<G> {
             (None, Some(n)) => StreamId::new(&n).map_err(|e| GameError::Input(format!("line 1: {e}")))?,
             (None, None) => return Err(GameError::Input("line 1 names no \"stream\"; give one with --id".into())),
         };
-        let head = record::import_entries::<G>(store, &stream, &parsed.config, parsed.entries, now)?;
+        let head = record::import_entries_bound::<G>(store, &stream, &parsed.config, parsed.entries, now, bound)?;
         Ok((stream, head))
     }
 
@@ -445,15 +485,16 @@ impl<G: Game> Driver for GameDriver<G> {
         record::to_jsonl::<G>(log.header.stream(), &g.config, &g.steps)
     }
 
-    fn self_play(
+    fn self_play_bound(
         &self,
         store: &dyn Store,
         stream: &StreamId,
         seed: u64,
         players: &[String],
         now: Timestamp,
+        bound: Option<MatchBinding>,
     ) -> Result<Head, GameError> {
         let game = selfplay::self_play::<G>(seed, players, 100_000).map_err(GameError::Setup)?;
-        record::import_entries::<G>(store, stream, &game.config, game.entries, now)
+        record::import_entries_bound::<G>(store, stream, &game.config, game.entries, now, bound)
     }
 }

@@ -13,7 +13,7 @@ use super::replay::{Replay, Step};
 use super::{Game, GameEntry, Viewer, Violation};
 use crate::log::chain::{self, Head, VerifiedLog, Verifier};
 use crate::log::envelope::{
-    Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp,
+    Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, MatchBinding, StreamId, StreamKind, Timestamp,
 };
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store, StoreError};
 
@@ -110,7 +110,18 @@ pub fn load<G: Game>(store: &dyn Store, stream: &StreamId) -> Result<LoadedGame<
 
 /// The header of a new game stream.
 pub fn game_header<G: Game>(stream: &StreamId, config: &G::Config, created_at: Timestamp) -> Result<Header, GameError> {
-    Ok(Header::V1(HeaderV1 {
+    bound_game_header::<G>(stream, config, created_at, None)
+}
+
+/// The header of a new game stream, bound to a tournament's match when `bound` names one
+/// (a version 2 header; an unbound game keeps version 1, byte for byte).
+pub fn bound_game_header<G: Game>(
+    stream: &StreamId,
+    config: &G::Config,
+    created_at: Timestamp,
+    bound: Option<MatchBinding>,
+) -> Result<Header, GameError> {
+    let header = HeaderV1 {
         stream: stream.clone(),
         kind: StreamKind::Game,
         ruleset: G::RULESET.to_string(),
@@ -118,7 +129,8 @@ pub fn game_header<G: Game>(stream: &StreamId, config: &G::Config, created_at: T
         players: G::players(config),
         config: postcard::to_stdvec(config)?,
         created_at,
-    }))
+    };
+    Ok(Header::with_binding(header, bound))
 }
 
 /// Creates a game stream after checking its setup (deck construction and the like).
@@ -128,8 +140,19 @@ pub fn create<G: Game>(
     config: &G::Config,
     created_at: Timestamp,
 ) -> Result<Head, GameError> {
+    create_bound::<G>(store, stream, config, created_at, None)
+}
+
+/// As [`create`], bound to a tournament's match when `bound` names one.
+pub fn create_bound<G: Game>(
+    store: &dyn Store,
+    stream: &StreamId,
+    config: &G::Config,
+    created_at: Timestamp,
+    bound: Option<MatchBinding>,
+) -> Result<Head, GameError> {
     G::setup(config).map_err(GameError::Setup)?;
-    let header = game_header::<G>(stream, config, created_at)?;
+    let header = bound_game_header::<G>(stream, config, created_at, bound)?;
     let appended = store.append(AppendRequest {
         stream: stream.clone(),
         expected: ExpectedVersion::NoStream,
@@ -708,7 +731,19 @@ pub fn import_entries<G: Game>(
     entries: Vec<(Actor, GameEntry<G::Event>)>,
     created_at: Timestamp,
 ) -> Result<Head, GameError> {
-    let header = game_header::<G>(stream, config, created_at)?;
+    import_entries_bound::<G>(store, stream, config, entries, created_at, None)
+}
+
+/// As [`import_entries`], the new stream bound to a tournament's match when `bound` names one.
+pub fn import_entries_bound<G: Game>(
+    store: &dyn Store,
+    stream: &StreamId,
+    config: &G::Config,
+    entries: Vec<(Actor, GameEntry<G::Event>)>,
+    created_at: Timestamp,
+    bound: Option<MatchBinding>,
+) -> Result<Head, GameError> {
+    let header = bound_game_header::<G>(stream, config, created_at, bound)?;
     let mut events = Vec::with_capacity(entries.len());
     for (actor, entry) in entries {
         events.push(NewEvent { actor, payload: postcard::to_stdvec(&entry)?, idempotency: None });

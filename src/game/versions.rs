@@ -9,7 +9,7 @@ use super::driver::{Driver, Session};
 use super::record::{GameError, Recorded};
 use super::{NewGame, RuleCoverage, Ruling};
 use crate::log::chain::{Head, VerifiedLog};
-use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId, Timestamp};
+use crate::log::envelope::{Actor, Header, IdempotencyId, MatchBinding, StreamId, Timestamp};
 use crate::store::Store;
 
 /// Every released version of one ruleset, oldest first; the last is the newest.
@@ -67,14 +67,15 @@ impl Driver for Versions {
         self.newest().map(|d| d.entry_schema()).unwrap_or_default()
     }
 
-    fn create(
+    fn create_bound(
         &self,
         store: &dyn Store,
         stream: &StreamId,
         request: &NewGame<'_>,
         now: Timestamp,
+        bound: Option<MatchBinding>,
     ) -> Result<Head, GameError> {
-        self.current()?.create(store, stream, request, now)
+        self.current()?.create_bound(store, stream, request, now, bound)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -116,15 +117,16 @@ impl Driver for Versions {
     }
 
     /// JSON lines carry no version: an import is recorded under the newest rules.
-    fn import_jsonl(
+    fn import_jsonl_bound(
         &self,
         store: &dyn Store,
         text: &str,
         stream: Option<StreamId>,
         now: Timestamp,
         as_recorded: bool,
+        bound: Option<MatchBinding>,
     ) -> Result<(StreamId, Head), GameError> {
-        self.current()?.import_jsonl(store, text, stream, now, as_recorded)
+        self.current()?.import_jsonl_bound(store, text, stream, now, as_recorded, bound)
     }
 
     fn jsonl_log(&self, text: &str) -> Result<VerifiedLog, GameError> {
@@ -135,14 +137,15 @@ impl Driver for Versions {
         self.for_header(&log.header)?.export_jsonl(log)
     }
 
-    fn self_play(
+    fn self_play_bound(
         &self,
         store: &dyn Store,
         stream: &StreamId,
         seed: u64,
         players: &[String],
         now: Timestamp,
+        bound: Option<MatchBinding>,
     ) -> Result<Head, GameError> {
-        self.current()?.self_play(store, stream, seed, players, now)
+        self.current()?.self_play_bound(store, stream, seed, players, now, bound)
     }
 }

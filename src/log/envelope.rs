@@ -171,6 +171,8 @@ impl IdempotencyId {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Header {
     V1(HeaderV1),
+    /// A game created bound to one match of a tournament: the version 1 fields and the binding.
+    V2(HeaderV2),
 }
 
 /// Version 1 of the header. Never add a field: add `HeaderV2` instead.
@@ -189,6 +191,42 @@ pub struct HeaderV1 {
     pub created_at: Timestamp,
 }
 
+/// Version 2 of the header: a game bound to a tournament's match from its creation. Never add a
+/// field: add `HeaderV3` instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderV2 {
+    pub header: HeaderV1,
+    pub bound: MatchBinding,
+}
+
+/// The match a game belongs to: a tournament stream, a round, and a table (two players) or a pod
+/// (several). Stored format.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MatchBinding {
+    pub tournament: StreamId,
+    pub round: u32,
+    pub place: MatchPlace,
+}
+
+/// Where in a round a match is played. Stored format: variants are only ever appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum MatchPlace {
+    /// A two-player table, numbered from 1.
+    Table(u32),
+    /// A pod of a multiplayer game, numbered from 1.
+    Pod(u32),
+}
+
+impl fmt::Display for MatchBinding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (what, n) = match self.place {
+            MatchPlace::Table(n) => ("table", n),
+            MatchPlace::Pod(n) => ("pod", n),
+        };
+        write!(f, "{} round {} {what} {n}", self.tournament, self.round)
+    }
+}
+
 impl Header {
     /// The header of an opaque stream (free-form notes, tests, benchmarks): no players, no configuration.
     pub fn opaque(stream: StreamId, created_at: Timestamp) -> Header {
@@ -203,9 +241,28 @@ impl Header {
         })
     }
 
+    /// The version 1 fields, which every header version holds.
     pub fn v1(&self) -> &HeaderV1 {
         match self {
             Header::V1(h) => h,
+            Header::V2(h) => &h.header,
+        }
+    }
+
+    /// The match a game was created bound to, if any. Hashed with the header, so it can never
+    /// change: the one fact that decides which tournament may link the game.
+    pub fn bound(&self) -> Option<&MatchBinding> {
+        match self {
+            Header::V1(_) => None,
+            Header::V2(h) => Some(&h.bound),
+        }
+    }
+
+    /// `header` bound to `bound` (version 2), or as it is (version 1) when there is no binding.
+    pub fn with_binding(header: HeaderV1, bound: Option<MatchBinding>) -> Header {
+        match bound {
+            None => Header::V1(header),
+            Some(bound) => Header::V2(HeaderV2 { header, bound }),
         }
     }
 

@@ -11,7 +11,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::chain::{self, At, ChainError, Problem, VerifiedLog};
-use super::envelope::{Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, StreamId, StreamKind, Timestamp};
+use super::envelope::{
+    Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, MatchBinding, MatchPlace, StreamId, StreamKind,
+    Timestamp,
+};
 use super::hash::Hash32;
 use super::LogError;
 
@@ -51,6 +54,18 @@ pub struct JsonHeader {
     pub created_at_utc: String,
     /// The header hash event 0 chains from.
     pub hash: Hash32,
+    /// The match a game was created bound to (a version 2 header); absent for an unbound stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<JsonBinding>,
+}
+
+/// A game's binding to a tournament's match, field by field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JsonBinding {
+    pub tournament: String,
+    pub round: u32,
+    pub place: MatchPlace,
 }
 
 /// One event envelope, field by field.
@@ -100,6 +115,11 @@ pub fn to_json(log: &VerifiedLog) -> Result<JsonLog, LogError> {
         created_at: h.created_at.0,
         created_at_utc: h.created_at.to_rfc3339(),
         hash: chain::header_hash(&log.header_bytes),
+        bound: log.header.bound().map(|b| JsonBinding {
+            tournament: b.tournament.to_string(),
+            round: b.round,
+            place: b.place,
+        }),
     };
     let mut events = Vec::with_capacity(log.events.len());
     for stored in &log.events {
@@ -148,7 +168,16 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
     let stream = StreamId::new(&jh.stream)?;
     let created_at = Timestamp(jh.created_at);
     check_utc("header.created_at_utc", created_at, &jh.created_at_utc)?;
-    let header = Header::V1(HeaderV1 {
+    let bound = match &jh.bound {
+        None => None,
+        Some(b) => Some(MatchBinding {
+            tournament: StreamId::new(&b.tournament)
+                .map_err(|e| LogError::Json(format!("header.bound.tournament: {e}")))?,
+            round: b.round,
+            place: b.place,
+        }),
+    };
+    let v1 = HeaderV1 {
         stream: stream.clone(),
         kind: jh.kind,
         ruleset: jh.ruleset.clone(),
@@ -156,7 +185,8 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
         players: jh.players.clone(),
         config: hex::decode(&jh.config_hex).map_err(|e| LogError::Json(format!("header.config_hex: {e}")))?,
         created_at,
-    });
+    };
+    let header = Header::with_binding(v1, bound);
     let header_bytes = chain::encode_header(&header)?;
     let computed = chain::header_hash(&header_bytes);
     if computed != jh.hash {

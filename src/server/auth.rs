@@ -95,13 +95,23 @@ impl GameAccess {
     }
 }
 
-/// What membership a scoped grant has in a game: whether a result recorded in the scope's
-/// tournament links the game, and whether `name` is registered in that tournament. Membership
-/// comes only from the tournament's log (ids carry no meaning: `fri` does not own `fri-late-g1`).
+/// What membership a scoped grant has in a game: whether the game is in the scope's tournament
+/// (created bound to one of its matches, in its hashed header, or linked by a result an earlier
+/// build recorded), and whether `name` may take a seat in it (registered in that tournament and,
+/// for a bound game, one of its match's players). Membership comes only from recorded data (ids
+/// carry no meaning: `fri` does not own `fri-late-g1`).
 async fn membership(state: &AppState, game: &OpenGame, tournament: &str, name: &str) -> (bool, bool) {
-    match state.tournament(tournament).await {
-        Ok(t) => (t.linked.contains_key(game.id.as_str()), t.loaded.state.players.iter().any(|p| p.name == name)),
-        Err(_) => (false, false),
+    let Ok(t) = state.tournament(tournament).await else { return (false, false) };
+    let registered = t.loaded.state.players.iter().any(|p| p.name == name);
+    match &game.bound {
+        Some(b) if b.tournament.as_str() == tournament => {
+            let seated = crate::tournament::claim::seated_at(&t.loaded.state, b)
+                .is_ok_and(|players| players.iter().any(|p| p == name));
+            (true, registered && seated)
+        }
+        // Bound to another tournament's match: never this one's, whatever a result says.
+        Some(_) => (false, false),
+        None => (t.linked.contains_key(game.id.as_str()), registered),
     }
 }
 
@@ -109,16 +119,16 @@ async fn membership(state: &AppState, game: &OpenGame, tournament: &str, name: &
 pub async fn game_access(state: &AppState, caller: &Caller, game: &OpenGame) -> GameAccess {
     let mut access = GameAccess { viewers: vec!["spectator".into()], seats: vec![], judge: false, name: None };
     let Some(g) = caller.grant() else { return access };
-    let (linked, registered) =
+    let (in_scope, may_sit) =
         if g.scope == ALL { (true, true) } else { membership(state, game, &g.scope, &g.name).await };
-    if !linked {
+    if !in_scope {
         return access;
     }
     access.name = Some(g.name.clone());
     match g.role {
-        // A player's view needs both the seat in this game and the registration in the
-        // tournament that links it.
-        Role::Player if registered => {
+        // A player's view needs both the seat in this game and a place in its match (or, for a
+        // game an earlier build linked unbound, the registration in the tournament that links it).
+        Role::Player if may_sit => {
             for (seat, p) in game.players.iter().enumerate() {
                 if *p == g.name {
                     if let Ok(s) = u8::try_from(seat) {

@@ -72,6 +72,7 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>, call
         "head": g.head.hash.to_hex(),
         "header_hash": g.header_hash.to_hex(),
         "created_at": g.created_at,
+        "bound": g.bound,
         "chain": {"verified": true, "events": g.len(), "head": g.head.hash.to_hex()},
         "live": !g.finished(),
         "outcome": g.outcome,

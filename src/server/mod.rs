@@ -11,11 +11,12 @@
 //! - **Public** (no token): spectator views only. A game's hidden information never leaves the
 //!   server for them: every board and every event text is produced by `Game::view` /
 //!   `Game::describe` for `Viewer::Spectator`.
-//! - **Player** (token scoped to one tournament, naming a registered player): in that
-//!   tournament's games (linked by a result recorded in its log: ids carry no meaning) in which
-//!   they hold a seat, they may also see their own seat's view, record their own actions, report
-//!   their own match result and confirm their opponent's report. A result may link only games
-//!   the tournament may claim (`tournament::claim`).
+//! - **Player** (token scoped to one tournament, naming a registered player): in the games of
+//!   their own matches (created bound to the match, in the game's hashed header, so from its first
+//!   event; or linked by a result an earlier build recorded: ids and names carry no meaning) in
+//!   which they hold a seat, they may also see their own seat's view, record their own actions,
+//!   report their own match result and confirm their opponent's report. A result may link only
+//!   games bound to its match (`tournament::claim`).
 //! - **Judge** / **Organizer** (token scoped to one tournament, or `*`): the omniscient view of
 //!   the games in scope, rulings, forced entries, reporting and correcting results.
 //!

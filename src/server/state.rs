@@ -27,7 +27,7 @@ use crate::game::audit::AuditReport;
 use crate::game::driver::{Driver, Session, TimelineEntry};
 use crate::game::{BoardView, Outcome, Position, Viewer};
 use crate::log::chain::Head;
-use crate::log::envelope::{StreamId, StreamKind};
+use crate::log::envelope::{MatchBinding, StreamId, StreamKind};
 use crate::log::hash::Hash32;
 use crate::store::{AppendRequest, Appended, Change, Records, Store, StoreError, Table};
 use crate::tournament::record::{self, Loaded};
@@ -64,6 +64,8 @@ pub struct OpenGame {
     pub ruleset: String,
     pub players: Vec<String>,
     pub created_at: String,
+    /// The match the game was created bound to (its hashed header): who may see and record it.
+    pub bound: Option<MatchBinding>,
     /// The outcome at the head; `None` while the game is live.
     pub outcome: Option<Outcome>,
     pub session: SessionAt,
@@ -580,6 +582,7 @@ fn open_game(store: &dyn Store, id: StreamId) -> AppResult<(OpenGame, usize)> {
             ruleset: h.ruleset.clone(),
             players: session.players(),
             created_at: h.created_at.to_rfc3339(),
+            bound: log.header.bound().cloned(),
             outcome,
             session: SessionAt { len: log.head.len, live: Arc::new(RwLock::new(session)) },
             driver,
@@ -604,6 +607,7 @@ fn extend_game(g: &OpenGame, store: &dyn Store) -> AppResult<(OpenGame, usize)> 
             ruleset: g.ruleset.clone(),
             players: g.players.clone(),
             created_at: g.created_at.clone(),
+            bound: g.bound.clone(),
             outcome,
             session: SessionAt { live: g.session.live.clone(), len: head.len },
             driver: g.driver,

@@ -1,25 +1,27 @@
 //! Which games a result may link: the one check that decides whether a game becomes part of a
 //! tournament (and so whether the tournament's judges and players get access to it).
 //!
-//! A game belongs to a tournament only through a result recorded in the tournament's log that
-//! links it. So every link is checked before it is recorded: a game this tournament may claim is
-//! a game stream of the tournament's ruleset whose players are exactly the match's two players
-//! (or, in a pod tournament, exactly the pod's players), and that no other match or pod of this
-//! tournament and no other tournament in the store links.
+//! A game belongs to a tournament's match because it was created bound to that match: the
+//! binding (tournament, round, table or pod) is in its hashed header ([`MatchBinding`]), checked
+//! when the game is created ([`check_binding`]) and never changed. A result links only games
+//! bound to its own match, so no other match or tournament can claim a game, live or finished,
+//! whoever its players are. Games that an earlier build linked unbound keep their recorded links
+//! (`verify` still checks them by their players); no new link to an unbound game is recorded.
 
 use std::collections::HashSet;
 
-use crate::log::envelope::{StreamId, StreamKind};
+use crate::log::envelope::{MatchBinding, MatchPlace, StreamId, StreamKind};
 use crate::store::{Store, StoreError};
 
 use super::events::GameLink;
 use super::record::{self, Loaded};
+use super::state::Tournament;
 use super::TournamentError;
 
 /// Checks that the result of `round`, `table` of `tournament` may link `games`, and returns the
 /// links with each game's current head. Refuses (writing nothing) a game that does not exist, is
-/// not a game of the tournament's ruleset, is not played by exactly the match's players, is
-/// named twice, or is linked by another match of this tournament or by another tournament.
+/// not a game of the tournament's ruleset, was not created bound to this match, is not played by
+/// exactly the match's players, or is named twice.
 pub fn claim_games(
     store: &dyn Store,
     tournament: &Loaded,
@@ -72,14 +74,14 @@ fn claim(
     mut match_players: Vec<String>,
     games: &[String],
 ) -> Result<Vec<GameLink>, TournamentError> {
-    let state = &tournament.state;
-    let tid = tournament.header.stream().as_str().to_string();
+    let tid = tournament.header.stream();
     let refuse = |game: &str, why: String| TournamentError::Input(format!("cannot link game {game:?}: {why}"));
     match_players.sort();
     let whose = match slot {
         Slot::Table(..) => "this match's two players".to_string(),
         Slot::Pod(_, pod) => format!("pod {pod}'s players ({})", match_players.join(", ")),
     };
+    let want = slot.binding(tid);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(games.len());
     for g in games {
@@ -95,46 +97,94 @@ fn claim(
         if h.kind != StreamKind::Game || h.ruleset != tournament.config.game {
             return Err(refuse(g, format!("it is not a {} game", tournament.config.game)));
         }
+        // The binding, hashed into the game's header when it was created, is what makes the game
+        // this match's: a game created unbound, or bound to another match or tournament, is not,
+        // whoever its players are.
+        match header.bound() {
+            Some(b) if *b == want => {}
+            Some(b) => return Err(refuse(g, format!("it was created bound to {b}, not to {want}"))),
+            None => {
+                return Err(refuse(
+                    g,
+                    format!("it was not created bound to a match (create it with --tournament {tid} ...)"),
+                ))
+            }
+        }
         let mut players = h.players.clone();
         players.sort();
         if players[..] != match_players[..] {
             return Err(refuse(g, format!("its players ({}) are not {whose}", h.players.join(", "))));
-        }
-        for r in &state.rounds {
-            for t in &r.tables {
-                if Slot::Table(r.round, t.table) != slot && t.games.iter().any(|l| l.stream == *g) {
-                    return Err(refuse(g, format!("round {} table {} already links it", r.round, t.table)));
-                }
-            }
-            for p in &r.pods {
-                if Slot::Pod(r.round, p.pod) != slot && p.games.iter().any(|l| l.stream == *g) {
-                    return Err(refuse(g, format!("round {} pod {} already links it", r.round, p.pod)));
-                }
-            }
-        }
-        if let Some(other) = linked_elsewhere(store, &tid, g)? {
-            return Err(refuse(g, format!("tournament {other} already links it")));
         }
         out.push(GameLink { stream: g.clone(), head: store.head(&sid)?.hash });
     }
     Ok(out)
 }
 
-/// Another tournament in the store that links `game`, if any. A tournament that no longer
-/// loads claims nothing. Costs a load of every other tournament: results are rare writes.
-fn linked_elsewhere(store: &dyn Store, tournament: &str, game: &str) -> Result<Option<String>, TournamentError> {
-    for s in store.streams()? {
-        let h = s.header.v1();
-        if h.kind != StreamKind::Tournament || s.header.stream().as_str() == tournament {
-            continue;
+impl Slot {
+    fn binding(self, tournament: &StreamId) -> MatchBinding {
+        let (round, place) = match self {
+            Slot::Table(r, t) => (r, MatchPlace::Table(t)),
+            Slot::Pod(r, p) => (r, MatchPlace::Pod(p)),
+        };
+        MatchBinding { tournament: tournament.clone(), round, place }
+    }
+}
+
+/// Checks that a new game of `ruleset` played by `players` may be created bound to `bound`: the
+/// tournament exists and plays `ruleset`, and the round has that table (or pod) and seats exactly
+/// these players. A bound game is in its match's scope from its first event.
+pub fn check_binding(
+    store: &dyn Store,
+    bound: &MatchBinding,
+    ruleset: &str,
+    players: &[String],
+) -> Result<(), TournamentError> {
+    let tournament = match record::load(store, &bound.tournament) {
+        Err(TournamentError::Store(StoreError::UnknownStream(_))) => {
+            return Err(TournamentError::Input(format!("no tournament {}", bound.tournament)))
         }
-        let Ok(other) = record::load(store, s.header.stream()) else { continue };
-        let rounds = &other.state.rounds;
-        let tables = rounds.iter().flat_map(|r| &r.tables).flat_map(|t| &t.games);
-        let pods = rounds.iter().flat_map(|r| &r.pods).flat_map(|p| &p.games);
-        if tables.chain(pods).any(|l| l.stream == game) {
-            return Ok(Some(s.header.stream().to_string()));
+        other => other?,
+    };
+    if tournament.config.game != ruleset {
+        return Err(TournamentError::Input(format!(
+            "tournament {} plays {}, not {ruleset}",
+            bound.tournament, tournament.config.game
+        )));
+    }
+    let mut seated = seated_at(&tournament.state, bound).map_err(TournamentError::Input)?;
+    let mut given = players.to_vec();
+    given.sort();
+    seated.sort();
+    if given != seated {
+        return Err(TournamentError::Input(format!("{bound} seats {}, not {}", seated.join(", "), players.join(", "))));
+    }
+    Ok(())
+}
+
+/// The players `state` seats at the match `bound` names (a table's two, or a pod's), or why there
+/// is no such match.
+pub fn seated_at(state: &Tournament, bound: &MatchBinding) -> Result<Vec<String>, String> {
+    let round = state
+        .rounds
+        .iter()
+        .find(|r| r.round == bound.round)
+        .ok_or_else(|| format!("tournament {} has no round {}", bound.tournament, bound.round))?;
+    let name = |i: usize| state.players.get(i).map(|p| p.name.clone()).unwrap_or_default();
+    match bound.place {
+        MatchPlace::Table(n) => {
+            let t = round
+                .table_at(n)
+                .map(|i| &round.tables[i])
+                .ok_or_else(|| format!("round {} of {} has no table {n}", bound.round, bound.tournament))?;
+            Ok(vec![name(t.a), name(t.b)])
+        }
+        MatchPlace::Pod(n) => {
+            let p = round
+                .pods
+                .iter()
+                .find(|p| p.pod == n)
+                .ok_or_else(|| format!("round {} of {} has no pod {n}", bound.round, bound.tournament))?;
+            Ok(p.seats.iter().map(|&i| name(i)).collect())
         }
     }
-    Ok(None)
 }

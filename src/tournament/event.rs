@@ -13,7 +13,7 @@ use super::TournamentError;
 use crate::clock::Clock;
 use crate::game::commit::{commit_seed, Secret};
 use crate::game::driver::Driver;
-use crate::log::envelope::{Actor, StreamId};
+use crate::log::envelope::{Actor, MatchBinding, MatchPlace, StreamId};
 use crate::store::Store;
 
 /// What running an event produced.
@@ -50,7 +50,9 @@ fn play_match(
         let id = StreamId::new(&format!("{tid}-r{round}-t{}-g{}", t.table, attempt + 1))
             .map_err(|e| TournamentError::Input(e.to_string()))?;
         let players = vec![t.a.clone(), t.b.clone()];
-        let head = driver.self_play(store, &id, game_seed(seed, round, t.table, attempt), &players, clock.now())?;
+        let bound = MatchBinding { tournament: tid.clone(), round, place: MatchPlace::Table(t.table) };
+        let game_seed = game_seed(seed, round, t.table, attempt);
+        let head = driver.self_play_bound(store, &id, game_seed, &players, clock.now(), Some(bound))?;
         let log = store.export(&id)?;
         let outcome = driver.audit(&log)?.outcome;
         let names = log.header.v1().players.clone();
@@ -219,7 +221,8 @@ pub fn play_pod(
     players: &[String],
 ) -> Result<(StreamId, Vec<u32>), TournamentError> {
     let game = StreamId::new(&format!("{id}-r{round}-p{pod}")).map_err(|e| TournamentError::Input(e.to_string()))?;
-    driver.self_play(store, &game, game_seed(seed, round, pod, 0), players, clock.now())?;
+    let bound = MatchBinding { tournament: id.clone(), round, place: MatchPlace::Pod(pod) };
+    driver.self_play_bound(store, &game, game_seed(seed, round, pod, 0), players, clock.now(), Some(bound))?;
     let outcome = driver
         .audit(&store.export(&game)?)?
         .outcome

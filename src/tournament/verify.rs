@@ -12,7 +12,7 @@ use super::events::{GameLink, TournamentEvent};
 use super::record::{self, Loaded};
 use super::TournamentError;
 use crate::game::driver::Driver;
-use crate::log::envelope::StreamId;
+use crate::log::envelope::{MatchBinding, MatchPlace, StreamId};
 use crate::log::hash::Hash32;
 use crate::store::Store;
 
@@ -200,7 +200,10 @@ pub fn verify(
     }
     // Linked games.
     let mut games_checked = 0usize;
+    let mut unbound = 0usize;
     let mut game_problems: Vec<String> = Vec::new();
+    let tid = loaded.header.stream();
+    let at = |round: u32, place: MatchPlace| MatchBinding { tournament: tid.clone(), round, place };
     for r in &st.rounds {
         for t in &r.tables {
             let (Some(score), false) = (t.result, t.games.is_empty()) else { continue };
@@ -210,12 +213,16 @@ pub fn verify(
             let mut all_read = true;
             for g in &t.games {
                 games_checked += 1;
-                match check_game(store, g, &loaded.config.game, a, b, drivers) {
-                    Ok(winner) => match winner {
-                        Some(true) => tally.0 += 1,
-                        Some(false) => tally.1 += 1,
-                        None => tally.2 += 1,
-                    },
+                let want = at(r.round, MatchPlace::Table(t.table));
+                match check_game(store, g, &loaded.config.game, &want, a, b, drivers) {
+                    Ok((winner, bound)) => {
+                        unbound += usize::from(!bound);
+                        match winner {
+                            Some(true) => tally.0 += 1,
+                            Some(false) => tally.1 += 1,
+                            None => tally.2 += 1,
+                        }
+                    }
                     Err(e) => {
                         all_read = false;
                         game_problems.push(format!("round {} table {}: game {}: {e}", r.round, t.table, g.stream));
@@ -235,20 +242,35 @@ pub fn verify(
             let (Some(places), Some(g)) = (&p.places, p.games.last()) else { continue };
             let names: Vec<String> = p.seats.iter().map(|&s| st.players[s].name.clone()).collect();
             games_checked += 1;
-            match check_pod_game(store, g, &loaded.config.game, &names, drivers) {
-                Ok(want) if &want != places => game_problems.push(format!(
-                    "round {} pod {} ({}): reported places {places:?}, but the linked game's outcome gives {want:?}",
-                    r.round,
-                    p.pod,
-                    names.join(", ")
-                )),
-                Ok(_) => {}
+            let bound_to = at(r.round, MatchPlace::Pod(p.pod));
+            match check_pod_game(store, g, &loaded.config.game, &bound_to, &names, drivers) {
+                Ok((want, bound)) => {
+                    unbound += usize::from(!bound);
+                    if &want != places {
+                        game_problems.push(format!(
+                            "round {} pod {} ({}): reported places {places:?}, but the linked game's outcome gives {want:?}",
+                            r.round,
+                            p.pod,
+                            names.join(", ")
+                        ));
+                    }
+                }
                 Err(e) => game_problems.push(format!("round {} pod {}: game {}: {e}", r.round, p.pod, g.stream)),
             }
         }
     }
     if game_problems.is_empty() {
-        add("linked games", true, format!("{games_checked} game(s): chains verify, audits clean, outcomes agree"));
+        let legacy = match unbound {
+            0 => String::new(),
+            n => format!("; {n} linked unbound by an earlier build, checked by their players"),
+        };
+        add(
+            "linked games",
+            true,
+            format!(
+                "{games_checked} game(s): bound to their match, chains verify, audits clean, outcomes agree{legacy}"
+            ),
+        );
     } else {
         for p in game_problems {
             add("linked games", false, p);
@@ -329,10 +351,11 @@ fn check_pod_game(
     store: &dyn Store,
     link: &GameLink,
     game: &str,
+    want: &MatchBinding,
     pod: &[String],
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
-) -> Result<Vec<u32>, String> {
-    let (players, outcome) = open_game(store, link, game, drivers, &|players| {
+) -> Result<(Vec<u32>, bool), String> {
+    let (players, outcome, bound) = open_game(store, link, game, want, drivers, &|players| {
         let mut sorted = players.to_vec();
         sorted.sort();
         let mut want = pod.to_vec();
@@ -341,31 +364,34 @@ fn check_pod_game(
     })?;
     let outcome = outcome.ok_or("the game is unfinished: it has no placements")?;
     let by_game_seat = super::pods::places_from_outcome(&outcome, players.len());
-    Ok(pod
+    let places = pod
         .iter()
         .map(|n| players.iter().position(|p| p == n).and_then(|s| by_game_seat.get(s).copied()).unwrap_or(0))
-        .collect())
+        .collect();
+    Ok((places, bound))
 }
 
-/// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished).
+/// Checks one linked game; returns whether `a` won it (`None`: drawn or unfinished), and whether
+/// the game is bound (not linked unbound by an earlier build).
 fn check_game(
     store: &dyn Store,
     link: &GameLink,
     game: &str,
+    want: &MatchBinding,
     a: &str,
     b: &str,
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
-) -> Result<Option<bool>, String> {
+) -> Result<(Option<bool>, bool), String> {
     let seated = |players: &[String]| {
         let seated = players.iter().any(|p| p == a) && players.iter().any(|p| p == b);
         (!seated).then(|| format!("its players are {players:?}, not {a} and {b}"))
     };
-    let (players, outcome) = open_game(store, link, game, drivers, &seated)?;
+    let (players, outcome, bound) = open_game(store, link, game, want, drivers, &seated)?;
     let seat = |name: &str| players.iter().position(|p| p == name);
     let (Some(sa), Some(sb)) = (seat(a), seat(b)) else {
         return Err(format!("its players are {players:?}, not {a} and {b}"));
     };
-    Ok(match outcome {
+    let winner = match outcome {
         None => None,
         Some(o) => {
             // Placements decide: the better-placed seat won; a shared place or everyone losing is a draw.
@@ -377,18 +403,21 @@ fn check_game(
                 _ => None,
             }
         }
-    })
+    };
+    Ok((winner, bound))
 }
 
-/// Reads a linked game: its chain, its head against the link, its ruleset, its players (by
-/// `wrong_players`), a clean audit; returns its players and outcome.
+/// Reads a linked game: its chain, its head against the link, its ruleset, its binding (a bound
+/// game must be bound to `want`; an unbound one was linked by an earlier build), its players (by
+/// `wrong_players`), a clean audit; returns its players, its outcome and whether it is bound.
 fn open_game(
     store: &dyn Store,
     link: &GameLink,
     game: &str,
+    want: &MatchBinding,
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
     wrong_players: &dyn Fn(&[String]) -> Option<String>,
-) -> Result<(Vec<String>, Option<crate::game::Outcome>), String> {
+) -> Result<(Vec<String>, Option<crate::game::Outcome>, bool), String> {
     let id = StreamId::new(&link.stream).map_err(|e| e.to_string())?;
     let log = store.export(&id).map_err(|e| format!("chain does not verify: {e}"))?;
     if log.head.hash != link.head {
@@ -403,6 +432,10 @@ fn open_game(
     if h.ruleset != game {
         return Err(format!("it is a {} game; the tournament plays {game}", h.ruleset));
     }
+    match log.header.bound() {
+        Some(b) if b != want => return Err(format!("it was created bound to {b}, not to {want}")),
+        _ => {}
+    }
     if let Some(why) = wrong_players(&h.players) {
         return Err(why);
     }
@@ -416,7 +449,7 @@ fn open_game(
             first.map(|f| format!(", first: {}: {}", f.rule, f.message)).unwrap_or_default()
         ));
     }
-    Ok((h.players.clone(), report.outcome))
+    Ok((h.players.clone(), report.outcome, log.header.bound().is_some()))
 }
 
 /// Whether an event links games (for tools that list them).

@@ -65,3 +65,23 @@ fn hash_contexts_are_fixed() {
     assert_eq!(chain::EVENT_CONTEXT, "kifu 2026-11-21 event v1");
     assert_eq!(file::MAGIC, *b"\x89KIFU\r\n\x1a");
 }
+
+/// A game's version 2 header (bound to a tournament's match): its bytes and hash are pinned, and
+/// it round-trips through `.kifu` and JSON byte for byte.
+#[test]
+fn a_bound_game_header_is_pinned() {
+    use kifu::log::envelope::{Header, MatchBinding, MatchPlace, StreamId};
+    let sample = sample_log();
+    let mut v1 = sample.header.v1().clone();
+    v1.stream = StreamId::new("golden-bound").unwrap();
+    let bound = MatchBinding { tournament: StreamId::new("fri").unwrap(), round: 2, place: MatchPlace::Pod(3) };
+    let header = Header::with_binding(v1, Some(bound.clone()));
+    let bytes = chain::encode_header(&header).unwrap();
+    let text = format!("header {}\nhash {}\n", hex::encode(&bytes), chain::header_hash(&bytes));
+    ensure_file_contents("schema/golden/golden-bound-header.txt", text.as_bytes());
+    let log = chain::verify_log(bytes.clone(), vec![]).unwrap();
+    assert_eq!(log.header.bound(), Some(&bound));
+    assert_eq!(file::read(&file::write(&log)).unwrap().header_bytes, bytes);
+    let j = serde_json::to_string(&json::to_json(&log).unwrap()).unwrap();
+    assert_eq!(json::from_json_str(&j).unwrap().header_bytes, bytes);
+}

@@ -633,6 +633,7 @@ fn every_registered_game_runs_a_verified_swiss_event() {
     assert!(kifu::games::drivers().iter().any(|d| d.ruleset() == "brk"));
 }
 
+mod binding;
 mod exchange;
 mod pods;
 mod rules;

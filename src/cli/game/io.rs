@@ -7,7 +7,7 @@ use anyhow::{anyhow, Context as _, Result};
 
 use kifu::log::envelope::StreamId;
 
-use super::{driver_for, driver_named, open_game};
+use super::{driver_for, driver_named, open_game, BindArgs};
 use crate::cli::Context;
 
 #[derive(clap::Args, Debug)]
@@ -27,6 +27,10 @@ pub struct ImportArgs {
     /// unresolved until a judge rules. Lines that do not decode still refuse the whole file.
     #[arg(long)]
     as_recorded: bool,
+    /// Import the game as a new stream bound to a tournament's match (the only way a game
+    /// recorded elsewhere enters a tournament; an existing stream is never re-bound).
+    #[command(flatten)]
+    bind: BindArgs,
 }
 
 pub fn run_import(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
@@ -43,11 +47,20 @@ pub fn run_import(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
         .ok_or_else(|| anyhow!("{}: line 1 has no \"game\"", args.file.display()))?;
     let driver = driver_named(game)?;
     let store = ctx.open_store()?;
+    let bound = match args.bind.tournament {
+        None => None,
+        Some(_) => {
+            // The players, from the file as it would be recorded, before anything is written.
+            let log = driver.jsonl_log(&text).with_context(|| format!("{} was not imported", args.file.display()))?;
+            args.bind.checked(&store, driver.ruleset(), &log.header.v1().players)?
+        }
+    };
+    let at = bound.as_ref().map(|b| format!(", bound to {b}")).unwrap_or_default();
     let (id, h) = driver
-        .import_jsonl(&store, &text, args.id, ctx.clock().now(), args.as_recorded)
+        .import_jsonl_bound(&store, &text, args.id, ctx.clock().now(), args.as_recorded, bound)
         .with_context(|| format!("{} was not imported", args.file.display()))?;
     println!("{id}");
-    eprintln!("imported {game} game {id}: {} events, head {}", h.len, h.hash);
+    eprintln!("imported {game} game {id}{at}: {} events, head {}", h.len, h.hash);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -69,7 +82,9 @@ fn import_vgc_log(ctx: &Context, args: &ImportArgs, text: &str) -> Result<ExitCo
         (None, None) => return Err(anyhow!("{} names no stream; give one with --id", args.file.display())),
     };
     let store = ctx.open_store()?;
-    let h = kifu::game::record::import_entries::<Vanguard>(&store, &id, &log.config, log.entries, ctx.clock().now())
+    let bound = args.bind.checked(&store, Vanguard::RULESET, &Vanguard::players(&log.config))?;
+    let now = ctx.clock().now();
+    let h = kifu::game::record::import_entries_bound::<Vanguard>(&store, &id, &log.config, log.entries, now, bound)
         .with_context(|| format!("{} was not imported", args.file.display()))?;
     println!("{id}");
     eprintln!("imported vanguard client log {id}: {} events, head {}; run `kifu game audit {id}`", h.len, h.hash);

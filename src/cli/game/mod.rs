@@ -16,7 +16,7 @@ use anyhow::{anyhow, bail, Context as _, Result};
 
 use kifu::game::driver::{Driver, Session};
 use kifu::log::chain::VerifiedLog;
-use kifu::log::envelope::{StreamId, StreamKind};
+use kifu::log::envelope::{MatchBinding, MatchPlace, StreamId, StreamKind};
 use kifu::store::Store;
 
 use super::Context;
@@ -120,4 +120,42 @@ pub fn new_game_id(ctx: &Context, game: &str, salt: &str) -> Result<StreamId> {
     let t = now.to_datetime().ok_or_else(|| anyhow!("the clock is out of range"))?;
     let h = blake3::hash(format!("{game}|{salt}|{}", now.0).as_bytes());
     Ok(StreamId::new(&format!("{game}-{}-{}", t.format("%Y%m%d-%H%M%S"), &h.to_hex()[..4]))?)
+}
+
+/// `--tournament T --round R --table N` (or `--pod N`): the match a new game is bound to, in its
+/// hashed header. A bound game is in its match's scope from its first event (its players see and
+/// record their seats, the event's officials see everything), and only that match's result may
+/// link it.
+#[derive(clap::Args, Debug)]
+pub struct BindArgs {
+    /// Bind the game to a match of this tournament (with --round and --table or --pod).
+    #[arg(long, requires = "round")]
+    tournament: Option<StreamId>,
+    /// The round of the match the game is bound to.
+    #[arg(long, requires = "tournament")]
+    round: Option<u32>,
+    /// The table of the match the game is bound to.
+    #[arg(long, requires = "tournament", conflicts_with = "pod")]
+    table: Option<u32>,
+    /// The pod the game is bound to (a pod tournament).
+    #[arg(long, requires = "tournament")]
+    pod: Option<u32>,
+}
+
+impl BindArgs {
+    /// The binding these flags name, if any, checked against the tournament's log: the match
+    /// exists, plays `ruleset`, and seats exactly `players`.
+    pub fn checked(&self, store: &dyn Store, ruleset: &str, players: &[String]) -> Result<Option<MatchBinding>> {
+        let Some(tournament) = &self.tournament else { return Ok(None) };
+        let round = self.round.ok_or_else(|| anyhow!("--tournament needs --round"))?;
+        let place = match (self.table, self.pod) {
+            (Some(t), None) => MatchPlace::Table(t),
+            (None, Some(p)) => MatchPlace::Pod(p),
+            _ => bail!("--tournament needs --table N (or --pod N for a pod tournament)"),
+        };
+        let bound = MatchBinding { tournament: tournament.clone(), round, place };
+        kifu::tournament::claim::check_binding(store, &bound, ruleset, players)
+            .with_context(|| format!("the game cannot be bound to {bound}"))?;
+        Ok(Some(bound))
+    }
 }

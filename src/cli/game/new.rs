@@ -8,7 +8,7 @@ use anyhow::{bail, Context as _, Result};
 use kifu::game::NewGame;
 use kifu::log::envelope::StreamId;
 
-use super::{driver_named, new_game_id};
+use super::{driver_named, new_game_id, BindArgs};
 use crate::cli::Context;
 
 #[derive(clap::Args, Debug)]
@@ -31,6 +31,8 @@ pub struct Args {
     /// The game's stream id (default: generated from the game and the time).
     #[arg(long)]
     id: Option<StreamId>,
+    #[command(flatten)]
+    bind: BindArgs,
 }
 
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
@@ -54,8 +56,10 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     };
     let request = NewGame { players: &args.players, decks: &decks, catalog: catalog.as_deref(), policies: &policies };
     let store = ctx.open_store()?;
-    let head = driver.create(&store, &id, &request, ctx.clock().now())?;
+    let bound = args.bind.checked(&store, driver.ruleset(), &args.players)?;
+    let head = driver.create_bound(&store, &id, &request, ctx.clock().now(), bound.clone())?;
     println!("{id}");
-    eprintln!("created {} game {id} for {}; header hash {}", args.game, args.players.join(" vs "), head.hash);
+    let at = bound.map(|b| format!(", bound to {b}")).unwrap_or_default();
+    eprintln!("created {} game {id} for {}{at}; header hash {}", args.game, args.players.join(" vs "), head.hash);
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use kifu::log::envelope::StreamId;
 
-use super::driver_named;
+use super::{driver_named, BindArgs};
 use crate::cli::Context;
 
 #[derive(clap::Args, Debug)]
@@ -27,6 +27,9 @@ pub struct Args {
     /// Stream id prefix; game i is PREFIX-SEED.
     #[arg(long, default_value = "selfplay")]
     prefix: String,
+    /// Bind every game to one match of a tournament (see `kifu game new`).
+    #[command(flatten)]
+    bind: BindArgs,
 }
 
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
@@ -40,10 +43,11 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         }
         names => names.to_vec(),
     };
+    let bound = args.bind.checked(&store, driver.ruleset(), &players)?;
     for i in 0..args.count {
         let seed = args.seed + i;
         let id = StreamId::new(&format!("{}-{}-{seed}", args.prefix, args.game))?;
-        let head = driver.self_play(&store, &id, seed, &players, ctx.clock().now())?;
+        let head = driver.self_play_bound(&store, &id, seed, &players, ctx.clock().now(), bound.clone())?;
         println!("{id}\t{} events\thead {}", head.len, head.hash);
     }
     Ok(ExitCode::SUCCESS)

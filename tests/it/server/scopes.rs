@@ -1,12 +1,13 @@
-//! Scopes come from membership, never from ids: a game belongs to a tournament only through a
-//! result in the tournament's log that links it, a result may link only games the tournament
-//! may claim, and a player's view needs both the seat and the registration. Every escape is
+//! Scopes come from membership, never from ids: a game belongs to a tournament's match because
+//! it was created bound to it (or, from an earlier build, through a result that links it), a
+//! result may link only games bound to its match, and a player's view needs both the seat and
+//! the registration. Every escape is
 //! refused and writes nothing.
 
 use axum::http::StatusCode;
 use serde_json::json;
 
-use kifu::log::envelope::{Actor, Header, StreamId};
+use kifu::log::envelope::{Actor, Header, MatchBinding, MatchPlace, StreamId};
 use kifu::server::tokens::Role;
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent};
 use kifu::tournament::{record, TournamentEvent};
@@ -19,19 +20,26 @@ async fn naruto_game(env: &ServerEnv, id: &str) {
     feed(&env.state, &fixture_log("naruto-physical"), id, 0, 5).await;
 }
 
-/// A stream like a naruto game of `id` but between `players` (written around the server).
+/// A stream like a naruto game of `id` but between `players` (written around the server, so
+/// unchecked), bound to round 1 table 1 of `bound` when given.
 fn game_between(env: &ServerEnv, id: &str, players: &[&str]) {
+    game_bound(env, id, players, None)
+}
+
+fn game_bound(env: &ServerEnv, id: &str, players: &[&str], bound: Option<&str>) {
     let log = fixture_log("naruto-physical");
     let mut h = log.header.v1().clone();
     h.stream = StreamId::new(id).unwrap();
     h.players = players.iter().map(|p| p.to_string()).collect();
+    let bound =
+        bound.map(|t| MatchBinding { tournament: StreamId::new(t).unwrap(), round: 1, place: MatchPlace::Table(1) });
     let store = env.state.store();
     let (e, _) = kifu::log::chain::open_event(&log.events[0]).unwrap();
     store
         .append(AppendRequest {
             stream: h.stream.clone(),
             expected: ExpectedVersion::NoStream,
-            create: Some(Header::V1(h)),
+            create: Some(Header::with_binding(h, bound)),
             events: vec![NewEvent { actor: e.v1().actor.clone(), payload: e.v1().payload.to_vec(), idempotency: None }],
         })
         .unwrap();
@@ -83,16 +91,21 @@ fn a_result_links_only_games_the_tournament_may_claim() {
     let store = env.state.store().clone();
     rt().block_on(async {
         let id = open_match(&*store, "sat", "naruto");
-        naruto_game(&env, "sat-g1").await;
+        game_bound(&env, "sat-g1", &["alice", "bob"], Some("sat"));
+        game_between(&env, "sat-loose", &["alice", "bob"]);
+        open_match(&*store, "sun", "naruto");
+        game_bound(&env, "sun-g1", &["alice", "bob"], Some("sun"));
         feed(&env.state, &fixture_log("vanguard-clean"), "sat-vg", 0, 3).await;
-        game_between(&env, "sat-other", &["carol", "dave"]);
-        game_between(&env, "sat-half", &["alice", "carol"]);
+        game_bound(&env, "sat-other", &["carol", "dave"], Some("sat"));
+        game_bound(&env, "sat-half", &["alice", "carol"], Some("sat"));
         let judge = env.token(Role::Judge, "sat", "jin");
         let alice = env.token(Role::Player, "sat", "alice");
         let url = "/api/v1/tournaments/sat/results";
         let before = store.head(&id).unwrap();
         let escapes = [
-            ("naruto-physical", "tournament naruto already links it"),
+            ("naruto-physical", "it was not created bound to a match"),
+            ("sat-loose", "it was not created bound to a match"),
+            ("sun-g1", "it was created bound to sun round 1 table 1, not to sat round 1 table 1"),
             ("sat-vg", "not a naruto game"),
             ("sat-other", "not this match's two players"),
             ("sat-half", "not this match's two players"),
@@ -111,10 +124,10 @@ fn a_result_links_only_games_the_tournament_may_claim() {
         assert_eq!(store.head(&id).unwrap(), before, "nothing written");
         assert_eq!(get(&app, url, None).await.1["pending"], json!([]), "nothing pending");
 
-        // A game the tournament may claim is linked, and then no other match or tournament may.
+        // A game bound to the match is linked, and no other tournament may link it.
         let body = json!({"table": 1, "score": "1-0-0", "games": ["sat-g1"]});
         assert_eq!(call(&app, "POST", url, Some(&judge), Some(body)).await.0, StatusCode::CREATED);
-        let other = open_match(&*store, "sun", "naruto");
+        let other = StreamId::new("sun").unwrap();
         let sun_before = store.head(&other).unwrap();
         let sun_judge = env.token(Role::Judge, "sun", "kim");
         let body = json!({"table": 1, "score": "1-0-0", "games": ["sat-g1"]});

@@ -121,12 +121,15 @@ fn misreported_places_wrong_players_and_pods_off_the_seed_are_refused_or_reporte
     for (i, pod) in good.iter().enumerate() {
         played.push(event::play_pod(&store, fate(), &clock, &id, &seed, 1, i as u32 + 1, pod).unwrap());
     }
-    // A game by the wrong players: pod 1's game cannot be linked to pod 2.
+    // Pod 1's game, bound to pod 1, cannot be linked to pod 2.
     let loaded = record::load(&store, &id).unwrap();
     let err = kifu::tournament::claim::claim_pod_games(&store, &loaded, 1, 2, &[played[0].0.to_string()])
         .unwrap_err()
         .to_string();
-    assert!(err.contains("are not pod 2's players"), "{err}");
+    assert!(
+        err.contains("it was created bound to fate-pods-bad round 1 pod 1, not to fate-pods-bad round 1 pod 2"),
+        "{err}"
+    );
     // Malformed places are refused when reported.
     let err = event::report_pod(&store, &id, 1, 1, vec![1, 1, 3, 5], &played[0].0).unwrap_err().to_string();
     assert!(err.contains("are not the places of a 4-player pod"), "{err}");

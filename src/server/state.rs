@@ -518,6 +518,9 @@ impl AppState {
         }
         crate::store::write_private_atomic(p, text.as_bytes()).map_err(|e| {
             eprintln!("kifu serve: cannot write {}: {e}", p.display());
+            if e.kind() == std::io::ErrorKind::StorageFull {
+                return AppError::disk_full();
+            }
             AppError::Internal("cannot save the pending reports".into())
         })
     }

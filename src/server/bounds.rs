@@ -1,6 +1,9 @@
-//! The server's connection-level bounds: the refusal sent past the connection cap, the idle
-//! timeout, and the cap on live-event streams per client address (the rest of
-//! [`super::Limits`] is hyper's and axum's).
+//! The server's connection-level bounds: the refusals sent past the connection caps (global and
+//! per client address), the idle timeout, the deadline of a request body, and the cap on
+//! live-event streams per client address (the rest of [`super::Limits`] is hyper's and axum's).
+//!
+//! A client address is an IPv4 address or an IPv6 /64 (one host usually holds a whole /64, so
+//! counting single IPv6 addresses would let it take the server anyway).
 
 use std::collections::HashMap;
 use std::io;
@@ -22,15 +25,58 @@ use tower::ServiceExt;
 
 use super::AppError;
 
-/// Answers a connection over the cap with a 503 and closes it, spending at most a second on it.
-pub async fn refuse(mut stream: tokio::net::TcpStream) {
+/// Answers a connection over the global cap with a 503 and closes it, spending at most a
+/// second on it.
+pub async fn refuse(stream: tokio::net::TcpStream) {
     let body = r#"{"error":"the server is at its connection limit; retry shortly","status":503}"#;
+    refuse_with(stream, "503 Service Unavailable", body).await;
+}
+
+/// Answers a connection over its address's cap with a 429 and closes it, spending at most a
+/// second on it.
+pub async fn refuse_address(stream: tokio::net::TcpStream, cap: usize) {
+    let body =
+        format!(r#"{{"error":"at most {cap} connections at once per client address; close one first","status":429}}"#);
+    refuse_with(stream, "429 Too Many Requests", &body).await;
+}
+
+async fn refuse_with(mut stream: tokio::net::TcpStream, status: &str, body: &str) {
     let reply = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n\
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nretry-after: 1\r\n\
          connection: close\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     );
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), stream.write_all(reply.as_bytes())).await;
+}
+
+/// The address a client is counted under: IPv4 (an IPv4-mapped IPv6 address too) as is, IPv6
+/// by its /64.
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
+/// How long a request body may take: it must arrive whole within `timeout` of its head, and
+/// keep up `min_rate` bytes per second on average after [`BODY_GRACE`] (a head with a
+/// `Content-Length` and no body is closed after the grace).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimits {
+    pub timeout: Duration,
+    pub min_rate: u64,
+}
+
+/// The time a body's first bytes may take before the minimum rate applies.
+pub const BODY_GRACE: Duration = Duration::from_secs(1);
+
+/// The request body a connection is receiving: since when, and how many bytes so far.
+struct BodyClock {
+    since: Instant,
+    bytes: u64,
 }
 
 /// What one connection is doing: when it last read or wrote a byte or finished a response, and
@@ -39,11 +85,54 @@ pub struct Activity {
     start: Instant,
     last_ms: AtomicU64,
     in_flight: AtomicUsize,
+    /// The request body being received, if any: a response in flight does not shield a body
+    /// that does not arrive (the connection's watcher closes it at the body's deadline).
+    body: Mutex<Option<BodyClock>>,
+    /// Wakes the connection's watcher when a body starts (its deadline is sooner than the idle
+    /// timeout's).
+    body_started: tokio::sync::Notify,
 }
 
 impl Activity {
     pub fn new() -> Arc<Self> {
-        Arc::new(Activity { start: Instant::now(), last_ms: AtomicU64::new(0), in_flight: AtomicUsize::new(0) })
+        Arc::new(Activity {
+            start: Instant::now(),
+            last_ms: AtomicU64::new(0),
+            in_flight: AtomicUsize::new(0),
+            body: Mutex::new(None),
+            body_started: tokio::sync::Notify::new(),
+        })
+    }
+
+    fn body(&self) -> std::sync::MutexGuard<'_, Option<BodyClock>> {
+        // A plain value under the lock: after a panic elsewhere it is still consistent.
+        self.body.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn start_body(&self) {
+        *self.body() = Some(BodyClock { since: Instant::now(), bytes: 0 });
+        self.body_started.notify_one();
+    }
+
+    fn body_bytes(&self, n: usize) {
+        if let Some(b) = self.body().as_mut() {
+            b.bytes = b.bytes.saturating_add(u64::try_from(n).unwrap_or(u64::MAX));
+        }
+    }
+
+    fn end_body(&self) {
+        *self.body() = None;
+    }
+
+    /// When the body being received must have arrived whole, at the latest (`None`: no body).
+    fn body_deadline(&self, limits: BodyLimits) -> Option<Instant> {
+        let b = self.body();
+        let b = b.as_ref()?;
+        let paced = match b.bytes.checked_div(limits.min_rate) {
+            Some(secs) => BODY_GRACE.saturating_add(Duration::from_secs(secs)),
+            None => limits.timeout, // no minimum rate
+        };
+        Some(b.since + paced.min(limits.timeout))
     }
 
     fn touch(&self) {
@@ -166,29 +255,87 @@ impl http_body::Body for Tracked {
     }
 }
 
-/// Drives `conn` to its end, or drops it (closing the socket) once it has sat idle for `idle`:
-/// no response in flight and no byte read or written. Hyper's header timeout bounds the time to
-/// send a request head; this bounds the silence of a kept-alive connection between requests.
-pub async fn until_idle<F: std::future::Future>(conn: F, activity: &Activity, idle: Duration) {
+/// A request body that keeps its connection's [`BodyClock`]: every byte counts, and the clock
+/// stops when the body ends, fails or is dropped (a handler that answers without reading it).
+struct ClockedBody {
+    body: hyper::body::Incoming,
+    activity: Arc<Activity>,
+}
+
+impl http_body::Body for ClockedBody {
+    type Data = axum::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        match &polled {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    self.activity.body_bytes(data.len());
+                }
+                if self.body.is_end_stream() {
+                    self.activity.end_body();
+                }
+            }
+            Poll::Ready(_) => self.activity.end_body(),
+            Poll::Pending => {}
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+impl Drop for ClockedBody {
+    fn drop(&mut self) {
+        self.activity.end_body();
+    }
+}
+
+/// Drives `conn` to its end, or drops it (closing the socket) once it has sat idle for `idle`
+/// (no response in flight and no byte read or written) or a request body has missed its
+/// deadline ([`BodyLimits`]). Hyper's header timeout bounds the time to send a request head;
+/// this bounds the silence of a kept-alive connection between requests, and the time a body
+/// may take, which the response in flight would otherwise shield (a head with a
+/// `Content-Length` and no body held its connection forever).
+pub async fn until_idle<F: std::future::Future>(conn: F, activity: &Activity, idle: Duration, body: BodyLimits) {
     tokio::pin!(conn);
     loop {
-        let wait = idle.saturating_sub(activity.idle_for());
+        let mut wait = idle.saturating_sub(activity.idle_for());
         if wait.is_zero() {
             return;
+        }
+        if let Some(deadline) = activity.body_deadline(body) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            wait = wait.min(left);
         }
         tokio::select! {
             _ = &mut conn => return,
             _ = tokio::time::sleep(wait) => {}
+            _ = activity.body_started.notified() => {}
         }
     }
 }
 
-/// Open live-event streams by client address.
+/// Open connections, or live-event streams, by client address ([`client_key`]).
 #[derive(Default)]
-pub struct LiveCount(Mutex<HashMap<IpAddr, usize>>);
+pub struct PerAddress(Mutex<HashMap<IpAddr, usize>>);
 
-/// One open live-event stream; dropping it (the stream ended or the client left) frees the slot.
-struct Slot(Arc<LiveCount>, IpAddr);
+/// One open connection or live-event stream; dropping it (the stream ended or the client left)
+/// frees the slot.
+pub struct Slot(Arc<PerAddress>, IpAddr);
 
 impl Drop for Slot {
     fn drop(&mut self) {
@@ -202,7 +349,9 @@ impl Drop for Slot {
     }
 }
 
-fn take_slot(count: &Arc<LiveCount>, ip: IpAddr, cap: usize) -> Option<Slot> {
+/// A slot for `ip` unless its address already holds `cap`.
+pub fn take_slot(count: &Arc<PerAddress>, ip: IpAddr, cap: usize) -> Option<Slot> {
+    let ip = client_key(ip);
     let mut m = count.0.lock().unwrap_or_else(|p| p.into_inner());
     let n = m.entry(ip).or_insert(0);
     if *n >= cap {
@@ -214,11 +363,12 @@ fn take_slot(count: &Arc<LiveCount>, ip: IpAddr, cap: usize) -> Option<Slot> {
 
 /// The application for one connection from `ip`: a live-event request over the address's cap is
 /// answered 429; an admitted one holds its slot until its body is dropped. Every response counts
-/// as in flight on `activity` until its body is sent or dropped.
+/// as in flight on `activity` until its body is sent or dropped; a request body is clocked on
+/// `activity` until it has arrived (see [`until_idle`]).
 pub fn per_client(
     app: Router,
     ip: IpAddr,
-    live: Arc<LiveCount>,
+    live: Arc<PerAddress>,
     cap: usize,
     activity: Arc<Activity>,
 ) -> impl tower::Service<
@@ -231,8 +381,15 @@ pub fn per_client(
     tower::service_fn(move |req: Request<hyper::body::Incoming>| {
         let (app, live) = (app.clone(), live.clone());
         let in_flight = InFlight::new(&activity);
+        let clocked = activity.clone();
         async move {
-            let req = req.map(Body::new);
+            let req = req.map(|body| {
+                if http_body::Body::is_end_stream(&body) {
+                    return Body::new(body);
+                }
+                clocked.start_body();
+                Body::new(ClockedBody { body, activity: clocked })
+            });
             if !req.uri().path().ends_with("/live") {
                 let resp = app.oneshot(req).await?;
                 return Ok(resp.map(|body| Body::new(Tracked { body, _in_flight: in_flight })));

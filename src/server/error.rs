@@ -36,6 +36,10 @@ pub enum AppError {
     /// A request body over [`crate::server::Limits::max_body`].
     #[error("{0}")]
     TooLarge(String),
+    /// The server's disk is full: the write was not acknowledged (507). Reads keep working, and
+    /// writes work again by themselves once space is freed.
+    #[error("the disk is full: {0}")]
+    DiskFull(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -51,6 +55,7 @@ impl AppError {
             AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -86,8 +91,24 @@ impl From<StoreError> for AppError {
                 "the store cannot be reached ({reason}): this server answers from its cache (marked \
                      Kifu-Stale) and refuses writes until it is back; retry shortly"
             )),
+            StoreError::DiskFull { path } => {
+                // The operator reads where; a client learns nothing about the server's files.
+                eprintln!("kifu serve: the disk holding {path} is full: writes are refused until space is freed");
+                AppError::disk_full()
+            }
             _ => AppError::Internal(e.to_string()),
         }
+    }
+}
+
+impl AppError {
+    /// The answer to a write the server's full disk refused.
+    pub fn disk_full() -> Self {
+        AppError::DiskFull(
+            "the server has no room left to record this; retry once space is freed there (writes then \
+             work again by themselves; reads keep working)"
+                .into(),
+        )
     }
 }
 

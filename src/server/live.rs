@@ -15,6 +15,13 @@
 //! between its acknowledgement and its notice, a notice sent while this server was cut off). A
 //! follower that starts behind the head, falls behind the channel or sees a gap catches up from
 //! the log (the source of truth) itself, so it loses nothing.
+//!
+//! A follower with a token re-checks its grant ([`GrantCheck`]) before every frame it sends and
+//! every [`GRANT_CHECK`] in between, so a revoked token's stream ends within that time, and
+//! before the next frame at the latest, with an `event: revoked` frame. The check is one lookup
+//! of the token's hash, where every request looks it up: the token file (re-read only when it
+//! changed) or the store's shared records, so a token revoked through any server of a cluster
+//! ends its streams on every server. A public follower has nothing to re-check.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -37,6 +44,49 @@ use super::state::{stream_id, viewer_key, AppState, OpenGame};
 use crate::game::driver::TimelineEntry;
 use crate::game::Viewer;
 use crate::store::Watch;
+
+/// How often an open live stream with a token re-checks that the token is still valid, when no
+/// frame comes to check it sooner.
+pub const GRANT_CHECK: Duration = Duration::from_secs(2);
+
+/// A follower's token, re-checked while its stream is open.
+struct GrantCheck {
+    state: AppState,
+    /// The token's hash; `None` for the public, whose stream needs no check.
+    hash: Option<String>,
+    next: tokio::time::Instant,
+}
+
+impl GrantCheck {
+    fn new(state: AppState, caller: &Caller) -> Self {
+        let hash = caller.grant().map(|g| g.hash.clone());
+        GrantCheck { state, hash, next: tokio::time::Instant::now() + GRANT_CHECK }
+    }
+
+    /// Completes when the next periodic check is due (never for the public).
+    async fn due(&self) {
+        match self.hash {
+            Some(_) => tokio::time::sleep_until(self.next).await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Whether the token still holds: false once it is revoked. A check that cannot tell (the
+    /// store cannot be reached, the token file is unreadable) keeps the stream: the next
+    /// check decides, as the next request would.
+    async fn holds(&mut self) -> bool {
+        let Some(hash) = &self.hash else { return true };
+        self.next = tokio::time::Instant::now() + GRANT_CHECK;
+        let (state, hash) = (self.state.clone(), hash.clone());
+        // A cluster's shared records are read with a blocking round trip: off the async threads.
+        !matches!(tokio::task::spawn_blocking(move || state.grant_by_hash(hash)).await, Ok(Ok(None)))
+    }
+}
+
+/// Tells a follower its token was revoked, if the channel has room (the stream ends either way).
+fn revoked(out: &mpsc::Sender<Event>) {
+    let _ = out.try_send(Event::default().event("revoked").data("this token was revoked: the live stream ends"));
+}
 
 /// Frames a feed holds for followers that are a little behind; one further behind catches up
 /// from the log.
@@ -201,16 +251,29 @@ pub async fn live(
     // An id past the end (u64::MAX included: it must not wrap to 0) resumes at the end.
     let mut next = resume.or(q.from).unwrap_or(g.len()).min(g.len());
     let (tx, rx) = mpsc::channel::<Event>(256);
+    let mut grant = GrantCheck::new(state.clone(), &caller);
     tokio::spawn(async move {
+        if next < g.len() && !grant.holds().await {
+            return revoked(&tx);
+        }
         if !catch_up(&g, viewer, &mut next, &tx).await {
             return;
         }
         loop {
             let behind = tokio::select! {
                 _ = tx.closed() => return, // the client went away
+                _ = grant.due() => {
+                    if !grant.holds().await {
+                        return revoked(&tx);
+                    }
+                    continue;
+                }
                 f = frames.recv() => match f {
                     Ok(f) if f.seq < next => continue,
                     Ok(f) if f.seq == next => {
+                        if !grant.holds().await {
+                            return revoked(&tx);
+                        }
                         if tx.send(f.event.clone()).await.is_err() {
                             return;
                         }
@@ -223,6 +286,9 @@ pub async fn live(
                 }
             };
             if behind {
+                if !grant.holds().await {
+                    return revoked(&tx);
+                }
                 let Ok(g) = state.game(&id).await else { return };
                 if !catch_up(&g, viewer, &mut next, &tx).await {
                     return;

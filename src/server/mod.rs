@@ -25,11 +25,15 @@
 //!
 //! ## Bounds
 //! [`serve`] accepts at most [`Limits::max_connections`] connections (more are answered 503 and
-//! closed), closes a connection that has not sent a whole request head within
-//! [`Limits::header_timeout`] (slowloris) or that sat silent between requests for
-//! [`Limits::idle_timeout`] (idle keep-alive; a slow response in flight is never cut), refuses request
-//! bodies over [`Limits::max_body`] (413) and more than [`Limits::sse_per_client`] live-event
-//! streams from one client address (429).
+//! closed) and at most [`Limits::connections_per_client`] from one client address (more are
+//! answered 429 and closed, so one address cannot take the whole server), closes a connection
+//! that has not sent a whole request head within [`Limits::header_timeout`] (slowloris), whose
+//! request body has not arrived within [`Limits::body_timeout`] or falls below
+//! [`Limits::min_body_rate`] (slow body), or that sat silent between requests for
+//! [`Limits::idle_timeout`] (idle keep-alive; a slow response in flight is never cut), refuses
+//! request bodies over [`Limits::max_body`] (413) and more than [`Limits::sse_per_client`]
+//! live-event streams from one client address (429). A client address is an IPv4 address or an
+//! IPv6 /64.
 //!
 //! ## One server or several
 //! With sled, the server holds the data directory's exclusive lock, so it is the only writer:
@@ -122,6 +126,9 @@ async fn security_headers(mut resp: axum::response::Response) -> axum::response:
 pub struct Limits {
     /// Open connections at once; one more is answered 503 and closed.
     pub max_connections: usize,
+    /// Open connections at once from one client address (below `max_connections`, so no one
+    /// address can fill the server); one more is answered 429 and closed.
+    pub connections_per_client: usize,
     /// Time to send a whole request head.
     pub header_timeout: std::time::Duration,
     /// The most a connection may sit silent with no response in flight (between keep-alive
@@ -129,6 +136,13 @@ pub struct Limits {
     pub idle_timeout: std::time::Duration,
     /// Request body bytes.
     pub max_body: usize,
+    /// The longest a request body may take to arrive whole, from its head; the connection is
+    /// closed past it (a response in flight does not shield a body that never arrives).
+    pub body_timeout: std::time::Duration,
+    /// The slowest a request body may arrive, in bytes per second on average from its head,
+    /// after a second's grace (`bounds::BODY_GRACE`); the connection is closed below it. 0: no
+    /// minimum besides `body_timeout`.
+    pub min_body_rate: u64,
     /// Live-event (SSE) streams open at once from one client IP address.
     pub sse_per_client: usize,
 }
@@ -137,9 +151,12 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_connections: 1024,
+            connections_per_client: 256,
             header_timeout: std::time::Duration::from_secs(10),
             idle_timeout: std::time::Duration::from_secs(5),
             max_body: 256 * 1024,
+            body_timeout: std::time::Duration::from_secs(10),
+            min_body_rate: 1024,
             sse_per_client: 16,
         }
     }
@@ -165,7 +182,9 @@ pub async fn serve_bounded(
 ) -> std::io::Result<()> {
     use std::sync::Arc;
     let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
-    let live = Arc::new(bounds::LiveCount::default());
+    let per_address = Arc::new(bounds::PerAddress::default());
+    let live = Arc::new(bounds::PerAddress::default());
+    let body = bounds::BodyLimits { timeout: limits.body_timeout, min_rate: limits.min_body_rate };
     let app = app(state).layer(axum::extract::DefaultBodyLimit::max(limits.max_body));
     tokio::pin!(shutdown);
     loop {
@@ -180,7 +199,14 @@ pub async fn serve_bounded(
                 }
             },
         };
+        // The address's own cap first: a flood from one address is refused before it can take
+        // the permits everyone shares.
+        let Some(slot) = bounds::take_slot(&per_address, peer.ip(), limits.connections_per_client) else {
+            tokio::spawn(bounds::refuse_address(stream, limits.connections_per_client));
+            continue;
+        };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
+            drop(slot);
             tokio::spawn(bounds::refuse(stream));
             continue;
         };
@@ -194,8 +220,8 @@ pub async fn serve_bounded(
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(timeout)
                 .serve_connection(io, svc);
-            bounds::until_idle(conn, &activity, idle).await;
-            drop(permit);
+            bounds::until_idle(conn, &activity, idle, body).await;
+            drop((permit, slot));
         });
     }
 }

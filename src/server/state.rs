@@ -181,12 +181,29 @@ struct Inner {
     config: ServerConfig,
     cache: Mutex<Lru>,
     feeds: super::live::Feeds,
-    tokens: Mutex<(Option<SystemTime>, HashMap<String, Grant>)>,
+    tokens: Mutex<(Option<FileStamp>, HashMap<String, Grant>)>,
     /// Grants this server found valid in the store's shared records lately (bounded): used only
     /// while the store cannot be reached, so cached pages stay readable with a token.
     seen_grants: Mutex<HashMap<String, Grant>>,
     /// The pending reports of a store without shared records (kept in `config.pending`).
     pending: Mutex<Vec<PendingReport>>,
+}
+
+/// What tells one version of the token file from another: its inode too, since every save
+/// renames a new file over it and two saves may fall within one tick of the file system's
+/// clock (an issue, then a revoke, with one modification time: the revoke went unseen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileStamp {
+    modified: Option<SystemTime>,
+    inode: u64,
+    len: u64,
+}
+
+impl FileStamp {
+    fn of(m: &std::fs::Metadata) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        FileStamp { modified: m.modified().ok(), inode: m.ino(), len: m.len() }
+    }
 }
 
 /// How many recently checked grants a server remembers for when its store cannot be reached.
@@ -291,7 +308,12 @@ impl AppState {
     /// lookup per request, so a revoke through any server holds at once), else from the token
     /// file, re-read when it changed.
     pub fn grant(&self, token: &str) -> AppResult<Option<Grant>> {
-        let hash = tokens::hash(token);
+        self.grant_by_hash(tokens::hash(token))
+    }
+
+    /// The grant of the token whose hash is `hash`, if it is still valid: as [`AppState::grant`]
+    /// (open live streams re-check their caller's grant with it, see [`super::live`]).
+    pub fn grant_by_hash(&self, hash: String) -> AppResult<Option<Grant>> {
         let shared = match self.0.store.records(Table::Tokens) {
             Ok(Some(records)) => Book::Shared(records).lookup(&hash),
             Ok(None) => return self.file_grant(&hash),
@@ -330,9 +352,9 @@ impl AppState {
 
     fn file_grant(&self, hash: &str) -> AppResult<Option<Grant>> {
         let Some(path) = &self.0.config.tokens else { return Ok(None) };
-        let mtime = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let stamp = std::fs::metadata(path).ok().map(|m| FileStamp::of(&m));
         let mut cache = self.0.tokens.lock().map_err(|_| AppError::Internal("token cache poisoned".into()))?;
-        if cache.0.is_none() || cache.0 != mtime {
+        if cache.0.is_none() || cache.0 != stamp {
             let file = tokens::load(path).map_err(|e| {
                 // The operator reads where and why; a client learns nothing about the server's files.
                 eprintln!("kifu serve: {e}");
@@ -341,7 +363,7 @@ impl AppState {
                 )
             })?;
             cache.1 = file.tokens.into_iter().map(|g| (g.hash.clone(), g)).collect();
-            cache.0 = mtime;
+            cache.0 = stamp;
         }
         Ok(cache.1.get(hash).cloned())
     }
@@ -520,6 +542,9 @@ impl AppState {
         }
         crate::store::write_private_atomic(p, text.as_bytes()).map_err(|e| {
             eprintln!("kifu serve: cannot write {}: {e}", p.display());
+            if e.kind() == std::io::ErrorKind::StorageFull {
+                return AppError::disk_full();
+            }
             AppError::Internal("cannot save the pending reports".into())
         })
     }

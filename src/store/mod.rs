@@ -182,8 +182,14 @@ pub enum StoreError {
          if it still fails, restore the directory from a backup or import exported .kifu files into a new one"
     )]
     Unopenable { path: String, reason: String },
-    #[error("the store in {path} was opened read-only because its disk is full: free some space, then retry")]
-    ReadOnly { path: String },
+    /// The disk holding the store has no room for a write, which was not acknowledged. Reads
+    /// keep working, and writes work again by themselves once space is freed (the sled store
+    /// reopens itself at the next write).
+    #[error(
+        "the disk is full: the store in {path} has no room left for this write; free some space and retry \
+         (reads keep working)"
+    )]
+    DiskFull { path: String },
     #[error("storage error: {0}")]
     Backend(String),
     #[error("the store at {location} cannot be reached: {reason}")]

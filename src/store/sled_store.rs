@@ -67,7 +67,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -121,12 +121,11 @@ impl Default for OpenOptions {
 
 /// A store in a sled database directory.
 pub struct SledStore {
-    db: sled::Db,
-    tree: sled::Tree,
+    /// The open sled database. Swapped only by [`SledStore::recover`], under the write lock,
+    /// which waits for every operation on the old one: each holds the read lock throughout.
+    /// `None` only if a reopen and the read-only copy both failed.
+    engine: parking_lot::RwLock<Option<Engine>>,
     clock: Arc<dyn Clock>,
-    durable: bool,
-    /// The data file, fdatasync'ed after sled's flush. `None` for temporary stores.
-    data_file: Option<File>,
     /// sled's blob directory. `None` for temporary stores.
     blob_dir: Option<PathBuf>,
     /// One writer mutex per stream, held for every check-and-write of that stream; each holds
@@ -154,11 +153,51 @@ pub struct SledStore {
     path: PathBuf,
     /// What the open recovered from, for the CLI and server to report.
     recovered: Vec<String>,
-    /// The disk was full at open: reads come from a temporary copy, writes are refused.
-    read_only: bool,
+    /// The disk was full at open or at the last reopen: reads come from a temporary copy.
+    read_only: AtomicBool,
+    /// sled refused a write (it refuses every write after its first IO error, a full disk
+    /// included) or the engine is the read-only copy: the next write reopens the directory first.
+    needs_reopen: AtomicBool,
+    /// How to reopen the directory; `None` for temporary stores.
+    reopen: Option<OpenOptions>,
+    /// One reopen at a time.
+    reopening: Mutex<()>,
+    /// The streams a failed flush left unacknowledged writes in, each with its head before the
+    /// first of them (`None`: the stream did not exist). sled applied those writes in memory
+    /// before its log write failed, so until the reopen, which drops them, reads stop at that
+    /// head: no reader sees an event that was never acknowledged.
+    unacknowledged: parking_lot::Mutex<HashMap<String, Option<Head>>>,
     /// The bells of the streams being watched, rung after each durable append.
     bells: parking_lot::Mutex<HashMap<String, Arc<super::Bell>>>,
 }
+
+/// One open sled database and what is synced with it.
+struct Engine {
+    db: sled::Db,
+    tree: sled::Tree,
+    /// Whether appends wait for the disk (false for the read-only copy and temporary stores).
+    durable: bool,
+    /// The data file, fdatasync'ed after sled's flush. `None` for temporary stores.
+    data_file: Option<File>,
+}
+
+impl Engine {
+    fn new(db: sled::Db, durable: bool, data_file: Option<File>, path: &Path) -> Result<Self, StoreError> {
+        // The first layout (trees `headers`, `heads`, `events`, `idempotency`) is not read.
+        if db.tree_names().iter().any(|n| &**n == b"heads") {
+            return Err(StoreError::Backend(format!(
+                "the store in {} uses an older layout; export its streams with the kifu that wrote them \
+                 and import them into a new data directory",
+                path.display()
+            )));
+        }
+        Ok(Engine { tree: db.open_tree(TREE).map_err(backend)?, db, durable, data_file })
+    }
+}
+
+/// The free space a disk must have before a store that failed a write on it reopens: sled
+/// writes a new 512 KiB log segment, and may write a snapshot while it opens.
+const ROOM_TO_REOPEN: u64 = 1 << 20;
 
 #[derive(Default)]
 struct Flushed {
@@ -189,6 +228,9 @@ impl Flushed {
 
 /// A stream's writer mutex and cached head.
 type StreamLock = Arc<Mutex<Option<Head>>>;
+
+/// The heads the streams a write wrote had before it (`None`: the write created the stream).
+type HeadsBefore = Vec<(String, Option<Head>)>;
 
 /// The streams a call holds the writer mutexes of, with their cached heads.
 struct Heads<'a> {
@@ -228,7 +270,19 @@ fn backend(e: sled::Error) -> StoreError {
 }
 
 fn io_error(what: &str, e: std::io::Error) -> StoreError {
+    if e.kind() == std::io::ErrorKind::StorageFull || e.raw_os_error() == Some(28) {
+        // The store fills in its path (`SledStore::write_failed`).
+        return StoreError::DiskFull { path: String::new() };
+    }
     StoreError::Backend(format!("{what}: {e}"))
+}
+
+/// A failed sled write or flush; a full disk is said so (the store fills in its path).
+fn write_error(e: sled::Error) -> StoreError {
+    if is_disk_full(&e) {
+        return StoreError::DiskFull { path: String::new() };
+    }
+    backend(e)
 }
 
 /// The default bound on sled's own page cache (its default is 1 GiB).
@@ -245,88 +299,16 @@ impl SledStore {
         let tightened = crate::store::private_dir(dir)
             .map_err(|e| StoreError::Backend(format!("cannot create data directory {}: {e}", dir.display())))?;
         recovered.extend(tightened);
-        let started = Instant::now();
-        let opened = loop {
-            let attempt = if options.simulate_full_disk {
-                Err(sled::Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull)))
-            } else {
-                match recover_leftovers(dir) {
-                    Ok(Some(notes)) => {
-                        recovered.extend(notes);
-                        // sled's page cache defaults to 1 GiB, outside every bound kifu sets; the
-                        // server's own caches hold the folded games, so a small one suffices.
-                        // sled's background flusher (every 500 ms by default) is off when every
-                        // append flushes before it returns (`make_durable`): it only repeated
-                        // that work, and contended with it. Measured with `tools/bench-live
-                        // --throughput 1000`: 64 live games 21-28k appends/s with it, 39-41k
-                        // without; one game 2.1-3.0k with it, 3.0-3.9k without.
-                        let background = if options.durable { None } else { Some(500) };
-                        sled::Config::new()
-                            .path(dir)
-                            .cache_capacity(options.page_cache_bytes)
-                            .flush_every_ms(background)
-                            .open()
-                    }
-                    // Another process holds the directory.
-                    Ok(None) => Err(sled::Error::Io(std::io::Error::other("could not acquire lock"))),
-                    Err(e) => Err(sled::Error::Io(e)),
-                }
-            };
-            match attempt {
-                Ok(db) => break Ok(db),
-                // sled 0.34 reports a held lock only through this message (config.rs).
-                Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
-                    if started.elapsed() >= options.lock_wait {
-                        return Err(StoreError::Locked {
-                            path: dir.display().to_string(),
-                            waited_ms: started.elapsed().as_millis(),
-                        });
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(e) => break Err(e),
-            }
+        let (engine, read_only) = match open_engine(dir, &options, &mut recovered) {
+            Ok(engine) => (engine, false),
+            Err(StoreError::DiskFull { .. }) => (open_read_only_copy(dir)?, true),
+            Err(e) => return Err(e),
         };
-        let db = match opened {
-            Ok(db) => db,
-            Err(e) if is_disk_full(&e) => {
-                let mut store = Self::open_read_only_copy(dir, clock)?;
-                store.recovered = recovered;
-                return Ok(store);
-            }
-            Err(e) => return Err(unopenable(dir, &e.to_string())),
-        };
-        let data_file = File::options().read(true).open(dir.join("db")).ok();
-        private_store_files(dir);
-        let mut store = Self::from_db(db, clock, options.durable, data_file, dir.to_path_buf())?;
-        // sled makes its blob directory with the process umask; kifu's data files are owner only.
-        let _ = crate::store::private_dir(&dir.join("blobs"));
+        let mut store = Self::with_engine(engine, clock, dir.to_path_buf(), Some(options));
         store.blob_dir = Some(dir.join("blobs"));
         store.recovered = recovered;
-        Ok(store)
-    }
-
-    /// Opens a copy of the store in `dir` from memory-backed temporary space, refusing every
-    /// write: sled writes while it opens (its recovery snapshot), which a full disk refuses,
-    /// but reading, verifying and exporting need no new byte on that disk.
-    fn open_read_only_copy(dir: &Path, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
-        let shm = Path::new("/dev/shm");
-        let base = if shm.is_dir() { shm.to_path_buf() } else { std::env::temp_dir() };
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        let copy = base.join(format!("kifu-read-only-{}-{nanos}", std::process::id()));
-        let copied = copy_store_files(dir, &copy);
-        let db = copied.and_then(|()| {
-            sled::Config::new().path(&copy).temporary(true).open().map_err(|e| std::io::Error::other(e.to_string()))
-        });
-        let db = match db {
-            Ok(db) => db,
-            Err(e) => {
-                let _ = std::fs::remove_dir_all(&copy);
-                return Err(unopenable(dir, &format!("the disk is full and a read-only copy failed too: {e}")));
-            }
-        };
-        let mut store = Self::from_db(db, clock, false, None, dir.to_path_buf())?;
-        store.read_only = true;
+        store.read_only = AtomicBool::new(read_only);
+        store.needs_reopen = AtomicBool::new(read_only);
         Ok(store)
     }
 
@@ -335,45 +317,23 @@ impl SledStore {
         &self.recovered
     }
 
-    /// True when the disk was full at open: the store reads from a copy and refuses every write.
+    /// True while the disk is full: the store reads from a copy, and a write first tries to
+    /// reopen the directory (refused with [`StoreError::DiskFull`] while the disk has no room).
     pub fn is_read_only(&self) -> bool {
-        self.read_only
-    }
-
-    fn refuse_if_read_only(&self) -> Result<(), StoreError> {
-        if self.read_only {
-            return Err(StoreError::ReadOnly { path: self.path.display().to_string() });
-        }
-        Ok(())
+        self.read_only.load(Ordering::SeqCst)
     }
 
     /// A store that lives in a temporary directory and is deleted when dropped (tests, benches).
     pub fn temporary(clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
         let db = sled::Config::new().temporary(true).open().map_err(backend)?;
-        Self::from_db(db, clock, false, None, PathBuf::new())
+        let engine = Engine::new(db, false, None, Path::new(""))?;
+        Ok(Self::with_engine(engine, clock, PathBuf::new(), None))
     }
 
-    fn from_db(
-        db: sled::Db,
-        clock: Arc<dyn Clock>,
-        durable: bool,
-        data_file: Option<File>,
-        path: PathBuf,
-    ) -> Result<Self, StoreError> {
-        // The first layout (trees `headers`, `heads`, `events`, `idempotency`) is not read.
-        if db.tree_names().iter().any(|n| &**n == b"heads") {
-            return Err(StoreError::Backend(format!(
-                "the store in {} uses an older layout; export its streams with the kifu that wrote them \
-                 and import them into a new data directory",
-                path.display()
-            )));
-        }
-        Ok(SledStore {
-            tree: db.open_tree(TREE).map_err(backend)?,
-            db,
+    fn with_engine(engine: Engine, clock: Arc<dyn Clock>, path: PathBuf, reopen: Option<OpenOptions>) -> Self {
+        SledStore {
+            engine: parking_lot::RwLock::new(Some(engine)),
             clock,
-            durable,
-            data_file,
             blob_dir: None,
             writers: parking_lot::Mutex::new(HashMap::new()),
             committed: AtomicU64::new(0),
@@ -384,9 +344,114 @@ impl SledStore {
             writing: AtomicUsize::new(0),
             path,
             recovered: Vec::new(),
-            read_only: false,
+            read_only: AtomicBool::new(false),
+            needs_reopen: AtomicBool::new(false),
+            reopen,
+            reopening: Mutex::new(()),
+            unacknowledged: parking_lot::Mutex::new(HashMap::new()),
             bells: parking_lot::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The open database, held for one whole operation (see the `engine` field).
+    fn engine(&self) -> Result<parking_lot::MappedRwLockReadGuard<'_, Engine>, StoreError> {
+        parking_lot::RwLockReadGuard::try_map(self.engine.read(), Option::as_ref).map_err(|_| {
+            StoreError::Backend(format!(
+                "the store in {} could not be reopened after a failed write; restart kifu",
+                self.path.display()
+            ))
         })
+    }
+
+    /// Hides the writes a failed flush did not acknowledge (`before`: each written stream's
+    /// head before the write) until the reopen; the earliest head of a stream wins.
+    fn unacknowledged(&self, before: HeadsBefore) {
+        let mut hidden = self.unacknowledged.lock();
+        for (sid, head) in before {
+            let earlier = |kept: &Option<Head>| match (head, kept) {
+                (None, _) => true,
+                (Some(h), Some(k)) => h.len < k.len,
+                (Some(_), None) => false,
+            };
+            match hidden.get(&sid) {
+                Some(kept) if !earlier(kept) => {}
+                _ => {
+                    hidden.insert(sid, head);
+                }
+            }
+        }
+    }
+
+    /// The acknowledged head of a stream a failed flush left unacknowledged writes in:
+    /// `Some(None)` when it did not exist before them; `None` when it has none.
+    fn acknowledged_head(&self, sid: &str) -> Option<Option<Head>> {
+        if !self.needs_reopen.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.unacknowledged.lock().get(sid).copied()
+    }
+
+    fn disk_full(&self) -> StoreError {
+        StoreError::DiskFull { path: self.path.display().to_string() }
+    }
+
+    /// A write failed: sled refuses every later write after an IO error, so the next write
+    /// reopens the store from the directory (which holds every acknowledged append). A full
+    /// disk is said in those words.
+    fn write_failed(&self, e: StoreError) -> StoreError {
+        self.needs_reopen.store(true, Ordering::SeqCst);
+        match e {
+            StoreError::DiskFull { .. } => self.disk_full(),
+            e => e,
+        }
+    }
+
+    /// Reopens the directory after a failed write (or from the read-only copy a full disk
+    /// left at open), once its disk has room again: every writer and reader of the old
+    /// database has finished first (the engine's write lock). The reopened store holds every
+    /// acknowledged append (sled replays its log, and each acknowledgement followed a flush);
+    /// a write whose flush failed was not acknowledged and, as after a crash, may or may not be
+    /// there. While the disk is still full the write is refused with [`StoreError::DiskFull`]
+    /// and reads go on from the old database (or the copy).
+    fn reopen_if_needed(&self) -> Result<(), StoreError> {
+        if !self.needs_reopen.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let Some(options) = &self.reopen else {
+            return Err(StoreError::Backend("a write to this temporary store failed; it cannot be reopened".into()));
+        };
+        let _one = self.reopening.lock().unwrap_or_else(|p| p.into_inner());
+        if !self.needs_reopen.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let room = fs2::available_space(&self.path).unwrap_or(0);
+        if options.simulate_full_disk || room < ROOM_TO_REOPEN {
+            return Err(self.disk_full());
+        }
+        let mut slot = self.engine.write();
+        // sled releases its lock on the directory once this database and its threads let go
+        // of it; the open below waits for that (up to `lock_wait`).
+        drop(slot.take());
+        let options = OpenOptions { lock_wait: Duration::from_secs(10), ..options.clone() };
+        let mut notes = Vec::new();
+        match open_engine(&self.path, &options, &mut notes) {
+            Ok(engine) => {
+                *slot = Some(engine);
+                // Heads are read again from the reopened store; blobs are synced again once.
+                self.writers.lock().clear();
+                self.unacknowledged.lock().clear();
+                self.blobs.lock().unwrap_or_else(|p| p.into_inner()).clear();
+                self.read_only.store(false, Ordering::SeqCst);
+                self.needs_reopen.store(false, Ordering::SeqCst);
+                Ok(())
+            }
+            Err(e) => {
+                // Still no room (the disk filled again) or worse: read from a copy meanwhile.
+                *slot = open_read_only_copy(&self.path).ok();
+                self.read_only.store(slot.is_some(), Ordering::SeqCst);
+                Err(e)
+            }
+        }
     }
 
     /// The data directory.
@@ -403,8 +468,8 @@ impl SledStore {
     /// Makes everything committed up to `ticket` durable (group commit, leader and followers):
     /// whoever finds no flush running leads one covering every write committed before it began;
     /// the others sleep until a flush that covers their write ends. No writer mutex is held.
-    fn make_durable(&self, ticket: u64) -> Result<(), StoreError> {
-        if !self.durable {
+    fn make_durable(&self, e: &Engine, ticket: u64) -> Result<(), StoreError> {
+        if !e.durable {
             return Ok(());
         }
         let mut f = self.flushed.lock();
@@ -429,12 +494,12 @@ impl SledStore {
         }
         let target = self.committed.load(Ordering::SeqCst);
         self.flushed.lock().target = Some(target);
-        self.db.flush().map_err(backend)?;
+        e.db.flush().map_err(write_error)?;
         if let Some(dir) = &self.blob_dir {
             let mut blobs = self.blobs.lock().unwrap_or_else(|p| p.into_inner());
             sync_new_blobs(dir, &mut blobs)?;
         }
-        if let Some(file) = &self.data_file {
+        if let Some(file) = &e.data_file {
             file.sync_data().map_err(|e| io_error("fdatasync failed", e))?;
         }
         self.flushes.fetch_add(1, Ordering::SeqCst);
@@ -450,10 +515,10 @@ impl SledStore {
     }
 
     /// Writes the collected key-value pairs atomically.
-    fn write(&self, mut writes: Vec<(Vec<u8>, Vec<u8>)>) -> Result<(), StoreError> {
+    fn write(e: &Engine, mut writes: Vec<(Vec<u8>, Vec<u8>)>) -> Result<(), StoreError> {
         if writes.len() == 1 {
             if let Some((k, v)) = writes.pop() {
-                self.tree.insert(k, v).map_err(backend)?;
+                e.tree.insert(k, v).map_err(write_error)?;
             }
             return Ok(());
         }
@@ -461,31 +526,38 @@ impl SledStore {
         for (k, v) in writes {
             batch.insert(k, v);
         }
-        self.tree.apply_batch(batch).map_err(backend)
+        e.tree.apply_batch(batch).map_err(write_error)
     }
 
     /// Runs `plan` holding the writer mutexes of `streams`, writes what it collected and waits
-    /// for the disk.
+    /// for the disk, all on one engine (a reopen waits for it). A store that failed a write is
+    /// reopened first (see [`SledStore::reopen_if_needed`]).
     fn write_and_flush<T>(
         &self,
         streams: Vec<&str>,
-        plan: impl FnOnce(&mut Heads<'_>, &mut Writes) -> Result<T, StoreError>,
+        plan: impl FnOnce(&Engine, &mut Heads<'_>, &mut Writes) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        self.reopen_if_needed()?;
+        let e = self.engine()?;
         self.writing.fetch_add(1, Ordering::SeqCst);
-        let written = self.write_locked(streams, plan);
+        let written = self.write_locked(&e, streams, plan);
         self.writing.fetch_sub(1, Ordering::SeqCst);
-        let (out, ticket) = written?;
-        self.make_durable(ticket)?;
+        let (out, ticket, before) = written?;
+        if let Err(err) = self.make_durable(&e, ticket) {
+            self.unacknowledged(before);
+            return Err(self.write_failed(err));
+        }
         Ok(out)
     }
 
     /// Plans and writes holding the writer mutexes of `streams`; returns the group-commit
-    /// ticket to wait for.
+    /// ticket to wait for, and the heads the written streams had before.
     fn write_locked<T>(
         &self,
+        e: &Engine,
         mut streams: Vec<&str>,
-        plan: impl FnOnce(&mut Heads<'_>, &mut Writes) -> Result<T, StoreError>,
-    ) -> Result<(T, u64), StoreError> {
+        plan: impl FnOnce(&Engine, &mut Heads<'_>, &mut Writes) -> Result<T, StoreError>,
+    ) -> Result<(T, u64, HeadsBefore), StoreError> {
         // Always in stream-id order: two calls never each hold a mutex the other waits for.
         streams.sort_unstable();
         streams.dedup();
@@ -495,68 +567,49 @@ impl SledStore {
         let mut heads =
             Heads { locked: locks.iter().map(|(s, m)| (*s, m.lock().unwrap_or_else(|p| p.into_inner()))).collect() };
         let mut writes = Writes::default();
-        let out = plan(&mut heads, &mut writes)?;
+        let out = plan(e, &mut heads, &mut writes)?;
+        let mut before = Vec::new();
         let ticket = if writes.kv.is_empty() {
             // Nothing new, but what the caller is told may come from a write still in flight.
             self.committed.load(Ordering::SeqCst)
         } else {
-            if let Err(e) = self.write(writes.kv) {
+            if let Err(err) = Self::write(e, writes.kv) {
                 // sled may or may not have applied it: forget what we believe about heads.
                 for (_, h) in &mut heads.locked {
                     **h = None;
                 }
-                return Err(e);
+                return Err(self.write_failed(err));
             }
             for (sid, head) in writes.heads {
                 if let Some(slot) = heads.slot(&sid) {
+                    // The plan read every stream it writes, so the slot holds its head before
+                    // this write (`None`: the write creates the stream).
+                    before.push((sid, *slot));
                     *slot = Some(head);
                 }
             }
             self.committed.fetch_add(1, Ordering::SeqCst) + 1
         };
-        Ok((out, ticket))
+        Ok((out, ticket, before))
     }
 
     /// The head of a stream, from the cache or else from sled.
-    fn cached_head(&self, heads: &mut Heads<'_>, sid: &str) -> Result<Option<Head>, StoreError> {
+    fn cached_head(&self, e: &Engine, heads: &mut Heads<'_>, sid: &str) -> Result<Option<Head>, StoreError> {
         let Some(slot) = heads.slot(sid) else {
             // Not a stream this call locked: nothing to cache it in.
-            return self.load_head(sid);
+            return load_head(e, sid);
         };
         if slot.is_none() {
-            *slot = self.load_head(sid)?;
+            *slot = load_head(e, sid)?;
         }
         Ok(*slot)
     }
 
-    /// The head derived from the stream's last chunk (or its header when it has no event).
-    fn load_head(&self, sid: &str) -> Result<Option<Head>, StoreError> {
-        let Some(header) = self.tree.get(header_key(sid)).map_err(backend)? else {
-            return Ok(None);
-        };
-        let last = self.tree.range(chunk_key(sid, 0)..=chunk_key(sid, u64::MAX)).next_back();
-        let Some(kv) = last else {
-            return Ok(Some(Head { len: 0, hash: chain::header_hash(&header) }));
-        };
-        let (k, chunk) = kv.map_err(backend)?;
-        let first = chunk_seq(sid, &k)?;
-        let (count, last) = Frames::new(sid, first, &chunk)
-            .try_fold((0u64, None), |(n, _), f| f.map(|(_, bytes)| (n + 1, Some(bytes))))?;
-        let Some(last) = last else {
-            return Err(StoreError::CorruptIndex(format!("stream {sid}: chunk at event {first} is empty")));
-        };
-        Ok(Some(Head { len: first + count, hash: stored_hash(sid, first + count - 1, last)? }))
-    }
-
     /// The stored bytes of event `seq`, which the caller knows exists.
-    fn event_at(&self, sid: &str, seq: u64) -> Result<Vec<u8>, StoreError> {
+    fn event_at(e: &Engine, sid: &str, seq: u64) -> Result<Vec<u8>, StoreError> {
         let missing = || StoreError::CorruptIndex(format!("stream {sid}: event {seq} is missing from the store"));
-        let (k, chunk) = self
-            .tree
-            .range(chunk_key(sid, 0)..=chunk_key(sid, seq))
-            .next_back()
-            .ok_or_else(missing)?
-            .map_err(backend)?;
+        let (k, chunk) =
+            e.tree.range(chunk_key(sid, 0)..=chunk_key(sid, seq)).next_back().ok_or_else(missing)?.map_err(backend)?;
         let first = chunk_seq(sid, &k)?;
         for frame in Frames::new(sid, first, &chunk) {
             let (s, bytes) = frame?;
@@ -566,20 +619,41 @@ impl SledStore {
         }
         Err(missing())
     }
+}
 
+/// The head derived from the stream's last chunk (or its header when it has no event).
+fn load_head(e: &Engine, sid: &str) -> Result<Option<Head>, StoreError> {
+    let Some(header) = e.tree.get(header_key(sid)).map_err(backend)? else {
+        return Ok(None);
+    };
+    let last = e.tree.range(chunk_key(sid, 0)..=chunk_key(sid, u64::MAX)).next_back();
+    let Some(kv) = last else {
+        return Ok(Some(Head { len: 0, hash: chain::header_hash(&header) }));
+    };
+    let (k, chunk) = kv.map_err(backend)?;
+    let first = chunk_seq(sid, &k)?;
+    let (count, last) =
+        Frames::new(sid, first, &chunk).try_fold((0u64, None), |(n, _), f| f.map(|(_, bytes)| (n + 1, Some(bytes))))?;
+    let Some(last) = last else {
+        return Err(StoreError::CorruptIndex(format!("stream {sid}: chunk at event {first} is empty")));
+    };
+    Ok(Some(Head { len: first + count, hash: stored_hash(sid, first + count - 1, last)? }))
+}
+
+impl SledStore {
     /// Whether `id` was recorded in `sid`: at which sequence number, and with the same actor and
     /// payload as `ev` or not.
-    fn recorded(&self, sid: &str, id: &[u8; 16], ev: &NewEvent) -> Result<Option<(u64, bool)>, StoreError> {
-        let Some(seq) = self.indexed_seq(sid, id)? else {
+    fn recorded(e: &Engine, sid: &str, id: &[u8; 16], ev: &NewEvent) -> Result<Option<(u64, bool)>, StoreError> {
+        let Some(seq) = Self::indexed_seq(e, sid, id)? else {
             return Ok(None);
         };
-        let stored = self.event_at(sid, seq)?;
+        let stored = Self::event_at(e, sid, seq)?;
         Ok(Some((seq, super::same_event(&stored, ev))))
     }
 
     /// The sequence number the index holds for idempotency id `id` of `sid`.
-    fn indexed_seq(&self, sid: &str, id: &[u8; 16]) -> Result<Option<u64>, StoreError> {
-        match self.tree.get(idempotency_key(sid, id)).map_err(backend)? {
+    fn indexed_seq(e: &Engine, sid: &str, id: &[u8; 16]) -> Result<Option<u64>, StoreError> {
+        match e.tree.get(idempotency_key(sid, id)).map_err(backend)? {
             Some(seq) => Ok(Some(decode_seq(sid, &seq)?)),
             None => Ok(None),
         }
@@ -588,6 +662,7 @@ impl SledStore {
     /// Checks one request against the current state and collects its writes.
     fn plan_request<'r>(
         &self,
+        e: &Engine,
         heads: &mut Heads<'_>,
         writes: &mut Writes,
         pending: &mut HashMap<(&'r str, [u8; 16]), (u64, &'r NewEvent)>,
@@ -597,14 +672,14 @@ impl SledStore {
         let sid = req.stream.as_str();
         let current = match writes.heads.get(sid) {
             Some(h) => Some(*h),
-            None => self.cached_head(heads, sid)?,
+            None => self.cached_head(e, heads, sid)?,
         };
         // A retry is recognised before the version check: the client's first attempt succeeded.
         if let Some(head) = current {
             let retry = super::judge_retry(sid, &req.events, |id, ev| match pending.get(&(sid, id.0)) {
                 // Recorded earlier in this same batch.
                 Some((seq, e)) => Ok(Some((*seq, e.actor == ev.actor && e.payload == ev.payload))),
-                None => self.recorded(sid, &id.0, ev),
+                None => Self::recorded(e, sid, &id.0, ev),
             })?;
             if let Some(first_seq) = retry {
                 return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true, stored: Vec::new() });
@@ -832,6 +907,85 @@ fn sync_new_blobs(dir: &Path, synced: &mut HashSet<std::ffi::OsString>) -> Resul
     Ok(())
 }
 
+/// Opens sled in `dir`, waiting up to `options.lock_wait` for another process (or a database
+/// of this one being dropped) to release it; notes what it repaired in `notes`. A full disk is
+/// [`StoreError::DiskFull`].
+fn open_engine(dir: &Path, options: &OpenOptions, notes: &mut Vec<String>) -> Result<Engine, StoreError> {
+    let started = Instant::now();
+    let opened = loop {
+        let attempt = if options.simulate_full_disk {
+            Err(sled::Error::Io(std::io::Error::from(std::io::ErrorKind::StorageFull)))
+        } else {
+            match recover_leftovers(dir) {
+                Ok(Some(repaired)) => {
+                    notes.extend(repaired);
+                    // sled's page cache defaults to 1 GiB, outside every bound kifu sets; the
+                    // server's own caches hold the folded games, so a small one suffices.
+                    // sled's background flusher (every 500 ms by default) is off when every
+                    // append flushes before it returns (`make_durable`): it only repeated
+                    // that work, and contended with it. Measured with `tools/bench-live
+                    // --throughput 1000`: 64 live games 21-28k appends/s with it, 39-41k
+                    // without; one game 2.1-3.0k with it, 3.0-3.9k without.
+                    let background = if options.durable { None } else { Some(500) };
+                    sled::Config::new()
+                        .path(dir)
+                        .cache_capacity(options.page_cache_bytes)
+                        .flush_every_ms(background)
+                        .open()
+                }
+                // Another process holds the directory.
+                Ok(None) => Err(sled::Error::Io(std::io::Error::other("could not acquire lock"))),
+                Err(e) => Err(sled::Error::Io(e)),
+            }
+        };
+        match attempt {
+            Ok(db) => break Ok(db),
+            // sled 0.34 reports a held lock only through this message (config.rs).
+            Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
+                if started.elapsed() >= options.lock_wait {
+                    return Err(StoreError::Locked {
+                        path: dir.display().to_string(),
+                        waited_ms: started.elapsed().as_millis(),
+                    });
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    let db = match opened {
+        Ok(db) => db,
+        Err(e) if is_disk_full(&e) => return Err(StoreError::DiskFull { path: dir.display().to_string() }),
+        Err(e) => return Err(unopenable(dir, &e.to_string())),
+    };
+    let data_file = File::options().read(true).open(dir.join("db")).ok();
+    private_store_files(dir);
+    // sled makes its blob directory with the process umask; kifu's data files are owner only.
+    let _ = crate::store::private_dir(&dir.join("blobs"));
+    Engine::new(db, options.durable, data_file, dir)
+}
+
+/// Opens a copy of the store in `dir` from memory-backed temporary space, for reads only: sled
+/// writes while it opens (its recovery snapshot), which a full disk refuses, but reading,
+/// verifying and exporting need no new byte on that disk.
+fn open_read_only_copy(dir: &Path) -> Result<Engine, StoreError> {
+    let shm = Path::new("/dev/shm");
+    let base = if shm.is_dir() { shm.to_path_buf() } else { std::env::temp_dir() };
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let copy = base.join(format!("kifu-read-only-{}-{nanos}", std::process::id()));
+    let copied = copy_store_files(dir, &copy);
+    let db = copied.and_then(|()| {
+        sled::Config::new().path(&copy).temporary(true).open().map_err(|e| std::io::Error::other(e.to_string()))
+    });
+    match db {
+        Ok(db) => Engine::new(db, false, None, dir),
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&copy);
+            Err(unopenable(dir, &format!("the disk is full and a read-only copy failed too: {e}")))
+        }
+    }
+}
+
 fn unopenable(dir: &Path, reason: &str) -> StoreError {
     StoreError::Unopenable { path: dir.display().to_string(), reason: reason.to_string() }
 }
@@ -933,13 +1087,12 @@ impl SledStore {
     /// the [`super::Store`] contract (whose appends are per stream): sled can do it cheaply, and
     /// bulk loaders and tests of this backend use it.
     pub fn append_batch(&self, requests: Vec<AppendRequest>) -> Result<Vec<Appended>, StoreError> {
-        self.refuse_if_read_only()?;
         let now = self.clock.now();
         let streams = requests.iter().map(|r| r.stream.as_str()).collect();
-        let out = self.write_and_flush(streams, |heads, writes| {
+        let out = self.write_and_flush(streams, |e, heads, writes| {
             // Idempotency ids recorded earlier in this batch.
             let mut pending = HashMap::new();
-            requests.iter().map(|req| self.plan_request(heads, writes, &mut pending, req, now)).collect()
+            requests.iter().map(|req| self.plan_request(e, heads, writes, &mut pending, req, now)).collect()
         })?;
         for req in &requests {
             self.ring(req.stream.as_str());
@@ -963,7 +1116,7 @@ impl super::Store for SledStore {
 
     fn keep_derived(&self, stream: &StreamId, name: &str, bytes: &[u8]) {
         let Some(path) = self.derived_path(stream, name) else { return };
-        if self.read_only {
+        if self.is_read_only() {
             return;
         }
         // A cache, not a record: written aside and renamed (a reader sees a whole file or none),
@@ -996,23 +1149,32 @@ impl super::Store for SledStore {
             Some(s) => Bound::Excluded(header_key(s.as_str())),
             None => Bound::Included(vec![TAG_HEADER]),
         };
+        let e = self.engine()?;
         let mut out = Vec::new();
-        for kv in self.tree.range((start, Bound::Excluded(vec![TAG_HEADER + 1]))) {
+        for kv in e.tree.range((start, Bound::Excluded(vec![TAG_HEADER + 1]))) {
             if out.len() >= limit {
                 break;
             }
             let (k, _) = kv.map_err(backend)?;
             let id = String::from_utf8_lossy(&k[1..]).to_string();
             let stream = StreamId::new(&id).map_err(|e| StoreError::CorruptIndex(e.to_string()))?;
-            let (_, header) = self.header(&stream)?;
-            let head = self.head(&stream)?;
+            if self.acknowledged_head(&id) == Some(None) {
+                continue;
+            }
+            let (_, header) = Self::header_in(&e, &stream)?;
+            let head = self.head_in(&e, &stream)?;
             out.push(StreamSummary { header, head });
         }
         Ok(out)
     }
 
     fn recorded_id(&self, stream: &StreamId, id: &IdempotencyId) -> Result<Option<u64>, StoreError> {
-        self.indexed_seq(stream.as_str(), &id.0)
+        let seq = Self::indexed_seq(&*self.engine()?, stream.as_str(), &id.0)?;
+        // An id of an unacknowledged write (see `unacknowledged`) is not recorded.
+        Ok(match self.acknowledged_head(stream.as_str()) {
+            Some(head) => seq.filter(|s| head.is_some_and(|h| *s < h.len)),
+            None => seq,
+        })
     }
 
     fn watch(&self, stream: &StreamId, from: u64) -> Result<super::Watch, StoreError> {
@@ -1025,12 +1187,11 @@ impl super::Store for SledStore {
     }
 
     fn import(&self, log: &chain::VerifiedLog) -> Result<Imported, StoreError> {
-        self.refuse_if_read_only()?;
         let sid = log.header.stream().as_str();
-        let out = self.write_and_flush(vec![sid], |heads, writes| {
-            if let Some(head) = self.cached_head(heads, sid)? {
+        let out = self.write_and_flush(vec![sid], |e, heads, writes| {
+            if let Some(head) = self.cached_head(e, heads, sid)? {
                 let same_header =
-                    self.tree.get(header_key(sid)).map_err(backend)?.is_some_and(|h| *h == *log.header_bytes);
+                    e.tree.get(header_key(sid)).map_err(backend)?.is_some_and(|h| *h == *log.header_bytes);
                 if head == log.head && same_header {
                     return Ok(Imported::AlreadyPresent);
                 }
@@ -1060,40 +1221,19 @@ impl super::Store for SledStore {
     }
 
     fn header(&self, stream: &StreamId) -> Result<(Vec<u8>, Header), StoreError> {
-        let bytes = self
-            .tree
-            .get(header_key(stream.as_str()))
-            .map_err(backend)?
-            .ok_or_else(|| StoreError::UnknownStream(stream.to_string()))?
-            .to_vec();
-        let header = chain::decode_header(&bytes).map_err(|problem| {
-            StoreError::Corrupt(chain::ChainError { stream: stream.to_string(), at: chain::At::Header, problem })
-        })?;
-        Ok((bytes, header))
+        if self.acknowledged_head(stream.as_str()) == Some(None) {
+            return Err(StoreError::UnknownStream(stream.to_string()));
+        }
+        Self::header_in(&*self.engine()?, stream)
     }
 
     fn head(&self, stream: &StreamId) -> Result<Head, StoreError> {
-        // This process is the store's only writer (sled locks the directory), so the heads its
-        // appends left are current; a stream not seen yet is looked up once. sled 0.34's reverse
-        // range (`load_head`) costs more the longer the stream, so live paths avoid it.
-        // Only that stream's mutex is taken: appends to other streams do not delay it.
-        let sid = stream.as_str();
-        let known = self.writers.lock().get(sid).cloned();
-        let lock = match known {
-            Some(lock) => lock,
-            // An unknown id gets no mutex (probes for missing games must not grow the map).
-            None if self.load_head(sid)?.is_none() => return Err(StoreError::UnknownStream(sid.to_string())),
-            None => self.stream_lock(sid),
-        };
-        let mut head = lock.lock().unwrap_or_else(|p| p.into_inner());
-        if head.is_none() {
-            *head = self.load_head(sid)?;
-        }
-        head.ok_or_else(|| StoreError::UnknownStream(sid.to_string()))
+        self.head_in(&*self.engine()?, stream)
     }
 
     fn read(&self, stream: &StreamId, from: u64, to: u64) -> Result<Vec<Vec<u8>>, StoreError> {
-        let head = self.head(stream)?;
+        let e = self.engine()?;
+        let head = self.head_in(&e, stream)?;
         let to = to.min(head.len);
         if from >= to {
             return Ok(Vec::new());
@@ -1103,17 +1243,17 @@ impl super::Store for SledStore {
             |seq: u64| StoreError::CorruptIndex(format!("stream {sid}: event {seq} is missing from the store"));
         // The chunk holding `from` starts at or before it; a live reader's tail usually starts
         // a chunk (one append, one chunk), found without sled's slower reverse range.
-        let start = if self.tree.contains_key(chunk_key(sid, from)).map_err(backend)? {
+        let start = if e.tree.contains_key(chunk_key(sid, from)).map_err(backend)? {
             from
         } else {
-            match self.tree.range(chunk_key(sid, 0)..=chunk_key(sid, from)).next_back() {
+            match e.tree.range(chunk_key(sid, 0)..=chunk_key(sid, from)).next_back() {
                 Some(kv) => chunk_seq(sid, &kv.map_err(backend)?.0)?,
                 None => return Err(missing(from)),
             }
         };
         let mut out = Vec::with_capacity(usize::try_from(to - from).unwrap_or(0));
         let mut next = start;
-        for kv in self.tree.range(chunk_key(sid, start)..chunk_key(sid, to)) {
+        for kv in e.tree.range(chunk_key(sid, start)..chunk_key(sid, to)) {
             let (k, chunk) = kv.map_err(backend)?;
             let first = chunk_seq(sid, &k)?;
             if first != next {
@@ -1131,6 +1271,44 @@ impl super::Store for SledStore {
             return Err(missing(next.max(from)));
         }
         Ok(out)
+    }
+}
+
+impl SledStore {
+    fn header_in(e: &Engine, stream: &StreamId) -> Result<(Vec<u8>, Header), StoreError> {
+        let bytes = e
+            .tree
+            .get(header_key(stream.as_str()))
+            .map_err(backend)?
+            .ok_or_else(|| StoreError::UnknownStream(stream.to_string()))?
+            .to_vec();
+        let header = chain::decode_header(&bytes).map_err(|problem| {
+            StoreError::Corrupt(chain::ChainError { stream: stream.to_string(), at: chain::At::Header, problem })
+        })?;
+        Ok((bytes, header))
+    }
+
+    fn head_in(&self, e: &Engine, stream: &StreamId) -> Result<Head, StoreError> {
+        // This process is the store's only writer (sled locks the directory), so the heads its
+        // appends left are current; a stream not seen yet is looked up once. sled 0.34's reverse
+        // range (`load_head`) costs more the longer the stream, so live paths avoid it.
+        // Only that stream's mutex is taken: appends to other streams do not delay it.
+        let sid = stream.as_str();
+        if let Some(acknowledged) = self.acknowledged_head(sid) {
+            return acknowledged.ok_or_else(|| StoreError::UnknownStream(sid.to_string()));
+        }
+        let known = self.writers.lock().get(sid).cloned();
+        let lock = match known {
+            Some(lock) => lock,
+            // An unknown id gets no mutex (probes for missing games must not grow the map).
+            None if load_head(e, sid)?.is_none() => return Err(StoreError::UnknownStream(sid.to_string())),
+            None => self.stream_lock(sid),
+        };
+        let mut head = lock.lock().unwrap_or_else(|p| p.into_inner());
+        if head.is_none() {
+            *head = load_head(e, sid)?;
+        }
+        head.ok_or_else(|| StoreError::UnknownStream(sid.to_string()))
     }
 }
 
@@ -1177,7 +1355,7 @@ mod tests {
     }
 
     fn chunk_count(store: &SledStore, sid: &str) -> usize {
-        store.tree.range(chunk_key(sid, 0)..=chunk_key(sid, u64::MAX)).count()
+        store.engine().unwrap().tree.range(chunk_key(sid, 0)..=chunk_key(sid, u64::MAX)).count()
     }
 
     /// Requests of mixed sizes, so chunk boundaries fall inside requests, at request ends, and

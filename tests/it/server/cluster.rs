@@ -18,7 +18,7 @@ use kifu::server::{AppState, ServerConfig};
 use kifu::store::nats_store::{NatsStore, NatsUrl};
 use kifu::store::{Store, Table};
 
-use super::live::{feed, open_live, read_events};
+use super::live::{feed, open_live, open_live_with, read_events, read_to_end};
 use super::{fixture_log, rt};
 use crate::support::{nats_namespace, NatsNamespace, TestEnv};
 
@@ -108,6 +108,35 @@ fn a_server_serves_a_game_at_the_head_another_server_appended() {
         let (_, _, board) = request(&b, "GET", "/api/v1/games/g.head/board?at=12", None, None).await;
         let (_, _, board_a) = request(&a, "GET", "/api/v1/games/g.head/board?at=12", None, None).await;
         assert_eq!(board, board_a);
+    });
+}
+
+/// A judge follows a live game (the judge's view) on both servers; the token is revoked
+/// through A's store: both streams end, each by its own periodic re-check of the shared token.
+#[test]
+fn a_revoked_tokens_live_streams_end_on_every_server() {
+    let (_ns, a, b) = two_servers();
+    let judge = issue(&**a.store(), Role::Judge, "*", "jin");
+    let log = fixture_log("naruto-physical");
+    rt().block_on(async {
+        feed(&a, &log, "g.revoke", 0, 2).await;
+        let uri = "/api/v1/games/g.revoke/live?as=judge&from=0";
+        let mut on_a = open_live_with(&a, uri, &judge).await;
+        let mut on_b = open_live_with(&b, uri, &judge).await;
+        for s in [&mut on_a, &mut on_b] {
+            assert_eq!(read_events(s, 2).await.iter().map(|e| e.0).collect::<Vec<_>>(), vec![0, 1]);
+        }
+        let book = Book::Shared(a.store().records(Table::Tokens).unwrap().unwrap());
+        assert_eq!(book.revoke(&kifu::server::tokens::hash(&judge)[..12]).unwrap(), 1);
+        let revoked_at = Instant::now();
+        for (server, s) in [("A", &mut on_a), ("B", &mut on_b)] {
+            let (ended, sent) = read_to_end(s).await;
+            assert!(ended && sent.contains("event: revoked"), "server {server} kept the stream: {sent}");
+            eprintln!(
+                "server {server}: the revoked judge's stream ended {:?} after the revocation",
+                revoked_at.elapsed()
+            );
+        }
     });
 }
 

@@ -188,3 +188,67 @@ fn pending_results_of_a_stream_that_is_not_a_tournament() {
         assert_eq!(get(&app, "/api/v1/tournaments/cup/results", None).await.0, StatusCode::OK);
     });
 }
+
+/// Opens a live stream with a token (as `EventSource` does: `?access_token=`).
+pub async fn open_live_with(state: &AppState, uri: &str, token: &str) -> Body {
+    let uri = format!("{uri}&access_token={token}");
+    let resp = kifu::server::app(state.clone()).oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    resp.into_body()
+}
+
+/// Reads a live stream until the server ends it (true) or 10 s pass without a byte (false);
+/// returns whether it ended and everything it sent.
+pub async fn read_to_end(body: &mut Body) -> (bool, String) {
+    let mut text = String::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), body.frame()).await {
+            Err(_) => return (false, text),
+            Ok(None) => return (true, text),
+            Ok(Some(frame)) => {
+                if let Ok(data) = frame.unwrap().into_data() {
+                    text.push_str(std::str::from_utf8(&data).unwrap());
+                }
+            }
+        }
+    }
+}
+
+/// A judge's token revoked while its live stream (the judge's view: hidden cards) is open:
+/// the stream ends with `event: revoked` before the next event it would have carried, and
+/// within a few seconds when no event comes; another judge's stream goes on.
+#[test]
+fn a_revoked_judges_open_live_stream_is_closed() {
+    use kifu::server::tokens;
+    let env = ServerEnv::new();
+    let log = super::fixture_log("naruto-physical");
+    let (ann, ben, cat) =
+        (env.token(Role::Judge, "*", "ann"), env.token(Role::Judge, "*", "ben"), env.token(Role::Judge, "*", "cat"));
+    rt().block_on(async {
+        feed(&env.state, &log, "naruto-revoke", 0, 2).await;
+        let uri = "/api/v1/games/naruto-revoke/live?as=judge&from=0";
+        let mut streams = Vec::new();
+        for t in [&ann, &ben, &cat] {
+            let mut s = open_live_with(&env.state, uri, t).await;
+            assert_eq!(read_events(&mut s, 2).await.iter().map(|e| e.0).collect::<Vec<_>>(), vec![0, 1]);
+            streams.push(s);
+        }
+        let (mut ann_s, mut ben_s, mut cat_s) = (streams.remove(0), streams.remove(0), streams.remove(0));
+        // Ann is revoked, and the next event is recorded at once: her stream ends without it.
+        tokens::revoke(&env.tokens, &tokens::hash(&ann)[..16]).unwrap();
+        feed(&env.state, &log, "naruto-revoke", 2, 3).await;
+        let (ended, sent) = read_to_end(&mut ann_s).await;
+        assert!(ended && sent.contains("event: revoked"), "{sent}");
+        assert!(!sent.contains("id: 2"), "a revoked judge got the next event: {sent}");
+        assert_eq!(read_events(&mut ben_s, 1).await[0].0, 2);
+        // Cat is revoked and nothing more is recorded: the stream ends by itself.
+        tokens::revoke(&env.tokens, &tokens::hash(&cat)[..16]).unwrap();
+        let revoked_at = std::time::Instant::now();
+        let (ended, sent) = read_to_end(&mut cat_s).await;
+        assert!(ended && sent.contains("event: revoked"), "a revoked judge's quiet stream stayed open: {sent}");
+        eprintln!("a revoked judge's quiet live stream ended {:?} after the revocation", revoked_at.elapsed());
+        // Ben's stream is still open and live.
+        feed(&env.state, &log, "naruto-revoke", 3, 4).await;
+        assert_eq!(read_events(&mut ben_s, 1).await[0].0, 3);
+    });
+}

@@ -10,6 +10,7 @@ mod browser;
 mod browser_tournament;
 mod cli;
 mod cluster;
+mod disk_full;
 mod leak;
 mod live;
 mod memory;

@@ -213,6 +213,11 @@ pub(crate) fn timeline_entry<G: Game>(
             ("recorded", format!("recorded elsewhere, not validated: {}", G::describe(&before.game, e, viewer)))
         }
     };
+    // Display only: a player name an earlier build stored unbounded is shown cut in the text.
+    let mut text = text;
+    for p in players.iter().filter(|p| crate::log::limits::shown(p).len() != p.len()) {
+        text = text.replace(p.as_str(), &crate::log::limits::shown(p));
+    }
     TimelineEntry {
         seq: step.seq,
         recorded_at: step.recorded_at.to_rfc3339(),

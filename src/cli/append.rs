@@ -29,6 +29,8 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
+    // A note is bounded like every note kifu records (the actor's name is, by its parser).
+    kifu::log::limits::check_note(|| "the note (--text)".into(), &args.text)?;
     let store = ctx.open_store()?;
     let create = Header::opaque(args.stream.clone(), ctx.clock().now());
     let appended = store.append(AppendRequest {

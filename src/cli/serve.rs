@@ -118,6 +118,8 @@ pub fn run_token(ctx: &Context, c: TokenCommand) -> Result<ExitCode> {
         TokenCommand::Issue(a) => {
             let scope = if a.all { tokens::ALL.to_string() } else { a.tournament.clone().unwrap_or_default() };
             let now = ctx.clock().now().to_rfc3339();
+            // The name becomes the actor of everything the token records: bounded like one.
+            kifu::log::limits::check_name(|| "the token's name (--name)".into(), &a.name)?;
             let token = book.issue(a.role, &scope, &a.name, rand::random::<[u8; 32]>(), now)?;
             if a.json {
                 output::print_json(&json!({"token": token, "role": a.role, "scope": scope, "name": a.name}))?;

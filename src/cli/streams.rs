@@ -40,7 +40,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
                 kind: h.kind.to_string(),
                 ruleset: h.ruleset.clone(),
                 ruleset_version: h.ruleset_version,
-                players: h.players.clone(),
+                // A name an earlier build stored unbounded is listed cut, never refused.
+                players: h.players.iter().map(|p| kifu::log::limits::shown(p).into_owned()).collect(),
                 events: s.head.len,
                 head: s.head.hash.to_hex(),
                 created_at: h.created_at.to_rfc3339(),

@@ -1,4 +1,5 @@
-//! `kifu verify FILE|STREAM|--all`: checks hash chains; exits 0 only when every chain checks.
+//! `kifu verify FILE|STREAM|--all`: checks hash chains, and of a file everything `kifu import`
+//! checks (`kifu::games::check_import`); exits 0 only when everything checks.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -21,6 +22,10 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Of a file, check only its hash chain, not what `kifu import` also checks (that it
+    /// decodes under its ruleset and rules version, and its names are within bounds).
+    #[arg(long)]
+    chain_only: bool,
 }
 
 #[derive(Serialize)]
@@ -49,8 +54,13 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             reports
         }
         (Some(t), false) if Path::new(t).is_file() => {
+            // A file is what someone hands over to be imported: unless --chain-only, it is held
+            // to exactly what `kifu import` checks, through the same library function.
             vec![match read_log_file(Path::new(t), false) {
-                Ok(log) => ok(t, log.head.len, log.head.hash.to_hex()),
+                Ok(log) => match if args.chain_only { Ok(()) } else { kifu::games::check_import(&log) } {
+                    Ok(()) => ok(t, log.head.len, log.head.hash.to_hex()),
+                    Err(e) => failed(t, format!("the chain checks, but kifu import refuses it: {e}")),
+                },
                 Err(e) => failed(t, format!("{e:#}")),
             }]
         }

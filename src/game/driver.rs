@@ -139,7 +139,8 @@ pub trait Driver: Send + Sync {
     /// Opens a verified log (from the store or a file) for replay.
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError>;
     /// Checks that the log's configuration and every event decode under this game and its
-    /// ruleset version (the first that does not is named by sequence number).
+    /// ruleset version (the first that does not is named by sequence number), and that the
+    /// names and notes of its rulings and forced entries are within `kifu::log::limits`.
     fn check_decodes(&self, log: &VerifiedLog) -> Result<(), GameError>;
     /// Audits a verified log.
     fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError>;
@@ -239,7 +240,8 @@ pub(crate) fn timeline_entry<G: Game>(
         GameEntry::Forced { judge, broke, event } => (
             "forced",
             format!(
-                "FORCED by judge {judge} (breaks {}): {}",
+                "FORCED by judge {} (breaks {}): {}",
+                crate::log::limits::shown(judge),
                 broke.join(", "),
                 G::describe(&before.game, event, viewer)
             ),
@@ -249,10 +251,16 @@ pub(crate) fn timeline_entry<G: Game>(
             ("recorded", format!("recorded elsewhere, not validated: {}", G::describe(&before.game, e, viewer)))
         }
     };
+    // Display only: a player name an earlier build stored unbounded is shown cut in the text.
+    let mut text = text;
+    for p in players.iter().filter(|p| crate::log::limits::shown(p).len() != p.len()) {
+        text = text.replace(p.as_str(), &crate::log::limits::shown(p));
+    }
     TimelineEntry {
         seq: step.seq,
         recorded_at: step.recorded_at.to_rfc3339(),
-        actor: step.actor.to_string(),
+        // Display only: a name an earlier build stored unbounded is shown cut, never refused.
+        actor: crate::log::limits::shown_actor(&step.actor),
         kind,
         text,
         turn: after.turn,
@@ -449,7 +457,14 @@ impl<G: Game> Driver for GameDriver<G> {
     }
 
     fn check_decodes(&self, log: &VerifiedLog) -> Result<(), GameError> {
-        record::from_log::<G>(log).map(|_| ())
+        let g = record::from_log::<G>(log)?;
+        // What an import brings in is bounded like what is recorded here (`kifu::log::limits`).
+        for step in &g.steps {
+            step.entry
+                .check_text()
+                .map_err(|e| GameError::Input(format!("stream {}, event {}: {e}", log.header.stream(), step.seq)))?;
+        }
+        Ok(())
     }
 
     fn audit(&self, log: &VerifiedLog) -> Result<AuditReport, GameError> {

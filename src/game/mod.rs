@@ -402,6 +402,36 @@ pub enum Ruling {
     NoteRecorded { judge: String, about: Option<u64>, note: String },
 }
 
+impl<E> GameEntry<E> {
+    /// Checks the names and notes an entry carries against [`crate::log::limits`]: the judge who
+    /// forced it or ruled, a ruling's rule ID and note. Checked when an entry is recorded or
+    /// imported, never when a stored one is folded (an earlier build's longer note still replays).
+    pub fn check_text(&self) -> Result<(), crate::log::limits::TooLong> {
+        use crate::log::limits::{check_name, check_note};
+        match self {
+            GameEntry::Played(_) | GameEntry::RecordedElsewhere(_) => Ok(()),
+            GameEntry::Forced { judge, broke, .. } => {
+                check_name(|| "the forcing judge's name".into(), judge)?;
+                broke.iter().try_for_each(|r| check_name(|| "a broken rule's ID".into(), r))
+            }
+            GameEntry::Ruled(r) => {
+                let (judge, rule, note) = match r {
+                    Ruling::WarningIssued { judge, rule, note, .. }
+                    | Ruling::GameLossIssued { judge, rule, note, .. } => (judge, rule.as_deref(), note),
+                    Ruling::BackedUp { judge, note, .. } | Ruling::NoteRecorded { judge, note, .. } => {
+                        (judge, None, note)
+                    }
+                };
+                check_name(|| "the ruling judge's name".into(), judge)?;
+                if let Some(rule) = rule {
+                    check_name(|| "the ruling's rule ID".into(), rule)?;
+                }
+                check_note(|| "the ruling's note".into(), note)
+            }
+        }
+    }
+}
+
 /// The [`Game`] methods every game module of the standard shape forwards to its modules, written
 /// once, with the three types. Use inside `impl Game for MyGame { ... }`, after the constants; write
 /// `new_config`, `position` and `awaited` by hand. The module must have `rules::validate`,

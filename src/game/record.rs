@@ -15,6 +15,7 @@ use crate::log::chain::{self, Head, VerifiedLog, Verifier};
 use crate::log::envelope::{
     Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, MatchBinding, StreamId, StreamKind, Timestamp,
 };
+use crate::log::limits::{self, TooLong};
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store, StoreError};
 
 /// Everything that can go wrong recording or loading a game.
@@ -38,6 +39,19 @@ pub enum GameError {
     Input(String),
     #[error("could not encode: {0}")]
     Encode(#[from] postcard::Error),
+}
+
+impl From<TooLong> for GameError {
+    /// A name or note over its limit is bad input, refused before anything is written.
+    fn from(e: TooLong) -> Self {
+        GameError::Input(e.to_string())
+    }
+}
+
+/// Checks what a new entry brings in: its actor's name and the names and notes it carries.
+pub fn check_entry_text<E>(actor: &Actor, entry: &GameEntry<E>) -> Result<(), TooLong> {
+    limits::check_actor(actor)?;
+    entry.check_text()
 }
 
 fn list(v: &[Violation]) -> String {
@@ -151,6 +165,7 @@ pub fn create_bound<G: Game>(
     created_at: Timestamp,
     bound: Option<MatchBinding>,
 ) -> Result<Head, GameError> {
+    limits::check_players(&G::players(config))?;
     G::setup(config).map_err(GameError::Setup)?;
     let header = bound_game_header::<G>(stream, config, created_at, bound)?;
     let appended = store.append(AppendRequest {
@@ -483,6 +498,7 @@ impl<G: Game> LiveGame<G> {
         entry: GameEntry<G::Event>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
+        check_entry_text(&actor, &entry)?;
         let len = self.len();
         let step = Step { seq: len, recorded_at: Timestamp(0), actor: actor.clone(), entry };
         let violations = step_violations::<G>(&self.players, self.replay.tip(), &step);
@@ -621,6 +637,7 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
         G::setup(&head.config).map_err(GameError::Setup)?;
     }
     let players = G::players(&head.config);
+    limits::check_players(&players).map_err(|e| GameError::Input(format!("line 1: {e}")))?;
     let mut problems = Vec::new();
     let mut entries = Vec::new();
     let mut steps = Vec::new();
@@ -639,13 +656,15 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
         if parsed.seq.is_some_and(|s| s != seq) {
             problems.push(format!("line {lineno}: says seq {:?} but it is event {seq}", parsed.seq));
         }
-        let actor: Actor = match parsed.actor.parse() {
-            Ok(a) => a,
-            Err(e) => {
-                problems.push(format!("line {lineno}: {e}"));
-                continue;
-            }
-        };
+        // A bad actor or an over-long name refuses the file, but the line still counts as an
+        // event, so the lines after it are numbered and checked as they stand.
+        let actor: Actor = parsed.actor.parse().unwrap_or_else(|e| {
+            problems.push(format!("line {lineno}: {e}"));
+            Actor::System
+        });
+        if let Err(e) = parsed.entry.check_text() {
+            problems.push(format!("line {lineno}: {e}"));
+        }
         let entry = match parsed.entry {
             GameEntry::Played(e) if as_recorded => GameEntry::RecordedElsewhere(e),
             GameEntry::RecordedElsewhere(_) if !as_recorded => {
@@ -743,9 +762,11 @@ pub fn import_entries_bound<G: Game>(
     created_at: Timestamp,
     bound: Option<MatchBinding>,
 ) -> Result<Head, GameError> {
+    limits::check_players(&G::players(config))?;
     let header = bound_game_header::<G>(stream, config, created_at, bound)?;
     let mut events = Vec::with_capacity(entries.len());
-    for (actor, entry) in entries {
+    for (seq, (actor, entry)) in entries.into_iter().enumerate() {
+        check_entry_text(&actor, &entry).map_err(|e| GameError::Input(format!("event {seq}: {e}")))?;
         events.push(NewEvent { actor, payload: postcard::to_stdvec(&entry)?, idempotency: None });
     }
     let appended = store.append(AppendRequest {

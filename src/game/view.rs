@@ -106,6 +106,11 @@ impl BoardView {
         layout: TableLayout,
     ) -> BoardView {
         let pos = G::position(state);
+        // Seat names come from the header: one an earlier build stored unbounded is shown cut.
+        let mut seats = seats;
+        for s in &mut seats {
+            s.name = crate::log::limits::shown_owned(std::mem::take(&mut s.name));
+        }
         BoardView {
             viewer,
             turn: pos.turn,

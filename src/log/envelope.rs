@@ -89,6 +89,8 @@ impl FromStr for Actor {
         if name.is_empty() {
             return Err(err());
         }
+        // Where an actor is typed or imported (`--actor`, JSON lines), its name is bounded.
+        super::limits::check_name(|| format!("the actor's {kind} name"), name)?;
         let name = name.to_string();
         match kind {
             "player" => Ok(Actor::Player(name)),

@@ -7,6 +7,7 @@ pub mod envelope;
 pub mod file;
 pub mod hash;
 pub mod json;
+pub mod limits;
 
 use thiserror::Error;
 
@@ -32,6 +33,8 @@ pub enum LogError {
     InvalidActor { text: String },
     #[error("{0}")]
     Chain(#[from] chain::ChainError),
+    #[error("{0}")]
+    TooLong(#[from] limits::TooLong),
     #[error("malformed JSON log: {0}")]
     Json(String),
     #[error("could not encode a record: {0}")]

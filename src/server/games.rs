@@ -15,6 +15,7 @@ use crate::game::driver::TimelineEntry;
 use crate::game::record::Recorded;
 use crate::game::{Ruling, Viewer};
 use crate::log::envelope::{Actor, IdempotencyId};
+use crate::log::limits::shown;
 
 #[derive(Serialize)]
 pub struct StreamRow {
@@ -39,7 +40,8 @@ pub async fn streams(State(state): State<AppState>) -> AppResult<Json<Vec<Stream
                     id: h.stream.to_string(),
                     kind: h.kind.to_string(),
                     ruleset: h.ruleset.clone(),
-                    players: h.players.clone(),
+                    // A name an earlier build stored unbounded is listed cut, never refused.
+                    players: h.players.iter().map(|p| shown(p).into_owned()).collect(),
                     events: s.head.len,
                     head: s.head.hash.to_hex(),
                     created_at: h.created_at.to_rfc3339(),
@@ -67,7 +69,7 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>, call
     Ok(Json(json!({
         "id": g.id.as_str(),
         "ruleset": g.ruleset,
-        "players": g.players,
+        "players": g.players.iter().map(|p| shown(p)).collect::<Vec<_>>(),
         "events": g.len(),
         "head": g.head.hash.to_hex(),
         "header_hash": g.header_hash.to_hex(),

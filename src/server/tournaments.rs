@@ -49,7 +49,7 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>) -> A
         .collect();
     Ok(Json(json!({
         "id": t.id.as_str(),
-        "name": c.name,
+        "name": crate::log::limits::shown(&c.name),
         "game": c.game,
         "policy": c.policy.rules().name,
         "format": if s.pod_format.is_some() { "pods" } else { "swiss" },
@@ -180,7 +180,7 @@ pub fn standings_body(loaded: &Loaded) -> Value {
             })
             .collect();
         return json!({
-            "name": loaded.config.name,
+            "name": crate::log::limits::shown(&loaded.config.name),
             "policy": rules.name,
             "format": "pods",
             "swiss_played": loaded.state.rounds.len(),
@@ -189,7 +189,7 @@ pub fn standings_body(loaded: &Loaded) -> Value {
         });
     }
     json!({
-        "name": loaded.config.name,
+        "name": crate::log::limits::shown(&loaded.config.name),
         "policy": rules.name,
         "format": "swiss",
         "swiss_played": loaded.state.swiss_played(),
@@ -513,9 +513,11 @@ pub async fn create(
         Some(k) if k == 0 || (k > 1 && k.is_power_of_two() && k <= 1024) => k,
         Some(k) => return Err(AppError::BadRequest(format!("top_cut is 0 or a power of two, not {k}"))),
     };
-    if body.name.trim().is_empty() || body.name.len() > 200 {
-        return Err(AppError::BadRequest("a tournament's name has 1 to 200 characters".into()));
+    if body.name.trim().is_empty() {
+        return Err(AppError::BadRequest("a tournament's name cannot be empty".into()));
     }
+    crate::log::limits::check_name(|| "the tournament's name".into(), body.name.trim())
+        .map_err(|e| AppError::BadRequest(e.to_string()))?;
     let seed = crate::game::commit::Commitment(rand::random::<[u8; 32]>());
     let config = crate::tournament::ConfigV1 {
         name: body.name.trim().to_string(),
@@ -554,6 +556,11 @@ pub async fn register(
     let g = official(&caller, &id, true)?.clone();
     if body.players.is_empty() || body.players.len() > 10_000 {
         return Err(AppError::BadRequest("give 1 to 10,000 players".into()));
+    }
+    // Numbered as the body lists them, before the recorder's own check (which cannot number them).
+    for (i, p) in body.players.iter().enumerate() {
+        crate::log::limits::check_name(|| format!("player name {}", i + 1), p.trim())
+            .map_err(|e| AppError::BadRequest(e.to_string()))?;
     }
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::policy::Policy;
 use crate::game::commit::{Commitment, Secret};
 use crate::log::hash::Hash32;
+use crate::log::limits::{check_name, check_note, TooLong};
 
 /// The ruleset name of tournament streams.
 pub const RULESET: &str = "swiss";
@@ -274,6 +275,77 @@ pub enum TournamentEvent {
         judge: String,
         reason: String,
     },
+}
+
+impl TournamentEvent {
+    /// Checks the names and notes an event carries against [`crate::log::limits`]: player,
+    /// judge and signer names, the tournament's name and game, reasons. Checked when
+    /// an event is recorded or imported (every append goes through `record`), never when a
+    /// stored event is folded, so a tournament an earlier build recorded still opens.
+    pub fn check_text(&self) -> Result<(), TooLong> {
+        let player = |p: &String| check_name(|| "player name".into(), p);
+        let judge = |j: &String| check_name(|| "judge name".into(), j);
+        let reason = |r: &String| check_note(|| "reason".into(), r);
+        let tables = |t: &[PairedTable]| t.iter().try_for_each(|t| player(&t.a).and_then(|_| player(&t.b)));
+        match self {
+            TournamentEvent::Created { config } => {
+                check_name(|| "tournament name".into(), &config.name)?;
+                check_name(|| "the tournament's game name".into(), &config.game)
+            }
+            // A deck is a deck list (checked by the game's deck rules), not a name.
+            TournamentEvent::PlayerRegistered { player: p, .. } | TournamentEvent::LateEntered { player: p, .. } => {
+                player(p)
+            }
+            TournamentEvent::PlayerDropped { player: p, reason: r, .. } => player(p).and_then(|_| reason(r)),
+            TournamentEvent::RoundPaired { tables: t, byes, .. } => {
+                tables(t)?;
+                byes.iter().try_for_each(player)
+            }
+            TournamentEvent::TopCutPaired { tables: t, .. } => tables(t),
+            TournamentEvent::ResultCorrected { judge: j, reason: r, .. }
+            | TournamentEvent::PodResultCorrected { judge: j, reason: r, .. }
+            | TournamentEvent::FinalizedEarly { judge: j, reason: r } => judge(j).and_then(|_| reason(r)),
+            TournamentEvent::PenaltyIssued { player: p, judge: j, reason: r, .. } => {
+                player(p)?;
+                judge(j)?;
+                reason(r)
+            }
+            TournamentEvent::RoundVoided { reason: r, .. } => reason(r),
+            TournamentEvent::SignerRecorded { signer, .. } | TournamentEvent::CheckpointSigned { signer, .. } => {
+                check_name(|| "signer name".into(), signer)
+            }
+            TournamentEvent::PodRoundPaired { pods, .. } => pods.iter().flatten().try_for_each(player),
+            TournamentEvent::ResultReported { .. }
+            | TournamentEvent::PodResultReported { .. }
+            | TournamentEvent::SeedRevealed { .. }
+            | TournamentEvent::Finalized
+            | TournamentEvent::MatchFormatSet { .. }
+            | TournamentEvent::SeedCommitted { .. }
+            | TournamentEvent::SwissRoundsSet { .. }
+            | TournamentEvent::PodFormatSet { .. } => Ok(()),
+        }
+    }
+}
+
+/// Checks the names and notes of a tournament read from another program's file (a Melee or TOM
+/// export) before anything is recorded: the error names the file, the field and the limit, and
+/// which player of the file (numbered from 1 in registration order) it is about.
+pub fn check_imported_text(
+    source: &str,
+    config: &ConfigV1,
+    events: &[TournamentEvent],
+) -> Result<(), super::TournamentError> {
+    let bad = |e: TooLong| super::TournamentError::Input(format!("{source} file: {e}"));
+    TournamentEvent::Created { config: config.clone() }.check_text().map_err(bad)?;
+    let mut registered = 0;
+    for e in events {
+        if let TournamentEvent::PlayerRegistered { player, .. } | TournamentEvent::LateEntered { player, .. } = e {
+            registered += 1;
+            check_name(|| format!("player name {registered}"), player).map_err(bad)?;
+        }
+        e.check_text().map_err(bad)?;
+    }
+    Ok(())
 }
 
 /// What a signer vouches for: a prefix of the tournament log (its head hash and event count).

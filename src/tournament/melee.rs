@@ -164,5 +164,6 @@ pub fn parse(text: &str, policy: Policy) -> Result<Imported, TournamentError> {
             events.push(TournamentEvent::ResultReported { round: number, table: t.table, score: s, games: vec![] });
         }
     }
+    super::events::check_imported_text("Melee", &config, &events)?;
     Ok(Imported { config, events, published, duplicates })
 }

@@ -68,5 +68,12 @@ pub enum TournamentError {
     Encode(#[from] postcard::Error),
 }
 
+impl From<crate::log::limits::TooLong> for TournamentError {
+    /// A name or note over its limit is bad input, refused before anything is written.
+    fn from(e: crate::log::limits::TooLong) -> Self {
+        TournamentError::Input(e.to_string())
+    }
+}
+
 pub use events::{round_seed, ConfigV1, MatchScore, RoundsPlan, TournamentEvent};
 pub use policy::Policy;

@@ -10,6 +10,7 @@ use super::state::Tournament;
 use super::TournamentError;
 use crate::log::chain::{self, Head, VerifiedLog};
 use crate::log::envelope::{Actor, Header, HeaderV1, StreamId, StreamKind, Timestamp};
+use crate::log::limits::check_actor;
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
 /// One decoded event of a tournament stream.
@@ -88,20 +89,28 @@ pub fn create(
     let mut state = Tournament::default();
     let mut events = vec![TournamentEvent::Created { config: config.clone() }];
     events.extend(more);
+    let encoded = encode(&actor, &events)?;
     check_all(&mut state, &events)?;
     let appended = store.append(AppendRequest {
         stream: stream.clone(),
         expected: ExpectedVersion::NoStream,
         create: Some(header(stream, config, created_at)?),
-        events: encode(&actor, &events)?,
+        events: encoded,
     })?;
     Ok(appended.head)
 }
 
+/// Encodes events for an append: every append of a tournament event (the CLI's, the server's,
+/// Melee and TOM imports') comes through here, so this is where their names and notes are
+/// bounded ([`crate::log::limits`]), before anything is written.
 fn encode(actor: &Actor, events: &[TournamentEvent]) -> Result<Vec<NewEvent>, TournamentError> {
+    check_actor(actor)?;
     events
         .iter()
-        .map(|e| Ok(NewEvent { actor: actor.clone(), payload: postcard::to_stdvec(e)?, idempotency: None }))
+        .map(|e| {
+            e.check_text().map_err(|err| TournamentError::Input(format!("{}: {err}", kind(e))))?;
+            Ok(NewEvent { actor: actor.clone(), payload: postcard::to_stdvec(e)?, idempotency: None })
+        })
         .collect()
 }
 
@@ -305,13 +314,14 @@ pub fn record(
     actor: Actor,
     events: Vec<TournamentEvent>,
 ) -> Result<(Head, Tournament), TournamentError> {
+    let encoded = encode(&actor, &events)?;
     let (mut state, head) = load_state(store, stream)?;
     check_all(&mut state, &events)?;
     let appended = store.append(AppendRequest {
         stream: stream.clone(),
         expected: ExpectedVersion::Exact(head.len),
         create: None,
-        events: encode(&actor, &events)?,
+        events: encoded,
     })?;
     keep_state(store, stream, &state, appended.head);
     Ok((appended.head, state))

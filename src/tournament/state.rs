@@ -540,8 +540,10 @@ impl Tournament {
                 } else if player.trim() != player {
                     v.push(format!("{player:?} has spaces around it: register it trimmed"));
                 }
-                if player.chars().count() > 100 {
-                    v.push("a player's name has at most 100 characters".into());
+                // The one name bound (since 0.1.0 here, where it also holds for stored events).
+                let max = crate::log::limits::NAME_MAX;
+                if player.chars().count() > max {
+                    v.push(format!("a player's name has at most {max} characters"));
                 }
                 if player == "-" {
                     v.push("\"-\" is reserved (it marks a bye in imports)".into());

@@ -267,6 +267,7 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
         let names = places.iter().map(|p| who(&p.id)).collect::<Result<Vec<_>, _>>()?;
         published.insert(pod.category.clone(), names);
     }
+    super::events::check_imported_text("TOM", &config, &events)?;
     Ok(Imported { config, events, published })
 }
 

@@ -1,6 +1,7 @@
 //! Import decodes as well as verifies: a stream whose configuration or any event does not decode
 //! under its ruleset and version, or whose ruleset this build does not know, is refused with the
-//! first bad sequence number, and nothing is written.
+//! first bad sequence number, and nothing is written. `kifu verify FILE` says the same of each
+//! (non-zero, with the reason), and `kifu verify --chain-only FILE` still finds its chain sound.
 
 use std::path::{Path, PathBuf};
 
@@ -50,6 +51,16 @@ fn undecodable_or_unknown_streams_are_refused() {
         (variant(&env, "bad-config", 4, None, |h| h.config = vec![0xff; 7]), "configuration"),
         (variant(&env, "new-version", 4, None, |h| h.ruleset_version = 99), "99"),
         (
+            // A game's log dressed up as a tournament: no Swiss configuration in its header.
+            variant(&env, "fake-tournament", 4, None, |h| {
+                h.kind = StreamKind::Tournament;
+                h.ruleset = "swiss".into();
+                h.ruleset_version = 3;
+                h.players.clear();
+            }),
+            "does not decode",
+        ),
+        (
             variant(&env, "chess", 4, None, |h| h.ruleset = "chess".into()),
             "cannot decode game streams of ruleset \"chess\"",
         ),
@@ -62,14 +73,27 @@ fn undecodable_or_unknown_streams_are_refused() {
         ),
     ];
     for (file, why) in &cases {
+        let f = file.to_str().unwrap();
         // The chain itself verifies ...
-        env.ok(&["verify", file.to_str().unwrap()]);
-        // ... but the import is refused, saying why, and writes nothing.
-        let err = env.fails(&["import", file.to_str().unwrap()]);
+        env.ok(&["verify", "--chain-only", f]);
+        // ... but the import is refused, saying why, and writes nothing ...
+        let err = env.fails(&["import", f]);
         assert!(err.contains("nothing imported") && err.contains(why), "{}: {err}", file.display());
+        // ... and so is a plain verify, exiting non-zero with the same reason, in the table and in JSON.
+        let out = env.kifu(&["verify", f]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{}: {text}", file.display());
+        assert!(text.contains("FAILED"), "{text}");
+        let out = env.kifu(&["verify", "--json", f]);
+        assert_eq!(out.status.code(), Some(1));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json[0]["ok"], false);
+        let problem = json[0]["problem"].as_str().unwrap();
+        assert!(problem.contains("kifu import refuses it") && problem.contains(why), "{json}");
     }
     assert!(!env.ok(&["streams", "--json"]).contains("\"bad-"), "nothing was imported");
     // The unchanged fixture imports.
     let good = variant(&env, "good", 8, None, |_| {});
+    env.ok(&["verify", good.to_str().unwrap()]);
     env.ok(&["import", good.to_str().unwrap()]);
 }

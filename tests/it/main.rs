@@ -18,6 +18,7 @@ mod lc;
 mod live_recording;
 mod log_golden;
 mod log_tamper;
+mod name_bounds;
 mod naruto;
 mod naruto_games;
 mod nats_cli;

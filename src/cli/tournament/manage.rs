@@ -194,7 +194,8 @@ pub struct RegisterArgs {
 fn check_deck(game: &str, player: &str, deck: &str) -> Result<()> {
     let Some(driver) = kifu::games::driver(game) else { return Ok(()) };
     let store = SledStore::temporary(std::sync::Arc::new(kifu::clock::SteppingClock::fixed()))?;
-    let players = vec![player.to_string(), format!("{player}-mirror")];
+    // Seat names of the throwaway game only: the player's own name may be as long as the bound.
+    let players = vec!["player".to_string(), "mirror".to_string()];
     let decks = vec![deck.to_string(), deck.to_string()];
     let request = NewGame { players: &players, decks: &decks, catalog: None, policies: &[] };
     driver
@@ -214,8 +215,9 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
     let next = loaded.state.rounds.len() as u32 + 1;
     let mut events = Vec::new();
     let mut names: Vec<String> = Vec::new();
-    for p in &a.players {
+    for (i, p) in a.players.iter().enumerate() {
         let p = p.trim().to_string();
+        kifu::log::limits::check_name(|| format!("player name {}", i + 1), &p)?;
         if names.iter().any(|n| fold_name(n) == fold_name(&p)) {
             bail!("{p:?} is given twice (names ignore case and surrounding spaces)");
         }

@@ -251,6 +251,14 @@ impl Header {
         }
     }
 
+    /// The version 1 fields, to edit (tests and tools that craft headers).
+    pub fn v1_mut(&mut self) -> &mut HeaderV1 {
+        match self {
+            Header::V1(h) => h,
+            Header::V2(h) => &mut h.header,
+        }
+    }
+
     /// The match a game was created bound to, if any. Hashed with the header, so it can never
     /// change: the one fact that decides which tournament may link the game.
     pub fn bound(&self) -> Option<&MatchBinding> {

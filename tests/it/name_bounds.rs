@@ -47,7 +47,7 @@ fn assert_over(err: &str, field: &str, limit: usize) {
 fn crafted(env: &TestEnv, id: &str, json: bool, edit: impl Fn(&mut Header, &mut Vec<NewEvent>)) -> PathBuf {
     let log = kifu::log::file::read(&std::fs::read(manifest("replays/naruto-physical.kifu")).unwrap()).unwrap();
     let mut header = log.header.clone();
-    let Header::V1(h) = &mut header;
+    let h = header.v1_mut();
     h.stream = StreamId::new(id).unwrap();
     let mut events: Vec<NewEvent> = log
         .events
@@ -86,7 +86,7 @@ fn rename_alice(to: &str) -> impl Fn(&mut Header, &mut Vec<NewEvent>) + '_ {
         let mut config = kifu::game::record::decode_config::<kifu::games::naruto::Naruto>(header).unwrap();
         let NarutoConfig::V1(c) = &mut config;
         c.players[0] = to.to_string();
-        let Header::V1(h) = header;
+        let h = header.v1_mut();
         h.config = postcard::to_stdvec(&config).unwrap();
         h.players[0] = to.to_string();
         for e in events.iter_mut() {

@@ -241,7 +241,7 @@ impl<G: Game> Auditor<G> {
     /// first later ruling about it or backup over it.
     fn resolution(&self, seq: u64) -> Option<String> {
         if let Some(judge) = self.forced.get(&seq) {
-            return Some(format!("recorded by judge {judge} with --force"));
+            return Some(format!("forced entry by judge {judge} (event {seq})"));
         }
         let ruled = self.about.get(&seq);
         let backup = self.backups.iter().find(|(at, to, _)| *to <= seq && seq < *at);

@@ -188,6 +188,16 @@ pub async fn audit(State(state): State<AppState>, Path(id): Path<String>, caller
         tokio::task::spawn_blocking(move || g.audit()).await?
     };
     state.reaccount(&g);
+    // Each rule's one-line summary (the game's coverage table, the recorder's own KIFU-* rules):
+    // public, unlike a finding's message, which can name hidden cards.
+    let coverage = crate::games::driver(&g.ruleset).map(|d| d.coverage()).unwrap_or_default();
+    let summary = |rule: &str| -> Option<&str> {
+        coverage
+            .iter()
+            .find(|r| r.rule == rule)
+            .map(|r| r.summary)
+            .or_else(|| crate::game::rules::KIFU_RULES.iter().find(|(r, _)| *r == rule).map(|(_, s)| *s))
+    };
     let findings: Vec<Value> = report
         .findings
         .iter()
@@ -196,6 +206,7 @@ pub async fn audit(State(state): State<AppState>, Path(id): Path<String>, caller
                 "seq": f.seq,
                 "actor": f.actor,
                 "rule": f.rule,
+                "summary": summary(&f.rule),
                 "message": if access.judge { Some(f.message.clone()) } else { None },
                 "resolution": f.resolution,
             })

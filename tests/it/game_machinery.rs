@@ -127,7 +127,7 @@ fn a_judge_can_force_an_illegal_action_and_it_is_flagged() {
     let (report, _) = audit::audit::<Stones>(g.config, g.steps).unwrap();
     assert_eq!(report.findings.len(), 1);
     assert_eq!(report.findings[0].rule, "KIFU-TURN-1");
-    assert_eq!(report.findings[0].resolution.as_deref(), Some("recorded by judge jin with --force"));
+    assert_eq!(report.findings[0].resolution.as_deref(), Some("forced entry by judge jin (event 0)"));
     assert_eq!(report.unresolved(), 0);
 }
 
@@ -151,7 +151,7 @@ fn a_backup_restores_the_earlier_state_and_resolves_what_it_undid() {
     let g = record::load::<Stones>(&store, &id).unwrap();
     let (report, _) = audit::audit::<Stones>(g.config, g.steps).unwrap();
     assert_eq!(report.findings.len(), 1);
-    assert!(report.findings[0].resolution.as_deref().unwrap().starts_with("recorded by judge jin"));
+    assert!(report.findings[0].resolution.as_deref().unwrap().starts_with("forced entry by judge jin"));
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn the_cli_records_refuses_forces_rules_shows_and_audits() {
     let out = env.ok(&["game", "act", &id, "--json", &event, "--judge", "jin", "--force"]);
     assert!(out.contains("FORCED, flagged") && out.contains("breaks NAR-"), "{out}");
     let out = env.ok(&["game", "audit", &id]);
-    assert!(out.contains("recorded by judge jin with --force") && out.contains("0 unresolved"), "{out}");
+    assert!(out.contains("forced entry by judge jin (event ") && out.contains("0 unresolved"), "{out}");
     // Rulings: a warning and a backup.
     env.ok(&["game", "rule", &id, "--judge", "jin", "warning", "--player", "p1", "--note", "slow play"]);
     let n: u64 =

@@ -9,7 +9,7 @@
 //!   status and why it left, payments, gold, priority and the policies.
 
 use super::catalog::{Resource, ResourceAmount};
-use super::events::{BrkEvent, CardRef, Zone};
+use super::events::{BrkEvent, CardRef, Cell, Zone};
 use super::state::{BrkState, Piece, Status};
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Viewer, Visibility};
@@ -53,7 +53,8 @@ fn piece_group(s: &BrkState, viewer: Viewer, p: &Piece) -> GroupView {
     if !p.markers.is_empty() {
         facts.push(format!("markers {}", p.markers.join(", ")));
     }
-    if p.acted {
+    // A face-up card says "acted" itself (its status); a face-down one only through its group.
+    if p.acted && !matches!(card_view(s, viewer, p), CardView::Known { .. }) {
         facts.push("acted this turn".to_string());
     }
     GroupView { label: format!("{} {}", p.id, p.cell.name()), cards: vec![card_view(s, viewer, p)], facts }
@@ -145,7 +146,11 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
             facts,
         })
     };
-    let stack: Vec<GroupView> = s.stack.iter().rev().filter_map(action_group).collect();
+    let mut stack: Vec<GroupView> = s.stack.iter().rev().filter_map(action_group).collect();
+    // Newest first: the first is the top, the one that resolves next; say so.
+    if let Some(top) = stack.first_mut() {
+        top.facts.insert(0, "top of the stack".to_string());
+    }
     // The last actions that left the stack, newest first: bounded so a long game's view stays small.
     let left: Vec<GroupView> = s
         .actions
@@ -248,13 +253,21 @@ pub fn describe(s: &BrkState, event: &BrkEvent, viewer: Viewer) -> String {
 /// One seat's side: deck and graveyard at the player's edge, the battlefield towards the middle,
 /// where the stack and what has left it lie between the two players.
 pub fn layout() -> TableLayout {
-    use AreaStyle::{Pile, Row};
+    use AreaStyle::{Cells, Pile, Row};
+    // The 3×5 side as a grid of cells beside the deck and graveyard: a piece's group ("B1 r1c4")
+    // lies in the cell its label ends with; row 1 faces the opponent, so it is drawn furthest
+    // from the seat's own edge.
+    let mut battlefield = AreaLayout::seat("battlefield", 1, 1, 2, 5, Cells);
+    battlefield.cells = (1..=Cell::ROWS)
+        .flat_map(|row| (1..=Cell::COLS).map(move |col| Cell { row, col }))
+        .map(|c| (c.name(), Cell::ROWS + 1 - c.row, c.col))
+        .collect();
     TableLayout {
         columns: 6,
         areas: vec![
-            AreaLayout::seat("deck", 1, 5, 1, 1, Pile),
-            AreaLayout::seat("graveyard", 1, 6, 1, 1, Pile),
-            AreaLayout::seat("battlefield", 2, 1, 1, 6, Row),
+            AreaLayout::seat("deck", 1, 6, 1, 1, Pile),
+            AreaLayout::seat("graveyard", 2, 6, 1, 1, Pile),
+            battlefield,
             AreaLayout::shared("stack", 1, 4, Row),
             AreaLayout::shared("left the stack", 5, 2, Row),
         ],

@@ -328,9 +328,11 @@ pub fn layout() -> TableLayout {
     TableLayout {
         columns: 6,
         areas: vec![
-            AreaLayout::seat("hand", 1, 1, 1, 4, Row),
-            AreaLayout::seat("deck", 1, 5, 1, 1, Pile),
-            AreaLayout::seat("discard", 1, 6, 1, 1, Pile),
+            // The discard pile two columns wide: one column of an opponent's side at 1400 px is
+            // narrower than the word "Discard" and its top card's name.
+            AreaLayout::seat("hand", 1, 1, 1, 3, Row),
+            AreaLayout::seat("deck", 1, 4, 1, 1, Pile),
+            AreaLayout::seat("discard", 1, 5, 1, 2, Pile),
             AreaLayout::seat("secret-signs", 2, 1, 1, 3, Row),
             AreaLayout::seat("servant", 2, 4, 1, 3, Row),
         ],

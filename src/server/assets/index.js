@@ -74,7 +74,9 @@
     $("tournaments").replaceChildren(thead(["tournament", "game", "players", "date", "state", "winner"]), tbody);
 
     const gbody = el("tbody");
+    const gameRows = [];
     for (const s of streams.filter((x) => x.kind === "game")) {
+      const state = el("td", { class: "state" }, "…");
       const row = el(
         "tr",
         { dataset: { id: s.id } },
@@ -83,12 +85,35 @@
         el("td", {}, s.players.join(" vs ")),
         el("td", {}, date(s)),
         el("td", {}, s.events),
+        state,
         el("td", {}, el("code", { title: s.head }, short(s.head)))
       );
       gbody.append(row);
-      rows.push({ kind: "game", row, text: [s.id, ...s.players].join(" ").toLowerCase(), game: s.ruleset, live: null, date: date(s) });
+      const r = { kind: "game", row, text: [s.id, ...s.players].join(" ").toLowerCase(), game: s.ruleset, live: null, date: date(s) };
+      rows.push(r);
+      gameRows.push({ s, r, state });
     }
-    $("games").replaceChildren(thead(["game", "ruleset", "players", "date", "events", "head"]), gbody);
+    $("games").replaceChildren(thead(["game", "ruleset", "players", "date", "events", "state", "head"]), gbody);
+    // Whether each game is still being played (no outcome yet), from its summary: a few at a
+    // time, the filter applied again as they arrive.
+    (async () => {
+      const queue = gameRows.slice();
+      const worker = async () => {
+        for (let g = queue.shift(); g; g = queue.shift()) {
+          try {
+            const sum = await api(`/games/${encodeURIComponent(g.s.id)}`);
+            g.r.live = !!sum.live;
+            g.state.replaceChildren(sum.live ? el("span", { class: "badge live" }, "in progress") : "finished");
+          } catch (_) {
+            g.state.textContent = "?";
+          }
+          g.r.row.dataset.live = String(g.r.live);
+        }
+      };
+      await Promise.all([1, 2, 3, 4].map(worker));
+      applyFilters();
+      $("games").dataset.states = "done";
+    })();
 
     const games = [...new Set(rows.map((r) => r.game).filter(Boolean))].sort();
     $("f-game").append(...games.map((g) => el("option", { value: g }, g)));

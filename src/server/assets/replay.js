@@ -91,13 +91,22 @@
       const cols = Math.max(...area.cells.map((c) => c[2]));
       const grid = el("div", { class: "cellgrid" });
       grid.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+      // A group lies in the cell its label names, or ends with ("B1 r1c4" in "r1c4"); a cell
+      // no group takes is drawn empty, so the rows and columns stay in sight.
+      const cellOf = (g) => area.cells.find((c) => c[0] === g.label) || area.cells.find((c) => g.label.endsWith(" " + c[0]));
+      const taken = new Set();
+      // Row 1 is nearest the seat's own edge: lowest on the viewer's side, highest when mirrored.
+      const at = (node, cell) => place(node, mirrored ? cell[1] : rows - cell[1] + 1, 1, cell[2], 1);
       for (const g of z.groups) {
-        const cell = area.cells.find((c) => c[0] === g.label);
+        const cell = cellOf(g);
         const node = groupView(g);
-        // Row 1 is nearest the seat's own edge: lowest on the viewer's side, highest when mirrored.
-        if (cell) place(node, mirrored ? cell[1] : rows - cell[1] + 1, 1, cell[2], 1);
+        if (cell) {
+          at(node, cell);
+          taken.add(cell[0]);
+        }
         grid.append(node);
       }
+      for (const cell of area.cells.filter((c) => !taken.has(c[0]))) grid.append(at(el("div", { class: "cell-empty", "aria-hidden": "true" }, cell[0]), cell));
       node.append(grid);
       return node;
     }
@@ -145,7 +154,8 @@
       n.style.gridColumn = `1 / span ${layout.columns}`;
       grid.append(n);
     }
-    const active = b.active === s.seat;
+    // A finished game has no one to act: no "active" badge on any seat.
+    const active = !b.outcome && b.active === s.seat;
     const head = el(
       "div",
       { class: "seat-head" },
@@ -185,11 +195,13 @@
       middle.append(a ? place(zoneView(z, a, false), 1, 1, a.col, a.cols) : zoneView(z, null, false));
     }
     // Game-wide facts: the first few in sight, the rest one click away.
+    // The step is said once, in the position line beside the phase, not again as a chip.
     const chip = ([k, v]) => el("span", { class: "chip" }, `${k}: ${v}`);
+    const shown = b.facts.filter(([k]) => k !== "step");
     const facts =
-      b.facts.length > 4
-        ? el("details", { class: "facts" }, el("summary", {}, b.facts.slice(0, 3).map(chip), ` … ${b.facts.length - 3} more`), el("div", { class: "counters" }, b.facts.slice(3).map(chip)))
-        : el("div", { class: "counters facts" }, b.facts.map(chip));
+      shown.length > 4
+        ? el("details", { class: "facts" }, el("summary", {}, shown.slice(0, 3).map(chip), ` … ${shown.length - 3} more`), el("div", { class: "counters" }, shown.slice(3).map(chip)))
+        : el("div", { class: "counters facts" }, shown.map(chip));
     if (st.factsOpen && facts.tagName === "DETAILS") facts.open = true;
     facts.addEventListener("toggle", () => (st.factsOpen = facts.open));
     const top = el("div", { class: "opponents" + (others.length > 1 ? " many" : "") }, others.map((s) => sideView(s, b, layout, true)));
@@ -201,24 +213,79 @@
     // a blocker, a priority holder, every Master owing a dice link.
     // Said once when they agree ("alice to act"), both when they differ ("alice's turn · waiting
     // for bob"), so the common case keeps the toolbar on one line.
-    const turnOf = b.active === null || b.active === undefined ? null : players[b.active] || "seat " + b.active;
-    const waiting = (b.facts.find(([k]) => k === "waiting for") || [])[1];
+    // A finished game names no one: it says it is over.
+    const turnOf = b.outcome || b.active === null || b.active === undefined ? null : players[b.active] || "seat " + b.active;
+    const waiting = b.outcome ? undefined : (b.facts.find(([k]) => k === "waiting for") || [])[1];
     const who = waiting === undefined || waiting === turnOf ? (turnOf ? ` · ${turnOf} to act` : "") : `${turnOf ? ` · ${turnOf}'s turn` : ""} · waiting for ${waiting}`;
-    $("position").textContent = `turn ${b.turn} · ${b.phase}${who}`;
+    const step = (b.facts.find(([k]) => k === "step") || [])[1];
+    const where = b.outcome ? "game over" : `${b.phase} phase` + (step && step !== b.phase ? ` · ${step} step` : "");
+    $("position").textContent = `turn ${b.turn} · ${where}${who}`;
     $("position").dataset.turn = b.turn;
     $("position").dataset.phase = b.phase;
     const o = b.outcome;
     $("outcome").replaceChildren(
       o ? el("div", { class: "badge ok", id: "outcome-badge" }, outcomeText(o, players) + " — " + o.reason) : ""
     );
+    $("last-action").replaceChildren(
+      resp.last ? el("span", {}, el("strong", {}, `#${resp.last.seq + 1} ${resp.last.actor}: `), resp.last.text) : el("span", { class: "muted" }, "the start of the game")
+    );
+    markChanges(resp);
     const last = resp.last ? ` ${resp.last.actor}: ${resp.last.text}` : "";
     announce(`Event ${resp.seq} of ${st.len}, turn ${b.turn}, ${b.phase}.${last}`);
     if (!st.ready) {
       st.ready = true;
       performance.mark("kifu-first-board"); // read by tools/bench-viewer
       $("controls").disabled = false;
+      $("controls-more").disabled = false;
       $("loading").hidden = true;
     }
+  }
+
+  // What the last action changed: each card, zone count and counter that differs from the board
+  // one event earlier (from the cache, else fetched), outlined on the board.
+  function boardMarks(b) {
+    const m = new Map(); // key -> [value, what to outline]
+    const zones = (owner, zs) => {
+      const scope = owner === null ? ".middle" : `.seat[data-seat="${owner}"]`;
+      for (const z of zs) {
+        m.set(`zone ${owner} ${z.zone}`, [String(z.count), `${scope} .zone[data-zone="${CSS.escape(z.zone)}"] > .zname`]);
+        const cards = z.cards.concat(...z.groups.map((g) => g.cards));
+        for (const [i, c] of cards.entries()) {
+          const k = c === "Hidden" || c.Hidden !== undefined ? null : c.Known || c;
+          if (k) m.set(`card ${k.instance}`, [JSON.stringify([owner, z.zone, i, k.stats, k.statuses]), `.card.known[data-instance="${CSS.escape(k.instance)}"]`]);
+        }
+      }
+    };
+    for (const s of b.seats) {
+      zones(s.seat, s.zones);
+      for (const [i, [k, v]] of s.counters.entries()) m.set(`counter ${s.seat} ${k}`, [v, `.seat[data-seat="${s.seat}"] .seat-head .counters .chip:nth-child(${i + 1})`]);
+    }
+    zones(null, b.shared);
+    return m;
+  }
+
+  async function markChanges(resp) {
+    const board = $("board");
+    board.dataset.changed = "0";
+    if (resp.seq === 0) return;
+    let before;
+    try {
+      before = await fetchBoard(resp.seq - 1);
+    } catch (_) {
+      return;
+    }
+    if (board.dataset.seq !== String(resp.seq) || board.dataset.viewer !== resp.viewer || before.viewer !== resp.viewer) return;
+    const was = boardMarks(before.board);
+    let n = 0;
+    for (const [k, [v, sel]] of boardMarks(resp.board)) {
+      if (was.has(k) && was.get(k)[0] === v) continue;
+      const node = board.querySelector(sel);
+      if (node) {
+        node.classList.add("changed");
+        n++;
+      }
+    }
+    board.dataset.changed = String(n);
   }
 
   // The result in words from the outcome's placements: the first place minus eliminated seats won.
@@ -251,8 +318,43 @@
     const current = list.querySelector(`li.ev[data-seq="${st.seq - 1}"]`);
     if (current) {
       current.classList.add("current");
+      // The sticky turn header covers the list's first line: a row under it is out of sight too.
+      const head = list.querySelector("li.turn-head");
+      const covered = head ? head.offsetHeight : 0;
       const top = current.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 20) list.scrollTop = top - list.clientHeight / 2;
+      if (top < list.scrollTop + covered || top + current.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top - list.clientHeight / 2;
+    }
+    rovingStop();
+  }
+
+  // The event list is one Tab stop: the current row (else the first) takes the focus; ↑ ↓ move
+  // between rows, Enter or Space shows the board after the focused one.
+  function rovingStop() {
+    const list = $("events");
+    const focused = list.querySelector('li.ev[tabindex="0"]');
+    if (focused && document.activeElement === focused) return;
+    const want = list.querySelector("li.ev.current") || list.querySelector("li.ev");
+    if (focused === want) return;
+    if (focused) focused.tabIndex = -1;
+    if (want) want.tabIndex = 0;
+  }
+
+  function eventListKeys(e) {
+    const li = e.target.closest && e.target.closest("li.ev");
+    if (!li) return;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      let n = e.key === "ArrowDown" ? li.nextElementSibling : li.previousElementSibling;
+      while (n && !n.classList.contains("ev")) n = e.key === "ArrowDown" ? n.nextElementSibling : n.previousElementSibling;
+      if (n) {
+        li.tabIndex = -1;
+        n.tabIndex = 0;
+        n.focus();
+      }
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      go(Number(li.dataset.seq) + 1);
     }
   }
 
@@ -393,8 +495,8 @@
       items.push(
         el(
           "li",
-          { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
-          el("span", { class: "seq" }, "#" + e.seq),
+          { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), tabindex: "-1", dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
+          el("span", { class: "seq" }, "#" + (e.seq + 1)),
           el("span", { class: "actor" }, e.actor),
           el("time", { class: "at", datetime: e.recorded_at }, timeOf(e.recorded_at)),
           el("span", { class: "text" }, e.text)
@@ -402,6 +504,9 @@
       );
     }
     list.append(...items);
+    // During a live game the count follows the list.
+    if (st.eventsDone) $("events-status").textContent = `(${st.entries.length})`;
+    rovingStop();
     markFindings();
   }
 
@@ -442,24 +547,28 @@
       const list = $("findings");
       list.replaceChildren();
       for (const [i, f] of a.findings.entries()) {
-        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq}`;
+        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq + 1}`;
         const res = f.resolution ? `ruled: ${f.resolution}` : "unresolved";
         const jumpTo = () => {
           if (f.seq !== null && f.seq !== undefined) go(f.seq + 1);
           $("board").focus();
         };
+        // A finding about the whole game has no event to jump to: plain text, not a greyed-out
+        // (disabled) button, so an unresolved one reads as plainly as any other.
+        const atEvent = f.seq !== null && f.seq !== undefined;
         list.append(
           el(
             "li",
-            { class: f.resolution ? "ruled" : "open", dataset: { seq: f.seq === null ? "" : f.seq, rule: f.rule } },
+            { class: f.resolution ? "ruled" : "open", dataset: { seq: atEvent ? f.seq : "", rule: f.rule } },
             el(
-              "button",
-              { type: "button", class: "finding", onclick: jumpTo, disabled: f.seq === null || f.seq === undefined },
+              atEvent ? "button" : "div",
+              atEvent ? { type: "button", class: "finding", onclick: jumpTo } : { class: "finding static" },
               el("span", { class: "mark " + (f.resolution ? "ruled" : "open"), "aria-hidden": "true" }, f.resolution ? "●" : "▲"),
               ` ${where} · `,
               el("strong", {}, f.rule),
               f.actor ? ` · ${f.actor}` : "",
-              ` · ${res}`
+              ` · ${res}`,
+              f.summary ? el("span", { class: "fsum" }, f.summary) : null
             ),
             f.message ? el("div", { class: "fmsg" }, f.message) : null
           )
@@ -695,6 +804,7 @@
     $("dl-json").addEventListener("click", () => download("json"));
     $("help-button").addEventListener("click", () => $("help").showModal());
     $("help").addEventListener("close", () => $("board").focus());
+    $("events").addEventListener("keydown", eventListKeys);
     $("events").addEventListener("click", (e) => {
       const li = e.target.closest("li.ev");
       if (li) go(Number(li.dataset.seq) + 1);

@@ -16,7 +16,7 @@ use kifu::tournament::{record, sign, verify, Policy};
 
 use super::browser::{
     assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, serve_app, start_chromedriver,
-    use_token, viewport, wait_for,
+    unreachable_by_tab, use_token, viewport, wait_for, OVERFLOWS, SMALL_TEXT,
 };
 use super::{rt, ServerEnv};
 
@@ -355,5 +355,69 @@ fn browser_pod_round_prints_by_pod_and_pod_slips() {
         assert_eq!(js(&c, "window.printed").await, json!(2));
         c.close().await.unwrap();
     });
+    drop(cd);
+}
+
+/// Issue 33's tournament page on a phone (390×844) and a desktop (1400×900), light and dark, on
+/// the 8-player cup whose tables link their games: every tab button on the screen, the root
+/// hash whole, every column of every table reachable (the table scrolls sideways inside its own
+/// box, the page does not), every replay link reachable and visible, no box spilling out of its
+/// box, no text under 12 px and every control reached by Tab on the phone; axe-core.
+#[test]
+fn browser_tournament_page_on_a_phone() {
+    let env = ServerEnv::new();
+    let cd = start_chromedriver();
+    let axe = axe_source();
+    let mut axe_found: Vec<String> = Vec::new();
+    rt().block_on(async {
+        let base = serve_app(env.state.clone()).await;
+        let desk = connect(&cd, false).await;
+        viewport(&desk, 1400, 900).await;
+        let phone = connect(&cd, true).await;
+        for theme in ["light", "dark"] {
+            for (c, size) in [(&phone, "phone"), (&desk, "desktop")] {
+                c.goto(&format!("{base}/")).await.unwrap();
+                c.execute("localStorage.setItem('kifu-theme', arguments[0]); localStorage.removeItem('kifu-token')", vec![json!(theme)]).await.unwrap();
+                for tab in ["pairings", "standings", "bracket", "placings", "results"] {
+                    let at = format!("cup {tab} {size} {theme}");
+                    c.goto(&format!("{base}/tournament/cup#{tab}")).await.unwrap();
+                    c.refresh().await.unwrap();
+                    wait_for(c, "document.querySelectorAll('#standings-table tr[data-player]').length === 8").await;
+                    wait_for(c, "document.getElementById('verify-badge').textContent === 'verified ✓'").await;
+                    if tab == "pairings" {
+                        wait_for(c, "document.querySelectorAll('#pairings-table a.replay-link').length > 0").await;
+                    }
+                    // The tabs wrap: every one of them on the screen.
+                    let off = js(c, "[...document.querySelectorAll('nav.tabs button')].filter((b) => !b.hidden && b.getClientRects().length).filter((b) => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth; }).map((b) => b.textContent)").await;
+                    assert_eq!(off, json!([]), "{at}: tabs off the screen");
+                    // The root hash, whole.
+                    let root = js(c, "(() => { const e = document.getElementById('root-hash'), r = e.getBoundingClientRect(); return [r.left >= 0 && r.right <= innerWidth, e.scrollWidth <= e.clientWidth + 1 || getComputedStyle(e).display === 'inline', e.textContent.length]; })()").await;
+                    assert_eq!(root, json!([true, true, 64]), "{at}: the root hash");
+                    // Every column and every replay link: scrolled to inside its own box, on screen.
+                    let unreachable = js(c, "(() => { const bad = []; for (const e of document.querySelectorAll('section.tab.on table th, section.tab.on table a.replay-link')) { e.scrollIntoView({block: 'nearest', inline: 'nearest'}); const r = e.getBoundingClientRect(); const hit = document.elementFromPoint(Math.min(r.left + r.width / 2, innerWidth - 1), Math.min(r.top + r.height / 2, innerHeight - 1)); if (r.left < -1 || r.right > innerWidth + 1 || scrollX !== 0 || !(hit && (hit === e || e.contains(hit) || hit.contains(e)))) bad.push(e.textContent); } window.scrollTo(0, 0); return bad; })()").await;
+                    assert_eq!(unreachable, json!([]), "{at}: columns or replay links out of reach");
+                    if size == "phone" {
+                        assert_no_sideways_scroll(c, &at).await;
+                    }
+                    let spill = js(c, &format!("{OVERFLOWS}('main')")).await;
+                    assert_eq!(spill, json!([]), "{at}: boxes spill out of their boxes");
+                    if size == "phone" && theme == "light" {
+                        assert_eq!(js(c, SMALL_TEXT).await, json!([]), "{at}: text under 12 px");
+                        let n = js(c, "document.querySelectorAll('a[href], button, select, input, summary, [tabindex=\"0\"]').length").await.as_u64().unwrap() as usize;
+                        let missed = unreachable_by_tab(c, n + 8).await;
+                        assert_eq!(missed, json!([]), "{at}: controls Tab does not reach");
+                    }
+                    if tab == "pairings" || tab == "standings" {
+                        axe_check(c, &axe, &at, &mut axe_found).await;
+                    }
+                    c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+                    screenshot(c, &format!("tournament-{tab}-{size}-{theme}")).await;
+                }
+            }
+        }
+        desk.close().await.unwrap();
+        phone.close().await.unwrap();
+    });
+    assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
 }

@@ -11,6 +11,7 @@
 pub mod clock;
 pub mod game;
 pub mod games;
+pub mod import;
 pub mod log;
 pub mod server;
 pub mod store;

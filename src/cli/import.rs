@@ -36,7 +36,8 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let log = read_log_file(&args.file, args.json)?;
     // The chain verifying is not enough: a stream the server and replay cannot decode is
     // refused, and so are names over the bound. `kifu verify FILE` runs the same check.
-    kifu::games::check_import(&log).with_context(|| format!("{} is refused, nothing imported", args.file.display()))?;
+    kifu::import::check_import(&log)
+        .with_context(|| format!("{} is refused, nothing imported", args.file.display()))?;
     let store = ctx.open_store()?;
     let bar = output::progress(log.head.len, "importing");
     let outcome = store.import(&log)?;

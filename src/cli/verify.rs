@@ -1,5 +1,5 @@
 //! `kifu verify FILE|STREAM|--all`: checks hash chains, and of a file everything `kifu import`
-//! checks (`kifu::games::check_import`); exits 0 only when everything checks.
+//! checks (`kifu::import::check_import`); exits 0 only when everything checks.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -57,7 +57,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
             // A file is what someone hands over to be imported: unless --chain-only, it is held
             // to exactly what `kifu import` checks, through the same library function.
             vec![match read_log_file(Path::new(t), false) {
-                Ok(log) => match if args.chain_only { Ok(()) } else { kifu::games::check_import(&log) } {
+                Ok(log) => match if args.chain_only { Ok(()) } else { kifu::import::check_import(&log) } {
                     Ok(()) => ok(t, log.head.len, log.head.hash.to_hex()),
                     Err(e) => failed(t, format!("the chain checks, but kifu import refuses it: {e}")),
                 },

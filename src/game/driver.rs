@@ -260,7 +260,7 @@ pub(crate) fn timeline_entry<G: Game>(
         seq: step.seq,
         recorded_at: step.recorded_at.to_rfc3339(),
         // Display only: a name an earlier build stored unbounded is shown cut, never refused.
-        actor: crate::log::limits::shown_actor(&step.actor),
+        actor: step.actor.shown(),
         kind,
         text,
         turn: after.turn,

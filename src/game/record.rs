@@ -50,7 +50,7 @@ impl From<TooLong> for GameError {
 
 /// Checks what a new entry brings in: its actor's name and the names and notes it carries.
 pub fn check_entry_text<E>(actor: &Actor, entry: &GameEntry<E>) -> Result<(), TooLong> {
-    limits::check_actor(actor)?;
+    actor.check_name()?;
     entry.check_text()
 }
 

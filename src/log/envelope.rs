@@ -12,6 +12,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::hash::Hash32;
+use super::limits;
 use super::LogError;
 
 /// A stream's id: 1 to 64 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit.
@@ -77,6 +78,29 @@ impl fmt::Display for Actor {
     }
 }
 
+impl Actor {
+    /// Checks the name this actor records under against [`limits::NAME_MAX`] (`system` has none).
+    pub fn check_name(&self) -> Result<(), limits::TooLong> {
+        let (kind, name) = match self {
+            Actor::Player(n) => ("player", n),
+            Actor::Judge(n) => ("judge", n),
+            Actor::Organizer(n) => ("organizer", n),
+            Actor::System => return Ok(()),
+        };
+        limits::check_name(|| format!("the actor's {kind} name"), name)
+    }
+
+    /// The actor as a listing shows it (`player:NAME`, its name cut by [`limits::shown`]).
+    pub fn shown(&self) -> String {
+        match self {
+            Actor::Player(n) => format!("player:{}", limits::shown(n)),
+            Actor::Judge(n) => format!("judge:{}", limits::shown(n)),
+            Actor::Organizer(n) => format!("organizer:{}", limits::shown(n)),
+            Actor::System => "system".into(),
+        }
+    }
+}
+
 impl FromStr for Actor {
     type Err = LogError;
     /// Parses `player:NAME`, `judge:NAME`, `organizer:NAME` or `system`.
@@ -90,7 +114,7 @@ impl FromStr for Actor {
             return Err(err());
         }
         // Where an actor is typed or imported (`--actor`, JSON lines), its name is bounded.
-        super::limits::check_name(|| format!("the actor's {kind} name"), name)?;
+        limits::check_name(|| format!("the actor's {kind} name"), name)?;
         let name = name.to_string();
         match kind {
             "player" => Ok(Actor::Player(name)),

@@ -11,8 +11,6 @@ use std::borrow::Cow;
 
 use thiserror::Error;
 
-use super::envelope::Actor;
-
 /// The most characters a name may have. 100 is the bound tournament registration has enforced
 /// since 0.1.0 (so every registered tournament player already meets it, and a game's players,
 /// who are matched to them by name, can be as long), and it fits a full name with a club or
@@ -61,17 +59,6 @@ pub fn check_note(field: impl FnOnce() -> String, value: &str) -> Result<(), Too
     check(field, value, NOTE_MAX)
 }
 
-/// Checks the name an actor records under (`system` has none).
-pub fn check_actor(actor: &Actor) -> Result<(), TooLong> {
-    let (kind, name) = match actor {
-        Actor::Player(n) => ("player", n),
-        Actor::Judge(n) => ("judge", n),
-        Actor::Organizer(n) => ("organizer", n),
-        Actor::System => return Ok(()),
-    };
-    check_name(|| format!("the actor's {kind} name"), name)
-}
-
 /// Checks a header's player names; the message numbers them from 1, in seat order.
 pub fn check_players(players: &[String]) -> Result<(), TooLong> {
     for (i, p) in players.iter().enumerate() {
@@ -97,15 +84,5 @@ pub fn shown_owned(name: String) -> String {
     match shown(&name) {
         Cow::Borrowed(_) => name,
         Cow::Owned(cut) => cut,
-    }
-}
-
-/// An actor as a listing shows it (`player:NAME`, its name cut by [`shown`]).
-pub fn shown_actor(actor: &Actor) -> String {
-    match actor {
-        Actor::Player(n) => format!("player:{}", shown(n)),
-        Actor::Judge(n) => format!("judge:{}", shown(n)),
-        Actor::Organizer(n) => format!("organizer:{}", shown(n)),
-        Actor::System => "system".into(),
     }
 }

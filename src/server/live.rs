@@ -23,9 +23,8 @@
 //! changed) or the store's shared records, so a token revoked through any server of a cluster
 //! ends its streams on every server. A public follower has nothing to re-check.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -39,6 +38,7 @@ use tokio_stream::{Stream, StreamExt};
 
 use super::auth::{game_access, Caller};
 use super::error::{AppError, AppResult, Q};
+use super::feeds::{Frame, FEED_FRAMES, FEED_POLL};
 use super::games::{requested_viewer, ViewQuery};
 use super::state::{stream_id, viewer_key, AppState, OpenGame};
 use crate::game::driver::TimelineEntry;
@@ -86,47 +86,6 @@ impl GrantCheck {
 /// Tells a follower its token was revoked, if the channel has room (the stream ends either way).
 fn revoked(out: &mpsc::Sender<Event>) {
     let _ = out.try_send(Event::default().event("revoked").data("this token was revoked: the live stream ends"));
-}
-
-/// Frames a feed holds for followers that are a little behind; one further behind catches up
-/// from the log.
-const FEED_FRAMES: usize = 256;
-
-/// How often a feed with no ring re-reads the stream's head (and checks whether anyone still
-/// follows it).
-const FEED_POLL: Duration = Duration::from_secs(5);
-
-/// One event, described for one viewer and encoded once for all its followers.
-pub struct Frame {
-    seq: u64,
-    event: Event,
-}
-
-/// A followed (stream, viewer key) and its feed's frame channel.
-type FeedMap = HashMap<(String, String), broadcast::Sender<Arc<Frame>>>;
-
-/// The feeds being followed, by (stream, viewer key).
-#[derive(Default)]
-pub struct Feeds(Mutex<FeedMap>);
-
-impl Feeds {
-    fn lock(&self) -> MutexGuard<'_, FeedMap> {
-        // The map only holds senders: after a panic elsewhere it is still consistent.
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Ends a feed nobody follows any more (checked under the lock followers join under, so
-    /// none can join a feed that is ending). `force`: the feed ends anyway (its game is gone).
-    fn retire(&self, key: &(String, String), tx: &broadcast::Sender<Arc<Frame>>, force: bool) -> bool {
-        let mut map = self.lock();
-        if force || tx.receiver_count() == 0 {
-            if map.get(key).is_some_and(|t| t.same_channel(tx)) {
-                map.remove(key);
-            }
-            return true;
-        }
-        false
-    }
 }
 
 /// The SSE form of one timeline entry of `g`.

@@ -180,7 +180,7 @@ struct Inner {
     clock: Arc<dyn Clock>,
     config: ServerConfig,
     cache: Mutex<Lru>,
-    feeds: super::live::Feeds,
+    feeds: super::feeds::Feeds,
     tokens: Mutex<(Option<FileStamp>, HashMap<String, Grant>)>,
     /// Grants this server found valid in the store's shared records lately (bounded): used only
     /// while the store cannot be reached, so cached pages stay readable with a token.
@@ -271,7 +271,7 @@ impl AppState {
             store,
             clock,
             cache: Mutex::new(Lru::new(config.cache_bytes.unwrap_or(usize::from(DEFAULT_CACHE_MB) << 20))),
-            feeds: super::live::Feeds::default(),
+            feeds: super::feeds::Feeds::default(),
             tokens: Mutex::new((None, HashMap::new())),
             seen_grants: Mutex::new(HashMap::new()),
             pending: Mutex::new(pending),
@@ -292,8 +292,8 @@ impl AppState {
         &self.0.clock
     }
 
-    /// The live feeds (one per followed stream and viewer, see [`super::live`]).
-    pub(super) fn feeds(&self) -> &super::live::Feeds {
+    /// The live feeds (one per followed stream and viewer, see [`super::feeds`]).
+    pub(super) fn feeds(&self) -> &super::feeds::Feeds {
         &self.0.feeds
     }
 
@@ -312,7 +312,7 @@ impl AppState {
     }
 
     /// The grant of the token whose hash is `hash`, if it is still valid: as [`AppState::grant`]
-    /// (open live streams re-check their caller's grant with it, see [`super::live`]).
+    /// (open live streams re-check their caller's grant with it, see [`super::feeds`]).
     pub fn grant_by_hash(&self, hash: String) -> AppResult<Option<Grant>> {
         let shared = match self.0.store.records(Table::Tokens) {
             Ok(Some(records)) => Book::Shared(records).lookup(&hash),
@@ -709,7 +709,7 @@ impl Lru {
 fn open_tournament(store: &dyn Store, id: StreamId) -> AppResult<OpenTournament> {
     let loaded = record::load(store, &id)?;
     let linked = verify::linked_games(&loaded);
-    let standings = super::tournaments::standings_body(&loaded);
+    let standings = super::standings::standings_body(&loaded);
     let standings_json = serde_json::to_vec(&standings).map_err(|e| AppError::Internal(e.to_string()))?.into();
     Ok(OpenTournament { id, loaded, linked, standings_json, verify: tokio::sync::OnceCell::new() })
 }

@@ -20,8 +20,7 @@ use super::tokens::Role;
 use crate::log::envelope::Actor;
 use crate::tournament::claim;
 use crate::tournament::events::GameLink;
-use crate::tournament::policy::Tiebreaker;
-use crate::tournament::record::{self, Loaded};
+use crate::tournament::record;
 use crate::tournament::state::{RoundState, TableState, Tournament};
 use crate::tournament::{MatchScore, TournamentEvent};
 
@@ -145,57 +144,6 @@ pub async fn pairings(
     }
     by_name.sort_by_key(|v| v["player"].as_str().unwrap_or_default().to_lowercase());
     Ok(Json(json!({"round": r.round, "top_cut": r.top_cut, "tables": tables, "byes": byes, "by_name": by_name})))
-}
-
-/// The standings response: rows with every tiebreaker, and the policy's tiebreaker columns.
-pub fn standings_body(loaded: &Loaded) -> Value {
-    let rules = loaded.config.policy.rules();
-    let columns: Vec<Value> = rules
-        .tiebreakers
-        .iter()
-        .filter(|tb| **tb != Tiebreaker::HeadToHead)
-        .map(|tb| {
-            let (key, label) = match tb {
-                Tiebreaker::OpponentMatchWin => ("omw", if rules.pokemon_pct { "Op Win%" } else { tb.label() }),
-                Tiebreaker::GameWin => ("gw", tb.label()),
-                Tiebreaker::OpponentGameWin => ("ogw", tb.label()),
-                Tiebreaker::OpponentOpponentMatchWin => {
-                    ("oomw", if rules.pokemon_pct { "Op Op Win%" } else { tb.label() })
-                }
-                Tiebreaker::LatePenalty => ("late", tb.label()),
-                Tiebreaker::HeadToHead => ("h2h", tb.label()),
-            };
-            json!({"key": key, "label": label})
-        })
-        .collect();
-    if loaded.state.pod_format.is_some() {
-        // A pod tournament ranks by pod points, then opponents' average points (see tournament::pods).
-        let rows: Vec<Value> = loaded
-            .state
-            .pod_standings()
-            .into_iter()
-            .map(|r| {
-                json!({"rank": r.rank, "tied": false, "player": r.player, "points": r.points, "games": r.games,
-                       "opponents_average": r.opponents_average, "dropped": r.dropped})
-            })
-            .collect();
-        return json!({
-            "name": crate::log::limits::shown(&loaded.config.name),
-            "policy": rules.name,
-            "format": "pods",
-            "swiss_played": loaded.state.rounds.len(),
-            "columns": [{"key": "opponents_average", "label": "Opp. avg points"}],
-            "rows": rows,
-        });
-    }
-    json!({
-        "name": crate::log::limits::shown(&loaded.config.name),
-        "policy": rules.name,
-        "format": "swiss",
-        "swiss_played": loaded.state.swiss_played(),
-        "columns": columns,
-        "rows": loaded.state.standings(),
-    })
 }
 
 /// `GET /tournaments/{id}/standings` (serialized once per head).

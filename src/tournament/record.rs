@@ -10,7 +10,6 @@ use super::state::Tournament;
 use super::TournamentError;
 use crate::log::chain::{self, Head, VerifiedLog};
 use crate::log::envelope::{Actor, Header, HeaderV1, StreamId, StreamKind, Timestamp};
-use crate::log::limits::check_actor;
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
 /// One decoded event of a tournament stream.
@@ -104,7 +103,7 @@ pub fn create(
 /// Melee and TOM imports') comes through here, so this is where their names and notes are
 /// bounded ([`crate::log::limits`]), before anything is written.
 fn encode(actor: &Actor, events: &[TournamentEvent]) -> Result<Vec<NewEvent>, TournamentError> {
-    check_actor(actor)?;
+    actor.check_name()?;
     events
         .iter()
         .map(|e| {

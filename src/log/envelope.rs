@@ -186,9 +186,10 @@ impl IdempotencyId {
         hex::encode(self.0)
     }
 
-    pub fn from_hex(s: &str) -> Result<Self, String> {
+    pub fn from_hex(s: &str) -> Result<Self, LogError> {
         let mut out = [0u8; 16];
-        hex::decode_to_slice(s, &mut out).map_err(|e| format!("expected 32 hex digits, got {s:?}: {e}"))?;
+        hex::decode_to_slice(s, &mut out)
+            .map_err(|_| LogError::InvalidHex { digits: 32, text: super::quote_prefix(s) })?;
         Ok(IdempotencyId(out))
     }
 }

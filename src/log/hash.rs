@@ -17,9 +17,10 @@ impl Hash32 {
         hex::encode(&self.0[..6])
     }
 
-    pub fn from_hex(s: &str) -> Result<Self, String> {
+    pub fn from_hex(s: &str) -> Result<Self, super::LogError> {
         let mut out = [0u8; 32];
-        hex::decode_to_slice(s.trim(), &mut out).map_err(|e| format!("expected 64 hex digits, got {s:?}: {e}"))?;
+        hex::decode_to_slice(s.trim(), &mut out)
+            .map_err(|_| super::LogError::InvalidHex { digits: 64, text: super::quote_prefix(s) })?;
         Ok(Hash32(out))
     }
 }

@@ -164,7 +164,26 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
             json.version
         )));
     }
-    let jh = &json.header;
+    let (stream, header_bytes) = header_from_json(&json.header)?;
+    let events =
+        json.events.iter().enumerate().map(|(i, je)| event_from_json(&stream, i, je)).collect::<Result<_, _>>()?;
+    let log = chain::verify_log(header_bytes, events)?;
+    if log.head.len != json.head.events || log.head.hash != json.head.hash {
+        return Err(LogError::Chain(ChainError {
+            stream: stream.to_string(),
+            at: At::Event(log.head.len),
+            problem: if json.head.events > log.head.len {
+                Problem::Missing { expected_events: json.head.events }
+            } else {
+                Problem::BrokenLink { expected: json.head.hash, found: log.head.hash }
+            },
+        }));
+    }
+    Ok(log)
+}
+
+/// The header's stored bytes, checked against the hash the JSON gives for them.
+fn header_from_json(jh: &JsonHeader) -> Result<(StreamId, Vec<u8>), LogError> {
     let stream = StreamId::new(&jh.stream)?;
     let created_at = Timestamp(jh.created_at);
     check_utc("header.created_at_utc", created_at, &jh.created_at_utc)?;
@@ -196,50 +215,37 @@ pub fn from_json(json: &JsonLog) -> Result<VerifiedLog, LogError> {
             problem: Problem::HashMismatch { stored: jh.hash, computed },
         }));
     }
-    let mut events = Vec::with_capacity(json.events.len());
-    for (i, je) in json.events.iter().enumerate() {
-        let where_ = format!("events[{i}] (seq {})", je.seq);
-        let recorded_at = Timestamp(je.recorded_at);
-        check_utc(&format!("{where_}.recorded_at_utc"), recorded_at, &je.recorded_at_utc)?;
-        let idempotency = match &je.idempotency {
-            None => None,
-            Some(h) => {
-                Some(IdempotencyId::from_hex(h).map_err(|e| LogError::Json(format!("{where_}.idempotency: {e}")))?)
-            }
-        };
-        let payload = hex::decode(&je.payload_hex).map_err(|e| LogError::Json(format!("{where_}.payload_hex: {e}")))?;
-        let envelope = Envelope::V1(EnvelopeV1 {
-            stream: Cow::Borrowed(stream.as_str()),
-            seq: je.seq,
-            recorded_at,
-            actor: je.actor.clone(),
-            idempotency,
-            payload: Cow::Owned(payload),
-            prev: je.prev,
-        });
-        let (stored, computed) = chain::seal_event(&envelope)?;
-        if computed != je.hash {
-            return Err(LogError::Chain(ChainError {
-                stream: stream.to_string(),
-                at: At::Event(i as u64),
-                problem: Problem::HashMismatch { stored: je.hash, computed },
-            }));
-        }
-        events.push(stored);
-    }
-    let log = chain::verify_log(header_bytes, events)?;
-    if log.head.len != json.head.events || log.head.hash != json.head.hash {
+    Ok((stream, header_bytes))
+}
+
+/// Event `i`'s stored bytes, checked against the hash the JSON gives for them.
+fn event_from_json(stream: &StreamId, i: usize, je: &JsonEvent) -> Result<Vec<u8>, LogError> {
+    let where_ = format!("events[{i}] (seq {})", je.seq);
+    let recorded_at = Timestamp(je.recorded_at);
+    check_utc(&format!("{where_}.recorded_at_utc"), recorded_at, &je.recorded_at_utc)?;
+    let idempotency = match &je.idempotency {
+        None => None,
+        Some(h) => Some(IdempotencyId::from_hex(h).map_err(|e| LogError::Json(format!("{where_}.idempotency: {e}")))?),
+    };
+    let payload = hex::decode(&je.payload_hex).map_err(|e| LogError::Json(format!("{where_}.payload_hex: {e}")))?;
+    let envelope = Envelope::V1(EnvelopeV1 {
+        stream: Cow::Borrowed(stream.as_str()),
+        seq: je.seq,
+        recorded_at,
+        actor: je.actor.clone(),
+        idempotency,
+        payload: Cow::Owned(payload),
+        prev: je.prev,
+    });
+    let (stored, computed) = chain::seal_event(&envelope)?;
+    if computed != je.hash {
         return Err(LogError::Chain(ChainError {
             stream: stream.to_string(),
-            at: At::Event(log.head.len),
-            problem: if json.head.events > log.head.len {
-                Problem::Missing { expected_events: json.head.events }
-            } else {
-                Problem::BrokenLink { expected: json.head.hash, found: log.head.hash }
-            },
+            at: At::Event(i as u64),
+            problem: Problem::HashMismatch { stored: je.hash, computed },
         }));
     }
-    Ok(log)
+    Ok(stored)
 }
 
 fn check_utc(field: &str, t: Timestamp, text: &str) -> Result<(), LogError> {

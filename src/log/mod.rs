@@ -39,4 +39,6 @@ pub enum LogError {
     Json(String),
     #[error("could not encode a record: {0}")]
     Encode(#[from] postcard::Error),
+    #[error("expected {digits} hex digits, got {text:?}")]
+    InvalidHex { digits: usize, text: String },
 }

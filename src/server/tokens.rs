@@ -30,14 +30,19 @@ pub enum Role {
     Organizer,
 }
 
+/// A role that is not player, judge or organizer.
+#[derive(Debug, thiserror::Error)]
+#[error("a role is player, judge or organizer, not {0:?}")]
+pub struct InvalidRole(pub String);
+
 impl std::str::FromStr for Role {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = InvalidRole;
+    fn from_str(s: &str) -> Result<Self, InvalidRole> {
         match s {
             "player" => Ok(Role::Player),
             "judge" => Ok(Role::Judge),
             "organizer" => Ok(Role::Organizer),
-            _ => Err(format!("a role is player, judge or organizer, not {s:?}")),
+            _ => Err(InvalidRole(crate::log::quote_prefix(s))),
         }
     }
 }

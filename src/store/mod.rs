@@ -87,17 +87,19 @@ impl fmt::Display for ExpectedVersion {
     }
 }
 
+/// An expected version that is not `none`, `any` or a number of events.
+#[derive(Debug, Error)]
+#[error("expected version must be 'none', 'any' or a number of events, not {0:?}")]
+pub struct InvalidExpectedVersion(pub String);
+
 impl std::str::FromStr for ExpectedVersion {
-    type Err = String;
+    type Err = InvalidExpectedVersion;
     /// `none`, `any` or a number of events.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, InvalidExpectedVersion> {
         match s {
             "none" => Ok(ExpectedVersion::NoStream),
             "any" => Ok(ExpectedVersion::Any),
-            n => n
-                .parse()
-                .map(ExpectedVersion::Exact)
-                .map_err(|_| format!("expected version must be 'none', 'any' or a number of events, not {n:?}")),
+            n => n.parse().map(ExpectedVersion::Exact).map_err(|_| InvalidExpectedVersion(crate::log::quote_prefix(n))),
         }
     }
 }

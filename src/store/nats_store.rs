@@ -451,7 +451,7 @@ impl NatsStore {
             };
             Ok::<_, String>((client, events, idem))
         })
-        .map_err(unavailable)?;
+        .map_err(|e| unavailable(e.to_string()))?;
         let (client, events, idem) = connected.map_err(unavailable)?;
         let max_payload = client.server_info().max_payload;
         Ok(NatsStore {
@@ -837,27 +837,8 @@ impl NatsStore {
                 Err(e) => Err(e),
             };
             let js_seq = ack.map_err(Raced::Publish)?.sequence;
-            // nats-server 2.9 does not enforce the expected subject sequence between publishes
-            // racing from two connections (both can be acknowledged). So the winner is decided
-            // here, the same way by every reader (`successor`): the first message built on
-            // `prev`. A loser is told it lost the race; its message stays (2.9 loses a subject's
-            // last sequence when its last message is deleted) and readers skip it.
-            let mut from = prev + 1;
-            loop {
-                let msg = match first_message(&events, &subject, from).await {
-                    Ok(m) => m,
-                    // Not even ours is there: judged lost, so the caller re-reads the tip.
-                    Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => return Ok(None),
-                    Err(e) => return Err(Raced::Read(e)),
-                };
-                // Only the headers: the frames are not needed to tell who won.
-                if header_number(&owned_sid, &msg, H_PREV).map_err(Raced::Store)? == prev {
-                    if msg.sequence != js_seq {
-                        return Ok(None);
-                    }
-                    break;
-                }
-                from = msg.sequence + 1;
+            if !won_race(&events, &subject, &owned_sid, prev, js_seq).await? {
+                return Ok(None);
             }
             // Best effort: watchers also poll, so a lost notice only delays them.
             let _ = client.publish(notice, len.to_string().into()).await;
@@ -928,12 +909,41 @@ fn keep_start(list: &mut Vec<(u64, u64)>, start: (u64, u64)) {
 fn run_on<T: Send + 'static>(
     rt: &tokio::runtime::Runtime,
     fut: impl Future<Output = T> + Send + 'static,
-) -> Result<T, String> {
+) -> Result<T, Dropped> {
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     rt.spawn(async move {
         let _ = tx.send(fut.await);
     });
-    rx.recv().map_err(|_| "the request was dropped".to_string())
+    rx.recv().map_err(|_| Dropped)
+}
+
+/// A request whose task ended without an answer (the runtime shut down under it).
+#[derive(Debug, thiserror::Error)]
+#[error("the request was dropped")]
+struct Dropped;
+
+/// Whether the message a publish stored at `js_seq` won the race to follow `prev`.
+///
+/// nats-server 2.9 does not enforce the expected subject sequence between publishes racing from
+/// two connections (both can be acknowledged). So the winner is decided here, the same way by
+/// every reader (`successor`): the first message built on `prev`. A loser is told it lost the
+/// race; its message stays (2.9 loses a subject's last sequence when its last message is
+/// deleted) and readers skip it.
+async fn won_race(events: &stream::Stream, subject: &str, sid: &str, prev: u64, js_seq: u64) -> Result<bool, Raced> {
+    let mut from = prev + 1;
+    loop {
+        let msg = match first_message(events, subject, from).await {
+            Ok(m) => m,
+            // Not even ours is there: judged lost, so the caller re-reads the tip.
+            Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => return Ok(false),
+            Err(e) => return Err(Raced::Read(e)),
+        };
+        // Only the headers: the frames are not needed to tell who won.
+        if header_number(sid, &msg, H_PREV).map_err(Raced::Store)? == prev {
+            return Ok(msg.sequence == js_seq);
+        }
+        from = msg.sequence + 1;
+    }
 }
 
 /// The first message on `subject` at or after JetStream sequence `from`, for the race check.
@@ -1025,6 +1035,103 @@ fn stored_hash(sid: &str, seq: u64, stored: &[u8]) -> Result<Hash32, StoreError>
     })
 }
 
+/// One publish's worth of a request: the header's frame for a new stream, then each event sealed
+/// on the one before it, and the idempotency ids to index once it lands.
+struct Outgoing {
+    body: Vec<u8>,
+    first_seq: u64,
+    /// The stream's head after the chunk.
+    head: Head,
+    /// (sequence number, id) of each event with an idempotency id.
+    ids: Vec<(u64, [u8; 16])>,
+    /// (id, sequence number, stored event), kept for a retry judged before the index has them.
+    kept: Vec<([u8; 16], u64, Vec<u8>)>,
+    /// Each event's stored bytes, in order.
+    sealed: Vec<Vec<u8>>,
+}
+
+impl Outgoing {
+    /// Seals `req`'s events on `head` (`None`: a new stream, which starts with its header).
+    fn seal(
+        req: &AppendRequest,
+        head: Option<Head>,
+        now: crate::log::envelope::Timestamp,
+    ) -> Result<Outgoing, StoreError> {
+        let sid = req.stream.as_str();
+        let mut body = Vec::new();
+        let mut head = match head {
+            Some(h) => h,
+            None => {
+                let Some(header) = &req.create else {
+                    return Err(StoreError::NoHeader(sid.to_string()));
+                };
+                if header.stream() != &req.stream {
+                    return Err(StoreError::HeaderMismatch {
+                        stream: sid.to_string(),
+                        header: header.stream().to_string(),
+                    });
+                }
+                let header_bytes = chain::encode_header(header)?;
+                push_frame(&mut body, &header_bytes)?;
+                Head { len: 0, hash: chain::header_hash(&header_bytes) }
+            }
+        };
+        let first_seq = head.len;
+        let (mut ids, mut kept, mut sealed) = (Vec::new(), Vec::new(), Vec::with_capacity(req.events.len()));
+        for ev in &req.events {
+            let envelope = Envelope::V1(EnvelopeV1 {
+                stream: std::borrow::Cow::Borrowed(sid),
+                seq: head.len,
+                recorded_at: now,
+                actor: ev.actor.clone(),
+                idempotency: ev.idempotency,
+                payload: std::borrow::Cow::Borrowed(&ev.payload),
+                prev: head.hash,
+            });
+            let (stored, hash) = chain::seal_event(&envelope)?;
+            push_frame(&mut body, &stored)?;
+            if let Some(id) = ev.idempotency {
+                ids.push((head.len, id.0));
+                kept.push((id.0, head.len, stored.clone()));
+            }
+            sealed.push(stored);
+            head = Head { len: head.len + 1, hash };
+        }
+        Ok(Outgoing { body, first_seq, head, ids, kept, sealed })
+    }
+}
+
+impl NatsStore {
+    /// Judges `req` as a retry against the stream's `tip`: `Some` when every event it carries
+    /// already landed under its idempotency id (then indexed, so that it too is recognised
+    /// forever once acknowledged), with the current head; `None` when it is a new append.
+    fn retried(
+        &self,
+        req: &AppendRequest,
+        tip: Tip,
+        fresh: bool,
+        cached: &mut Option<Tip>,
+    ) -> Result<Option<Appended>, StoreError> {
+        let sid = req.stream.as_str();
+        let (mut recent, mut unindexed) = (None, Vec::new());
+        let retry = super::judge_retry(sid, &req.events, |id, ev| {
+            self.recorded(sid, &tip, &mut recent, &mut unindexed, &id.0, Some(ev))
+        })?;
+        let Some(first_seq) = retry else { return Ok(None) };
+        self.index(sid, unindexed.clone())?;
+        self.settled(sid, &unindexed);
+        // Judged on an accepted chunk, so it stands; the head reported is the current one.
+        let head = match fresh {
+            true => tip.head,
+            false => {
+                *cached = self.load_tip(sid)?;
+                cached.map_or(tip.head, |t| t.head)
+            }
+        };
+        Ok(Some(Appended { stream: req.stream.clone(), first_seq, head, retried: true, stored: Vec::new() }))
+    }
+}
+
 impl Store for NatsStore {
     fn append(&self, req: AppendRequest) -> Result<Appended, StoreError> {
         let sid = req.stream.as_str();
@@ -1043,30 +1150,8 @@ impl Store for NatsStore {
             }
             let current = *cached;
             if let Some(tip) = current {
-                let (mut recent, mut unindexed) = (None, Vec::new());
-                let retry = super::judge_retry(sid, &req.events, |id, ev| {
-                    self.recorded(sid, &tip, &mut recent, &mut unindexed, &id.0, Some(ev))
-                })?;
-                if let Some(first_seq) = retry {
-                    // A retry of an append that landed unacknowledged: index it now, so that it
-                    // too is recognised forever once acknowledged.
-                    self.index(sid, unindexed.clone())?;
-                    self.settled(sid, &unindexed);
-                    // Judged on an accepted chunk, so it stands; the head reported is the current one.
-                    let head = match fresh {
-                        true => tip.head,
-                        false => {
-                            *cached = self.load_tip(sid)?;
-                            cached.map_or(tip.head, |t| t.head)
-                        }
-                    };
-                    return Ok(Appended {
-                        stream: req.stream.clone(),
-                        first_seq,
-                        head,
-                        retried: true,
-                        stored: Vec::new(),
-                    });
+                if let Some(retried) = self.retried(&req, tip, fresh, &mut cached)? {
+                    return Ok(retried);
                 }
             }
             let head = current.map(|t| t.head);
@@ -1081,55 +1166,13 @@ impl Store for NatsStore {
                     current: head.map(|h| h.len),
                 });
             }
-            let mut body = Vec::new();
-            let mut head = match head {
-                Some(h) => h,
-                None => {
-                    let Some(header) = &req.create else {
-                        return Err(StoreError::NoHeader(sid.to_string()));
-                    };
-                    if header.stream() != &req.stream {
-                        return Err(StoreError::HeaderMismatch {
-                            stream: sid.to_string(),
-                            header: header.stream().to_string(),
-                        });
-                    }
-                    let header_bytes = chain::encode_header(header)?;
-                    push_frame(&mut body, &header_bytes)?;
-                    Head { len: 0, hash: chain::header_hash(&header_bytes) }
-                }
-            };
-            let first_seq = head.len;
-            if current.is_some() && req.events.is_empty() {
-                return Ok(Appended {
-                    stream: req.stream.clone(),
-                    first_seq,
-                    head,
-                    retried: false,
-                    stored: Vec::new(),
-                });
+            if let (Some(head), true) = (head, req.events.is_empty()) {
+                let stream = req.stream.clone();
+                return Ok(Appended { stream, first_seq: head.len, head, retried: false, stored: Vec::new() });
             }
-            let (mut ids, mut kept, mut sealed) = (Vec::new(), Vec::new(), Vec::with_capacity(req.events.len()));
-            for ev in &req.events {
-                let envelope = Envelope::V1(EnvelopeV1 {
-                    stream: std::borrow::Cow::Borrowed(sid),
-                    seq: head.len,
-                    recorded_at: now,
-                    actor: ev.actor.clone(),
-                    idempotency: ev.idempotency,
-                    payload: std::borrow::Cow::Borrowed(&ev.payload),
-                    prev: head.hash,
-                });
-                let (stored, hash) = chain::seal_event(&envelope)?;
-                push_frame(&mut body, &stored)?;
-                if let Some(id) = ev.idempotency {
-                    ids.push((head.len, id.0));
-                    kept.push((id.0, head.len, stored.clone()));
-                }
-                sealed.push(stored);
-                head = Head { len: head.len + 1, hash };
-            }
+            let outgoing = Outgoing::seal(&req, head, now)?;
             let prev = current.map_or((0, 0), |t| (t.js_seq, t.subject_last));
+            let Outgoing { body, first_seq, head, ids, kept, sealed } = outgoing;
             match self.publish(sid, first_seq, prev, current.is_none(), head.len, body) {
                 Ok(Some(js_seq)) => {
                     *cached = Some(Tip { head, js_seq, subject_last: js_seq });
@@ -1141,13 +1184,8 @@ impl Store for NatsStore {
                         return Err(e);
                     }
                     self.settled(sid, &ids);
-                    return Ok(Appended {
-                        stream: req.stream.clone(),
-                        first_seq,
-                        head,
-                        retried: false,
-                        stored: sealed,
-                    });
+                    let stream = req.stream.clone();
+                    return Ok(Appended { stream, first_seq, head, retried: false, stored: sealed });
                 }
                 // Another writer appended first: judge again on the new tip.
                 Ok(None) => {

@@ -50,7 +50,7 @@ fn targets() -> Vec<Target> {
             corpus: files("replays", ".kifu"),
             run: |b| {
                 if let Ok(log) = file::read(b) {
-                    if kifu::games::check_decodes(&log).is_ok() {
+                    if kifu::import::check_decodes(&log).is_ok() {
                         if let Some(d) = kifu::games::driver(&log.header.v1().ruleset) {
                             let _ = d.open(&log);
                         }

@@ -385,3 +385,28 @@ fn the_reader_finds_what_a_file_uses() {
     let to = resolve(&files, &from, &["super".into(), "state".into(), "LcState".into()]);
     assert_eq!(to, Some(vec!["games".to_string(), "lc".into(), "state".into()]));
 }
+
+/// ARCHITECTURE.md's code map has an entry for every folder of `src/` (and names only folders
+/// that exist), so a new folder cannot land unmapped.
+#[test]
+fn the_code_map_names_every_source_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let arch = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("src")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !arch.contains(&format!("**`src/{name}/`**")) {
+                missing.push(format!("src/{name}/"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "ARCHITECTURE.md's code map has no entry for {missing:?}");
+    for entry in arch.split("**`").skip(1) {
+        let Some((path, _)) = entry.split_once("`**") else { continue };
+        if path.ends_with('/') && !path.contains('<') {
+            assert!(root.join(path).is_dir(), "ARCHITECTURE.md's code map names {path}, which does not exist");
+        }
+    }
+}

@@ -68,7 +68,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         Err(e) if json => {
             // A refusal lists every rule broken; other errors carry their whole chain.
             let problems = match e.downcast_ref::<TournamentError>() {
-                Some(TournamentError::Refused { problems, .. }) => problems.clone(),
+                Some(TournamentError::Refused { problems, .. }) => problems.iter().map(|p| p.to_string()).collect(),
                 _ => vec![],
             };
             crate::cli::output::print_json(&serde_json::json!({

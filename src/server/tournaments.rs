@@ -495,6 +495,16 @@ fn seeds_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
         .ok_or_else(|| AppError::Conflict("this server keeps no pairing seeds (start it with a data directory)".into()))
 }
 
+/// Records `events` and answers 201 with the new head (what every organizer's write answers).
+async fn recorded(
+    state: &AppState,
+    id: &str,
+    actor: Actor,
+    events: Vec<TournamentEvent>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    Ok((StatusCode::CREATED, Json(record_events(state, id, actor, events).await?)))
+}
+
 async fn record_events(state: &AppState, id: &str, actor: Actor, events: Vec<TournamentEvent>) -> AppResult<Value> {
     let store = state.store().clone();
     let sid = stream_id(id)?;
@@ -595,7 +605,7 @@ pub async fn register(
             }
         })
         .collect();
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), events).await?)))
+    recorded(&state, &id, actor_of(&g), events).await
 }
 
 #[derive(Deserialize)]
@@ -620,7 +630,7 @@ pub async fn drop_player(
     let after_round = t.loaded.state.rounds.len() as u32;
     let reason = body.reason.unwrap_or_else(|| "dropped".into());
     let ev = TournamentEvent::PlayerDropped { player, after_round, reason };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
 /// `POST /tournaments/{id}/penalties`: a judge's penalty (reason required; a DQ drops).
@@ -645,7 +655,7 @@ pub async fn penalty(
         judge: g.name.clone(),
         reason: reason.trim().to_string(),
     };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await?)))
+    recorded(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await
 }
 
 #[derive(Deserialize, Default)]
@@ -684,7 +694,7 @@ pub async fn top_cut(
     let t = state.tournament(&id).await?;
     let (round, tables) = t.loaded.state.derive_top_cut().map_err(TournamentError::Rule)?;
     let ev = TournamentEvent::TopCutPaired { round, tables };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
 /// `POST /tournaments/{id}/void`: void the latest round before any result (reason required).
@@ -699,7 +709,7 @@ pub async fn void(
     let round =
         t.loaded.state.rounds.last().map(|r| r.round).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
     let ev = TournamentEvent::RoundVoided { round, reason: body.reason.unwrap_or_default().trim().to_string() };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
 /// `POST /tournaments/{id}/finalize`: reveal the seed and finalize; with a reason, a judge or

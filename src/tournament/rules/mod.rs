@@ -25,8 +25,9 @@ pub use pairing::enough_players;
 pub use registration::resolve;
 
 /// Every `TOUR-*` rule ID `validate` reports, with what it means and, where there is one, its
-/// source (MTR: Magic Tournament Rules; IPG: Infraction Procedure Guide; Play! Pokémon: the
-/// Tournament Rules Handbook). IDs are stable: a rule that goes away leaves its number unused.
+/// source where the project's notes name one (MTR: Magic Tournament Rules; IPG: Infraction
+/// Procedure Guide; Play! Pokémon: the Tournament Rules Handbook). IDs are stable: a rule that
+/// goes away leaves its number unused.
 pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-LOG-1", "a tournament's log opens with Created, and only once"),
     ("TOUR-LOG-2", "the Created event is the configuration the header records"),
@@ -35,17 +36,17 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     (
         "TOUR-REG-3",
         "players register before round 1; a late entrant enters after it, before the top cut, from the next round \
-         (MTR 2.x late entry: missed rounds are losses)",
+         (missed rounds count as losses, as Play! Pokémon's late entry)",
     ),
     ("TOUR-REG-4", "an event names a registered player"),
-    ("TOUR-REG-5", "a player drops once, after the current round (MTR 2.12)"),
+    ("TOUR-REG-5", "a player drops once, after the current round"),
     ("TOUR-PAIR-1", "rounds are paired in order: the next round's number"),
     ("TOUR-PAIR-2", "a round is paired only when every match of the previous round has a result"),
     ("TOUR-PAIR-3", "no more Swiss rounds than planned, and none once the top cut has started (MTR Appendix E)"),
     ("TOUR-PAIR-4", "a round needs at least two active players"),
     ("TOUR-PAIR-5", "each active player sits once in a round; dropped and not-yet-entered players sit out"),
     ("TOUR-PAIR-6", "tables are numbered 1, 2, 3... in order"),
-    ("TOUR-PAIR-7", "a round's pairings are the ones its seed and the standings give (MTR 2.x Swiss pairing)"),
+    ("TOUR-PAIR-7", "a round's pairings are the ones its seed and the standings give"),
     ("TOUR-PAIR-8", "the planned Swiss rounds cover those played (1 to 64), set before the top cut"),
     ("TOUR-PAIR-9", "voiding a round gives its reason"),
     ("TOUR-PAIR-10", "only the latest round is voided, before any result or penalty in it"),
@@ -55,16 +56,16 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-SEED-4", "the pairing seed is revealed before finalizing"),
     ("TOUR-RESULT-1", "a result names a paired round and one of its tables or pods"),
     ("TOUR-RESULT-2", "a match is reported once; a correction changes an existing result"),
-    ("TOUR-RESULT-3", "a score fits the match format (best of N); a top-cut match has a winner (MTR 2.3)"),
+    ("TOUR-RESULT-3", "a score fits the match format (best of N); a top-cut match has a winner"),
     ("TOUR-RESULT-4", "a correction names the judge and the reason"),
-    ("TOUR-RESULT-5", "the match format is best of 1, 3 or 5, set once, before round 1 (MTR 2.3)"),
+    ("TOUR-RESULT-5", "the match format is best of 1, 3 or 5, set once, before round 1"),
     ("TOUR-RESULT-6", "a game is linked to one result"),
-    ("TOUR-PEN-1", "a penalty names the judge and gives its reason (IPG 1.x: the infraction is recorded)"),
+    ("TOUR-PEN-1", "a penalty names the judge and gives its reason"),
     ("TOUR-PEN-2", "a penalty is issued in a round that is paired"),
-    ("TOUR-PEN-3", "a disqualified player is still in the tournament (IPG 4.x)"),
+    ("TOUR-PEN-3", "a disqualified player is still in the tournament"),
     (
         "TOUR-PEN-4",
-        "a game or match loss penalty agrees with its round's result (IPG: a game loss is a game won by the opponent)",
+        "a game or match loss penalty agrees with its round's result (the IPG's game loss: a game won by the opponent)",
     ),
     ("TOUR-CUT-1", "the top cut is a power of two, at least 2, with that many players still in (MTR Appendix E)"),
     ("TOUR-CUT-2", "the top cut starts after every planned Swiss round"),

@@ -133,7 +133,11 @@ impl From<TournamentError> for AppError {
             TournamentError::Store(s) => s.into(),
             TournamentError::Game(g) => g.into(),
             TournamentError::Refused { .. } => AppError::Refused(e.to_string()),
+            TournamentError::UnknownPlayer(_) => AppError::NotFound(e.to_string()),
+            TournamentError::Rule(_) => AppError::Conflict(e.to_string()),
             TournamentError::Input(_) | TournamentError::NotATournament { .. } => AppError::BadRequest(e.to_string()),
+            // kifu's own files (seed files) or its own invariants: the server's fault, a 500.
+            TournamentError::Io { .. } | TournamentError::Internal(_) => AppError::Internal(e.to_string()),
             _ => AppError::Internal(e.to_string()),
         }
     }

@@ -18,10 +18,10 @@ use super::error::{AppError, AppResult, J, Q};
 use super::state::{stream_id, AppState, OpenTournament, PendingReport};
 use super::tokens::Role;
 use crate::log::envelope::Actor;
-use crate::tournament::claim;
 use crate::tournament::events::GameLink;
 use crate::tournament::record;
 use crate::tournament::state::{RoundState, TableState, Tournament};
+use crate::tournament::{claim, rules, TournamentError};
 use crate::tournament::{MatchScore, TournamentEvent};
 
 fn name(t: &Tournament, i: usize) -> String {
@@ -261,6 +261,20 @@ async fn claimed_links(
     Ok(tokio::task::spawn_blocking(move || claim::claim_games(&*store, &t.loaded, round, table, &games)).await??)
 }
 
+/// The table `player` sits at in `round`, and whether they are its second-listed player (their
+/// score is then read from the other side).
+fn table_of_player(s: &Tournament, round: u32, player: &str) -> AppResult<(u32, bool)> {
+    let who = s.find(player).ok_or_else(|| AppError::NotFound(s.unknown(player.trim())))?;
+    let r =
+        s.rounds.iter().find(|r| r.round == round).ok_or_else(|| AppError::NotFound(format!("no round {round}")))?;
+    let tb = r
+        .tables
+        .iter()
+        .find(|x| x.a == who || x.b == who)
+        .ok_or_else(|| AppError::NotFound(format!("{} has no table in round {round}", name(s, who))))?;
+    Ok((tb.table, tb.b == who))
+}
+
 /// `POST /tournaments/{id}/results`: a player's report (pending until the opponent confirms), or
 /// a judge's or the organizer's report or correction (recorded at once).
 pub async fn report(
@@ -271,62 +285,23 @@ pub async fn report(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let grant = caller.require_token()?.clone();
     let t = state.tournament(&id).await?;
-    let mut score: MatchScore = body.score.parse().map_err(AppError::BadRequest)?;
+    let mut score: MatchScore = body.score.parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
     let round = round_of(&t, body.round)?;
     let table = match (body.table, &body.player) {
         (_, Some(p)) => {
-            let s = &t.loaded.state;
-            let who = s.find(p).ok_or_else(|| AppError::NotFound(s.unknown(p.trim())))?;
-            let r = s
-                .rounds
-                .iter()
-                .find(|r| r.round == round)
-                .ok_or_else(|| AppError::NotFound(format!("no round {round}")))?;
-            let tb = r
-                .tables
-                .iter()
-                .find(|x| x.a == who || x.b == who)
-                .ok_or_else(|| AppError::NotFound(format!("{} has no table in round {round}", name(s, who))))?;
-            if tb.b == who {
+            let (table, second) = table_of_player(&t.loaded.state, round, p)?;
+            if second {
                 score = score.swapped();
             }
-            tb.table
+            table
         }
         (Some(table), None) => table,
         (None, None) => return Err(AppError::BadRequest("give the table or the player".into())),
     };
     let (a, b, has_result) = table_of(&t, round, table)?;
     if let Some(official) = caller.official_for(&id) {
-        let games = claimed_links(&state, &t, round, table, &body.games).await?;
-        let (ev, actor) = match (&body.reason, has_result) {
-            (Some(reason), true) => (
-                TournamentEvent::ResultCorrected {
-                    round,
-                    table,
-                    score,
-                    games,
-                    judge: official.name.clone(),
-                    reason: reason.clone(),
-                },
-                Actor::Judge(official.name.clone()),
-            ),
-            (None, true) => {
-                return Err(AppError::Conflict(format!(
-                    "round {round} table {} already has a result; a correction gives a reason",
-                    table
-                )))
-            }
-            (_, false) => {
-                let actor = match official.role {
-                    Role::Organizer => Actor::Organizer(official.name.clone()),
-                    _ => Actor::Judge(official.name.clone()),
-                };
-                (TournamentEvent::ResultReported { round, table, score, games }, actor)
-            }
-        };
-        let out = record_event(&state, &id, actor, ev).await?;
-        state.drop_pending(&id, round, table)?;
-        return Ok((StatusCode::CREATED, Json(out)));
+        let at = Match { round, table, score, has_result };
+        return official_report(&state, &id, &t, official.clone(), &body, at).await;
     }
     if grant.role != Role::Player || grant.scope != id {
         return Err(AppError::Forbidden("your token is not for this tournament".into()));
@@ -349,6 +324,49 @@ pub async fn report(
     };
     state.set_pending(&report)?;
     Ok((StatusCode::ACCEPTED, Json(json!({"recorded": false, "pending": report}))))
+}
+
+/// The match a report is about, and the score from its first-listed player's side.
+struct Match {
+    round: u32,
+    table: u32,
+    score: MatchScore,
+    has_result: bool,
+}
+
+/// A judge's or the organizer's report (recorded at once) or correction (with its reason).
+async fn official_report(
+    state: &AppState,
+    id: &str,
+    t: &Arc<OpenTournament>,
+    official: super::tokens::Grant,
+    body: &ReportBody,
+    at: Match,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let Match { round, table, score, has_result } = at;
+    let games = claimed_links(state, t, round, table, &body.games).await?;
+    let (ev, actor) = match (&body.reason, has_result) {
+        (Some(reason), true) => {
+            let judge = official.name.clone();
+            let ev = TournamentEvent::ResultCorrected { round, table, score, games, judge, reason: reason.clone() };
+            (ev, Actor::Judge(official.name.clone()))
+        }
+        (None, true) => {
+            return Err(AppError::Conflict(format!(
+                "round {round} table {table} already has a result; a correction gives a reason"
+            )))
+        }
+        (_, false) => {
+            let actor = match official.role {
+                Role::Organizer => Actor::Organizer(official.name.clone()),
+                _ => Actor::Judge(official.name.clone()),
+            };
+            (TournamentEvent::ResultReported { round, table, score, games }, actor)
+        }
+    };
+    let out = record_event(state, id, actor, ev).await?;
+    state.drop_pending(id, round, table)?;
+    Ok((StatusCode::CREATED, Json(out)))
 }
 
 #[derive(Deserialize)]
@@ -375,7 +393,7 @@ pub async fn confirm(
     let t = state.tournament(&id).await?;
     let round = round_of(&t, body.round)?;
     let (a, b, _) = table_of(&t, round, body.table)?;
-    let score: MatchScore = body.score.parse().map_err(AppError::BadRequest)?;
+    let score: MatchScore = body.score.parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
     let Some(mut report) = state.pending_report(&id, round, body.table)? else {
         return Err(AppError::NotFound(format!("no pending report for round {round} table {}", body.table)));
     };
@@ -423,6 +441,16 @@ fn seeds_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
         .seeds()
         .cloned()
         .ok_or_else(|| AppError::Conflict("this server keeps no pairing seeds (start it with a data directory)".into()))
+}
+
+/// Records `events` and answers 201 with the new head (what every organizer's write answers).
+async fn recorded(
+    state: &AppState,
+    id: &str,
+    actor: Actor,
+    events: Vec<TournamentEvent>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    Ok((StatusCode::CREATED, Json(record_events(state, id, actor, events).await?)))
 }
 
 async fn record_events(state: &AppState, id: &str, actor: Actor, events: Vec<TournamentEvent>) -> AppResult<Value> {
@@ -525,7 +553,7 @@ pub async fn register(
             }
         })
         .collect();
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), events).await?)))
+    recorded(&state, &id, actor_of(&g), events).await
 }
 
 #[derive(Deserialize)]
@@ -537,10 +565,6 @@ pub struct PlayerBody {
     pub round: Option<u32>,
 }
 
-fn resolve(s: &Tournament, typed: &str) -> AppResult<String> {
-    s.find(typed).map(|p| name(s, p)).ok_or_else(|| AppError::NotFound(s.unknown(typed.trim())))
-}
-
 /// `POST /tournaments/{id}/drops`: a player leaves after the current round.
 pub async fn drop_player(
     State(state): State<AppState>,
@@ -550,11 +574,11 @@ pub async fn drop_player(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let g = official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
-    let player = resolve(&t.loaded.state, &body.player)?;
+    let player = rules::resolve(&t.loaded.state, &body.player)?;
     let after_round = t.loaded.state.rounds.len() as u32;
     let reason = body.reason.unwrap_or_else(|| "dropped".into());
     let ev = TournamentEvent::PlayerDropped { player, after_round, reason };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
 /// `POST /tournaments/{id}/penalties`: a judge's penalty (reason required; a DQ drops).
@@ -566,13 +590,11 @@ pub async fn penalty(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let g = official(&caller, &id, false)?.clone();
     let penalty: crate::tournament::events::Penalty =
-        body.penalty.as_deref().unwrap_or("").parse().map_err(AppError::BadRequest)?;
+        body.penalty.as_deref().unwrap_or("").parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
+    // The reason (and every other rule of a penalty) is TOUR-PEN-*'s to check, once.
     let reason = body.reason.unwrap_or_default();
-    if reason.trim().is_empty() {
-        return Err(AppError::BadRequest("a penalty needs a reason".into()));
-    }
     let t = state.tournament(&id).await?;
-    let player = resolve(&t.loaded.state, &body.player)?;
+    let player = rules::resolve(&t.loaded.state, &body.player)?;
     let round = body.round.unwrap_or(t.loaded.state.rounds.len() as u32);
     let ev = TournamentEvent::PenaltyIssued {
         player,
@@ -581,7 +603,7 @@ pub async fn penalty(
         judge: g.name.clone(),
         reason: reason.trim().to_string(),
     };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await?)))
+    recorded(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await
 }
 
 #[derive(Deserialize, Default)]
@@ -618,9 +640,9 @@ pub async fn top_cut(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let g = official(&caller, &id, true)?.clone();
     let t = state.tournament(&id).await?;
-    let (round, tables) = t.loaded.state.derive_top_cut().map_err(AppError::Conflict)?;
+    let (round, tables) = t.loaded.state.derive_top_cut().map_err(TournamentError::Rule)?;
     let ev = TournamentEvent::TopCutPaired { round, tables };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
 /// `POST /tournaments/{id}/void`: void the latest round before any result (reason required).
@@ -635,7 +657,7 @@ pub async fn void(
     let round =
         t.loaded.state.rounds.last().map(|r| r.round).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
     let ev = TournamentEvent::RoundVoided { round, reason: body.reason.unwrap_or_default().trim().to_string() };
-    Ok((StatusCode::CREATED, Json(record_events(&state, &id, actor_of(&g), vec![ev]).await?)))
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
 /// `POST /tournaments/{id}/finalize`: reveal the seed and finalize; with a reason, a judge or

@@ -151,7 +151,7 @@ pub fn check_binding(
             bound.tournament, tournament.config.game
         )));
     }
-    let mut seated = seated_at(&tournament.state, bound).map_err(TournamentError::Input)?;
+    let mut seated = seated_at(&tournament.state, bound)?;
     let mut given = players.to_vec();
     given.sort();
     seated.sort();
@@ -163,19 +163,20 @@ pub fn check_binding(
 
 /// The players `state` seats at the match `bound` names (a table's two, or a pod's), or why there
 /// is no such match.
-pub fn seated_at(state: &Tournament, bound: &MatchBinding) -> Result<Vec<String>, String> {
+pub fn seated_at(state: &Tournament, bound: &MatchBinding) -> Result<Vec<String>, TournamentError> {
+    let missing = |what: String| TournamentError::Input(what);
     let round = state
         .rounds
         .iter()
         .find(|r| r.round == bound.round)
-        .ok_or_else(|| format!("tournament {} has no round {}", bound.tournament, bound.round))?;
+        .ok_or_else(|| missing(format!("tournament {} has no round {}", bound.tournament, bound.round)))?;
     let name = |i: usize| state.players.get(i).map(|p| p.name.clone()).unwrap_or_default();
     match bound.place {
         MatchPlace::Table(n) => {
             let t = round
                 .table_at(n)
                 .map(|i| &round.tables[i])
-                .ok_or_else(|| format!("round {} of {} has no table {n}", bound.round, bound.tournament))?;
+                .ok_or_else(|| missing(format!("round {} of {} has no table {n}", bound.round, bound.tournament)))?;
             Ok(vec![name(t.a), name(t.b)])
         }
         MatchPlace::Pod(n) => {
@@ -183,7 +184,7 @@ pub fn seated_at(state: &Tournament, bound: &MatchBinding) -> Result<Vec<String>
                 .pods
                 .iter()
                 .find(|p| p.pod == n)
-                .ok_or_else(|| format!("round {} of {} has no pod {n}", bound.round, bound.tournament))?;
+                .ok_or_else(|| missing(format!("round {} of {} has no pod {n}", bound.round, bound.tournament)))?;
             Ok(p.seats.iter().map(|&i| name(i)).collect())
         }
     }

@@ -77,6 +77,64 @@ fn play_match(
     Ok((score, links))
 }
 
+/// What playing a Swiss event's matches needs: where, with what game, the event and its seed.
+struct Swiss<'a> {
+    store: &'a dyn Store,
+    driver: &'a dyn Driver,
+    clock: &'a dyn Clock,
+    id: &'a StreamId,
+    seed: Secret,
+}
+
+impl Swiss<'_> {
+    /// Plays every table of `round` and records each result with its games linked.
+    fn play_round(
+        &self,
+        round: u32,
+        tables: &[PairedTable],
+        need_winner: bool,
+        games: &mut Vec<StreamId>,
+    ) -> Result<(), TournamentError> {
+        let (store, driver, clock, id) = (self.store, self.driver, self.clock, self.id);
+        for t in tables {
+            let (score, links) = play_match(store, driver, clock, id, &self.seed, round, t, need_winner, games)?;
+            let ev = TournamentEvent::ResultReported { round, table: t.table, score, games: links };
+            record::record(store, id, Actor::Organizer("scorekeeper".into()), vec![ev])?;
+        }
+        Ok(())
+    }
+
+    /// Pairs and plays every planned Swiss round from the seed.
+    fn swiss_rounds(&self, organizer: &Actor, games: &mut Vec<StreamId>) -> Result<(), TournamentError> {
+        for round in 1u32.. {
+            let state = record::load(self.store, self.id)?.state;
+            if round > state.swiss_rounds.unwrap_or(u32::MAX) {
+                break;
+            }
+            let rs = round_seed(&self.seed, round);
+            let (tables, byes) = state.derive_round(round, &rs);
+            let ev = TournamentEvent::RoundPaired { round, tables: tables.clone(), byes, round_seed: Some(rs) };
+            record::record(self.store, self.id, organizer.clone(), vec![ev])?;
+            self.play_round(round, &tables, false, games)?;
+        }
+        Ok(())
+    }
+
+    /// Pairs and plays the bracket, round by round, to its final.
+    fn top_cut(&self, organizer: &Actor, games: &mut Vec<StreamId>) -> Result<(), TournamentError> {
+        loop {
+            let state = record::load(self.store, self.id)?.state;
+            let Ok((r, tables)) = state.derive_top_cut() else { return Ok(()) };
+            let ev = TournamentEvent::TopCutPaired { round: r, tables: tables.clone() };
+            record::record(self.store, self.id, organizer.clone(), vec![ev])?;
+            self.play_round(r, &tables, true, games)?;
+            if tables.len() == 1 {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// Runs a Swiss event of `players` players (8 to 16 is the demo's size) under MTR rules, then a
 /// top 4, then reveals the seed, finalizes and verifies.
 pub fn run_swiss_event(
@@ -101,61 +159,15 @@ pub fn run_swiss_event(
         .collect();
     record::create(store, id, &config, organizer.clone(), clock.now(), registrations)?;
     let mut games = Vec::new();
-    let mut round = 1u32;
-    loop {
-        let state = record::load(store, id)?.state;
-        let planned = state.swiss_rounds.unwrap_or(u32::MAX);
-        if round > planned {
-            break;
-        }
-        let rs = round_seed(&seed, round);
-        let (tables, byes) = state.derive_round(round, &rs);
-        record::record(
-            store,
-            id,
-            organizer.clone(),
-            vec![TournamentEvent::RoundPaired { round, tables: tables.clone(), byes, round_seed: Some(rs) }],
-        )?;
-        for t in &tables {
-            let (score, links) = play_match(store, driver, clock, id, &seed, round, t, false, &mut games)?;
-            record::record(
-                store,
-                id,
-                Actor::Organizer("scorekeeper".into()),
-                vec![TournamentEvent::ResultReported { round, table: t.table, score, games: links }],
-            )?;
-        }
-        round += 1;
-    }
+    let event = Swiss { store, driver, clock, id, seed };
+    event.swiss_rounds(&organizer, &mut games)?;
     if config.top_cut >= 2 {
-        loop {
-            let state = record::load(store, id)?.state;
-            let (r, tables) = match state.derive_top_cut() {
-                Ok(x) => x,
-                Err(_) => break,
-            };
-            record::record(
-                store,
-                id,
-                organizer.clone(),
-                vec![TournamentEvent::TopCutPaired { round: r, tables: tables.clone() }],
-            )?;
-            for t in &tables {
-                let (score, links) = play_match(store, driver, clock, id, &seed, r, t, true, &mut games)?;
-                record::record(
-                    store,
-                    id,
-                    Actor::Organizer("scorekeeper".into()),
-                    vec![TournamentEvent::ResultReported { round: r, table: t.table, score, games: links }],
-                )?;
-            }
-            if tables.len() == 1 {
-                break;
-            }
-        }
+        event.top_cut(&organizer, &mut games)?;
     }
     record::record(store, id, organizer, vec![TournamentEvent::SeedRevealed { seed }, TournamentEvent::Finalized])?;
-    let resolve = |r: &str| if r == driver.ruleset() { Some(driver) } else { crate::games::driver(r) };
+    // Every game the event links was self-played by `driver`: it is the only resolver needed
+    // (the registry of games is the caller's; `tournament` does not depend on `games`).
+    let resolve = |r: &str| (r == driver.ruleset()).then_some(driver);
     let report = verify::verify(store, id, &resolve)?;
     Ok(EventRun { tournament: id.clone(), games, report })
 }
@@ -201,7 +213,7 @@ pub fn pair_pod_round(
 ) -> Result<Vec<Vec<String>>, TournamentError> {
     let state = record::load(store, id)?.state;
     let rs = round_seed(seed, round);
-    let pods = state.derive_pods(round, &rs).map_err(TournamentError::Input)?;
+    let pods = state.derive_pods(round, &rs).map_err(TournamentError::Rule)?;
     let ev = TournamentEvent::PodRoundPaired { round, pods: pods.clone(), round_seed: rs };
     record::record(store, id, Actor::Organizer("demo".into()), vec![ev])?;
     Ok(pods)
@@ -271,7 +283,9 @@ pub fn run_pod_event(
     }
     let organizer = Actor::Organizer("demo".into());
     record::record(store, id, organizer, vec![TournamentEvent::SeedRevealed { seed }, TournamentEvent::Finalized])?;
-    let resolve = |r: &str| if r == driver.ruleset() { Some(driver) } else { crate::games::driver(r) };
+    // Every game the event links was self-played by `driver`: it is the only resolver needed
+    // (the registry of games is the caller's; `tournament` does not depend on `games`).
+    let resolve = |r: &str| (r == driver.ruleset()).then_some(driver);
     let report = verify::verify(store, id, &resolve)?;
     Ok(EventRun { tournament: id.clone(), games, report })
 }

@@ -83,18 +83,25 @@ impl std::fmt::Display for MatchScore {
     }
 }
 
+/// Text typed for a score or a penalty that is not one (bad input at the CLI or the server).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
 impl std::str::FromStr for MatchScore {
-    type Err = String;
+    type Err = ParseError;
     /// `W-L-D` or `W-L`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, ParseError> {
         let parts: Vec<&str> = s.trim().split('-').collect();
         // A bad score is quoted by its prefix only: a report may carry a megabyte of it.
         let quoted = || crate::log::quote_prefix(s);
-        let num = |x: &str| x.trim().parse::<u32>().map_err(|_| format!("{:?} is not a score like 2-1-0", quoted()));
+        let num = |x: &str| {
+            x.trim().parse::<u32>().map_err(|_| ParseError(format!("{:?} is not a score like 2-1-0", quoted())))
+        };
         match parts.as_slice() {
             [w, l] => Ok(MatchScore { a_wins: num(w)?, b_wins: num(l)?, draws: 0 }),
             [w, l, d] => Ok(MatchScore { a_wins: num(w)?, b_wins: num(l)?, draws: num(d)? }),
-            _ => Err(format!("{:?} is not a score like 2-1-0 (wins-losses-draws, in games)", quoted())),
+            _ => Err(ParseError(format!("{:?} is not a score like 2-1-0 (wins-losses-draws, in games)", quoted()))),
         }
     }
 }
@@ -118,15 +125,17 @@ pub enum Penalty {
 }
 
 impl std::str::FromStr for Penalty {
-    type Err = String;
+    type Err = ParseError;
     /// `warning`, `game-loss`, `match-loss` or `dq`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, ParseError> {
         Ok(match s.trim().to_lowercase().as_str() {
             "warning" => Penalty::Warning,
             "game-loss" | "gameloss" => Penalty::GameLoss,
             "match-loss" | "matchloss" => Penalty::MatchLoss,
             "dq" | "disqualification" => Penalty::Disqualification,
-            other => return Err(format!("unknown penalty {other:?}: use warning, game-loss, match-loss or dq")),
+            other => {
+                return Err(ParseError(format!("unknown penalty {other:?}: use warning, game-loss, match-loss or dq")))
+            }
         })
     }
 }
@@ -404,8 +413,8 @@ impl MatchScore {
 
     /// Whether this score can happen in a best-of-`best_of` match: nobody wins more than the
     /// majority, not both reach it, and drawn games (which do not count towards the majority)
-    /// are at most `best_of`. A top-cut match also needs a winner.
-    pub fn check(self, best_of: u32, top_cut: bool) -> Result<(), String> {
+    /// are at most `best_of`. A top-cut match also needs a winner. (TOUR-RESULT-3)
+    pub fn check(self, best_of: u32, top_cut: bool) -> Result<(), crate::game::Violation> {
         let need = best_of / 2 + 1;
         let mut why = Vec::new();
         if self.a_wins > need || self.b_wins > need {
@@ -423,7 +432,8 @@ impl MatchScore {
         if why.is_empty() {
             Ok(())
         } else {
-            Err(format!("{self} cannot happen in a best-of-{best_of} match: {}", why.join("; ")))
+            let msg = format!("{self} cannot happen in a best-of-{best_of} match: {}", why.join("; "));
+            Err(crate::game::Violation::new("TOUR-RESULT-3", msg))
         }
     }
 }

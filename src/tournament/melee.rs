@@ -73,6 +73,60 @@ fn is_bye(name: &str) -> bool {
     name.trim() == "-" || name.trim().is_empty()
 }
 
+/// Registration order: the published standings, then anyone else in the rounds; and the last
+/// round (index) each player played.
+fn registration_order(published: &[Standing], rounds: &[(u32, Vec<Match>)]) -> (Vec<String>, BTreeMap<String, usize>) {
+    let mut players: Vec<String> = Vec::new();
+    let mut known: HashSet<String> = HashSet::new();
+    let mut last_round: BTreeMap<String, usize> = BTreeMap::new();
+    for s in published {
+        if known.insert(s.player.clone()) {
+            players.push(s.player.clone());
+        }
+    }
+    for (i, (_, ms)) in rounds.iter().enumerate() {
+        for p in ms.iter().flat_map(|m| [&m.player1, &m.player2]).filter(|p| !is_bye(p)) {
+            if known.insert(p.clone()) {
+                players.push(p.clone());
+            }
+            last_round.insert(p.clone(), i);
+        }
+    }
+    (players, last_round)
+}
+
+/// Round `number`'s pairing and results; returns how many duplicate listings it dropped (a drawn
+/// match listed twice, a player listed in two matches).
+fn round_events(number: u32, ms: &[Match], events: &mut Vec<TournamentEvent>) -> Result<usize, TournamentError> {
+    let mut duplicates = 0;
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut tables = Vec::new();
+    let mut scores = Vec::new();
+    let mut byes = Vec::new();
+    for m in ms {
+        let (a, b) = (m.player1.trim().to_string(), m.player2.trim().to_string());
+        let score: MatchScore =
+            m.result.parse().map_err(|e| TournamentError::Input(format!("round {number}: {a} vs {b}: {e}")))?;
+        if seen.contains(&a) || (!is_bye(&b) && seen.contains(&b)) {
+            duplicates += 1;
+            continue;
+        }
+        seen.insert(a.clone());
+        if is_bye(&b) {
+            byes.push(a);
+            continue;
+        }
+        seen.insert(b.clone());
+        tables.push(PairedTable { table: tables.len() as u32 + 1, a, b });
+        scores.push(score);
+    }
+    events.push(TournamentEvent::RoundPaired { round: number, tables: tables.clone(), byes, round_seed: None });
+    for (t, s) in tables.iter().zip(scores) {
+        events.push(TournamentEvent::ResultReported { round: number, table: t.table, score: s, games: vec![] });
+    }
+    Ok(duplicates)
+}
+
 pub fn parse(text: &str, policy: Policy) -> Result<Imported, TournamentError> {
     let file: File = serde_json::from_str(text)
         .map_err(|e| TournamentError::Input(format!("not an MTGODecklistCache JSON file: {e}")))?;
@@ -90,28 +144,7 @@ pub fn parse(text: &str, policy: Policy) -> Result<Imported, TournamentError> {
         return Err(TournamentError::Input("the file has no Swiss rounds (\"Round N\")".into()));
     }
     let published = file.standings.unwrap_or_default();
-    // Registration order: the published standings, then anyone else in the rounds.
-    let mut players: Vec<String> = Vec::new();
-    let mut known: HashSet<String> = HashSet::new();
-    let mut last_round: BTreeMap<String, usize> = BTreeMap::new();
-    for s in &published {
-        if known.insert(s.player.clone()) {
-            players.push(s.player.clone());
-        }
-    }
-    for (i, (_, ms)) in rounds.iter().enumerate() {
-        for m in ms {
-            for p in [&m.player1, &m.player2] {
-                if is_bye(p) {
-                    continue;
-                }
-                if known.insert(p.clone()) {
-                    players.push(p.clone());
-                }
-                last_round.insert(p.clone(), i);
-            }
-        }
-    }
+    let (players, last_round) = registration_order(&published, &rounds);
     let config = ConfigV1 {
         name: file.tournament.and_then(|t| t.name).unwrap_or_else(|| "Melee import".into()),
         game: "mtg".into(),
@@ -138,31 +171,7 @@ pub fn parse(text: &str, policy: Policy) -> Result<Imported, TournamentError> {
                 }
             }
         }
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut tables = Vec::new();
-        let mut scores = Vec::new();
-        let mut byes = Vec::new();
-        for m in ms {
-            let (a, b) = (m.player1.trim().to_string(), m.player2.trim().to_string());
-            let score: MatchScore =
-                m.result.parse().map_err(|e| TournamentError::Input(format!("round {number}: {a} vs {b}: {e}")))?;
-            if seen.contains(&a) || (!is_bye(&b) && seen.contains(&b)) {
-                duplicates += 1;
-                continue;
-            }
-            seen.insert(a.clone());
-            if is_bye(&b) {
-                byes.push(a);
-                continue;
-            }
-            seen.insert(b.clone());
-            tables.push(PairedTable { table: tables.len() as u32 + 1, a, b });
-            scores.push(score);
-        }
-        events.push(TournamentEvent::RoundPaired { round: number, tables: tables.clone(), byes, round_seed: None });
-        for (t, s) in tables.iter().zip(scores) {
-            events.push(TournamentEvent::ResultReported { round: number, table: t.table, score: s, games: vec![] });
-        }
+        duplicates += round_events(number, ms, &mut events)?;
     }
     super::events::check_imported_text("Melee", &config, &events)?;
     Ok(Imported { config, events, published, duplicates })

@@ -2,7 +2,8 @@
 //! policies, pure Swiss pairing and standings, recording, imports, verification and the root hash.
 //!
 //! Layout: [`events`] (stored records), [`policy`] (presets), [`pairing`] and [`standings`]
-//! (pure functions over plain types), [`state`] (the fold: `validate` + total `apply`),
+//! (pure functions over plain types), [`rules`] (decide/evolve: every `TOUR-*` rule, by concern),
+//! [`state`] (the folded state and what it derives),
 //! [`record`] (the only part that touches a store, with [`claim`]: which games a result may
 //! link), [`ops`] (organizer operations and the secret seed files, shared by the CLI and the
 //! server), [`verify`], [`melee`] (imports), [`pods`] (pod tournaments of a multiplayer game) and
@@ -34,6 +35,7 @@ pub mod pairing;
 pub mod pods;
 pub mod policy;
 pub mod record;
+pub mod rules;
 pub mod sign;
 pub mod standings;
 pub mod state;
@@ -43,6 +45,7 @@ pub mod verify;
 use thiserror::Error;
 
 use crate::game::record::GameError;
+use crate::game::Violation;
 use crate::store::StoreError;
 
 /// Everything that can go wrong recording, loading or importing a tournament.
@@ -61,9 +64,22 @@ pub enum TournamentError {
     #[error("stream {stream}, event {seq}: the payload does not decode as a tournament event: {msg}")]
     Undecodable { stream: String, seq: u64, msg: String },
     #[error("refused ({event}), nothing recorded:\n{}", .problems.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n"))]
-    Refused { event: String, problems: Vec<String> },
+    Refused { event: String, problems: Vec<Violation> },
+    /// A name typed at the CLI or sent to the server that matches no registered player.
+    #[error("{}", .0.message)]
+    UnknownPlayer(Violation),
+    /// A rule that keeps an operation from being derived (a top cut, a round's pods).
+    #[error("{0}")]
+    Rule(Violation),
     #[error("{0}")]
     Input(String),
+    /// A broken invariant of kifu itself.
+    #[error("internal: {0}")]
+    Internal(String),
+    /// kifu could not read or write its own files (the organizer's seed files): the recorder's
+    /// fault or its machine's, not the caller's input.
+    #[error("cannot {what} {}: {source}", .path.display())]
+    Io { what: &'static str, path: std::path::PathBuf, source: std::io::Error },
     #[error("could not encode: {0}")]
     Encode(#[from] postcard::Error),
 }

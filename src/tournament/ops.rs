@@ -21,8 +21,8 @@ pub fn seed_path(data_dir: &Path, id: &StreamId) -> PathBuf {
     data_dir.join("tournament-seeds").join(format!("{id}.seed"))
 }
 
-fn io(what: &str, p: &Path, e: std::io::Error) -> TournamentError {
-    TournamentError::Input(format!("cannot {what} {}: {e}", p.display()))
+fn io(what: &'static str, p: &Path, e: std::io::Error) -> TournamentError {
+    TournamentError::Io { what, path: p.to_path_buf(), source: e }
 }
 
 /// Writes a seed file, owner-only from its first byte (the seed predicts every pairing until it
@@ -45,12 +45,17 @@ pub fn parse_seed(s: &str) -> Result<Secret, TournamentError> {
 
 pub fn load_seed(data_dir: &Path, id: &StreamId) -> Result<Secret, TournamentError> {
     let p = seed_path(data_dir, id);
-    let text = std::fs::read_to_string(&p).map_err(|_| {
-        TournamentError::Input(format!(
-            "the pairing seed of {id} is not in {} (only the organizer who created it holds it)",
-            p.display()
-        ))
-    })?;
+    let text = match std::fs::read_to_string(&p) {
+        Ok(text) => text,
+        // Not a fault of kifu's: another organizer (or server) created the event and holds it.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(TournamentError::Input(format!(
+                "the pairing seed of {id} is not in {} (only the organizer who created it holds it)",
+                p.display()
+            )))
+        }
+        Err(e) => return Err(io("read", &p, e)),
+    };
     parse_seed(&text)
 }
 
@@ -110,11 +115,8 @@ pub fn pair_next_at(
     fresh_seed: Secret,
 ) -> Result<Paired, TournamentError> {
     let round = state.rounds.len() as u32 + 1;
-    let active = state.active_count(round);
-    if active < 2 {
-        return Err(TournamentError::Input(format!(
-            "round {round} needs at least two active players; {active} registered and not dropped"
-        )));
+    if let Err(v) = super::rules::enough_players(&state, round) {
+        return Err(TournamentError::Refused { event: "round paired".into(), problems: vec![v] });
     }
     let mut events = Vec::new();
     if let Some(n) = rounds {
@@ -145,7 +147,7 @@ pub fn pair_next_at(
     events.push(paired);
     let head = record::append_at(store, id, at.len, actor, &events)?;
     let Some(TournamentEvent::RoundPaired { tables, byes, .. }) = events.pop() else {
-        return Err(TournamentError::Input("internal: the round was not the last event".into()));
+        return Err(TournamentError::Internal("the round was not the last event".into()));
     };
     Ok(Paired { round, tables, byes, before, head })
 }
@@ -188,7 +190,7 @@ pub fn pair_next_pods(
     let round = state.rounds.len() as u32 + 1;
     let seed = load_seed(data_dir, id)?;
     let rs = round_seed(&seed, round);
-    let pods = state.derive_pods(round, &rs).map_err(|e| TournamentError::Input(format!("round {round}: {e}")))?;
+    let pods = state.derive_pods(round, &rs).map_err(TournamentError::Rule)?;
     let paired = TournamentEvent::PodRoundPaired { round, pods: pods.clone(), round_seed: rs };
     let problems = state.validate_derived(&paired);
     if !problems.is_empty() {

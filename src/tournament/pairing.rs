@@ -387,105 +387,127 @@ fn repair_windows(f: &Field<'_>, p: &mut Pairing) {
     }
 }
 
+/// The brackets a pair spans (lowest, highest).
+fn span(f: &Field<'_>, a: usize, b: usize) -> (usize, usize) {
+    (f.bracket[a].min(f.bracket[b]), f.bracket[a].max(f.bracket[b]))
+}
+
+/// How often each bracket boundary is crossed by `p` (pairs and the bye), and how often parity
+/// requires it to be (once when the players above it are odd in number).
+fn crossings(f: &Field<'_>, p: &Pairing) -> (Vec<u64>, Vec<u64>) {
+    let nb = f.brackets;
+    let mut cross = vec![0u64; nb + 1];
+    for &(a, b) in &p.pairs {
+        let (x, y) = span(f, a, b);
+        for c in cross.iter_mut().take(y).skip(x) {
+            *c += 1;
+        }
+    }
+    if let Some(b) = p.bye {
+        for c in cross.iter_mut().take(nb).skip(f.bracket[b]) {
+            *c += 1;
+        }
+    }
+    let mut count = vec![0usize; nb];
+    for &b in &f.bracket {
+        count[b] += 1;
+    }
+    let mut need = vec![0u64; nb + 1];
+    let mut above = 0;
+    for k in 0..nb {
+        above += count[k];
+        need[k] = (above % 2) as u64;
+    }
+    (cross, need)
+}
+
+/// The players re-solved around the costly pair `(a, b)`: it, crossing pairs, then pairs inside
+/// the neighbouring brackets, nearest first, at most four per bracket, within [`EXACT_LIMIT`].
+fn window(f: &Field<'_>, p: &Pairing, (a, b): (usize, usize)) -> (BTreeSet<usize>, usize, usize) {
+    let nb = f.brackets;
+    let (x, y) = span(f, a, b);
+    let lo = x.saturating_sub(1);
+    let hi = (y + 1).min(nb - 1);
+    let mut set: BTreeSet<usize> = [a, b].into_iter().collect();
+    let mut candidates: Vec<(u64, (usize, usize))> = p
+        .pairs
+        .iter()
+        .copied()
+        .filter(|&(c, d)| (c, d) != (a, b))
+        .filter_map(|(c, d)| {
+            let (u, v) = span(f, c, d);
+            if v < lo || u > hi {
+                return None;
+            }
+            // Crossing pairs first, then pairs inside the window's brackets, nearest first.
+            let prio = if u != v { 0 } else { 1 + u.abs_diff(x).min(u.abs_diff(y)) as u64 };
+            Some((prio, (c, d)))
+        })
+        .collect();
+    candidates.sort_unstable();
+    let mut per_bracket = vec![0usize; nb];
+    for (_, (c, d)) in candidates {
+        if set.len() + 2 > EXACT_LIMIT - 1 {
+            break;
+        }
+        let (u, _) = span(f, c, d);
+        if per_bracket[u] >= 4 {
+            continue;
+        }
+        per_bracket[u] += 1;
+        set.insert(c);
+        set.insert(d);
+    }
+    (set, lo, hi)
+}
+
+/// Re-solves `set` exactly (with the bye when `with_bye`) and keeps it if it costs less.
+fn resolve_window(f: &Field<'_>, p: &mut Pairing, set: &BTreeSet<usize>, with_bye: bool) -> bool {
+    let verts: Vec<usize> = set.iter().copied().collect();
+    let old: u64 = p.pairs.iter().filter(|(c, _)| set.contains(c)).map(|&(c, d)| f.cost(c, d)).sum::<u64>()
+        + if with_bye { p.bye.map(|bb| f.bye_cost(bb)).unwrap_or(0) } else { 0 };
+    let Some(sub) = exact_subset(f, &verts, with_bye) else { return false };
+    if f.total(&sub) >= old {
+        return false;
+    }
+    p.pairs.retain(|(c, _)| !set.contains(c));
+    p.pairs.extend(sub.pairs);
+    if with_bye {
+        p.bye = sub.bye;
+    }
+    true
+}
+
 /// Large-neighbourhood repair: around each pair that costs more than parity requires (a rematch,
 /// a pair-down over two brackets, or a boundary crossed more often than needed), re-solve exactly
 /// a window of up to [`EXACT_LIMIT`] players made of that pair and nearby pairs.
 fn repair_local(f: &Field<'_>, p: &mut Pairing) {
-    let n = f.e.len();
     let bound = lower_bound(f.e);
     let mut tried: BTreeSet<(usize, usize)> = BTreeSet::new();
     for _ in 0..200 {
         if f.total(p) <= bound {
             return;
         }
-        let nb = f.brackets;
-        let mut cross = vec![0u64; nb + 1];
-        let span = |a: usize, b: usize| (f.bracket[a].min(f.bracket[b]), f.bracket[a].max(f.bracket[b]));
-        for &(a, b) in &p.pairs {
-            let (x, y) = span(a, b);
-            for c in cross.iter_mut().take(y).skip(x) {
-                *c += 1;
-            }
-        }
-        if let Some(b) = p.bye {
-            for c in cross.iter_mut().take(nb).skip(f.bracket[b]) {
-                *c += 1;
-            }
-        }
-        let mut count = vec![0usize; nb];
-        for &b in &f.bracket {
-            count[b] += 1;
-        }
-        let mut need = vec![0u64; nb + 1];
-        let mut above = 0;
-        for k in 0..nb {
-            above += count[k];
-            need[k] = (above % 2) as u64;
-        }
+        let (cross, need) = crossings(f, p);
         let bad = p.pairs.iter().copied().find(|&(a, b)| {
             if tried.contains(&(a, b)) {
                 return false;
             }
-            let (x, y) = span(a, b);
+            let (x, y) = span(f, a, b);
             f.played(a, b) || y - x > 1 || (x < y && cross[x] > need[x])
         });
-        let Some((a, b)) = bad else { return };
-        tried.insert((a, b));
-        let (x, y) = span(a, b);
-        let lo = x.saturating_sub(1);
-        let hi = (y + 1).min(nb - 1);
-        let mut set: BTreeSet<usize> = [a, b].into_iter().collect();
-        let mut candidates: Vec<(u64, (usize, usize))> = p
-            .pairs
-            .iter()
-            .copied()
-            .filter(|&(c, d)| (c, d) != (a, b))
-            .filter_map(|(c, d)| {
-                let (u, v) = span(c, d);
-                if v < lo || u > hi {
-                    return None;
-                }
-                // Crossing pairs first, then pairs inside the window's brackets, nearest first.
-                let prio = if u != v { 0 } else { 1 + u.abs_diff(x).min(u.abs_diff(y)) as u64 };
-                Some((prio, (c, d)))
-            })
-            .collect();
-        candidates.sort_unstable();
-        let mut per_bracket = vec![0usize; nb];
-        for (_, (c, d)) in candidates {
-            if set.len() + 2 > EXACT_LIMIT - 1 {
-                break;
-            }
-            let (u, _) = span(c, d);
-            if per_bracket[u] >= 4 {
+        let Some(pair) = bad else { return };
+        tried.insert(pair);
+        let (mut set, lo, hi) = window(f, p, pair);
+        let with_bye = p.bye.is_some_and(|bb| f.bracket[bb] >= lo && f.bracket[bb] <= hi + 1);
+        if let Some(bb) = p.bye.filter(|_| with_bye) {
+            if set.len() % 2 == 1 || set.contains(&bb) {
                 continue;
             }
-            per_bracket[u] += 1;
-            set.insert(c);
-            set.insert(d);
+            set.insert(bb);
         }
-        let with_bye = p.bye.is_some_and(|bb| f.bracket[bb] >= lo && f.bracket[bb] <= hi + 1);
-        if with_bye {
-            if let Some(bb) = p.bye {
-                if set.len() % 2 == 1 || set.contains(&bb) {
-                    continue;
-                }
-                set.insert(bb);
-            }
-        }
-        let _ = n;
-        let verts: Vec<usize> = set.iter().copied().collect();
-        let old: u64 = p.pairs.iter().filter(|(c, _)| set.contains(c)).map(|&(c, d)| f.cost(c, d)).sum::<u64>()
-            + if with_bye { p.bye.map(|bb| f.bye_cost(bb)).unwrap_or(0) } else { 0 };
-        if let Some(sub) = exact_subset(f, &verts, with_bye) {
-            if f.total(&sub) < old {
-                p.pairs.retain(|(c, _)| !set.contains(c));
-                p.pairs.extend(sub.pairs);
-                if with_bye {
-                    p.bye = sub.bye;
-                }
-                tried.clear();
-            }
+        if resolve_window(f, p, &set, with_bye) {
+            tried.clear();
         }
     }
 }
@@ -566,6 +588,8 @@ fn exact_subset(f: &Field<'_>, verts: &[usize], with_bye: bool) -> Option<Pairin
     Some(out)
 }
 
+const NONE: usize = usize::MAX;
+
 /// Maximum-cardinality matching (Edmonds' blossom algorithm) on the rematch-free graph, started
 /// from the rematch-free part of `start`. Returns a rematch-free pairing if one exists, improved
 /// afterwards by pair swaps that lower the pair-down cost.
@@ -573,7 +597,7 @@ fn global_rematch_free(f: &Field<'_>, start: &Pairing) -> Option<Pairing> {
     let n = f.e.len();
     let odd = n % 2 == 1;
     let v = n + usize::from(odd);
-    const NONE: usize = usize::MAX;
+    // Vertex `n` (in an odd field) is the bye: only players who had none may take it.
     let adj = |a: usize, b: usize| -> bool {
         if a == b {
             return false;
@@ -585,67 +609,16 @@ fn global_rematch_free(f: &Field<'_>, start: &Pairing) -> Option<Pairing> {
         f.ok(a, b)
     };
     let mut mate = vec![NONE; v];
-    for &(a, b) in &start.pairs {
+    let bye = start.bye.filter(|_| odd).map(|b| (b, n));
+    for (a, b) in start.pairs.iter().copied().chain(bye) {
         if adj(a, b) {
             mate[a] = b;
             mate[b] = a;
         }
     }
-    if let Some(b) = start.bye {
-        if odd && adj(b, n) {
-            mate[b] = n;
-            mate[n] = b;
-        }
-    }
     for root in 0..v {
-        if mate[root] != NONE {
-            continue;
-        }
-        // e-maxx style BFS with blossom contraction.
-        let mut used = vec![false; v];
-        let mut p = vec![NONE; v];
-        let mut base: Vec<usize> = (0..v).collect();
-        let mut q = std::collections::VecDeque::new();
-        used[root] = true;
-        q.push_back(root);
-        let mut end = NONE;
-        'bfs: while let Some(x) = q.pop_front() {
-            for to in 0..v {
-                if base[x] == base[to] || mate[x] == to || !adj(x, to) {
-                    continue;
-                }
-                if to == root || (mate[to] != NONE && p[mate[to]] != NONE) {
-                    let cur = lca(&mate, &base, &p, x, to, v);
-                    let mut blossom = vec![false; v];
-                    mark_path(&mate, &base, &mut p, &mut blossom, x, cur, to);
-                    mark_path(&mate, &base, &mut p, &mut blossom, to, cur, x);
-                    for i in 0..v {
-                        if blossom[base[i]] {
-                            base[i] = cur;
-                            if !used[i] {
-                                used[i] = true;
-                                q.push_back(i);
-                            }
-                        }
-                    }
-                } else if p[to] == NONE {
-                    p[to] = x;
-                    if mate[to] == NONE {
-                        end = to;
-                        break 'bfs;
-                    }
-                    used[mate[to]] = true;
-                    q.push_back(mate[to]);
-                }
-            }
-        }
-        let mut cur = end;
-        while cur != NONE {
-            let pv = p[cur];
-            let ppv = mate[pv];
-            mate[cur] = pv;
-            mate[pv] = cur;
-            cur = ppv;
+        if mate[root] == NONE {
+            augment(&mut mate, root, &adj);
         }
     }
     if mate.contains(&NONE) {
@@ -661,6 +634,57 @@ fn global_rematch_free(f: &Field<'_>, start: &Pairing) -> Option<Pairing> {
     }
     improve_by_swaps(f, &mut out);
     Some(out)
+}
+
+/// Searches an augmenting path from the unmatched `root` (e-maxx style BFS with blossom
+/// contraction) and flips it, so `root` is matched if it can be.
+fn augment(mate: &mut [usize], root: usize, adj: &dyn Fn(usize, usize) -> bool) {
+    let v = mate.len();
+    let mut used = vec![false; v];
+    let mut p = vec![NONE; v];
+    let mut base: Vec<usize> = (0..v).collect();
+    let mut q = std::collections::VecDeque::new();
+    used[root] = true;
+    q.push_back(root);
+    let mut end = NONE;
+    'bfs: while let Some(x) = q.pop_front() {
+        for to in 0..v {
+            if base[x] == base[to] || mate[x] == to || !adj(x, to) {
+                continue;
+            }
+            if to == root || (mate[to] != NONE && p[mate[to]] != NONE) {
+                let cur = lca(mate, &base, &p, x, to, v);
+                let mut blossom = vec![false; v];
+                mark_path(mate, &base, &mut p, &mut blossom, x, cur, to);
+                mark_path(mate, &base, &mut p, &mut blossom, to, cur, x);
+                for i in 0..v {
+                    if blossom[base[i]] {
+                        base[i] = cur;
+                        if !used[i] {
+                            used[i] = true;
+                            q.push_back(i);
+                        }
+                    }
+                }
+            } else if p[to] == NONE {
+                p[to] = x;
+                if mate[to] == NONE {
+                    end = to;
+                    break 'bfs;
+                }
+                used[mate[to]] = true;
+                q.push_back(mate[to]);
+            }
+        }
+    }
+    let mut cur = end;
+    while cur != NONE {
+        let pv = p[cur];
+        let ppv = mate[pv];
+        mate[cur] = pv;
+        mate[pv] = cur;
+        cur = ppv;
+    }
 }
 
 fn lca(mate: &[usize], base: &[usize], p: &[usize], mut a: usize, mut b: usize, v: usize) -> usize {

@@ -17,6 +17,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::game::Violation;
+
 /// The pod size policy: pods of `size` filled with pods of `size - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PodSize {
@@ -30,15 +32,18 @@ impl Default for PodSize {
 }
 
 /// The sizes of the pods for `n` players: as many full pods as possible, the rest one smaller.
-pub fn pod_sizes(n: usize, policy: PodSize) -> Result<Vec<usize>, String> {
+pub fn pod_sizes(n: usize, policy: PodSize) -> Result<Vec<usize>, Violation> {
     let size = policy.size;
     if size < 3 {
-        return Err(format!("pods of {size} are not multiplayer pods; use at least 3"));
+        return Err(Violation::new("TOUR-POD-2", format!("pods of {size} are not multiplayer pods; use at least 3")));
     }
     let pods = n.div_ceil(size);
     let small = pods * size - n;
     if n == 0 || small > pods {
-        return Err(format!("{n} players cannot sit in pods of {size} and {}", size - 1));
+        return Err(Violation::new(
+            "TOUR-PAIR-4",
+            format!("{n} players cannot sit in pods of {size} and {}", size - 1),
+        ));
     }
     let mut out = vec![size; pods - small];
     out.extend(std::iter::repeat_n(size - 1, small));
@@ -69,7 +74,7 @@ pub fn record_pod(met: &mut Met, pod: &[String]) {
 /// seeded order key). Each pod is opened by the best unseated player and filled with the
 /// best-ranked players who have met its members least often, so pods follow the standings and
 /// repeats are avoided wherever the field allows.
-pub fn pair_pods(ranked: &[String], met: &Met, policy: PodSize) -> Result<Vec<Vec<String>>, String> {
+pub fn pair_pods(ranked: &[String], met: &Met, policy: PodSize) -> Result<Vec<Vec<String>>, Violation> {
     let sizes = pod_sizes(ranked.len(), policy)?;
     let mut free: Vec<&String> = ranked.iter().collect();
     let mut pods = Vec::new();
@@ -203,7 +208,7 @@ pub fn places_from_outcome(outcome: &crate::game::Outcome, seats: usize) -> Vec<
 
 /// Whether `places` are competition ranks of a pod of their length (1, 2, 2, 4), or every seat
 /// last (everyone lost).
-pub fn check_places(places: &[u32]) -> Result<(), String> {
+pub fn check_places(places: &[u32]) -> Result<(), Violation> {
     let n = places.len() as u32;
     if places.iter().all(|&p| p == n) {
         return Ok(());
@@ -211,8 +216,12 @@ pub fn check_places(places: &[u32]) -> Result<(), String> {
     for &p in places {
         let better = places.iter().filter(|&&q| q < p).count() as u32;
         if p == 0 || p > n || better != p - 1 {
-            return Err(format!(
-                "places {places:?} are not the places of a {n}-player pod (1 is best; a shared place repeats, the next skips: 1, 2, 2, 4)"
+            return Err(Violation::new(
+                "TOUR-POD-3",
+                format!(
+                    "places {places:?} are not the places of a {n}-player pod (1 is best; a shared place repeats, \
+                     the next skips: 1, 2, 2, 4)"
+                ),
             ));
         }
     }

@@ -8,6 +8,7 @@ use super::events::{
 };
 use super::state::Tournament;
 use super::TournamentError;
+use crate::game::Violation;
 use crate::log::chain::{self, Head, VerifiedLog};
 use crate::log::envelope::{Actor, Header, HeaderV1, StreamId, StreamKind, Timestamp};
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
@@ -33,7 +34,7 @@ pub struct Loaded {
     pub head: Head,
     /// Events that broke a rule when folded by [`from_log_checked`], by sequence number (a store
     /// only holds such events if someone wrote around kifu: `verify` reports them).
-    pub problems: Vec<(u64, String, Vec<String>)>,
+    pub problems: Vec<(u64, String, Vec<Violation>)>,
 }
 
 /// A short name for an event kind, for reports.
@@ -120,7 +121,7 @@ pub fn check_all(state: &mut Tournament, events: &[TournamentEvent]) -> Result<(
         if !problems.is_empty() {
             return Err(TournamentError::Refused { event: kind(e).to_string(), problems });
         }
-        state.apply(e);
+        *state = std::mem::take(state).apply(e);
     }
     Ok(())
 }
@@ -169,14 +170,15 @@ fn fold(log: &VerifiedLog, check: bool) -> Result<Loaded, TournamentError> {
             let broken = state.validate(&event);
             if let (0, TournamentEvent::Created { config: c }) = (seq, &event) {
                 if c != &config {
-                    problems.push((seq, kind(&event).into(), vec!["the Created event differs from the header".into()]));
+                    let v = Violation::new("TOUR-LOG-2", "the Created event differs from the header");
+                    problems.push((seq, kind(&event).into(), vec![v]));
                 }
             }
             if !broken.is_empty() {
                 problems.push((seq, kind(&event).to_string(), broken));
             }
         }
-        state.apply(&event);
+        state = state.apply(&event);
         entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });
     }
     Ok(Loaded { header: log.header.clone(), config, entries, state, head: log.head, problems })
@@ -301,7 +303,9 @@ fn extend(store: &dyn Store, stream: &StreamId, state: &mut Tournament, at: Head
     if verifier.head() != head {
         return None;
     }
-    events.iter().for_each(|e| state.apply(e));
+    for e in &events {
+        *state = std::mem::take(state).apply(e);
+    }
     Some(())
 }
 

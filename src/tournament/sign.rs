@@ -34,13 +34,22 @@ pub fn sign(key: &SigningKey, stream: &str, checkpoint: &Checkpoint) -> Vec<u8> 
     key.sign(&message(stream, checkpoint)).to_bytes().to_vec()
 }
 
+/// Why a signature is not a recorded signer's signature of a checkpoint.
+#[derive(Debug, thiserror::Error)]
+pub enum SignatureError {
+    #[error("the recorded public key is not valid: {0}")]
+    Key(String),
+    #[error("a signature has 64 bytes, not {0}")]
+    Length(usize),
+    #[error("the signature does not verify")]
+    DoesNotVerify,
+}
+
 /// Whether `signature` is `public`'s signature of the checkpoint.
-pub fn check(public: &[u8; 32], stream: &str, checkpoint: &Checkpoint, signature: &[u8]) -> Result<(), String> {
-    let key = VerifyingKey::from_bytes(public).map_err(|e| format!("the recorded public key is not valid: {e}"))?;
-    let sig: [u8; 64] =
-        signature.try_into().map_err(|_| format!("a signature has 64 bytes, not {}", signature.len()))?;
-    key.verify(&message(stream, checkpoint), &Signature::from_bytes(&sig))
-        .map_err(|_| "the signature does not verify".to_string())
+pub fn check(public: &[u8; 32], stream: &str, checkpoint: &Checkpoint, signature: &[u8]) -> Result<(), SignatureError> {
+    let key = VerifyingKey::from_bytes(public).map_err(|e| SignatureError::Key(e.to_string()))?;
+    let sig: [u8; 64] = signature.try_into().map_err(|_| SignatureError::Length(signature.len()))?;
+    key.verify(&message(stream, checkpoint), &Signature::from_bytes(&sig)).map_err(|_| SignatureError::DoesNotVerify)
 }
 
 /// Reads a secret key file (64 hex digits).

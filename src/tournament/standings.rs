@@ -219,19 +219,20 @@ pub fn rank(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, matches: &[M
     rank_with(rules, entrants, tallies, matches, &[])
 }
 
-/// As [`rank`], with some players' opponents' win % given (`frozen[p]`): the Pokémon policy
-/// freezes a dropped player's Op Win% at their drop (see `Tournament::standings`).
-pub fn rank_with(
-    rules: &Rules,
-    entrants: &[Entrant],
-    tallies: &Tallies,
-    matches: &[MatchRecord],
-    frozen: &[Option<f64>],
-) -> Vec<StandingRow> {
+/// Every player's percentages: own match-win and game-win, and the opponents' ones.
+struct Pcts {
+    mw: Vec<f64>,
+    /// Own game-win %, floored or not as the policy says.
+    gw: Vec<f64>,
+    omw: Vec<f64>,
+    ogw: Vec<f64>,
+    oomw: Vec<f64>,
+}
+
+fn percentages(rules: &Rules, entrants: &[Entrant], tallies: &Tallies, frozen: &[Option<f64>]) -> Pcts {
     let n = entrants.len();
     let empty = Tally::default();
     let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
-    let points = |p: usize| match_points(rules, t(p));
     let mw = own_pct(rules, entrants, tallies);
     let gw_raw: Vec<f64> = (0..n)
         .map(|p| {
@@ -247,42 +248,48 @@ pub fn rank_with(
     let gw_floored: Vec<f64> = gw_raw.iter().map(|g| g.max(rules.floor)).collect();
     // A player who met no opponent (only byes) shows the floor, as the lowest any opponent can have.
     let none = if rules.floor_without_opponents { rules.floor } else { 0.0 };
-    let omw: Vec<f64> = (0..n)
-        .map(|p| match frozen.get(p).copied().flatten() {
-            Some(x) => x,
-            None => mean_or(none, t(p).opponents.iter().map(|&o| mw[o])),
-        })
-        .collect();
-    let ogw: Vec<f64> = (0..n).map(|p| mean_or(none, t(p).opponents.iter().map(|&o| gw_floored[o]))).collect();
-    let oomw: Vec<f64> = (0..n).map(|p| mean_or(none, t(p).opponents.iter().map(|&o| omw[o]))).collect();
-    let gw_own = |p: usize| if rules.floor_own_gw { gw_floored[p] } else { gw_raw[p] };
+    let opp_mean = |p: usize, of: &[f64]| mean_or(none, t(p).opponents.iter().map(|&o| of[o]));
+    let omw: Vec<f64> = (0..n).map(|p| frozen.get(p).copied().flatten().unwrap_or_else(|| opp_mean(p, &mw))).collect();
+    let ogw: Vec<f64> = (0..n).map(|p| opp_mean(p, &gw_floored)).collect();
+    let oomw: Vec<f64> = (0..n).map(|p| opp_mean(p, &omw)).collect();
+    let gw = if rules.floor_own_gw { gw_floored } else { gw_raw };
+    Pcts { mw, gw, omw, ogw, oomw }
+}
+
+/// Player `p`'s sort key: points, then the policy's tiebreakers in order (lower sorts first).
+fn sort_key(rules: &Rules, entrants: &[Entrant], points: u32, pct: &Pcts, p: usize) -> Vec<i64> {
     // Keys rounded to 1e-12 so players whose percentages are equal tie exactly.
     let q = |x: f64| (x * 1e12).round() as i64;
-    let key = |p: usize| -> Vec<i64> {
-        let mut k = vec![-i64::from(points(p))];
-        for tb in &rules.tiebreakers {
-            match tb {
-                Tiebreaker::OpponentMatchWin => k.push(-q(omw[p])),
-                Tiebreaker::GameWin => k.push(-q(gw_own(p))),
-                Tiebreaker::OpponentGameWin => k.push(-q(ogw[p])),
-                Tiebreaker::OpponentOpponentMatchWin => k.push(-q(oomw[p])),
-                Tiebreaker::LatePenalty => k.push(i64::from(entrants[p].late)),
-                Tiebreaker::HeadToHead => {}
-            }
+    let mut k = vec![-i64::from(points)];
+    for tb in &rules.tiebreakers {
+        match tb {
+            Tiebreaker::OpponentMatchWin => k.push(-q(pct.omw[p])),
+            Tiebreaker::GameWin => k.push(-q(pct.gw[p])),
+            Tiebreaker::OpponentGameWin => k.push(-q(pct.ogw[p])),
+            Tiebreaker::OpponentOpponentMatchWin => k.push(-q(pct.oomw[p])),
+            Tiebreaker::LatePenalty => k.push(i64::from(entrants[p].late)),
+            Tiebreaker::HeadToHead => {}
         }
-        k
-    };
-    let keys: Vec<Vec<i64>> = (0..n).map(key).collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    // The policy's final step: players tied on every key are ordered by the seeded draw (names
-    // only separate equal draws, which a 64-bit keyed hash makes vanishingly rare).
-    order.sort_by(|&a, &b| {
-        keys[a]
-            .cmp(&keys[b])
-            .then_with(|| entrants[a].draw.cmp(&entrants[b].draw))
-            .then_with(|| entrants[a].name.cmp(&entrants[b].name))
-    });
-    let h2h = rules.tiebreakers.contains(&Tiebreaker::HeadToHead);
+    }
+    k
+}
+
+/// Matches `a` won against `b` minus those `b` won against `a`.
+fn head_to_head(a: usize, b: usize, matches: &[MatchRecord]) -> i64 {
+    let mut score = 0i64;
+    for m in matches {
+        if m.b == Some(b) && m.a == a || m.b == Some(a) && m.a == b {
+            let (aw, bw) = if m.a == a { (m.a_wins, m.b_wins) } else { (m.b_wins, m.a_wins) };
+            score += i64::from(aw > bw) - i64::from(bw > aw);
+        }
+    }
+    score
+}
+
+/// Ranks along `order` (sorted by `keys`): players with equal keys share a rank and are tied,
+/// unless head-to-head (when the policy uses it) separates exactly two. Reorders such a pair.
+fn assign_ranks(order: &mut [usize], keys: &[Vec<i64>], h2h: bool, matches: &[MatchRecord]) -> (Vec<u32>, Vec<bool>) {
+    let n = keys.len();
     let mut rank_of = vec![0u32; n];
     let mut tied = vec![false; n];
     let mut i = 0;
@@ -293,14 +300,7 @@ pub fn rank_with(
         }
         let mut decided = j - i == 1;
         if h2h && j - i == 2 {
-            let (a, b) = (order[i], order[i + 1]);
-            let mut score = 0i64;
-            for m in matches {
-                if m.b == Some(b) && m.a == a || m.b == Some(a) && m.a == b {
-                    let (aw, bw) = if m.a == a { (m.a_wins, m.b_wins) } else { (m.b_wins, m.a_wins) };
-                    score += i64::from(aw > bw) - i64::from(bw > aw);
-                }
-            }
+            let score = head_to_head(order[i], order[i + 1], matches);
             if score < 0 {
                 order.swap(i, i + 1);
             }
@@ -312,6 +312,35 @@ pub fn rank_with(
         }
         i = j;
     }
+    (rank_of, tied)
+}
+
+/// As [`rank`], with some players' opponents' win % given (`frozen[p]`): the Pokémon policy
+/// freezes a dropped player's Op Win% at their drop (see `Tournament::standings`).
+pub fn rank_with(
+    rules: &Rules,
+    entrants: &[Entrant],
+    tallies: &Tallies,
+    matches: &[MatchRecord],
+    frozen: &[Option<f64>],
+) -> Vec<StandingRow> {
+    let n = entrants.len();
+    let empty = Tally::default();
+    let t = |p: usize| tallies.0.get(p).unwrap_or(&empty);
+    let points = |p: usize| match_points(rules, t(p));
+    let pct = percentages(rules, entrants, tallies, frozen);
+    let keys: Vec<Vec<i64>> = (0..n).map(|p| sort_key(rules, entrants, points(p), &pct, p)).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    // The policy's final step: players tied on every key are ordered by the seeded draw (names
+    // only separate equal draws, which a 64-bit keyed hash makes vanishingly rare).
+    order.sort_by(|&a, &b| {
+        keys[a]
+            .cmp(&keys[b])
+            .then_with(|| entrants[a].draw.cmp(&entrants[b].draw))
+            .then_with(|| entrants[a].name.cmp(&entrants[b].name))
+    });
+    let h2h = rules.tiebreakers.contains(&Tiebreaker::HeadToHead);
+    let (rank_of, tied) = assign_ranks(&mut order, &keys, h2h, matches);
     order
         .iter()
         .map(|&p| {
@@ -325,11 +354,11 @@ pub fn rank_with(
                 losses: x.losses,
                 draws: x.draws,
                 byes: x.byes,
-                mw: mw[p],
-                omw: omw[p],
-                gw: gw_own(p),
-                ogw: ogw[p],
-                oomw: oomw[p],
+                mw: pct.mw[p],
+                omw: pct.omw[p],
+                gw: pct.gw[p],
+                ogw: pct.ogw[p],
+                oomw: pct.oomw[p],
                 late: entrants[p].late,
                 dropped: entrants[p].dropped,
             }

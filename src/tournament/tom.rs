@@ -132,17 +132,27 @@ pub struct Imported {
 const MAX_PLAYERS: usize = 20_000;
 const MAX_ROUNDS: u32 = 64;
 
-pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
-    let bad = |m: String| TournamentError::Input(format!("TOM file: {m}"));
-    let tom: Tom = quick_xml::de::from_str(xml).map_err(|e| bad(format!("not a TOM tournament export: {e}")))?;
-    if tom.players.player.len() > MAX_PLAYERS {
-        return Err(bad(format!("more than {MAX_PLAYERS} players")));
+fn bad(m: String) -> TournamentError {
+    TournamentError::Input(format!("TOM file: {m}"))
+}
+
+/// The players' names by TOM id, in the file's order, and the round each dropped after.
+struct Roster {
+    name_of: HashMap<String, String>,
+    order: Vec<String>,
+    dropped_after: HashMap<String, u32>,
+}
+
+impl Roster {
+    fn who(&self, id: &str) -> Result<String, TournamentError> {
+        self.name_of.get(id).cloned().ok_or_else(|| bad(format!("a match names unknown player id {id}")))
     }
-    // Names: "First Last", made unique (case-insensitively) with the player id if needed.
-    let mut name_of: HashMap<String, String> = HashMap::new();
+}
+
+/// Names: "First Last", made unique (case-insensitively) with the player id if needed.
+fn roster(tom: &Tom) -> Result<Roster, TournamentError> {
+    let mut r = Roster { name_of: HashMap::new(), order: Vec::new(), dropped_after: HashMap::new() };
     let mut taken: HashSet<String> = HashSet::new();
-    let mut order: Vec<String> = Vec::new();
-    let mut dropped_after: HashMap<String, u32> = HashMap::new();
     for p in &tom.players.player {
         let full =
             format!("{} {}", p.firstname.as_deref().unwrap_or("").trim(), p.lastname.as_deref().unwrap_or("").trim());
@@ -154,19 +164,19 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
             name = format!("{name} ({})", p.userid);
             taken.insert(name.to_lowercase());
         }
-        if name_of.insert(p.userid.clone(), name.clone()).is_some() {
+        if r.name_of.insert(p.userid.clone(), name.clone()).is_some() {
             return Err(bad(format!("player id {} is listed twice", p.userid)));
         }
-        order.push(p.userid.clone());
-        if let Some(r) = p.dropped.as_ref().and_then(|d| d.round) {
-            dropped_after.insert(p.userid.clone(), r);
+        r.order.push(p.userid.clone());
+        if let Some(d) = p.dropped.as_ref().and_then(|d| d.round) {
+            r.dropped_after.insert(p.userid.clone(), d);
         }
     }
-    // The event's players: those paired in a round or placed in the standings (TOM's player list
-    // also holds people who registered and never took part).
-    let placed: HashSet<&str> =
-        tom.standings.iter().flat_map(|s| &s.pod).flat_map(|p| &p.player).map(|p| p.id.as_str()).collect();
-    let who = |id: &str| name_of.get(id).cloned().ok_or_else(|| bad(format!("a match names unknown player id {id}")));
+    Ok(r)
+}
+
+/// The Swiss rounds' matches by round number (TOM's round type 2), numbered 1, 2, 3...
+fn swiss_rounds(tom: &Tom) -> Result<BTreeMap<u32, Vec<&TomMatch>>, TournamentError> {
     let mut rounds: BTreeMap<u32, Vec<&TomMatch>> = BTreeMap::new();
     for pod in &tom.pods.pod {
         for r in pod.rounds.iter().flat_map(|rs| &rs.round) {
@@ -182,6 +192,20 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
     if rounds.keys().copied().ne(1..=rounds.len() as u32) {
         return Err(bad("the Swiss rounds are not numbered 1, 2, 3, ...".into()));
     }
+    Ok(rounds)
+}
+
+pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
+    let tom: Tom = quick_xml::de::from_str(xml).map_err(|e| bad(format!("not a TOM tournament export: {e}")))?;
+    if tom.players.player.len() > MAX_PLAYERS {
+        return Err(bad(format!("more than {MAX_PLAYERS} players")));
+    }
+    let mut roster = roster(&tom)?;
+    // The event's players: those paired in a round or placed in the standings (TOM's player list
+    // also holds people who registered and never took part).
+    let placed: HashSet<&str> =
+        tom.standings.iter().flat_map(|s| &s.pod).flat_map(|p| &p.player).map(|p| p.id.as_str()).collect();
+    let rounds = swiss_rounds(&tom)?;
     // A player's first round is the first they were paired in (later ones entered late).
     let mut first: HashMap<String, u32> = HashMap::new();
     for (&n, ms) in &rounds {
@@ -192,71 +216,85 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
         }
     }
     let config = ConfigV1 {
-        name: tom.data.and_then(|d| d.name).map(|n| n.trim().to_string()).unwrap_or_else(|| "TOM import".into()),
+        name: tom
+            .data
+            .as_ref()
+            .and_then(|d| d.name.as_deref())
+            .map(|n| n.trim().to_string())
+            .unwrap_or_else(|| "TOM import".into()),
         game: "pokemon-tcg".into(),
         policy,
         rounds: RoundsPlan::Fixed(rounds.len() as u32),
         top_cut: 0,
         seed_commitment: None,
     };
-    order.retain(|id| first.contains_key(id) || placed.contains(id.as_str()));
-    let mut events: Vec<TournamentEvent> = order
+    roster.order.retain(|id| first.contains_key(id) || placed.contains(id.as_str()));
+    let mut events: Vec<TournamentEvent> = roster
+        .order
         .iter()
         .filter(|id| first.get(*id).is_none_or(|&f| f <= 1))
-        .map(|id| TournamentEvent::PlayerRegistered { player: name_of[id].clone(), deck: None })
+        .map(|id| TournamentEvent::PlayerRegistered { player: roster.name_of[id].clone(), deck: None })
         .collect();
-    let win = MatchScore { a_wins: 1, b_wins: 0, draws: 0 };
     for (&n, ms) in &rounds {
-        for id in &order {
-            if first.get(id) == Some(&n) && n > 1 {
-                events.push(TournamentEvent::LateEntered { player: name_of[id].clone(), deck: None, first_round: n });
-            }
+        for id in roster.order.iter().filter(|id| first.get(*id) == Some(&n) && n > 1) {
+            events.push(TournamentEvent::LateEntered {
+                player: roster.name_of[id].clone(),
+                deck: None,
+                first_round: n,
+            });
         }
-        let mut tables: Vec<(u32, PairedTable, Option<MatchScore>)> = Vec::new();
-        let mut byes = Vec::new();
-        for m in ms {
-            match (m.outcome, &m.player1, &m.player2, &m.player) {
-                (5, _, _, Some(p)) | (5, Some(p), None, None) => byes.push(who(&p.userid)?),
-                (o @ (0..=3), Some(a), Some(b), _) => {
-                    let score = match o {
-                        1 => Some(win),
-                        2 => Some(win.swapped()),
-                        3 => Some(MatchScore { a_wins: 0, b_wins: 0, draws: 1 }),
-                        _ => None,
-                    };
-                    let t = PairedTable { table: 0, a: who(&a.userid)?, b: who(&b.userid)? };
-                    tables.push((m.tablenumber.unwrap_or(u32::MAX), t, score));
-                }
-                (o, ..) => return Err(bad(format!("round {n}: outcome {o} is not one kifu reads (1, 2, 3, 5, 0)"))),
-            }
-        }
-        tables.sort_by_key(|t| t.0);
-        let tables: Vec<(PairedTable, Option<MatchScore>)> = tables
-            .into_iter()
-            .enumerate()
-            .map(|(i, (_, t, s))| (PairedTable { table: i as u32 + 1, ..t }, s))
-            .collect();
-        events.push(TournamentEvent::RoundPaired {
-            round: n,
-            tables: tables.iter().map(|t| t.0.clone()).collect(),
-            byes,
-            round_seed: None,
-        });
-        for (t, s) in &tables {
-            if let Some(score) = s {
-                events.push(TournamentEvent::ResultReported { round: n, table: t.table, score: *score, games: vec![] });
-            }
-        }
-        for id in &order {
-            if dropped_after.get(id) == Some(&n) {
-                events.push(TournamentEvent::PlayerDropped {
-                    player: name_of[id].clone(),
-                    after_round: n,
-                    reason: "dropped (TOM)".into(),
-                });
-            }
+        round_events(&roster, n, ms, &mut events)?;
+        for id in roster.order.iter().filter(|id| roster.dropped_after.get(*id) == Some(&n)) {
+            let player = roster.name_of[id].clone();
+            events.push(TournamentEvent::PlayerDropped { player, after_round: n, reason: "dropped (TOM)".into() });
         }
     }
+    let published = published(&tom, &roster)?;
+    super::events::check_imported_text("TOM", &config, &events)?;
+    Ok(Imported { config, events, published })
+}
+
+/// Round `n`'s pairing (tables in TOM's table order, renumbered 1, 2, 3...) and its results.
+fn round_events(
+    roster: &Roster,
+    n: u32,
+    ms: &[&TomMatch],
+    events: &mut Vec<TournamentEvent>,
+) -> Result<(), TournamentError> {
+    let win = MatchScore { a_wins: 1, b_wins: 0, draws: 0 };
+    let mut tables: Vec<(u32, PairedTable, Option<MatchScore>)> = Vec::new();
+    let mut byes = Vec::new();
+    for m in ms {
+        match (m.outcome, &m.player1, &m.player2, &m.player) {
+            (5, _, _, Some(p)) | (5, Some(p), None, None) => byes.push(roster.who(&p.userid)?),
+            (o @ (0..=3), Some(a), Some(b), _) => {
+                let score = match o {
+                    1 => Some(win),
+                    2 => Some(win.swapped()),
+                    3 => Some(MatchScore { a_wins: 0, b_wins: 0, draws: 1 }),
+                    _ => None,
+                };
+                let t = PairedTable { table: 0, a: roster.who(&a.userid)?, b: roster.who(&b.userid)? };
+                tables.push((m.tablenumber.unwrap_or(u32::MAX), t, score));
+            }
+            (o, ..) => return Err(bad(format!("round {n}: outcome {o} is not one kifu reads (1, 2, 3, 5, 0)"))),
+        }
+    }
+    tables.sort_by_key(|t| t.0);
+    let tables: Vec<(PairedTable, Option<MatchScore>)> =
+        tables.into_iter().enumerate().map(|(i, (_, t, s))| (PairedTable { table: i as u32 + 1, ..t }, s)).collect();
+    let paired = tables.iter().map(|t| t.0.clone()).collect();
+    events.push(TournamentEvent::RoundPaired { round: n, tables: paired, byes, round_seed: None });
+    for (t, s) in &tables {
+        if let Some(score) = s {
+            events.push(TournamentEvent::ResultReported { round: n, table: t.table, score: *score, games: vec![] });
+        }
+    }
+    Ok(())
+}
+
+/// TOM's final places: for each finished division, the player names in place order.
+fn published(tom: &Tom, roster: &Roster) -> Result<BTreeMap<String, Vec<String>>, TournamentError> {
     let mut published = BTreeMap::new();
     for pod in tom.standings.iter().flat_map(|s| &s.pod) {
         if pod.kind != "finished" {
@@ -264,11 +302,10 @@ pub fn parse(xml: &str, policy: Policy) -> Result<Imported, TournamentError> {
         }
         let mut places: Vec<&Place> = pod.player.iter().collect();
         places.sort_by_key(|p| p.place);
-        let names = places.iter().map(|p| who(&p.id)).collect::<Result<Vec<_>, _>>()?;
+        let names = places.iter().map(|p| roster.who(&p.id)).collect::<Result<Vec<_>, _>>()?;
         published.insert(pod.category.clone(), names);
     }
-    super::events::check_imported_text("TOM", &config, &events)?;
-    Ok(Imported { config, events, published })
+    Ok(published)
 }
 
 fn esc(s: &str) -> String {

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::events::{GameLink, TournamentEvent};
 use super::record::{self, Loaded};
+use super::state::{PodState, TableState, Tournament};
 use super::TournamentError;
 use crate::game::driver::Driver;
 use crate::log::envelope::{MatchBinding, MatchPlace, StreamId};
@@ -68,6 +69,9 @@ pub fn linked_games(loaded: &Loaded) -> BTreeMap<String, Hash32> {
     out
 }
 
+/// One check's outcome into the report: its name, whether it passed, and what was seen.
+type Add<'a> = dyn FnMut(&str, bool, String) + 'a;
+
 /// Verifies a tournament stream and everything it links. Fails only when the tournament stream
 /// itself cannot be read; every other problem is a failed check in the report.
 pub fn verify(
@@ -81,26 +85,46 @@ pub fn verify(
         Ok(l) => l,
         Err(e) => {
             add("tournament chain", false, e.to_string());
-            return Ok(Report {
-                tournament: stream.to_string(),
-                events: 0,
-                head: Hash32::default(),
-                games: 0,
-                root: Hash32::default(),
-                checks,
-            });
+            let (head, root) = (Hash32::default(), Hash32::default());
+            return Ok(Report { tournament: stream.to_string(), events: 0, head, games: 0, root, checks });
         }
     };
     add("tournament chain", true, format!("{} events, every hash and link verified", log.head.len));
     let loaded = record::from_log_checked(&log)?;
-    let st = &loaded.state;
+    check_rules(&loaded, &mut add);
+    check_pairings(&loaded, &mut add);
+    check_seed(&loaded, &mut add);
+    check_penalties(&loaded, &mut add);
+    check_finalized(&loaded.state, &mut add);
+    check_corrections(&loaded, &mut add);
+    check_standings(&loaded.state, &mut add);
+    check_linked_games(store, &loaded, drivers, &mut add);
+    let games = linked_games(&loaded);
+    let root = root_hash(loaded.head.hash, loaded.head.len, &games);
+    check_signatures(&loaded, &games, &mut add);
+    let (events, head) = (loaded.head.len, loaded.head.hash);
+    Ok(Report { tournament: stream.to_string(), events, head, games: games.len(), root, checks })
+}
+
+/// Whether an event of kind `kinds` broke a rule (the checks below fail on their own kinds).
+fn broke(loaded: &Loaded, kinds: &[&str]) -> bool {
+    loaded.problems.iter().any(|(_, k, _)| kinds.contains(&k.as_str()))
+}
+
+/// Every event against the rules of the state before it, each broken rule with its ID.
+fn check_rules(loaded: &Loaded, add: &mut Add) {
     if loaded.problems.is_empty() {
         add("events follow the rules", true, format!("{} events validated in order", loaded.entries.len()));
-    } else {
-        for (seq, kind, problems) in &loaded.problems {
-            add("events follow the rules", false, format!("event {seq} ({kind}): {}", problems.join("; ")));
-        }
     }
+    for (seq, kind, problems) in &loaded.problems {
+        let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        add("events follow the rules", false, format!("event {seq} ({kind}): {}", list.join("; ")));
+    }
+}
+
+/// Which rounds were imported, re-derived from their seeds, cut or voided.
+fn check_pairings(loaded: &Loaded, add: &mut Add) {
+    let st = &loaded.state;
     let list = |rs: Vec<u32>| rs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ");
     let seeded: Vec<u32> = st.rounds.iter().filter(|r| r.seed.is_some()).map(|r| r.round).collect();
     let imported: Vec<u32> = st.rounds.iter().filter(|r| !r.top_cut && r.seed.is_none()).map(|r| r.round).collect();
@@ -121,16 +145,17 @@ pub fn verify(
     if parts.is_empty() {
         parts.push("no round paired yet".into());
     }
-    let pair_ok = !loaded
-        .problems
-        .iter()
-        .any(|(_, k, _)| k == "round paired" || k == "top cut paired" || k == "pod round paired");
+    let pair_ok = !broke(loaded, &["round paired", "top cut paired", "pod round paired"]);
     add("pairings", pair_ok, parts.join("; "));
+}
+
+fn check_seed(loaded: &Loaded, add: &mut Add) {
+    let st = &loaded.state;
     match (st.commitment(), st.revealed_seed) {
         (None, _) => add("seed", true, "no seed committed (imported pairings)".into()),
         (Some(_), Some(_)) => add(
             "seed",
-            !loaded.problems.iter().any(|(_, k, _)| k == "seed revealed"),
+            !broke(loaded, &["seed revealed"]),
             "revealed seed matches the commitment and derives every round seed".into(),
         ),
         (Some(c), None) if st.finalized => {
@@ -142,7 +167,11 @@ pub fn verify(
             format!("the seed committed as {c} is revealed at finalization (the event is still running)"),
         ),
     }
-    let penalties: Vec<String> = st
+}
+
+fn check_penalties(loaded: &Loaded, add: &mut Add) {
+    let penalties: Vec<String> = loaded
+        .state
         .players
         .iter()
         .flat_map(|p| p.penalties.iter().map(move |(r, k, _)| format!("{} {k:?} (round {r})", p.name)))
@@ -150,10 +179,13 @@ pub fn verify(
     if !penalties.is_empty() {
         add(
             "penalties",
-            !loaded.problems.iter().any(|(_, k, _)| k == "penalty issued"),
+            !broke(loaded, &["penalty issued"]),
             format!("{}; every game or match loss is reflected in its result", penalties.join(", ")),
         );
     }
+}
+
+fn check_finalized(st: &Tournament, add: &mut Add) {
     match (&st.finalized_early, st.finalized) {
         (Some((judge, reason)), _) => add(
             "finalized",
@@ -168,6 +200,9 @@ pub fn verify(
         (None, true) => add("finalized", true, "finalized after every planned round and the top cut".into()),
         (None, false) => add("finalized", true, "not finalized yet".into()),
     }
+}
+
+fn check_corrections(loaded: &Loaded, add: &mut Add) {
     let corrections: Vec<String> = loaded
         .entries
         .iter()
@@ -182,116 +217,143 @@ pub fn verify(
         })
         .collect();
     if !corrections.is_empty() {
-        let bad = loaded.problems.iter().any(|(_, k, _)| k == "result corrected" || k == "pod result corrected");
+        let bad = broke(loaded, &["result corrected", "pod result corrected"]);
         add("corrections", !bad, format!("{}; the standings count the corrected results", corrections.join("; ")));
     }
+}
+
+/// The incrementally kept tallies against a recomputation from every match.
+fn check_standings(st: &Tournament, add: &mut Add) {
     let scratch = st.tallies_from_scratch();
     if scratch == st.tallies {
         add("standings", true, format!("{} players; incremental tallies equal a recomputation", st.players.len()));
-    } else {
-        let differ: Vec<String> = st
-            .players
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| scratch.0.get(*i) != st.tallies.0.get(*i))
-            .map(|(_, p)| p.name.clone())
-            .collect();
-        add("standings", false, format!("recomputed tallies differ for {}", differ.join(", ")));
+        return;
     }
-    // Linked games.
-    let mut games_checked = 0usize;
-    let mut unbound = 0usize;
-    let mut game_problems: Vec<String> = Vec::new();
-    let tid = loaded.header.stream();
-    let at = |round: u32, place: MatchPlace| MatchBinding { tournament: tid.clone(), round, place };
-    for r in &st.rounds {
-        for t in &r.tables {
-            let (Some(score), false) = (t.result, t.games.is_empty()) else { continue };
-            let a = &st.players[t.a].name;
-            let b = &st.players[t.b].name;
-            let mut tally = (0u32, 0u32, 0u32);
-            let mut all_read = true;
-            for g in &t.games {
-                games_checked += 1;
-                let want = at(r.round, MatchPlace::Table(t.table));
-                match check_game(store, g, &loaded.config.game, &want, a, b, drivers) {
-                    Ok((winner, bound)) => {
-                        unbound += usize::from(!bound);
-                        match winner {
-                            Some(true) => tally.0 += 1,
-                            Some(false) => tally.1 += 1,
-                            None => tally.2 += 1,
-                        }
-                    }
-                    Err(e) => {
-                        all_read = false;
-                        game_problems.push(format!("round {} table {}: game {}: {e}", r.round, t.table, g.stream));
-                    }
+    let differ: Vec<String> = st
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| scratch.0.get(*i) != st.tallies.0.get(*i))
+        .map(|(_, p)| p.name.clone())
+        .collect();
+    add("standings", false, format!("recomputed tallies differ for {}", differ.join(", ")));
+}
+
+/// What the linked games were found to say: how many were read, how many were linked unbound
+/// by an earlier build, and every disagreement.
+#[derive(Default)]
+struct GamesSeen {
+    checked: usize,
+    unbound: usize,
+    problems: Vec<String>,
+}
+
+/// Every linked game: bound to its match, its chain and audit clean, its outcome the result's.
+fn check_linked_games(
+    store: &dyn Store,
+    loaded: &Loaded,
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+    add: &mut Add,
+) {
+    let mut seen = GamesSeen::default();
+    for r in &loaded.state.rounds {
+        for t in r.tables.iter().filter(|t| t.result.is_some() && !t.games.is_empty()) {
+            check_table_games(store, loaded, r.round, t, drivers, &mut seen);
+        }
+        for p in &r.pods {
+            check_pod_games(store, loaded, r.round, p, drivers, &mut seen);
+        }
+    }
+    if !seen.problems.is_empty() {
+        for p in seen.problems {
+            add("linked games", false, p);
+        }
+        return;
+    }
+    let legacy = match seen.unbound {
+        0 => String::new(),
+        n => format!("; {n} linked unbound by an earlier build, checked by their players"),
+    };
+    let checked = seen.checked;
+    add(
+        "linked games",
+        true,
+        format!("{checked} game(s): bound to their match, chains verify, audits clean, outcomes agree{legacy}"),
+    );
+}
+
+/// A table's games: each read and audited, and together they give the reported score.
+fn check_table_games(
+    store: &dyn Store,
+    loaded: &Loaded,
+    round: u32,
+    t: &TableState,
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+    seen: &mut GamesSeen,
+) {
+    let st = &loaded.state;
+    let Some(score) = t.result else { return };
+    let (a, b) = (&st.players[t.a].name, &st.players[t.b].name);
+    let want = MatchBinding { tournament: loaded.header.stream().clone(), round, place: MatchPlace::Table(t.table) };
+    let mut tally = (0u32, 0u32, 0u32);
+    let mut all_read = true;
+    for g in &t.games {
+        seen.checked += 1;
+        match check_game(store, g, &loaded.config.game, &want, a, b, drivers) {
+            Ok((winner, bound)) => {
+                seen.unbound += usize::from(!bound);
+                match winner {
+                    Some(true) => tally.0 += 1,
+                    Some(false) => tally.1 += 1,
+                    None => tally.2 += 1,
                 }
             }
-            if all_read && (tally.0, tally.1, tally.2) != (score.a_wins, score.b_wins, score.draws) {
-                game_problems.push(format!(
-                    "round {} table {} ({a} vs {b}): reported {score}, but the linked games say {}-{}-{}",
-                    r.round, t.table, tally.0, tally.1, tally.2
+            Err(e) => {
+                all_read = false;
+                seen.problems.push(format!("round {round} table {}: game {}: {e}", t.table, g.stream));
+            }
+        }
+    }
+    if all_read && (tally.0, tally.1, tally.2) != (score.a_wins, score.b_wins, score.draws) {
+        seen.problems.push(format!(
+            "round {round} table {} ({a} vs {b}): reported {score}, but the linked games say {}-{}-{}",
+            t.table, tally.0, tally.1, tally.2
+        ));
+    }
+}
+
+/// A pod's game: read and audited, and its outcome gives the reported places.
+fn check_pod_games(
+    store: &dyn Store,
+    loaded: &Loaded,
+    round: u32,
+    p: &PodState,
+    drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
+    seen: &mut GamesSeen,
+) {
+    let (Some(places), Some(g)) = (&p.places, p.games.last()) else { return };
+    let st = &loaded.state;
+    let names: Vec<String> = p.seats.iter().map(|&s| st.players[s].name.clone()).collect();
+    seen.checked += 1;
+    let bound_to = MatchBinding { tournament: loaded.header.stream().clone(), round, place: MatchPlace::Pod(p.pod) };
+    match check_pod_game(store, g, &loaded.config.game, &bound_to, &names, drivers) {
+        Ok((want, bound)) => {
+            seen.unbound += usize::from(!bound);
+            if &want != places {
+                seen.problems.push(format!(
+                    "round {round} pod {} ({}): reported places {places:?}, but the linked game's outcome gives {want:?}",
+                    p.pod,
+                    names.join(", ")
                 ));
             }
         }
+        Err(e) => seen.problems.push(format!("round {round} pod {}: game {}: {e}", p.pod, g.stream)),
     }
-    for r in &st.rounds {
-        for p in &r.pods {
-            let (Some(places), Some(g)) = (&p.places, p.games.last()) else { continue };
-            let names: Vec<String> = p.seats.iter().map(|&s| st.players[s].name.clone()).collect();
-            games_checked += 1;
-            let bound_to = at(r.round, MatchPlace::Pod(p.pod));
-            match check_pod_game(store, g, &loaded.config.game, &bound_to, &names, drivers) {
-                Ok((want, bound)) => {
-                    unbound += usize::from(!bound);
-                    if &want != places {
-                        game_problems.push(format!(
-                            "round {} pod {} ({}): reported places {places:?}, but the linked game's outcome gives {want:?}",
-                            r.round,
-                            p.pod,
-                            names.join(", ")
-                        ));
-                    }
-                }
-                Err(e) => game_problems.push(format!("round {} pod {}: game {}: {e}", r.round, p.pod, g.stream)),
-            }
-        }
-    }
-    if game_problems.is_empty() {
-        let legacy = match unbound {
-            0 => String::new(),
-            n => format!("; {n} linked unbound by an earlier build, checked by their players"),
-        };
-        add(
-            "linked games",
-            true,
-            format!(
-                "{games_checked} game(s): bound to their match, chains verify, audits clean, outcomes agree{legacy}"
-            ),
-        );
-    } else {
-        for p in game_problems {
-            add("linked games", false, p);
-        }
-    }
-    let games = linked_games(&loaded);
-    let root = root_hash(loaded.head.hash, loaded.head.len, &games);
-    check_signatures(&loaded, &games, &mut add);
-    Ok(Report {
-        tournament: stream.to_string(),
-        events: loaded.head.len,
-        head: loaded.head.hash,
-        games: games.len(),
-        root,
-        checks,
-    })
 }
 
 /// Every signature against its recorded key and the log prefix it names; once a key is
 /// recorded, every closed round and (after finalization) the final root must be signed.
-fn check_signatures(loaded: &Loaded, games: &BTreeMap<String, Hash32>, add: &mut dyn FnMut(&str, bool, String)) {
+fn check_signatures(loaded: &Loaded, games: &BTreeMap<String, Hash32>, add: &mut Add) {
     use super::events::Checkpoint;
     let st = &loaded.state;
     if st.signers.is_empty() {
@@ -354,15 +416,15 @@ fn check_pod_game(
     want: &MatchBinding,
     pod: &[String],
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
-) -> Result<(Vec<u32>, bool), String> {
+) -> Result<(Vec<u32>, bool), LinkError> {
     let (players, outcome, bound) = open_game(store, link, game, want, drivers, &|players| {
         let mut sorted = players.to_vec();
         sorted.sort();
         let mut want = pod.to_vec();
         want.sort();
-        (sorted != want).then(|| format!("its players are {players:?}, not the pod's {pod:?}"))
+        (sorted != want).then(|| LinkError::Players(format!("its players are {players:?}, not the pod's {pod:?}")))
     })?;
-    let outcome = outcome.ok_or("the game is unfinished: it has no placements")?;
+    let outcome = outcome.ok_or(LinkError::Unfinished)?;
     let by_game_seat = super::pods::places_from_outcome(&outcome, players.len());
     let places = pod
         .iter()
@@ -381,15 +443,15 @@ fn check_game(
     a: &str,
     b: &str,
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
-) -> Result<(Option<bool>, bool), String> {
+) -> Result<(Option<bool>, bool), LinkError> {
     let seated = |players: &[String]| {
         let seated = players.iter().any(|p| p == a) && players.iter().any(|p| p == b);
-        (!seated).then(|| format!("its players are {players:?}, not {a} and {b}"))
+        (!seated).then(|| LinkError::Players(format!("its players are {players:?}, not {a} and {b}")))
     };
     let (players, outcome, bound) = open_game(store, link, game, want, drivers, &seated)?;
     let seat = |name: &str| players.iter().position(|p| p == name);
     let (Some(sa), Some(sb)) = (seat(a), seat(b)) else {
-        return Err(format!("its players are {players:?}, not {a} and {b}"));
+        return Err(LinkError::Players(format!("its players are {players:?}, not {a} and {b}")));
     };
     let winner = match outcome {
         None => None,
@@ -416,40 +478,65 @@ fn open_game(
     game: &str,
     want: &MatchBinding,
     drivers: &dyn Fn(&str) -> Option<&'static dyn Driver>,
-    wrong_players: &dyn Fn(&[String]) -> Option<String>,
-) -> Result<(Vec<String>, Option<crate::game::Outcome>, bool), String> {
-    let id = StreamId::new(&link.stream).map_err(|e| e.to_string())?;
-    let log = store.export(&id).map_err(|e| format!("chain does not verify: {e}"))?;
+    wrong_players: &dyn Fn(&[String]) -> Option<LinkError>,
+) -> Result<(Vec<String>, Option<crate::game::Outcome>, bool), LinkError> {
+    let id = StreamId::new(&link.stream).map_err(|e| LinkError::Id(e.to_string()))?;
+    let log = store.export(&id).map_err(|e| LinkError::Chain(e.to_string()))?;
     if log.head.hash != link.head {
-        return Err(format!(
+        return Err(LinkError::Head(format!(
             "its head is {} ({} events) but the result recorded head {}",
             log.head.hash.short(),
             log.head.len,
             link.head.short()
-        ));
+        )));
     }
     let h = log.header.v1();
     if h.ruleset != game {
-        return Err(format!("it is a {} game; the tournament plays {game}", h.ruleset));
+        return Err(LinkError::Ruleset(format!("it is a {} game; the tournament plays {game}", h.ruleset)));
     }
     match log.header.bound() {
-        Some(b) if b != want => return Err(format!("it was created bound to {b}, not to {want}")),
+        Some(b) if b != want => return Err(LinkError::Binding(format!("it was created bound to {b}, not to {want}"))),
         _ => {}
     }
     if let Some(why) = wrong_players(&h.players) {
         return Err(why);
     }
-    let driver = drivers(&h.ruleset).ok_or_else(|| format!("this build cannot audit {} games", h.ruleset))?;
-    let report = driver.audit(&log).map_err(|e| format!("cannot audit: {e}"))?;
+    let driver = drivers(&h.ruleset).ok_or_else(|| LinkError::NoDriver(h.ruleset.clone()))?;
+    let report = driver.audit(&log).map_err(|e| LinkError::Audit(e.to_string()))?;
     if report.unresolved() > 0 {
         let first = report.findings.iter().find(|f| f.resolution.is_none());
-        return Err(format!(
+        return Err(LinkError::Unresolved(format!(
             "audit has {} unresolved finding(s){}",
             report.unresolved(),
             first.map(|f| format!(", first: {}: {}", f.rule, f.message)).unwrap_or_default()
-        ));
+        )));
     }
     Ok((h.players.clone(), report.outcome, log.header.bound().is_some()))
+}
+
+/// Why a linked game does not back the result that links it (the detail of a failed check).
+#[derive(Debug, thiserror::Error)]
+enum LinkError {
+    #[error("{0}")]
+    Id(String),
+    #[error("chain does not verify: {0}")]
+    Chain(String),
+    #[error("{0}")]
+    Head(String),
+    #[error("{0}")]
+    Ruleset(String),
+    #[error("{0}")]
+    Binding(String),
+    #[error("{0}")]
+    Players(String),
+    #[error("this build cannot audit {0} games")]
+    NoDriver(String),
+    #[error("cannot audit: {0}")]
+    Audit(String),
+    #[error("{0}")]
+    Unresolved(String),
+    #[error("the game is unfinished: it has no placements")]
+    Unfinished,
 }
 
 /// Whether an event links games (for tools that list them).

@@ -77,7 +77,7 @@ fn an_error_quotes_only_a_prefix_of_a_bad_value() {
 fn a_megabyte_bad_score_is_quoted_by_its_prefix() {
     use kifu::tournament::MatchScore;
     for bad in ["x".repeat(HUGE), format!("2-{}", "1".repeat(HUGE)), format!("2-1-{}", "x".repeat(HUGE))] {
-        let err = bad.parse::<MatchScore>().unwrap_err();
+        let err = bad.parse::<MatchScore>().unwrap_err().to_string();
         assert!(err.len() < 256, "the error is {} bytes", err.len());
         assert!(err.contains("is not a score like 2-1-0"), "{err}");
         assert!(err.contains(&format!("({} bytes)", bad.len())), "the error names the value's length: {err}");

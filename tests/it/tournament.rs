@@ -634,6 +634,7 @@ fn every_registered_game_runs_a_verified_swiss_event() {
 }
 
 mod binding;
+mod decide;
 mod exchange;
 mod pods;
 mod rules;

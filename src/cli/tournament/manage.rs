@@ -12,7 +12,8 @@ use kifu::log::envelope::{Actor, StreamId};
 use kifu::store::sled_store::SledStore;
 use kifu::tournament::events::Penalty;
 use kifu::tournament::policy::{CustomPolicy, Tiebreaker, TOP_CUT_BY_ATTENDANCE};
-use kifu::tournament::state::{fold_name, Tournament};
+use kifu::tournament::rules::resolve;
+use kifu::tournament::state::fold_name;
 use kifu::tournament::{ops, record, ConfigV1, Policy, RoundsPlan, TournamentEvent};
 
 use super::{parse_seed, Context};
@@ -80,30 +81,26 @@ fn tiebreaker(s: &str) -> Result<Tiebreaker> {
     })
 }
 
-pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
-    if kifu::games::driver(&a.game).is_none() {
-        let known: Vec<_> = kifu::games::drivers().iter().map(|d| d.ruleset()).collect();
-        eprintln!(
-            "note: this build records no {:?} games (it records: {}); results can still be reported, without linked games",
-            a.game,
-            known.join(", ")
-        );
+/// The policy: a preset by name, or a custom one from `--points`, `--floor` and `--tiebreakers`.
+fn policy_of(a: &NewArgs) -> Result<Policy> {
+    if let Some(p) = Policy::preset(&a.policy) {
+        return Ok(p);
     }
-    let policy = match Policy::preset(&a.policy) {
-        Some(p) => p,
-        None => {
-            let [w, d, l] = a.points.as_slice() else { bail!("--points takes three numbers: win,draw,loss") };
-            Policy::Custom(CustomPolicy {
-                name: a.policy.clone(),
-                win_points: *w,
-                draw_points: *d,
-                loss_points: *l,
-                floor_permille: a.floor,
-                tiebreakers: a.tiebreakers.iter().map(|t| tiebreaker(t)).collect::<Result<_>>()?,
-                rounds: vec![],
-            })
-        }
-    };
+    let [w, d, l] = a.points.as_slice() else { bail!("--points takes three numbers: win,draw,loss") };
+    Ok(Policy::Custom(CustomPolicy {
+        name: a.policy.clone(),
+        win_points: *w,
+        draw_points: *d,
+        loss_points: *l,
+        floor_permille: a.floor,
+        tiebreakers: a.tiebreakers.iter().map(|t| tiebreaker(t)).collect::<Result<_>>()?,
+        rounds: vec![],
+    }))
+}
+
+/// The pod format event of `--format pods` (none for Swiss), and the top cut `--top-cut` gives
+/// with it (a pod tournament has none).
+fn format_and_cut(a: &NewArgs) -> Result<(Option<TournamentEvent>, u32)> {
     let top_cut = match a.top_cut.as_str() {
         "auto" => TOP_CUT_BY_ATTENDANCE,
         n => match n.parse::<u32>() {
@@ -126,6 +123,35 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
         (Some(_), k) => bail!("a pod tournament has no top cut, not --top-cut {k}"),
         (None, k) => k,
     };
+    Ok((pods, top_cut))
+}
+
+/// A stream id from the event's name and the time: `t-SLUG-HASH6`.
+fn default_id(name: &str, now: kifu::log::envelope::Timestamp) -> Result<StreamId> {
+    let slug: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let slug: String = slug.chars().take(40).collect();
+    let h = blake3::hash(format!("{name}|{}", now.0).as_bytes());
+    Ok(StreamId::new(&format!("t-{}-{}", if slug.is_empty() { "event" } else { &slug }, &h.to_hex()[..6]))?)
+}
+
+pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
+    if kifu::games::driver(&a.game).is_none() {
+        let known: Vec<_> = kifu::games::drivers().iter().map(|d| d.ruleset()).collect();
+        eprintln!(
+            "note: this build records no {:?} games (it records: {}); results can still be reported, without linked games",
+            a.game,
+            known.join(", ")
+        );
+    }
+    let policy = policy_of(&a)?;
+    let (pods, top_cut) = format_and_cut(&a)?;
     let seed = match &a.seed {
         Some(s) => parse_seed(s)?,
         None => Commitment(rand::random::<[u8; 32]>()),
@@ -133,20 +159,7 @@ pub fn run_new(ctx: &Context, a: NewArgs, json: bool) -> Result<ExitCode> {
     let now = ctx.clock().now();
     let id = match a.id {
         Some(id) => id,
-        None => {
-            let slug: String = a
-                .name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
-                .collect::<String>()
-                .split('-')
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join("-");
-            let slug: String = slug.chars().take(40).collect();
-            let h = blake3::hash(format!("{}|{}", a.name, now.0).as_bytes());
-            StreamId::new(&format!("t-{}-{}", if slug.is_empty() { "event" } else { &slug }, &h.to_hex()[..6]))?
-        }
+        None => default_id(&a.name, now)?,
     };
     let config = ConfigV1 {
         name: a.name.clone(),
@@ -272,14 +285,6 @@ pub fn run_drop(ctx: &Context, a: DropArgs, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A registered player's name as recorded, from a name typed in any case with spaces around it.
-pub fn resolve(state: &Tournament, typed: &str) -> Result<String> {
-    match state.find(typed) {
-        Some(p) => Ok(state.players[p].name.clone()),
-        None => bail!("{}", state.unknown(typed.trim())),
-    }
-}
-
 #[derive(clap::Args, Debug)]
 pub struct PenaltyArgs {
     pub id: StreamId,
@@ -299,10 +304,7 @@ pub struct PenaltyArgs {
 }
 
 pub fn run_penalty(ctx: &Context, a: PenaltyArgs, json: bool) -> Result<ExitCode> {
-    let penalty: Penalty = a.kind.parse().map_err(anyhow::Error::msg)?;
-    if a.reason.trim().is_empty() {
-        bail!("a penalty needs a reason (--reason)");
-    }
+    let penalty: Penalty = a.kind.parse()?;
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
     let player = resolve(&loaded.state, &a.player)?;

@@ -66,14 +66,17 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     let json = args.json;
     match dispatch(ctx, args) {
         Err(e) if json => {
-            // A refusal lists every rule broken; other errors carry their whole chain.
-            let problems = match e.downcast_ref::<TournamentError>() {
+            // A refusal lists every rule broken ("problems" as text, "violations" with each rule's
+            // ID apart); other errors carry their whole chain.
+            let violations = match e.downcast_ref::<TournamentError>() {
                 Some(TournamentError::Refused { problems, .. }) => problems.clone(),
                 _ => vec![],
             };
+            let problems: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
             crate::cli::output::print_json(&serde_json::json!({
                 "error": format!("{e:#}"),
                 "problems": problems,
+                "violations": violations,
             }))?;
             Ok(ExitCode::from(1))
         }

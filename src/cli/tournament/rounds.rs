@@ -138,7 +138,7 @@ pub fn run_pair(ctx: &Context, a: PairNextArgs, json: bool) -> Result<ExitCode> 
 pub fn run_top_cut(ctx: &Context, a: PairArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
-    let (round, tables) = loaded.state.derive_top_cut().map_err(anyhow::Error::msg)?;
+    let (round, tables) = loaded.state.derive_top_cut().map_err(kifu::tournament::TournamentError::Rule)?;
     let before = loaded.state.standings();
     let ev = TournamentEvent::TopCutPaired { round, tables: tables.clone() };
     record::record(&store, &a.id, a.actor, vec![ev])?;
@@ -242,9 +242,9 @@ pub struct ReportArgs {
 /// The table `player` sits at in `round` and the score from table's first-listed side, from a
 /// score read off the slip from `player`'s side.
 fn by_player(state: &Tournament, round: u32, player: &str, score: &str, won: bool) -> Result<(u32, MatchScore)> {
-    let name = super::manage::resolve(state, player)?;
+    let name = kifu::tournament::rules::resolve(state, player)?;
     let p = state.player(&name).ok_or_else(|| anyhow::anyhow!("{}", state.unknown(player)))?;
-    let mine: MatchScore = score.parse().map_err(anyhow::Error::msg)?;
+    let mine: MatchScore = score.parse()?;
     if won && mine.a_wins <= mine.b_wins {
         bail!("{name} won, so the score from {name}'s side has more wins than losses, not {mine}");
     }

@@ -38,63 +38,15 @@ pub fn run_standings(ctx: &Context, a: StandingsArgs, json: bool) -> Result<Exit
 /// Prints a tournament's standings with the policy's tiebreakers, as posted at events.
 pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<()> {
     let loaded = record::load(store, id)?;
-    if let Some((size, table)) = loaded.state.pod_format {
-        let mut t = output::table(["rank", "player", "points", "games", "opp. avg points"]);
-        for r in loaded.state.pod_standings() {
-            let name = format!("{}{}", r.player, if r.dropped { " (dropped)" } else { "" });
-            t.add_row([r.rank.to_string(), name, r.points.to_string(), r.games.to_string(), pct(r.opponents_average)]);
-        }
-        println!(
-            "{} — standings after {} pod round(s), pods of {} (points {}/{}/{} for a sole win, a shared win, a loss)",
-            loaded.config.name,
-            loaded.state.swiss_played(),
-            size.size,
-            table.sole_win,
-            table.shared_win,
-            table.loss
-        );
-        println!("{t}");
-        println!("Ties: points, then opponents' average points, then the seeded draw recorded with the event");
-        for e in &loaded.entries {
-            if let TournamentEvent::PodResultCorrected { round, pod, places, judge, reason, .. } = &e.event {
-                println!("Corrected: round {round} pod {pod} to places {places:?} by judge {judge} ({reason})");
-            }
-        }
+    if loaded.state.pod_format.is_some() {
+        print_pod_standings(&loaded);
         return Ok(());
     }
     let rows = loaded.state.standings();
     let rules = loaded.config.policy.rules();
-    let mut header = vec!["rank".to_string(), "player".into(), "points".into(), "W-L-D".into()];
-    for tb in &rules.tiebreakers {
-        if *tb != Tiebreaker::HeadToHead {
-            header.push(if rules.pokemon_pct && *tb == Tiebreaker::OpponentMatchWin {
-                "Op Win%".into()
-            } else if rules.pokemon_pct && *tb == Tiebreaker::OpponentOpponentMatchWin {
-                "Op Op Win%".into()
-            } else {
-                tb.label().to_string()
-            });
-        }
-    }
-    let mut t = output::table(header);
+    let mut t = output::table(standings_header(&rules));
     for r in &rows {
-        let mut cells = vec![
-            r.rank_label(),
-            format!("{}{}", r.player, if r.dropped { " (dropped)" } else { "" }),
-            r.points.to_string(),
-            format!("{}-{}-{}", r.wins, r.losses, r.draws),
-        ];
-        for tb in &rules.tiebreakers {
-            match tb {
-                Tiebreaker::OpponentMatchWin => cells.push(pct(r.omw)),
-                Tiebreaker::GameWin => cells.push(pct(r.gw)),
-                Tiebreaker::OpponentGameWin => cells.push(pct(r.ogw)),
-                Tiebreaker::OpponentOpponentMatchWin => cells.push(pct(r.oomw)),
-                Tiebreaker::LatePenalty => cells.push(if r.late { "late".into() } else { String::new() }),
-                Tiebreaker::HeadToHead => {}
-            }
-        }
-        t.add_row(cells);
+        t.add_row(standings_cells(&rules, r));
     }
     println!(
         "{} — standings after {} Swiss round(s), {} policy",
@@ -117,6 +69,69 @@ pub fn print_standings(store: &dyn kifu::store::Store, id: &StreamId) -> Result<
     }
     print_bracket(&loaded.state);
     Ok(())
+}
+
+/// The columns: rank, player, points, W-L-D, then the policy's tiebreakers by their names.
+fn standings_header(rules: &kifu::tournament::policy::Rules) -> Vec<String> {
+    let mut header = vec!["rank".to_string(), "player".into(), "points".into(), "W-L-D".into()];
+    for tb in rules.tiebreakers.iter().filter(|tb| **tb != Tiebreaker::HeadToHead) {
+        header.push(if rules.pokemon_pct && *tb == Tiebreaker::OpponentMatchWin {
+            "Op Win%".into()
+        } else if rules.pokemon_pct && *tb == Tiebreaker::OpponentOpponentMatchWin {
+            "Op Op Win%".into()
+        } else {
+            tb.label().to_string()
+        });
+    }
+    header
+}
+
+fn standings_cells(
+    rules: &kifu::tournament::policy::Rules,
+    r: &kifu::tournament::standings::StandingRow,
+) -> Vec<String> {
+    let mut cells = vec![
+        r.rank_label(),
+        format!("{}{}", r.player, if r.dropped { " (dropped)" } else { "" }),
+        r.points.to_string(),
+        format!("{}-{}-{}", r.wins, r.losses, r.draws),
+    ];
+    for tb in &rules.tiebreakers {
+        match tb {
+            Tiebreaker::OpponentMatchWin => cells.push(pct(r.omw)),
+            Tiebreaker::GameWin => cells.push(pct(r.gw)),
+            Tiebreaker::OpponentGameWin => cells.push(pct(r.ogw)),
+            Tiebreaker::OpponentOpponentMatchWin => cells.push(pct(r.oomw)),
+            Tiebreaker::LatePenalty => cells.push(if r.late { "late".into() } else { String::new() }),
+            Tiebreaker::HeadToHead => {}
+        }
+    }
+    cells
+}
+
+fn print_pod_standings(loaded: &record::Loaded) {
+    let Some((size, table)) = loaded.state.pod_format else { return };
+    let mut t = output::table(["rank", "player", "points", "games", "opp. avg points"]);
+    for r in loaded.state.pod_standings() {
+        let name = format!("{}{}", r.player, if r.dropped { " (dropped)" } else { "" });
+        t.add_row([r.rank.to_string(), name, r.points.to_string(), r.games.to_string(), pct(r.opponents_average)]);
+    }
+    println!(
+        "{} — standings after {} pod round(s), pods of {} (points {}/{}/{} for a sole win, a shared win, a loss)",
+        loaded.config.name,
+        loaded.state.swiss_played(),
+        size.size,
+        table.sole_win,
+        table.shared_win,
+        table.loss
+    );
+    println!("{t}");
+    println!("Ties: points, then opponents' average points, then the seeded draw recorded with the event");
+    for e in &loaded.entries {
+        if let TournamentEvent::PodResultCorrected { round, pod, places, judge, reason, .. } = &e.event {
+            println!("Corrected: round {round} pod {pod} to places {places:?} by judge {judge} ({reason})");
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]

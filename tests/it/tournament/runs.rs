@@ -223,6 +223,7 @@ fn json_commands_print_their_errors_as_json() {
     let out = env.kifu(&["tournament", "register", "j", "X1", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["problems"][0].as_str().unwrap().contains("already registered"), "{v}");
+    assert_eq!(v["violations"][0]["rule"], "TOUR-REG-2", "{v}");
 }
 
 #[test]

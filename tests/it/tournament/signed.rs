@@ -128,7 +128,7 @@ fn a_tampered_signature_fails_verify_naming_the_checkpoint() {
     );
     signature[0] ^= 1;
     let err = kifu::tournament::sign::check(&public, "sg", &checkpoint, &signature).unwrap_err();
-    assert!(err.contains("does not verify"), "{err}");
+    assert!(err.to_string().contains("does not verify"), "{err}");
     assert!(
         record::from_log_checked(&copy.export(&id).unwrap()).unwrap().problems.is_empty(),
         "the fold accepts it; the signature check catches it"

@@ -1,0 +1,270 @@
+//! The tournament's rules as decide/evolve, the shape games have: [`validate`] (decide) lists
+//! every `TOUR-*` rule an event breaks in a state, [`apply`] (evolve) folds an event into the
+//! state and is total. Each concern's checks and folds live in one file, and [`TOUR_RULES`]
+//! registers every ID with its one-line summary (the table ARCHITECTURE.md shows).
+//!
+//! `apply` takes the state by value and returns it, as `Game::apply(state, &event) -> state`
+//! does: the fold reads the same in both, and moving a `Tournament` costs a few hundred bytes,
+//! not a clone.
+
+mod cut;
+mod finalize;
+mod pairing;
+mod penalties;
+mod pods;
+mod registration;
+mod results;
+mod signing;
+
+use super::events::TournamentEvent;
+use super::state::Tournament;
+use crate::game::{RuleId, Violation};
+
+pub use cut::derive_top_cut;
+pub use pairing::enough_players;
+pub use registration::resolve;
+
+/// Every `TOUR-*` rule ID `validate` reports, with what it means and, where there is one, its
+/// source where the project's notes name one (MTR: Magic Tournament Rules; IPG: Infraction
+/// Procedure Guide; Play! Pokémon: the Tournament Rules Handbook). IDs are stable: a rule that
+/// goes away leaves its number unused.
+pub const TOUR_RULES: &[(RuleId, &str)] = &[
+    ("TOUR-LOG-1", "a tournament's log opens with Created, and only once"),
+    ("TOUR-LOG-2", "the Created event is the configuration the header records"),
+    ("TOUR-REG-1", "a player's name is non-empty, trimmed, within the name bound and not \"-\" (a bye in imports)"),
+    ("TOUR-REG-2", "a player registers once; names ignore case"),
+    (
+        "TOUR-REG-3",
+        "players register before round 1; a late entrant enters after it, before the top cut, from the next round \
+         (missed rounds count as losses, as Play! Pokémon's late entry)",
+    ),
+    ("TOUR-REG-4", "an event names a registered player"),
+    ("TOUR-REG-5", "a player drops once, after the current round"),
+    ("TOUR-PAIR-1", "rounds are paired in order: the next round's number"),
+    ("TOUR-PAIR-2", "a round is paired only when every match of the previous round has a result"),
+    ("TOUR-PAIR-3", "no more Swiss rounds than planned, and none once the top cut has started (MTR Appendix E)"),
+    ("TOUR-PAIR-4", "a round needs at least two active players"),
+    ("TOUR-PAIR-5", "each active player sits once in a round; dropped and not-yet-entered players sit out"),
+    ("TOUR-PAIR-6", "tables are numbered 1, 2, 3... in order"),
+    ("TOUR-PAIR-7", "a round's pairings are the ones its seed and the standings give"),
+    ("TOUR-PAIR-8", "the planned Swiss rounds cover those played (1 to 64), set before the top cut"),
+    ("TOUR-PAIR-9", "voiding a round gives its reason"),
+    ("TOUR-PAIR-10", "only the latest round is voided, before any result or penalty in it"),
+    ("TOUR-SEED-1", "a round carries a seed exactly when the tournament committed to one"),
+    ("TOUR-SEED-2", "the revealed seed matches the commitment and every round's seed"),
+    ("TOUR-SEED-3", "a tournament commits to one pairing seed"),
+    ("TOUR-SEED-4", "the pairing seed is revealed before finalizing"),
+    ("TOUR-RESULT-1", "a result names a paired round and one of its tables or pods"),
+    ("TOUR-RESULT-2", "a match is reported once; a correction changes an existing result"),
+    ("TOUR-RESULT-3", "a score fits the match format (best of N); a top-cut match has a winner"),
+    ("TOUR-RESULT-4", "a correction names the judge and the reason"),
+    ("TOUR-RESULT-5", "the match format is best of 1, 3 or 5, set once, before round 1"),
+    ("TOUR-RESULT-6", "a game is linked to one result"),
+    ("TOUR-PEN-1", "a penalty names the judge and gives its reason"),
+    ("TOUR-PEN-2", "a penalty is issued in a round that is paired"),
+    ("TOUR-PEN-3", "a disqualified player is still in the tournament"),
+    (
+        "TOUR-PEN-4",
+        "a game or match loss penalty agrees with its round's result (the IPG's game loss: a game won by the opponent)",
+    ),
+    ("TOUR-CUT-1", "the top cut is a power of two, at least 2, with that many players still in (MTR Appendix E)"),
+    ("TOUR-CUT-2", "the top cut starts after every planned Swiss round"),
+    ("TOUR-CUT-3", "a top-cut round is the bracket the Swiss standings or the previous winners give (1v8, 4v5...)"),
+    ("TOUR-CUT-4", "the bracket ends with its final"),
+    ("TOUR-FINAL-1", "nothing but signatures is recorded after finalization"),
+    ("TOUR-FINAL-2", "a tournament is finalized when every planned round and the bracket are played"),
+    ("TOUR-FINAL-3", "finalizing early names the judge and the reason, and only for an unfinished event"),
+    ("TOUR-SIGN-1", "a signer has a name of 1 to 100 characters and one recorded key"),
+    ("TOUR-SIGN-2", "a checkpoint is signed by a recorded signer with a 64-byte signature"),
+    ("TOUR-SIGN-3", "a checkpoint names the log as it is: a closed round, or the final root after finalization"),
+    ("TOUR-POD-1", "two-player events in a two-player tournament, pod events in a pod tournament"),
+    ("TOUR-POD-2", "the pod format: 3 to 8 seats, points by place, no top cut or match format, set before round 1"),
+    ("TOUR-POD-3", "a pod's places are one per seat, ranked from 1 with shared places"),
+    ("TOUR-POD-4", "a pod plays one game"),
+];
+
+/// Whether `rule` is a registered `TOUR-*` ID.
+pub fn is_tour_rule(rule: &str) -> bool {
+    TOUR_RULES.iter().any(|(r, _)| *r == rule)
+}
+
+/// The summary of a registered `TOUR-*` ID.
+pub fn summary(rule: &str) -> Option<&'static str> {
+    TOUR_RULES.iter().find(|(r, _)| *r == rule).map(|(_, s)| *s)
+}
+
+/// Every rule `event` breaks in `state`; empty means it may be recorded. `rederive`: re-derive
+/// a round's pairing from its seed (off only for a round the caller has just derived itself).
+pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> Vec<Violation> {
+    let mut v = Vec::new();
+    if !gates(state, event, &mut v) {
+        return v;
+    }
+    use TournamentEvent as E;
+    match event {
+        E::Created { .. } => v.push(Violation::new("TOUR-LOG-1", "the tournament was already created")),
+        E::PlayerRegistered { .. } | E::LateEntered { .. } => registration::check_entry(state, event, &mut v),
+        E::PlayerDropped { player, after_round, .. } => registration::check_drop(state, player, *after_round, &mut v),
+        E::RoundPaired { .. } => pairing::check_round(state, event, rederive, &mut v),
+        E::SwissRoundsSet { rounds } => pairing::check_plan(state, *rounds, &mut v),
+        E::RoundVoided { round, reason } => pairing::check_void(state, *round, reason, &mut v),
+        E::SeedCommitted { .. } => pairing::check_commit(state, &mut v),
+        E::SeedRevealed { seed } => pairing::check_reveal(state, seed, &mut v),
+        E::ResultReported { .. } | E::ResultCorrected { .. } => results::check_result(state, event, &mut v),
+        E::MatchFormatSet { best_of } => results::check_format(state, *best_of, &mut v),
+        E::PenaltyIssued { .. } => penalties::check_penalty(state, event, &mut v),
+        E::TopCutPaired { round, tables } => cut::check_cut(state, *round, tables, rederive, &mut v),
+        E::Finalized => finalize::check_finalized(state, &mut v),
+        E::FinalizedEarly { judge, reason } => finalize::check_early(state, judge, reason, &mut v),
+        E::SignerRecorded { signer, .. } => signing::check_signer(state, signer, &mut v),
+        E::CheckpointSigned { .. } => signing::check_checkpoint(state, event, &mut v),
+        E::PodFormatSet { .. } => pods::check_format(state, event, &mut v),
+        E::PodRoundPaired { .. } => pods::check_round(state, event, rederive, &mut v),
+        E::PodResultReported { .. } | E::PodResultCorrected { .. } => pods::check_result(state, event, &mut v),
+    }
+    v
+}
+
+/// The rules that hold before any other: the log opens with Created, a finalized tournament
+/// takes only signatures, a pod tournament takes no two-player events. False: stop here.
+fn gates(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) -> bool {
+    use TournamentEvent as E;
+    if state.config.is_none() {
+        if !matches!(event, E::Created { .. }) {
+            v.push(Violation::new("TOUR-LOG-1", "the first event of a tournament must be Created"));
+        }
+        return false;
+    }
+    if state.finalized && !matches!(event, E::CheckpointSigned { .. }) {
+        v.push(Violation::new(
+            "TOUR-FINAL-1",
+            "the tournament is finalized; nothing but signatures can be recorded after that",
+        ));
+        return false;
+    }
+    let two_player = matches!(
+        event,
+        E::RoundPaired { .. } | E::TopCutPaired { .. } | E::ResultReported { .. } | E::ResultCorrected { .. }
+    );
+    if state.pod_format.is_some() && two_player {
+        v.push(Violation::new(
+            "TOUR-POD-1",
+            format!(
+                "this tournament plays in pods: {} is for two-player tables (pair pods, report pod places)",
+                super::record::kind(event)
+            ),
+        ));
+        return false;
+    }
+    true
+}
+
+/// Folds `event` into `state`. Total: an event that breaks rules still folds (unknown names are
+/// skipped), so a log written around kifu can be loaded and `verify` can say what it breaks.
+pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
+    state.seen += 1;
+    use TournamentEvent as E;
+    match event {
+        E::Created { config } => registration::created(&mut state, config),
+        E::PlayerRegistered { player, deck } => registration::registered(&mut state, player, deck, 1),
+        E::LateEntered { player, deck, first_round } => {
+            registration::registered(&mut state, player, deck, *first_round)
+        }
+        E::PlayerDropped { player, after_round, .. } => registration::dropped(&mut state, player, *after_round),
+        E::RoundPaired { round, tables, byes, round_seed } => {
+            pairing::paired(&mut state, *round, tables, byes, *round_seed)
+        }
+        E::SwissRoundsSet { rounds } => state.swiss_rounds = Some(*rounds),
+        E::RoundVoided { round, reason } => pairing::voided(&mut state, *round, reason),
+        E::SeedCommitted { commitment } => {
+            state.late_commitment.get_or_insert(*commitment);
+        }
+        E::SeedRevealed { seed } => state.revealed_seed = Some(*seed),
+        E::ResultReported { round, table, score, games } => {
+            results::reported(&mut state, *round, *table, *score, games, false)
+        }
+        E::ResultCorrected { round, table, score, games, .. } => {
+            results::reported(&mut state, *round, *table, *score, games, true)
+        }
+        E::MatchFormatSet { best_of } => {
+            state.best_of.get_or_insert(*best_of);
+        }
+        E::PenaltyIssued { player, round, penalty, reason, .. } => {
+            penalties::issued(&mut state, player, *round, *penalty, reason)
+        }
+        E::TopCutPaired { round, tables } => cut::paired(&mut state, *round, tables),
+        E::Finalized => state.finalized = true,
+        E::FinalizedEarly { judge, reason } => finalize::early(&mut state, judge, reason),
+        E::SignerRecorded { signer, public_key } => signing::recorded(&mut state, signer, public_key),
+        E::CheckpointSigned { signer, checkpoint, .. } => state.signed.push((checkpoint.clone(), signer.clone())),
+        E::PodFormatSet { size, sole_win, shared_win, loss } => {
+            pods::format_set(&mut state, *size, [*sole_win, *shared_win, *loss])
+        }
+        E::PodRoundPaired { round, pods, round_seed } => pods::paired(&mut state, *round, pods, *round_seed),
+        E::PodResultReported { round, pod, places, games } => {
+            pods::reported(&mut state, *round, *pod, places, games, false)
+        }
+        E::PodResultCorrected { round, pod, places, games, .. } => {
+            pods::reported(&mut state, *round, *pod, places, games, true)
+        }
+    }
+    state
+}
+
+/// "`what` names the judge and the reason" (one check for corrections, early finalization and
+/// penalties' judges), under `rule`.
+fn judge_and_reason(rule: RuleId, what: &str, judge: &str, reason: &str, v: &mut Vec<Violation>) {
+    if judge.trim().is_empty() || reason.trim().is_empty() {
+        v.push(Violation::new(rule, format!("{what} names the judge and the reason")));
+    }
+}
+
+/// The round after the last one paired (pairing, late entry and pods all count from it).
+fn next_round(state: &Tournament) -> u32 {
+    state.rounds.len() as u32 + 1
+}
+
+/// TOUR-PAIR-1 and TOUR-PAIR-2, shared by Swiss, top-cut and pod rounds.
+fn check_in_order(state: &Tournament, round: u32, what: &str, v: &mut Vec<Violation>) {
+    let next = next_round(state);
+    if round != next {
+        v.push(Violation::new("TOUR-PAIR-1", format!("the next round is {next}, not {round}")));
+    }
+    check_previous_complete(state, what, v);
+}
+
+/// TOUR-PAIR-2: the latest round has every result.
+fn check_previous_complete(state: &Tournament, what: &str, v: &mut Vec<Violation>) {
+    if let Some(l) = state.rounds.last() {
+        if !l.complete() {
+            v.push(Violation::new("TOUR-PAIR-2", format!("round {} still has {what} without a result", l.round)));
+        }
+    }
+}
+
+/// TOUR-REG-4 and TOUR-PAIR-5 for the players seated in `round`: registered, active, once.
+fn check_seated<'a>(
+    state: &Tournament,
+    round: u32,
+    names: impl Iterator<Item = &'a String>,
+    twice: &str,
+    v: &mut Vec<Violation>,
+) {
+    let mut seen = vec![false; state.players.len()];
+    for name in names {
+        match state.player(name) {
+            None => v.push(Violation::new("TOUR-REG-4", state.unknown(name))),
+            Some(p) => {
+                if std::mem::replace(&mut seen[p], true) {
+                    v.push(Violation::new("TOUR-PAIR-5", format!("{name} {twice} in round {round}")));
+                }
+                if !state.active_in(p, round) {
+                    v.push(Violation::new(
+                        "TOUR-PAIR-5",
+                        format!("{name} is not in round {round} (dropped or not yet entered)"),
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! The tournament's rules as given/when/then: given the events so far, when one more is offered,
+//! then `validate` names exactly the `TOUR-*` rules it breaks. One case per rule at least; every
+//! registered ID has a case and every ID the source uses is registered.
+
+use std::collections::BTreeSet;
+
+use kifu::game::commit::{commit_seed, Commitment, Secret};
+use kifu::game::Violation;
+use kifu::log::envelope::{Actor, StreamId, Timestamp};
+use kifu::log::hash::Hash32;
+use kifu::store::sled_store::SledStore;
+use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
+use kifu::tournament::events::{Checkpoint, GameLink, PairedTable, Penalty};
+use kifu::tournament::rules::{is_tour_rule, TOUR_RULES};
+use kifu::tournament::state::Tournament;
+use kifu::tournament::{record, round_seed, ConfigV1, MatchScore, Policy, RoundsPlan, TournamentEvent as E};
+
+use crate::game_support::cases;
+
+const SEED: Secret = Commitment([5; 32]);
+
+fn config(rounds: u32, top_cut: u32, seeded: bool) -> ConfigV1 {
+    ConfigV1 {
+        name: "cup".into(),
+        game: "stones".into(),
+        policy: Policy::Mtr,
+        rounds: RoundsPlan::Fixed(rounds),
+        top_cut,
+        seed_commitment: seeded.then(|| commit_seed(&SEED)),
+    }
+}
+
+/// A tournament folded from events, each checked on the way (a given is itself legal).
+struct Given(Tournament);
+
+impl Given {
+    fn created(rounds: u32, top_cut: u32) -> Self {
+        Given(Tournament::default()).then(E::Created { config: config(rounds, top_cut, true) })
+    }
+
+    /// Created and `n` players registered (`p1`, `p2`, ...).
+    fn players(n: usize, rounds: u32, top_cut: u32) -> Self {
+        (1..=n).fold(Given::created(rounds, top_cut), |g, i| g.then(register(&format!("p{i}"))))
+    }
+
+    fn then(self, e: E) -> Self {
+        let broken = self.0.validate(&e);
+        assert!(broken.is_empty(), "the given {e:?} is itself refused: {broken:?}");
+        Given(self.0.apply(&e))
+    }
+
+    /// The next Swiss round as the seed and the standings give it.
+    fn next_round(&self) -> E {
+        let round = self.0.rounds.len() as u32 + 1;
+        let rs = round_seed(&SEED, round);
+        let (tables, byes) = self.0.derive_round(round, &rs);
+        E::RoundPaired { round, tables, byes, round_seed: Some(rs) }
+    }
+
+    fn paired(self) -> Self {
+        let e = self.next_round();
+        self.then(e)
+    }
+
+    /// Every table of the latest round won 2-0 by its first-listed player.
+    fn reported(self) -> Self {
+        let r = self.0.rounds.last().expect("a paired round");
+        let (round, tables) = (r.round, r.tables.iter().map(|t| t.table).collect::<Vec<_>>());
+        tables.into_iter().fold(self, |g, table| g.then(result(round, table, 2, 0)))
+    }
+
+    fn cut(self) -> Self {
+        let (round, tables) = self.0.derive_top_cut().expect("a top cut to pair");
+        self.then(E::TopCutPaired { round, tables })
+    }
+
+    /// A pod tournament of `n` players, pods of 4, round 1 paired.
+    fn pods(n: usize) -> Self {
+        let g = Given(Tournament::default()).then(E::Created { config: config(2, 0, true) });
+        let g = (1..=n).fold(g, |g, i| g.then(register(&format!("p{i}"))));
+        let g = g.then(E::PodFormatSet { size: 4, sole_win: 5, shared_win: 1, loss: 0 });
+        let rs = round_seed(&SEED, 1);
+        let pods = g.0.derive_pods(1, &rs).expect("pods");
+        g.then(E::PodRoundPaired { round: 1, pods, round_seed: rs })
+    }
+
+    /// When `e` is offered: the rules it breaks.
+    fn when(self, e: E) -> Vec<Violation> {
+        self.0.validate(&e)
+    }
+}
+
+fn register(name: &str) -> E {
+    E::PlayerRegistered { player: name.into(), deck: None }
+}
+
+fn result(round: u32, table: u32, a_wins: u32, b_wins: u32) -> E {
+    E::ResultReported { round, table, score: MatchScore { a_wins, b_wins, draws: 0 }, games: vec![] }
+}
+
+fn link(stream: &str) -> GameLink {
+    GameLink { stream: stream.into(), head: Hash32::default() }
+}
+
+fn penalty(player: &str, round: u32, penalty: Penalty, reason: &str) -> E {
+    E::PenaltyIssued { player: player.into(), round, penalty, judge: "jo".into(), reason: reason.into() }
+}
+
+/// Then: exactly the rules `covers` are broken (each at least once, no other).
+fn run(name: &str, covers: &[&str], case: impl FnOnce() -> Vec<Violation>) {
+    let broken = case();
+    let got: BTreeSet<&str> = broken.iter().map(|v| v.rule).collect();
+    let want: BTreeSet<&str> = covers.iter().copied().collect();
+    assert_eq!(got, want, "{name}: {broken:#?}");
+    for v in &broken {
+        assert!(!v.message.trim().is_empty(), "{name}: {v} says nothing");
+    }
+}
+
+/// A log whose `Created` differs from the header's configuration, checked as `verify` checks it.
+fn created_differs_from_header() -> Vec<Violation> {
+    let store = SledStore::temporary(std::sync::Arc::new(kifu::clock::SteppingClock::fixed())).unwrap();
+    let id = StreamId::new("header-mismatch").unwrap();
+    let created = E::Created { config: config(3, 0, false) };
+    let request = AppendRequest {
+        stream: id.clone(),
+        expected: ExpectedVersion::NoStream,
+        create: Some(record::header(&id, &config(4, 0, false), Timestamp(0)).unwrap()),
+        events: vec![NewEvent {
+            actor: Actor::Organizer("mallory".into()),
+            payload: postcard::to_stdvec(&created).unwrap(),
+            idempotency: None,
+        }],
+    };
+    store.append(request).unwrap();
+    let loaded = record::from_log_checked(&store.export(&id).unwrap()).unwrap();
+    loaded.problems.into_iter().flat_map(|(_, _, v)| v).collect()
+}
+
+cases! {
+    // Registration.
+    the_first_event_is_created [ "TOUR-LOG-1" ] => || Given(Tournament::default()).when(register("ann"));
+    created_only_once [ "TOUR-LOG-1" ] => || Given::created(3, 0).when(E::Created { config: config(3, 0, true) });
+    the_created_event_is_the_headers [ "TOUR-LOG-2" ] => created_differs_from_header;
+    a_name_is_registered_trimmed [ "TOUR-REG-1" ] => || Given::created(3, 0).when(register(" ann"));
+    a_bye_marker_is_no_name [ "TOUR-REG-1" ] => || Given::created(3, 0).when(register("-"));
+    names_ignore_case [ "TOUR-REG-2" ] => || Given::created(3, 0).then(register("ann")).when(register("ANN"));
+    registration_closes_at_round_one [ "TOUR-REG-3" ] => || Given::players(4, 3, 0).paired().when(register("zed"));
+    a_late_entrant_starts_next_round [ "TOUR-REG-3" ] => || {
+        Given::players(4, 3, 0).paired().when(E::LateEntered { player: "zed".into(), deck: None, first_round: 3 })
+    };
+    a_drop_names_a_registered_player [ "TOUR-REG-4" ] => || {
+        Given::players(2, 3, 0).when(E::PlayerDropped { player: "zed".into(), after_round: 0, reason: "ill".into() })
+    };
+    a_player_drops_once [ "TOUR-REG-5" ] => || {
+        let drop = || E::PlayerDropped { player: "p1".into(), after_round: 0, reason: "ill".into() };
+        Given::players(2, 3, 0).then(drop()).when(drop())
+    };
+    // Pairing.
+    rounds_are_paired_in_order [ "TOUR-PAIR-1" ] => || {
+        let g = Given::players(4, 3, 0);
+        let E::RoundPaired { tables, byes, .. } = g.next_round() else { unreachable!() };
+        let mut v = g.when(E::RoundPaired { round: 2, tables, byes, round_seed: Some(round_seed(&SEED, 2)) });
+        // Round 1's tables under round 2's seed need not be its derivation either.
+        v.retain(|x| x.rule != "TOUR-PAIR-7");
+        v
+    };
+    a_round_waits_for_every_result [ "TOUR-PAIR-2" ] => || {
+        let g = Given::players(4, 3, 0).paired();
+        let next = E::RoundPaired { round: 2, tables: vec![], byes: vec![], round_seed: None };
+        // Unseeded and empty: only the incomplete round 1 and the missing seed are wrong.
+        let mut v = g.when(next);
+        v.retain(|x| x.rule != "TOUR-SEED-1");
+        v
+    };
+    no_more_rounds_than_planned [ "TOUR-PAIR-3" ] => || {
+        let g = Given::players(4, 1, 0).paired().reported();
+        let e = g.next_round();
+        g.when(e)
+    };
+    a_round_needs_two_players [ "TOUR-PAIR-4" ] => || {
+        let g = Given::players(1, 3, 0);
+        let e = g.next_round();
+        g.when(e)
+    };
+    a_player_sits_once [ "TOUR-PAIR-5", "TOUR-PAIR-7" ] => || {
+        let t = |table, a: &str, b: &str| PairedTable { table, a: a.into(), b: b.into() };
+        let rs = Some(round_seed(&SEED, 1));
+        let tables = vec![t(1, "p1", "p2"), t(2, "p1", "p3")];
+        Given::players(3, 3, 0).when(E::RoundPaired { round: 1, tables, byes: vec![], round_seed: rs })
+    };
+    tables_are_numbered_in_order [ "TOUR-PAIR-6" ] => || {
+        let g = Given::players(4, 3, 0);
+        let E::RoundPaired { mut tables, byes, round_seed, .. } = g.next_round() else { unreachable!() };
+        tables.swap(0, 1);
+        let mut v = g.when(E::RoundPaired { round: 1, tables, byes, round_seed });
+        // Swapped tables are also not the derived pairing (TOUR-PAIR-7's case is below).
+        v.retain(|x| x.rule != "TOUR-PAIR-7");
+        v
+    };
+    a_round_is_the_one_its_seed_gives [ "TOUR-PAIR-7" ] => || {
+        let g = Given::players(4, 3, 0);
+        let E::RoundPaired { mut tables, byes, round_seed, .. } = g.next_round() else { unreachable!() };
+        let b1 = tables[1].b.clone();
+        let b = std::mem::replace(&mut tables[0].b, b1);
+        tables[1].b = b;
+        g.when(E::RoundPaired { round: 1, tables, byes, round_seed })
+    };
+    the_plan_covers_the_rounds_played [ "TOUR-PAIR-8" ] => || Given::players(2, 3, 0).when(E::SwissRoundsSet { rounds: 65 });
+    voiding_gives_its_reason [ "TOUR-PAIR-9" ] => || {
+        Given::players(4, 3, 0).paired().when(E::RoundVoided { round: 1, reason: " ".into() })
+    };
+    only_a_round_without_results_is_voided [ "TOUR-PAIR-10" ] => || {
+        Given::players(4, 3, 0).paired().reported().when(E::RoundVoided { round: 1, reason: "late".into() })
+    };
+    // Seeds.
+    a_committed_tournament_pairs_from_its_seed [ "TOUR-SEED-1" ] => || {
+        let g = Given::players(4, 3, 0);
+        let E::RoundPaired { tables, byes, .. } = g.next_round() else { unreachable!() };
+        g.when(E::RoundPaired { round: 1, tables, byes, round_seed: None })
+    };
+    the_revealed_seed_matches [ "TOUR-SEED-2" ] => || Given::players(2, 3, 0).when(E::SeedRevealed { seed: Commitment([6; 32]) });
+    one_commitment [ "TOUR-SEED-3" ] => || Given::created(3, 0).when(E::SeedCommitted { commitment: commit_seed(&SEED) });
+    the_seed_is_revealed_before_finalizing [ "TOUR-SEED-4" ] => || {
+        Given::players(2, 1, 0).paired().reported().when(E::Finalized)
+    };
+    // Results.
+    a_result_names_a_paired_table [ "TOUR-RESULT-1" ] => || Given::players(4, 3, 0).paired().when(result(1, 9, 2, 0));
+    a_match_is_reported_once [ "TOUR-RESULT-2" ] => || Given::players(2, 3, 0).paired().reported().when(result(1, 1, 2, 1));
+    a_score_fits_the_match_format [ "TOUR-RESULT-3" ] => || {
+        Given::players(2, 3, 0).then(E::MatchFormatSet { best_of: 3 }).paired().when(result(1, 1, 3, 0))
+    };
+    a_top_cut_match_has_a_winner [ "TOUR-RESULT-3" ] => || {
+        Given::players(4, 1, 2).paired().reported().cut().when(result(2, 1, 1, 1))
+    };
+    a_correction_names_judge_and_reason [ "TOUR-RESULT-4" ] => || {
+        let score = MatchScore { a_wins: 0, b_wins: 2, draws: 0 };
+        let fix = E::ResultCorrected { round: 1, table: 1, score, games: vec![], judge: "jo".into(), reason: "".into() };
+        Given::players(2, 3, 0).paired().reported().when(fix)
+    };
+    kifu_plays_best_of_one_three_or_five [ "TOUR-RESULT-5" ] => || Given::players(2, 3, 0).when(E::MatchFormatSet { best_of: 2 });
+    a_game_backs_one_result [ "TOUR-RESULT-6" ] => || {
+        let g = Given::pods(8).then(E::PodResultReported { round: 1, pod: 1, places: vec![1, 2, 3, 4], games: vec![link("g1")] });
+        g.when(E::PodResultReported { round: 1, pod: 2, places: vec![1, 2, 3, 4], games: vec![link("g1")] })
+    };
+    // Penalties.
+    a_penalty_gives_its_reason [ "TOUR-PEN-1" ] => || Given::players(2, 3, 0).paired().when(penalty("p1", 1, Penalty::Warning, " "));
+    a_penalty_is_in_a_paired_round [ "TOUR-PEN-2" ] => || Given::players(2, 3, 0).paired().when(penalty("p1", 4, Penalty::Warning, "slow"));
+    a_disqualified_player_is_still_in [ "TOUR-PEN-3" ] => || {
+        let drop = E::PlayerDropped { player: "p1".into(), after_round: 0, reason: "ill".into() };
+        Given::players(2, 3, 0).then(drop).when(penalty("p1", 1, Penalty::Disqualification, "collusion"))
+    };
+    a_match_loss_is_in_the_result [ "TOUR-PEN-4" ] => || {
+        let g = Given::players(2, 3, 0).paired();
+        let winner = g.0.players[g.0.rounds[0].tables[0].a].name.clone();
+        g.then(penalty(&winner, 1, Penalty::MatchLoss, "marked cards")).when(result(1, 1, 2, 0))
+    };
+    a_game_loss_after_the_result_is_in_it [ "TOUR-PEN-4" ] => || {
+        let g = Given::players(2, 3, 0).paired().reported();
+        let winner = g.0.players[g.0.rounds[0].tables[0].a].name.clone();
+        g.when(penalty(&winner, 1, Penalty::GameLoss, "deck error"))
+    };
+    // Top cut.
+    the_cut_is_a_power_of_two [ "TOUR-CUT-1" ] => || {
+        let g = Given::players(4, 1, 8).paired().reported();
+        let tables = vec![PairedTable { table: 1, a: "p1".into(), b: "p2".into() }];
+        g.when(E::TopCutPaired { round: 2, tables })
+    };
+    the_cut_follows_every_swiss_round [ "TOUR-CUT-2" ] => || {
+        let g = Given::players(4, 2, 2).paired().reported();
+        let tables = vec![PairedTable { table: 1, a: "p1".into(), b: "p2".into() }];
+        g.when(E::TopCutPaired { round: 2, tables })
+    };
+    the_bracket_is_seeded_by_the_standings [ "TOUR-CUT-3" ] => || {
+        let g = Given::players(4, 1, 2).paired().reported();
+        let (round, mut tables) = g.0.derive_top_cut().unwrap();
+        let t = &mut tables[0];
+        std::mem::swap(&mut t.a, &mut t.b);
+        g.when(E::TopCutPaired { round, tables })
+    };
+    the_bracket_ends_with_its_final [ "TOUR-CUT-4" ] => || {
+        let g = Given::players(4, 1, 2).paired().reported().cut().reported();
+        let tables = vec![PairedTable { table: 1, a: "p1".into(), b: "p2".into() }];
+        g.when(E::TopCutPaired { round: 3, tables })
+    };
+    // Finalizing.
+    nothing_but_signatures_after_finalizing [ "TOUR-FINAL-1" ] => || {
+        let early = E::FinalizedEarly { judge: "jo".into(), reason: "venue closed".into() };
+        Given::players(2, 3, 0).then(E::SeedRevealed { seed: SEED }).then(early).when(register("zed"))
+    };
+    a_tournament_ends_when_its_rounds_are_played [ "TOUR-FINAL-2" ] => || {
+        Given::players(2, 3, 0).then(E::SeedRevealed { seed: SEED }).when(E::Finalized)
+    };
+    finalizing_early_names_judge_and_reason [ "TOUR-FINAL-3" ] => || {
+        let early = E::FinalizedEarly { judge: " ".into(), reason: "venue closed".into() };
+        Given::players(2, 3, 0).then(E::SeedRevealed { seed: SEED }).when(early)
+    };
+    // Signing.
+    a_signer_has_a_name [ "TOUR-SIGN-1" ] => || Given::created(3, 0).when(E::SignerRecorded { signer: "".into(), public_key: [1; 32] });
+    a_checkpoint_is_signed_by_a_recorded_signer [ "TOUR-SIGN-2" ] => || {
+        let g = Given::players(2, 3, 0).paired().reported();
+        let checkpoint = Checkpoint::RoundClosed { round: 1, head: Hash32::default(), events: g.0.seen };
+        g.when(E::CheckpointSigned { signer: "eve".into(), checkpoint, signature: vec![0; 64] })
+    };
+    a_checkpoint_names_the_log_as_it_is [ "TOUR-SIGN-3" ] => || {
+        let g = Given::players(2, 3, 0).paired().then(E::SignerRecorded { signer: "sam".into(), public_key: [1; 32] });
+        let checkpoint = Checkpoint::RoundClosed { round: 1, head: Hash32::default(), events: 2 };
+        g.when(E::CheckpointSigned { signer: "sam".into(), checkpoint, signature: vec![0; 64] })
+    };
+    // Pods.
+    a_pod_tournament_has_no_tables [ "TOUR-POD-1" ] => || {
+        Given::pods(8).when(result(1, 1, 2, 0))
+    };
+    a_pod_has_three_to_eight_seats [ "TOUR-POD-2" ] => || {
+        Given::players(8, 3, 0).when(E::PodFormatSet { size: 9, sole_win: 5, shared_win: 1, loss: 0 })
+    };
+    places_are_competition_ranks [ "TOUR-POD-3" ] => || {
+        Given::pods(8).when(E::PodResultReported { round: 1, pod: 1, places: vec![1, 1, 3, 5], games: vec![] })
+    };
+    a_pod_plays_one_game [ "TOUR-POD-4" ] => || {
+        let games = vec![link("g1"), link("g2")];
+        Given::pods(8).when(E::PodResultReported { round: 1, pod: 1, places: vec![1, 2, 3, 4], games })
+    };
+}
+
+#[test]
+fn every_registered_tour_rule_has_a_case_and_every_case_names_registered_rules() {
+    let named: BTreeSet<&str> = CASES.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
+    let registered: BTreeSet<&str> = TOUR_RULES.iter().map(|(id, _)| *id).collect();
+    let missing: Vec<_> = registered.difference(&named).collect();
+    assert!(missing.is_empty(), "registered TOUR rules without a given/when/then case: {missing:?}");
+    let stray: Vec<_> = named.difference(&registered).collect();
+    assert!(stray.is_empty(), "cases name unregistered rules: {stray:?}");
+    assert_eq!(registered.len(), TOUR_RULES.len(), "a TOUR rule is registered twice");
+    for (id, summary) in TOUR_RULES {
+        assert!(!summary.trim().is_empty(), "{id} has no summary");
+    }
+}
+
+#[test]
+fn every_tour_rule_id_in_the_source_is_registered() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("src")];
+    let mut found = BTreeSet::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let mut text = std::fs::read_to_string(&path).unwrap();
+            // The registry itself does not count as a use.
+            if let Some(start) = text.find("pub const TOUR_RULES") {
+                let end = start + text[start..].find("\n];").unwrap();
+                text.replace_range(start..end, "");
+            }
+            for (i, _) in text.match_indices("\"TOUR-") {
+                let id: String = text[i + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+                found.insert(id);
+            }
+        }
+    }
+    let unregistered: Vec<_> = found.iter().filter(|id| !is_tour_rule(id)).collect();
+    assert!(unregistered.is_empty(), "TOUR IDs used but not in TOUR_RULES: {unregistered:?}");
+    let unused: Vec<_> = TOUR_RULES.iter().map(|(id, _)| *id).filter(|id| !found.contains(*id)).collect();
+    assert!(unused.is_empty(), "registered TOUR IDs that no check in src reports: {unused:?}");
+}

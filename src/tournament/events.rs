@@ -440,3 +440,31 @@ impl MatchScore {
 
 /// The match formats kifu knows.
 pub const FORMATS: [u32; 3] = [1, 3, 5];
+
+/// A short name for an event kind, for reports.
+pub fn kind(e: &TournamentEvent) -> &'static str {
+    match e {
+        TournamentEvent::Created { .. } => "created",
+        TournamentEvent::PlayerRegistered { .. } => "player registered",
+        TournamentEvent::LateEntered { .. } => "late entry",
+        TournamentEvent::PlayerDropped { .. } => "player dropped",
+        TournamentEvent::RoundPaired { .. } => "round paired",
+        TournamentEvent::ResultReported { .. } => "result reported",
+        TournamentEvent::ResultCorrected { .. } => "result corrected",
+        TournamentEvent::PenaltyIssued { .. } => "penalty issued",
+        TournamentEvent::TopCutPaired { .. } => "top cut paired",
+        TournamentEvent::SeedRevealed { .. } => "seed revealed",
+        TournamentEvent::Finalized => "finalized",
+        TournamentEvent::MatchFormatSet { .. } => "match format set",
+        TournamentEvent::RoundVoided { .. } => "round voided",
+        TournamentEvent::FinalizedEarly { .. } => "finalized early",
+        TournamentEvent::SeedCommitted { .. } => "seed committed",
+        TournamentEvent::SwissRoundsSet { .. } => "swiss rounds set",
+        TournamentEvent::SignerRecorded { .. } => "signer recorded",
+        TournamentEvent::CheckpointSigned { .. } => "checkpoint signed",
+        TournamentEvent::PodFormatSet { .. } => "pod format set",
+        TournamentEvent::PodRoundPaired { .. } => "pod round paired",
+        TournamentEvent::PodResultReported { .. } => "pod result reported",
+        TournamentEvent::PodResultCorrected { .. } => "pod result corrected",
+    }
+}

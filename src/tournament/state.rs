@@ -11,7 +11,6 @@ use super::events::{ConfigV1, GameLink, MatchScore, PairedTable, Penalty, Tourna
 use super::pairing::{self, order_key};
 use super::pods::{self, PodSize, PodStandingRow, PointsTable};
 use super::policy::Rules;
-use super::rules;
 use super::standings::{self, MatchRecord, StandingRow, Tallies};
 use crate::game::commit::{Commitment, Secret};
 use crate::game::Violation;
@@ -446,29 +445,6 @@ impl Tournament {
             .collect();
         let byes = pairing.bye.map(|b| vec![self.players[order[b]].name.clone()]).unwrap_or_default();
         (tables, byes)
-    }
-
-    /// The next top-cut round as the standings (first round) or the previous winners determine
-    /// it, or the rule that keeps it from being paired ([`rules::derive_top_cut`]).
-    pub fn derive_top_cut(&self) -> Result<(u32, Vec<PairedTable>), Violation> {
-        rules::derive_top_cut(self)
-    }
-
-    /// Every rule `event` breaks in this state ([`rules::validate`]). Empty: it may be recorded.
-    pub fn validate(&self, event: &TournamentEvent) -> Vec<Violation> {
-        rules::validate(self, event, true)
-    }
-
-    /// As [`Self::validate`] for a round the caller has just derived from this very state with
-    /// [`Self::derive_round`]: every rule but the re-derivation (which would repeat the work).
-    pub fn validate_derived(&self, event: &TournamentEvent) -> Vec<Violation> {
-        rules::validate(self, event, false)
-    }
-
-    /// The state after `event` ([`rules::apply`]): total, by value as a game's `apply` is.
-    #[must_use]
-    pub fn apply(self, event: &TournamentEvent) -> Self {
-        rules::apply(self, event)
     }
 
     pub(crate) fn table_states(&self, tables: &[PairedTable]) -> Vec<TableState> {

@@ -16,7 +16,7 @@ mod registration;
 mod results;
 mod signing;
 
-use super::events::TournamentEvent;
+use super::events::{PairedTable, TournamentEvent};
 use super::state::Tournament;
 use crate::game::{RuleId, Violation};
 
@@ -151,7 +151,7 @@ fn gates(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) ->
             "TOUR-POD-1",
             format!(
                 "this tournament plays in pods: {} is for two-player tables (pair pods, report pod places)",
-                super::record::kind(event)
+                super::events::kind(event)
             ),
         ));
         return false;
@@ -266,5 +266,32 @@ fn check_seated<'a>(
                 }
             }
         }
+    }
+}
+
+/// The rules as methods of the state they decide on, for callers that hold a [`Tournament`]
+/// (written here, beside the rules, so that the state does not import them).
+impl Tournament {
+    /// The next top-cut round as the standings (first round) or the previous winners determine
+    /// it, or the rule that keeps it from being paired ([`derive_top_cut`]).
+    pub fn derive_top_cut(&self) -> Result<(u32, Vec<PairedTable>), Violation> {
+        derive_top_cut(self)
+    }
+
+    /// Every rule `event` breaks in this state ([`validate`]). Empty: it may be recorded.
+    pub fn validate(&self, event: &TournamentEvent) -> Vec<Violation> {
+        validate(self, event, true)
+    }
+
+    /// As [`Self::validate`] for a round the caller has just derived from this very state with
+    /// [`Self::derive_round`]: every rule but the re-derivation (which would repeat the work).
+    pub fn validate_derived(&self, event: &TournamentEvent) -> Vec<Violation> {
+        validate(self, event, false)
+    }
+
+    /// The state after `event` ([`apply`]): total, by value as a game's `apply` is.
+    #[must_use]
+    pub fn apply(self, event: &TournamentEvent) -> Self {
+        apply(self, event)
     }
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{ConfigV1, GameLink, MatchScore, PairedTable, Penalty, TournamentEvent};
+use super::events::{ConfigV1, GameLink, MatchScore, PairedTable, Penalty};
 use super::pairing::{self, order_key};
 use super::pods::{self, PodSize, PodStandingRow, PointsTable};
 use super::policy::Rules;

@@ -367,7 +367,8 @@ fn every_tour_rule_id_in_the_source_is_registered() {
 /// ARCHITECTURE.md's "Rule IDs" lists every registered TOUR ID (as it lists the KIFU ones).
 #[test]
 fn architecture_lists_every_tour_rule() {
-    let arch = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap();
+    let arch =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap();
     for (id, _) in kifu::tournament::rules::TOUR_RULES {
         assert!(arch.contains(&format!("| `{id}` |")), "ARCHITECTURE.md does not list {id}");
     }

@@ -196,6 +196,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -238,18 +240,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file (see the module documentation).
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// A registered squad: card ids in list order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -286,7 +278,7 @@ pub fn check_deck_with<'a>(deck: &DeckList, get: impl Fn(&str) -> Option<&'a Car
     }
     for id in &deck.cards {
         if get(id).is_none() {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog")));
+            out.push(crate::game::catalog::unknown_card(id));
         }
     }
     out

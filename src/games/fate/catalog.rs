@@ -161,6 +161,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -182,16 +184,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id.
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-/// The sample catalog shipped with kifu.
-pub fn sample() -> Catalog {
-    Catalog::embedded(SAMPLE_CATALOG)
-}
 
 /// Parses a plain-text deck list (`COUNT CARD-ID` lines) into card ids in list order.
 pub use crate::game::catalog::parse_count_list as parse_deck_list;
@@ -218,7 +212,7 @@ pub fn check_deck_with<'a>(
     let (mut spirits, mut classes) = (0, 0);
     for id in deck {
         match lookup(id).map(|d| d.kind) {
-            None => out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog"))),
+            None => out.push(crate::game::catalog::unknown_card(id)),
             Some(CardType::HeroicSpirit) => spirits += 1,
             Some(CardType::Class) => classes += 1,
             Some(CardType::SecretSign) => {}

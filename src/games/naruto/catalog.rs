@@ -132,6 +132,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -160,18 +162,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id.
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// Deck lists are `COUNT CARD-ID` lines, read and written by the shared parser.
 pub use crate::game::catalog::{format_count_list as format_deck_list, parse_count_list as parse_deck_list};
@@ -190,7 +182,7 @@ pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Opti
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for id in deck {
         let Some(def) = lookup(id) else {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
+            out.push(crate::game::catalog::unknown_card(id));
             continue;
         };
         if def.kind == CardType::Ninja && !def.combined {

@@ -152,6 +152,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -193,18 +195,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// A registered deck: the main deck and the G deck, as card ids in list order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -271,7 +263,7 @@ pub(crate) fn check_deck_with<'a>(deck: &DeckList, lookup: impl Fn(&str) -> Opti
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for id in &deck.main {
         let Some(def) = lookup(id) else {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
+            out.push(crate::game::catalog::unknown_card(id));
             continue;
         };
         if def.is_g_unit() {
@@ -325,7 +317,7 @@ pub(crate) fn check_deck_with<'a>(deck: &DeckList, lookup: impl Fn(&str) -> Opti
     }
     for id in &deck.g {
         match lookup(id) {
-            None => out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog"))),
+            None => out.push(crate::game::catalog::unknown_card(id)),
             Some(def) if !def.is_g_unit() => out.push(Violation::new(
                 "VG-ZONE-7",
                 format!("{id} ({}) is not a G unit: the G zone holds only G units", def.name),

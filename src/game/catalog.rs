@@ -265,6 +265,24 @@ pub fn embed_cards<'a, C: CatalogCard + Clone>(
     }
 }
 
+/// Where a deck check looks its cards up: the catalog a user brings to `kifu game new`, or the
+/// definitions a header embeds (a slice). One deck check per game serves both.
+pub trait CardLookup<C> {
+    fn card(&self, id: &str) -> Option<&C>;
+}
+
+impl<C> CardLookup<C> for Catalog<C> {
+    fn card(&self, id: &str) -> Option<&C> {
+        self.get(id)
+    }
+}
+
+impl<C: CatalogCard> CardLookup<C> for [C] {
+    fn card(&self, id: &str) -> Option<&C> {
+        embedded(self, id)
+    }
+}
+
 /// `KIFU-CARD-2`: a deck names card `id`, which its catalog does not define. One wording for
 /// every game's deck checks.
 pub fn unknown_card(id: &str) -> Violation {

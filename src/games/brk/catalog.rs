@@ -47,7 +47,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{parse_count_list, push_deck_entries, CatalogCard};
+use crate::game::catalog::{parse_count_list, push_deck_entries, CardLookup, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented cards only (the seed names none).
@@ -262,12 +262,7 @@ pub fn write_deck_list(deck: &DeckList) -> String {
 }
 
 /// The skeleton's squad rule (BRK-OPEN-1): 5 to 15 known cards.
-pub fn check_deck(deck: &DeckList, catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-/// [`check_deck`] against any card lookup (the header embeds its definitions).
-pub fn check_deck_with<'a>(deck: &DeckList, get: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &DeckList, cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     let n = deck.cards.len();
     if !(MIN_SQUAD..=MAX_SQUAD).contains(&n) {
@@ -277,7 +272,7 @@ pub fn check_deck_with<'a>(deck: &DeckList, get: impl Fn(&str) -> Option<&'a Car
         ));
     }
     for id in &deck.cards {
-        if get(id).is_none() {
+        if cards.card(id).is_none() {
             out.push(crate::game::catalog::unknown_card(id));
         }
     }

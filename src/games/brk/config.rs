@@ -21,8 +21,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
-use crate::game::catalog::{embed_cards, embedded};
+use super::catalog::{check_deck, CardDef, Catalog, DeckList};
+use crate::game::catalog::embed_cards;
 use crate::game::policy::{set_choice, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
 use crate::game::Violation;
@@ -145,7 +145,7 @@ impl BrkConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Brk as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         })
     }
 }

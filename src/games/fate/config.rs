@@ -29,7 +29,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::catalog::{embed_cards, embedded};
+use crate::game::catalog::embed_cards;
 use crate::game::policy::{flag, set_choice, set_flag, Choice, Policy, PolicyTable};
 use crate::game::Violation;
 
@@ -365,7 +365,7 @@ impl FateConfig {
             out.push(Violation::new("FATE-PHASE-1", format!("{n} Masters but {} decks", c.decks.len())));
         }
         for (seat, deck) in c.decks.iter().enumerate() {
-            for v in check_deck_with(deck, p.min_deck, |id| embedded(&c.cards, id)) {
+            for v in check_deck_with(deck, p.min_deck, &c.cards[..]) {
                 out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
             }
         }

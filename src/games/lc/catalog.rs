@@ -52,6 +52,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::catalog::CardLookup;
 use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
 use crate::game::Violation;
@@ -151,11 +152,7 @@ pub type Catalog = crate::game::catalog::Catalog<CardDef>;
 pub use crate::game::catalog::{format_count_list as format_deck_list, parse_count_list as parse_deck_list};
 
 /// The deck checks against a catalog. Empty means the deck may be registered.
-pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &[String], cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.len() < HAND_SIZE {
         out.push(Violation::new(
@@ -173,7 +170,7 @@ pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Opti
         ));
     }
     for id in deck {
-        if lookup(id).is_none() {
+        if cards.card(id).is_none() {
             out.push(crate::game::catalog::unknown_card(id));
         }
     }

@@ -27,8 +27,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::catalog::{embed_cards, embedded};
+use super::catalog::{check_deck, CardDef, Catalog};
+use crate::game::catalog::embed_cards;
 pub use crate::game::commit::RandomMode as ShuffleMode;
 use crate::game::policy::{flag, set_choice, set_flag, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
@@ -297,7 +297,7 @@ impl LcConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         let mut out = check_seats(<super::Lc as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         });
         let p = &c.policies;
         for (key, v, lo, hi, rule) in [

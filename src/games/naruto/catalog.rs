@@ -55,6 +55,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::catalog::CardLookup;
 use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
 use crate::game::Violation;
@@ -169,11 +170,7 @@ pub type Catalog = crate::game::catalog::Catalog<CardDef>;
 pub use crate::game::catalog::{format_count_list as format_deck_list, parse_count_list as parse_deck_list};
 
 /// Deck construction (NAR-DECK-2..4) against a catalog. Empty means the deck may be registered.
-pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &[String], cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.len() < 50 {
         out.push(Violation::new("NAR-DECK-2", format!("the deck has {} cards; at least 50 are required", deck.len())));
@@ -181,7 +178,7 @@ pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Opti
     let mut ninja = 0usize;
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for id in deck {
-        let Some(def) = lookup(id) else {
+        let Some(def) = cards.card(id) else {
             out.push(crate::game::catalog::unknown_card(id));
             continue;
         };

@@ -19,8 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::catalog::{embed_cards, embedded};
+use super::catalog::{check_deck, CardDef, Catalog};
+use crate::game::catalog::embed_cards;
 use crate::game::policy::{set_choice, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
 use crate::game::Violation;
@@ -235,7 +235,7 @@ impl NarutoConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Naruto as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         })
     }
 }

@@ -22,8 +22,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
-use crate::game::catalog::{embed_cards, embedded};
+use super::catalog::{check_deck, CardDef, Catalog, DeckList};
+use crate::game::catalog::embed_cards;
 use crate::game::policy::{flag, set_choice, set_flag, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
 use crate::game::{Seat, Violation};
@@ -229,7 +229,7 @@ impl VanguardConfig {
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Vanguard as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         })
     }
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use kifu::game::cards::{instance_id, Cards};
 use kifu::game::catalog::{
-    config_from_request, embed_cards, embedded, parse_count_list, unknown_card, Catalog, CatalogCard, DeckFormat,
+    config_from_request, embed_cards, parse_count_list, unknown_card, CardLookup, Catalog, CatalogCard, DeckFormat,
 };
 use kifu::game::commit::CommitmentLedger;
 use kifu::game::common::CommonEvent;
@@ -74,27 +74,13 @@ impl CatalogCard for CardDef {
 }
 
 /// TEN-DECK-1: a deck holds at least one card, each one the catalog knows (`KIFU-CARD-2`).
-pub fn check_deck<L: CardLookup + ?Sized>(deck: &[String], cards: &L) -> Vec<Violation> {
-    let mut out: Vec<Violation> = deck.iter().filter(|id| !cards.knows(id)).map(|id| unknown_card(id)).collect();
+pub fn check_deck(deck: &[String], cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
+    let mut out: Vec<Violation> =
+        deck.iter().filter(|id| cards.card(id).is_none()).map(|id| unknown_card(id)).collect();
     if deck.is_empty() {
         out.push(Violation::new("TEN-DECK-1", "a deck needs at least one card"));
     }
     out
-}
-
-/// Where a deck check looks cards up: the user's catalog, or the header's embedded cards.
-pub trait CardLookup {
-    fn knows(&self, id: &str) -> bool;
-}
-impl CardLookup for Catalog<CardDef> {
-    fn knows(&self, id: &str) -> bool {
-        self.get(id).is_some()
-    }
-}
-impl CardLookup for [CardDef] {
-    fn knows(&self, id: &str) -> bool {
-        embedded(self, id).is_some()
-    }
 }
 
 // ---- Config: the stored header and its policies ----
@@ -307,10 +293,10 @@ pub mod view {
 }
 
 pub mod coverage {
+    use kifu::game::rules::row;
     use kifu::game::{Enforcement, RuleCoverage};
 
     pub fn coverage() -> Vec<RuleCoverage> {
-        let row = |rule, summary, enforcement| RuleCoverage { rule, summary, enforcement };
         let fold = Enforcement::Informational { reason: "the fold ends the game; there is nothing to refuse" };
         vec![
             row("TEN-DECK-1", "a deck holds at least one card", Enforcement::Enforced),

@@ -16,18 +16,7 @@ use crate::game::{Outcome, Seat};
 pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
     use NarutoEvent::*;
     match event {
-        TurnMarkerSet { seat, value } => match seat {
-            Some(seat) => {
-                if let Some(p) = s.players.get_mut(*seat) {
-                    p.marker = *value;
-                    p.marker_set = true;
-                }
-            }
-            None => {
-                s.shared_marker = *value;
-                s.shared_marker_set = true;
-            }
-        },
+        TurnMarkerSet { seat, value } => turn_marker_set(&mut s, *seat, *value),
         SeedCommitted { key, commitment } => s.ledger.seed_committed(key, *commitment),
         DeckShuffled { deck, by, seed } => deck_shuffled(&mut s, deck, by, seed),
         FirstPlayerLotDrawn { winner, .. } => s.lot_winner = Some(*winner),
@@ -94,6 +83,22 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         CardRevealed { commitment, instance, .. } => card_revealed(&mut s, commitment, instance),
     }
     s
+}
+
+/// A player's own turn marker, or the shared one (`turn_marker=shared`, NAR-OPEN-5).
+fn turn_marker_set(s: &mut NarutoState, seat: Option<Seat>, value: u32) {
+    match seat {
+        Some(seat) => {
+            if let Some(p) = s.players.get_mut(seat) {
+                p.marker = value;
+                p.marker_set = true;
+            }
+        }
+        None => {
+            s.shared_marker = value;
+            s.shared_marker_set = true;
+        }
+    }
 }
 
 fn deck_shuffled(s: &mut NarutoState, deck: &Seat, by: &Seat, seed: &Option<String>) {

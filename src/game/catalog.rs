@@ -10,6 +10,9 @@ use crate::game::{NewGame, Violation};
 
 /// A game's card definition, as the catalog container needs to see it.
 pub trait CatalogCard: DeserializeOwned {
+    /// The sample catalog file shipped with kifu (`include_str!("sample-catalog.json")`), which
+    /// [`Catalog::sample`] reads.
+    const SAMPLE: &'static str;
     /// The printed card number, the catalog key.
     fn id(&self) -> &str;
     fn name(&self) -> &str;
@@ -70,6 +73,11 @@ impl<C: CatalogCard> Catalog<C> {
             }
         }
         Ok(Catalog { cards: out })
+    }
+
+    /// The game's sample catalog ([`CatalogCard::SAMPLE`]), used when a user brings none.
+    pub fn sample() -> Self {
+        Self::embedded(C::SAMPLE)
     }
 
     /// A catalog embedded in the binary (a game's sample catalog).
@@ -247,7 +255,7 @@ pub fn embed_cards<'a, C: CatalogCard + Clone>(
         }
         match catalog.get(id) {
             Some(def) => cards.push(def.clone()),
-            None => missing.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))),
+            None => missing.push(unknown_card(id)),
         }
     }
     if missing.is_empty() {
@@ -255,6 +263,30 @@ pub fn embed_cards<'a, C: CatalogCard + Clone>(
     } else {
         Err(missing)
     }
+}
+
+/// Where a deck check looks its cards up: the catalog a user brings to `kifu game new`, or the
+/// definitions a header embeds (a slice). One deck check per game serves both.
+pub trait CardLookup<C> {
+    fn card(&self, id: &str) -> Option<&C>;
+}
+
+impl<C> CardLookup<C> for Catalog<C> {
+    fn card(&self, id: &str) -> Option<&C> {
+        self.get(id)
+    }
+}
+
+impl<C: CatalogCard> CardLookup<C> for [C] {
+    fn card(&self, id: &str) -> Option<&C> {
+        embedded(self, id)
+    }
+}
+
+/// `KIFU-CARD-2`: a deck names card `id`, which its catalog does not define. One wording for
+/// every game's deck checks.
+pub fn unknown_card(id: &str) -> Violation {
+    Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog"))
 }
 
 /// The embedded definition of card `id`.

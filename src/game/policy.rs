@@ -50,6 +50,71 @@ pub struct Policy<P: 'static> {
     pub set: fn(&mut P, &str) -> Option<()>,
 }
 
+/// A game's policy struct and its table: setting and listing a policy, written once for every game.
+/// A game writes `impl PolicyTable for Policies { const TABLE: ... = POLICIES; }`.
+pub trait PolicyTable: Sized + 'static {
+    /// Every row, in the order headers, views and help texts list them.
+    const TABLE: &'static [Policy<Self>];
+
+    /// Sets one policy from its string key and value ([`set`]).
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        set(Self::TABLE, self, key, value)
+    }
+
+    /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
+    fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        pairs(Self::TABLE, self)
+    }
+}
+
+/// The accessors of a game's header enum whose versions so far are one, `V1` (with fields
+/// `policies` and, for games that keep a shuffle mode beside the table, `shuffles`), written once:
+/// `v1()`, `policies()` and `set_policy(key, value)` (the `--policy KEY=VALUE` of `kifu game new`).
+/// `config_v1!(MyConfig, ConfigV1, Policies)`; add `, mode: shuffles` for a shuffle mode, which
+/// `shuffles=physical|digital` sets ([`set_with_mode`]).
+#[macro_export]
+macro_rules! config_v1 {
+    ($config:ident, $v1:ty, $policies:ty $(, mode: $mode:ident)?) => {
+        impl $config {
+            /// The header's first (and so far only) version.
+            pub fn v1(&self) -> &$v1 {
+                match self {
+                    $config::V1(c) => c,
+                }
+            }
+
+            pub fn policies(&self) -> &$policies {
+                &self.v1().policies
+            }
+
+            /// Sets a policy by key (`--policy KEY=VALUE`).
+            pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
+                let $config::V1(c) = self;
+                $crate::config_v1!(@set c, key, value $(, $mode)?)
+            }
+        }
+    };
+    (@set $c:ident, $key:ident, $value:ident) => {
+        $crate::game::policy::PolicyTable::set(&mut $c.policies, $key, $value)
+    };
+    (@set $c:ident, $key:ident, $value:ident, $mode:ident) => {
+        $crate::game::policy::set_with_mode(
+            <$crate::game::policy::Policy<_>>::table_of(&$c.policies),
+            &mut $c.policies,
+            (stringify!($mode), &mut $c.$mode),
+            $key,
+            $value,
+        )
+    };
+}
+
+impl<P: PolicyTable> Policy<P> {
+    /// The table of a policy struct (so a macro can name it from a value).
+    pub fn table_of(_: &P) -> &'static [Policy<P>] {
+        P::TABLE
+    }
+}
+
 /// Sets `field` to the [`Choice`] named `value`: the `set` of a choice row.
 pub fn set_choice<T: Choice>(field: &mut T, value: &str) -> Option<()> {
     *field = T::parse(value)?;

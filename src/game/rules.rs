@@ -44,6 +44,11 @@ pub struct RuleCoverage {
     pub enforcement: Enforcement,
 }
 
+/// One row of a coverage table: what every game's `coverage()` lists.
+pub fn row(rule: RuleId, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
+    RuleCoverage { rule, summary, enforcement }
+}
+
 /// One game's coverage table as markdown: the generated `src/games/{game}/COVERAGE.md`.
 ///
 /// `groups` are rule-ID prefixes counted on lines of their own (`["VG-", "VGC-"]`, for a game whose

@@ -228,6 +228,52 @@ pub fn check_when<G: Game>(name: &str, covers: &[&str], then: &[&'static str], s
     let _ = G::apply(state, event);
 }
 
+/// One given/when/then rule case, the one scaffold every game's rule tests use: a configuration,
+/// the events that lead up to the moment (`given`, each legal unless told otherwise), the moment
+/// itself (`when`: registering the decks or one event) and the rule IDs it must break (`then`).
+pub struct Case<G: Game> {
+    pub config: G::Config,
+    pub given: Vec<G::Event>,
+    /// Given events a judge forced into the log (indices into `given`): folded without checking.
+    pub forced: Vec<usize>,
+    /// Rule IDs any given event may break (a forced simultaneous loss, say); others still fail.
+    pub tolerated: Vec<&'static str>,
+    pub when: When<G::Event>,
+    pub then: Vec<&'static str>,
+}
+
+impl<G: Game> Case<G> {
+    pub fn new(config: G::Config, given: Vec<G::Event>, when: When<G::Event>, then: &[&'static str]) -> Self {
+        Case { config, given, forced: vec![], tolerated: vec![], when, then: then.to_vec() }
+    }
+
+    /// A case whose moment is one event.
+    pub fn event(config: G::Config, given: Vec<G::Event>, when: G::Event, then: &[&'static str]) -> Self {
+        Case::new(config, given, When::Event(when), then)
+    }
+
+    /// A case whose moment is registering the decks (`Game::setup`).
+    pub fn setup(config: G::Config, then: &[&'static str]) -> Self {
+        Case::new(config, vec![], When::Setup, then)
+    }
+}
+
+/// Runs a case: sets the game up ([`start_case`]), folds `given` as the recorder would (each given
+/// event must itself be legal unless forced or breaking only tolerated rules), then validates
+/// `when` and compares the sorted, de-duplicated rule IDs with `then` ([`check_when`]).
+pub fn run_case<G: Game>(name: &str, covers: &[&str], c: Case<G>) {
+    let Some((mut state, event)) = start_case::<G>(name, &c.config, c.when, &c.then) else {
+        return;
+    };
+    for (i, g) in c.given.iter().enumerate() {
+        let v: Vec<Violation> = G::validate(&state, g).into_iter().filter(|v| !c.tolerated.contains(&v.rule)).collect();
+        assert!(c.forced.contains(&i) || v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
+        G::ledger_mut(&mut state).at(i as u64);
+        state = G::apply(state, g);
+    }
+    check_when::<G>(name, covers, &c.then, state, &event);
+}
+
 /// Every rule the coverage table marks Enforced has a case, and no case claims an ID the table
 /// does not list as Enforced (KIFU IDs are the recorder's own).
 pub fn check_enforced_rules_have_cases(cases: &[(&str, &[&str])], coverage: Vec<RuleCoverage>) {
@@ -240,14 +286,14 @@ pub fn check_enforced_rules_have_cases(cases: &[(&str, &[&str])], coverage: Vec<
     assert!(stray.is_empty(), "cases cover IDs not marked Enforced: {stray:?}");
 }
 
-/// One `#[test]` per case, each calling the invoking module's `run(name, covers, case)`, and
+/// One `#[test]` per case, each running it through [`run_case`], and
 /// `CASES`: (test name, rule IDs it covers) for every case.
 macro_rules! cases {
     ($( $name:ident [$($id:literal),*] => $body:expr; )*) => {
         $(
             #[test]
             fn $name() {
-                run(stringify!($name), &[$($id),*], $body);
+                $crate::game_support::run_case(stringify!($name), &[$($id),*], $body);
             }
         )*
         /// (test name, rule IDs it covers) for every case above.

@@ -32,6 +32,7 @@ mod store_model;
 mod store_recovery;
 mod support;
 mod tournament;
+mod toy_game;
 mod vanguard;
 
 /// Every file in tests/it is a module of this binary (jj's "no forgotten test files").

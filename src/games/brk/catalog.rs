@@ -47,7 +47,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{parse_count_list, push_deck_entries, CatalogCard};
+use crate::game::catalog::{parse_count_list, push_deck_entries, CardLookup, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented cards only (the seed names none).
@@ -196,6 +196,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -238,18 +240,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file (see the module documentation).
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// A registered squad: card ids in list order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -270,12 +262,7 @@ pub fn write_deck_list(deck: &DeckList) -> String {
 }
 
 /// The skeleton's squad rule (BRK-OPEN-1): 5 to 15 known cards.
-pub fn check_deck(deck: &DeckList, catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-/// [`check_deck`] against any card lookup (the header embeds its definitions).
-pub fn check_deck_with<'a>(deck: &DeckList, get: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &DeckList, cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     let n = deck.cards.len();
     if !(MIN_SQUAD..=MAX_SQUAD).contains(&n) {
@@ -285,8 +272,8 @@ pub fn check_deck_with<'a>(deck: &DeckList, get: impl Fn(&str) -> Option<&'a Car
         ));
     }
     for id in &deck.cards {
-        if get(id).is_none() {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not in the catalog")));
+        if cards.card(id).is_none() {
+            out.push(crate::game::catalog::unknown_card(id));
         }
     }
     out

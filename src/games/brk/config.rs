@@ -21,9 +21,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog, DeckList};
-use crate::game::catalog::{embed_cards, embedded};
-use crate::game::policy::{self, set_choice, Choice, Policy};
+use super::catalog::{check_deck, CardDef, Catalog, DeckList};
+use crate::game::catalog::embed_cards;
+use crate::game::policy::{set_choice, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
 use crate::game::Violation;
 
@@ -128,17 +128,11 @@ pub const POLICIES: &[Policy<Policies>] = &[
     },
 ];
 
-impl Policies {
-    /// Sets one policy from its string key and value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        policy::set(POLICIES, self, key, value)
-    }
-
-    /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        policy::pairs(POLICIES, self)
-    }
+impl PolicyTable for Policies {
+    const TABLE: &'static [Policy<Policies>] = POLICIES;
 }
+
+crate::config_v1!(BrkConfig, ConfigV1, Policies);
 
 impl BrkConfig {
     /// A config for two players and their squads, embedding the definitions the squads use.
@@ -147,27 +141,11 @@ impl BrkConfig {
         Ok(BrkConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default() }))
     }
 
-    pub fn v1(&self) -> &ConfigV1 {
-        match self {
-            BrkConfig::V1(c) => c,
-        }
-    }
-
-    pub fn policies(&self) -> &Policies {
-        &self.v1().policies
-    }
-
-    /// Sets a policy by key (`--policy KEY=VALUE`).
-    pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let BrkConfig::V1(c) = self;
-        c.policies.set(key, value)
-    }
-
     /// Everything wrong with the header: two players with a squad each, each squad (BRK-OPEN-1).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Brk as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         })
     }
 }

@@ -4,14 +4,12 @@
 //! checks this table against the digest and another keeps `COVERAGE.md` in sync with
 //! [`coverage_markdown`] (regenerate with `UPDATE_EXPECT=1 cargo test`).
 
-use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
+use crate::game::rules::Enforcement::{Enforced, Informational, RecordedNotEnforced};
 use crate::game::RuleCoverage;
 
 const TITLE: &str = "a title or lead sentence with no rule text (digest §2.7)";
 
-fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
-    RuleCoverage { rule, summary, enforcement }
-}
+use crate::game::rules::row;
 
 /// Every BRK rule ID with its enforcement.
 #[rustfmt::skip]

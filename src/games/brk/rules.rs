@@ -27,10 +27,10 @@
 //! squad lacks), `KIFU-SEAL-1` (a sealed identity revealed wrongly).
 
 use super::catalog::{AbilityKind, Resource, ResourceAmount, Trigger};
-use super::config::{FalseAssumption, PriorityRule};
 use super::events::{BrkEvent, CardRef, Phase, ProtectionHit, RevealReason, Zone};
+pub use super::state::{illegal_reason, priority_after};
 use super::state::{Action, BrkState, Piece, Status, TURN_LIMIT};
-use crate::game::{opponent, Seat, Violation};
+use crate::game::{Seat, Violation};
 
 /// The rule-check scaffold on a BRK state (see [`crate::game::check`]).
 type Check<'a> = crate::game::check::Check<'a, BrkState>;
@@ -49,43 +49,6 @@ fn committed_gold(s: &BrkState, seat: Seat) -> u32 {
 
 fn gold_of(r: &[ResourceAmount]) -> u32 {
     r.iter().filter(|x| x.resource == Resource::Gold).map(|x| u32::from(x.amount)).sum()
-}
-
-/// Who holds priority after `seat` declared, blocked or interrupted (BRK-STACK-3 by policy).
-pub fn priority_after(s: &BrkState, seat: Seat) -> Option<Seat> {
-    match s.policies.priority {
-        PriorityRule::Alternate => Some(opponent(seat)),
-        PriorityRule::ActiveFirst => s.active,
-    }
-}
-
-/// Why an action waiting on the stack has become illegal (BRK-INT-5), if it has: the rule and how.
-pub fn illegal_reason(s: &BrkState, a: &Action) -> Option<(&'static str, String)> {
-    for t in &a.targets {
-        let Some(p) = s.piece(t) else { continue };
-        if p.zone != Zone::Play {
-            return Some(("BRK-INT-5", format!("its target {t} left play")));
-        }
-        if p.hidden {
-            continue;
-        }
-        let Some(def) = s.def_of(p) else { continue };
-        if let Some(x) = &a.ability.requires {
-            if !def.has_trait(x) && a.assumed.contains(t) && s.policies.false_assumption == FalseAssumption::Interrupt {
-                return Some((
-                    "BRK-HID-11",
-                    format!("revealed {t} lacks [{x}], which the declaration assumed (BRK-OPEN-3 policy: interrupt)"),
-                ));
-            }
-        }
-        if a.ability.kind == AbilityKind::FinishingBlow && p.lives > i16::from(a.ability.amount) {
-            return Some((
-                "BRK-INT-5",
-                format!("a finishing blow of {} on {t}, which now has {} lives", a.ability.amount, p.lives),
-            ));
-        }
-    }
-    None
 }
 
 fn pierced(a: &Action, protection: &str, component: &str) -> bool {

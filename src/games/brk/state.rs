@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use super::catalog::{AbilityDef, CardDef, ResourceAmount};
-use super::config::{BrkConfig, Policies};
+use super::catalog::{AbilityDef, AbilityKind, CardDef, ResourceAmount};
+use super::config::{BrkConfig, FalseAssumption, Policies, PriorityRule};
 use super::events::{Cell, Phase, Zone};
 use crate::game::commit::{Commitment, CommitmentLedger};
-use crate::game::{Outcome, Seat, Seats};
+use crate::game::{opponent, Outcome, Seat, Seats};
 
 /// The card definitions and the registered squads, shared by every state of a game.
 pub type Cards = crate::game::cards::Cards<CardDef>;
@@ -320,4 +320,43 @@ impl crate::game::check::CardTable for BrkState {
     fn seat_name(&self, seat: Seat) -> String {
         self.name(seat)
     }
+}
+
+// ---- Pure state queries the fold and the rules share (the fold never imports the rules) ----
+
+/// Who holds priority after `seat` declared, blocked or interrupted (BRK-STACK-3 by policy).
+pub fn priority_after(s: &BrkState, seat: Seat) -> Option<Seat> {
+    match s.policies.priority {
+        PriorityRule::Alternate => Some(opponent(seat)),
+        PriorityRule::ActiveFirst => s.active,
+    }
+}
+
+/// Why an action waiting on the stack has become illegal (BRK-INT-5), if it has: the rule and how.
+pub fn illegal_reason(s: &BrkState, a: &Action) -> Option<(&'static str, String)> {
+    for t in &a.targets {
+        let Some(p) = s.piece(t) else { continue };
+        if p.zone != Zone::Play {
+            return Some(("BRK-INT-5", format!("its target {t} left play")));
+        }
+        if p.hidden {
+            continue;
+        }
+        let Some(def) = s.def_of(p) else { continue };
+        if let Some(x) = &a.ability.requires {
+            if !def.has_trait(x) && a.assumed.contains(t) && s.policies.false_assumption == FalseAssumption::Interrupt {
+                return Some((
+                    "BRK-HID-11",
+                    format!("revealed {t} lacks [{x}], which the declaration assumed (BRK-OPEN-3 policy: interrupt)"),
+                ));
+            }
+        }
+        if a.ability.kind == AbilityKind::FinishingBlow && p.lives > i16::from(a.ability.amount) {
+            return Some((
+                "BRK-INT-5",
+                format!("a finishing blow of {} on {t}, which now has {} lives", a.ability.amount, p.lives),
+            ));
+        }
+    }
+    None
 }

@@ -11,6 +11,7 @@
 use super::catalog::{Resource, ResourceAmount};
 use super::events::{BrkEvent, CardRef, Cell, Zone};
 use super::state::{BrkState, Piece, Status};
+use crate::game::policy::PolicyTable;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Viewer, Visibility};
 

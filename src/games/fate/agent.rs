@@ -24,7 +24,7 @@ use crate::game::{AgentRng, Seat};
 
 /// A random legal deck from the sample catalog: 1–2 Heroic Spirits, 1–2 Classes, Secret Signs to 20–26 cards.
 pub fn random_deck(rng: &mut AgentRng) -> Vec<String> {
-    let cat = catalog::sample();
+    let cat = catalog::Catalog::sample();
     let of = |k: CardType| cat.cards.values().filter(|d| d.kind == k).map(|d| d.id.clone()).collect::<Vec<_>>();
     let (spirits, classes, signs) = (of(CardType::HeroicSpirit), of(CardType::Class), of(CardType::SecretSign));
     let mut deck = Vec::new();
@@ -43,7 +43,7 @@ pub fn random_deck(rng: &mut AgentRng) -> Vec<String> {
 
 /// A self-play configuration: random decks and a random mix of policies.
 pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, AgentSecrets) {
-    let cat = catalog::sample();
+    let cat = catalog::Catalog::sample();
     let decks: Vec<Vec<String>> = players.iter().map(|_| random_deck(rng)).collect();
     let mut config = FateConfig::new(players.to_vec(), decks.clone(), &cat).unwrap_or_else(|_| {
         FateConfig::V1(ConfigV1 { players: players.to_vec(), decks, cards: Vec::new(), policies: Default::default() })

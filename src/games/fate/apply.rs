@@ -8,8 +8,11 @@
 
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
-use super::events::{CardRef, CardState, CommonEvent, FateEvent, Payment, Process, SpellUse, Step};
+use super::events::{
+    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Step, Unveiled,
+};
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
+use crate::game::commit::Commitment;
 use crate::game::{Outcome, Seat};
 
 /// Applies one event.
@@ -25,233 +28,277 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
     // Every other event uses the rolls and picks recorded for it (validate checks which).
     let used = std::mem::take(&mut s.pending);
     match event {
-        ServantSet { seat, heroic_spirit, class } => {
-            for r in [heroic_spirit, class] {
-                if let CardRef::Sealed(c) = r {
-                    s.ledger.card_sealed(*c);
-                }
-            }
-            if let Some(m) = s.master_mut(*seat) {
-                let (hs, cl) = (held_ref(heroic_spirit), held_ref(class));
-                m.take_from_deck(&hs);
-                m.take_from_deck(&cl);
-                m.servant = Some(Servant { heroic_spirit: hs, class: cl, face_down: true, pose: Pose::Standing });
-            }
-        }
-        CardsDealt { seat, cards } => {
-            draw(&mut s, *seat, cards);
-            if let Some(m) = s.master_mut(*seat) {
-                m.dealt = true;
-            }
-        }
-        FirstActiveMasterChosen { seat } => {
-            s.active_master = Some(*seat);
-            s.phase = 1;
-            s.step = Step::TurnOver;
-        }
+        ServantSet { seat, heroic_spirit, class } => servant_set(&mut s, seat, heroic_spirit, class),
+        CardsDealt { seat, cards } => cards_dealt(&mut s, seat, cards),
+        FirstActiveMasterChosen { seat } => first_active_master_chosen(&mut s, seat),
         ActiveMasterHandedOver { to, .. } => hand_over(&mut s, *to),
-        TurnStarted { seat } => {
-            s.turn += 1;
-            if s.active_master == Some(*seat) {
-                s.am_turns += 1;
-            }
-            s.phase_turns += 1;
-            s.turn_master = Some(*seat);
-            s.flags = TurnFlags::default();
-            s.encounter_pending = false;
-            s.battle = None;
-            to_step(&mut s, Step::Stand);
-        }
-        CardsStood { seat } => {
-            if let Some(m) = s.master_mut(*seat) {
-                if let Some(sv) = m.servant.as_mut().filter(|x| x.pose == Pose::Resting) {
-                    sv.pose = Pose::Standing;
-                }
-                for sign in m.signs.iter_mut().filter(|x| x.pose == Pose::Resting) {
-                    sign.pose = Pose::Standing;
-                }
-            }
-            to_step(&mut s, Step::Draw);
-        }
-        CardDrawn { seat, card } => {
-            draw(&mut s, *seat, card.as_slice());
-            to_step(&mut s, Step::Ritual);
-        }
-        SecretSignPlaced { seat, card } => {
-            if let Some(m) = s.master_mut(*seat) {
-                take_hand(m, card);
-                // A card lies in one place: a sign forced a second time does not copy it.
-                if !m.signs.iter().any(|x| &x.card == card) {
-                    m.signs.push(Sign { card: card.clone(), pose: Pose::Standing });
-                }
-            }
-            s.flags.sign_placed = true;
-        }
-        ServantRevealed { seat, cards, drawn } => {
-            turn_up(&mut s, *seat, cards);
-            draw(&mut s, *seat, drawn);
-            s.flags.servant_revealed = true;
-        }
-        RitualStepEnded { .. } => {
-            let next = if s.flags.ritual_used() { Step::Encounter } else { Step::Declare };
-            to_step(&mut s, next);
-        }
-        EncounterRolled { .. } => {
-            // The face is the roll recorded for it; a forced roll with none recorded battles no one.
-            if rolled_faces(&used).first() == Some(&1) {
-                s.encounter_pending = true;
-            } else {
-                to_step(&mut s, Step::End);
-            }
-        }
+        TurnStarted { seat } => turn_started(&mut s, seat),
+        CardsStood { seat } => cards_stood(&mut s, seat),
+        CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
+        SecretSignPlaced { seat, card } => secret_sign_placed(&mut s, seat, card),
+        ServantRevealed { seat, cards, drawn } => servant_revealed(&mut s, seat, cards, drawn),
+        RitualStepEnded { .. } => ritual_step_ended(&mut s),
+        EncounterRolled { .. } => encounter_rolled(&mut s, &used),
         RandomServantSelected { seat, target } | AssaultDeclared { seat, target } => {
             s.encounter_pending = false;
             start_battle(&mut s, *seat, *target);
         }
         BattleStepSkipped { .. } => to_step(&mut s, Step::End),
-        BattleServantsRevealed { servants } => {
-            for sv in servants {
-                turn_up(&mut s, sv.seat, &sv.cards);
-            }
-            to_process(&mut s, Process::Battle);
-        }
+        BattleServantsRevealed { servants } => battle_servants_revealed(&mut s, servants),
         BattleProcessEnded => to_process(&mut s, Process::Attack),
-        AttackTypeChosen { seat, attack } => {
-            let Some(b) = s.battle.clone() else { return s };
-            if *seat == b.attacker && b.attack.is_none() {
-                let denied = s.response_denied(&b);
-                if let Some(b) = s.battle.as_mut() {
-                    b.attack = Some(*attack);
-                }
-                to_process(&mut s, if denied { Process::Wounding } else { Process::Response });
-            } else {
-                if let Some(b) = s.battle.as_mut() {
-                    b.response = Some(*attack);
-                }
-                to_process(&mut s, Process::Wounding);
-            }
-        }
-        DamageDealt { to_attacker, to_responder } => {
-            let Some(b) = s.battle.clone() else { return s };
-            if let Some(x) = s.battle.as_mut() {
-                x.damage = Some((*to_attacker, *to_responder));
-            }
-            // Damage is simultaneous (FATE-BATTLE-10): both sides lose prana before either defeat counts.
-            let mut fallen = Vec::new();
-            for (seat, dmg) in [(b.attacker, *to_attacker), (b.responder, *to_responder)] {
-                if dmg > 0 {
-                    if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
-                        sv.pose = Pose::Resting;
-                    }
-                    if lose_prana(&mut s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX)) {
-                        fallen.push(seat);
-                    }
-                }
-            }
-            defeat(&mut s, &fallen, "FATE-OPEN-13: the Servant's prana reached 0");
-            to_process(&mut s, Process::Retreat);
-        }
-        CardTakenFromHand { winner, loser, index, card } => {
-            if let Some(m) = s.master_mut(*loser) {
-                if usize::from(*index) < m.hand.len() {
-                    m.hand.remove(usize::from(*index));
-                }
-            }
-            if let CardRef::Sealed(c) = card {
-                s.ledger.card_sealed(*c);
-            }
-            if let Some(m) = s.master_mut(*winner) {
-                m.hand.push(held_ref(card));
-            }
-            if let Some(b) = s.battle.as_mut() {
-                b.card_taken = true;
-            }
-        }
+        AttackTypeChosen { seat, attack } => attack_type_chosen(&mut s, seat, attack),
+        DamageDealt { to_attacker, to_responder } => damage_dealt(&mut s, to_attacker, to_responder),
+        CardTakenFromHand { winner, loser, index, card } => card_taken_from_hand(&mut s, winner, loser, index, card),
         BattleEnded => {
             s.battle = None;
             to_step(&mut s, Step::End);
         }
-        HandDiscarded { seat, cards } => {
-            if let Some(m) = s.master_mut(*seat) {
-                for c in cards {
-                    discard_from_hand(m, c);
-                }
-            }
-        }
-        TurnEnded { .. } => {
-            s.bonuses.clear();
-            to_step(&mut s, Step::TurnOver);
-        }
+        HandDiscarded { seat, cards } => hand_discarded(&mut s, seat, cards),
+        TurnEnded { .. } => turn_ended(&mut s),
         EffectActivated { seat, card, effect, paid, succeeded } => {
-            let counts = *succeeded || s.policies.failed_roll_counts;
-            if counts {
-                s.activated.insert(*seat);
-            }
-            if *succeeded || !s.policies.failed_roll_refund {
-                pay(&mut s, *seat, card, paid);
-            }
-            let _ = effect;
+            effect_activated(&mut s, seat, card, effect, paid, succeeded)
         }
-        CommandSpellUsed { seat, spell } => {
-            let seat = *seat;
-            match spell {
-                SpellUse::PranaRestored => change_prana(&mut s, seat, 1),
-                SpellUse::StatRaised(stat) => {
-                    let n = s.sign_count(seat);
-                    s.bonuses.push((seat, *stat, n));
-                }
-                SpellUse::MarkRemoved(mark) => {
-                    if let Some(m) = s.master_mut(seat) {
-                        if let Some(i) = m.marks.iter().position(|x| x == mark) {
-                            m.marks.remove(i);
-                        }
-                    }
-                }
-                SpellUse::EffectUsedFree { .. } => {}
-                SpellUse::ServantStood => {
-                    if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
-                        sv.pose = Pose::Standing;
-                    }
-                }
-            }
-            lose_spell(&mut s, seat);
-        }
-        CardStateChanged { card, state, .. } => {
-            for m in &mut s.masters {
-                if let Some(sv) = m.servant.as_mut().filter(|x| x.holds(card)) {
-                    match state {
-                        CardState::FaceDown => sv.face_down = true,
-                        other => {
-                            sv.face_down = false;
-                            sv.pose = pose_of(*other);
-                        }
-                    }
-                }
-                if let Some(sign) = m.signs.iter_mut().find(|x| &x.card == card) {
-                    sign.pose = pose_of(*state);
-                }
-            }
-        }
+        CommandSpellUsed { seat, spell } => command_spell_used(&mut s, seat, spell),
+        CardStateChanged { card, state, .. } => card_state_changed(&mut s, card, state),
         PranaChanged { seat, delta, .. } => change_prana(&mut s, *seat, *delta),
         StatModified { seat, stat, delta, .. } => s.bonuses.push((*seat, *stat, *delta)),
-        SpecialMarkPlaced { seat, mark, .. } => {
-            if let Some(m) = s.master_mut(*seat) {
-                m.marks.push(mark.clone());
-            }
-        }
+        SpecialMarkPlaced { seat, mark, .. } => special_mark_placed(&mut s, seat, mark),
         EffectResolved { .. } => {}
         CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat),
         Common(_) => {}
-        CardRevealed { seat, commitment, card, .. } => {
-            s.ledger.card_revealed(commitment, card);
-            if let Some(m) = s.master_mut(*seat) {
-                if let Some(h) = m.hand.iter_mut().find(|h| **h == Held::Sealed(*commitment)) {
-                    *h = Held::Known(card.clone());
-                }
+        CardRevealed { seat, commitment, card, .. } => card_revealed(&mut s, seat, commitment, card),
+    }
+    s
+}
+
+fn servant_set(s: &mut FateState, seat: &Seat, heroic_spirit: &CardRef, class: &CardRef) {
+    for r in [heroic_spirit, class] {
+        if let CardRef::Sealed(c) = r {
+            s.ledger.card_sealed(*c);
+        }
+    }
+    if let Some(m) = s.master_mut(*seat) {
+        let (hs, cl) = (held_ref(heroic_spirit), held_ref(class));
+        m.take_from_deck(&hs);
+        m.take_from_deck(&cl);
+        m.servant = Some(Servant { heroic_spirit: hs, class: cl, face_down: true, pose: Pose::Standing });
+    }
+}
+
+fn cards_dealt(s: &mut FateState, seat: &Seat, cards: &[CardRef]) {
+    draw(s, *seat, cards);
+    if let Some(m) = s.master_mut(*seat) {
+        m.dealt = true;
+    }
+}
+
+fn first_active_master_chosen(s: &mut FateState, seat: &Seat) {
+    s.active_master = Some(*seat);
+    s.phase = 1;
+    s.step = Step::TurnOver;
+}
+
+fn turn_started(s: &mut FateState, seat: &Seat) {
+    s.turn += 1;
+    if s.active_master == Some(*seat) {
+        s.am_turns += 1;
+    }
+    s.phase_turns += 1;
+    s.turn_master = Some(*seat);
+    s.flags = TurnFlags::default();
+    s.encounter_pending = false;
+    s.battle = None;
+    to_step(s, Step::Stand);
+}
+
+fn cards_stood(s: &mut FateState, seat: &Seat) {
+    if let Some(m) = s.master_mut(*seat) {
+        if let Some(sv) = m.servant.as_mut().filter(|x| x.pose == Pose::Resting) {
+            sv.pose = Pose::Standing;
+        }
+        for sign in m.signs.iter_mut().filter(|x| x.pose == Pose::Resting) {
+            sign.pose = Pose::Standing;
+        }
+    }
+    to_step(s, Step::Draw);
+}
+
+fn card_drawn(s: &mut FateState, seat: &Seat, card: &Option<CardRef>) {
+    draw(s, *seat, card.as_slice());
+    to_step(s, Step::Ritual);
+}
+
+fn secret_sign_placed(s: &mut FateState, seat: &Seat, card: &str) {
+    if let Some(m) = s.master_mut(*seat) {
+        take_hand(m, card);
+        // A card lies in one place: a sign forced a second time does not copy it.
+        if !m.signs.iter().any(|x| x.card == card) {
+            m.signs.push(Sign { card: card.to_string(), pose: Pose::Standing });
+        }
+    }
+    s.flags.sign_placed = true;
+}
+
+fn servant_revealed(s: &mut FateState, seat: &Seat, cards: &[Unveiled], drawn: &[CardRef]) {
+    turn_up(s, *seat, cards);
+    draw(s, *seat, drawn);
+    s.flags.servant_revealed = true;
+}
+
+fn ritual_step_ended(s: &mut FateState) {
+    let next = if s.flags.ritual_used() { Step::Encounter } else { Step::Declare };
+    to_step(s, next);
+}
+
+fn encounter_rolled(s: &mut FateState, used: &[CommonEvent]) {
+    // The face is the roll recorded for it; a forced roll with none recorded battles no one.
+    if rolled_faces(used).first() == Some(&1) {
+        s.encounter_pending = true;
+    } else {
+        to_step(s, Step::End);
+    }
+}
+
+fn battle_servants_revealed(s: &mut FateState, servants: &[ServantUnveiled]) {
+    for sv in servants {
+        turn_up(s, sv.seat, &sv.cards);
+    }
+    to_process(s, Process::Battle);
+}
+
+fn attack_type_chosen(s: &mut FateState, seat: &Seat, attack: &AttackType) {
+    let Some(b) = s.battle.clone() else { return };
+    if *seat == b.attacker && b.attack.is_none() {
+        let denied = s.response_denied(&b);
+        if let Some(b) = s.battle.as_mut() {
+            b.attack = Some(*attack);
+        }
+        to_process(s, if denied { Process::Wounding } else { Process::Response });
+    } else {
+        if let Some(b) = s.battle.as_mut() {
+            b.response = Some(*attack);
+        }
+        to_process(s, Process::Wounding);
+    }
+}
+
+fn damage_dealt(s: &mut FateState, to_attacker: &u32, to_responder: &u32) {
+    let Some(b) = s.battle.clone() else { return };
+    if let Some(x) = s.battle.as_mut() {
+        x.damage = Some((*to_attacker, *to_responder));
+    }
+    // Damage is simultaneous (FATE-BATTLE-10): both sides lose prana before either defeat counts.
+    let mut fallen = Vec::new();
+    for (seat, dmg) in [(b.attacker, *to_attacker), (b.responder, *to_responder)] {
+        if dmg > 0 {
+            if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
+                sv.pose = Pose::Resting;
+            }
+            if lose_prana(s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX)) {
+                fallen.push(seat);
             }
         }
     }
-    s
+    defeat(s, &fallen, "FATE-OPEN-13: the Servant's prana reached 0");
+    to_process(s, Process::Retreat);
+}
+
+fn card_taken_from_hand(s: &mut FateState, winner: &Seat, loser: &Seat, index: &u8, card: &CardRef) {
+    if let Some(m) = s.master_mut(*loser) {
+        if usize::from(*index) < m.hand.len() {
+            m.hand.remove(usize::from(*index));
+        }
+    }
+    if let CardRef::Sealed(c) = card {
+        s.ledger.card_sealed(*c);
+    }
+    if let Some(m) = s.master_mut(*winner) {
+        m.hand.push(held_ref(card));
+    }
+    if let Some(b) = s.battle.as_mut() {
+        b.card_taken = true;
+    }
+}
+
+fn hand_discarded(s: &mut FateState, seat: &Seat, cards: &[String]) {
+    if let Some(m) = s.master_mut(*seat) {
+        for c in cards {
+            discard_from_hand(m, c);
+        }
+    }
+}
+
+fn turn_ended(s: &mut FateState) {
+    s.bonuses.clear();
+    to_step(s, Step::TurnOver);
+}
+
+fn effect_activated(s: &mut FateState, seat: &Seat, card: &str, effect: &u8, paid: &[Payment], succeeded: &bool) {
+    let counts = *succeeded || s.policies.failed_roll_counts;
+    if counts {
+        s.activated.insert(*seat);
+    }
+    if *succeeded || !s.policies.failed_roll_refund {
+        pay(s, *seat, card, paid);
+    }
+    let _ = effect;
+}
+
+fn command_spell_used(s: &mut FateState, seat: &Seat, spell: &SpellUse) {
+    let seat = *seat;
+    match spell {
+        SpellUse::PranaRestored => change_prana(s, seat, 1),
+        SpellUse::StatRaised(stat) => {
+            let n = s.sign_count(seat);
+            s.bonuses.push((seat, *stat, n));
+        }
+        SpellUse::MarkRemoved(mark) => {
+            if let Some(m) = s.master_mut(seat) {
+                if let Some(i) = m.marks.iter().position(|x| x == mark) {
+                    m.marks.remove(i);
+                }
+            }
+        }
+        SpellUse::EffectUsedFree { .. } => {}
+        SpellUse::ServantStood => {
+            if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
+                sv.pose = Pose::Standing;
+            }
+        }
+    }
+    lose_spell(s, seat);
+}
+
+fn card_state_changed(s: &mut FateState, card: &str, state: &CardState) {
+    for m in &mut s.masters {
+        if let Some(sv) = m.servant.as_mut().filter(|x| x.holds(card)) {
+            match state {
+                CardState::FaceDown => sv.face_down = true,
+                other => {
+                    sv.face_down = false;
+                    sv.pose = pose_of(*other);
+                }
+            }
+        }
+        if let Some(sign) = m.signs.iter_mut().find(|x| x.card == card) {
+            sign.pose = pose_of(*state);
+        }
+    }
+}
+
+fn special_mark_placed(s: &mut FateState, seat: &Seat, mark: &str) {
+    if let Some(m) = s.master_mut(*seat) {
+        m.marks.push(mark.to_string());
+    }
+}
+
+fn card_revealed(s: &mut FateState, seat: &Seat, commitment: &Commitment, card: &str) {
+    s.ledger.card_revealed(commitment, card);
+    if let Some(m) = s.master_mut(*seat) {
+        if let Some(h) = m.hand.iter_mut().find(|h| **h == Held::Sealed(*commitment)) {
+            *h = Held::Known(card.to_string());
+        }
+    }
 }
 
 fn pose_of(state: CardState) -> Pose {

@@ -38,8 +38,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
+use crate::game::catalog::{CardLookup, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu.
@@ -161,6 +161,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -182,16 +184,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id.
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-/// The sample catalog shipped with kifu.
-pub fn sample() -> Catalog {
-    Catalog::embedded(SAMPLE_CATALOG)
-}
 
 /// Parses a plain-text deck list (`COUNT CARD-ID` lines) into card ids in list order.
 pub use crate::game::catalog::parse_count_list as parse_deck_list;
@@ -203,11 +197,7 @@ pub use crate::game::catalog::format_count_list as format_deck_list;
 pub const DEFAULT_MIN_DECK: u32 = 20;
 
 /// Deck construction: a Servant's two kinds of card, and the minimum size (FATE-OPEN-1/2).
-pub fn check_deck_with<'a>(
-    deck: &[String],
-    min_deck: u32,
-    lookup: impl Fn(&str) -> Option<&'a CardDef>,
-) -> Vec<Violation> {
+pub fn check_deck_with(deck: &[String], min_deck: u32, cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.len() < min_deck as usize {
         out.push(Violation::new(
@@ -217,8 +207,8 @@ pub fn check_deck_with<'a>(
     }
     let (mut spirits, mut classes) = (0, 0);
     for id in deck {
-        match lookup(id).map(|d| d.kind) {
-            None => out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog"))),
+        match cards.card(id).map(|d| d.kind) {
+            None => out.push(crate::game::catalog::unknown_card(id)),
             Some(CardType::HeroicSpirit) => spirits += 1,
             Some(CardType::Class) => classes += 1,
             Some(CardType::SecretSign) => {}
@@ -235,5 +225,5 @@ pub fn check_deck_with<'a>(
 
 /// Deck construction against a catalog with the default minimum size.
 pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, DEFAULT_MIN_DECK, |id| catalog.get(id))
+    check_deck_with(deck, DEFAULT_MIN_DECK, catalog)
 }

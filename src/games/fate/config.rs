@@ -29,8 +29,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::catalog::{embed_cards, embedded};
-use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
+use crate::game::catalog::embed_cards;
+use crate::game::policy::{flag, set_choice, set_flag, Choice, Policy, PolicyTable};
 use crate::game::Violation;
 
 /// The stored, versioned header configuration.
@@ -335,38 +335,17 @@ pub const POLICIES: &[Policy<Policies>] = &[
     },
 ];
 
-impl Policies {
-    /// Sets one policy from its string key and value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        policy::set(POLICIES, self, key, value)
-    }
-
-    /// The policies as `(key, value)` pairs, for `game show` and `--policy` round trips.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        policy::pairs(POLICIES, self)
-    }
+impl PolicyTable for Policies {
+    const TABLE: &'static [Policy<Policies>] = POLICIES;
 }
+
+crate::config_v1!(FateConfig, ConfigV1, Policies);
 
 impl FateConfig {
     /// A config for the Masters and their decks (card ids), embedding the definitions the decks use.
     pub fn new(players: Vec<String>, decks: Vec<Vec<String>>, catalog: &Catalog) -> Result<FateConfig, Vec<Violation>> {
         let cards = embed_cards(decks.iter().flatten(), catalog)?;
         Ok(FateConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default() }))
-    }
-
-    pub fn v1(&self) -> &ConfigV1 {
-        match self {
-            FateConfig::V1(c) => c,
-        }
-    }
-
-    pub fn policies(&self) -> &Policies {
-        &self.v1().policies
-    }
-
-    pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let FateConfig::V1(c) = self;
-        c.policies.set(key, value)
     }
 
     /// Everything wrong with the header: the number of Masters (FATE-PHASE-1 under the `masters`
@@ -386,7 +365,7 @@ impl FateConfig {
             out.push(Violation::new("FATE-PHASE-1", format!("{n} Masters but {} decks", c.decks.len())));
         }
         for (seat, deck) in c.decks.iter().enumerate() {
-            for v in check_deck_with(deck, p.min_deck, |id| embedded(&c.cards, id)) {
+            for v in check_deck_with(deck, p.min_deck, &c.cards[..]) {
                 out.push(Violation::new(v.rule, format!("seat {seat}: {}", v.message)));
             }
         }

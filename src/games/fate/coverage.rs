@@ -4,14 +4,12 @@
 //! checks this table against the digest and another keeps `COVERAGE.md` in sync with
 //! [`coverage_markdown`] (regenerate with `UPDATE_EXPECT=1 cargo test --release fate`).
 
-use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
+use crate::game::rules::Enforcement::{Enforced, Informational, RecordedNotEnforced};
 use crate::game::RuleCoverage;
 
 const FOLD: &str = "the fold applies it; no event states it, so there is nothing to reject";
 
-fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
-    RuleCoverage { rule, summary, enforcement }
-}
+use crate::game::rules::row;
 
 /// Every FATE rule ID with its enforcement.
 pub fn coverage() -> Vec<RuleCoverage> {

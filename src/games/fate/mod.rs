@@ -53,7 +53,8 @@ impl Game for Fate {
             parse: catalog::parse_deck_list,
             check: |deck, cards| catalog::check_deck(deck, cards),
         };
-        let config = config_from_request(request, catalog::sample, format, FateConfig::new, FateConfig::set_policy)?;
+        let config =
+            config_from_request(request, catalog::Catalog::sample, format, FateConfig::new, FateConfig::set_policy)?;
         // The seat range is a policy (`masters`), so the players are checked once it is set.
         let problems = config.check();
         if !problems.is_empty() {

@@ -14,6 +14,7 @@
 use super::apply::cost_labels;
 use super::events::{CardRef, FateEvent, Payment, SpellUse};
 use super::state::{rolled_faces, FateState, Held};
+use crate::game::policy::PolicyTable;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer, Visibility};
 

@@ -2,7 +2,9 @@
 //! judge forced into the log still fold; every deck operation is reported to the commitment
 //! ledger so the audit can replay seeded shuffles.
 
-use super::events::{CardRef, CommonEvent, Duration, EndReason, LcEvent, Line, Zone};
+use super::events::{
+    CardRef, CommonEvent, Duration, EndReason, LcEvent, Line, LinePointLost, PointsLost, ProtectFrom, Stat, Zone,
+};
 use super::state::{pile_name, FieldCard, Held, LcState, Modifier, PendingAttack, Turn};
 use crate::game::{Outcome, Seat};
 
@@ -11,199 +13,242 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
     use LcEvent::*;
     match event {
         Common(c) => common(&mut s, c),
-        DeckShuffled { seat, seed, .. } => {
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.shuffled = true;
-                // The transcript can only be checked when the fold knows the pile's exact contents.
-                let exact = p.pile.len() == p.pile_count;
-                let contents: Vec<String> = p.pile.iter().cloned().collect();
-                let key = seed.as_deref().filter(|_| exact);
-                s.ledger.deck_shuffled(&pile_name(*seat), contents, key);
-            }
-        }
+        DeckShuffled { seat, seed, .. } => deck_shuffled(&mut s, seat, seed),
         FirstPlayerChosen { first, .. } => s.first = Some(*first),
-        OpeningHandDrawn { seat, cards } => {
-            for c in cards {
-                draw(&mut s, *seat, c);
-            }
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.hand_drawn = true;
-            }
-        }
-        RoundStarted { round, first } => {
-            s.round = *round;
-            s.round_first = *first;
-            s.turns_done = 0;
-            s.turn_no += 1;
-            s.turn = Some(Turn { seat: *first, ..Turn::default() });
-            s.attack = None;
-            s.modifiers.retain(|m| m.duration == Duration::Permanent);
-            for p in &mut s.players {
-                p.direct_used = false;
-                for f in p.attack.iter_mut().chain(p.defense.iter_mut()).chain(p.strategy.iter_mut()) {
-                    f.attacked = false;
-                    f.from_defense = false;
-                }
-            }
-        }
-        FullDiscarded { seat, discarded, drawn, cost } => {
-            for c in discarded {
-                take_from_hand(&mut s, *seat, c);
-                if let Some(p) = s.players.get_mut(*seat) {
-                    p.dead.push(c.clone());
-                }
-            }
-            for c in drawn {
-                draw(&mut s, *seat, c);
-            }
-            lose_points(&mut s, *seat, *cost);
-            if let Some(t) = s.turn.as_mut() {
-                t.discarded = true;
-            }
-        }
+        OpeningHandDrawn { seat, cards } => opening_hand_drawn(&mut s, seat, cards),
+        RoundStarted { round, first } => round_started(&mut s, round, first),
+        FullDiscarded { seat, discarded, drawn, cost } => full_discarded(&mut s, seat, discarded, drawn, cost),
         CardPutDown { seat, card, line, face_down, replaced } => {
-            if let Some(old) = replaced {
-                to_dead_zone(&mut s, old);
-            }
-            take_from_hand(&mut s, *seat, card);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.line_mut(*line).push(FieldCard { card: card.clone(), face_down: *face_down, ..FieldCard::default() });
-            }
-            acted(&mut s, true);
+            card_put_down(&mut s, seat, card, line, face_down, replaced)
         }
-        CardAttached { seat, card, to } => {
-            take_from_hand(&mut s, *seat, card);
-            let host = LcState::owner(to).unwrap_or(*seat);
-            match s.players.get_mut(host).and_then(|p| p.field_card_mut(to)) {
-                Some(f) => f.attachments.push(card.clone()),
-                // No such host: the card is lost to the Dead Zone rather than the fold.
-                None => {
-                    if let Some(p) = s.players.get_mut(*seat) {
-                        p.dead.push(card.clone());
-                    }
-                }
-            }
-            acted(&mut s, true);
-        }
-        CardShifted { seat, card, to } => {
-            if let Some(p) = s.players.get_mut(*seat) {
-                if let Some((from, i)) = p.find(card) {
-                    let mut f = p.line_mut(from).remove(i);
-                    if from == Line::Defense && *to == Line::Attack {
-                        f.from_defense = true;
-                    }
-                    p.line_mut(*to).push(f);
-                }
-            }
-            acted(&mut s, false);
-        }
-        CardsFlipped { seat, cards } => {
-            for c in cards {
-                if let Some(f) = s.players.get_mut(*seat).and_then(|p| p.field_card_mut(c)) {
-                    f.face_down = false;
-                }
-            }
-            acted(&mut s, false);
-        }
-        StrategyActivated { seat, card, .. } => {
-            if let Some(f) = s.players.get_mut(*seat).and_then(|p| p.field_card_mut(card)) {
-                f.face_down = false;
-            }
-            acted(&mut s, false);
-        }
-        AttackDeclared { seat, attacker, target } => {
-            s.attack = Some(PendingAttack {
-                seat: *seat,
-                attacker: attacker.clone(),
-                target: Some(target.clone()),
-                protection: None,
-            });
-            declared(&mut s);
-        }
-        DirectAttackDeclared { seat, attacker } => {
-            s.attack = Some(PendingAttack { seat: *seat, attacker: attacker.clone(), target: None, protection: None });
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.direct_used = true;
-            }
-            declared(&mut s);
-        }
-        ProtectionPlayed { seat, card, from } => {
-            match from {
-                super::events::ProtectFrom::Hand => take_from_hand(&mut s, *seat, card),
-                super::events::ProtectFrom::Field => {
-                    if let Some(p) = s.players.get_mut(*seat) {
-                        if let Some((l, i)) = p.find(card) {
-                            p.line_mut(l).remove(i);
-                        }
-                    }
-                }
-            }
-            // A used Protection card goes to the Dead Zone (its effect is spent).
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.dead.push(card.clone());
-            }
-            if let Some(a) = s.attack.as_mut() {
-                a.protection = Some(card.clone());
-            }
-        }
+        CardAttached { seat, card, to } => card_attached(&mut s, seat, card, to),
+        CardShifted { seat, card, to } => card_shifted(&mut s, seat, card, to),
+        CardsFlipped { seat, cards } => cards_flipped(&mut s, seat, cards),
+        StrategyActivated { seat, card, .. } => strategy_activated(&mut s, seat, card),
+        AttackDeclared { seat, attacker, target } => attack_declared(&mut s, seat, attacker, target),
+        DirectAttackDeclared { seat, attacker } => direct_attack_declared(&mut s, seat, attacker),
+        ProtectionPlayed { seat, card, from } => protection_played(&mut s, seat, card, from),
         AttackResolved { destroyed, points_lost, line_points_lost, .. } => {
-            if let Some(a) = s.attack.take() {
-                if let Some(f) = s.players.get_mut(a.seat).and_then(|p| p.field_card_mut(&a.attacker)) {
-                    f.attacked = true;
-                }
-            }
-            for c in destroyed {
-                to_dead_zone(&mut s, c);
-            }
-            for l in points_lost {
-                lose_points(&mut s, l.seat, l.points);
-            }
-            for l in line_points_lost {
-                if let Some(p) = s.players.get_mut(l.seat) {
-                    match l.line {
-                        Line::Attack => p.attack_points = p.attack_points.saturating_sub(1),
-                        Line::Defense => p.defense_points = p.defense_points.saturating_sub(1),
-                        Line::Strategy => {}
-                    }
-                }
-            }
+            attack_resolved(&mut s, destroyed, points_lost, line_points_lost)
         }
-        RefillDrawn { seat, cards } => {
-            for c in cards {
-                draw(&mut s, *seat, c);
-            }
-            if let Some(t) = s.turn.as_mut() {
-                t.refilled = true;
-                t.acted = true;
-            }
-        }
-        TurnPassed { seat } => {
-            s.turns_done += 1;
-            s.attack = None;
-            s.turn = (s.turns_done < s.turns_per_round()).then(|| {
-                s.turn_no += 1;
-                Turn { seat: crate::game::opponent(*seat), ..Turn::default() }
-            });
-        }
-        GameEnded { reason, winners } => {
-            s.ended = Some(*reason);
-            s.turn = None;
-            s.attack = None;
-            let why = reason.describe();
-            s.result = Some(match winners.as_slice() {
-                // Zero Combat Points is a loss: the loser is out (LC-END-3).
-                [w] if *reason == EndReason::ZeroPoints => {
-                    Outcome::won(*w, 2, why).with_eliminated(&[crate::game::opponent(*w)])
-                }
-                [w] => Outcome::won(*w, 2, why),
-                _ => Outcome::draw(2, why),
-            });
-        }
-        ModifierApplied { target, stat, delta, duration } => {
-            s.modifiers.push(Modifier { target: target.clone(), stat: *stat, delta: *delta, duration: *duration })
-        }
+        RefillDrawn { seat, cards } => refill_drawn(&mut s, seat, cards),
+        TurnPassed { seat } => turn_passed(&mut s, seat),
+        GameEnded { reason, winners } => game_ended(&mut s, reason, winners),
+        ModifierApplied { target, stat, delta, duration } => modifier_applied(&mut s, target, stat, delta, duration),
     }
     s
+}
+
+fn deck_shuffled(s: &mut LcState, seat: &Seat, seed: &Option<String>) {
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.shuffled = true;
+        // The transcript can only be checked when the fold knows the pile's exact contents.
+        let exact = p.pile.len() == p.pile_count;
+        let contents: Vec<String> = p.pile.iter().cloned().collect();
+        let key = seed.as_deref().filter(|_| exact);
+        s.ledger.deck_shuffled(&pile_name(*seat), contents, key);
+    }
+}
+
+fn opening_hand_drawn(s: &mut LcState, seat: &Seat, cards: &[CardRef]) {
+    for c in cards {
+        draw(s, *seat, c);
+    }
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.hand_drawn = true;
+    }
+}
+
+fn round_started(s: &mut LcState, round: &u32, first: &Seat) {
+    s.round = *round;
+    s.round_first = *first;
+    s.turns_done = 0;
+    s.turn_no += 1;
+    s.turn = Some(Turn { seat: *first, ..Turn::default() });
+    s.attack = None;
+    s.modifiers.retain(|m| m.duration == Duration::Permanent);
+    for p in &mut s.players {
+        p.direct_used = false;
+        for f in p.attack.iter_mut().chain(p.defense.iter_mut()).chain(p.strategy.iter_mut()) {
+            f.attacked = false;
+            f.from_defense = false;
+        }
+    }
+}
+
+fn full_discarded(s: &mut LcState, seat: &Seat, discarded: &[String], drawn: &[CardRef], cost: &u32) {
+    for c in discarded {
+        take_from_hand(s, *seat, c);
+        if let Some(p) = s.players.get_mut(*seat) {
+            p.dead.push(c.clone());
+        }
+    }
+    for c in drawn {
+        draw(s, *seat, c);
+    }
+    lose_points(s, *seat, *cost);
+    if let Some(t) = s.turn.as_mut() {
+        t.discarded = true;
+    }
+}
+
+fn card_put_down(s: &mut LcState, seat: &Seat, card: &str, line: &Line, face_down: &bool, replaced: &Option<String>) {
+    if let Some(old) = replaced {
+        to_dead_zone(s, old);
+    }
+    take_from_hand(s, *seat, card);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.line_mut(*line).push(FieldCard { card: card.to_string(), face_down: *face_down, ..FieldCard::default() });
+    }
+    acted(s, true);
+}
+
+fn card_attached(s: &mut LcState, seat: &Seat, card: &str, to: &str) {
+    take_from_hand(s, *seat, card);
+    let host = LcState::owner(to).unwrap_or(*seat);
+    match s.players.get_mut(host).and_then(|p| p.field_card_mut(to)) {
+        Some(f) => f.attachments.push(card.to_string()),
+        // No such host: the card is lost to the Dead Zone rather than the fold.
+        None => {
+            if let Some(p) = s.players.get_mut(*seat) {
+                p.dead.push(card.to_string());
+            }
+        }
+    }
+    acted(s, true);
+}
+
+fn card_shifted(s: &mut LcState, seat: &Seat, card: &str, to: &Line) {
+    if let Some(p) = s.players.get_mut(*seat) {
+        if let Some((from, i)) = p.find(card) {
+            let mut f = p.line_mut(from).remove(i);
+            if from == Line::Defense && *to == Line::Attack {
+                f.from_defense = true;
+            }
+            p.line_mut(*to).push(f);
+        }
+    }
+    acted(s, false);
+}
+
+fn cards_flipped(s: &mut LcState, seat: &Seat, cards: &[String]) {
+    for c in cards {
+        if let Some(f) = s.players.get_mut(*seat).and_then(|p| p.field_card_mut(c)) {
+            f.face_down = false;
+        }
+    }
+    acted(s, false);
+}
+
+fn strategy_activated(s: &mut LcState, seat: &Seat, card: &str) {
+    if let Some(f) = s.players.get_mut(*seat).and_then(|p| p.field_card_mut(card)) {
+        f.face_down = false;
+    }
+    acted(s, false);
+}
+
+fn attack_declared(s: &mut LcState, seat: &Seat, attacker: &str, target: &str) {
+    s.attack = Some(PendingAttack {
+        seat: *seat,
+        attacker: attacker.to_string(),
+        target: Some(target.to_string()),
+        protection: None,
+    });
+    declared(s);
+}
+
+fn direct_attack_declared(s: &mut LcState, seat: &Seat, attacker: &str) {
+    s.attack = Some(PendingAttack { seat: *seat, attacker: attacker.to_string(), target: None, protection: None });
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.direct_used = true;
+    }
+    declared(s);
+}
+
+fn protection_played(s: &mut LcState, seat: &Seat, card: &str, from: &ProtectFrom) {
+    match from {
+        super::events::ProtectFrom::Hand => take_from_hand(s, *seat, card),
+        super::events::ProtectFrom::Field => {
+            if let Some(p) = s.players.get_mut(*seat) {
+                if let Some((l, i)) = p.find(card) {
+                    p.line_mut(l).remove(i);
+                }
+            }
+        }
+    }
+    // A used Protection card goes to the Dead Zone (its effect is spent).
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.dead.push(card.to_string());
+    }
+    if let Some(a) = s.attack.as_mut() {
+        a.protection = Some(card.to_string());
+    }
+}
+
+fn attack_resolved(
+    s: &mut LcState,
+    destroyed: &[String],
+    points_lost: &[PointsLost],
+    line_points_lost: &[LinePointLost],
+) {
+    if let Some(a) = s.attack.take() {
+        if let Some(f) = s.players.get_mut(a.seat).and_then(|p| p.field_card_mut(&a.attacker)) {
+            f.attacked = true;
+        }
+    }
+    for c in destroyed {
+        to_dead_zone(s, c);
+    }
+    for l in points_lost {
+        lose_points(s, l.seat, l.points);
+    }
+    for l in line_points_lost {
+        if let Some(p) = s.players.get_mut(l.seat) {
+            match l.line {
+                Line::Attack => p.attack_points = p.attack_points.saturating_sub(1),
+                Line::Defense => p.defense_points = p.defense_points.saturating_sub(1),
+                Line::Strategy => {}
+            }
+        }
+    }
+}
+
+fn refill_drawn(s: &mut LcState, seat: &Seat, cards: &[CardRef]) {
+    for c in cards {
+        draw(s, *seat, c);
+    }
+    if let Some(t) = s.turn.as_mut() {
+        t.refilled = true;
+        t.acted = true;
+    }
+}
+
+fn turn_passed(s: &mut LcState, seat: &Seat) {
+    s.turns_done += 1;
+    s.attack = None;
+    s.turn = (s.turns_done < s.turns_per_round()).then(|| {
+        s.turn_no += 1;
+        Turn { seat: crate::game::opponent(*seat), ..Turn::default() }
+    });
+}
+
+fn game_ended(s: &mut LcState, reason: &EndReason, winners: &[Seat]) {
+    s.ended = Some(*reason);
+    s.turn = None;
+    s.attack = None;
+    let why = reason.describe();
+    s.result = Some(match winners {
+        // Zero Combat Points is a loss: the loser is out (LC-END-3).
+        [w] if *reason == EndReason::ZeroPoints => {
+            Outcome::won(*w, 2, why).with_eliminated(&[crate::game::opponent(*w)])
+        }
+        [w] => Outcome::won(*w, 2, why),
+        _ => Outcome::draw(2, why),
+    });
+}
+
+fn modifier_applied(s: &mut LcState, target: &str, stat: &Stat, delta: &i32, duration: &Duration) {
+    s.modifiers.push(Modifier { target: target.to_string(), stat: *stat, delta: *delta, duration: *duration })
 }
 
 fn common(s: &mut LcState, c: &CommonEvent) {

@@ -52,6 +52,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::catalog::CardLookup;
 use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
 use crate::game::Violation;
@@ -110,6 +111,8 @@ pub struct CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -141,29 +144,15 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id.
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// The deck-list format above: `parse_deck_list` reads it (card ids in list order, every id
 /// checked against the catalog), `format_deck_list` writes it.
 pub use crate::game::catalog::{format_count_list as format_deck_list, parse_count_list as parse_deck_list};
 
 /// The deck checks against a catalog. Empty means the deck may be registered.
-pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &[String], cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.len() < HAND_SIZE {
         out.push(Violation::new(
@@ -181,8 +170,8 @@ pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Opti
         ));
     }
     for id in deck {
-        if lookup(id).is_none() {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
+        if cards.card(id).is_none() {
+            out.push(crate::game::catalog::unknown_card(id));
         }
     }
     out

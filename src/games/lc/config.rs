@@ -27,10 +27,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::catalog::{embed_cards, embedded};
+use super::catalog::{check_deck, CardDef, Catalog};
+use crate::game::catalog::embed_cards;
 pub use crate::game::commit::RandomMode as ShuffleMode;
-use crate::game::policy::{self, flag, set_choice, set_flag, Choice, Policy};
+use crate::game::policy::{flag, set_choice, set_flag, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
 use crate::game::Violation;
 
@@ -274,17 +274,11 @@ pub const POLICIES: &[Policy<Policies>] = &[
     },
 ];
 
-impl Policies {
-    /// Sets one policy from its string key and value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        policy::set(POLICIES, self, key, value)
-    }
-
-    /// The policies as `(key, value)` pairs, for headers, views and `--policy` round trips.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        policy::pairs(POLICIES, self)
-    }
+impl PolicyTable for Policies {
+    const TABLE: &'static [Policy<Policies>] = POLICIES;
 }
+
+crate::config_v1!(LcConfig, ConfigV1, Policies, mode: shuffles);
 
 impl LcConfig {
     /// A config for two players and their decks, embedding the definitions the decks use.
@@ -298,28 +292,12 @@ impl LcConfig {
         Ok(LcConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default(), shuffles }))
     }
 
-    pub fn v1(&self) -> &ConfigV1 {
-        match self {
-            LcConfig::V1(c) => c,
-        }
-    }
-
-    pub fn policies(&self) -> &Policies {
-        &self.v1().policies
-    }
-
-    /// Sets a policy by key (`--policy KEY=VALUE`); `shuffles=physical|digital` is accepted too.
-    pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let LcConfig::V1(c) = self;
-        policy::set_with_mode(POLICIES, &mut c.policies, ("shuffles", &mut c.shuffles), key, value)
-    }
-
     /// Everything wrong with the header: two players with a deck each, each deck, and policy
     /// values in range (a header built by hand can hold any number).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         let mut out = check_seats(<super::Lc as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         });
         let p = &c.policies;
         for (key, v, lo, hi, rule) in [

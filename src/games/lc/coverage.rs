@@ -7,9 +7,7 @@
 use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
 use crate::game::RuleCoverage;
 
-fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
-    RuleCoverage { rule, summary, enforcement }
-}
+use crate::game::rules::row;
 
 fn policy(reason: &'static str) -> Enforcement {
     Informational { reason }

@@ -16,6 +16,7 @@
 use super::events::{CardRef, CommonEvent, LcEvent, Line, ProtectFrom, Stat, Zone};
 use super::state::{FieldCard, Held, LcState};
 use crate::game::policy::Choice;
+use crate::game::policy::PolicyTable;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer, Visibility};
 
@@ -83,10 +84,7 @@ pub fn visible_now(s: &LcState, viewer: Viewer, card: &str) -> bool {
 
 /// `LC-C01 Iron Squire (invented) (p0-3)`.
 pub fn label(s: &LcState, instance: &str) -> String {
-    match s.def(instance) {
-        Some(d) => format!("{} {} ({instance})", d.id, d.name),
-        None => instance.to_string(),
-    }
+    crate::game::catalog::instance_label(s.def(instance), instance)
 }
 
 /// The label if `viewer` may see the card now, else `a card`.

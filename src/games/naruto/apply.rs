@@ -5,124 +5,31 @@
 //! Deck operations are reported to the [`crate::game::commit::CommitmentLedger`] so the audit can
 //! replay seeded shuffles.
 
-use super::events::{CardRef, DeployFrom, Duration, LinkKind, NarutoEvent, Step, Zone};
+use super::events::{
+    BlockingTeam, CardRef, DeployFrom, Duration, LinkKind, NarutoEvent, SentTeam, Stat, Step, WinReason, Zone,
+};
 use super::state::{deck_name, ChainLink, Held, Modifier, NarutoState, TurnCounters};
+use crate::game::commit::Commitment;
 use crate::game::{Outcome, Seat};
 
 /// Applies one event.
 pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
     use NarutoEvent::*;
     match event {
-        TurnMarkerSet { seat, value } => match seat {
-            Some(seat) => {
-                if let Some(p) = s.players.get_mut(*seat) {
-                    p.marker = *value;
-                    p.marker_set = true;
-                }
-            }
-            None => {
-                s.shared_marker = *value;
-                s.shared_marker_set = true;
-            }
-        },
+        TurnMarkerSet { seat, value } => turn_marker_set(&mut s, *seat, *value),
         SeedCommitted { key, commitment } => s.ledger.seed_committed(key, *commitment),
-        DeckShuffled { deck, by, seed } => {
-            let setup = s.step == Step::Setup;
-            if let Some(p) = s.players.get_mut(*deck) {
-                if setup {
-                    if by == deck {
-                        p.shuffled_by_owner = true;
-                    } else {
-                        p.shuffled_by_opponent = true;
-                    }
-                }
-                // The transcript can only be checked when the fold knows the deck's exact contents.
-                let exact = p.deck.len() == p.deck_count;
-                let contents: Vec<String> = p.deck.iter().cloned().collect();
-                let key = seed.as_deref().filter(|_| exact);
-                s.ledger.deck_shuffled(&deck_name(*deck), contents, key);
-            }
-        }
+        DeckShuffled { deck, by, seed } => deck_shuffled(&mut s, deck, by, seed),
         FirstPlayerLotDrawn { winner, .. } => s.lot_winner = Some(*winner),
         FirstPlayerChosen { first, .. } => s.first = Some(*first),
-        OpeningHandDrawn { seat, cards } => {
-            for card in cards {
-                draw(&mut s, *seat, card);
-            }
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.hand_drawn = true;
-            }
-        }
-        MulliganTaken { seat, attempt } => {
-            if let Some(p) = s.players.get_mut(*seat) {
-                for held in std::mem::take(&mut p.hand) {
-                    if let Held::Known(c) = held {
-                        p.deck.insert(c);
-                    }
-                    p.deck_count += 1;
-                }
-                p.mulligans = p.mulligans.max(*attempt);
-                p.hand_drawn = false;
-                p.shuffled_by_owner = false;
-                p.shuffled_by_opponent = false;
-            }
-        }
-        HandKept { seat } => {
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.kept = true;
-            }
-        }
-        TurnStarted { turn, attacker } => {
-            s.turn = *turn;
-            s.attacker = Some(*attacker);
-            s.step = Step::Draw;
-            for p in &mut s.players {
-                p.turn = TurnCounters::default();
-            }
-            s.battle = Default::default();
-            s.chain.clear();
-            s.modifiers.retain(|m| m.duration == Duration::Permanent);
-        }
-        CardDrawn { seat, card } => {
-            draw(&mut s, *seat, card);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.drew = true;
-            }
-            if s.step == Step::Draw {
-                s.step = Step::Mission;
-            }
-        }
+        OpeningHandDrawn { seat, cards } => opening_hand_drawn(&mut s, seat, cards),
+        MulliganTaken { seat, attempt } => mulligan_taken(&mut s, seat, attempt),
+        HandKept { seat } => hand_kept(&mut s, seat),
+        TurnStarted { turn, attacker } => turn_started(&mut s, turn, attacker),
+        CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
         StepAdvanced { to } => s.step = *to,
-        NinjaDeployed { seat, card, from, hand_cost_paid } => {
-            pay(&mut s, *seat, hand_cost_paid);
-            let zone = match from {
-                DeployFrom::Hand => Zone::Hand,
-                DeployFrom::Chakra => Zone::Chakra,
-            };
-            relocate(&mut s, card, *seat, zone, *seat, Zone::Village);
-            s.injured.remove(card);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.ninja_deployed += 1;
-            }
-        }
+        NinjaDeployed { seat, card, from, hand_cost_paid } => ninja_deployed(&mut s, seat, card, from, hand_cost_paid),
         MissionPlayed { seat, card, counter, hand_cost_paid, .. } => {
-            pay(&mut s, *seat, hand_cost_paid);
-            let permanent = s.def(card).is_some_and(|d| d.permanent);
-            let to = if permanent { Zone::Village } else { Zone::Chakra };
-            relocate(&mut s, card, *seat, Zone::Hand, *seat, to);
-            s.chain.push(ChainLink {
-                seat: *seat,
-                source: card.clone(),
-                kind: LinkKind::Mission,
-                description: String::new(),
-            });
-            if let Some(p) = s.players.get_mut(*seat) {
-                if *counter {
-                    p.turn.counter_missions += 1;
-                } else {
-                    p.turn.missions += 1;
-                }
-            }
+            mission_played(&mut s, seat, card, counter, hand_cost_paid)
         }
         ChainLinkAdded { seat, source, kind, description } => s.chain.push(ChainLink {
             seat: *seat,
@@ -131,80 +38,20 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             description: description.clone(),
         }),
         ChainResolved {} => s.chain.clear(),
-        ChakraCharged { seat, cards } => {
-            for c in cards {
-                relocate(&mut s, c, *seat, Zone::Hand, *seat, Zone::Chakra);
-            }
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.charged += u32::try_from(cards.len()).unwrap_or(u32::MAX);
-            }
-        }
-        ClientDeployed { seat, card, hand_cost_paid, .. } => {
-            pay(&mut s, *seat, hand_cost_paid);
-            relocate(&mut s, card, *seat, Zone::Hand, *seat, Zone::Village);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.clients += 1;
-            }
-        }
-        TeamsOrganized { seat, teams } => {
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.teams = teams.clone();
-                p.turn.organized = true;
-            }
-        }
-        AttackingTeamsSent { seat, teams } => {
-            for t in teams {
-                for c in std::iter::once(&t.leader).chain(&t.supports) {
-                    relocate(&mut s, c, *seat, Zone::Village, *seat, Zone::Battlefield);
-                }
-            }
-            s.battle.attacks = teams.clone();
-            s.battle.attack_sent = true;
-            if s.step == Step::Attack {
-                s.step = Step::Block;
-            }
-        }
-        BlockingTeamsSent { seat, teams } => {
-            for t in teams {
-                for c in std::iter::once(&t.leader).chain(&t.supports) {
-                    relocate(&mut s, c, *seat, Zone::Village, *seat, Zone::Battlefield);
-                }
-            }
-            s.battle.blocks = teams.clone();
-            s.battle.block_sent = true;
-            if s.step == Step::Block {
-                s.step = Step::Jutsu;
-            }
-        }
-        JutsuUsed { seat, card, .. } => {
-            relocate(&mut s, card, *seat, Zone::Hand, *seat, Zone::Chakra);
-            s.chain.push(ChainLink {
-                seat: *seat,
-                source: card.clone(),
-                kind: LinkKind::Jutsu,
-                description: String::new(),
-            });
-        }
+        ChakraCharged { seat, cards } => chakra_charged(&mut s, seat, cards),
+        ClientDeployed { seat, card, hand_cost_paid, .. } => client_deployed(&mut s, seat, card, hand_cost_paid),
+        TeamsOrganized { seat, teams } => teams_organized(&mut s, seat, teams),
+        AttackingTeamsSent { seat, teams } => attacking_teams_sent(&mut s, seat, teams),
+        BlockingTeamsSent { seat, teams } => blocking_teams_sent(&mut s, seat, teams),
+        JutsuUsed { seat, card, .. } => jutsu_used(&mut s, seat, card),
         JutsuExchangeEnded {} => {
             if s.step == Step::Jutsu {
                 s.step = Step::Calculation;
             }
         }
-        BattleRewardTaken { seat, team, cards } => {
-            let from = crate::game::opponent(*seat);
-            for card in cards {
-                take_top(&mut s, from, card, *seat, Zone::Rewards);
-            }
-            s.battle.rewarded.push(team.clone());
-        }
+        BattleRewardTaken { seat, team, cards } => battle_reward_taken(&mut s, seat, team, cards),
         FightResolved { attacker, blocker, injured, defeated, .. } => {
-            s.battle.fought.push((attacker.clone(), blocker.clone()));
-            for n in injured {
-                s.injured.insert(n.clone());
-            }
-            for n in defeated {
-                defeat(&mut s, n);
-            }
+            fight_resolved(&mut s, attacker, blocker, injured, defeated)
         }
         TeamsReturned {} => {
             for p in &mut s.players {
@@ -215,31 +62,9 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 s.step = Step::Winner;
             }
         }
-        WinnerDetermined { winner, reason } => {
-            let why = match reason {
-                super::events::WinReason::Rewards => "NAR-WIN-2: 10 or more battle rewards",
-                super::events::WinReason::DeckOut => "NAR-WIN-3: the opponent's deck is empty",
-            };
-            s.result = Some(Outcome::won(*winner, s.players.len(), why));
-        }
-        HandCheckDiscard { seat, cards } => {
-            for c in cards {
-                relocate(&mut s, c, *seat, Zone::Hand, *seat, Zone::Discard);
-            }
-        }
-        TurnMarkerAdvanced { seat, value } => {
-            match seat {
-                Some(seat) => {
-                    if let Some(p) = s.players.get_mut(*seat) {
-                        p.marker = *value;
-                    }
-                }
-                None => s.shared_marker = *value,
-            }
-            if s.step == Step::Marker {
-                s.step = Step::TurnEnded;
-            }
-        }
+        WinnerDetermined { winner, reason } => winner_determined(&mut s, winner, reason),
+        HandCheckDiscard { seat, cards } => hand_check_discard(&mut s, seat, cards),
+        TurnMarkerAdvanced { seat, value } => turn_marker_advanced(&mut s, seat, value),
         CoinFlipped { .. } | EffectResolved { .. } => {}
         CardMoved { card, from, to, .. } => match from.zone {
             Zone::Deck => take_top(&mut s, from.seat, &CardRef::Open(card.clone()), to.seat, to.zone),
@@ -250,39 +75,272 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
                 relocate(&mut s, card, from.seat, from.zone, to.seat, to.zone);
             }
         },
-        ModifierApplied { target, stat, delta, duration } => {
-            s.modifiers.push(Modifier { target: target.clone(), stat: *stat, delta: *delta, duration: *duration })
-        }
-        NinjaInjured { ninja, .. } => {
-            s.injured.insert(ninja.clone());
-        }
+        ModifierApplied { target, stat, delta, duration } => modifier_applied(&mut s, target, stat, delta, duration),
+        NinjaInjured { ninja, .. } => ninja_injured(&mut s, ninja),
         NinjaDefeated { ninja, .. } => defeat(&mut s, ninja),
-        NinjaHealed { ninja, .. } => {
-            s.injured.remove(ninja);
-        }
+        NinjaHealed { ninja, .. } => ninja_healed(&mut s, ninja),
         SeedRevealed { key, seed } => s.ledger.seed_revealed(key, *seed),
-        CardRevealed { commitment, instance, .. } => {
-            s.ledger.card_revealed(commitment, instance);
-            let mut found = false;
-            for p in &mut s.players {
-                for held in p.hand.iter_mut().chain(p.rewards.iter_mut()).chain(p.removed.iter_mut()) {
-                    if *held == Held::Sealed(*commitment) {
-                        *held = Held::Known(instance.clone());
-                        found = true;
-                    }
-                }
+        CardRevealed { commitment, instance, .. } => card_revealed(&mut s, commitment, instance),
+    }
+    s
+}
+
+/// A player's own turn marker, or the shared one (`turn_marker=shared`, NAR-OPEN-5).
+fn turn_marker_set(s: &mut NarutoState, seat: Option<Seat>, value: u32) {
+    match seat {
+        Some(seat) => {
+            if let Some(p) = s.players.get_mut(seat) {
+                p.marker = value;
+                p.marker_set = true;
             }
-            // The sealed card left its deck when it was drawn; now we know which one it was.
-            if found {
-                if let Some((owner, _)) = super::config::parse_instance(instance) {
-                    if let Some(p) = s.players.get_mut(owner) {
-                        p.deck.remove(instance);
-                    }
-                }
+        }
+        None => {
+            s.shared_marker = value;
+            s.shared_marker_set = true;
+        }
+    }
+}
+
+fn deck_shuffled(s: &mut NarutoState, deck: &Seat, by: &Seat, seed: &Option<String>) {
+    let setup = s.step == Step::Setup;
+    if let Some(p) = s.players.get_mut(*deck) {
+        if setup {
+            if by == deck {
+                p.shuffled_by_owner = true;
+            } else {
+                p.shuffled_by_opponent = true;
+            }
+        }
+        // The transcript can only be checked when the fold knows the deck's exact contents.
+        let exact = p.deck.len() == p.deck_count;
+        let contents: Vec<String> = p.deck.iter().cloned().collect();
+        let key = seed.as_deref().filter(|_| exact);
+        s.ledger.deck_shuffled(&deck_name(*deck), contents, key);
+    }
+}
+
+fn opening_hand_drawn(s: &mut NarutoState, seat: &Seat, cards: &[CardRef]) {
+    for card in cards {
+        draw(s, *seat, card);
+    }
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.hand_drawn = true;
+    }
+}
+
+fn mulligan_taken(s: &mut NarutoState, seat: &Seat, attempt: &u8) {
+    if let Some(p) = s.players.get_mut(*seat) {
+        for held in std::mem::take(&mut p.hand) {
+            if let Held::Known(c) = held {
+                p.deck.insert(c);
+            }
+            p.deck_count += 1;
+        }
+        p.mulligans = p.mulligans.max(*attempt);
+        p.hand_drawn = false;
+        p.shuffled_by_owner = false;
+        p.shuffled_by_opponent = false;
+    }
+}
+
+fn hand_kept(s: &mut NarutoState, seat: &Seat) {
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.kept = true;
+    }
+}
+
+fn turn_started(s: &mut NarutoState, turn: &u32, attacker: &Seat) {
+    s.turn = *turn;
+    s.attacker = Some(*attacker);
+    s.step = Step::Draw;
+    for p in &mut s.players {
+        p.turn = TurnCounters::default();
+    }
+    s.battle = Default::default();
+    s.chain.clear();
+    s.modifiers.retain(|m| m.duration == Duration::Permanent);
+}
+
+fn card_drawn(s: &mut NarutoState, seat: &Seat, card: &CardRef) {
+    draw(s, *seat, card);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.drew = true;
+    }
+    if s.step == Step::Draw {
+        s.step = Step::Mission;
+    }
+}
+
+fn ninja_deployed(s: &mut NarutoState, seat: &Seat, card: &str, from: &DeployFrom, hand_cost_paid: &[String]) {
+    pay(s, *seat, hand_cost_paid);
+    let zone = match from {
+        DeployFrom::Hand => Zone::Hand,
+        DeployFrom::Chakra => Zone::Chakra,
+    };
+    relocate(s, card, *seat, zone, *seat, Zone::Village);
+    s.injured.remove(card);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.ninja_deployed += 1;
+    }
+}
+
+fn mission_played(s: &mut NarutoState, seat: &Seat, card: &str, counter: &bool, hand_cost_paid: &[String]) {
+    pay(s, *seat, hand_cost_paid);
+    let permanent = s.def(card).is_some_and(|d| d.permanent);
+    let to = if permanent { Zone::Village } else { Zone::Chakra };
+    relocate(s, card, *seat, Zone::Hand, *seat, to);
+    s.chain.push(ChainLink {
+        seat: *seat,
+        source: card.to_string(),
+        kind: LinkKind::Mission,
+        description: String::new(),
+    });
+    if let Some(p) = s.players.get_mut(*seat) {
+        if *counter {
+            p.turn.counter_missions += 1;
+        } else {
+            p.turn.missions += 1;
+        }
+    }
+}
+
+fn chakra_charged(s: &mut NarutoState, seat: &Seat, cards: &[String]) {
+    for c in cards {
+        relocate(s, c, *seat, Zone::Hand, *seat, Zone::Chakra);
+    }
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.charged += u32::try_from(cards.len()).unwrap_or(u32::MAX);
+    }
+}
+
+fn client_deployed(s: &mut NarutoState, seat: &Seat, card: &str, hand_cost_paid: &[String]) {
+    pay(s, *seat, hand_cost_paid);
+    relocate(s, card, *seat, Zone::Hand, *seat, Zone::Village);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.clients += 1;
+    }
+}
+
+fn teams_organized(s: &mut NarutoState, seat: &Seat, teams: &[Vec<String>]) {
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.teams = teams.to_vec();
+        p.turn.organized = true;
+    }
+}
+
+fn attacking_teams_sent(s: &mut NarutoState, seat: &Seat, teams: &[SentTeam]) {
+    for t in teams {
+        for c in std::iter::once(&t.leader).chain(&t.supports) {
+            relocate(s, c, *seat, Zone::Village, *seat, Zone::Battlefield);
+        }
+    }
+    s.battle.attacks = teams.to_vec();
+    s.battle.attack_sent = true;
+    if s.step == Step::Attack {
+        s.step = Step::Block;
+    }
+}
+
+fn blocking_teams_sent(s: &mut NarutoState, seat: &Seat, teams: &[BlockingTeam]) {
+    for t in teams {
+        for c in std::iter::once(&t.leader).chain(&t.supports) {
+            relocate(s, c, *seat, Zone::Village, *seat, Zone::Battlefield);
+        }
+    }
+    s.battle.blocks = teams.to_vec();
+    s.battle.block_sent = true;
+    if s.step == Step::Block {
+        s.step = Step::Jutsu;
+    }
+}
+
+fn jutsu_used(s: &mut NarutoState, seat: &Seat, card: &str) {
+    relocate(s, card, *seat, Zone::Hand, *seat, Zone::Chakra);
+    s.chain.push(ChainLink {
+        seat: *seat,
+        source: card.to_string(),
+        kind: LinkKind::Jutsu,
+        description: String::new(),
+    });
+}
+
+fn battle_reward_taken(s: &mut NarutoState, seat: &Seat, team: &str, cards: &[CardRef]) {
+    let from = crate::game::opponent(*seat);
+    for card in cards {
+        take_top(s, from, card, *seat, Zone::Rewards);
+    }
+    s.battle.rewarded.push(team.to_string());
+}
+
+fn fight_resolved(s: &mut NarutoState, attacker: &str, blocker: &str, injured: &[String], defeated: &[String]) {
+    s.battle.fought.push((attacker.to_string(), blocker.to_string()));
+    for n in injured {
+        s.injured.insert(n.clone());
+    }
+    for n in defeated {
+        defeat(s, n);
+    }
+}
+
+fn winner_determined(s: &mut NarutoState, winner: &Seat, reason: &WinReason) {
+    let why = match reason {
+        super::events::WinReason::Rewards => "NAR-WIN-2: 10 or more battle rewards",
+        super::events::WinReason::DeckOut => "NAR-WIN-3: the opponent's deck is empty",
+    };
+    s.result = Some(Outcome::won(*winner, s.players.len(), why));
+}
+
+fn hand_check_discard(s: &mut NarutoState, seat: &Seat, cards: &[String]) {
+    for c in cards {
+        relocate(s, c, *seat, Zone::Hand, *seat, Zone::Discard);
+    }
+}
+
+fn turn_marker_advanced(s: &mut NarutoState, seat: &Option<Seat>, value: &u32) {
+    match seat {
+        Some(seat) => {
+            if let Some(p) = s.players.get_mut(*seat) {
+                p.marker = *value;
+            }
+        }
+        None => s.shared_marker = *value,
+    }
+    if s.step == Step::Marker {
+        s.step = Step::TurnEnded;
+    }
+}
+
+fn modifier_applied(s: &mut NarutoState, target: &str, stat: &Stat, delta: &i32, duration: &Duration) {
+    s.modifiers.push(Modifier { target: target.to_string(), stat: *stat, delta: *delta, duration: *duration })
+}
+
+fn ninja_injured(s: &mut NarutoState, ninja: &str) {
+    s.injured.insert(ninja.to_string());
+}
+
+fn ninja_healed(s: &mut NarutoState, ninja: &str) {
+    s.injured.remove(ninja);
+}
+
+fn card_revealed(s: &mut NarutoState, commitment: &Commitment, instance: &str) {
+    s.ledger.card_revealed(commitment, instance);
+    let mut found = false;
+    for p in &mut s.players {
+        for held in p.hand.iter_mut().chain(p.rewards.iter_mut()).chain(p.removed.iter_mut()) {
+            if *held == Held::Sealed(*commitment) {
+                *held = Held::Known(instance.to_string());
+                found = true;
             }
         }
     }
-    s
+    // The sealed card left its deck when it was drawn; now we know which one it was.
+    if found {
+        if let Some((owner, _)) = super::config::parse_instance(instance) {
+            if let Some(p) = s.players.get_mut(owner) {
+                p.deck.remove(instance);
+            }
+        }
+    }
 }
 
 /// Takes a card from the top of `seat`'s deck into their hand.

@@ -55,6 +55,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::catalog::CardLookup;
 use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
 use crate::game::Violation;
@@ -132,6 +133,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -160,28 +163,14 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id.
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// Deck lists are `COUNT CARD-ID` lines, read and written by the shared parser.
 pub use crate::game::catalog::{format_count_list as format_deck_list, parse_count_list as parse_deck_list};
 
 /// Deck construction (NAR-DECK-2..4) against a catalog. Empty means the deck may be registered.
-pub fn check_deck(deck: &[String], catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &[String], cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.len() < 50 {
         out.push(Violation::new("NAR-DECK-2", format!("the deck has {} cards; at least 50 are required", deck.len())));
@@ -189,8 +178,8 @@ pub(crate) fn check_deck_with<'a>(deck: &[String], lookup: impl Fn(&str) -> Opti
     let mut ninja = 0usize;
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for id in deck {
-        let Some(def) = lookup(id) else {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
+        let Some(def) = cards.card(id) else {
+            out.push(crate::game::catalog::unknown_card(id));
             continue;
         };
         if def.kind == CardType::Ninja && !def.combined {

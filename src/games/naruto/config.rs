@@ -19,9 +19,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{check_deck_with, CardDef, Catalog};
-use crate::game::catalog::{embed_cards, embedded};
-use crate::game::policy::{self, set_choice, Choice, Policy};
+use super::catalog::{check_deck, CardDef, Catalog};
+use crate::game::catalog::embed_cards;
+use crate::game::policy::{set_choice, Choice, Policy, PolicyTable};
 use crate::game::rules::check_seats;
 use crate::game::Violation;
 
@@ -209,19 +209,13 @@ pub const POLICIES: &[Policy<Policies>] = &[
     },
 ];
 
-impl Policies {
-    /// Sets one policy from its string key and value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        policy::set(POLICIES, self, key, value)
-    }
-
-    /// The policies as `(key, value)` pairs, for headers and `--policy` round trips.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        policy::pairs(POLICIES, self)
-    }
+impl PolicyTable for Policies {
+    const TABLE: &'static [Policy<Policies>] = POLICIES;
 }
 
 crate::choice!(ShuffleMode { Physical = "physical", Digital = "digital" });
+
+crate::config_v1!(NarutoConfig, ConfigV1, Policies, mode: shuffles);
 
 impl NarutoConfig {
     /// A config for two players and their decks (card ids), embedding the definitions the decks use.
@@ -237,32 +231,11 @@ impl NarutoConfig {
         Ok(NarutoConfig::V1(ConfigV1 { players, decks, cards, policies: Policies::default(), shuffles }))
     }
 
-    pub fn v1(&self) -> &ConfigV1 {
-        match self {
-            NarutoConfig::V1(c) => c,
-        }
-    }
-
-    pub fn policies(&self) -> &Policies {
-        &self.v1().policies
-    }
-
-    /// Sets a policy by key (`--policy KEY=VALUE`); `shuffles=physical|digital` is accepted too.
-    pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let NarutoConfig::V1(c) = self;
-        if key == "shuffles" {
-            return set_choice(&mut c.shuffles, value).ok_or_else(|| {
-                format!("policy shuffles does not accept {value:?} (allowed: {})", ShuffleMode::NAMES.join("|"))
-            });
-        }
-        c.policies.set(key, value)
-    }
-
     /// Everything wrong with the header: seat count (NAR-DECK-1) and each deck (NAR-DECK-2..4).
     pub fn check(&self) -> Vec<Violation> {
         let c = self.v1();
         check_seats(<super::Naruto as crate::game::Game>::SEATS, &c.players, &c.decks, |deck| {
-            check_deck_with(deck, |id| embedded(&c.cards, id))
+            check_deck(deck, &c.cards[..])
         })
     }
 }

@@ -4,7 +4,7 @@
 //! test checks this table against the digest and another keeps `COVERAGE.md` in sync with
 //! [`coverage_markdown`] (regenerate with `UPDATE_EXPECT=1 cargo test`).
 
-use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
+use crate::game::rules::Enforcement::{Enforced, Informational, RecordedNotEnforced};
 use crate::game::RuleCoverage;
 
 const FOLD: &str = "the fold applies it; no event states it, so there is nothing to reject";
@@ -12,9 +12,7 @@ const EFFECTS: &str = "card effects are out of the seeds' scope; recorded throug
 const CONTEXT: &str = "context or glossary; nothing to check";
 const OPEN: &str = "OPEN point: recorded as it happened, not rejected";
 
-fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
-    RuleCoverage { rule, summary, enforcement }
-}
+use crate::game::rules::row;
 
 /// Every NAR rule ID with its enforcement.
 pub fn coverage() -> Vec<RuleCoverage> {

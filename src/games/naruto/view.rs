@@ -175,10 +175,7 @@ pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
 
 /// `N008 Iruka (p0-3)`.
 pub fn label(s: &NarutoState, instance: &str) -> String {
-    match s.def(instance) {
-        Some(d) => format!("{} {} ({instance})", d.id, d.name),
-        None => instance.to_string(),
-    }
+    crate::game::catalog::instance_label(s.def(instance), instance)
 }
 
 fn labels(s: &NarutoState, cards: &[String]) -> String {

@@ -16,33 +16,11 @@ pub const TRIGGER_POWER: i32 = 5000;
 pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
     use VanguardEvent::*;
     match event {
-        StartingVanguardSet { seat, card } => {
-            take(&mut s, card);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.vanguard = Some(Unit { face_down: true, ..Unit::new(card) });
-            }
-        }
+        StartingVanguardSet { seat, card } => starting_vanguard_set(&mut s, seat, card),
         FirstPlayerDetermined { first } => s.first = Some(*first),
         DeckShuffled { .. } => {}
-        OpeningHandDrawn { seat, cards } => {
-            for c in cards {
-                put(&mut s, *seat, c, Place::Hand);
-            }
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.hand_drawn = true;
-            }
-        }
-        Redrawn { seat, returned, drawn } => {
-            for c in returned {
-                put(&mut s, *seat, c, Place::DeckSearch);
-            }
-            for c in drawn {
-                put(&mut s, *seat, c, Place::Hand);
-            }
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.redrawn = true;
-            }
-        }
+        OpeningHandDrawn { seat, cards } => opening_hand_drawn(&mut s, seat, cards),
+        Redrawn { seat, returned, drawn } => redrawn(&mut s, seat, returned, drawn),
         VanguardsRevealed {} => {
             for p in &mut s.players {
                 if let Some(v) = &mut p.vanguard {
@@ -53,147 +31,31 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
         }
         TurnStarted { turn, seat } => start_turn(&mut s, *turn, *seat),
         PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase),
-        CardDrawn { seat, card } => {
-            put(&mut s, *seat, card, Place::Hand);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.drew = true;
-            }
-        }
-        GradeAssisted { seat, taken, removed } => {
-            if let Some(c) = taken {
-                put(&mut s, *seat, c, Place::Hand);
-            }
-            for c in removed {
-                put(&mut s, *seat, c, Place::Removed);
-            }
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.grade_assists += 1;
-                p.grade_assists_game += 1;
-            }
-        }
-        Rode { seat, card } => {
-            ride(&mut s, *seat, card);
-            if let Some(p) = s.players.get_mut(*seat) {
-                p.turn.rode = true;
-            }
-        }
+        CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
+        GradeAssisted { seat, taken, removed } => grade_assisted(&mut s, seat, taken, removed),
+        Rode { seat, card } => rode(&mut s, seat, card),
         SuperiorRode { seat, card, .. } => ride(&mut s, *seat, card),
         ForerunnerCalled { seat, card, circle } | Called { seat, card, circle } => {
             put(&mut s, *seat, card, Place::Circle(*circle))
         }
         SuperiorCalled { seat, card, circle, .. } => put(&mut s, *seat, card, Place::Circle(*circle)),
-        Strode { seat, g_unit, heart, discarded } => {
-            for c in discarded {
-                put(&mut s, *seat, c, Place::Drop);
-            }
-            stride(&mut s, *seat, g_unit, heart);
-        }
-        RearGuardMoved { seat, from, to } => {
-            let card = s.players.get(*seat).and_then(|p| p.rear.get(from)).map(|u| u.card.clone());
-            if let Some(card) = card {
-                put(&mut s, *seat, &card, Place::Circle(*to));
-            }
-        }
-        LegionPerformed { seat, returned, mate } => {
-            for c in returned {
-                put(&mut s, *seat, c, Place::DeckSearch);
-            }
-            legion(&mut s, *seat, mate);
-        }
+        Strode { seat, g_unit, heart, discarded } => strode(&mut s, seat, g_unit, heart, discarded),
+        RearGuardMoved { seat, from, to } => rear_guard_moved(&mut s, seat, from, to),
+        LegionPerformed { seat, returned, mate } => legion_performed(&mut s, seat, returned, mate),
         EffectActivated { .. } | EffectResolved { .. } => {}
-        CounterBlasted { seat, cards } => {
-            if let Some(p) = s.players.get_mut(*seat) {
-                for (c, up) in &mut p.damage {
-                    if cards.contains(c) {
-                        *up = false;
-                    }
-                }
-            }
-        }
-        SoulBlasted { seat, cards } => {
-            for c in cards {
-                put(&mut s, *seat, c, Place::Drop);
-            }
-        }
-        SoulCharged { seat, cards } => {
-            for c in cards {
-                put(&mut s, *seat, c, Place::Soul);
-            }
-        }
-        AttackDeclared { seat, attacker, target } => {
-            if let Some(u) = unit_on_mut(&mut s, *seat, *attacker) {
-                u.rested = true;
-            }
-            let drives_total = if *attacker == Circle::Vanguard { s.drive_count(*seat) } else { 0 };
-            s.attack = Some(Attack {
-                seat: *seat,
-                attacker: *attacker,
-                target: *target,
-                booster: None,
-                booster_card: None,
-                drives_done: 0,
-                drives_total,
-                hit: None,
-                damage_left: 0,
-            });
-            s.check = None;
-        }
-        Boosted { seat, booster } => {
-            let card = unit_on_mut(&mut s, *seat, *booster).map(|u| {
-                u.rested = true;
-                u.card.clone()
-            });
-            if let Some(a) = &mut s.attack {
-                a.booster = Some(*booster);
-                a.booster_card = card;
-            }
-        }
+        CounterBlasted { seat, cards } => counter_blasted(&mut s, seat, cards),
+        SoulBlasted { seat, cards } => soul_blasted(&mut s, seat, cards),
+        SoulCharged { seat, cards } => soul_charged(&mut s, seat, cards),
+        AttackDeclared { seat, attacker, target } => attack_declared(&mut s, seat, attacker, target),
+        Boosted { seat, booster } => boosted(&mut s, seat, booster),
         GuardianCalled { seat, card } => put(&mut s, *seat, card, Place::Guardian),
-        Intercepted { seat, circle } => {
-            let card = s.players.get(*seat).and_then(|p| p.rear.get(circle)).map(|u| u.card.clone());
-            if let Some(card) = card {
-                put(&mut s, *seat, &card, Place::Guardian);
-            }
-        }
+        Intercepted { seat, circle } => intercepted(&mut s, seat, circle),
         DriveChecked { seat, card } => drive_check(&mut s, *seat, card),
         DamageChecked { seat, card } => damage_check(&mut s, *seat, card),
         TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => {
-            trigger_power(&mut s, power_to, critical_to.as_deref());
-            if let Some(c) = drew {
-                put(&mut s, *seat, c, Place::Hand);
-            }
-            if let Some(c) = healed {
-                put(&mut s, *seat, c, Place::Drop);
-            }
-            if let Some(c) = stood {
-                if let Some(u) = unit_mut(&mut s, c) {
-                    u.rested = false;
-                }
-            }
-            if let Some(ch) = &mut s.check {
-                ch.power_done = true;
-                ch.extra_done = true;
-            }
+            trigger_resolved(&mut s, seat, power_to, critical_to, drew, healed, stood)
         }
-        AttackResolved { hit } => {
-            let Some(a) = s.attack.clone() else { return s };
-            if let Some(at) = &mut s.attack {
-                at.hit = Some(*hit);
-            }
-            if *hit {
-                let defender = crate::game::opponent(a.seat);
-                if a.target == Circle::Vanguard {
-                    let crit = s.circle_critical(a.seat, a.attacker).max(0);
-                    if let Some(at) = &mut s.attack {
-                        at.damage_left = u32::try_from(crit).unwrap_or(0);
-                    }
-                } else if let Some(card) =
-                    s.players.get(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone())
-                {
-                    put(&mut s, defender, &card, Place::Drop);
-                }
-            }
-        }
+        AttackResolved { hit } => attack_resolved(&mut s, hit),
         BattleEnded {} => {
             for p in &mut s.players {
                 let g = std::mem::take(&mut p.guardians);
@@ -205,40 +67,230 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             s.attack = None;
             s.check = None;
         }
-        GameEnded { loser, reason } => {
-            let why = match reason {
-                LossReason::SixDamage => "VG-WIN-2: six damage",
-                LossReason::DeckOut => "VG-WIN-3: no cards left in the deck",
-            };
-            let seats = s.players.len();
-            s.result = Some(match loser {
-                Some(l) => Outcome::won(crate::game::opponent(*l), seats, format!("{why} ({} lost)", s.name(*l))),
-                None => Outcome::draw(seats, format!("{why}: both players lost at once, a draw (VG-OPEN-4)")),
-            });
-        }
-        CardMoved { card, to, .. } => {
-            let owner = VanguardState::owner(card).unwrap_or(0);
-            put(&mut s, owner, card, *to);
-        }
-        ModifierApplied { card, stat, delta, until } => {
-            if let Some(u) = unit_mut(&mut s, card) {
-                match (stat, until) {
-                    (Stat::Power, Until::EndOfBattle) => u.power_battle += delta,
-                    (Stat::Power, Until::EndOfTurn) => u.power_turn += delta,
-                    (Stat::Critical, _) => u.crit_turn += delta,
-                }
-            }
-        }
+        GameEnded { loser, reason } => game_ended(&mut s, loser, reason),
+        CardMoved { card, to, .. } => card_moved(&mut s, card, to),
+        ModifierApplied { card, stat, delta, until } => modifier_applied(&mut s, card, stat, delta, until),
         Client { seat, op } => client(&mut s, *seat, op),
         ChatMessage { .. } => {}
-        SpectatorJoined { user } => {
-            s.spectators.insert(user.clone());
-        }
-        SpectatorLeft { user } => {
-            s.spectators.remove(user);
-        }
+        SpectatorJoined { user } => spectator_joined(&mut s, user),
+        SpectatorLeft { user } => spectator_left(&mut s, user),
     }
     s
+}
+
+fn starting_vanguard_set(s: &mut VanguardState, seat: &Seat, card: &str) {
+    take(s, card);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.vanguard = Some(Unit { face_down: true, ..Unit::new(card) });
+    }
+}
+
+fn opening_hand_drawn(s: &mut VanguardState, seat: &Seat, cards: &[String]) {
+    for c in cards {
+        put(s, *seat, c, Place::Hand);
+    }
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.hand_drawn = true;
+    }
+}
+
+fn redrawn(s: &mut VanguardState, seat: &Seat, returned: &[String], drawn: &[String]) {
+    for c in returned {
+        put(s, *seat, c, Place::DeckSearch);
+    }
+    for c in drawn {
+        put(s, *seat, c, Place::Hand);
+    }
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.redrawn = true;
+    }
+}
+
+fn card_drawn(s: &mut VanguardState, seat: &Seat, card: &str) {
+    put(s, *seat, card, Place::Hand);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.drew = true;
+    }
+}
+
+fn grade_assisted(s: &mut VanguardState, seat: &Seat, taken: &Option<String>, removed: &[String]) {
+    if let Some(c) = taken {
+        put(s, *seat, c, Place::Hand);
+    }
+    for c in removed {
+        put(s, *seat, c, Place::Removed);
+    }
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.grade_assists += 1;
+        p.grade_assists_game += 1;
+    }
+}
+
+fn rode(s: &mut VanguardState, seat: &Seat, card: &str) {
+    ride(s, *seat, card);
+    if let Some(p) = s.players.get_mut(*seat) {
+        p.turn.rode = true;
+    }
+}
+
+fn strode(s: &mut VanguardState, seat: &Seat, g_unit: &str, heart: &str, discarded: &[String]) {
+    for c in discarded {
+        put(s, *seat, c, Place::Drop);
+    }
+    stride(s, *seat, g_unit, heart);
+}
+
+fn rear_guard_moved(s: &mut VanguardState, seat: &Seat, from: &Circle, to: &Circle) {
+    let card = s.players.get(*seat).and_then(|p| p.rear.get(from)).map(|u| u.card.clone());
+    if let Some(card) = card {
+        put(s, *seat, &card, Place::Circle(*to));
+    }
+}
+
+fn legion_performed(s: &mut VanguardState, seat: &Seat, returned: &[String], mate: &str) {
+    for c in returned {
+        put(s, *seat, c, Place::DeckSearch);
+    }
+    legion(s, *seat, mate);
+}
+
+fn counter_blasted(s: &mut VanguardState, seat: &Seat, cards: &[String]) {
+    if let Some(p) = s.players.get_mut(*seat) {
+        for (c, up) in &mut p.damage {
+            if cards.contains(c) {
+                *up = false;
+            }
+        }
+    }
+}
+
+fn soul_blasted(s: &mut VanguardState, seat: &Seat, cards: &[String]) {
+    for c in cards {
+        put(s, *seat, c, Place::Drop);
+    }
+}
+
+fn soul_charged(s: &mut VanguardState, seat: &Seat, cards: &[String]) {
+    for c in cards {
+        put(s, *seat, c, Place::Soul);
+    }
+}
+
+fn attack_declared(s: &mut VanguardState, seat: &Seat, attacker: &Circle, target: &Circle) {
+    if let Some(u) = unit_on_mut(s, *seat, *attacker) {
+        u.rested = true;
+    }
+    let drives_total = if *attacker == Circle::Vanguard { s.drive_count(*seat) } else { 0 };
+    s.attack = Some(Attack {
+        seat: *seat,
+        attacker: *attacker,
+        target: *target,
+        booster: None,
+        booster_card: None,
+        drives_done: 0,
+        drives_total,
+        hit: None,
+        damage_left: 0,
+    });
+    s.check = None;
+}
+
+fn boosted(s: &mut VanguardState, seat: &Seat, booster: &Circle) {
+    let card = unit_on_mut(s, *seat, *booster).map(|u| {
+        u.rested = true;
+        u.card.clone()
+    });
+    if let Some(a) = &mut s.attack {
+        a.booster = Some(*booster);
+        a.booster_card = card;
+    }
+}
+
+fn intercepted(s: &mut VanguardState, seat: &Seat, circle: &Circle) {
+    let card = s.players.get(*seat).and_then(|p| p.rear.get(circle)).map(|u| u.card.clone());
+    if let Some(card) = card {
+        put(s, *seat, &card, Place::Guardian);
+    }
+}
+
+fn trigger_resolved(
+    s: &mut VanguardState,
+    seat: &Seat,
+    power_to: &str,
+    critical_to: &Option<String>,
+    drew: &Option<String>,
+    healed: &Option<String>,
+    stood: &Option<String>,
+) {
+    trigger_power(s, power_to, critical_to.as_deref());
+    if let Some(c) = drew {
+        put(s, *seat, c, Place::Hand);
+    }
+    if let Some(c) = healed {
+        put(s, *seat, c, Place::Drop);
+    }
+    if let Some(c) = stood {
+        if let Some(u) = unit_mut(s, c) {
+            u.rested = false;
+        }
+    }
+    if let Some(ch) = &mut s.check {
+        ch.power_done = true;
+        ch.extra_done = true;
+    }
+}
+
+fn attack_resolved(s: &mut VanguardState, hit: &bool) {
+    let Some(a) = s.attack.clone() else { return };
+    if let Some(at) = &mut s.attack {
+        at.hit = Some(*hit);
+    }
+    if *hit {
+        let defender = crate::game::opponent(a.seat);
+        if a.target == Circle::Vanguard {
+            let crit = s.circle_critical(a.seat, a.attacker).max(0);
+            if let Some(at) = &mut s.attack {
+                at.damage_left = u32::try_from(crit).unwrap_or(0);
+            }
+        } else if let Some(card) = s.players.get(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone()) {
+            put(s, defender, &card, Place::Drop);
+        }
+    }
+}
+
+fn game_ended(s: &mut VanguardState, loser: &Option<Seat>, reason: &LossReason) {
+    let why = match reason {
+        LossReason::SixDamage => "VG-WIN-2: six damage",
+        LossReason::DeckOut => "VG-WIN-3: no cards left in the deck",
+    };
+    let seats = s.players.len();
+    s.result = Some(match loser {
+        Some(l) => Outcome::won(crate::game::opponent(*l), seats, format!("{why} ({} lost)", s.name(*l))),
+        None => Outcome::draw(seats, format!("{why}: both players lost at once, a draw (VG-OPEN-4)")),
+    });
+}
+
+fn card_moved(s: &mut VanguardState, card: &str, to: &Place) {
+    let owner = VanguardState::owner(card).unwrap_or(0);
+    put(s, owner, card, *to);
+}
+
+fn modifier_applied(s: &mut VanguardState, card: &str, stat: &Stat, delta: &i32, until: &Until) {
+    if let Some(u) = unit_mut(s, card) {
+        match (stat, until) {
+            (Stat::Power, Until::EndOfBattle) => u.power_battle += delta,
+            (Stat::Power, Until::EndOfTurn) => u.power_turn += delta,
+            (Stat::Critical, _) => u.crit_turn += delta,
+        }
+    }
+}
+
+fn spectator_joined(s: &mut VanguardState, user: &str) {
+    s.spectators.insert(user.to_string());
+}
+
+fn spectator_left(s: &mut VanguardState, user: &str) {
+    s.spectators.remove(user);
 }
 
 fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {

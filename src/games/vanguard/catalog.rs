@@ -59,7 +59,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CatalogCard};
+use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CardLookup, CatalogCard};
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented test cards only (the seed gives no card statistics).
@@ -152,6 +152,8 @@ impl CardDef {
 }
 
 impl CatalogCard for CardDef {
+    const SAMPLE: &'static str = SAMPLE_CATALOG;
+
     fn id(&self) -> &str {
         &self.id
     }
@@ -193,18 +195,8 @@ impl CatalogCard for CardDef {
     }
 }
 
-/// The catalog file: a list of card definitions.
-pub type CatalogFile = crate::game::catalog::CatalogFile<CardDef>;
-
 /// Card definitions by id; loading rejects impossible cards (see [`CardDef::check`]).
 pub type Catalog = crate::game::catalog::Catalog<CardDef>;
-
-impl Catalog {
-    /// The sample catalog shipped with kifu.
-    pub fn sample() -> Catalog {
-        Catalog::embedded(SAMPLE_CATALOG)
-    }
-}
 
 /// A registered deck: the main deck and the G deck, as card ids in list order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -255,11 +247,7 @@ pub fn format_deck_list(deck: &DeckList) -> String {
 }
 
 /// Deck construction (VG-DECK-1..6, VG-ZONE-7) against a catalog. Empty means the deck may be registered.
-pub fn check_deck(deck: &DeckList, catalog: &Catalog) -> Vec<Violation> {
-    check_deck_with(deck, |id| catalog.get(id))
-}
-
-pub(crate) fn check_deck_with<'a>(deck: &DeckList, lookup: impl Fn(&str) -> Option<&'a CardDef>) -> Vec<Violation> {
+pub fn check_deck(deck: &DeckList, cards: &(impl CardLookup<CardDef> + ?Sized)) -> Vec<Violation> {
     let mut out = Vec::new();
     if deck.main.len() != 50 {
         out.push(Violation::new(
@@ -270,8 +258,8 @@ pub(crate) fn check_deck_with<'a>(deck: &DeckList, lookup: impl Fn(&str) -> Opti
     let (mut triggers, mut heals, mut sentinels, mut grade0) = (0usize, 0usize, 0usize, 0usize);
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for id in &deck.main {
-        let Some(def) = lookup(id) else {
-            out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog")));
+        let Some(def) = cards.card(id) else {
+            out.push(crate::game::catalog::unknown_card(id));
             continue;
         };
         if def.is_g_unit() {
@@ -324,8 +312,8 @@ pub(crate) fn check_deck_with<'a>(deck: &DeckList, lookup: impl Fn(&str) -> Opti
         ));
     }
     for id in &deck.g {
-        match lookup(id) {
-            None => out.push(Violation::new("KIFU-CARD-2", format!("card {id} is not defined in the catalog"))),
+        match cards.card(id) {
+            None => out.push(crate::game::catalog::unknown_card(id)),
             Some(def) if !def.is_g_unit() => out.push(Violation::new(
                 "VG-ZONE-7",
                 format!("{id} ({}) is not a G unit: the G zone holds only G units", def.name),

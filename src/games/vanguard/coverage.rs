@@ -5,7 +5,7 @@
 //! test checks this table against the digest and another keeps `COVERAGE.md` in sync with
 //! [`coverage_markdown`] (regenerate with `UPDATE_EXPECT=1 cargo test`).
 
-use crate::game::rules::Enforcement::{self, Enforced, Informational, RecordedNotEnforced};
+use crate::game::rules::Enforcement::{Enforced, Informational, RecordedNotEnforced};
 use crate::game::RuleCoverage;
 
 const FOLD: &str = "the fold applies it; no event states it, so there is nothing to reject";
@@ -13,9 +13,7 @@ const EFFECTS: &str = "card effects are out of the seed's scope; recorded throug
 const CONTEXT: &str = "client software or context; nothing in a game record to check";
 const CATALOG: &str = "a field of the card catalog format";
 
-fn row(rule: &'static str, summary: &'static str, enforcement: Enforcement) -> RuleCoverage {
-    RuleCoverage { rule, summary, enforcement }
-}
+use crate::game::rules::row;
 
 /// Every VG and VGC rule ID with its enforcement.
 #[rustfmt::skip]

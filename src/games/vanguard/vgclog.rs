@@ -69,6 +69,7 @@
 use super::catalog::{Catalog, DeckList};
 use super::config::VanguardConfig;
 use super::events::{Circle, ClientOp, LossReason, Phase, Place, PowerEdit, VanguardEvent as E};
+use crate::game::policy::PolicyTable;
 use crate::game::{GameEntry, Seat};
 use crate::log::envelope::Actor;
 

@@ -15,6 +15,7 @@
 
 use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent};
 use super::state::{PlayerState, Unit, VanguardState};
+use crate::game::policy::PolicyTable;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer, Visibility};
 
@@ -59,10 +60,7 @@ pub fn visible_now(s: &VanguardState, viewer: Viewer, card: &str) -> bool {
 
 /// `TA-10 Test Herald (p0-17)`.
 pub fn label(s: &VanguardState, instance: &str) -> String {
-    match s.def(instance) {
-        Some(d) => format!("{} {} ({instance})", d.id, d.name),
-        None => instance.to_string(),
-    }
+    crate::game::catalog::instance_label(s.def(instance), instance)
 }
 
 fn known(s: &VanguardState, instance: &str, statuses: Vec<String>) -> CardView {

@@ -1,5 +1,6 @@
 //! The sample catalog, the squad-list format and the skeleton's squad rule (BRK-OPEN-1).
 
+use kifu::game::policy::PolicyTable;
 use kifu::game::{Game, NewGame};
 use kifu::games::brk::catalog::{check_deck, parse_deck_list, write_deck_list, Catalog, SAMPLE_CATALOG};
 use kifu::games::brk::Brk;

@@ -12,7 +12,7 @@ use kifu::games::brk::events::{
 use kifu::games::brk::state::{BrkState, Status};
 use kifu::games::brk::{Brk, BrkConfig};
 
-use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+use crate::game_support::{cases, check_enforced_rules_have_cases};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture. Alice (seat 0, First player), all face up on row 1 (A7 on r2c2):
@@ -222,19 +222,14 @@ fn t2() -> Vec<E> {
 // The one helper.
 // ---------------------------------------------------------------------------------------------
 
-struct Case {
-    config: BrkConfig,
-    given: Vec<E>,
-    when: When<E>,
-    then: Vec<&'static str>,
-}
+type Case = crate::game_support::Case<Brk>;
 
 fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case { config: config_with(&[]), given, when: When::Event(when), then: then.to_vec() }
+    Case::event(config_with(&[]), given, when, then)
 }
 
 fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case { config: config_with(policies), given, when: When::Event(when), then: then.to_vec() }
+    Case::event(config_with(policies), given, when, then)
 }
 
 fn fold(config: &BrkConfig, given: &[E]) -> BrkState {
@@ -245,20 +240,6 @@ fn fold(config: &BrkConfig, given: &[E]) -> BrkState {
         state = Brk::apply(state, g);
     }
     state
-}
-
-/// Folds `given` (each given event must itself be legal), validates `when`, and compares the
-/// sorted, de-duplicated rule IDs with `then`.
-fn run(name: &str, covers: &[&str], c: Case) {
-    let Some((mut state, event)) = start_case::<Brk>(name, &c.config, c.when, &c.then) else {
-        return;
-    };
-    for (i, g) in c.given.iter().enumerate() {
-        let v = Brk::validate(&state, g);
-        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
-        state = Brk::apply(state, g);
-    }
-    check_when::<Brk>(name, covers, &c.then, state, &event);
 }
 
 cases! {
@@ -347,7 +328,7 @@ cases! {
     brk_open_1_turn_order ["BRK-OPEN-1"] => case(vec![deploy0(), deploy1()], E::TurnStarted { seat: 1, turn: 1 }, &["BRK-OPEN-1"]);
     brk_open_1_cells ["BRK-OPEN-1"] => case(vec![], E::SquadDeployed { seat: 1, cards: vec![] }, &["BRK-OPEN-1"]);
     brk_open_1_no_premature_victory ["BRK-OPEN-1"] => case(t1(), E::GameEnded { winner: Some(0), reason: "test".into() }, &["BRK-OPEN-1"]);
-    brk_open_1_squad_size ["BRK-OPEN-1"] => Case { config: { let mut c = config_with(&[]); let BrkConfig::V1(v) = &mut c; v.decks[0].cards.truncate(3); c }, given: vec![], when: When::Setup, then: vec!["BRK-OPEN-1"] };
+    brk_open_1_squad_size ["BRK-OPEN-1"] => Case::setup({ let mut c = config_with(&[]); let BrkConfig::V1(v) = &mut c; v.decks[0].cards.truncate(3); c }, &["BRK-OPEN-1"]);
     kifu_seal_1_wrong_salt ["KIFU-SEAL-1"] => case(t1(), E::CardRevealed { seat: 1, piece: "B6".into(), reason: RevealReason::ControllerChoice, proof: Some(RevealProof { instance: "p1-5".into(), salt: salt(9) }) }, &["KIFU-SEAL-1"]);
     kifu_card_1_unknown_piece ["KIFU-CARD-1"] => case(t1(), declare(0, "A1", 0, "Z9"), &["KIFU-CARD-1"]);
     kifu_seat_1_two_seats ["KIFU-SEAT-1"] => case(t1(), pass(2), &["KIFU-SEAT-1"]);

@@ -15,6 +15,7 @@ use kifu::games::brk::Brk;
 use kifu::log::envelope::Timestamp;
 
 use super::play;
+use kifu::game::policy::PolicyTable;
 
 #[test]
 fn a_thousand_self_play_games_audit_clean_and_use_every_mechanic() {

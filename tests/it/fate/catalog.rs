@@ -43,7 +43,7 @@ fn malformed_catalogs_are_refused_with_a_clear_message() {
 
 #[test]
 fn deck_lists_report_every_bad_line_with_its_number() {
-    let cat = catalog::sample();
+    let cat = Catalog::sample();
     let errors = catalog::parse_deck_list("1 HS01\n1 CL01\nfour SS01\n2 NOPE\n", &cat).unwrap_err();
     let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
     assert_eq!(lines, vec![3, 4]);

@@ -14,7 +14,7 @@ use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
 use kifu::games::fate::{Fate, FateConfig, FateEvent as E, FateState};
 
-use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+use crate::game_support::{cases, check_enforced_rules_have_cases};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: a test catalog and decks whose first cards are known.
@@ -232,35 +232,17 @@ impl G {
 // The one helper.
 // ---------------------------------------------------------------------------------------------
 
-struct Case {
-    config: FateConfig,
-    given: Vec<E>,
-    when: When<E>,
-    then: Vec<&'static str>,
-}
+type Case = crate::game_support::Case<Fate>;
 
 fn case(g: G, when: E, then: &[&'static str]) -> Case {
-    Case { config: g.config, given: g.events, when: When::Event(when), then: then.to_vec() }
+    Case::event(g.config, g.events, when, then)
 }
 
 fn setup_case(players: usize, decks: Vec<Vec<String>>, policies: &[(&str, &str)], then: &[&'static str]) -> Case {
     let mut c = config(players, policies);
     let FateConfig::V1(v) = &mut c;
     v.decks = decks;
-    Case { config: c, given: vec![], when: When::Setup, then: then.to_vec() }
-}
-
-fn run(name: &str, covers: &[&str], c: Case) {
-    let Some((mut state, event)) = start_case::<Fate>(name, &c.config, c.when, &c.then) else {
-        return;
-    };
-    for (i, g) in c.given.iter().enumerate() {
-        let v = Fate::validate(&state, g);
-        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
-        Fate::ledger_mut(&mut state).at(i as u64);
-        state = Fate::apply(state, g);
-    }
-    check_when::<Fate>(name, covers, &c.then, state, &event);
+    Case::setup(c, then)
 }
 
 fn g3() -> G {

@@ -8,7 +8,7 @@ use kifu::games::lc::config::ShuffleMode;
 use kifu::games::lc::events::{CardRef, CommonEvent, EndReason, Line, LinePointLost, PointsLost, ProtectFrom, Zone};
 use kifu::games::lc::{Lc, LcConfig, LcEvent as E};
 
-use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+use crate::game_support::{cases, check_enforced_rules_have_cases};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: both seats register the same 30-card deck (sample catalog), by index:
@@ -42,14 +42,7 @@ fn config_with(decks: Vec<Vec<String>>, policies: &[(&str, &str)]) -> LcConfig {
 // The one helper.
 // ---------------------------------------------------------------------------------------------
 
-struct Case {
-    /// Given events a judge forced into the log (indices into `given`): folded without checking.
-    forced: Vec<usize>,
-    config: LcConfig,
-    given: Vec<E>,
-    when: When<E>,
-    then: Vec<&'static str>,
-}
+type Case = crate::game_support::Case<Lc>;
 
 /// A Combat-Phase case: the record starts at round 4 (`opening_rounds=none`), Alice first.
 fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
@@ -61,40 +54,14 @@ fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static
     all.extend_from_slice(policies);
     let mut g = combat();
     g.extend(given);
-    Case {
-        forced: vec![],
-        config: config_with(vec![deck(), deck()], &all),
-        given: g,
-        when: When::Event(when),
-        then: then.to_vec(),
-    }
+    Case::event(config_with(vec![deck(), deck()], &all), g, when, then)
 }
 
 /// A case under the default skeleton (rounds 1–3 are placement rounds); `given` follows the setup.
 fn placement_case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
     let mut g = setup();
     g.extend(given);
-    Case {
-        forced: vec![],
-        config: config_with(vec![deck(), deck()], &[]),
-        given: g,
-        when: When::Event(when),
-        then: then.to_vec(),
-    }
-}
-
-/// Folds `given` (each given event must itself be legal unless forced), validates `when`, and
-/// compares the sorted, de-duplicated rule IDs with `then`.
-fn run(name: &str, covers: &[&str], c: Case) {
-    let Some((mut state, event)) = start_case::<Lc>(name, &c.config, c.when, &c.then) else {
-        return;
-    };
-    for (i, g) in c.given.iter().enumerate() {
-        let v = Lc::validate(&state, g);
-        assert!(c.forced.contains(&i) || v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
-        state = Lc::apply(state, g);
-    }
-    check_when::<Lc>(name, covers, &c.then, state, &event);
+    Case::event(config_with(vec![deck(), deck()], &[]), g, when, then)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,28 +314,15 @@ cases! {
                  resolved(5, 4, &[p(1, 0)], vec![lost(1, 1), lost(0, 1)], vec![line_lost(1, Line::Attack)])],
             E::GameEnded { reason: EndReason::BothZero, winners: vec![0] }, &["LC-END-2"])
     };
-    empty_pile_at_round_start_ends_the_game ["LC-END-1"] => Case {
-        forced: vec![],
-        config: config_with(vec![deck(), deck()[..5].to_vec()], &[("opening_rounds", "none")]),
-        given: setup(),
-        when: When::Event(E::RoundStarted { round: 4, first: 0 }),
-        then: vec!["LC-END-1"],
-    };
-    empty_pile_winner_follows_the_policy ["LC-END-3"] => Case {
-        forced: vec![],
-        config: config_with(vec![deck(), deck()[..5].to_vec()], &[("opening_rounds", "none")]),
-        given: setup(),
+    empty_pile_at_round_start_ends_the_game ["LC-END-1"] => Case::event(config_with(vec![deck(), deck()[..5].to_vec()], &[("opening_rounds", "none")]), setup(), E::RoundStarted { round: 4, first: 0 }, &["LC-END-1"]);
+    empty_pile_winner_follows_the_policy ["LC-END-3"] => Case::event(
+        config_with(vec![deck(), deck()[..5].to_vec()], &[("opening_rounds", "none")]),
+        setup(),
         // Equal points under `more-points`: a draw, not a win for Alice.
-        when: When::Event(E::GameEnded { reason: EndReason::EmptyDrawPile, winners: vec![0] }),
-        then: vec!["LC-END-3"],
-    };
-    a_deck_too_small_for_the_opening_hand ["LC-REFILL-1"] => Case {
-        forced: vec![],
-        config: config_with(vec![deck()[..3].to_vec(), deck()], &[]),
-        given: vec![],
-        when: When::Setup,
-        then: vec!["LC-REFILL-1"],
-    };
+        E::GameEnded { reason: EndReason::EmptyDrawPile, winners: vec![0] },
+        &["LC-END-3"],
+    );
+    a_deck_too_small_for_the_opening_hand ["LC-REFILL-1"] => Case::setup(config_with(vec![deck()[..3].to_vec(), deck()], &[]), &["LC-REFILL-1"]);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use kifu::games::naruto::events::{
 };
 use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent as E};
 
-use crate::game_support::{cases, check_enforced_rules_have_cases, check_when, start_case, When};
+use crate::game_support::{cases, check_enforced_rules_have_cases};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: a test catalog and two identical 50-card decks whose first cards are known.
@@ -103,34 +103,14 @@ fn config_with(decks: Vec<Vec<String>>, players: usize, policies: &[(&str, &str)
 // The one helper.
 // ---------------------------------------------------------------------------------------------
 
-struct Case {
-    config: NarutoConfig,
-    given: Vec<E>,
-    when: When<E>,
-    then: Vec<&'static str>,
-}
+type Case = crate::game_support::Case<Naruto>;
 
 fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case { config: config(&[]), given, when: When::Event(when), then: then.to_vec() }
+    Case::event(config(&[]), given, when, then)
 }
 
 fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case { config: config(policies), given, when: When::Event(when), then: then.to_vec() }
-}
-
-/// Folds `given` (each given event must itself be legal), validates `when`, and compares the
-/// sorted, de-duplicated rule IDs with `then`.
-fn run(name: &str, covers: &[&str], c: Case) {
-    let Some((mut state, event)) = start_case::<Naruto>(name, &c.config, c.when, &c.then) else {
-        return;
-    };
-    for (i, g) in c.given.iter().enumerate() {
-        let v = Naruto::validate(&state, g);
-        assert!(v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
-        Naruto::ledger_mut(&mut state).at(i as u64);
-        state = Naruto::apply(state, g);
-    }
-    check_when::<Naruto>(name, covers, &c.then, state, &event);
+    Case::event(config(policies), given, when, then)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,7 +398,7 @@ fn sealed_hand(sealed: Commitment) -> Vec<E> {
 }
 
 fn setup_case(decks: Vec<Vec<String>>, players: usize, then: &[&'static str]) -> Case {
-    Case { config: config_with(decks, players, &[]), given: vec![], when: When::Setup, then: then.to_vec() }
+    Case::setup(config_with(decks, players, &[]), then)
 }
 
 fn fillers(n: usize) -> Vec<String> {
@@ -969,12 +949,7 @@ cases! {
         let seed = Commitment([9; 32]);
         case(vec![E::SeedCommitted { key: "s".into(), commitment: commit_seed(&seed) }], E::SeedRevealed { key: "s".into(), seed: Commitment([8; 32]) }, &["KIFU-SEED-1"])
     };
-    kifu_seed_4_digital_shuffles_are_seeded ["KIFU-SEED-4"] => Case {
-        config: { let mut c = config(&[]); c.set_policy("shuffles", "digital").unwrap_or_else(|e| panic!("{e}")); c },
-        given: markers(),
-        when: When::Event(E::DeckShuffled { deck: 0, by: 0, seed: None }),
-        then: vec!["KIFU-SEED-4"],
-    };
+    kifu_seed_4_digital_shuffles_are_seeded ["KIFU-SEED-4"] => Case::event({ let mut c = config(&[]); c.set_policy("shuffles", "digital").unwrap_or_else(|e| panic!("{e}")); c }, markers(), E::DeckShuffled { deck: 0, by: 0, seed: None }, &["KIFU-SEED-4"]);
 }
 
 /// Every Enforced rule in the coverage table is named by at least one case above.

@@ -3,31 +3,15 @@
 
 use std::marker::PhantomData;
 
-use serde::Serialize;
-
 use super::audit::{self, AuditReport};
 use super::record::{self, GameError, LiveGame, Recorded};
-use super::replay::{Replay, Step};
 use super::selfplay;
+pub use super::timeline::TimelineEntry;
+use super::timeline::{full_timeline, timeline_entry};
 use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Viewer};
 use crate::log::chain::{Head, VerifiedLog};
 use crate::log::envelope::{Actor, IdempotencyId, MatchBinding, StreamId, Timestamp};
 use crate::store::Store;
-
-/// One line of a game's timeline, as a viewer may see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TimelineEntry {
-    pub seq: u64,
-    pub recorded_at: String,
-    pub actor: String,
-    /// "play", "forced", "ruling" or "recorded" (recorded elsewhere, imported as recorded).
-    pub kind: &'static str,
-    pub text: String,
-    /// Turn, phase and step after this event.
-    pub turn: u32,
-    pub phase: String,
-    pub step: String,
-}
 
 /// A game opened for replay and recording, whatever the game. It stays open as the game grows:
 /// [`Session::extend`] folds the events appended after its head, so neither recording, nor a
@@ -207,79 +191,6 @@ impl<G> Default for GameDriver<G> {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// How a ruling reads in a timeline.
-fn describe_ruling(r: &Ruling, players: &[String]) -> String {
-    let who = |s: &u8| players.get(usize::from(*s)).cloned().unwrap_or_else(|| format!("seat {s}"));
-    let about = |a: &Option<u64>| a.map(|a| format!(" about event {a}")).unwrap_or_default();
-    let rule = |r: &Option<String>| r.as_ref().map(|r| format!(" ({r})")).unwrap_or_default();
-    match r {
-        Ruling::WarningIssued { judge, seat, rule: rid, about: a, note } => {
-            format!("judge {judge}: warning to {}{}{}: {note}", who(seat), rule(rid), about(a))
-        }
-        Ruling::GameLossIssued { judge, seat, rule: rid, about: a, note } => {
-            format!("judge {judge}: GAME LOSS to {}{}{}: {note}", who(seat), rule(rid), about(a))
-        }
-        Ruling::BackedUp { judge, to_seq, note } => {
-            format!("judge {judge}: backed the game up to before event {to_seq}: {note}")
-        }
-        Ruling::NoteRecorded { judge, about: a, note } => format!("judge {judge}: note{}: {note}", about(a)),
-    }
-}
-
-pub(crate) fn timeline_entry<G: Game>(
-    before: &super::replay::Table<G>,
-    after: Position,
-    step: &Step<G::Event>,
-    players: &[String],
-    viewer: Viewer,
-) -> TimelineEntry {
-    let (kind, text) = match &step.entry {
-        GameEntry::Played(e) => ("play", G::describe(&before.game, e, viewer)),
-        GameEntry::Forced { judge, broke, event } => (
-            "forced",
-            format!(
-                "FORCED by judge {} (breaks {}): {}",
-                crate::log::limits::shown(judge),
-                broke.join(", "),
-                G::describe(&before.game, event, viewer)
-            ),
-        ),
-        GameEntry::Ruled(r) => ("ruling", describe_ruling(r, players)),
-        GameEntry::RecordedElsewhere(e) => {
-            ("recorded", format!("recorded elsewhere, not validated: {}", G::describe(&before.game, e, viewer)))
-        }
-    };
-    // Display only: a player name an earlier build stored unbounded is shown cut in the text.
-    let mut text = text;
-    for p in players.iter().filter(|p| crate::log::limits::shown(p).len() != p.len()) {
-        text = text.replace(p.as_str(), &crate::log::limits::shown(p));
-    }
-    TimelineEntry {
-        seq: step.seq,
-        recorded_at: step.recorded_at.to_rfc3339(),
-        // Display only: a name an earlier build stored unbounded is shown cut, never refused.
-        actor: step.actor.shown(),
-        kind,
-        text,
-        turn: after.turn,
-        phase: after.phase.to_string(),
-        step: after.step.to_string(),
-    }
-}
-
-/// Every event of a replay described for `viewer`, in one fold.
-pub(crate) fn full_timeline<G: Game>(replay: &Replay<G>, viewer: Viewer) -> Vec<TimelineEntry> {
-    let players = G::players(&replay.config);
-    let mut state = replay.initial().clone();
-    let mut out = Vec::with_capacity(replay.steps().len());
-    for (i, step) in replay.steps().iter().enumerate() {
-        let after = replay.fold_step(state.clone(), i);
-        out.push(timeline_entry::<G>(&state, after.position(), step, &players, viewer));
-        state = after;
-    }
-    out
 }
 
 /// Parses a game action given as JSON into the entry to record and who records it.

@@ -21,6 +21,7 @@ pub mod replay;
 pub mod rules;
 pub mod seats;
 pub mod selfplay;
+pub mod timeline;
 pub mod versions;
 pub mod view;
 pub mod visibility;
@@ -517,4 +518,13 @@ macro_rules! forward_game {
             agent::agent_step(state, secrets, rng)
         }
     };
+}
+
+/// The actor that records a game action: the acting seat's player, or the system.
+pub fn actor_for<G: Game>(players: &[String], event: &G::Event) -> crate::log::envelope::Actor {
+    use crate::log::envelope::Actor;
+    match G::acting_seat(event).and_then(|s| players.get(usize::from(s))) {
+        Some(name) => Actor::Player(name.clone()),
+        None => Actor::System,
+    }
 }

@@ -7,9 +7,10 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use super::actor_for;
 use super::audit::{step_violations, AuditReport, Auditor};
-use super::driver::{full_timeline, timeline_entry, TimelineEntry};
 use super::replay::{Replay, Step};
+use super::timeline::{full_timeline, timeline_entry, TimelineEntry};
 use super::{Game, GameEntry, Viewer, Violation};
 use crate::log::chain::{self, Head, VerifiedLog, Verifier};
 use crate::log::envelope::{
@@ -776,12 +777,4 @@ pub fn import_entries_bound<G: Game>(
         events,
     })?;
     Ok(appended.head)
-}
-
-/// The actor that records a game action: the acting seat's player, or the system.
-pub fn actor_for<G: Game>(players: &[String], event: &G::Event) -> Actor {
-    match G::acting_seat(event).and_then(|s| players.get(usize::from(s))) {
-        Some(name) => Actor::Player(name.clone()),
-        None => Actor::System,
-    }
 }

@@ -4,7 +4,7 @@
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::record::actor_for;
+use super::actor_for;
 use super::{AgentRng, Game, GameEntry, Violation};
 use crate::log::envelope::Actor;
 

@@ -288,7 +288,19 @@ pub fn check_enforced_rules_have_cases(cases: &[(&str, &[&str])], coverage: Vec<
 
 /// One `#[test]` per case, each running it through [`run_case`], and
 /// `CASES`: (test name, rule IDs it covers) for every case.
+/// `runner: PATH;` first runs each case through that function instead (the tournament rules'
+/// cases, whose `Given` is a tournament, not a game).
 macro_rules! cases {
+    (runner: $run:path; $( $name:ident [$($id:literal),*] => $body:expr; )*) => {
+        $(
+            #[test]
+            fn $name() {
+                $run(stringify!($name), &[$($id),*], $body);
+            }
+        )*
+        /// (test name, rule IDs it covers) for every case above.
+        const CASES: &[(&str, &[&str])] = &[$((stringify!($name), &[$($id),*])),*];
+    };
     ($( $name:ident [$($id:literal),*] => $body:expr; )*) => {
         $(
             #[test]

@@ -433,6 +433,6 @@ impl crate::game::check::CardTable for VanguardState {
     }
 
     fn card_label(&self, card: &str) -> String {
-        super::view::label(self, card)
+        crate::game::catalog::instance_label(self.def(card), card)
     }
 }

@@ -138,6 +138,7 @@ fn created_differs_from_header() -> Vec<Violation> {
 }
 
 cases! {
+    runner: run;
     // Registration.
     the_first_event_is_created [ "TOUR-LOG-1" ] => || Given(Tournament::default()).when(register("ann"));
     created_only_once [ "TOUR-LOG-1" ] => || Given::created(3, 0).when(E::Created { config: config(3, 0, true) });

@@ -289,6 +289,54 @@ fn two_servers_over_one_cluster_never_fork() {
     assert_eq!(one.head(&sid("shared")).unwrap(), two.head(&sid("shared")).unwrap());
 }
 
+/// Two servers append to one stream at the same moment, each expecting the same length: the
+/// cluster lets exactly one land and refuses the other's message (no loser is ever stored, so
+/// no append reads back what it wrote), and the refused one is told the stream moved on.
+#[test]
+fn racing_appends_with_one_expected_length_land_exactly_once() {
+    use async_nats::jetstream;
+    let ns = nats_namespace();
+    let (one, two) = (Arc::new(ns.store()), Arc::new(ns.store()));
+    one.append(req("race", ExpectedVersion::NoStream, vec![])).unwrap();
+    assert_eq!(two.head(&sid("race")).unwrap().len, 0, "both stores hold the tip before the race");
+    let rounds = 40u64;
+    let barrier = Arc::new(std::sync::Barrier::new(2));
+    let racers: Vec<_> = [one.clone(), two.clone()]
+        .into_iter()
+        .enumerate()
+        .map(|(w, store)| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut won = Vec::new();
+                for round in 0..rounds {
+                    barrier.wait();
+                    let r = store.append(req("race", ExpectedVersion::Exact(round), vec![ev(&format!("{round}-{w}"))]));
+                    match r {
+                        Ok(a) => won.push(a.first_seq),
+                        Err(StoreError::WrongExpectedVersion { current: Some(n), .. }) => assert_eq!(n, round + 1),
+                        Err(e) => panic!("round {round}: {e}"),
+                    }
+                    barrier.wait();
+                }
+                won
+            })
+        })
+        .collect();
+    let won: Vec<Vec<u64>> = racers.into_iter().map(|h| h.join().unwrap()).collect();
+    let mut all: Vec<u64> = won.concat();
+    all.sort();
+    assert_eq!(all, (0..rounds).collect::<Vec<_>>(), "each round: exactly one append landed, at its position");
+    assert_eq!(two.export(&sid("race")).unwrap().head.len, rounds);
+    // One message for the stream's creation and one per landed append: no loser was stored.
+    let (servers, name) = (ns.url.servers.clone(), format!("KIFU_{}", ns.url.namespace));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let messages = rt.block_on(async move {
+        let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+        js.get_stream(&name).await.unwrap().info().await.unwrap().state.messages
+    });
+    assert_eq!(messages, rounds + 1, "messages in the events stream");
+}
+
 /// A namespace whose events stream an earlier build created (without direct gets) opens,
 /// gains direct gets (the race check reads from any replica), and keeps its chain.
 #[test]
@@ -398,12 +446,12 @@ fn an_unreachable_cluster_is_a_clear_error() {
 #[test]
 fn a_server_without_jetstream_is_a_clear_error() {
     let port = free_port();
-    let mut server = std::process::Command::new("nats-server")
+    let mut server = std::process::Command::new(crate::support::nats_server())
         .args(["-a", "127.0.0.1", "-p", &port.to_string()])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .expect("nats-server is installed (tools/test and .ci/run install it)");
+        .expect("tools/nats-server-install installed nats-server");
     let url = NatsUrl::parse(&format!("nats://127.0.0.1:{port}")).unwrap();
     let mut result = None;
     for _ in 0..100 {

@@ -443,6 +443,43 @@ fn an_unreachable_cluster_is_a_clear_error() {
     }
 }
 
+/// A server older than kifu supports is refused at connect, naming its version and the minimum,
+/// before anything is created in it. The "server" is a stand-in speaking the first lines of the
+/// NATS protocol as nats-server 2.9.10 does (its INFO names its version), so no old server needs
+/// installing.
+#[test]
+fn a_server_older_than_supported_is_refused_by_version() {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let created = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let saw = created.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().take(4) {
+            let Ok(mut conn) = conn else { return };
+            let info = r#"INFO {"server_id":"OLD","server_name":"old","version":"2.9.10","proto":1,"go":"go1.19","host":"127.0.0.1","port":4222,"headers":true,"max_payload":1048576,"jetstream":true}"#;
+            if conn.write_all(format!("{info}\r\n").as_bytes()).is_err() {
+                continue;
+            }
+            let reader = BufReader::new(conn.try_clone().unwrap());
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                if line.starts_with("PING") {
+                    let _ = conn.write_all(b"PONG\r\n");
+                } else if line.contains("$JS.API") {
+                    saw.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    let url = NatsUrl::parse(&format!("nats://127.0.0.1:{port}")).unwrap();
+    let err = NatsStore::connect(&url, Arc::new(SteppingClock::fixed())).err().unwrap();
+    assert!(matches!(err, StoreError::ServerTooOld { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("nats-server 2.9.10") && text.contains("2.14.1 or later"), "{text}");
+    assert!(!created.load(std::sync::atomic::Ordering::SeqCst), "nothing was asked of JetStream");
+}
+
 #[test]
 fn a_server_without_jetstream_is_a_clear_error() {
     let port = free_port();

@@ -200,6 +200,11 @@ pub enum StoreError {
     TooLarge { stream: String, bytes: usize, limit: usize },
     #[error("could not encode a record: {0}")]
     Encode(#[from] postcard::Error),
+    #[error(
+        "the cluster at {location} runs nats-server {version}; kifu needs {minimum} or later (its appends rely on \
+         expected-sequence checks and message-id deduplication that hold across leader changes)"
+    )]
+    ServerTooOld { location: String, version: String, minimum: String },
 }
 
 /// Persistence of append-only, hash-chained streams.

@@ -18,8 +18,14 @@
 //!   with its first events is one message: atomic, and refused whole if the stream exists.
 //! - **Optimistic concurrency.** Every publish carries `Nats-Expected-Last-Subject-Sequence`:
 //!   the JetStream sequence of the chunk the writer built on (0: the subject is empty). Two
-//!   writers on any servers that built on the same chunk cannot both land; the loser reloads
-//!   the head and judges its expected version again.
+//!   writers on any servers that built on the same chunk cannot both land (nats-server
+//!   [`MIN_SERVER`] or later enforces it, also across leader changes; an older server is refused
+//!   at connect); the loser reloads the head and judges its expected version again. The
+//!   acknowledgement is the proof: nothing is read back.
+//! - **Ambiguous outcomes.** Every message carries a `Nats-Msg-Id`, the hash its last event ends
+//!   in: a publish left without an acknowledgement (a timeout, a dropped request) is sent again,
+//!   and one that had landed is answered as a duplicate with its first sequence. Past the
+//!   stream's duplicate window, the idempotency ids below settle it.
 //! - **Acknowledgement.** An append returns `Ok` only after JetStream's publish acknowledgement
 //!   from the R3 stream (a quorum has it on disk), then its idempotency ids are indexed and
 //!   the notice published.
@@ -43,9 +49,8 @@
 //!
 //! # Round trips of an append
 //!
-//! Without idempotency ids, on a stream this process appended to before: the publish (acknowledged
-//! by the R3 stream) and one read, answered by any replica, that checks it won any race (see
-//! `publish` and [`first_message`]). With ids, also one index read per id and, after the
+//! Without idempotency ids, on a stream this process appended to before: the publish, acknowledged
+//! by the R3 stream, and nothing else. With ids, also one index read per id and, after the
 //! acknowledgement, the index writes (all at once). The ids of
 //! the stream's recent chunks come from memory ([`ChunkIds`], kept for the chunks this process
 //! wrote or read): only chunks other writers added are read. The cached tip is not reloaded
@@ -192,6 +197,9 @@ impl Drop for AbortOnDrop {
 pub struct NatsStore {
     rt: Option<tokio::runtime::Runtime>,
     client: async_nats::Client,
+    /// The JetStream context, made once on the runtime (it runs a task that waits for
+    /// acknowledgements): every publish and API request goes through it.
+    js: jetstream::Context,
     /// Counts the client's disconnections: a request in flight when the connection drops is
     /// answered at once as unavailable (retry with the same ids), not after the request timeout.
     drops: tokio::sync::watch::Receiver<u64>,
@@ -354,8 +362,8 @@ async fn set_up(
             ..Default::default()
         })
         .await?;
-    // A stream an earlier build created has no direct gets: allow them. Should the server
-    // refuse, the race check reads from the leader.
+    // A stream an earlier build created has no direct gets: allow them (a reader may ask any
+    // replica). Should the server refuse, reads go to the leader as before.
     let events = reconfigured(js, events, |c| !c.allow_direct, |c| c.allow_direct = true).await?;
     Ok((events, IdIndex::open(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
 }
@@ -406,6 +414,27 @@ fn untoken(tok: &str) -> String {
     tok.replace('=', ".")
 }
 
+/// The oldest nats-server kifu runs on: from 2.11 a leader serves only after applying its log and
+/// an expected-sequence check holds across leader changes; 2.14.0 reports a leader only after
+/// its first entry is applied (nats-server#7460) and 2.14.1 clears staged message ids safely on
+/// a leader change (#8106). An append's acknowledgement is then its proof: nothing is read back.
+pub const MIN_SERVER: (u64, u64, u64) = (2, 14, 1);
+
+/// Refuses a server older than [`MIN_SERVER`] (a version it cannot read counts as older).
+fn supported(location: &str, version: &str) -> Result<(), StoreError> {
+    let mut parts = version.trim_start_matches('v').split(['.', '-', '+']).map(|p| p.parse::<u64>().ok());
+    let found = (parts.next().flatten(), parts.next().flatten(), parts.next().flatten());
+    let (a, b, c) = MIN_SERVER;
+    match found {
+        (Some(x), Some(y), Some(z)) if (x, y, z) >= MIN_SERVER => Ok(()),
+        _ => Err(StoreError::ServerTooOld {
+            location: location.to_string(),
+            version: crate::log::quote_prefix(version),
+            minimum: format!("{a}.{b}.{c}"),
+        }),
+    }
+}
+
 impl NatsStore {
     /// Connects to the cluster at `url` and creates (or finds) the namespace's stream and bucket.
     pub fn connect(url: &NatsUrl, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
@@ -418,6 +447,7 @@ impl NatsStore {
             .map_err(|e| other("cannot start the cluster client's runtime", e))?;
         let unavailable = |reason: String| StoreError::Unavailable { location: location.clone(), reason };
         let (servers, ns, replicas) = (url.servers.clone(), url.namespace.clone(), url.replicas);
+        let here = location.clone();
         let (dropped, drops) = tokio::sync::watch::channel(0u64);
         let dropped = Arc::new(dropped);
         let connected = run_on(&rt, async move {
@@ -434,7 +464,11 @@ impl NatsStore {
                 .request_timeout(Some(Duration::from_secs(10)))
                 .connect(servers.as_slice())
                 .await
-                .map_err(|e| format!("cannot connect: {e}"))?;
+                .map_err(|e| StoreError::Unavailable {
+                    location: here.clone(),
+                    reason: format!("cannot connect: {e}"),
+                })?;
+            supported(&here, &client.server_info().version)?;
             let js = jetstream::new(client.clone());
             // A cluster that has just formed (or is electing its JetStream leader, or is under
             // load) can time out a stream creation it then completes: setting up is idempotent,
@@ -446,17 +480,18 @@ impl NatsStore {
                     Err(e) if transient(&e) && tokio::time::Instant::now() < deadline => {
                         tokio::time::sleep(Duration::from_millis(500)).await;
                     }
-                    Err(e) => return Err(no_js(&e)),
+                    Err(e) => return Err(StoreError::Unavailable { location: here, reason: no_js(&e) }),
                 }
             };
-            Ok::<_, String>((client, events, idem))
+            Ok::<_, StoreError>((client, js, events, idem))
         })
         .map_err(|e| unavailable(e.to_string()))?;
-        let (client, events, idem) = connected.map_err(unavailable)?;
+        let (client, js, events, idem) = connected?;
         let max_payload = client.server_info().max_payload;
         Ok(NatsStore {
             rt: Some(rt),
             client,
+            js,
             drops,
             events: Arc::new(events),
             idem,
@@ -481,7 +516,7 @@ impl NatsStore {
 
     /// Deletes the namespace's stream and bucket: every kifu stream in it (tests only clean up with this).
     pub fn destroy(&self) -> Result<(), StoreError> {
-        let js = jetstream::new(self.client.clone());
+        let js = self.js.clone();
         let (name, bucket) = (format!("KIFU_{}", self.ns), format!("KIFU_{}_IDEM", self.ns));
         let tables: Vec<String> = [Table::Tokens, Table::PendingResults]
             .iter()
@@ -512,7 +547,7 @@ impl NatsStore {
         let rt = self.rt.as_ref().ok_or_else(|| other("the cluster client", "shut down"))?;
         let mut drops = self.drops.clone();
         drops.mark_unchanged();
-        // Boxed once here: the unpolled round (publish, acknowledgement, race check) is a
+        // Boxed once here: the unpolled round (publish, acknowledgement, notice) is a
         // state machine of a few KiB, which the select and the spawn below would otherwise copy
         // whole (a tenth of the client's CPU at 64 writers).
         let fut = Box::pin(fut);
@@ -806,7 +841,7 @@ impl NatsStore {
         first: u64,
         (prev, subject_last): (u64, u64),
         header: bool,
-        len: u64,
+        (len, last_hash): (u64, Hash32),
         body: Vec<u8>,
     ) -> Result<Option<u64>, StoreError> {
         if body.len() + SLACK > self.max_payload {
@@ -816,50 +851,57 @@ impl NatsStore {
                 limit: self.max_payload.saturating_sub(SLACK),
             });
         }
-        let js = jetstream::new(self.client.clone());
+        let js = self.js.clone();
         let subject = self.subject(sid);
-        let mut publish = jetstream::context::Publish::build()
+        // The message id is the hash its last event (or, for a bare header, the header) ends
+        // in: the same chunk published again is the same id, so the server answers a resend
+        // after a lost acknowledgement as a duplicate, with the sequence of the first.
+        let mut publish = jetstream::message::PublishMessage::build()
             .payload(body.into())
+            .message_id(last_hash.to_hex())
             .header(H_FIRST, first.to_string())
             .header(H_PREV, prev.to_string())
             .expected_last_subject_sequence(subject_last);
         if header {
             publish = publish.header(H_HEADER, "1");
         }
-        let location = self.location.clone();
-        let (events, client, notice) = (self.events.clone(), self.client.clone(), self.notice_subject(sid));
-        let owned_sid = sid.to_string();
-        // Publish, acknowledgement, race check and notice in one round on the runtime: each
-        // `block` is a hand-over between threads, and a live append used to make three.
+        let (client, notice) = (self.client.clone(), self.notice_subject(sid));
+        // Publish, acknowledgement and notice in one round on the runtime. The acknowledgement
+        // is the proof: the server enforces the expected subject sequence (nats-server 2.11 and
+        // later, also across leader changes), so nothing is read back.
         let outcome = self.block(async move {
-            let ack = match js.send_publish(subject.clone(), publish).await {
-                Ok(pending) => pending.await,
-                Err(e) => Err(e),
-            };
-            let js_seq = ack.map_err(Raced::Publish)?.sequence;
-            if !won_race(&events, &subject, &owned_sid, prev, js_seq).await? {
-                return Ok(None);
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                let ack = match js.send_publish(subject.clone(), publish.clone()).await {
+                    Ok(pending) => pending.await,
+                    Err(e) => Err(e),
+                };
+                match ack {
+                    Ok(ack) => {
+                        // Best effort: watchers also poll, so a lost notice only delays them.
+                        let _ = client.publish(notice, len.to_string().into()).await;
+                        return Ok(ack.sequence);
+                    }
+                    // No acknowledgement: it may have landed. The same message again settles it
+                    // (a duplicate names the first's sequence; a refusal, another writer's append).
+                    Err(e) if ambiguous(&e) && tries < PUBLISH_TRIES => continue,
+                    Err(e) => return Err(e),
+                }
             }
-            // Best effort: watchers also poll, so a lost notice only delays them.
-            let _ = client.publish(notice, len.to_string().into()).await;
-            Ok(Some(js_seq))
         })?;
         let e = match outcome {
-            Ok(won) => return Ok(won),
-            Err(Raced::Publish(e)) => e,
-            Err(Raced::Read(e)) => return Err(self.lost("cannot read a chunk", e)),
-            Err(Raced::Store(e)) => return Err(e),
+            Ok(js_seq) => return Ok(Some(js_seq)),
+            Err(e) => e,
         };
         match e.kind() {
-            jetstream::context::PublishErrorKind::WrongLastSequence => Ok(None),
-            jetstream::context::PublishErrorKind::TimedOut | jetstream::context::PublishErrorKind::BrokenPipe => {
-                Err(StoreError::Unavailable {
-                    location,
-                    reason: format!(
-                        "no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"
-                    ),
-                })
-            }
+            _ if another_was_first(&e) => Ok(None),
+            _ if ambiguous(&e) => Err(StoreError::Unavailable {
+                location: self.location.clone(),
+                reason: format!(
+                    "no acknowledgement for an append to {sid} ({e}); retry it with the same idempotency ids"
+                ),
+            }),
             _ => Err(self.lost(&format!("append to {sid} refused"), e)),
         }
     }
@@ -904,7 +946,7 @@ fn keep_start(list: &mut Vec<(u64, u64)>, start: (u64, u64)) {
 
 /// Runs `fut` on `rt`'s workers and waits for it, from sync code inside or outside another
 /// runtime. Spawned even where `block_on` would do: the whole round (publish, acknowledgement,
-/// race check) then runs on the workers and the caller is woken once, not at each step (64
+/// notice) then runs on the workers and the caller is woken once, not at each step (64
 /// writers: about 10% more appends per second).
 fn run_on<T: Send + 'static>(
     rt: &tokio::runtime::Runtime,
@@ -922,57 +964,28 @@ fn run_on<T: Send + 'static>(
 #[error("the request was dropped")]
 struct Dropped;
 
-/// Whether the message a publish stored at `js_seq` won the race to follow `prev`.
-///
-/// nats-server 2.9 does not enforce the expected subject sequence between publishes racing from
-/// two connections (both can be acknowledged). So the winner is decided here, the same way by
-/// every reader (`successor`): the first message built on `prev`. A loser is told it lost the
-/// race; its message stays (2.9 loses a subject's last sequence when its last message is
-/// deleted) and readers skip it.
-async fn won_race(events: &stream::Stream, subject: &str, sid: &str, prev: u64, js_seq: u64) -> Result<bool, Raced> {
-    let mut from = prev + 1;
-    loop {
-        let msg = match first_message(events, subject, from).await {
-            Ok(m) => m,
-            // Not even ours is there: judged lost, so the caller re-reads the tip.
-            Err(e) if e.kind() == stream::RawMessageErrorKind::NoMessageFound => return Ok(false),
-            Err(e) => return Err(Raced::Read(e)),
-        };
-        // Only the headers: the frames are not needed to tell who won.
-        if header_number(sid, &msg, H_PREV).map_err(Raced::Store)? == prev {
-            return Ok(msg.sequence == js_seq);
-        }
-        from = msg.sequence + 1;
-    }
+/// How many times one append's message is published when no acknowledgement comes back (a
+/// timeout, a dropped request): the same message again is answered as a duplicate if the first
+/// landed, so only the last try's silence reaches the caller.
+const PUBLISH_TRIES: u32 = 3;
+
+/// A publish refused because the subject's last message is not the one it was built on:
+/// another writer appended first (10071, 10164), or the leader cannot check yet (10163, as
+/// after a leader change); either way the append is judged again on a fresh tip.
+fn another_was_first(e: &jetstream::context::PublishError) -> bool {
+    use jetstream::ErrorCode as C;
+    let code = std::error::Error::source(e).and_then(|s| s.downcast_ref::<jetstream::Error>()).map(|j| j.error_code());
+    e.kind() == jetstream::context::PublishErrorKind::WrongLastSequence
+        || matches!(
+            code,
+            Some(C::STREAM_WRONG_LAST_SEQUENCE_CONSTANT | C::STREAM_EXPECTED_LAST_SEQ_PER_SUBJECT_NOT_READY)
+        )
 }
 
-/// The first message on `subject` at or after JetStream sequence `from`, for the race check.
-///
-/// Asked first of any replica (a direct get, which spares the leader; a replica answers it
-/// without the API's JSON): a replica applies the stream's messages in the order the leader
-/// does, so a message it finds is the first at or after `from` on every replica. A replica
-/// that has not yet applied one (or a stream without direct gets) sends the request on to the
-/// leader, which holds every acknowledged message.
-async fn first_message(
-    events: &stream::Stream,
-    subject: &str,
-    from: u64,
-) -> Result<async_nats::jetstream::message::StreamMessage, stream::RawMessageError> {
-    if events.cached_info().config.allow_direct {
-        if let Ok(found) = events.direct_get_next_for_subject(subject, Some(from)).await {
-            if let Ok(msg) = async_nats::jetstream::message::StreamMessage::try_from(found.message) {
-                return Ok(msg);
-            }
-        }
-    }
-    events.get_first_raw_message_by_subject(subject, from).await
-}
-
-/// How a publish's round on the runtime failed (sorted out off the runtime).
-enum Raced {
-    Publish(jetstream::context::PublishError),
-    Read(stream::RawMessageError),
-    Store(StoreError),
+/// A publish whose outcome is unknown: it may or may not have landed.
+fn ambiguous(e: &jetstream::context::PublishError) -> bool {
+    use jetstream::context::PublishErrorKind as K;
+    matches!(e.kind(), K::TimedOut | K::BrokenPipe)
 }
 
 fn corrupt_chunk(sid: &str, msg: &async_nats::jetstream::message::StreamMessage, what: &str) -> StoreError {
@@ -1173,7 +1186,7 @@ impl Store for NatsStore {
             let outgoing = Outgoing::seal(&req, head, now)?;
             let prev = current.map_or((0, 0), |t| (t.js_seq, t.subject_last));
             let Outgoing { body, first_seq, head, ids, kept, sealed } = outgoing;
-            match self.publish(sid, first_seq, prev, current.is_none(), head.len, body) {
+            match self.publish(sid, first_seq, prev, current.is_none(), (head.len, head.hash), body) {
                 Ok(Some(js_seq)) => {
                     *cached = Some(Tip { head, js_seq, subject_last: js_seq });
                     self.remember_start(sid, first_seq, js_seq);
@@ -1229,19 +1242,26 @@ impl Store for NatsStore {
         push_frame(&mut body, &log.header_bytes)?;
         let (mut first, mut prev, mut header) = (0u64, 0u64, true);
         let mut ids = Vec::new();
-        let mut flush =
-            |body: &mut Vec<u8>, upto: u64, header: &mut bool, first: &mut u64, ids: &mut Vec<(u64, [u8; 16])>| {
-                let js =
-                    self.publish(sid, *first, (prev, prev), *header, upto, std::mem::take(body))?.ok_or_else(|| {
-                        StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() }
-                    })?;
-                self.remember_start(sid, *first, js);
-                self.index(sid, std::mem::take(ids))?;
-                prev = js;
-                *header = false;
-                *first = upto;
-                Ok::<_, StoreError>(js)
-            };
+        // The hash the log ends in after `upto` events (the chunk's message id).
+        let hash_at = |upto: u64| match upto.checked_sub(1) {
+            None => Ok(chain::header_hash(&log.header_bytes)),
+            Some(last) => stored_hash(sid, last, log.events.get(last as usize).map_or(&[][..], |e| &e[..])),
+        };
+        let mut flush = |body: &mut Vec<u8>,
+                         upto: u64,
+                         header: &mut bool,
+                         first: &mut u64,
+                         ids: &mut Vec<(u64, [u8; 16])>| {
+            let js = self
+                .publish(sid, *first, (prev, prev), *header, (upto, hash_at(upto)?), std::mem::take(body))?
+                .ok_or_else(|| StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() })?;
+            self.remember_start(sid, *first, js);
+            self.index(sid, std::mem::take(ids))?;
+            prev = js;
+            *header = false;
+            *first = upto;
+            Ok::<_, StoreError>(js)
+        };
         for (seq, stored) in log.events.iter().enumerate() {
             let seq = seq as u64;
             if !body.is_empty() && body.len() + 4 + stored.len() > limit {
@@ -1322,7 +1342,7 @@ impl Store for NatsStore {
         let kv = match known {
             Some(kv) => kv,
             None => {
-                let (js, bucket) = (jetstream::new(self.client.clone()), format!("KIFU_{}_{}", self.ns, table.name()));
+                let (js, bucket) = (self.js.clone(), format!("KIFU_{}_{}", self.ns, table.name()));
                 let replicas = self.replicas;
                 let kv = self
                     .block(async move { open_bucket(&js, &bucket, replicas).await })?

@@ -289,6 +289,54 @@ fn two_servers_over_one_cluster_never_fork() {
     assert_eq!(one.head(&sid("shared")).unwrap(), two.head(&sid("shared")).unwrap());
 }
 
+/// Two servers append to one stream at the same moment, each expecting the same length: the
+/// cluster lets exactly one land and refuses the other's message (no loser is ever stored, so
+/// no append reads back what it wrote), and the refused one is told the stream moved on.
+#[test]
+fn racing_appends_with_one_expected_length_land_exactly_once() {
+    use async_nats::jetstream;
+    let ns = nats_namespace();
+    let (one, two) = (Arc::new(ns.store()), Arc::new(ns.store()));
+    one.append(req("race", ExpectedVersion::NoStream, vec![])).unwrap();
+    assert_eq!(two.head(&sid("race")).unwrap().len, 0, "both stores hold the tip before the race");
+    let rounds = 40u64;
+    let barrier = Arc::new(std::sync::Barrier::new(2));
+    let racers: Vec<_> = [one.clone(), two.clone()]
+        .into_iter()
+        .enumerate()
+        .map(|(w, store)| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut won = Vec::new();
+                for round in 0..rounds {
+                    barrier.wait();
+                    let r = store.append(req("race", ExpectedVersion::Exact(round), vec![ev(&format!("{round}-{w}"))]));
+                    match r {
+                        Ok(a) => won.push(a.first_seq),
+                        Err(StoreError::WrongExpectedVersion { current: Some(n), .. }) => assert_eq!(n, round + 1),
+                        Err(e) => panic!("round {round}: {e}"),
+                    }
+                    barrier.wait();
+                }
+                won
+            })
+        })
+        .collect();
+    let won: Vec<Vec<u64>> = racers.into_iter().map(|h| h.join().unwrap()).collect();
+    let mut all: Vec<u64> = won.concat();
+    all.sort();
+    assert_eq!(all, (0..rounds).collect::<Vec<_>>(), "each round: exactly one append landed, at its position");
+    assert_eq!(two.export(&sid("race")).unwrap().head.len, rounds);
+    // One message for the stream's creation and one per landed append: no loser was stored.
+    let (servers, name) = (ns.url.servers.clone(), format!("KIFU_{}", ns.url.namespace));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let messages = rt.block_on(async move {
+        let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+        js.get_stream(&name).await.unwrap().info().await.unwrap().state.messages
+    });
+    assert_eq!(messages, rounds + 1, "messages in the events stream");
+}
+
 /// A namespace whose events stream an earlier build created (without direct gets) opens,
 /// gains direct gets (the race check reads from any replica), and keeps its chain.
 #[test]
@@ -395,15 +443,52 @@ fn an_unreachable_cluster_is_a_clear_error() {
     }
 }
 
+/// A server older than kifu supports is refused at connect, naming its version and the minimum,
+/// before anything is created in it. The "server" is a stand-in speaking the first lines of the
+/// NATS protocol as nats-server 2.9.10 does (its INFO names its version), so no old server needs
+/// installing.
+#[test]
+fn a_server_older_than_supported_is_refused_by_version() {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let created = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let saw = created.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().take(4) {
+            let Ok(mut conn) = conn else { return };
+            let info = r#"INFO {"server_id":"OLD","server_name":"old","version":"2.9.10","proto":1,"go":"go1.19","host":"127.0.0.1","port":4222,"headers":true,"max_payload":1048576,"jetstream":true}"#;
+            if conn.write_all(format!("{info}\r\n").as_bytes()).is_err() {
+                continue;
+            }
+            let reader = BufReader::new(conn.try_clone().unwrap());
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                if line.starts_with("PING") {
+                    let _ = conn.write_all(b"PONG\r\n");
+                } else if line.contains("$JS.API") {
+                    saw.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    let url = NatsUrl::parse(&format!("nats://127.0.0.1:{port}")).unwrap();
+    let err = NatsStore::connect(&url, Arc::new(SteppingClock::fixed())).err().unwrap();
+    assert!(matches!(err, StoreError::ServerTooOld { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("nats-server 2.9.10") && text.contains("2.14.1 or later"), "{text}");
+    assert!(!created.load(std::sync::atomic::Ordering::SeqCst), "nothing was asked of JetStream");
+}
+
 #[test]
 fn a_server_without_jetstream_is_a_clear_error() {
     let port = free_port();
-    let mut server = std::process::Command::new("nats-server")
+    let mut server = std::process::Command::new(crate::support::nats_server())
         .args(["-a", "127.0.0.1", "-p", &port.to_string()])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .expect("nats-server is installed (tools/test and .ci/run install it)");
+        .expect("tools/nats-server-install installed nats-server");
     let url = NatsUrl::parse(&format!("nats://127.0.0.1:{port}")).unwrap();
     let mut result = None;
     for _ in 0..100 {

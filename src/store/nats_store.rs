@@ -870,7 +870,7 @@ impl NatsStore {
         // is the proof: the server enforces the expected subject sequence (nats-server 2.11 and
         // later, also across leader changes), so nothing is read back.
         let outcome = self.block(async move {
-            let mut tries = 0;
+            let (mut tries, mut unheard) = (0, 0);
             loop {
                 tries += 1;
                 let ack = match js.send_publish(subject.clone(), publish.clone()).await {
@@ -886,6 +886,16 @@ impl NatsStore {
                     // No acknowledgement: it may have landed. The same message again settles it
                     // (a duplicate names the first's sequence; a refusal, another writer's append).
                     Err(e) if ambiguous(&e) && tries < PUBLISH_TRIES => continue,
+                    // Nobody answered for the stream: it did not land. A stream just created on
+                    // a fresh cluster has no leader for a moment (seen on 2.15): wait for one.
+                    Err(e)
+                        if e.kind() == jetstream::context::PublishErrorKind::StreamNotFound
+                            && unheard < UNHEARD_TRIES =>
+                    {
+                        unheard += 1;
+                        tries -= 1;
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -968,6 +978,10 @@ struct Dropped;
 /// timeout, a dropped request): the same message again is answered as a duplicate if the first
 /// landed, so only the last try's silence reaches the caller.
 const PUBLISH_TRIES: u32 = 3;
+
+/// How many times (100 ms apart) a publish no stream answered is sent again: a stream created
+/// on a cluster that has just formed elects its leader within a few seconds.
+const UNHEARD_TRIES: u32 = 50;
 
 /// A publish refused because the subject's last message is not the one it was built on:
 /// another writer appended first (10071, 10164), or the leader cannot check yet (10163, as

@@ -5,6 +5,9 @@
 //! - [`store`]: the `Store` interface and its sled backend (the only code that touches sled);
 //! - [`game`]: the game interface and the machinery written once for every game;
 //! - [`games`]: the games themselves (pure rules; no storage);
+//! - [`tournament`]: Swiss and pod tournaments (decide/evolve with `TOUR-*` rule IDs; plays games
+//!   only through the `Driver` its caller hands it);
+//! - [`import`]: what a log of any kind must pass to enter a store;
 //! - [`clock`]: the injected clock;
 //! - [`server`]: `kifu serve`, the web viewer and its JSON API.
 

@@ -352,6 +352,19 @@ pub fn same_event(stored: &[u8], ev: &NewEvent) -> bool {
 }
 
 /// Whether an append expecting `expected` may go ahead on a stream whose head is `current`.
+/// The stored bytes of the header a request creates its stream with: refused when it carries
+/// none, or one naming another stream (every backend's check, written once).
+pub fn creation_header(req: &AppendRequest) -> Result<Vec<u8>, StoreError> {
+    let sid = req.stream.as_str();
+    let Some(header) = &req.create else {
+        return Err(StoreError::NoHeader(sid.to_string()));
+    };
+    if header.stream() != &req.stream {
+        return Err(StoreError::HeaderMismatch { stream: sid.to_string(), header: header.stream().to_string() });
+    }
+    Ok(crate::log::chain::encode_header(header)?)
+}
+
 pub fn expectation_holds(expected: ExpectedVersion, current: Option<Head>) -> bool {
     match (expected, current) {
         (ExpectedVersion::Any, _) => true,

@@ -362,8 +362,10 @@ async fn set_up(
             ..Default::default()
         })
         .await?;
-    // A stream an earlier build created has no direct gets: allow them (a reader may ask any
-    // replica). Should the server refuse, reads go to the leader as before.
+    // A stream an earlier build created has no direct gets: allow them. This build reads from
+    // the leader only, but servers of the build before it (its race check) read through direct
+    // gets, and may share the cluster while an upgrade rolls. Should the server refuse, they
+    // read from the leader.
     let events = reconfigured(js, events, |c| !c.allow_direct, |c| c.allow_direct = true).await?;
     Ok((events, IdIndex::open(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
 }
@@ -870,9 +872,9 @@ impl NatsStore {
         // is the proof: the server enforces the expected subject sequence (nats-server 2.11 and
         // later, also across leader changes), so nothing is read back.
         let outcome = self.block(async move {
-            let (mut tries, mut unheard) = (0, 0);
+            // Resends after no acknowledgement, and after no stream answered.
+            let (mut resent, mut unheard) = (0, 0);
             loop {
-                tries += 1;
                 let ack = match js.send_publish(subject.clone(), publish.clone()).await {
                     Ok(pending) => pending.await,
                     Err(e) => Err(e),
@@ -885,7 +887,7 @@ impl NatsStore {
                     }
                     // No acknowledgement: it may have landed. The same message again settles it
                     // (a duplicate names the first's sequence; a refusal, another writer's append).
-                    Err(e) if ambiguous(&e) && tries < PUBLISH_TRIES => continue,
+                    Err(e) if ambiguous(&e) && resent + 1 < PUBLISH_TRIES => resent += 1,
                     // Nobody answered for the stream: it did not land. A stream just created on
                     // a fresh cluster has no leader for a moment (seen on 2.15): wait for one.
                     Err(e)
@@ -893,7 +895,6 @@ impl NatsStore {
                             && unheard < UNHEARD_TRIES =>
                     {
                         unheard += 1;
-                        tries -= 1;
                         tokio::time::sleep(Duration::from_millis(100)).await;
                     }
                     Err(e) => return Err(e),
@@ -1089,16 +1090,7 @@ impl Outgoing {
         let mut head = match head {
             Some(h) => h,
             None => {
-                let Some(header) = &req.create else {
-                    return Err(StoreError::NoHeader(sid.to_string()));
-                };
-                if header.stream() != &req.stream {
-                    return Err(StoreError::HeaderMismatch {
-                        stream: sid.to_string(),
-                        header: header.stream().to_string(),
-                    });
-                }
-                let header_bytes = chain::encode_header(header)?;
+                let header_bytes = super::creation_header(req)?;
                 push_frame(&mut body, &header_bytes)?;
                 Head { len: 0, hash: chain::header_hash(&header_bytes) }
             }

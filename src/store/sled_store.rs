@@ -695,16 +695,7 @@ impl SledStore {
         let mut head = match current {
             Some(h) => h,
             None => {
-                let Some(header) = &req.create else {
-                    return Err(StoreError::NoHeader(sid.to_string()));
-                };
-                if header.stream() != &req.stream {
-                    return Err(StoreError::HeaderMismatch {
-                        stream: sid.to_string(),
-                        header: header.stream().to_string(),
-                    });
-                }
-                let header_bytes = chain::encode_header(header)?;
+                let header_bytes = super::creation_header(req)?;
                 let hash = chain::header_hash(&header_bytes);
                 writes.kv.push((header_key(sid), header_bytes));
                 Head { len: 0, hash }

@@ -1,14 +1,16 @@
 //! The type-erased game driver: lets the CLI and the server work with any game by its ruleset
 //! name, through one implementation written against [`Game`].
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use super::audit::{self, AuditReport};
+use super::options::{self, OptionView};
 use super::record::{self, GameError, LiveGame, Recorded};
 use super::selfplay;
 pub use super::timeline::TimelineEntry;
 use super::timeline::{full_timeline, timeline_entry};
-use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Viewer};
+use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Seat, Viewer, Violation};
 use crate::log::chain::{Head, VerifiedLog};
 use crate::log::envelope::{Actor, IdempotencyId, MatchBinding, StreamId, Timestamp};
 use crate::store::Store;
@@ -61,6 +63,22 @@ pub trait Session: Send + Sync {
         expected: Option<u64>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
+    /// The options open to `seats` at the head ([`super::options`]), ids computed; `None` when
+    /// the game has no options table yet.
+    fn options(&self, seats: &[Seat]) -> Option<Vec<OptionView>>;
+    /// Records the option `id` of one of `seats` and the automatic steps it made due (see
+    /// [`LiveGame::pick`]); the session then stands at the new head.
+    #[allow(clippy::too_many_arguments)]
+    fn pick(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        seats: &[Seat],
+        id: &str,
+        params: &BTreeMap<String, Vec<String>>,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError>;
     /// Events `from..to` described for `viewer`, from a timeline kept and extended per viewer.
     fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry>;
     /// The audit at the head, kept and extended.
@@ -97,6 +115,10 @@ pub trait Driver: Send + Sync {
         now: Timestamp,
         bound: Option<MatchBinding>,
     ) -> Result<Head, GameError>;
+    /// Checks one deck list (in the game's deck-list format, against `catalog` or the game's
+    /// sample catalog) by the game's deck rules, as a game of the fewest seats, every seat
+    /// playing it, would check it at creation: what a registration for an event checks.
+    fn check_deck(&self, deck: &str, catalog: Option<&str>) -> Result<(), GameError>;
     /// Validates and appends a game action given as JSON. With `forced_by`, a judge forces it.
     /// Without an actor, the player whose action it is records it.
     #[allow(clippy::too_many_arguments)]
@@ -291,6 +313,23 @@ impl<G: Game> Session for LiveGame<G> {
         self.record(store, actor, GameEntry::Ruled(ruling), expected, idempotency)
     }
 
+    fn options(&self, seats: &[Seat]) -> Option<Vec<OptionView>> {
+        LiveGame::options(self, seats).map(|o| options::views(LiveGame::len(self), &o))
+    }
+
+    fn pick(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        seats: &[Seat],
+        id: &str,
+        params: &BTreeMap<String, Vec<String>>,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError> {
+        LiveGame::pick(self, store, actor, seats, id, params, expected, idempotency)
+    }
+
     fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry> {
         LiveGame::timeline_range(self, viewer, from, to)
     }
@@ -334,6 +373,37 @@ impl<G: Game> Driver for GameDriver<G> {
     ) -> Result<Head, GameError> {
         let config = G::new_config(request).map_err(|errs| GameError::Input(errs.join("\n")))?;
         record::create_bound::<G>(store, stream, &config, now, bound)
+    }
+
+    fn check_deck(&self, deck: &str, catalog: Option<&str>) -> Result<(), GameError> {
+        let seats = usize::from(G::SEATS.min.max(1));
+        let players: Vec<String> = (1..=seats).map(|i| format!("seat {i}")).collect();
+        let decks = vec![deck.to_string(); seats];
+        let request = NewGame { players: &players, decks: &decks, catalog, policies: &[] };
+        // Every seat plays the same list: say each problem once, not once per seat.
+        let once = |problems: Vec<String>| {
+            let mut seen = Vec::new();
+            for p in problems {
+                let p = match p.strip_prefix("deck ").and_then(|r| r.split_once(": ")) {
+                    Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest.to_string(),
+                    _ => p,
+                };
+                if !seen.contains(&p) {
+                    seen.push(p);
+                }
+            }
+            seen.join("\n")
+        };
+        let config = G::new_config(&request).map_err(|errs| GameError::Input(once(errs)))?;
+        G::setup(&config).map(|_| ()).map_err(|v| {
+            let mut unique: Vec<Violation> = Vec::new();
+            for x in v {
+                if !unique.iter().any(|u| u.rule == x.rule && u.message == x.message) {
+                    unique.push(x);
+                }
+            }
+            GameError::Setup(unique)
+        })
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -15,6 +15,7 @@ pub mod check;
 pub mod commit;
 pub mod common;
 pub mod driver;
+pub mod options;
 pub mod policy;
 pub mod record;
 pub mod replay;
@@ -251,7 +252,7 @@ pub trait Game: 'static {
     type Config: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
     /// The versioned event enum, named in the past tense. Stored postcard-encoded as the payload
     /// of a [`GameEntry`]. Only append variants; never reorder or remove them.
-    type Event: Serialize + DeserializeOwned + Clone + Debug + schemars::JsonSchema + Send + Sync;
+    type Event: Serialize + DeserializeOwned + Clone + PartialEq + Debug + schemars::JsonSchema + Send + Sync;
     /// The fold state. Deliberately not serializable: it is not a format. `Send + Sync` (like
     /// `Config` and `Event`) so an opened replay can be shared by the server's request handlers.
     type State: Clone + Debug + Send + Sync;
@@ -321,6 +322,24 @@ pub trait Game: 'static {
     fn seat_eliminated(state: Self::State, seat: Seat) -> Self::State {
         let _ = seat;
         state
+    }
+
+    /// The next event the rules fully determine from `state` (a step with no choice in it: a
+    /// new round, the end the board shows), recorded by kifu itself right after the action that
+    /// made it due, so a person never records it. `None` when a seat must act. The agent plays
+    /// the same steps, so a self-played game and a game recorded at a table have one shape.
+    fn automatic(state: &Self::State) -> Option<Self::Event> {
+        let _ = state;
+        None
+    }
+
+    /// The actions `seat` may record now ([`options`]): every one validates clean, and none
+    /// names what the seat may not see (its labels and concerns are written from the seat's
+    /// view). `None` while the game has no options table yet: its actions are recorded as
+    /// events, and the API says so.
+    fn options(state: &Self::State, seat: Seat) -> Option<Vec<options::GameOption<Self::Event>>> {
+        let _ = (state, seat);
+        None
     }
 
     /// The board as `viewer` may see it. Architecture invariant: hidden information leaves the

@@ -9,9 +9,10 @@ use thiserror::Error;
 
 pub use super::actor_for;
 use super::audit::{step_violations, AuditReport, Auditor};
+use super::options::{self, GameOption, PickError};
 use super::replay::{Replay, Step};
 use super::timeline::{full_timeline, timeline_entry, TimelineEntry};
-use super::{Game, GameEntry, Viewer, Violation};
+use super::{Game, GameEntry, Seat, Viewer, Violation};
 use crate::log::chain::{self, Head, VerifiedLog, Verifier};
 use crate::log::envelope::{
     Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, MatchBinding, StreamId, StreamKind, Timestamp,
@@ -40,6 +41,10 @@ pub enum GameError {
     Input(String),
     #[error("could not encode: {0}")]
     Encode(#[from] postcard::Error),
+    /// A pick of an option that was refused (stale, unknown, a parameter out of range, or the
+    /// rules refuse the result): nothing recorded.
+    #[error(transparent)]
+    Pick(#[from] PickError),
 }
 
 impl From<TooLong> for GameError {
@@ -777,4 +782,137 @@ pub fn import_entries_bound<G: Game>(
         events,
     })?;
     Ok(appended.head)
+}
+
+/// At most this many automatic steps follow one pick: a game whose automatic steps never stop
+/// would otherwise record forever (every game's steps end well within it).
+pub const MAX_AUTOMATIC: usize = 64;
+
+impl<G: Game> LiveGame<G> {
+    /// The options open to `seats` at the head, in seat order (a judge passes every seat); none
+    /// once the game is over or for a seat a judge's game loss eliminated. `None` when the game
+    /// has no options table yet.
+    pub fn options(&self, seats: &[Seat]) -> Option<Vec<GameOption<G::Event>>> {
+        let tip = self.replay.tip();
+        if tip.outcome().is_some() {
+            return Some(Vec::new());
+        }
+        let out = tip.eliminated();
+        let mut all = Vec::new();
+        for seat in seats.iter().filter(|s| !out.contains(s)) {
+            all.extend(G::options(&tip.game, *seat)?);
+        }
+        Some(all)
+    }
+
+    /// Records the option `id` of one of `seats` (filled with `params`), entered by `actor`,
+    /// together with every automatic step it made due ([`Game::automatic`]), entered by kifu
+    /// itself, in ONE append: no reader ever sees the action without its steps, and a retry under
+    /// the same idempotency key records neither twice. `expected`, when given, must be the number
+    /// of events the pick was made after. Returns what was recorded, the pick first (each with
+    /// the head after the whole append).
+    #[allow(clippy::too_many_arguments)]
+    pub fn pick(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        seats: &[Seat],
+        id: &str,
+        params: &std::collections::BTreeMap<String, Vec<String>>,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError> {
+        self.catch_up(store)?;
+        let len = self.len();
+        let resolved = match expected.filter(|w| *w != len) {
+            Some(want) => Err(PickError::Stale { id: id.to_string(), offered: want, now: len }),
+            None => match self.options(seats) {
+                None => Err(PickError::NotWritten { ruleset: G::RULESET }),
+                Some(offered) => options::resolve::<G>(&self.replay.tip().game, len, &offered, id, params),
+            },
+        };
+        let event = match resolved {
+            Ok((_, event)) => event,
+            // Judged only when the pick fails, so a first attempt costs no extra look-up: a retry
+            // of a pick that landed finds its first event under the key.
+            Err(e) => {
+                if let Some(key) = idempotency {
+                    if let Some(seq) = store.recorded_id(self.stream(), &key)? {
+                        let head = self.head();
+                        return Ok(vec![Recorded { seq, head, flagged: vec![], retried: true }]);
+                    }
+                }
+                return Err(e.into());
+            }
+        };
+        self.record_with_automatic(store, actor, event, idempotency)
+    }
+
+    /// Appends `event` (entered by `actor`) and the automatic steps that follow it, in one append
+    /// expecting the current length.
+    fn record_with_automatic(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        event: G::Event,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError> {
+        let len = self.len();
+        let mut table = self.replay.tip().clone();
+        let mut events = Vec::new();
+        let mut next = Some((actor, event));
+        while let Some((actor, event)) = next.take() {
+            let seq = len + events.len() as u64;
+            let step = Step { seq, recorded_at: Timestamp(0), actor, entry: GameEntry::Played(event) };
+            check_entry_text(&step.actor, &step.entry)?;
+            let violations = step_violations::<G>(&self.players, &table, &step);
+            let (entry, _) = checked_entry::<G>(step.entry, violations)?;
+            if let GameEntry::Played(e) = &entry {
+                G::ledger_mut(&mut table.game).at(seq);
+                table.game = G::apply(table.game, e);
+                table.folded = seq + 1;
+            }
+            let n = events.len();
+            events.push(NewEvent {
+                actor: step.actor,
+                payload: postcard::to_stdvec(&entry)?,
+                idempotency: idempotency.map(|k| k.nth(n)),
+            });
+            if events.len() <= MAX_AUTOMATIC && table.outcome().is_none() {
+                next = G::automatic(&table.game).map(|e| (Actor::System, e));
+            }
+        }
+        let count = events.len() as u64;
+        let appended = store.append(AppendRequest {
+            stream: self.stream().clone(),
+            expected: ExpectedVersion::Exact(len),
+            create: None,
+            events,
+        })?;
+        if !appended.retried && appended.first_seq == len {
+            self.extend(&appended.stored)?;
+        }
+        self.catch_up_to(store, appended.head)?;
+        let at = |i: u64| Recorded {
+            seq: appended.first_seq + i,
+            head: appended.head,
+            flagged: vec![],
+            retried: appended.retried,
+        };
+        Ok((0..count).map(at).collect())
+    }
+
+    /// Records every automatic step due at the head (a game whose last action was recorded
+    /// before its steps were automatic), as kifu's own entries, in one append.
+    pub fn record_automatic(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError> {
+        self.catch_up(store)?;
+        let tip = self.replay.tip();
+        if tip.outcome().is_some() {
+            return Ok(Vec::new());
+        }
+        match G::automatic(&tip.game) {
+            Some(event) => self.record_with_automatic(store, Actor::System, event, None),
+            None => Ok(Vec::new()),
+        }
+    }
 }

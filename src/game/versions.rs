@@ -67,6 +67,10 @@ impl Driver for Versions {
         self.newest().map(|d| d.entry_schema()).unwrap_or_default()
     }
 
+    fn check_deck(&self, deck: &str, catalog: Option<&str>) -> Result<(), GameError> {
+        self.current()?.check_deck(deck, catalog)
+    }
+
     fn create_bound(
         &self,
         store: &dyn Store,

@@ -186,6 +186,22 @@ impl IdempotencyId {
         hex::encode(self.0)
     }
 
+    /// The id of the `n`th event of a request keyed by this id (the first is `n = 0`, the id
+    /// itself), so every event of a multi-event append carries one and a retry of the whole
+    /// request is recognised.
+    pub fn nth(&self, n: usize) -> Self {
+        if n == 0 {
+            return *self;
+        }
+        let h = blake3::derive_key(
+            "kifu 2026-11-27 idempotency id of a batch event v1",
+            &[&self.0[..], &n.to_le_bytes()].concat(),
+        );
+        let mut id = [0u8; 16];
+        id.copy_from_slice(&h[..16]);
+        IdempotencyId(id)
+    }
+
     pub fn from_hex(s: &str) -> Result<Self, LogError> {
         let mut out = [0u8; 16];
         hex::decode_to_slice(s, &mut out)

@@ -255,7 +255,7 @@ const MAX_IDEMPOTENCY_KEY: usize = 255;
 /// any server: if the first attempt landed it is answered 200 with `"retried": true` and the
 /// first attempt's `seq`, and nothing is written twice (ids are per game; see `Store::recorded_id`
 /// for how long each backend remembers them).
-fn idempotency_key(headers: &HeaderMap) -> AppResult<Option<IdempotencyId>> {
+pub(super) fn idempotency_key(headers: &HeaderMap) -> AppResult<Option<IdempotencyId>> {
     let Some(value) = headers.get("idempotency-key") else {
         return Ok(None);
     };
@@ -299,20 +299,25 @@ pub async fn act(
     let access = game_access(&state, &caller, &g).await;
     let name =
         access.name.clone().ok_or_else(|| AppError::Forbidden("this game is outside your token's scope".into()))?;
+    // The envelope's actor is who entered the event; the event itself says whose action it is,
+    // so the log tells "bob played this" from "the scorekeeper entered bob's play".
     let (actor, forced_by) = if body.forced {
         if !access.judge {
             return Err(AppError::Forbidden("only a judge forces an event into the log".into()));
         }
         (Actor::Judge(name.clone()), Some(name))
     } else if access.judge {
-        // An official recording a player's action records it as the acting player (None).
-        (Actor::Judge(name), None)
+        let official = match grant.role {
+            super::tokens::Role::Organizer => Actor::Organizer(name),
+            _ => Actor::Judge(name),
+        };
+        (official, None)
     } else if !access.seats.is_empty() {
         (Actor::Player(name), None)
     } else {
         return Err(AppError::Forbidden(format!("{} {} holds no seat in this game", grant.role, grant.name)));
     };
-    let actor = if access.judge && forced_by.is_none() { None } else { Some(actor) };
+    let actor = Some(actor);
     let event = serde_json::to_string(&body.event).map_err(|e| AppError::BadRequest(e.to_string()))?;
     let store = state.store().clone();
     let live = g.session.live().clone();

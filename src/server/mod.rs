@@ -55,10 +55,13 @@ pub mod assets;
 pub mod auth;
 mod bounds;
 mod compress;
+mod decks;
 pub mod error;
 mod feeds;
 pub mod games;
 pub mod live;
+mod new_games;
+pub mod options;
 mod standings;
 pub mod state;
 pub mod tokens;
@@ -77,6 +80,7 @@ pub fn app(state: AppState) -> Router {
     let api = Router::new()
         .route("/whoami", get(auth::whoami))
         .route("/streams", get(games::streams))
+        .route("/games", post(new_games::new_game))
         .route("/games/{id}", get(games::summary))
         .route("/games/{id}/events", get(games::events).post(games::act))
         .route("/games/{id}/board", get(games::board))
@@ -85,6 +89,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/export", get(games::export))
         .route("/games/{id}/rulings", post(games::rule))
         .route("/games/{id}/live", get(live::live))
+        .route("/games/{id}/options", get(options::list).post(options::pick))
         .route("/tournaments/{id}", get(tournaments::summary))
         .route("/tournaments/{id}/pairings", get(tournaments::pairings))
         .route("/tournaments/{id}/standings", get(tournaments::standings))
@@ -95,8 +100,12 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments", post(tournaments::create))
         .route("/tournaments/{id}/players", post(tournaments::register))
         .route("/tournaments/{id}/drops", post(tournaments::drop_player))
+        .route("/tournaments/{id}/decks", post(decks::register))
+        .route("/tournaments/{id}/decks/{player}", get(decks::show))
         .route("/tournaments/{id}/penalties", post(tournaments::penalty))
         .route("/tournaments/{id}/rounds", post(tournaments::pair))
+        .route("/tournaments/{id}/rounds/{round}/tables/{table}/games", post(new_games::table_game))
+        .route("/tournaments/{id}/rounds/{round}/pods/{pod}/games", post(new_games::pod_game))
         .route("/tournaments/{id}/top-cut", post(tournaments::top_cut))
         .route("/tournaments/{id}/void", post(tournaments::void))
         .route("/tournaments/{id}/finalize", post(tournaments::finalize))

@@ -284,6 +284,14 @@ pub enum TournamentEvent {
         judge: String,
         reason: String,
     },
+    /// A player's deck list for the event, committed to by a salted hash
+    /// ([`crate::game::commit::seal_choice`] under [`deck_list_key`]); the list itself stays with
+    /// the organizer (`DIR/tournament-decks`, see [`super::ops::save_deck_list`]), private to
+    /// the player and the event's judges. The latest registration of a player stands.
+    DeckListRegistered {
+        player: String,
+        commitment: Commitment,
+    },
 }
 
 impl TournamentEvent {
@@ -306,6 +314,7 @@ impl TournamentEvent {
                 player(p)
             }
             TournamentEvent::PlayerDropped { player: p, reason: r, .. } => player(p).and_then(|_| reason(r)),
+            TournamentEvent::DeckListRegistered { player: p, .. } => player(p),
             TournamentEvent::RoundPaired { tables: t, byes, .. } => {
                 tables(t)?;
                 byes.iter().try_for_each(player)
@@ -466,5 +475,12 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::PodRoundPaired { .. } => "pod round paired",
         TournamentEvent::PodResultReported { .. } => "pod result reported",
         TournamentEvent::PodResultCorrected { .. } => "pod result corrected",
+        TournamentEvent::DeckListRegistered { .. } => "deck list registered",
     }
+}
+
+/// The key a deck list's commitment is sealed under: one per player, so a list registered for
+/// one player cannot be passed off as another's.
+pub fn deck_list_key(player: &str) -> String {
+    format!("deck-list/{player}")
 }

@@ -228,3 +228,86 @@ pub fn finalize(
     let head = record::append_at(store, id, loaded.head.len, actor, &events)?;
     Ok((head, unfinished))
 }
+
+/// Where the deck list a commitment seals is kept for tournament `id`: named by its commitment,
+/// so a kept list cannot change without its name (and the log's commitment) disagreeing.
+pub fn deck_list_path(data_dir: &Path, id: &StreamId, commitment: &Commitment) -> PathBuf {
+    data_dir.join("tournament-decks").join(id.as_str()).join(format!("{}.list", hex::encode(commitment.0)))
+}
+
+/// Seals `player`'s deck list `text` under `salt` and keeps it (salt line, then the list) in an
+/// owner-only file; returns the commitment the log records.
+pub fn save_deck_list(
+    data_dir: &Path,
+    id: &StreamId,
+    player: &str,
+    text: &str,
+    salt: &Secret,
+) -> Result<Commitment, TournamentError> {
+    let commitment = crate::game::commit::seal_choice(&super::events::deck_list_key(player), text, salt);
+    let p = deck_list_path(data_dir, id, &commitment);
+    if let Some(d) = p.parent() {
+        crate::store::private_dir(d).map_err(|e| io("create", d, e))?;
+    }
+    crate::store::write_private_atomic(&p, format!("{salt}\n{text}").as_bytes()).map_err(|e| io("write", &p, e))?;
+    Ok(commitment)
+}
+
+/// The deck list `player` registered last in `state`, read from its file and checked against
+/// the commitment in the log: `Input` when the player registered none or this machine does not
+/// hold it, `Internal` when the kept file no longer matches its commitment.
+pub fn load_deck_list(
+    data_dir: &Path,
+    id: &StreamId,
+    state: &super::state::Tournament,
+    player: &str,
+) -> Result<String, TournamentError> {
+    let commitment = state
+        .player(player)
+        .and_then(|i| state.players.get(i))
+        .and_then(|p| p.deck_list)
+        .ok_or_else(|| TournamentError::Input(format!("{player} has registered no deck list for {id}")))?;
+    let p = deck_list_path(data_dir, id, &commitment);
+    let kept = match std::fs::read_to_string(&p) {
+        Ok(kept) => kept,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(TournamentError::Input(format!(
+                "{player}'s deck list is not in {} (only the organizer who took the registration holds it)",
+                p.display()
+            )))
+        }
+        Err(e) => return Err(io("read", &p, e)),
+    };
+    let (salt, text) = kept.split_once('\n').unwrap_or((kept.as_str(), ""));
+    let salt = parse_seed(salt)?;
+    if crate::game::commit::seal_choice(&super::events::deck_list_key(player), text, &salt) != commitment {
+        return Err(TournamentError::Internal(format!(
+            "{}: the kept deck list of {player} does not match the commitment its registration recorded",
+            p.display()
+        )));
+    }
+    Ok(text.to_string())
+}
+
+/// Registers `player`'s deck list for tournament `id` (already checked by the game's deck rules
+/// at the edge): kept privately first, then its commitment recorded, so the log never commits
+/// to a list nobody holds.
+pub fn register_deck(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    player: &str,
+    text: &str,
+    salt: &Secret,
+    actor: Actor,
+) -> Result<(Head, Commitment), TournamentError> {
+    let (mut state, _) = record::load_state(store, id)?;
+    let name = super::rules::resolve(&state, player)?;
+    // Checked before the list is kept, so a refused registration leaves no file behind.
+    let commitment = crate::game::commit::seal_choice(&super::events::deck_list_key(&name), text, salt);
+    let event = TournamentEvent::DeckListRegistered { player: name.clone(), commitment };
+    record::check_all(&mut state, std::slice::from_ref(&event))?;
+    save_deck_list(data_dir, id, &name, text, salt)?;
+    let (head, _) = record::record(store, id, actor, vec![event])?;
+    Ok((head, commitment))
+}

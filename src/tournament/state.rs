@@ -23,6 +23,9 @@ pub struct Player {
     pub first_round: u32,
     pub dropped_after: Option<u32>,
     pub penalties: Vec<(u32, Penalty, String)>,
+    /// The commitment to the deck list the player registered last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_list: Option<crate::game::commit::Commitment>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -378,7 +378,7 @@ pub fn check_checked_in_fixture(driver: &dyn Driver, line: &str) -> (VerifiedLog
 
 /// The kind of an event from its debug form: the variant name, with the inner variant for a
 /// wrapped common event (`Common(ChainLinkRevealed`).
-fn event_kind(event: &impl std::fmt::Debug) -> String {
+pub fn event_kind(event: &impl std::fmt::Debug) -> String {
     let text = format!("{event:?}");
     let name = |t: &str| t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
     let head = name(&text);

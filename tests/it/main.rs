@@ -23,6 +23,7 @@ mod name_bounds;
 mod naruto;
 mod naruto_games;
 mod nats_cli;
+mod options;
 mod released;
 mod server;
 mod stones;

@@ -5,6 +5,7 @@ mod act;
 mod audit;
 mod io;
 mod new;
+mod options;
 mod rules;
 mod selfplay;
 mod show;
@@ -29,6 +30,11 @@ pub enum Command {
     Act(act::ActArgs),
     /// Record a judge's ruling: a warning, a game loss, a backup or a note.
     Rule(act::RuleArgs),
+    /// List what each seat (or one seat) may record now, each with an option id for `game pick`.
+    Options(options::OptionsArgs),
+    /// Record an option by its id (with its parameter, if it takes one), then the steps kifu
+    /// records by itself after it.
+    Pick(options::PickArgs),
     /// Show the board at a point of the game, as a player, a spectator or a judge sees it.
     Show(show::ShowArgs),
     /// Step through a game interactively: forward, back, jump to a turn.
@@ -50,6 +56,8 @@ pub fn run(ctx: &Context, cmd: Command) -> Result<ExitCode> {
         Command::New(a) => new::run(ctx, a),
         Command::Act(a) => act::run_act(ctx, a),
         Command::Rule(a) => act::run_rule(ctx, a),
+        Command::Options(a) => options::run_options(ctx, a),
+        Command::Pick(a) => options::run_pick(ctx, a),
         Command::Show(a) => show::run_show(ctx, a),
         Command::Replay(a) => show::run_replay(ctx, a),
         Command::Audit(a) => audit::run(ctx, a),
@@ -143,9 +151,8 @@ pub struct BindArgs {
 }
 
 impl BindArgs {
-    /// The binding these flags name, if any, checked against the tournament's log: the match
-    /// exists, plays `ruleset`, and seats exactly `players`.
-    pub fn checked(&self, store: &dyn Store, ruleset: &str, players: &[String]) -> Result<Option<MatchBinding>> {
+    /// The binding these flags name, unchecked.
+    fn binding(&self) -> Result<Option<MatchBinding>> {
         let Some(tournament) = &self.tournament else { return Ok(None) };
         let round = self.round.ok_or_else(|| anyhow!("--tournament needs --round"))?;
         let place = match (self.table, self.pod) {
@@ -153,7 +160,38 @@ impl BindArgs {
             (None, Some(p)) => MatchPlace::Pod(p),
             _ => bail!("--tournament needs --table N (or --pod N for a pod tournament)"),
         };
-        let bound = MatchBinding { tournament: tournament.clone(), round, place };
+        Ok(Some(MatchBinding { tournament: tournament.clone(), round, place }))
+    }
+
+    /// The players the pairing seats at the match these flags name, in seat order.
+    pub fn seated(&self, store: &dyn Store) -> Result<Vec<String>> {
+        let bound =
+            self.binding()?.ok_or_else(|| anyhow!("give --players, or --tournament with --round and --table"))?;
+        let t = kifu::tournament::record::load(store, &bound.tournament)
+            .with_context(|| format!("cannot read tournament {}", bound.tournament))?;
+        Ok(kifu::tournament::claim::seated_at(&t.state, &bound)?)
+    }
+
+    /// The deck lists `players` registered for the tournament these flags name (see
+    /// `kifu tournament deck`), read from the organizer's data directory and checked against the
+    /// commitments in the log.
+    pub fn registered_decks(&self, store: &dyn Store, data_dir: &Path, players: &[String]) -> Result<Vec<String>> {
+        let bound = self.binding()?.ok_or_else(|| anyhow!("give --deck for each player"))?;
+        let t = kifu::tournament::record::load(store, &bound.tournament)
+            .with_context(|| format!("cannot read tournament {}", bound.tournament))?;
+        players
+            .iter()
+            .map(|p| {
+                kifu::tournament::ops::load_deck_list(data_dir, &bound.tournament, &t.state, p)
+                    .with_context(|| format!("no --deck given for {p}, and no registered list to take"))
+            })
+            .collect()
+    }
+
+    /// The binding these flags name, if any, checked against the tournament's log: the match
+    /// exists, plays `ruleset`, and seats exactly `players`.
+    pub fn checked(&self, store: &dyn Store, ruleset: &str, players: &[String]) -> Result<Option<MatchBinding>> {
+        let Some(bound) = self.binding()? else { return Ok(None) };
         kifu::tournament::claim::check_binding(store, &bound, ruleset, players)
             .with_context(|| format!("the game cannot be bound to {bound}"))?;
         Ok(Some(bound))

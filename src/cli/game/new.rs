@@ -16,10 +16,12 @@ pub struct Args {
     /// The game, e.g. naruto.
     #[arg(long)]
     game: String,
-    /// The players in seat order, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// The players in seat order, comma-separated (default with --tournament: the pairing's
+    /// players, in seat order).
+    #[arg(long, value_delimiter = ',', required_unless_present = "tournament")]
     players: Vec<String>,
-    /// A deck-list file per player, in seat order (repeat the flag).
+    /// A deck-list file per player, in seat order (repeat the flag); with --tournament, the lists
+    /// the players registered for the event when none is given.
     #[arg(long = "deck", value_name = "FILE")]
     decks: Vec<PathBuf>,
     /// A card catalog file (default: the game's sample catalog).
@@ -35,11 +37,19 @@ pub struct Args {
     bind: BindArgs,
 }
 
-pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
+pub fn run(ctx: &Context, mut args: Args) -> Result<ExitCode> {
     let driver = driver_named(&args.game)?;
+    if args.players.is_empty() {
+        let store = ctx.open_store()?;
+        args.players = args.bind.seated(&store)?;
+    }
     let mut decks = Vec::new();
     for d in &args.decks {
         decks.push(std::fs::read_to_string(d).with_context(|| format!("cannot read deck file {}", d.display()))?);
+    }
+    if decks.is_empty() && args.bind.tournament.is_some() {
+        let store = ctx.open_store()?;
+        decks = args.bind.registered_decks(&store, &ctx.data_dir, &args.players)?;
     }
     let catalog = match &args.catalog {
         Some(c) => Some(std::fs::read_to_string(c).with_context(|| format!("cannot read catalog {}", c.display()))?),

@@ -7,9 +7,7 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::json;
 
 use kifu::game::commit::{commit_seed, Commitment};
-use kifu::game::NewGame;
 use kifu::log::envelope::{Actor, StreamId};
-use kifu::store::sled_store::SledStore;
 use kifu::tournament::events::Penalty;
 use kifu::tournament::policy::{CustomPolicy, Tiebreaker, TOP_CUT_BY_ATTENDANCE};
 use kifu::tournament::rules::resolve;
@@ -203,18 +201,47 @@ pub struct RegisterArgs {
     pub actor: Actor,
 }
 
-/// Checks a deck list with the game's own setup rules by creating a throwaway game with it.
+/// Checks a deck list with the game's own deck rules ([`kifu::game::driver::Driver::check_deck`]).
 fn check_deck(game: &str, player: &str, deck: &str) -> Result<()> {
     let Some(driver) = kifu::games::driver(game) else { return Ok(()) };
-    let store = SledStore::temporary(std::sync::Arc::new(kifu::clock::SteppingClock::fixed()))?;
-    // Seat names of the throwaway game only: the player's own name may be as long as the bound.
-    let players = vec!["player".to_string(), "mirror".to_string()];
-    let decks = vec![deck.to_string(), deck.to_string()];
-    let request = NewGame { players: &players, decks: &decks, catalog: None, policies: &[] };
-    driver
-        .create(&store, &StreamId::new("deck-check")?, &request, kifu::log::envelope::Timestamp(0))
-        .map(|_| ())
-        .map_err(|e| anyhow!("{player}'s deck is not legal for {game}: {e}"))
+    driver.check_deck(deck, None).map_err(|e| anyhow!("{player}'s deck is not legal for {game}: {e}"))
+}
+
+/// The largest deck-list file `tournament deck` reads (a 60-card list is a few kilobytes).
+const DECK_LIST_MAX: u64 = 64 * 1024;
+
+#[derive(clap::Args, Debug)]
+pub struct DeckArgs {
+    pub id: StreamId,
+    /// The player, as registered.
+    pub player: String,
+    /// The deck-list file, in the game's deck-list format.
+    pub file: PathBuf,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+/// `kifu tournament deck`: checks a player's deck list by the game's deck rules, keeps it
+/// privately (the organizer's data directory, owner-only) and records its commitment.
+pub fn run_deck(ctx: &Context, a: DeckArgs, json: bool) -> Result<ExitCode> {
+    let size = std::fs::metadata(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?.len();
+    if size > DECK_LIST_MAX {
+        bail!("{} has {size} bytes: a deck list has at most {DECK_LIST_MAX}", a.file.display());
+    }
+    let text = std::fs::read_to_string(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    let game = loaded.config.game.clone();
+    check_deck(&game, &a.player, &text)?;
+    let salt = Commitment(rand::random::<[u8; 32]>());
+    let (head, commitment) = ops::register_deck(&store, &ctx.data_dir, &a.id, &a.player, &text, &salt, a.actor)?;
+    if json {
+        output::print_json(&json!({"player": a.player, "commitment": commitment, "head": head.hash.to_hex()}))?;
+    } else {
+        println!("{}'s deck list for {} registered; commitment {commitment}", a.player, a.id);
+        println!("the list is kept private in {}", ops::deck_list_path(&ctx.data_dir, &a.id, &commitment).display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCode> {

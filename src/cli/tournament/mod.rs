@@ -34,6 +34,9 @@ pub enum Command {
     Register(manage::RegisterArgs),
     /// Drop a player: never paired again.
     Drop(manage::DropArgs),
+    /// Register a player's deck list: checked by the game's deck rules, kept private, its
+    /// commitment recorded. Games created from a pairing take the players' registered lists.
+    Deck(manage::DeckArgs),
     /// Pair the next Swiss round from the seed and the standings; prints the pairings.
     Pair(rounds::PairNextArgs),
     /// Report (or, as a judge, correct) a match result, linking the games played.
@@ -90,6 +93,7 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::New(a) => manage::run_new(ctx, a, json),
         Command::Register(a) => manage::run_register(ctx, a, json),
         Command::Drop(a) => manage::run_drop(ctx, a, json),
+        Command::Deck(a) => manage::run_deck(ctx, a, json),
         Command::Pair(a) => rounds::run_pair(ctx, a, json),
         Command::Report(a) => rounds::run_report(ctx, a, json),
         Command::Standings(a) => show::run_standings(ctx, a, json),

@@ -119,22 +119,9 @@ pub fn agent_step(s: &LcState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -
     if let Some(e) = setup_step(s, secrets, rng) {
         return Some(e);
     }
-    if let Some(reason) = s.points_end() {
-        return Some(LcEvent::GameEnded { reason, winners: s.winners_for(reason) });
-    }
-    if s.turn.is_none() {
-        if s.pile_end() {
-            let reason = super::events::EndReason::EmptyDrawPile;
-            return Some(LcEvent::GameEnded { reason, winners: s.winners_for(reason) });
-        }
-        let round = if s.round == 0 { s.first_round() } else { s.round + 1 };
-        let first = s.first.unwrap_or(0);
-        let first = match s.policies.round {
-            RoundKind::BothTurns => first,
-            RoundKind::OneTurn if (round - s.first_round()) % 2 == 0 => first,
-            RoundKind::OneTurn => opponent(first),
-        };
-        return Some(LcEvent::RoundStarted { round, first });
+    // The steps the rules fully determine (the next round, the end) are the shared automatic ones.
+    if let Some(e) = super::options::automatic(s) {
+        return Some(e);
     }
     if s.attack.is_some() {
         return attack_step(s, rng);

@@ -8,6 +8,7 @@
 //! - [`state`] and [`apply`]: the fold (total, no rule logic);
 //! - [`rules`]: `validate`, citing `LC-*` IDs; [`rules::expected_result`] recomputes an attack;
 //! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
+//! - [`options`]: what a seat may record now, and the automatic steps kifu records itself;
 //! - [`agent`]: random legal play for self-play;
 //! - [`coverage`]: every `LC-*` rule ID with how it is enforced (also `COVERAGE.md`).
 //!
@@ -29,6 +30,7 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod events;
+pub mod options;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -74,6 +76,14 @@ impl Game for Lc {
             active: state.active(),
             awaited: Self::awaited(state),
         }
+    }
+
+    fn options(state: &LcState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<LcEvent>>> {
+        Some(options::options(state, seat))
+    }
+
+    fn automatic(state: &LcState) -> Option<LcEvent> {
+        options::automatic(state)
     }
 
     fn awaited(state: &LcState) -> Vec<Seat> {

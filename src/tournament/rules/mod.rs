@@ -8,6 +8,7 @@
 //! not a clone.
 
 mod cut;
+mod decks;
 mod finalize;
 mod pairing;
 mod penalties;
@@ -40,6 +41,8 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ),
     ("TOUR-REG-4", "an event names a registered player"),
     ("TOUR-REG-5", "a player drops once, after the current round"),
+    ("TOUR-DECK-1", "a deck list is registered for a registered player who has not dropped"),
+    ("TOUR-DECK-2", "deck lists are registered before round 1 is paired: a list is locked once play starts"),
     ("TOUR-PAIR-1", "rounds are paired in order: the next round's number"),
     ("TOUR-PAIR-2", "a round is paired only when every match of the previous round has a result"),
     ("TOUR-PAIR-3", "no more Swiss rounds than planned, and none once the top cut has started (MTR Appendix E)"),
@@ -121,6 +124,7 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::PodFormatSet { .. } => pods::check_format(state, event, &mut v),
         E::PodRoundPaired { .. } => pods::check_round(state, event, rederive, &mut v),
         E::PodResultReported { .. } | E::PodResultCorrected { .. } => pods::check_result(state, event, &mut v),
+        E::DeckListRegistered { player, .. } => decks::check_registration(state, player, &mut v),
     }
     v
 }
@@ -207,6 +211,7 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         E::PodResultCorrected { round, pod, places, games, .. } => {
             pods::reported(&mut state, *round, *pod, places, games, true)
         }
+        E::DeckListRegistered { player, commitment } => decks::registered(&mut state, player, *commitment),
     }
     state
 }

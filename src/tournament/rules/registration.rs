@@ -116,6 +116,7 @@ pub(super) fn registered(state: &mut Tournament, name: &str, deck: &Option<Strin
             first_round: first_round.max(1),
             dropped_after: None,
             penalties: vec![],
+            deck_list: None,
         });
         state.tallies.grow(state.players.len());
     }

@@ -21,14 +21,14 @@ use super::{call, fixture_log, get, open_match, rt};
 
 /// A server over a fresh store (with a seeds directory, so organizers may create events), and a
 /// token issuer.
-struct Env {
+pub(super) struct Env {
     _dir: tempfile::TempDir,
     state: AppState,
     tokens: std::path::PathBuf,
 }
 
 impl Env {
-    fn new() -> Env {
+    pub(super) fn new() -> Env {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         let clock = Arc::new(SteppingClock::fixed());
@@ -43,15 +43,15 @@ impl Env {
         Env { state: AppState::new(Arc::new(store), clock, config), _dir: dir, tokens }
     }
 
-    fn app(&self) -> Router {
+    pub(super) fn app(&self) -> Router {
         app(self.state.clone())
     }
 
-    fn store(&self) -> Arc<dyn Store> {
+    pub(super) fn store(&self) -> Arc<dyn Store> {
         self.state.store().clone()
     }
 
-    fn token(&self, role: Role, scope: &str, name: &str) -> String {
+    pub(super) fn token(&self, role: Role, scope: &str, name: &str) -> String {
         let secret = *blake3::hash(format!("{role}/{scope}/{name}").as_bytes()).as_bytes();
         tokens::issue(&self.tokens, role, scope, name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
     }

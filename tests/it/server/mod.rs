@@ -14,6 +14,8 @@ mod disk_full;
 mod leak;
 mod live;
 mod memory;
+mod new_games;
+mod options;
 mod pages;
 mod scopes;
 mod table;

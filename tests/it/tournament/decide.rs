@@ -157,6 +157,18 @@ cases! {
         let drop = || E::PlayerDropped { player: "p1".into(), after_round: 0, reason: "ill".into() };
         Given::players(2, 3, 0).then(drop()).when(drop())
     };
+    // Deck lists.
+    a_deck_list_is_for_a_registered_player [ "TOUR-DECK-1" ] => || {
+        Given::players(2, 3, 0).when(E::DeckListRegistered { player: "zed".into(), commitment: Commitment([1; 32]) })
+    };
+    a_dropped_player_registers_no_list [ "TOUR-DECK-1" ] => || {
+        let drop = E::PlayerDropped { player: "p1".into(), after_round: 0, reason: "ill".into() };
+        Given::players(2, 3, 0).then(drop).when(E::DeckListRegistered { player: "p1".into(), commitment: Commitment([1; 32]) })
+    };
+    deck_lists_are_locked_once_round_1_is_paired [ "TOUR-DECK-2" ] => || {
+        let list = |b| E::DeckListRegistered { player: "p1".into(), commitment: Commitment([b; 32]) };
+        Given::players(2, 3, 0).then(list(1)).then(list(2)).paired().when(list(3))
+    };
     // Pairing.
     rounds_are_paired_in_order [ "TOUR-PAIR-1" ] => || {
         let g = Given::players(4, 3, 0);

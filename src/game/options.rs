@@ -1,0 +1,277 @@
+//! Options: what a seat may record now. Each option carries a stable id for the state it was
+//! offered in, the event it records, a label in the players' words, and the cards and zones it
+//! concerns; a choice that takes a value is one option with a typed parameter and its allowed
+//! values, not one option per value.
+//!
+//! A game lists its options with [`Game::options`](super::Game::options). Every option it lists
+//! validates clean (the game keeps only what [`Game::validate`](super::Game::validate) accepts, so
+//! there is one legality path), and a pick is validated again when it is recorded. The id is
+//! derived from the number of events the state stands after and what the seat sees of the option
+//! ([`option_id`]), so an id offered before someone else acted is recognised as stale.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Game, Seat, Violation};
+
+/// What an option concerns, so a page can attach it to what a player taps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Concern {
+    /// A card, by its instance id (as the board view shows it to the seat).
+    Card(String),
+    /// A zone, by the name the board view gives it (e.g. "hand", "attack line").
+    Zone(String),
+}
+
+/// The kind of value a parameter takes, so a page can draw the right control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    /// A number (a stepper): the values are numbers in order.
+    Number,
+    /// A card the seat picks (a card picker): the values are card instance ids.
+    Card,
+    /// A target on the board: the values are card instance ids to highlight.
+    Target,
+    /// One of a few named choices.
+    Choice,
+}
+
+/// One value a parameter may take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParamValue {
+    /// What the pick sends back.
+    pub value: String,
+    /// What the seat reads ("Iruka", "3").
+    pub label: String,
+}
+
+/// A parameter of an option: `count` values picked among `values` (a value may be picked more
+/// than once when `repeats` says so, as copies of one card in a pile).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Param {
+    pub name: &'static str,
+    pub label: String,
+    pub kind: ParamKind,
+    /// How many values one pick takes (the cards drawn, for instance); 1 for a single value.
+    pub count: usize,
+    pub values: Vec<ParamValue>,
+}
+
+/// How an option becomes an event.
+#[derive(Clone, Debug)]
+pub enum Pick<E> {
+    /// The option records exactly this event.
+    Event(E),
+    /// The option records `fill(template, values)` for the values picked for `param`; `read`
+    /// is its inverse (the values an event of this option carries), so an event recorded some
+    /// other way can be matched to the option it is.
+    Param { param: Param, template: E, fill: fn(&E, &[String]) -> Option<E>, read: fn(&E) -> Option<Vec<String>> },
+}
+
+/// An action a seat may record now.
+#[derive(Clone, Debug)]
+pub struct GameOption<E> {
+    /// The seat whose action it is.
+    pub seat: Seat,
+    /// In the players' words: "Put down Sword Master face down in the attack line".
+    pub label: String,
+    pub concerns: Vec<Concern>,
+    pub pick: Pick<E>,
+}
+
+impl<E> GameOption<E> {
+    /// An option that records exactly `event`.
+    pub fn event(seat: Seat, label: impl Into<String>, concerns: Vec<Concern>, event: E) -> Self {
+        GameOption { seat, label: label.into(), concerns, pick: Pick::Event(event) }
+    }
+
+    /// The parameter, if the option takes one.
+    pub fn param(&self) -> Option<&Param> {
+        match &self.pick {
+            Pick::Event(_) => None,
+            Pick::Param { param, .. } => Some(param),
+        }
+    }
+}
+
+impl<E: PartialEq> GameOption<E> {
+    /// Whether recording `event` is taking this option (with some allowed parameter values).
+    pub fn offers(&self, event: &E) -> bool {
+        match &self.pick {
+            Pick::Event(e) => e == event,
+            Pick::Param { param, template, fill, read } => read(event).is_some_and(|values| {
+                values_allowed(param, &values).is_ok() && fill(template, &values).as_ref() == Some(event)
+            }),
+        }
+    }
+}
+
+/// The id of an option offered after `len` events: `len`, a dash, and 16 hex digits of the
+/// blake3 hash of what the seat sees of the option (its seat, label, concerns and parameter
+/// name). Not of the event's bytes: an event may name what the seat may not see (a face-down
+/// target's instance id), and a hash of it could be matched against the registered deck list.
+/// Equal-looking options in one state are one option; the same action offered later has
+/// another id, so a stale id is recognised by its number.
+pub fn option_id<E>(len: u64, option: &GameOption<E>) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"kifu option v1\0");
+    h.update(&[option.seat]);
+    h.update(option.label.as_bytes());
+    for c in &option.concerns {
+        let (tag, text) = match c {
+            Concern::Card(t) => (b"\0card\0", t),
+            Concern::Zone(t) => (b"\0zone\0", t),
+        };
+        h.update(tag);
+        h.update(text.as_bytes());
+    }
+    if let Some(p) = option.param() {
+        h.update(b"\0param\0");
+        h.update(p.name.as_bytes());
+    }
+    let hex = h.finalize().to_hex();
+    format!("{len}-{}", &hex.as_str()[..16])
+}
+
+/// An option as the API and CLI show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionView {
+    pub id: String,
+    pub seat: Seat,
+    pub label: String,
+    pub concerns: Vec<Concern>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub param: Option<Param>,
+}
+
+/// The options a game offers `seats` after `len` events, as shown (ids computed, templates kept
+/// inside). Options of the same action offered twice (two identical cards) are listed once.
+pub fn views<E>(len: u64, options: &[GameOption<E>]) -> Vec<OptionView> {
+    let mut seen = std::collections::BTreeSet::new();
+    options
+        .iter()
+        .filter_map(|o| {
+            let id = option_id(len, o);
+            seen.insert(id.clone()).then(|| OptionView {
+                id,
+                seat: o.seat,
+                label: o.label.clone(),
+                concerns: o.concerns.clone(),
+                param: o.param().cloned(),
+            })
+        })
+        .collect()
+}
+
+/// Why a pick was refused. Nothing is recorded for any of them.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PickError {
+    /// The id was offered in an earlier state: someone acted first, or the game moved on.
+    #[error("option {id} was offered after {offered} events; the game now stands after {now}: pick again")]
+    Stale { id: String, offered: u64, now: u64 },
+    /// No option of this state has the id.
+    #[error("KIFU-OPT-1: no option {id} is open to you now")]
+    Unknown { id: String },
+    /// A parameter value that is not among its allowed values, or the wrong number of them.
+    #[error("KIFU-OPT-2: {0}")]
+    Param(String),
+    /// The game has no options table yet (its actions are recorded as JSON events).
+    #[error("{ruleset} has no options yet: record its actions as events")]
+    NotWritten { ruleset: &'static str },
+    /// The rules refuse the picked event (a value combination the allowed values let through).
+    #[error("{}", .0.iter().map(|v| format!("{}: {}", v.rule, v.message)).collect::<Vec<_>>().join("; "))]
+    Refused(Vec<Violation>),
+}
+
+impl PickError {
+    /// The rule ID that refuses the pick, if there is one.
+    pub fn rule(&self) -> Option<&str> {
+        match self {
+            PickError::Unknown { .. } => Some("KIFU-OPT-1"),
+            PickError::Param(_) => Some("KIFU-OPT-2"),
+            PickError::Refused(v) => v.first().map(|v| v.rule.as_ref()),
+            PickError::Stale { .. } | PickError::NotWritten { .. } => None,
+        }
+    }
+}
+
+/// Checks `values` against a parameter: the right number, each allowed, and no value picked
+/// more often than it is offered (a value listed twice may be picked twice).
+fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
+    if values.len() != param.count {
+        return Err(PickError::Param(format!("{} takes {} value(s), {} given", param.name, param.count, values.len())));
+    }
+    let mut left: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in &param.values {
+        *left.entry(v.value.as_str()).or_default() += 1;
+    }
+    for v in values {
+        match left.get_mut(v.as_str()) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => return Err(PickError::Param(format!("{v:?} is not an allowed value of {}", param.name))),
+        }
+    }
+    Ok(())
+}
+
+/// The event a pick records: the option with `id` among `options` (offered after `len` events,
+/// to a seat in `seats`), filled with `params` (parameter name → values), validated against
+/// `state`. `Stale` when the id names another state, `Unknown` when no option of these seats has
+/// it, `Param` for a value outside the allowed ones, `Refused` when the rules refuse the result.
+pub fn resolve<G: Game>(
+    state: &G::State,
+    len: u64,
+    options: &[GameOption<G::Event>],
+    id: &str,
+    params: &BTreeMap<String, Vec<String>>,
+) -> Result<(Seat, G::Event), PickError> {
+    let offered = id.split_once('-').and_then(|(n, _)| n.parse::<u64>().ok());
+    match offered {
+        Some(offered) if offered != len => {
+            return Err(PickError::Stale { id: id.to_string(), offered, now: len });
+        }
+        Some(_) => {}
+        None => return Err(PickError::Unknown { id: id.to_string() }),
+    }
+    let option =
+        options.iter().find(|o| option_id(len, o) == id).ok_or_else(|| PickError::Unknown { id: id.to_string() })?;
+    let event = match &option.pick {
+        Pick::Event(e) => {
+            if let Some(name) = params.keys().next() {
+                return Err(PickError::Param(format!("this option takes no parameter, {name} given")));
+            }
+            e.clone()
+        }
+        Pick::Param { param, template, fill, .. } => {
+            if let Some(other) = params.keys().find(|k| k.as_str() != param.name) {
+                return Err(PickError::Param(format!("this option takes {}, not {other}", param.name)));
+            }
+            let values = params.get(param.name).map(Vec::as_slice).unwrap_or_default();
+            values_allowed(param, values)?;
+            fill(template, values)
+                .ok_or_else(|| PickError::Param(format!("{} cannot take these values", param.name)))?
+        }
+    };
+    let violations = G::validate(state, &event);
+    if !violations.is_empty() {
+        return Err(PickError::Refused(violations));
+    }
+    Ok((option.seat, event))
+}
+
+/// Keeps the options `validate` accepts: what a game's options function ends with, so an option
+/// is never offered that the rules would refuse. A parameter option is kept when its template
+/// (filled with its first allowed values) validates, or when it has values to pick; the pick
+/// itself is validated again.
+pub fn legal<G: Game>(state: &G::State, options: Vec<GameOption<G::Event>>) -> Vec<GameOption<G::Event>> {
+    options
+        .into_iter()
+        .filter(|o| match &o.pick {
+            Pick::Event(e) => G::validate(state, e).is_empty(),
+            Pick::Param { param, .. } => !param.values.is_empty(),
+        })
+        .collect()
+}

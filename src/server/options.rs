@@ -1,0 +1,196 @@
+//! The options API: what a seat may record now (`GET /games/{id}/options`), and recording one
+//! of them by its id (`POST /games/{id}/options`), with the automatic steps it makes due.
+//!
+//! A player's token lists and picks only its own seats' options; a judge's or organizer's lists
+//! any seat's and enters a pick as itself, so the log tells "bob played this" from "the judge
+//! entered bob's play". A stale id answers 409 with the current head and fresh options.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::auth::{game_access, Caller, GameAccess};
+use super::error::{AppError, AppResult, J, Q};
+use super::games::idempotency_key;
+use super::state::{AppState, OpenGame};
+use super::tokens::Role;
+use crate::game::options::{OptionView, PickError};
+use crate::game::record::GameError;
+use crate::game::Seat;
+use crate::log::envelope::Actor;
+
+/// At most this many values in one pick's parameters (a whole opening hand is far less).
+const MAX_PARAM_VALUES: usize = 64;
+
+#[derive(Deserialize)]
+pub struct OptionsQuery {
+    pub seat: Option<Seat>,
+}
+
+/// The seats whose options the caller may list or pick: a player's own seats (or the one it
+/// names among them), any seat for a judge or organizer (all of them unless one is named).
+fn seats_for(access: &GameAccess, seat: Option<Seat>, players: usize) -> AppResult<Vec<Seat>> {
+    if access.judge {
+        let all: Vec<Seat> = (0..players).filter_map(|s| Seat::try_from(s).ok()).collect();
+        return match seat {
+            Some(s) if !all.contains(&s) => Err(AppError::NotFound(format!("this game has no seat {s}"))),
+            Some(s) => Ok(vec![s]),
+            None => Ok(all),
+        };
+    }
+    if access.seats.is_empty() {
+        return Err(AppError::Forbidden("options are for the game's players and judges".into()));
+    }
+    match seat {
+        Some(s) if !access.seats.contains(&s) => {
+            Err(AppError::Forbidden(format!("seat {s} is not yours: a player sees only their own options")))
+        }
+        Some(s) => Ok(vec![s]),
+        None => Ok(access.seats.clone()),
+    }
+}
+
+/// The head and the options of `seats` there.
+async fn current(g: &OpenGame, seats: Vec<Seat>) -> AppResult<Value> {
+    let live = g.session.live().clone();
+    let ruleset = g.ruleset.clone();
+    let (len, head, options) = tokio::task::spawn_blocking(move || {
+        let live = live.read().unwrap_or_else(|p| p.into_inner());
+        (live.len(), live.head().hash.to_hex().to_string(), live.options(&seats))
+    })
+    .await?;
+    let options: Vec<OptionView> = options.ok_or_else(|| {
+        AppError::Refused(format!("{ruleset} has no options yet: record its actions as events (POST .../events)"))
+    })?;
+    Ok(json!({ "events": len, "head": head, "options": options }))
+}
+
+/// `GET /games/{id}/options?seat=N`: the actions the caller's seat (or, for a judge, seat N or
+/// every seat) may record now.
+pub async fn list(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Q(q): Q<OptionsQuery>,
+    caller: Caller,
+) -> AppResult<Json<Value>> {
+    caller.require_token()?;
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let seats = seats_for(&access, q.seat, g.players.len())?;
+    Ok(Json(current(&g, seats).await?))
+}
+
+/// A parameter's values: one value or a list.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub enum Values {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Deserialize)]
+pub struct PickBody {
+    pub option: String,
+    #[serde(default)]
+    pub params: BTreeMap<String, Values>,
+    pub expected: Option<u64>,
+    /// The seat the pick is for, when a judge's token could pick for several.
+    pub seat: Option<Seat>,
+}
+
+/// `POST /games/{id}/options`: records the option `option` (with `params`), then the automatic
+/// steps it made due. 201 with what was recorded and the options that follow; 409 with the
+/// current head and fresh options when the id is stale; 403 for another seat's option; 422 with
+/// the rule ID for an id never offered or a value outside the allowed ones. Takes an
+/// `Idempotency-Key` header as the events endpoint does.
+pub async fn pick(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    headers: HeaderMap,
+    J(body): J<PickBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let idempotency = idempotency_key(&headers)?;
+    let grant = caller.require_token()?.clone();
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let seats = seats_for(&access, body.seat, g.players.len())?;
+    let name =
+        access.name.clone().ok_or_else(|| AppError::Forbidden("this game is outside your token's scope".into()))?;
+    let actor = match grant.role {
+        Role::Player => Actor::Player(name),
+        Role::Judge => Actor::Judge(name),
+        Role::Organizer => Actor::Organizer(name),
+    };
+    let mut params = BTreeMap::new();
+    let mut count = 0;
+    for (k, v) in body.params {
+        let v = match v {
+            Values::One(s) => vec![s],
+            Values::Many(v) => v,
+        };
+        count += v.len();
+        params.insert(k, v);
+    }
+    if count > MAX_PARAM_VALUES {
+        return Err(AppError::BadRequest(format!("at most {MAX_PARAM_VALUES} parameter values in one pick")));
+    }
+    if !access.judge {
+        // An option of another seat is that seat's to pick: 403, not "no such option".
+        let live = g.session.live().clone();
+        let all: Vec<Seat> = (0..g.players.len()).filter_map(|s| Seat::try_from(s).ok()).collect();
+        let id = body.option.clone();
+        let owner = tokio::task::spawn_blocking(move || {
+            let live = live.read().unwrap_or_else(|p| p.into_inner());
+            live.options(&all).and_then(|o| o.into_iter().find(|o| o.id == id).map(|o| o.seat))
+        })
+        .await?;
+        if let Some(owner) = owner.filter(|o| !seats.contains(o)) {
+            return Err(AppError::Forbidden(format!(
+                "option {} is {}'s to pick, not yours",
+                body.option,
+                crate::game::seat_name(&g.players, owner)
+            )));
+        }
+    }
+    let live = g.session.live().clone();
+    let store = state.store().clone();
+    let (option, expected, picked_seats) = (body.option, body.expected, seats.clone());
+    let recorded = tokio::task::spawn_blocking(move || {
+        let mut live = live.write().unwrap_or_else(|p| p.into_inner());
+        live.pick(&*store, actor, &picked_seats, &option, &params, expected, idempotency)
+    })
+    .await?;
+    // The session moved on: answer from the game as it stands now.
+    let g = state.game(&id).await?;
+    match recorded {
+        Ok(recorded) => {
+            let list: Vec<Value> = recorded
+                .iter()
+                .map(|r| {
+                    json!({
+                        "seq": r.seq,
+                        "head": r.head.hash.to_hex().to_string(),
+                        "retried": r.retried,
+                    })
+                })
+                .collect();
+            let mut answer = current(&g, seats).await?;
+            answer["recorded"] = Value::Array(list);
+            Ok((StatusCode::CREATED, Json(answer)))
+        }
+        Err(GameError::Pick(e @ PickError::Stale { .. })) => {
+            let mut answer = current(&g, seats).await?;
+            answer["error"] = json!(e.to_string());
+            answer["status"] = json!(409);
+            Ok((StatusCode::CONFLICT, Json(answer)))
+        }
+        Err(GameError::Pick(e @ PickError::NotWritten { .. })) => Err(AppError::Refused(e.to_string())),
+        Err(GameError::Pick(e)) => Err(AppError::Refused(e.to_string())),
+        Err(e) => Err(e.into()),
+    }
+}

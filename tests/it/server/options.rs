@@ -1,0 +1,201 @@
+//! The options API: two players record a bound LC game from their own tokens by picking
+//! options (each sees only their own), kifu records the automatic steps, a judge forces one
+//! illegal action, and the log equals the agent's game; stale, foreign and made-up picks are
+//! refused with nothing written.
+
+use std::collections::BTreeMap;
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use kifu::game::options::{option_id, Pick};
+use kifu::game::{record, Game, GameEntry};
+use kifu::games::lc::config::ShuffleMode;
+use kifu::games::lc::{Lc, LcConfig, LcEvent};
+use kifu::log::envelope::{Actor, MatchBinding, MatchPlace, StreamId, Timestamp};
+use kifu::server::tokens::Role;
+
+use super::{call, get, open_match_of, rt, ServerEnv};
+
+/// A physical LC self-played game between ana and rui with no judge-only event in it.
+fn physical_lc_game() -> (LcConfig, Vec<LcEvent>) {
+    for seed in 0..200 {
+        let game = kifu::game::selfplay::self_play::<Lc>(seed, &["ana".into(), "rui".into()], 20_000).unwrap();
+        let LcConfig::V1(c) = &game.config;
+        let events: Vec<LcEvent> = game
+            .entries
+            .into_iter()
+            .filter_map(|(_, e)| if let GameEntry::Played(e) = e { Some(e) } else { None })
+            .collect();
+        if c.shuffles == ShuffleMode::Physical && !events.iter().any(|e| matches!(e, LcEvent::ModifierApplied { .. })) {
+            return (game.config, events);
+        }
+    }
+    panic!("no physical LC game in 200 seeds");
+}
+
+/// The option (id, seat, parameters) that records `event` in `state` after `len` events.
+fn option_for(state: &<Lc as Game>::State, len: u64, event: &LcEvent) -> (String, u8, BTreeMap<String, Value>) {
+    let seats = Lc::acting_seat(event).map_or_else(|| Lc::awaited(state), |s| vec![s]);
+    for seat in seats {
+        for o in Lc::options(state, seat).unwrap() {
+            if o.offers(event) {
+                let params = match &o.pick {
+                    Pick::Event(_) => BTreeMap::new(),
+                    Pick::Param { param, read, .. } => [(param.name.to_string(), json!(read(event).unwrap()))].into(),
+                };
+                return (option_id(len, &o), o.seat, params);
+            }
+        }
+    }
+    panic!("event {len} {event:?} is no option");
+}
+
+#[test]
+fn two_players_record_a_bound_lc_game_by_picking_options_and_it_equals_the_agents_game() {
+    let env = ServerEnv::new();
+    let store = env.state.store().clone();
+    let players = vec!["ana".to_string(), "rui".to_string()];
+    open_match_of(&*store, "lcup", "lc", &players);
+    let (config, events) = physical_lc_game();
+    let stream = StreamId::new("lcup-r1-t1").unwrap();
+    let bound = MatchBinding { tournament: StreamId::new("lcup").unwrap(), round: 1, place: MatchPlace::Table(1) };
+    record::create_bound::<Lc>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
+    let tokens = [env.token(Role::Player, "lcup", "ana"), env.token(Role::Player, "lcup", "rui")];
+    let judge = env.token(Role::Judge, "lcup", "jin");
+    let app = env.app();
+    let uri = format!("/api/v1/games/{stream}/options");
+    rt().block_on(async {
+        // Each player sees only their own seat's options; asking for the other seat is refused.
+        let (st, body) = get(&app, &format!("{uri}?seat=1"), Some(&tokens[0])).await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
+        let (st, body) = get(&app, &uri, Some(&tokens[0])).await;
+        assert_eq!(st, StatusCode::OK, "{body}");
+        assert!(body["options"].as_array().unwrap().iter().all(|o| o["seat"] == 0), "{body}");
+        let (st, _) = get(&app, &uri, None).await;
+        assert_eq!(st, StatusCode::UNAUTHORIZED);
+
+        let mut state = Lc::setup(&config).unwrap();
+        let mut len = 0u64;
+        let mut played = 0usize;
+        let mut forced = false;
+        while played < events.len() {
+            let event = &events[played];
+            // Once, in the first turn, the judge forces an illegal action (passing another seat's
+            // turn) and backs it up; the players then go on.
+            if !forced && state.turn.is_some() {
+                forced = true;
+                let seat = 1 - state.turn.as_ref().unwrap().seat;
+                let (st, body) = call(
+                    &app,
+                    "POST",
+                    &format!("/api/v1/games/{stream}/events"),
+                    Some(&judge),
+                    Some(json!({ "event": { "TurnPassed": { "seat": seat } }, "forced": true, "expected": len })),
+                )
+                .await;
+                assert_eq!(st, StatusCode::CREATED, "{body}");
+                assert!(!body["flagged"].as_array().unwrap().is_empty(), "{body}");
+                let ruling =
+                    json!({ "BackedUp": { "judge": "jin", "to_seq": len, "note": "turn passed out of order" } });
+                let (st, body) = call(
+                    &app,
+                    "POST",
+                    &format!("/api/v1/games/{stream}/rulings"),
+                    Some(&judge),
+                    Some(json!({ "ruling": ruling, "expected": len + 1 })),
+                )
+                .await;
+                assert_eq!(st, StatusCode::CREATED, "{body}");
+                len += 2;
+                continue;
+            }
+            // The ids and parameters a page would send: the seat's own options at this state.
+            let (id, seat, params) = option_for(&state, len, event);
+            let (st, body) = call(
+                &app,
+                "POST",
+                &uri,
+                Some(&tokens[usize::from(seat)]),
+                Some(json!({ "option": id, "params": params, "expected": len })),
+            )
+            .await;
+            assert_eq!(st, StatusCode::CREATED, "event {played}: {body}");
+            let recorded = body["recorded"].as_array().unwrap().len() as u64;
+            for e in &events[played..played + recorded as usize] {
+                Lc::ledger_mut(&mut state).at(len);
+                state = Lc::apply(state, e);
+                len += 1;
+                played += 1;
+            }
+        }
+        assert!(forced);
+        // The log: the agent's events, plus the forced entry and the backup; kifu entered the
+        // automatic steps, each player their own actions.
+        let loaded = record::load::<Lc>(&*store, &stream).unwrap();
+        let played: Vec<LcEvent> = loaded
+            .steps
+            .iter()
+            .filter_map(|s| if let GameEntry::Played(e) = &s.entry { Some(e.clone()) } else { None })
+            .collect();
+        assert_eq!(played, events);
+        assert!(loaded.steps.iter().any(|s| s.actor == Actor::System));
+        for s in &loaded.steps {
+            if let (GameEntry::Played(e), Actor::Player(name)) = (&s.entry, &s.actor) {
+                if let Some(seat) = Lc::acting_seat(e) {
+                    assert_eq!(name, &players[usize::from(seat)]);
+                }
+            }
+        }
+        let (st, audit) = get(&app, &format!("/api/v1/games/{stream}/audit"), Some(&judge)).await;
+        assert_eq!(st, StatusCode::OK);
+        // What the judge forced is flagged at its event, and resolved by the forcing judge.
+        let findings = audit["findings"].as_array().unwrap();
+        assert!(!findings.is_empty() && findings.iter().all(|f| f["seq"] == findings[0]["seq"]), "{audit}");
+        assert_eq!(audit["unresolved"], 0, "{audit}");
+        let (st, verify) = get(&app, &format!("/api/v1/games/{stream}/verify"), None).await;
+        assert_eq!(st, StatusCode::OK, "{verify}");
+    });
+}
+
+#[test]
+fn stale_foreign_and_made_up_picks_are_refused_and_write_nothing() {
+    let env = ServerEnv::new();
+    let store = env.state.store().clone();
+    let players = vec!["ana".to_string(), "rui".to_string()];
+    open_match_of(&*store, "lcup", "lc", &players);
+    let (config, events) = physical_lc_game();
+    let stream = StreamId::new("lcup-g").unwrap();
+    let bound = MatchBinding { tournament: StreamId::new("lcup").unwrap(), round: 1, place: MatchPlace::Table(1) };
+    record::create_bound::<Lc>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
+    let ana = env.token(Role::Player, "lcup", "ana");
+    let rui = env.token(Role::Player, "lcup", "rui");
+    let outsider = env.token(Role::Player, "other", "ana");
+    let app = env.app();
+    let uri = format!("/api/v1/games/{stream}/options");
+    let state = Lc::setup(&config).unwrap();
+    let (id, seat, params) = option_for(&state, 0, &events[0]);
+    let (mine, theirs) = if seat == 0 { (&ana, &rui) } else { (&rui, &ana) };
+    rt().block_on(async {
+        // Another seat's option: 403; a token outside the match: 403.
+        let body = json!({ "option": id, "params": params, "expected": 0 });
+        let (st, b) = call(&app, "POST", &uri, Some(theirs), Some(body.clone())).await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "{b}");
+        let (st, _) = call(&app, "POST", &uri, Some(&outsider), Some(body.clone())).await;
+        assert_eq!(st, StatusCode::FORBIDDEN);
+        // A made-up id: 422 with the rule.
+        let (st, b) = call(&app, "POST", &uri, Some(mine), Some(json!({ "option": "0-0000000000000000" }))).await;
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+        assert!(b["error"].as_str().unwrap().contains("KIFU-OPT-1"), "{b}");
+        assert_eq!(store.head(&stream).unwrap().len, 0, "nothing written");
+        // The pick lands once; the same pick again is stale: 409 with the head and fresh options.
+        let (st, b) = call(&app, "POST", &uri, Some(mine), Some(body.clone())).await;
+        assert_eq!(st, StatusCode::CREATED, "{b}");
+        let len = store.head(&stream).unwrap().len;
+        let (st, b) = call(&app, "POST", &uri, Some(mine), Some(body.clone())).await;
+        assert_eq!(st, StatusCode::CONFLICT, "{b}");
+        assert_eq!(b["events"], json!(len), "{b}");
+        assert!(b["options"].is_array() && b["head"].is_string(), "{b}");
+        assert_eq!(store.head(&stream).unwrap().len, len, "nothing written");
+    });
+}

@@ -1,0 +1,252 @@
+//! bench-options: what options cost and what they save, in one table from one run — the time to
+//! list a seat's options at every position of every fixture and of N self-played games, how a
+//! game's events are reached (automatic, picked, picked with a parameter, not reachable through
+//! a seat's options, by kind), and the latency of a pick with its automatic steps (one append)
+//! on sled at 1,000 and 100,000 events, and on a NATS cluster when `--nats URL` is given.
+//! Games without an options table yet are listed as such.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use comfy_table::Table;
+
+use kifu::clock::SystemClock;
+use kifu::game::options::{option_id, GameOption, Pick};
+use kifu::game::record::{self, LiveGame};
+use kifu::game::replay::{Replay, Step};
+use kifu::game::{selfplay, Game, GameEntry, Ruling};
+use kifu::games::lc::Lc;
+use kifu::log::envelope::{Actor, StreamId, Timestamp};
+use kifu::store::sled_store::SledStore;
+use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
+
+struct Args {
+    games: u64,
+    nats: Option<String>,
+}
+
+fn parse_args() -> Args {
+    let mut a = Args { games: 100, nats: None };
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < argv.len() {
+        match argv[i].as_str() {
+            "--games" => a.games = argv.get(i + 1).and_then(|v| v.parse().ok()).expect("--games needs a number"),
+            "--nats" => a.nats = Some(argv.get(i + 1).cloned().expect("--nats needs a URL")),
+            "--quick" => {
+                a.games = 20;
+                i += 1;
+                continue;
+            }
+            other => panic!("unknown argument {other}; use --games N, --nats URL or --quick"),
+        }
+        i += 2;
+    }
+    a
+}
+
+fn pct(sorted: &[Duration], p: usize) -> Duration {
+    sorted.get((sorted.len() * p / 100).min(sorted.len().saturating_sub(1))).copied().unwrap_or_default()
+}
+
+fn micros(d: Duration) -> String {
+    format!("{:.1} µs", d.as_secs_f64() * 1e6)
+}
+
+/// The option of `event`'s seat (or, for an event of no seat, of an awaited seat) that offers it.
+fn offering<G: Game>(state: &G::State, event: &G::Event) -> Option<GameOption<G::Event>> {
+    let seats = G::acting_seat(event).map_or_else(|| G::awaited(state), |s| vec![s]);
+    seats.into_iter().flat_map(|s| G::options(state, s).unwrap_or_default()).find(|o| o.offers(event))
+}
+
+#[derive(Default)]
+struct Effort {
+    events: usize,
+    automatic: usize,
+    picks: usize,
+    with_param: usize,
+    illegal: usize,
+    unreachable: BTreeMap<String, usize>,
+    list_times: Vec<Duration>,
+}
+
+fn kind(event: &impl std::fmt::Debug) -> String {
+    format!("{event:?}").chars().take_while(|c| c.is_ascii_alphanumeric()).collect()
+}
+
+/// Walks one recorded game: times the options of every awaited seat at every position, and
+/// says how each played event is reached.
+fn walk<G: Game>(replay: &Replay<G>, e: &mut Effort) {
+    for (i, step) in replay.steps().iter().enumerate() {
+        let state = replay.state_at(i as u64).game;
+        for seat in G::awaited(&state) {
+            let t = Instant::now();
+            let n = G::options(&state, seat).map_or(0, |o| o.len());
+            e.list_times.push(t.elapsed());
+            std::hint::black_box(n);
+        }
+        let GameEntry::Played(event) = &step.entry else { continue };
+        e.events += 1;
+        if !G::validate(&state, event).is_empty() {
+            e.illegal += 1;
+        } else if G::automatic(&state).as_ref() == Some(event) {
+            e.automatic += 1;
+        } else if let Some(o) = offering::<G>(&state, event) {
+            e.picks += 1;
+            e.with_param += usize::from(o.param().is_some());
+        } else {
+            *e.unreachable.entry(kind(event)).or_default() += 1;
+        }
+    }
+}
+
+fn fixtures(prefix: &str) -> Vec<kifu::log::chain::VerifiedLog> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+        .filter(|n| n.starts_with(prefix) && n.ends_with(".kifu"))
+        .collect();
+    names.sort();
+    names.iter().map(|n| kifu::log::file::read(&std::fs::read(dir.join(n)).unwrap()).unwrap()).collect()
+}
+
+fn effort<G: Game>(games: u64) -> Effort {
+    let mut e = Effort::default();
+    for log in fixtures(&format!("{}-", G::RULESET)) {
+        let g = record::from_log::<G>(&log).unwrap();
+        walk(&Replay::<G>::new(g.config, g.steps).unwrap(), &mut e);
+    }
+    for seed in 0..games {
+        let played = selfplay::self_play::<G>(seed, &["ana".into(), "rui".into()], 50_000).unwrap();
+        let steps = played
+            .entries
+            .into_iter()
+            .enumerate()
+            .map(|(i, (actor, entry))| Step { seq: i as u64, recorded_at: Timestamp(0), actor, entry })
+            .collect();
+        walk(&Replay::<G>::new(played.config, steps).unwrap(), &mut e);
+    }
+    e
+}
+
+/// Latency of every pick of a self-played physical LC game recorded after `filler` judge's notes
+/// (so the stream holds that many events before play starts), one append per pick.
+fn pick_latency(store: &dyn Store, stream: &str, filler: u64) -> Vec<Duration> {
+    let (config, events) = (0..500)
+        .map(|seed| selfplay::self_play::<Lc>(seed, &["ana".into(), "rui".into()], 20_000).unwrap())
+        .find_map(|g| {
+            let kifu::games::lc::LcConfig::V1(c) = &g.config;
+            let events: Vec<_> = g
+                .entries
+                .into_iter()
+                .filter_map(|(_, e)| if let GameEntry::Played(e) = e { Some(e) } else { None })
+                .collect();
+            let judge_only = events.iter().any(|e| kind(e) == "ModifierApplied");
+            (c.shuffles == kifu::games::lc::config::ShuffleMode::Physical && !judge_only).then_some((g.config, events))
+        })
+        .expect("a physical LC game");
+    let id = StreamId::new(stream).unwrap();
+    record::create::<Lc>(store, &id, &config, Timestamp(1_767_225_600_000_000)).unwrap();
+    let note = GameEntry::<<Lc as Game>::Event>::Ruled(Ruling::NoteRecorded {
+        judge: "jin".into(),
+        about: None,
+        note: "filler".into(),
+    });
+    let payload = postcard::to_stdvec(&note).unwrap();
+    let mut len = 0;
+    while len < filler {
+        let n = (filler - len).min(1_000);
+        let batch = (0..n)
+            .map(|_| NewEvent { actor: Actor::Judge("jin".into()), payload: payload.clone(), idempotency: None })
+            .collect();
+        store
+            .append(AppendRequest {
+                stream: id.clone(),
+                expected: ExpectedVersion::Exact(len),
+                create: None,
+                events: batch,
+            })
+            .unwrap();
+        len += n;
+    }
+    let mut live = LiveGame::<Lc>::load(store, &id).unwrap();
+    let names = Lc::players(&config);
+    let mut times = Vec::new();
+    let mut played = 0;
+    while played < events.len() {
+        let state = live.replay.tip().game.clone();
+        let option = offering::<Lc>(&state, &events[played]).expect("every event is an option");
+        let params: BTreeMap<String, Vec<String>> = match &option.pick {
+            Pick::Event(_) => BTreeMap::new(),
+            Pick::Param { param, read, .. } => [(param.name.to_string(), read(&events[played]).unwrap())].into(),
+        };
+        let id = option_id(live.len(), &option);
+        let actor = Actor::Player(names[usize::from(option.seat)].clone());
+        let t = Instant::now();
+        let recorded = live.pick(store, actor, &[option.seat], &id, &params, None, None).unwrap();
+        times.push(t.elapsed());
+        played += recorded.len();
+    }
+    times.sort();
+    times
+}
+
+fn main() {
+    let args = parse_args();
+    let mut t = Table::new();
+    t.set_header(["measure", "result", "detail"]);
+    for driver in kifu::games::drivers() {
+        let name = driver.ruleset();
+        if name != Lc::RULESET {
+            t.add_row([format!("{name}: options"), "not written yet".into(), "recorded as JSON actions".into()]);
+            continue;
+        }
+        let mut e = effort::<Lc>(args.games);
+        e.list_times.sort();
+        t.add_row([
+            format!("{name}: list a seat's options"),
+            format!("p50 {} · p99 {}", micros(pct(&e.list_times, 50)), micros(pct(&e.list_times, 99))),
+            format!("{} listings, every awaited seat at every position of the fixtures and {} self-played games (target p99 < 2 ms)", e.list_times.len(), args.games),
+        ]);
+        let unreachable: usize = e.unreachable.values().sum();
+        t.add_row([
+            format!("{name}: recording effort"),
+            format!(
+                "{} events: {} automatic, {} picked ({} with a parameter)",
+                e.events, e.automatic, e.picks, e.with_param
+            ),
+            format!(
+                "{} illegal as recorded; {unreachable} not reachable through a seat's option: {}",
+                e.illegal,
+                e.unreachable.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+            ),
+        ]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sled = SledStore::open(dir.path(), Arc::new(SystemClock)).unwrap();
+    for filler in [1_000u64, 100_000] {
+        let times = pick_latency(&sled, &format!("pick-{filler}"), filler);
+        t.add_row([
+            format!("pick + automatic steps, sled, after {filler} events"),
+            format!("p50 {} · p99 {}", micros(pct(&times, 50)), micros(pct(&times, 99))),
+            format!("{} picks of a whole LC game, one append each", times.len()),
+        ]);
+    }
+    if let Some(url) = &args.nats {
+        let url = kifu::store::nats_store::NatsUrl::parse(url).unwrap();
+        let nats = kifu::store::nats_store::NatsStore::connect(&url, Arc::new(SystemClock)).unwrap();
+        let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis();
+        for filler in [1_000u64, 100_000] {
+            let times = pick_latency(&nats, &format!("pick-{ms}-{filler}"), filler);
+            t.add_row([
+                format!("pick + automatic steps, cluster, after {filler} events"),
+                format!("p50 {} · p99 {}", micros(pct(&times, 50)), micros(pct(&times, 99))),
+                format!("{} picks of a whole LC game, one append each", times.len()),
+            ]);
+        }
+    }
+    println!("{t}");
+}

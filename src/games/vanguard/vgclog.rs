@@ -66,6 +66,8 @@
 //! alice chat gl hf
 //! ```
 
+use std::ops::ControlFlow;
+
 use super::catalog::{Catalog, DeckList};
 use super::config::VanguardConfig;
 use super::events::{Circle, ClientOp, LossReason, Phase, Place, PowerEdit, VanguardEvent as E};
@@ -126,196 +128,258 @@ pub const DECK_LINES_MAX: usize = 200;
 
 /// Reads a client log against `catalog`. Every line that cannot be read is reported as `line N: ...`.
 pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
-    let mut errors = Vec::new();
-    let mut players: Vec<String> = Vec::new();
-    let mut decks: Vec<DeckList> = Vec::new();
-    let mut policies: Vec<(usize, String, String)> = Vec::new();
-    let mut stream = None;
-    let mut entries = Vec::new();
-    let mut seen_version = false;
+    let mut reader = Reader::default();
     for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
+        if reader.line(i + 1, raw, catalog).is_break() {
+            break;
+        }
+    }
+    reader.finish(catalog)
+}
+
+/// What a client log said so far, and every line it could not read.
+#[derive(Default)]
+struct Reader {
+    errors: Vec<String>,
+    players: Vec<String>,
+    decks: Vec<DeckList>,
+    policies: Vec<(usize, String, String)>,
+    stream: Option<String>,
+    entries: Vec<(Actor, GameEntry<E>)>,
+    seen_version: bool,
+}
+
+fn seat_in(players: &[String], name: &str) -> Option<Seat> {
+    players.iter().position(|p| p == name).and_then(|i| Seat::try_from(i).ok())
+}
+
+impl Reader {
+    /// Reads line `n`; breaks when the log must be refused at once (a deck past its bound).
+    fn line(&mut self, n: usize, raw: &str, catalog: &Catalog) -> ControlFlow<()> {
         let line = raw.split('#').next().unwrap_or("").trim();
         // Chat keeps its '#' characters: only a comment at the start of the text after the verb is cut.
         let line = if raw.split_whitespace().nth(1) == Some("chat") { raw.trim() } else { line };
         if line.is_empty() {
-            continue;
+            return ControlFlow::Continue(());
         }
         let words: Vec<&str> = line.split_whitespace().collect();
-        let seat_of = |name: &str| players.iter().position(|p| p == name).and_then(|i| Seat::try_from(i).ok());
         match words.as_slice() {
-            ["vgc-log", "1"] => seen_version = true,
+            ["vgc-log", "1"] => self.seen_version = true,
             ["vgc-log", v] => {
-                errors.push(format!("line {n}: vgc-log version {v} is not supported (this build reads 1)"))
+                self.errors.push(format!("line {n}: vgc-log version {v} is not supported (this build reads 1)"))
             }
-            _ if !seen_version => {
-                errors.push(format!("line {n}: a vgc-log starts with `vgc-log 1`"));
-                seen_version = true;
+            _ if !self.seen_version => {
+                self.errors.push(format!("line {n}: a vgc-log starts with `vgc-log 1`"));
+                self.seen_version = true;
             }
-            ["stream", id] => stream = Some(id.to_string()),
-            ["player", name] => {
-                if players.iter().any(|p| p == name) || *name == "system" || *name == "spectator" {
-                    errors.push(format!("line {n}: player name {name:?} is taken"));
-                }
-                players.push(name.to_string());
-                decks.push(DeckList::default());
-            }
-            [section @ ("main" | "g"), who, count, id] => {
-                let Some(seat) = seat_of(who) else {
-                    errors.push(format!("line {n}: {who:?} is not a player named above"));
-                    continue;
-                };
-                let Ok(k) = count.parse::<usize>() else {
-                    errors.push(format!("line {n}: {count:?} is not a card count"));
-                    continue;
-                };
-                if catalog.get(id).is_none() {
-                    errors.push(format!("line {n}: card {id} is not in the catalog"));
-                    continue;
-                }
-                if let Some(d) = decks.get_mut(usize::from(seat)) {
-                    let target = if *section == "main" { &mut d.main } else { &mut d.g };
-                    // Memory stays bounded by the cap, not by the length of the log.
-                    if target.len() + k > DECK_LINES_MAX {
-                        errors.push(format!(
-                            "line {n}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards"
-                        ));
-                        break;
-                    }
-                    target.extend(std::iter::repeat_n(id.to_string(), k));
-                }
-            }
+            ["stream", id] => self.stream = Some(id.to_string()),
+            ["player", name] => self.player(n, name),
+            [section @ ("main" | "g"), who, count, id] => return self.deck_line(n, section, who, count, id, catalog),
             ["policy", kv] => match kv.split_once('=') {
-                Some((k, v)) => policies.push((n, k.to_string(), v.to_string())),
-                None => errors.push(format!("line {n}: expected `policy KEY=VALUE`")),
+                Some((k, v)) => self.policies.push((n, k.to_string(), v.to_string())),
+                None => self.errors.push(format!("line {n}: expected `policy KEY=VALUE`")),
             },
-            [who, rest @ ..] => match action(who, rest, line, &seat_of) {
-                Ok(entry) => entries.push(entry),
-                Err(e) => errors.push(format!("line {n}: {e}")),
-            },
+            [who, rest @ ..] => {
+                let players = &self.players;
+                match action(who, rest, line, &|name| seat_in(players, name)) {
+                    Ok(entry) => self.entries.push(entry),
+                    Err(e) => self.errors.push(format!("line {n}: {e}")),
+                }
+            }
             [] => {}
         }
+        ControlFlow::Continue(())
     }
-    if players.len() != 2 {
-        errors.push(format!("the log names {} players; a Vanguard game has 2 (`player NAME` lines)", players.len()));
+
+    fn player(&mut self, n: usize, name: &str) {
+        if self.players.iter().any(|p| p == name) || name == "system" || name == "spectator" {
+            self.errors.push(format!("line {n}: player name {name:?} is taken"));
+        }
+        self.players.push(name.to_string());
+        self.decks.push(DeckList::default());
     }
-    let config = match VanguardConfig::new(players, decks, catalog) {
-        Ok(mut c) => {
-            for (n, k, v) in policies {
-                if let Err(e) = c.set_policy(&k, &v) {
-                    errors.push(format!("line {n}: {e}"));
-                }
+
+    /// `main|g PLAYER COUNT CARD`; breaks when the deck would pass [`DECK_LINES_MAX`].
+    fn deck_line(
+        &mut self,
+        n: usize,
+        section: &str,
+        who: &str,
+        count: &str,
+        id: &str,
+        catalog: &Catalog,
+    ) -> ControlFlow<()> {
+        let Some(seat) = seat_in(&self.players, who) else {
+            self.errors.push(format!("line {n}: {who:?} is not a player named above"));
+            return ControlFlow::Continue(());
+        };
+        let Ok(k) = count.parse::<usize>() else {
+            self.errors.push(format!("line {n}: {count:?} is not a card count"));
+            return ControlFlow::Continue(());
+        };
+        if catalog.get(id).is_none() {
+            self.errors.push(format!("line {n}: card {id} is not in the catalog"));
+            return ControlFlow::Continue(());
+        }
+        if let Some(d) = self.decks.get_mut(usize::from(seat)) {
+            let target = if section == "main" { &mut d.main } else { &mut d.g };
+            // Memory stays bounded by the cap, not by the length of the log.
+            if target.len() + k > DECK_LINES_MAX {
+                self.errors
+                    .push(format!("line {n}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards"));
+                return ControlFlow::Break(());
             }
-            Some(c)
+            target.extend(std::iter::repeat_n(id.to_string(), k));
         }
-        Err(v) => {
-            errors.extend(v.into_iter().map(|v| v.to_string()));
-            None
+        ControlFlow::Continue(())
+    }
+
+    /// The configuration the header lines describe, its policies set, or every error found.
+    fn finish(mut self, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
+        if self.players.len() != 2 {
+            self.errors.push(format!(
+                "the log names {} players; a Vanguard game has 2 (`player NAME` lines)",
+                self.players.len()
+            ));
         }
-    };
-    match config {
-        Some(config) if errors.is_empty() => Ok(ClientLog { stream, config, entries }),
-        _ => Err(errors),
+        let config = match VanguardConfig::new(self.players, self.decks, catalog) {
+            Ok(mut c) => {
+                for (n, k, v) in self.policies {
+                    if let Err(e) = c.set_policy(&k, &v) {
+                        self.errors.push(format!("line {n}: {e}"));
+                    }
+                }
+                Some(c)
+            }
+            Err(v) => {
+                self.errors.extend(v.into_iter().map(|v| v.to_string()));
+                None
+            }
+        };
+        match config {
+            Some(config) if self.errors.is_empty() => {
+                Ok(ClientLog { stream: self.stream, config, entries: self.entries })
+            }
+            _ => Err(self.errors),
+        }
     }
 }
 
+/// One action line after its first word `who`: a system, spectator or player action.
 fn action(
     who: &str,
     rest: &[&str],
     line: &str,
     seat_of: &dyn Fn(&str) -> Option<Seat>,
 ) -> Result<(Actor, GameEntry<E>), String> {
-    let played = |actor: Actor, e: E| Ok((actor, GameEntry::Played(e)));
-    if who == "system" {
-        return match rest {
-            ["first", name] => played(
-                Actor::System,
-                E::FirstPlayerDetermined { first: seat_of(name).ok_or(format!("{name:?} is not a player"))? },
-            ),
-            ["reveal"] => played(Actor::System, E::VanguardsRevealed {}),
-            ["draw", r] => played(
-                Actor::System,
-                E::GameEnded { loser: None, reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))? },
-            ),
-            _ => Err(format!("unknown system action {:?}", rest.join(" "))),
-        };
+    match who {
+        "system" => Ok((Actor::System, GameEntry::Played(system_action(rest, seat_of)?))),
+        "spectator" => Ok((Actor::System, GameEntry::Played(spectator_action(rest)?))),
+        _ => {
+            let seat =
+                seat_of(who).ok_or(format!("{who:?} is not a player named in the header, `system` or `spectator`"))?;
+            Ok((Actor::Player(who.to_string()), GameEntry::Played(player_action(seat, rest, line)?)))
+        }
     }
-    if who == "spectator" {
-        return match rest {
-            ["joined", name] => played(Actor::System, E::SpectatorJoined { user: name.to_string() }),
-            ["left", name] => played(Actor::System, E::SpectatorLeft { user: name.to_string() }),
-            _ => Err("expected `spectator joined NAME` or `spectator left NAME`".into()),
-        };
-    }
-    let seat = seat_of(who).ok_or(format!("{who:?} is not a player named in the header, `system` or `spectator`"))?;
-    let actor = Actor::Player(who.to_string());
-    let c = |s: &str| s.to_string();
-    let op = |o: ClientOp| Ok((actor.clone(), GameEntry::Played(E::Client { seat, op: o })));
-    let e = |ev: E| Ok((actor.clone(), GameEntry::Played(ev)));
-    let face = |s: &str| match s {
-        "up" => Ok(true),
-        "down" => Ok(false),
-        _ => Err(format!("{s:?} is not up or down")),
-    };
+}
+
+fn system_action(rest: &[&str], seat_of: &dyn Fn(&str) -> Option<Seat>) -> Result<E, String> {
     match rest {
-        ["vanguard", card] => e(E::StartingVanguardSet { seat, card: c(card) }),
-        ["hand", cards @ ..] => e(E::OpeningHandDrawn { seat, cards: cards.iter().map(|s| c(s)).collect() }),
+        ["first", name] => {
+            Ok(E::FirstPlayerDetermined { first: seat_of(name).ok_or(format!("{name:?} is not a player"))? })
+        }
+        ["reveal"] => Ok(E::VanguardsRevealed {}),
+        ["draw", r] => {
+            Ok(E::GameEnded { loser: None, reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))? })
+        }
+        _ => Err(format!("unknown system action {:?}", rest.join(" "))),
+    }
+}
+
+fn spectator_action(rest: &[&str]) -> Result<E, String> {
+    match rest {
+        ["joined", name] => Ok(E::SpectatorJoined { user: name.to_string() }),
+        ["left", name] => Ok(E::SpectatorLeft { user: name.to_string() }),
+        _ => Err("expected `spectator joined NAME` or `spectator left NAME`".into()),
+    }
+}
+
+/// A player's own event (setup, chat, concession); anything else is a client operation.
+fn player_action(seat: Seat, rest: &[&str], line: &str) -> Result<E, String> {
+    let c = |s: &str| s.to_string();
+    match rest {
+        ["vanguard", card] => Ok(E::StartingVanguardSet { seat, card: c(card) }),
+        ["hand", cards @ ..] => Ok(E::OpeningHandDrawn { seat, cards: cards.iter().map(|s| c(s)).collect() }),
         ["redraw", cards @ ..] => {
             let split = cards.iter().position(|w| *w == "->").ok_or("expected `redraw CARDS -> CARDS`")?;
             let (returned, drawn) = cards.split_at(split);
-            e(E::Redrawn {
+            Ok(E::Redrawn {
                 seat,
                 returned: returned.iter().map(|s| c(s)).collect(),
                 drawn: drawn.iter().skip(1).map(|s| c(s)).collect(),
             })
         }
-        ["phase", ph] => op(ClientOp::PhaseButton { phase: Phase::parse(ph).ok_or(format!("{ph:?} is not a phase"))? }),
-        ["draw", card] => op(ClientOp::Drew { card: c(card) }),
-        ["check", card] => op(ClientOp::Checked { card: c(card) }),
-        ["ride", card] => op(ClientOp::Rode { card: c(card) }),
-        ["move", card, to] => {
-            op(ClientOp::Moved { card: c(card), to: place(to).ok_or(format!("{to:?} is not a place"))? })
-        }
-        ["to-top", card] => op(ClientOp::ToTopOfDeck { card: c(card) }),
-        ["to-bottom", card] => op(ClientOp::ToBottomOfDeck { card: c(card) }),
-        ["to-hand", card] => op(ClientOp::ToHand { card: c(card) }),
-        ["shuffle"] => op(ClientOp::Shuffled {}),
-        ["view-deck"] => op(ClientOp::DeckViewed {}),
-        ["mill", card] => op(ClientOp::Milled { card: c(card) }),
-        ["soul-charge", card] => op(ClientOp::SoulCharged { card: c(card) }),
-        ["bind-top", card] => op(ClientOp::BoundTop { card: c(card) }),
-        ["rest", card] => op(ClientOp::PositionChanged { card: c(card), rested: true }),
-        ["stand", card] => op(ClientOp::PositionChanged { card: c(card), rested: false }),
-        ["flip-damage", card, f] => op(ClientOp::DamageFlipped { card: c(card), face_up: face(f)? }),
-        ["flip-g", card, f] => op(ClientOp::GZoneFlipped { card: c(card), face_up: face(f)? }),
-        ["lock", card] => op(ClientOp::LockChanged { card: c(card), locked: true }),
-        ["unlock", card] => op(ClientOp::LockChanged { card: c(card), locked: false }),
-        ["delete", card] => op(ClientOp::DeleteChanged { card: c(card), deleted: true }),
-        ["undelete", card] => op(ClientOp::DeleteChanged { card: c(card), deleted: false }),
-        ["power", card, v] => {
-            let (mode, num) = match v.strip_prefix('=') {
-                Some(n) => (PowerEdit::Set, n),
-                None => (PowerEdit::Add, v.strip_prefix('+').unwrap_or(v)),
-            };
-            let value = num.parse::<i32>().map_err(|_| format!("{v:?} is not +N, -N or =N"))?;
-            op(ClientOp::PowerEdited { card: c(card), mode, value })
-        }
-        ["stride", g_unit, heart] => op(ClientOp::Strode { g_unit: c(g_unit), heart: c(heart) }),
-        ["legion", mate] => op(ClientOp::Legion { mate: c(mate) }),
-        ["trigger", power_to] => op(ClientOp::TriggerApplied { power_to: c(power_to), critical_to: None }),
-        ["trigger", power_to, "critical", crit] => {
-            op(ClientOp::TriggerApplied { power_to: c(power_to), critical_to: Some(c(crit)) })
-        }
         ["chat", ..] => {
             let text = line.split_once("chat").map_or("", |(_, t)| t).trim().to_string();
-            e(E::ChatMessage { seat, text })
+            Ok(E::ChatMessage { seat, text })
         }
-        ["lose", r] => e(E::GameEnded {
+        ["lose", r] => Ok(E::GameEnded {
             loser: Some(seat),
             reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))?,
         }),
-        _ => Err(format!("cannot read {:?}", rest.join(" "))),
+        _ => Ok(E::Client { seat, op: client_op(rest)? }),
     }
+}
+
+/// What the fan client's buttons did, recorded as they were pressed (not checked by the rules).
+fn client_op(rest: &[&str]) -> Result<ClientOp, String> {
+    let c = |s: &str| s.to_string();
+    let face = |s: &str| match s {
+        "up" => Ok(true),
+        "down" => Ok(false),
+        _ => Err(format!("{s:?} is not up or down")),
+    };
+    Ok(match rest {
+        ["phase", ph] => ClientOp::PhaseButton { phase: Phase::parse(ph).ok_or(format!("{ph:?} is not a phase"))? },
+        ["draw", card] => ClientOp::Drew { card: c(card) },
+        ["check", card] => ClientOp::Checked { card: c(card) },
+        ["ride", card] => ClientOp::Rode { card: c(card) },
+        ["move", card, to] => ClientOp::Moved { card: c(card), to: place(to).ok_or(format!("{to:?} is not a place"))? },
+        ["to-top", card] => ClientOp::ToTopOfDeck { card: c(card) },
+        ["to-bottom", card] => ClientOp::ToBottomOfDeck { card: c(card) },
+        ["to-hand", card] => ClientOp::ToHand { card: c(card) },
+        ["shuffle"] => ClientOp::Shuffled {},
+        ["view-deck"] => ClientOp::DeckViewed {},
+        ["mill", card] => ClientOp::Milled { card: c(card) },
+        ["soul-charge", card] => ClientOp::SoulCharged { card: c(card) },
+        ["bind-top", card] => ClientOp::BoundTop { card: c(card) },
+        ["rest", card] => ClientOp::PositionChanged { card: c(card), rested: true },
+        ["stand", card] => ClientOp::PositionChanged { card: c(card), rested: false },
+        ["flip-damage", card, f] => ClientOp::DamageFlipped { card: c(card), face_up: face(f)? },
+        ["flip-g", card, f] => ClientOp::GZoneFlipped { card: c(card), face_up: face(f)? },
+        ["lock", card] => ClientOp::LockChanged { card: c(card), locked: true },
+        ["unlock", card] => ClientOp::LockChanged { card: c(card), locked: false },
+        ["delete", card] => ClientOp::DeleteChanged { card: c(card), deleted: true },
+        ["undelete", card] => ClientOp::DeleteChanged { card: c(card), deleted: false },
+        ["power", card, v] => power_edit(card, v)?,
+        ["stride", g_unit, heart] => ClientOp::Strode { g_unit: c(g_unit), heart: c(heart) },
+        ["legion", mate] => ClientOp::Legion { mate: c(mate) },
+        ["trigger", power_to] => ClientOp::TriggerApplied { power_to: c(power_to), critical_to: None },
+        ["trigger", power_to, "critical", crit] => {
+            ClientOp::TriggerApplied { power_to: c(power_to), critical_to: Some(c(crit)) }
+        }
+        _ => return Err(format!("cannot read {:?}", rest.join(" "))),
+    })
+}
+
+/// `power CARD +N|-N|=N`: add to the shown power, or set it.
+fn power_edit(card: &str, v: &str) -> Result<ClientOp, String> {
+    let (mode, num) = match v.strip_prefix('=') {
+        Some(n) => (PowerEdit::Set, n),
+        None => (PowerEdit::Add, v.strip_prefix('+').unwrap_or(v)),
+    };
+    let value = num.parse::<i32>().map_err(|_| format!("{v:?} is not +N, -N or =N"))?;
+    Ok(ClientOp::PowerEdited { card: card.to_string(), mode, value })
 }
 
 /// Writes one event as a vgc-log line, if the format has one for it.

@@ -629,6 +629,19 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
             "line 1: the file is empty; expected a header line {\"game\": ..., \"config\": ...}".into(),
         ));
     };
+    let head = jsonl_header::<G>(first, as_recorded)?;
+    let players = G::players(&head.config);
+    let lines = jsonl_lines::<G>(lines, as_recorded)?;
+    let refusals = jsonl_refusals::<G>(&head.config, &players, &lines)?;
+    if !refusals.is_empty() {
+        return Err(GameError::Refused(refusals));
+    }
+    let entries = lines.steps.into_iter().map(|s| (s.actor, s.entry)).collect();
+    Ok(ParsedGame { config: head.config, stream: head.stream, entries })
+}
+
+/// The header line: this game's, its setup sound (unless recorded elsewhere), its names bounded.
+fn jsonl_header<G: Game>(first: &str, as_recorded: bool) -> Result<JsonlHeader<G::Config>, GameError> {
     let head: JsonlHeader<G::Config> = serde_json::from_str(first)
         .map_err(|e| GameError::Input(format!("line 1: not a {} game header: {e}", G::RULESET)))?;
     if head.game != G::RULESET {
@@ -637,13 +650,25 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
     if !as_recorded {
         G::setup(&head.config).map_err(GameError::Setup)?;
     }
-    let players = G::players(&head.config);
-    limits::check_players(&players).map_err(|e| GameError::Input(format!("line 1: {e}")))?;
+    limits::check_players(&G::players(&head.config)).map_err(|e| GameError::Input(format!("line 1: {e}")))?;
+    Ok(head)
+}
+
+/// The event lines decoded as steps, with the file line of each.
+struct JsonlSteps<E> {
+    steps: Vec<Step<E>>,
+    /// The file line of each event, so refusals name lines without rescanning the text.
+    line_of: Vec<usize>,
+}
+
+/// Decodes every event line; every line that does not decode or names a bad actor, seq or text
+/// is reported, and any such problem refuses the file.
+fn jsonl_lines<'a, G: Game>(
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    as_recorded: bool,
+) -> Result<JsonlSteps<G::Event>, GameError> {
     let mut problems = Vec::new();
-    let mut entries = Vec::new();
-    let mut steps = Vec::new();
-    // The file line of each event, so refusals name lines without rescanning the text.
-    let mut line_of = Vec::new();
+    let mut out = JsonlSteps { steps: Vec::new(), line_of: Vec::new() };
     for (i, line) in lines {
         let lineno = i + 1;
         let parsed: JsonlLine<G::Event> = match serde_json::from_str(line) {
@@ -653,7 +678,7 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
                 continue;
             }
         };
-        let seq = entries.len() as u64;
+        let seq = out.steps.len() as u64;
         if parsed.seq.is_some_and(|s| s != seq) {
             problems.push(format!("line {lineno}: says seq {:?} but it is event {seq}", parsed.seq));
         }
@@ -675,18 +700,27 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
             }
             other => other,
         };
-        steps.push(Step { seq, recorded_at: Timestamp(0), actor: actor.clone(), entry: entry.clone() });
-        entries.push((actor, entry));
-        line_of.push(lineno);
+        out.steps.push(Step { seq, recorded_at: Timestamp(0), actor, entry });
+        out.line_of.push(lineno);
     }
     if !problems.is_empty() {
         return Err(GameError::Input(problems.join("\n")));
     }
-    // One fold checks every line; forced lines must come from judges, rulings must be sound.
+    Ok(out)
+}
+
+/// One fold checks every line; forced lines must come from judges, rulings must be sound, and a
+/// forced line's `broke` list must be what the rules report.
+fn jsonl_refusals<G: Game>(
+    config: &G::Config,
+    players: &[String],
+    lines: &JsonlSteps<G::Event>,
+) -> Result<Vec<Violation>, GameError> {
     let mut refusals = Vec::new();
-    Replay::<G>::with_inspector(head.config.clone(), steps, super::replay::SNAPSHOT_EVERY, |i, before, step| {
-        let at = |message: String| format!("line {} (event {}): {message}", line_of[i], step.seq);
-        let violations = step_violations::<G>(&players, before, step);
+    let steps = lines.steps.clone();
+    Replay::<G>::with_inspector(config.clone(), steps, super::replay::SNAPSHOT_EVERY, |i, before, step| {
+        let at = |message: String| format!("line {} (event {}): {message}", lines.line_of[i], step.seq);
+        let violations = step_violations::<G>(players, before, step);
         match &step.entry {
             GameEntry::RecordedElsewhere(_) => {}
             GameEntry::Forced { broke, .. } => {
@@ -709,10 +743,7 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
         }
     })
     .map_err(GameError::Setup)?;
-    if !refusals.is_empty() {
-        return Err(GameError::Refused(refusals));
-    }
-    Ok(ParsedGame { config: head.config, stream: head.stream, entries })
+    Ok(refusals)
 }
 
 /// A game in JSON lines as an in-memory, hash-chained log (times zero), parsed as recorded: how

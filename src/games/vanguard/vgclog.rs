@@ -68,11 +68,13 @@
 
 use std::ops::ControlFlow;
 
+use thiserror::Error;
+
 use super::catalog::{Catalog, DeckList};
 use super::config::VanguardConfig;
 use super::events::{Circle, ClientOp, LossReason, Phase, Place, PowerEdit, VanguardEvent as E};
-use crate::game::policy::PolicyTable;
-use crate::game::{GameEntry, Seat};
+use crate::game::policy::{PolicyError, PolicyTable};
+use crate::game::{GameEntry, Seat, Violation};
 use crate::log::envelope::Actor;
 
 /// A client log read into a configuration and the entries to record.
@@ -126,8 +128,66 @@ fn reason(s: &str) -> Option<LossReason> {
 /// how many): past it the log is refused at once.
 pub const DECK_LINES_MAX: usize = 200;
 
+/// Something in a client log that keeps it out: an unreadable line (`line N: ...`), the player
+/// count, or the configuration the header lines make.
+#[derive(Debug, Error)]
+pub enum LogProblem {
+    #[error("line {line}: vgc-log version {version} is not supported (this build reads 1)")]
+    Version { line: usize, version: String },
+    #[error("line {line}: a vgc-log starts with `vgc-log 1`")]
+    NoVersion { line: usize },
+    #[error("line {line}: player name {name:?} is taken")]
+    NameTaken { line: usize, name: String },
+    #[error("line {line}: {who:?} is not a player named above")]
+    DeckOwner { line: usize, who: String },
+    #[error("line {line}: {count:?} is not a card count")]
+    Count { line: usize, count: String },
+    #[error("line {line}: card {id} is not in the catalog")]
+    UnknownCard { line: usize, id: String },
+    #[error("line {line}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards")]
+    DeckTooLong { line: usize, section: String, who: String },
+    #[error("line {line}: expected `policy KEY=VALUE`")]
+    PolicyShape { line: usize },
+    #[error("line {line}: {error}")]
+    Policy { line: usize, error: PolicyError },
+    #[error("line {line}: {error}")]
+    Action { line: usize, error: ActionError },
+    #[error("the log names {players} players; a Vanguard game has 2 (`player NAME` lines)")]
+    Players { players: usize },
+    /// A rule the configuration the header lines make breaks.
+    #[error("{0}")]
+    Config(Violation),
+}
+
+/// An action line that does not read.
+#[derive(Debug, Error)]
+pub enum ActionError {
+    #[error("{who:?} is not a player named in the header, `system` or `spectator`")]
+    UnknownActor { who: String },
+    #[error("{name:?} is not a player")]
+    NotAPlayer { name: String },
+    #[error("{reason:?} is not six-damage or deck-out")]
+    Reason { reason: String },
+    #[error("unknown system action {action:?}")]
+    UnknownSystem { action: String },
+    #[error("expected `spectator joined NAME` or `spectator left NAME`")]
+    Spectator,
+    #[error("expected `redraw CARDS -> CARDS`")]
+    Redraw,
+    #[error("{phase:?} is not a phase")]
+    Phase { phase: String },
+    #[error("{place:?} is not a place")]
+    Place { place: String },
+    #[error("{face:?} is not up or down")]
+    Face { face: String },
+    #[error("{value:?} is not +N, -N or =N")]
+    Power { value: String },
+    #[error("cannot read {action:?}")]
+    Unreadable { action: String },
+}
+
 /// Reads a client log against `catalog`. Every line that cannot be read is reported as `line N: ...`.
-pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
+pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<LogProblem>> {
     let mut reader = Reader::default();
     for (i, raw) in text.lines().enumerate() {
         if reader.line(i + 1, raw, catalog).is_break() {
@@ -140,7 +200,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
 /// What a client log said so far, and every line it could not read.
 #[derive(Default)]
 struct Reader {
-    errors: Vec<String>,
+    errors: Vec<LogProblem>,
     players: Vec<String>,
     decks: Vec<DeckList>,
     policies: Vec<(usize, String, String)>,
@@ -165,11 +225,9 @@ impl Reader {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["vgc-log", "1"] => self.seen_version = true,
-            ["vgc-log", v] => {
-                self.errors.push(format!("line {n}: vgc-log version {v} is not supported (this build reads 1)"))
-            }
+            ["vgc-log", v] => self.errors.push(LogProblem::Version { line: n, version: v.to_string() }),
             _ if !self.seen_version => {
-                self.errors.push(format!("line {n}: a vgc-log starts with `vgc-log 1`"));
+                self.errors.push(LogProblem::NoVersion { line: n });
                 self.seen_version = true;
             }
             ["stream", id] => self.stream = Some(id.to_string()),
@@ -177,13 +235,13 @@ impl Reader {
             [section @ ("main" | "g"), who, count, id] => return self.deck_line(n, section, who, count, id, catalog),
             ["policy", kv] => match kv.split_once('=') {
                 Some((k, v)) => self.policies.push((n, k.to_string(), v.to_string())),
-                None => self.errors.push(format!("line {n}: expected `policy KEY=VALUE`")),
+                None => self.errors.push(LogProblem::PolicyShape { line: n }),
             },
             [who, rest @ ..] => {
                 let players = &self.players;
                 match action(who, rest, line, &|name| seat_in(players, name)) {
                     Ok(entry) => self.entries.push(entry),
-                    Err(e) => self.errors.push(format!("line {n}: {e}")),
+                    Err(error) => self.errors.push(LogProblem::Action { line: n, error }),
                 }
             }
             [] => {}
@@ -193,7 +251,7 @@ impl Reader {
 
     fn player(&mut self, n: usize, name: &str) {
         if self.players.iter().any(|p| p == name) || name == "system" || name == "spectator" {
-            self.errors.push(format!("line {n}: player name {name:?} is taken"));
+            self.errors.push(LogProblem::NameTaken { line: n, name: name.to_string() });
         }
         self.players.push(name.to_string());
         self.decks.push(DeckList::default());
@@ -210,23 +268,26 @@ impl Reader {
         catalog: &Catalog,
     ) -> ControlFlow<()> {
         let Some(seat) = seat_in(&self.players, who) else {
-            self.errors.push(format!("line {n}: {who:?} is not a player named above"));
+            self.errors.push(LogProblem::DeckOwner { line: n, who: who.to_string() });
             return ControlFlow::Continue(());
         };
         let Ok(k) = count.parse::<usize>() else {
-            self.errors.push(format!("line {n}: {count:?} is not a card count"));
+            self.errors.push(LogProblem::Count { line: n, count: count.to_string() });
             return ControlFlow::Continue(());
         };
         if catalog.get(id).is_none() {
-            self.errors.push(format!("line {n}: card {id} is not in the catalog"));
+            self.errors.push(LogProblem::UnknownCard { line: n, id: id.to_string() });
             return ControlFlow::Continue(());
         }
         if let Some(d) = self.decks.get_mut(usize::from(seat)) {
             let target = if section == "main" { &mut d.main } else { &mut d.g };
             // Memory stays bounded by the cap, not by the length of the log.
             if target.len() + k > DECK_LINES_MAX {
-                self.errors
-                    .push(format!("line {n}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards"));
+                self.errors.push(LogProblem::DeckTooLong {
+                    line: n,
+                    section: section.to_string(),
+                    who: who.to_string(),
+                });
                 return ControlFlow::Break(());
             }
             target.extend(std::iter::repeat_n(id.to_string(), k));
@@ -235,24 +296,21 @@ impl Reader {
     }
 
     /// The configuration the header lines describe, its policies set, or every error found.
-    fn finish(mut self, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
+    fn finish(mut self, catalog: &Catalog) -> Result<ClientLog, Vec<LogProblem>> {
         if self.players.len() != 2 {
-            self.errors.push(format!(
-                "the log names {} players; a Vanguard game has 2 (`player NAME` lines)",
-                self.players.len()
-            ));
+            self.errors.push(LogProblem::Players { players: self.players.len() });
         }
         let config = match VanguardConfig::new(self.players, self.decks, catalog) {
             Ok(mut c) => {
                 for (n, k, v) in self.policies {
                     if let Err(e) = c.set_policy(&k, &v) {
-                        self.errors.push(format!("line {n}: {e}"));
+                        self.errors.push(LogProblem::Policy { line: n, error: e });
                     }
                 }
                 Some(c)
             }
             Err(v) => {
-                self.errors.extend(v.into_iter().map(|v| v.to_string()));
+                self.errors.extend(v.into_iter().map(LogProblem::Config));
                 None
             }
         };
@@ -271,47 +329,47 @@ fn action(
     rest: &[&str],
     line: &str,
     seat_of: &dyn Fn(&str) -> Option<Seat>,
-) -> Result<(Actor, GameEntry<E>), String> {
+) -> Result<(Actor, GameEntry<E>), ActionError> {
     match who {
         "system" => Ok((Actor::System, GameEntry::Played(system_action(rest, seat_of)?))),
         "spectator" => Ok((Actor::System, GameEntry::Played(spectator_action(rest)?))),
         _ => {
-            let seat =
-                seat_of(who).ok_or(format!("{who:?} is not a player named in the header, `system` or `spectator`"))?;
+            let seat = seat_of(who).ok_or_else(|| ActionError::UnknownActor { who: who.to_string() })?;
             Ok((Actor::Player(who.to_string()), GameEntry::Played(player_action(seat, rest, line)?)))
         }
     }
 }
 
-fn system_action(rest: &[&str], seat_of: &dyn Fn(&str) -> Option<Seat>) -> Result<E, String> {
+fn system_action(rest: &[&str], seat_of: &dyn Fn(&str) -> Option<Seat>) -> Result<E, ActionError> {
     match rest {
-        ["first", name] => {
-            Ok(E::FirstPlayerDetermined { first: seat_of(name).ok_or(format!("{name:?} is not a player"))? })
-        }
+        ["first", name] => Ok(E::FirstPlayerDetermined {
+            first: seat_of(name).ok_or_else(|| ActionError::NotAPlayer { name: name.to_string() })?,
+        }),
         ["reveal"] => Ok(E::VanguardsRevealed {}),
-        ["draw", r] => {
-            Ok(E::GameEnded { loser: None, reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))? })
-        }
-        _ => Err(format!("unknown system action {:?}", rest.join(" "))),
+        ["draw", r] => Ok(E::GameEnded {
+            loser: None,
+            reason: reason(r).ok_or_else(|| ActionError::Reason { reason: r.to_string() })?,
+        }),
+        _ => Err(ActionError::UnknownSystem { action: rest.join(" ") }),
     }
 }
 
-fn spectator_action(rest: &[&str]) -> Result<E, String> {
+fn spectator_action(rest: &[&str]) -> Result<E, ActionError> {
     match rest {
         ["joined", name] => Ok(E::SpectatorJoined { user: name.to_string() }),
         ["left", name] => Ok(E::SpectatorLeft { user: name.to_string() }),
-        _ => Err("expected `spectator joined NAME` or `spectator left NAME`".into()),
+        _ => Err(ActionError::Spectator),
     }
 }
 
 /// A player's own event (setup, chat, concession); anything else is a client operation.
-fn player_action(seat: Seat, rest: &[&str], line: &str) -> Result<E, String> {
+fn player_action(seat: Seat, rest: &[&str], line: &str) -> Result<E, ActionError> {
     let c = |s: &str| s.to_string();
     match rest {
         ["vanguard", card] => Ok(E::StartingVanguardSet { seat, card: c(card) }),
         ["hand", cards @ ..] => Ok(E::OpeningHandDrawn { seat, cards: cards.iter().map(|s| c(s)).collect() }),
         ["redraw", cards @ ..] => {
-            let split = cards.iter().position(|w| *w == "->").ok_or("expected `redraw CARDS -> CARDS`")?;
+            let split = cards.iter().position(|w| *w == "->").ok_or(ActionError::Redraw)?;
             let (returned, drawn) = cards.split_at(split);
             Ok(E::Redrawn {
                 seat,
@@ -325,26 +383,31 @@ fn player_action(seat: Seat, rest: &[&str], line: &str) -> Result<E, String> {
         }
         ["lose", r] => Ok(E::GameEnded {
             loser: Some(seat),
-            reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))?,
+            reason: reason(r).ok_or_else(|| ActionError::Reason { reason: r.to_string() })?,
         }),
         _ => Ok(E::Client { seat, op: client_op(rest)? }),
     }
 }
 
 /// What the fan client's buttons did, recorded as they were pressed (not checked by the rules).
-fn client_op(rest: &[&str]) -> Result<ClientOp, String> {
+fn client_op(rest: &[&str]) -> Result<ClientOp, ActionError> {
     let c = |s: &str| s.to_string();
     let face = |s: &str| match s {
         "up" => Ok(true),
         "down" => Ok(false),
-        _ => Err(format!("{s:?} is not up or down")),
+        _ => Err(ActionError::Face { face: s.to_string() }),
     };
     Ok(match rest {
-        ["phase", ph] => ClientOp::PhaseButton { phase: Phase::parse(ph).ok_or(format!("{ph:?} is not a phase"))? },
+        ["phase", ph] => ClientOp::PhaseButton {
+            phase: Phase::parse(ph).ok_or_else(|| ActionError::Phase { phase: ph.to_string() })?,
+        },
         ["draw", card] => ClientOp::Drew { card: c(card) },
         ["check", card] => ClientOp::Checked { card: c(card) },
         ["ride", card] => ClientOp::Rode { card: c(card) },
-        ["move", card, to] => ClientOp::Moved { card: c(card), to: place(to).ok_or(format!("{to:?} is not a place"))? },
+        ["move", card, to] => ClientOp::Moved {
+            card: c(card),
+            to: place(to).ok_or_else(|| ActionError::Place { place: to.to_string() })?,
+        },
         ["to-top", card] => ClientOp::ToTopOfDeck { card: c(card) },
         ["to-bottom", card] => ClientOp::ToBottomOfDeck { card: c(card) },
         ["to-hand", card] => ClientOp::ToHand { card: c(card) },
@@ -368,17 +431,17 @@ fn client_op(rest: &[&str]) -> Result<ClientOp, String> {
         ["trigger", power_to, "critical", crit] => {
             ClientOp::TriggerApplied { power_to: c(power_to), critical_to: Some(c(crit)) }
         }
-        _ => return Err(format!("cannot read {:?}", rest.join(" "))),
+        _ => return Err(ActionError::Unreadable { action: rest.join(" ") }),
     })
 }
 
 /// `power CARD +N|-N|=N`: add to the shown power, or set it.
-fn power_edit(card: &str, v: &str) -> Result<ClientOp, String> {
+fn power_edit(card: &str, v: &str) -> Result<ClientOp, ActionError> {
     let (mode, num) = match v.strip_prefix('=') {
         Some(n) => (PowerEdit::Set, n),
         None => (PowerEdit::Add, v.strip_prefix('+').unwrap_or(v)),
     };
-    let value = num.parse::<i32>().map_err(|_| format!("{v:?} is not +N, -N or =N"))?;
+    let value = num.parse::<i32>().map_err(|_| ActionError::Power { value: v.to_string() })?;
     Ok(ClientOp::PowerEdited { card: card.to_string(), mode, value })
 }
 

@@ -5,8 +5,86 @@ use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
+use crate::game::policy::PolicyError;
 use crate::game::{NewGame, Violation};
+
+/// A catalog file kifu cannot use.
+#[derive(Debug, Error)]
+pub enum CatalogError {
+    #[error("catalog is not valid JSON of the documented shape: {0}")]
+    Json(serde_json::Error),
+    #[error("card {id:?} needs a non-empty id and name")]
+    Unnamed { id: String },
+    /// The game's own checks rejected a card ([`CatalogCard::check`]).
+    #[error(transparent)]
+    Card(#[from] InvalidCard),
+    #[error("card id {id} appears twice in the catalog")]
+    Duplicate { id: String },
+}
+
+/// A card a game's own checks reject, as that game's error type (each game's `catalog::CardError`).
+#[derive(Debug, Error)]
+#[error(transparent)]
+pub struct InvalidCard(pub Box<dyn std::error::Error + Send + Sync>);
+
+impl InvalidCard {
+    pub fn new(e: impl std::error::Error + Send + Sync + 'static) -> Self {
+        InvalidCard(Box::new(e))
+    }
+}
+
+/// A deck-list entry that could not be read ([`parse_deck_entry`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DeckEntryError {
+    /// Not two words; `expected` names what the game's format allows on a line.
+    #[error("expected {expected}, got {line:?}")]
+    Shape { expected: String, line: String },
+    #[error("{count:?} is not a card count")]
+    Count { count: String },
+    #[error("count {n} is out of range 1..=60")]
+    CountRange { n: usize },
+    #[error("card {id} is not in the catalog")]
+    UnknownCard { id: String },
+}
+
+/// One reason a `kifu game new` request does not make a configuration ([`super::Game::new_config`]).
+/// Each renders as one line of the error kifu prints.
+#[derive(Debug, Error)]
+pub enum ConfigProblem {
+    /// The catalog file given with the request.
+    #[error("catalog: {0}")]
+    Catalog(CatalogError),
+    /// `KIFU-SEAT-2`: a player count the game does not seat, or not one deck per player.
+    #[error(
+        "KIFU-SEAT-2: {players} players and {decks} deck lists; the game seats {seats} players, one --deck each, in seat order"
+    )]
+    Seats { players: usize, decks: usize, seats: super::SeatRange },
+    /// A line of deck `deck` (1-based, in seat order) that could not be read.
+    #[error("deck {deck}: {error}")]
+    DeckLine { deck: usize, error: DeckListError },
+    /// A deck-construction rule `who`'s deck breaks (an unknown card is a `KIFU-CARD-2`).
+    #[error("{who}'s deck: {violation}")]
+    Deck { who: String, violation: Violation },
+    /// A rule the configuration as built breaks (a card a header cannot embed is a `KIFU-CARD-2`).
+    #[error("{0}")]
+    Setup(Violation),
+    /// A `--policy KEY=VALUE` the game does not accept.
+    #[error(transparent)]
+    Policy(#[from] PolicyError),
+}
+
+impl ConfigProblem {
+    /// The rule a problem breaks, when it is a rule.
+    pub fn rule(&self) -> Option<super::RuleId> {
+        match self {
+            ConfigProblem::Seats { .. } => Some("KIFU-SEAT-2"),
+            ConfigProblem::Deck { violation, .. } | ConfigProblem::Setup(violation) => Some(violation.rule),
+            _ => None,
+        }
+    }
+}
 
 /// A game's card definition, as the catalog container needs to see it.
 pub trait CatalogCard: DeserializeOwned {
@@ -20,8 +98,8 @@ pub trait CatalogCard: DeserializeOwned {
     fn stats(&self) -> Vec<(String, String)> {
         Vec::new()
     }
-    /// The game's own checks on one card (e.g. a trigger on a grade-0 unit only); `Err` is the message.
-    fn check(&self) -> Result<(), String> {
+    /// The game's own checks on one card (e.g. a trigger on a grade-0 unit only).
+    fn check(&self) -> Result<(), InvalidCard> {
         Ok(())
     }
 }
@@ -55,21 +133,20 @@ impl<C> Catalog<C> {
 
 impl<C: CatalogCard> Catalog<C> {
     /// Parses a catalog file; rejects duplicate ids, empty names and cards the game's own checks reject.
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        let file: CatalogFile<C> = serde_json::from_str(text)
-            .map_err(|e| format!("catalog is not valid JSON of the documented shape: {e}"))?;
+    pub fn from_json(text: &str) -> Result<Self, CatalogError> {
+        let file: CatalogFile<C> = serde_json::from_str(text).map_err(CatalogError::Json)?;
         Self::from_cards(file.cards)
     }
 
-    pub fn from_cards(cards: Vec<C>) -> Result<Self, String> {
+    pub fn from_cards(cards: Vec<C>) -> Result<Self, CatalogError> {
         let mut out = BTreeMap::new();
         for card in cards {
             if card.id().trim().is_empty() || card.name().trim().is_empty() {
-                return Err(format!("card {:?} needs a non-empty id and name", card.id()));
+                return Err(CatalogError::Unnamed { id: card.id().to_string() });
             }
             card.check()?;
             if let Some(old) = out.insert(card.id().to_string(), card) {
-                return Err(format!("card id {} appears twice in the catalog", old.id()));
+                return Err(CatalogError::Duplicate { id: old.id().to_string() });
             }
         }
         Ok(Catalog { cards: out })
@@ -117,20 +194,20 @@ pub fn parse_deck_entry<'a, C>(
     line: &'a str,
     catalog: &Catalog<C>,
     expected: &str,
-) -> Result<(usize, &'a str), String> {
+) -> Result<(usize, &'a str), DeckEntryError> {
     let mut parts = line.split_whitespace();
     let (Some(count), Some(id), None) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(format!("expected {expected}, got {line:?}"));
+        return Err(DeckEntryError::Shape { expected: expected.to_string(), line: line.to_string() });
     };
     let digits = count.strip_suffix(['x', 'X']).unwrap_or(count);
     let Ok(n) = digits.parse::<usize>() else {
-        return Err(format!("{count:?} is not a card count"));
+        return Err(DeckEntryError::Count { count: count.to_string() });
     };
     if n == 0 || n > 60 {
-        return Err(format!("count {n} is out of range 1..=60"));
+        return Err(DeckEntryError::CountRange { n });
     }
     if catalog.get(id).is_none() {
-        return Err(format!("card {id} is not in the catalog"));
+        return Err(DeckEntryError::UnknownCard { id: id.to_string() });
     }
     Ok((n, id))
 }
@@ -150,7 +227,7 @@ pub fn parse_count_list<C>(text: &str, catalog: &Catalog<C>) -> Result<Vec<Strin
     for (line, text) in deck_list_lines(text) {
         match parse_deck_entry(text, catalog, "`COUNT CARD-ID`") {
             Ok((n, id)) => deck.extend(std::iter::repeat_n(id.to_string(), n)),
-            Err(message) => errors.push(DeckListError { line, message }),
+            Err(e) => errors.push(DeckListError { line, message: e.to_string() }),
         }
     }
     if errors.is_empty() {
@@ -190,18 +267,17 @@ pub fn read_new_game<C: CatalogCard, D>(
     request: &NewGame<'_>,
     sample: fn() -> Catalog<C>,
     format: DeckFormat<C, D>,
-) -> Result<(Catalog<C>, Vec<D>), Vec<String>> {
+) -> Result<(Catalog<C>, Vec<D>), Vec<ConfigProblem>> {
     let catalog = match request.catalog {
-        Some(text) => Catalog::from_json(text).map_err(|e| vec![format!("catalog: {e}")])?,
+        Some(text) => Catalog::from_json(text).map_err(|e| vec![ConfigProblem::Catalog(e)])?,
         None => sample(),
     };
     if request.decks.len() != request.players.len() || !format.seats.contains(request.players.len()) {
-        return Err(vec![format!(
-            "KIFU-SEAT-2: {} players and {} deck lists; the game seats {} players, one --deck each, in seat order",
-            request.players.len(),
-            request.decks.len(),
-            format.seats,
-        )]);
+        return Err(vec![ConfigProblem::Seats {
+            players: request.players.len(),
+            decks: request.decks.len(),
+            seats: format.seats,
+        }]);
     }
     let mut problems = Vec::new();
     let mut decks = Vec::new();
@@ -209,10 +285,16 @@ pub fn read_new_game<C: CatalogCard, D>(
         match (format.parse)(text, &catalog) {
             Ok(deck) => {
                 let who = request.players.get(seat).map_or("?", String::as_str);
-                problems.extend((format.check)(&deck, &catalog).into_iter().map(|v| format!("{who}'s deck: {v}")));
+                problems.extend(
+                    (format.check)(&deck, &catalog)
+                        .into_iter()
+                        .map(|violation| ConfigProblem::Deck { who: who.to_string(), violation }),
+                );
                 decks.push(deck);
             }
-            Err(errors) => problems.extend(errors.into_iter().map(|e| format!("deck {}: {e}", seat + 1))),
+            Err(errors) => {
+                problems.extend(errors.into_iter().map(|error| ConfigProblem::DeckLine { deck: seat + 1, error }))
+            }
         }
     }
     if problems.is_empty() {
@@ -230,13 +312,13 @@ pub fn config_from_request<C: CatalogCard, D, Cfg>(
     sample: fn() -> Catalog<C>,
     format: DeckFormat<C, D>,
     build: impl FnOnce(Vec<String>, Vec<D>, &Catalog<C>) -> Result<Cfg, Vec<Violation>>,
-    set_policy: impl Fn(&mut Cfg, &str, &str) -> Result<(), String>,
-) -> Result<Cfg, Vec<String>> {
+    set_policy: impl Fn(&mut Cfg, &str, &str) -> Result<(), PolicyError>,
+) -> Result<Cfg, Vec<ConfigProblem>> {
     let (catalog, decks) = read_new_game(request, sample, format)?;
     let mut config = build(request.players.to_vec(), decks, &catalog)
-        .map_err(|v| v.into_iter().map(|v| v.to_string()).collect::<Vec<_>>())?;
+        .map_err(|v| v.into_iter().map(ConfigProblem::Setup).collect::<Vec<_>>())?;
     for (key, value) in request.policies {
-        set_policy(&mut config, key, value).map_err(|e| vec![e])?;
+        set_policy(&mut config, key, value).map_err(|e| vec![ConfigProblem::Policy(e)])?;
     }
     Ok(config)
 }

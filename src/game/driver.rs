@@ -222,8 +222,8 @@ fn entry_from_json<G: Game>(
     event_json: &str,
     forced_by: Option<String>,
 ) -> Result<(Actor, GameEntry<G::Event>), GameError> {
-    let event: G::Event = serde_json::from_str(event_json)
-        .map_err(|e| GameError::Input(format!("the event is not a valid {} event: {e}", G::RULESET)))?;
+    let event: G::Event =
+        serde_json::from_str(event_json).map_err(|error| GameError::BadEvent { ruleset: G::RULESET, error })?;
     let actor = match (actor, &forced_by) {
         (Some(a), _) => a,
         (None, Some(judge)) => Actor::Judge(judge.clone()),
@@ -371,7 +371,7 @@ impl<G: Game> Driver for GameDriver<G> {
         now: Timestamp,
         bound: Option<MatchBinding>,
     ) -> Result<Head, GameError> {
-        let config = G::new_config(request).map_err(|errs| GameError::Input(errs.join("\n")))?;
+        let config = G::new_config(request).map_err(GameError::Config)?;
         record::create_bound::<G>(store, stream, &config, now, bound)
     }
 
@@ -380,21 +380,22 @@ impl<G: Game> Driver for GameDriver<G> {
         let players: Vec<String> = (1..=seats).map(|i| format!("seat {i}")).collect();
         let decks = vec![deck.to_string(); seats];
         let request = NewGame { players: &players, decks: &decks, catalog, policies: &[] };
-        // Every seat plays the same list: say each problem once, not once per seat.
-        let once = |problems: Vec<String>| {
-            let mut seen = Vec::new();
+        // Every seat plays the same list: say each problem once (the first seat's), not once per seat.
+        let once = |problems: Vec<super::ConfigProblem>| {
+            let mut kept: Vec<super::ConfigProblem> = Vec::new();
             for p in problems {
-                let p = match p.strip_prefix("deck ").and_then(|r| r.split_once(": ")) {
-                    Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest.to_string(),
-                    _ => p,
+                let other_seat = match &p {
+                    super::ConfigProblem::DeckLine { deck, .. } => *deck != 1,
+                    super::ConfigProblem::Deck { who, .. } => Some(who) != players.first(),
+                    _ => false,
                 };
-                if !seen.contains(&p) {
-                    seen.push(p);
+                if !other_seat && !kept.iter().any(|k| k.to_string() == p.to_string()) {
+                    kept.push(p);
                 }
             }
-            seen.join("\n")
+            GameError::Config(kept)
         };
-        let config = G::new_config(&request).map_err(|errs| GameError::Input(once(errs)))?;
+        let config = G::new_config(&request).map_err(once)?;
         G::setup(&config).map(|_| ()).map_err(|v| {
             let mut unique: Vec<Violation> = Vec::new();
             for x in v {
@@ -441,9 +442,11 @@ impl<G: Game> Driver for GameDriver<G> {
         let g = record::from_log::<G>(log)?;
         // What an import brings in is bounded like what is recorded here (`kifu::log::limits`).
         for step in &g.steps {
-            step.entry
-                .check_text()
-                .map_err(|e| GameError::Input(format!("stream {}, event {}: {e}", log.header.stream(), step.seq)))?;
+            step.entry.check_text().map_err(|error| GameError::StoredTooLong {
+                stream: log.header.stream().to_string(),
+                seq: step.seq,
+                error,
+            })?;
         }
         Ok(())
     }
@@ -465,8 +468,8 @@ impl<G: Game> Driver for GameDriver<G> {
         let parsed = record::parse_jsonl::<G>(text, as_recorded)?;
         let stream = match (stream, parsed.stream) {
             (Some(s), _) => s,
-            (None, Some(n)) => StreamId::new(&n).map_err(|e| GameError::Input(format!("line 1: {e}")))?,
-            (None, None) => return Err(GameError::Input("line 1 names no \"stream\"; give one with --id".into())),
+            (None, Some(n)) => StreamId::new(&n).map_err(record::JsonlProblem::Stream)?,
+            (None, None) => return Err(record::JsonlProblem::NoStream.into()),
         };
         let head = record::import_entries_bound::<G>(store, &stream, &parsed.config, parsed.entries, now, bound)?;
         Ok((stream, head))

@@ -31,6 +31,7 @@ use std::fmt::Debug;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+pub use catalog::ConfigProblem;
 pub use rules::{Enforcement, RuleCoverage, RuleId, Violation};
 pub use seats::{SeatRange, Seats};
 pub use view::{BoardView, Viewer};
@@ -264,7 +265,7 @@ pub trait Game: 'static {
     /// lists (one text per seat, in the game's deck-list format), an optional card catalog (the
     /// game's sample catalog otherwise) and `KEY=VALUE` policies. Errors name the file line or
     /// the rule ID.
-    fn new_config(request: &NewGame<'_>) -> Result<Self::Config, Vec<String>>;
+    fn new_config(request: &NewGame<'_>) -> Result<Self::Config, Vec<ConfigProblem>>;
 
     /// Checks a configuration (deck construction rules etc.) and builds the initial state:
     /// an unvalidated setup becomes a validated position, or the list of what is wrong.

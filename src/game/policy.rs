@@ -2,7 +2,20 @@
 //! first), the OPEN rule ID it settles and how it reads and writes the game's policy struct.
 //! Setting, listing and documenting policies is written once here, not per game.
 
+use thiserror::Error;
+
 use super::RuleId;
+
+/// A `--policy KEY=VALUE` the game's policy table does not accept.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PolicyError {
+    /// No row has this key; `known` lists the table's keys.
+    #[error("unknown policy {key:?} (known: {known})")]
+    UnknownKey { key: String, known: String },
+    /// The row does not accept this value; `allowed` lists its values (`a|b|c`).
+    #[error("policy {key} does not accept {value:?} (allowed: {allowed})")]
+    BadValue { key: String, value: String, allowed: String },
+}
 
 /// A policy whose values are a fixed list of names (most OPEN points): an enum or a flag.
 pub trait Choice: Copy + Sized + 'static {
@@ -57,7 +70,7 @@ pub trait PolicyTable: Sized + 'static {
     const TABLE: &'static [Policy<Self>];
 
     /// Sets one policy from its string key and value ([`set`]).
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), PolicyError> {
         set(Self::TABLE, self, key, value)
     }
 
@@ -88,7 +101,7 @@ macro_rules! config_v1 {
             }
 
             /// Sets a policy by key (`--policy KEY=VALUE`).
-            pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), String> {
+            pub fn set_policy(&mut self, key: &str, value: &str) -> Result<(), $crate::game::policy::PolicyError> {
                 let $config::V1(c) = self;
                 $crate::config_v1!(@set c, key, value $(, $mode)?)
             }
@@ -137,12 +150,13 @@ pub fn flag(field: bool, yes: &str, no: &str) -> String {
 }
 
 /// Sets policy `key` to `value`, with one error wording for every game.
-pub fn set<P>(table: &[Policy<P>], policies: &mut P, key: &str, value: &str) -> Result<(), String> {
+pub fn set<P>(table: &[Policy<P>], policies: &mut P, key: &str, value: &str) -> Result<(), PolicyError> {
     let Some(row) = table.iter().find(|r| r.key == key) else {
         let keys: Vec<&str> = table.iter().map(|r| r.key).collect();
-        return Err(format!("unknown policy {key:?} (known: {})", keys.join(", ")));
+        return Err(PolicyError::UnknownKey { key: key.to_string(), known: keys.join(", ") });
     };
-    let bad = || format!("policy {key} does not accept {value:?} (allowed: {})", row.values.join("|"));
+    let bad =
+        || PolicyError::BadValue { key: key.to_string(), value: value.to_string(), allowed: row.values.join("|") };
     // A row lists the values it accepts, which may be a subset of its type's names.
     let free_form = row.values.iter().any(|v| v.starts_with('<'));
     if !free_form && !row.values.contains(&value) {
@@ -159,12 +173,15 @@ pub fn set_with_mode<P, M: Choice>(
     (mode_key, mode): (&str, &mut M),
     key: &str,
     value: &str,
-) -> Result<(), String> {
+) -> Result<(), PolicyError> {
     if key != mode_key {
         return set(table, policies, key, value);
     }
-    set_choice(mode, value)
-        .ok_or_else(|| format!("policy {key} does not accept {value:?} (allowed: {})", M::NAMES.join("|")))
+    set_choice(mode, value).ok_or_else(|| PolicyError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        allowed: M::NAMES.join("|"),
+    })
 }
 
 /// Every policy as `(key, value)`, in table order: for headers, views and `--policy` round trips.
@@ -178,7 +195,7 @@ pub fn keys<P>(table: &[Policy<P>]) -> Vec<(&'static str, String, RuleId)> {
 }
 
 /// Applies every `KEY=VALUE` of a request in order; the first bad one is the error.
-pub fn apply_all<P>(table: &[Policy<P>], policies: &mut P, pairs: &[(String, String)]) -> Result<(), String> {
+pub fn apply_all<P>(table: &[Policy<P>], policies: &mut P, pairs: &[(String, String)]) -> Result<(), PolicyError> {
     for (k, v) in pairs {
         set(table, policies, k, v)?;
     }
@@ -198,7 +215,5 @@ pub fn randomize<P>(table: &[Policy<P>], policies: &mut P, keys: &[&str], chance
         .collect();
     // An unlisted or free-form row still draws its coin (and picks nothing), so the random
     // sequence does not depend on the table.
-    super::selfplay::random_policies(policies, &rows, chance, rng, |p, key, value| {
-        table.iter().find(|r| r.key == key).and_then(|r| (r.set)(p, value)).ok_or_else(|| format!("{key}={value}"))
-    });
+    super::selfplay::random_policies(policies, &rows, chance, rng, |p, key, value| set(table, p, key, value));
 }

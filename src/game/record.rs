@@ -18,6 +18,7 @@ use crate::log::envelope::{
     Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, MatchBinding, StreamId, StreamKind, Timestamp,
 };
 use crate::log::limits::{self, TooLong};
+use crate::log::LogError;
 use crate::store::{AppendRequest, ExpectedVersion, NewEvent, Store, StoreError};
 
 /// Everything that can go wrong recording or loading a game.
@@ -37,21 +38,94 @@ pub enum GameError {
     Setup(Vec<Violation>),
     #[error("refused, nothing recorded:\n{}", list(.0))]
     Refused(Vec<Violation>),
-    #[error("{0}")]
-    Input(String),
     #[error("could not encode: {0}")]
     Encode(#[from] postcard::Error),
+    /// A name or note over its limit: bad input, refused before anything is written.
+    #[error(transparent)]
+    TooLong(#[from] TooLong),
+    /// An event given as JSON that does not decode as this game's event.
+    #[error("the event is not a valid {ruleset} event: {error}")]
+    BadEvent { ruleset: &'static str, error: serde_json::Error },
+    /// A `kifu game new` request that makes no configuration: every problem, one per line.
+    #[error("{}", lines(.0))]
+    Config(Vec<super::ConfigProblem>),
+    /// A game in JSON lines that does not read: every problem, one per line.
+    #[error("{}", lines(.0))]
+    Jsonl(Vec<JsonlProblem>),
+    /// A plain recorder was handed an action recorded elsewhere.
+    #[error("an action recorded elsewhere is stored only by `kifu game import --as-recorded`")]
+    RecordedElsewhere,
+    /// Event `seq` of a game being imported carries a name or note over its limit.
+    #[error("event {seq}: {error}")]
+    EventTooLong { seq: u64, error: TooLong },
+    /// Event `seq` of a stored stream being imported or verified carries a name or note over its limit.
+    #[error("stream {stream}, event {seq}: {error}")]
+    StoredTooLong { stream: String, seq: u64, error: TooLong },
+    #[error("ruleset {ruleset} has no released version")]
+    NoRelease { ruleset: &'static str },
+    /// kifu could not write its own JSON form of a game (never the user's input).
+    #[error("{0}")]
+    Json(serde_json::Error),
     /// A pick of an option that was refused (stale, unknown, a parameter out of range, or the
     /// rules refuse the result): nothing recorded.
     #[error(transparent)]
     Pick(#[from] PickError),
 }
 
-impl From<TooLong> for GameError {
-    /// A name or note over its limit is bad input, refused before anything is written.
-    fn from(e: TooLong) -> Self {
-        GameError::Input(e.to_string())
+impl GameError {
+    /// Whether the error is the user's input (a request, a file, an event), not kifu's own failure.
+    pub fn is_input(&self) -> bool {
+        matches!(
+            self,
+            GameError::TooLong(_)
+                | GameError::BadEvent { .. }
+                | GameError::Config(_)
+                | GameError::Jsonl(_)
+                | GameError::RecordedElsewhere
+                | GameError::EventTooLong { .. }
+                | GameError::StoredTooLong { .. }
+                | GameError::NoRelease { .. }
+        )
     }
+}
+
+/// A line of a game in JSON lines that does not read ([`parse_jsonl`]); each names its file line.
+#[derive(Debug, Error)]
+pub enum JsonlProblem {
+    #[error("line 1: the file is empty; expected a header line {{\"game\": ..., \"config\": ...}}")]
+    Empty,
+    #[error("line 1: not a {ruleset} game header: {error}")]
+    Header { ruleset: &'static str, error: serde_json::Error },
+    #[error("line 1: the file is a {found:?} game, not {ruleset}")]
+    OtherGame { found: String, ruleset: &'static str },
+    /// A player name over its limit.
+    #[error("line 1: {0}")]
+    Players(TooLong),
+    /// The stream id line 1 names is not a valid stream id.
+    #[error("line 1: {0}")]
+    Stream(LogError),
+    #[error("line 1 names no \"stream\"; give one with --id")]
+    NoStream,
+    #[error("line {line}: {error}")]
+    Undecodable { line: usize, error: serde_json::Error },
+    #[error("line {line}: says seq {said:?} but it is event {seq}")]
+    Seq { line: usize, said: Option<u64>, seq: u64 },
+    #[error("line {line}: {error}")]
+    Actor { line: usize, error: LogError },
+    #[error("line {line}: {error}")]
+    Text { line: usize, error: TooLong },
+    #[error("line {line}: an action recorded elsewhere is imported only with --as-recorded")]
+    RecordedElsewhere { line: usize },
+}
+
+impl From<JsonlProblem> for GameError {
+    fn from(p: JsonlProblem) -> Self {
+        GameError::Jsonl(vec![p])
+    }
+}
+
+fn lines<T: std::fmt::Display>(v: &[T]) -> String {
+    v.iter().map(T::to_string).collect::<Vec<_>>().join("\n")
 }
 
 /// Checks what a new entry brings in: its actor's name and the names and notes it carries.
@@ -226,9 +300,7 @@ fn checked_entry<G: Game>(
             let broke = rules.iter().map(|v| v.rule.to_string()).collect();
             Ok((GameEntry::Forced { judge, broke, event }, rules))
         }
-        GameEntry::RecordedElsewhere(_) => Err(GameError::Input(
-            "an action recorded elsewhere is stored only by `kifu game import --as-recorded`".into(),
-        )),
+        GameEntry::RecordedElsewhere(_) => Err(GameError::RecordedElsewhere),
         other => {
             if !violations.is_empty() {
                 return Err(GameError::Refused(violations));
@@ -601,11 +673,11 @@ pub struct JsonlLine<E> {
 /// A whole game as JSON lines: the header line, then one line per event.
 pub fn to_jsonl<G: Game>(stream: &StreamId, config: &G::Config, steps: &[Step<G::Event>]) -> Result<String, GameError> {
     let head = JsonlHeader { game: G::RULESET.to_string(), stream: Some(stream.to_string()), config: config.clone() };
-    let mut out = serde_json::to_string(&head).map_err(|e| GameError::Input(e.to_string()))?;
+    let mut out = serde_json::to_string(&head).map_err(GameError::Json)?;
     out.push('\n');
     for s in steps {
         let line = JsonlLine { seq: Some(s.seq), actor: s.actor.to_string(), entry: s.entry.clone() };
-        out += &serde_json::to_string(&line).map_err(|e| GameError::Input(e.to_string()))?;
+        out += &serde_json::to_string(&line).map_err(GameError::Json)?;
         out.push('\n');
     }
     Ok(out)
@@ -630,68 +702,99 @@ pub struct ParsedGame<G: Game> {
 pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<G>, GameError> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, first)) = lines.next() else {
-        return Err(GameError::Input(
-            "line 1: the file is empty; expected a header line {\"game\": ..., \"config\": ...}".into(),
-        ));
+        return Err(JsonlProblem::Empty.into());
     };
-    let head: JsonlHeader<G::Config> = serde_json::from_str(first)
-        .map_err(|e| GameError::Input(format!("line 1: not a {} game header: {e}", G::RULESET)))?;
+    let head = jsonl_header::<G>(first, as_recorded)?;
+    let players = G::players(&head.config);
+    let lines = jsonl_lines::<G>(lines, as_recorded)?;
+    let refusals = jsonl_refusals::<G>(&head.config, &players, &lines)?;
+    if !refusals.is_empty() {
+        return Err(GameError::Refused(refusals));
+    }
+    let entries = lines.steps.into_iter().map(|s| (s.actor, s.entry)).collect();
+    Ok(ParsedGame { config: head.config, stream: head.stream, entries })
+}
+
+/// The header line: this game's, its setup sound (unless recorded elsewhere), its names bounded.
+fn jsonl_header<G: Game>(first: &str, as_recorded: bool) -> Result<JsonlHeader<G::Config>, GameError> {
+    let head: JsonlHeader<G::Config> =
+        serde_json::from_str(first).map_err(|error| JsonlProblem::Header { ruleset: G::RULESET, error })?;
     if head.game != G::RULESET {
-        return Err(GameError::Input(format!("line 1: the file is a {:?} game, not {}", head.game, G::RULESET)));
+        return Err(JsonlProblem::OtherGame { found: head.game, ruleset: G::RULESET }.into());
     }
     if !as_recorded {
         G::setup(&head.config).map_err(GameError::Setup)?;
     }
-    let players = G::players(&head.config);
-    limits::check_players(&players).map_err(|e| GameError::Input(format!("line 1: {e}")))?;
+    limits::check_players(&G::players(&head.config)).map_err(JsonlProblem::Players)?;
+    Ok(head)
+}
+
+/// The event lines decoded as steps, with the file line of each.
+struct JsonlSteps<E> {
+    steps: Vec<Step<E>>,
+    /// The file line of each event, so refusals name lines without rescanning the text.
+    line_of: Vec<usize>,
+}
+
+/// Decodes every event line; every line that does not decode or names a bad actor, seq or text
+/// is reported, and any such problem refuses the file.
+fn jsonl_lines<'a, G: Game>(
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    as_recorded: bool,
+) -> Result<JsonlSteps<G::Event>, GameError> {
     let mut problems = Vec::new();
-    let mut entries = Vec::new();
-    let mut steps = Vec::new();
-    // The file line of each event, so refusals name lines without rescanning the text.
-    let mut line_of = Vec::new();
+    let mut out = JsonlSteps { steps: Vec::new(), line_of: Vec::new() };
     for (i, line) in lines {
         let lineno = i + 1;
         let parsed: JsonlLine<G::Event> = match serde_json::from_str(line) {
             Ok(p) => p,
-            Err(e) => {
-                problems.push(format!("line {lineno}: {e}"));
+            Err(error) => {
+                problems.push(JsonlProblem::Undecodable { line: lineno, error });
                 continue;
             }
         };
-        let seq = entries.len() as u64;
+        let seq = out.steps.len() as u64;
         if parsed.seq.is_some_and(|s| s != seq) {
-            problems.push(format!("line {lineno}: says seq {:?} but it is event {seq}", parsed.seq));
+            problems.push(JsonlProblem::Seq { line: lineno, said: parsed.seq, seq });
         }
         // A bad actor or an over-long name refuses the file, but the line still counts as an
         // event, so the lines after it are numbered and checked as they stand.
-        let actor: Actor = parsed.actor.parse().unwrap_or_else(|e| {
-            problems.push(format!("line {lineno}: {e}"));
+        let actor: Actor = parsed.actor.parse().unwrap_or_else(|error| {
+            problems.push(JsonlProblem::Actor { line: lineno, error });
             Actor::System
         });
-        if let Err(e) = parsed.entry.check_text() {
-            problems.push(format!("line {lineno}: {e}"));
+        if let Err(error) = parsed.entry.check_text() {
+            problems.push(JsonlProblem::Text { line: lineno, error });
         }
         let entry = match parsed.entry {
             GameEntry::Played(e) if as_recorded => GameEntry::RecordedElsewhere(e),
             GameEntry::RecordedElsewhere(_) if !as_recorded => {
-                problems
-                    .push(format!("line {lineno}: an action recorded elsewhere is imported only with --as-recorded"));
+                problems.push(JsonlProblem::RecordedElsewhere { line: lineno });
                 continue;
             }
             other => other,
         };
-        steps.push(Step { seq, recorded_at: Timestamp(0), actor: actor.clone(), entry: entry.clone() });
-        entries.push((actor, entry));
-        line_of.push(lineno);
+        out.steps.push(Step { seq, recorded_at: Timestamp(0), actor, entry });
+        out.line_of.push(lineno);
     }
     if !problems.is_empty() {
-        return Err(GameError::Input(problems.join("\n")));
+        return Err(GameError::Jsonl(problems));
     }
-    // One fold checks every line; forced lines must come from judges, rulings must be sound.
+    Ok(out)
+}
+
+/// One fold checks every line; forced lines must come from judges, rulings must be sound, and a
+/// forced line's `broke` list must be what the rules report.
+fn jsonl_refusals<G: Game>(
+    config: &G::Config,
+    players: &[String],
+    lines: &JsonlSteps<G::Event>,
+) -> Result<Vec<Violation>, GameError> {
     let mut refusals = Vec::new();
-    Replay::<G>::with_inspector(head.config.clone(), steps, super::replay::SNAPSHOT_EVERY, |i, before, step| {
-        let at = |message: String| format!("line {} (event {}): {message}", line_of[i], step.seq);
-        let violations = step_violations::<G>(&players, before, step);
+    let steps = lines.steps.clone();
+    Replay::<G>::with_inspector(config.clone(), steps, super::replay::SNAPSHOT_EVERY, |i, before, step| {
+        let at = |message: String| format!("line {} (event {}): {message}", lines.line_of[i], step.seq);
+        let violations = step_violations::<G>(players, before, step);
         match &step.entry {
             GameEntry::RecordedElsewhere(_) => {}
             GameEntry::Forced { broke, .. } => {
@@ -714,18 +817,14 @@ pub fn parse_jsonl<G: Game>(text: &str, as_recorded: bool) -> Result<ParsedGame<
         }
     })
     .map_err(GameError::Setup)?;
-    if !refusals.is_empty() {
-        return Err(GameError::Refused(refusals));
-    }
-    Ok(ParsedGame { config: head.config, stream: head.stream, entries })
+    Ok(refusals)
 }
 
 /// A game in JSON lines as an in-memory, hash-chained log (times zero), parsed as recorded: how
 /// `kifu game audit FILE` reads the JSON-lines form without a store.
 pub fn jsonl_log<G: Game>(text: &str) -> Result<VerifiedLog, GameError> {
     let parsed = parse_jsonl::<G>(text, true)?;
-    let stream = StreamId::new(parsed.stream.as_deref().unwrap_or("imported"))
-        .map_err(|e| GameError::Input(format!("line 1: {e}")))?;
+    let stream = StreamId::new(parsed.stream.as_deref().unwrap_or("imported")).map_err(JsonlProblem::Stream)?;
     let header = game_header::<G>(&stream, &parsed.config, Timestamp(0))?;
     let header_bytes = chain::encode_header(&header)?;
     let mut prev = chain::header_hash(&header_bytes);
@@ -772,7 +871,7 @@ pub fn import_entries_bound<G: Game>(
     let header = bound_game_header::<G>(stream, config, created_at, bound)?;
     let mut events = Vec::with_capacity(entries.len());
     for (seq, (actor, entry)) in entries.into_iter().enumerate() {
-        check_entry_text(&actor, &entry).map_err(|e| GameError::Input(format!("event {seq}: {e}")))?;
+        check_entry_text(&actor, &entry).map_err(|error| GameError::EventTooLong { seq: seq as u64, error })?;
         events.push(NewEvent { actor, payload: postcard::to_stdvec(&entry)?, idempotency: None });
     }
     let appended = store.append(AppendRequest {

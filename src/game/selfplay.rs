@@ -54,12 +54,12 @@ pub fn unawaited<G: Game>(state: &G::State, event: &G::Event) -> Option<Violatio
 /// picked at random, through the game's own `set` (which checks the value). The random numbers
 /// are drawn in table order, one coin and at most one pick per row, so a game's self-played
 /// games (and the fixtures made from them) depend only on its table.
-pub fn random_policies<C>(
+pub fn random_policies<C, E>(
     config: &mut C,
     table: &[(&str, &[&str])],
     p: f64,
     rng: &mut AgentRng,
-    set: impl Fn(&mut C, &str, &str) -> Result<(), String>,
+    set: impl Fn(&mut C, &str, &str) -> Result<(), E>,
 ) {
     for (key, values) in table {
         if rng.random_bool(p) {

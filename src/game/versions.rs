@@ -46,7 +46,7 @@ impl Versions {
     }
 
     fn current(&self) -> Result<&'static dyn Driver, GameError> {
-        self.newest().ok_or_else(|| GameError::Input(format!("ruleset {} has no released version", self.ruleset)))
+        self.newest().ok_or(GameError::NoRelease { ruleset: self.ruleset })
     }
 }
 

@@ -117,7 +117,8 @@ impl From<GameError> for AppError {
         match e {
             GameError::Store(s) => s.into(),
             GameError::Refused(_) => AppError::Refused(e.to_string()),
-            GameError::Input(_) | GameError::NotThisGame { .. } => AppError::BadRequest(e.to_string()),
+            GameError::NotThisGame { .. } => AppError::BadRequest(e.to_string()),
+            _ if e.is_input() => AppError::BadRequest(e.to_string()),
             // A stored stream this build cannot decode (imported by an older kifu): not a crash.
             GameError::BadConfig { .. } | GameError::Undecodable { .. } | GameError::RulesetVersion { .. } => {
                 AppError::Refused(e.to_string())

@@ -97,7 +97,7 @@ impl<const V: u32> Game for StonesOf<V> {
     fn players(config: &Config) -> Vec<String> {
         config.players.clone()
     }
-    fn new_config(r: &NewGame<'_>) -> Result<Config, Vec<String>> {
+    fn new_config(r: &NewGame<'_>) -> Result<Config, Vec<kifu::game::ConfigProblem>> {
         Ok(Config { players: r.players.to_vec(), stones: 10, dice: None })
     }
     fn setup(config: &Config) -> Result<State, Vec<Violation>> {

@@ -70,8 +70,10 @@ pub fn run_import(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
 fn import_vgc_log(ctx: &Context, args: &ImportArgs, text: &str) -> Result<ExitCode> {
     use kifu::game::Game as _;
     use kifu::games::vanguard::{catalog::Catalog, vgclog, Vanguard};
-    let log = vgclog::parse(text, &Catalog::sample())
-        .map_err(|errs| anyhow!("{} was not imported:\n  {}", args.file.display(), errs.join("\n  ")))?;
+    let log = vgclog::parse(text, &Catalog::sample()).map_err(|errs| {
+        let lines: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        anyhow!("{} was not imported:\n  {}", args.file.display(), lines.join("\n  "))
+    })?;
     Vanguard::setup(&log.config).map_err(|v| {
         let lines: Vec<String> = v.iter().map(|v| v.to_string()).collect();
         anyhow!("{}: the decks break the rules:\n  {}", args.file.display(), lines.join("\n  "))

@@ -47,8 +47,27 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{parse_count_list, push_deck_entries, CardLookup, CatalogCard};
+use crate::game::catalog::{parse_count_list, push_deck_entries, CardLookup, CatalogCard, InvalidCard};
 use crate::game::Violation;
+
+/// A card definition BRK's own checks reject.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error("card {card}: lives {lives} is out of range 1..=20")]
+    Lives { card: String, lives: u8 },
+    #[error("card {card}: too many abilities, protections, traits or markers (at most 8, 8, 16, 8)")]
+    TooMany { card: String },
+    #[error("card {card}: protection {protection:?} needs a name and 1 to 8 components")]
+    Protection { card: String, protection: String },
+    #[error("card {card}: an ability needs a name")]
+    UnnamedAbility { card: String },
+    #[error("card {card}: marker ability {ability:?} needs a `marker` kind")]
+    MarkerKind { card: String, ability: String },
+    #[error("card {card}: ability {ability:?} has an amount over 20 or too many costs, tags or pierces")]
+    AbilityBounds { card: String, ability: String },
+    #[error("card {card}: ability {ability:?}: blocks and interrupts are activated")]
+    NotActivated { card: String, ability: String },
+}
 
 /// The sample catalog shipped with kifu: invented cards only (the seed names none).
 pub const SAMPLE_CATALOG: &str = include_str!("sample-catalog.json");
@@ -206,34 +225,33 @@ impl CatalogCard for CardDef {
         &self.name
     }
 
-    fn check(&self) -> Result<(), String> {
-        let id = &self.id;
+    fn check(&self) -> Result<(), InvalidCard> {
+        let card = || self.id.clone();
+        let invalid = |e: CardError| Err(InvalidCard::new(e));
         if self.lives == 0 || self.lives > 20 {
-            return Err(format!("card {id}: lives {} is out of range 1..=20", self.lives));
+            return invalid(CardError::Lives { card: card(), lives: self.lives });
         }
         if self.abilities.len() > 8 || self.protections.len() > 8 || self.traits.len() > 16 || self.markers.len() > 8 {
-            return Err(format!("card {id}: too many abilities, protections, traits or markers (at most 8, 8, 16, 8)"));
+            return invalid(CardError::TooMany { card: card() });
         }
         for p in &self.protections {
             if p.name.trim().is_empty() || p.components.is_empty() || p.components.len() > 8 {
-                return Err(format!("card {id}: protection {:?} needs a name and 1 to 8 components", p.name));
+                return invalid(CardError::Protection { card: card(), protection: p.name.clone() });
             }
         }
         for a in &self.abilities {
+            let ability = || a.name.clone();
             if a.name.trim().is_empty() {
-                return Err(format!("card {id}: an ability needs a name"));
+                return invalid(CardError::UnnamedAbility { card: card() });
             }
             if a.kind == AbilityKind::Marker && a.marker.is_none() {
-                return Err(format!("card {id}: marker ability {:?} needs a `marker` kind", a.name));
+                return invalid(CardError::MarkerKind { card: card(), ability: ability() });
             }
             if a.amount > 20 || a.cost.len() > 4 || a.tags.len() > 8 || a.pierces.len() > 8 {
-                return Err(format!(
-                    "card {id}: ability {:?} has an amount over 20 or too many costs, tags or pierces",
-                    a.name
-                ));
+                return invalid(CardError::AbilityBounds { card: card(), ability: ability() });
             }
             if a.trigger != Trigger::Activated && !a.kind.is_declared() {
-                return Err(format!("card {id}: ability {:?}: blocks and interrupts are activated", a.name));
+                return invalid(CardError::NotActivated { card: card(), ability: ability() });
             }
         }
         Ok(())

@@ -45,7 +45,7 @@ impl Game for Brk {
 
     crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<BrkConfig, Vec<String>> {
+    fn new_config(request: &NewGame<'_>) -> Result<BrkConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
         config_from_request(request, catalog::Catalog::sample, format, BrkConfig::new, BrkConfig::set_policy)
     }

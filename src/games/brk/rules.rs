@@ -205,27 +205,8 @@ impl Check<'_> {
         }
         match event {
             SquadDeployed { seat, cards } => self.deployed(*seat, cards),
-            TurnStarted { seat, turn } => {
-                let ready = (s.phase == Phase::Setup && (0..2).all(|seat| s.deployed(seat))) || s.phase == Phase::End;
-                if !ready {
-                    self.v("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
-                }
-                if *turn != s.turn + 1 || *seat != ((turn.saturating_sub(1)) % 2) as Seat {
-                    self.v("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
-                }
-                if *turn > TURN_LIMIT {
-                    self.v("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
-                }
-            }
-            MainPhaseEntered { seat } => {
-                if s.phase != Phase::Reveal || s.active != Some(*seat) {
-                    self.v("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
-                }
-                let due: Vec<&str> = s.reveal_due().iter().map(|p| p.id.as_str()).collect();
-                if !due.is_empty() {
-                    self.v("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
-                }
-            }
+            TurnStarted { seat, turn } => self.turn_started(*seat, *turn),
+            MainPhaseEntered { seat } => self.main_phase_entered(*seat),
             CardRevealed { seat, piece, reason, proof } => self.revealed(*seat, piece, *reason, proof.as_ref()),
             GameActionDeclared { seat, source, ability, targets, payment } => {
                 self.declared(*seat, source, *ability, targets, payment)
@@ -238,38 +219,10 @@ impl Check<'_> {
             GameActionPerformed { action } => self.performed(*action),
             PaymentMade { action, resources } => self.paid(*action, resources),
             EffectApplied { action, target, protected_by } => self.effect(*action, target, protected_by.as_ref()),
-            TurnEnded { seat } => {
-                if s.phase != Phase::Main || s.active != Some(*seat) {
-                    self.v("BRK-OPEN-1", "the active player ends the turn from the main phase");
-                }
-                if !s.stack.is_empty() {
-                    self.v("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
-                }
-            }
-            GameEnded { winner, .. } => match victory(s) {
-                None => self.v("BRK-OPEN-1", "no victory condition of the skeleton holds"),
-                Some((w, why)) if w != *winner => {
-                    self.v("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
-                }
-                Some(_) => {}
-            },
-            CardHidden { piece, .. } => {
-                if let Some(p) = self.piece(piece) {
-                    if p.zone != Zone::Play || p.hidden {
-                        self.v("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
-                    }
-                }
-            }
-            MarkerPlaced { piece, .. } => {
-                if let Some(p) = self.piece(piece) {
-                    if p.unmarked_until_reveal {
-                        self.v(
-                            "BRK-HID-2",
-                            format!("{piece} started the battle hidden: no markers until it is revealed"),
-                        );
-                    }
-                }
-            }
+            TurnEnded { seat } => self.turn_ended(*seat),
+            GameEnded { winner, .. } => self.game_ended(*winner),
+            CardHidden { piece, .. } => self.hidden(piece),
+            MarkerPlaced { piece, .. } => self.marker_placed(piece),
             CardOpened { piece, .. } | CardMoved { piece, .. } | LivesChanged { piece, .. } => {
                 self.piece(piece);
             }
@@ -281,6 +234,68 @@ impl Check<'_> {
                     contributors: &[0, 1],
                 };
                 self.out.extend(crate::game::common::validate(&cx, c));
+            }
+        }
+    }
+
+    fn turn_started(&mut self, seat: Seat, turn: u32) {
+        let s = self.s;
+        let ready = (s.phase == Phase::Setup && (0..2).all(|seat| s.deployed(seat))) || s.phase == Phase::End;
+        if !ready {
+            self.v("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
+        }
+        if turn != s.turn + 1 || seat != ((turn.saturating_sub(1)) % 2) as Seat {
+            self.v("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
+        }
+        if turn > TURN_LIMIT {
+            self.v("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
+        }
+    }
+
+    fn main_phase_entered(&mut self, seat: Seat) {
+        let s = self.s;
+        if s.phase != Phase::Reveal || s.active != Some(seat) {
+            self.v("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
+        }
+        let due: Vec<&str> = s.reveal_due().iter().map(|p| p.id.as_str()).collect();
+        if !due.is_empty() {
+            self.v("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
+        }
+    }
+
+    fn turn_ended(&mut self, seat: Seat) {
+        let s = self.s;
+        if s.phase != Phase::Main || s.active != Some(seat) {
+            self.v("BRK-OPEN-1", "the active player ends the turn from the main phase");
+        }
+        if !s.stack.is_empty() {
+            self.v("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
+        }
+    }
+
+    /// The recorded winner must be the one the skeleton's victory conditions give.
+    fn game_ended(&mut self, winner: Option<Seat>) {
+        match victory(self.s) {
+            None => self.v("BRK-OPEN-1", "no victory condition of the skeleton holds"),
+            Some((w, why)) if w != winner => {
+                self.v("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn hidden(&mut self, piece: &str) {
+        if let Some(p) = self.piece(piece) {
+            if p.zone != Zone::Play || p.hidden {
+                self.v("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
+            }
+        }
+    }
+
+    fn marker_placed(&mut self, piece: &str) {
+        if let Some(p) = self.piece(piece) {
+            if p.unmarked_until_reveal {
+                self.v("BRK-HID-2", format!("{piece} started the battle hidden: no markers until it is revealed"));
             }
         }
     }

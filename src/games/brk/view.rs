@@ -10,10 +10,10 @@
 
 use super::catalog::{Resource, ResourceAmount};
 use super::events::{BrkEvent, CardRef, Cell, Zone};
-use super::state::{BrkState, Piece, Status};
+use super::state::{BrkState, Piece, PlayerState, Status};
 use crate::game::policy::PolicyTable;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
-use crate::game::{BoardView, Viewer, Visibility};
+use crate::game::{BoardView, Seat, Viewer, Visibility};
 
 /// Who may identify `p` (and see its lives) as it lies: the table of the module doc, as data.
 /// A sealed identity is known to nobody until its reveal, which `card_view` handles: the core
@@ -91,63 +91,41 @@ pub fn status_line(st: &Status) -> String {
     }
 }
 
+/// The board as `viewer` may see it.
 pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
-    let mut seats = Vec::new();
-    for (seat, player) in s.players.enumerate() {
-        let mine: Vec<&Piece> = s.pieces.iter().filter(|p| p.owner == seat).collect();
-        let zone = |z: Zone, name: &str| {
-            let ps: Vec<&&Piece> = mine.iter().filter(|p| p.zone == z).collect();
-            ZoneView {
-                zone: name.to_string(),
-                count: ps.len(),
-                // One card, one place: each piece is drawn once, inside its own group (its cell,
-                // lives, markers), never again loose in the zone.
-                cards: Vec::new(),
-                groups: ps.iter().map(|p| piece_group(s, viewer, p)).collect(),
-            }
-        };
-        seats.push(SeatView {
-            seat,
-            name: s.name(seat),
-            counters: vec![
-                ("gold".to_string(), player.gold.to_string()),
-                ("in play".to_string(), mine.iter().filter(|p| p.zone == Zone::Play).count().to_string()),
-                ("role".to_string(), if seat == 0 { "First player" } else { "Second player" }.to_string()),
-            ],
-            zones: vec![zone(Zone::Play, "battlefield"), zone(Zone::Graveyard, "graveyard"), zone(Zone::Deck, "deck")],
-        });
-    }
-    let action_group = |id: &u32| {
-        let a = s.action(*id)?;
-        let mut facts = vec![
-            format!("status: {}", status_line(&a.status)),
-            format!("due: {}", resources(&a.payment)),
-            match &a.paid {
-                Some(p) => format!("paid: {}", resources(p)),
-                None => "paid: not yet".to_string(),
-            },
-        ];
-        if !a.assumed.is_empty() {
-            facts.push(format!(
-                "assumed of hidden {}: [{}]",
-                a.assumed.join(", "),
-                a.ability.requires.clone().unwrap_or_default()
-            ));
-        }
-        Some(GroupView {
-            label: format!(
-                "#{} {} ({}) by {} → {}",
-                a.id,
-                a.ability.name,
-                a.ability.kind.name(),
-                a.source,
-                a.targets.join(", ")
-            ),
+    let seats = s.players.enumerate().map(|(seat, player)| seat_view(s, viewer, seat, player)).collect();
+    BoardView::of::<super::Brk>(s, viewer, seats, stack_zones(s), board_facts(s), layout())
+}
+
+/// One player's gold, count in play, role, and the pieces in each of their zones.
+fn seat_view(s: &BrkState, viewer: Viewer, seat: Seat, player: &PlayerState) -> SeatView {
+    let mine: Vec<&Piece> = s.pieces.iter().filter(|p| p.owner == seat).collect();
+    let zone = |z: Zone, name: &str| {
+        let ps: Vec<&&Piece> = mine.iter().filter(|p| p.zone == z).collect();
+        ZoneView {
+            zone: name.to_string(),
+            count: ps.len(),
+            // One card, one place: each piece is drawn once, inside its own group (its cell,
+            // lives, markers), never again loose in the zone.
             cards: Vec::new(),
-            facts,
-        })
+            groups: ps.iter().map(|p| piece_group(s, viewer, p)).collect(),
+        }
     };
-    let mut stack: Vec<GroupView> = s.stack.iter().rev().filter_map(action_group).collect();
+    SeatView {
+        seat,
+        name: s.name(seat),
+        counters: vec![
+            ("gold".to_string(), player.gold.to_string()),
+            ("in play".to_string(), mine.iter().filter(|p| p.zone == Zone::Play).count().to_string()),
+            ("role".to_string(), if seat == 0 { "First player" } else { "Second player" }.to_string()),
+        ],
+        zones: vec![zone(Zone::Play, "battlefield"), zone(Zone::Graveyard, "graveyard"), zone(Zone::Deck, "deck")],
+    }
+}
+
+/// The stack, top first, and the last actions that left it.
+fn stack_zones(s: &BrkState) -> Vec<ZoneView> {
+    let mut stack: Vec<GroupView> = s.stack.iter().rev().filter_map(|id| action_group(s, *id)).collect();
     // Newest first: the first is the top, the one that resolves next; say so.
     if let Some(top) = stack.first_mut() {
         top.facts.insert(0, "top of the stack".to_string());
@@ -159,12 +137,47 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
         .rev()
         .filter(|a| a.status != Status::OnStack)
         .take(8)
-        .filter_map(|a| action_group(&a.id))
+        .filter_map(|a| action_group(s, a.id))
         .collect();
-    let shared = vec![
+    vec![
         ZoneView { zone: "stack".into(), count: stack.len(), cards: Vec::new(), groups: stack },
         ZoneView { zone: "left the stack".into(), count: left.len(), cards: Vec::new(), groups: left },
+    ]
+}
+
+/// One action with its status and payments, or `None` for an id the state does not hold.
+fn action_group(s: &BrkState, id: u32) -> Option<GroupView> {
+    let a = s.action(id)?;
+    let mut facts = vec![
+        format!("status: {}", status_line(&a.status)),
+        format!("due: {}", resources(&a.payment)),
+        match &a.paid {
+            Some(p) => format!("paid: {}", resources(p)),
+            None => "paid: not yet".to_string(),
+        },
     ];
+    if !a.assumed.is_empty() {
+        facts.push(format!(
+            "assumed of hidden {}: [{}]",
+            a.assumed.join(", "),
+            a.ability.requires.clone().unwrap_or_default()
+        ));
+    }
+    Some(GroupView {
+        label: format!(
+            "#{} {} ({}) by {} → {}",
+            a.id,
+            a.ability.name,
+            a.ability.kind.name(),
+            a.source,
+            a.targets.join(", ")
+        ),
+        cards: Vec::new(),
+        facts,
+    })
+}
+
+fn board_facts(s: &BrkState) -> Vec<(String, String)> {
     let mut facts = vec![("phase".to_string(), s.phase.name().to_string())];
     facts.push(("priority".to_string(), s.priority.map_or("nobody".to_string(), |p| s.name(p))));
     if !s.first_turn_over {
@@ -177,7 +190,7 @@ pub fn view(s: &BrkState, viewer: Viewer) -> BoardView {
         "skeleton".to_string(),
         "minimal: turns, cells, lives and victory are not from the seed (BRK-OPEN-1)".to_string(),
     ));
-    BoardView::of::<super::Brk>(s, viewer, seats, shared, facts, layout())
+    facts
 }
 
 fn piece_label(s: &BrkState, viewer: Viewer, id: &str) -> String {

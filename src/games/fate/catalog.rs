@@ -39,8 +39,28 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{CardLookup, CatalogCard};
+use crate::game::catalog::{CardLookup, CatalogCard, InvalidCard};
 use crate::game::Violation;
+
+/// A card definition FATE's own checks reject.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error("card {card}: an invented card's name must say \"(invented)\"")]
+    Invented { card: String },
+    #[error("card {card}, effect {effect:?}: {cost}")]
+    Cost { card: String, effect: String, cost: CostError },
+}
+
+/// A cost in the seed's notation ([`Cost::parse`]) that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CostError {
+    #[error("cost {cost:?}: {part:?} is not a number")]
+    NotANumber { cost: String, part: String },
+    #[error("cost {cost:?}: die faces must be 1..6")]
+    DieFaces { cost: String },
+    #[error("cost {cost:?} is not one of T, R<n>, D<faces>, E<n>, X")]
+    Unknown { cost: String },
+}
 
 /// The sample catalog shipped with kifu.
 pub const SAMPLE_CATALOG: &str = include_str!("sample-catalog.json");
@@ -79,22 +99,23 @@ pub enum Cost {
 
 impl Cost {
     /// Parses the seed's notation: `T`, `R2`, `D1,2`, `E1`, `X`.
-    pub fn parse(text: &str) -> Result<Cost, String> {
+    pub fn parse(text: &str) -> Result<Cost, CostError> {
         let t = text.trim();
-        let num = |s: &str| s.parse::<u8>().map_err(|_| format!("cost {t:?}: {s:?} is not a number"));
+        let num =
+            |s: &str| s.parse::<u8>().map_err(|_| CostError::NotANumber { cost: t.to_string(), part: s.to_string() });
         match t.chars().next() {
             Some('T') if t == "T" => Ok(Cost::Tap),
             Some('X') if t == "X" => Ok(Cost::X),
             Some('R') => num(&t[1..]).map(Cost::Rest),
             Some('E') => num(&t[1..]).map(Cost::Discard),
             Some('D') => {
-                let faces = t[1..].split(',').map(num).collect::<Result<Vec<u8>, String>>()?;
+                let faces = t[1..].split(',').map(num).collect::<Result<Vec<u8>, CostError>>()?;
                 if faces.is_empty() || faces.iter().any(|f| !(1..=6).contains(f)) {
-                    return Err(format!("cost {t:?}: die faces must be 1..6"));
+                    return Err(CostError::DieFaces { cost: t.to_string() });
                 }
                 Ok(Cost::Die(faces))
             }
-            _ => Err(format!("cost {t:?} is not one of T, R<n>, D<faces>, E<n>, X")),
+            _ => Err(CostError::Unknown { cost: t.to_string() }),
         }
     }
 
@@ -171,13 +192,15 @@ impl CatalogCard for CardDef {
         &self.name
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), InvalidCard> {
         if self.invented && !self.name.contains("(invented)") {
-            return Err(format!("card {}: an invented card's name must say \"(invented)\"", self.id));
+            return Err(InvalidCard::new(CardError::Invented { card: self.id.clone() }));
         }
         for e in &self.effects {
             for c in &e.cost {
-                Cost::parse(c).map_err(|m| format!("card {}, effect {:?}: {m}", self.id, e.name))?;
+                Cost::parse(c).map_err(|cost| {
+                    InvalidCard::new(CardError::Cost { card: self.id.clone(), effect: e.name.clone(), cost })
+                })?;
             }
         }
         Ok(())

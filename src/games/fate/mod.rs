@@ -47,7 +47,7 @@ impl Game for Fate {
 
     crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<String>> {
+    fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
             seats: Self::SEATS,
             parse: catalog::parse_deck_list,
@@ -58,7 +58,7 @@ impl Game for Fate {
         // The seat range is a policy (`masters`), so the players are checked once it is set.
         let problems = config.check();
         if !problems.is_empty() {
-            return Err(problems.into_iter().map(|v| v.to_string()).collect());
+            return Err(problems.into_iter().map(crate::game::ConfigProblem::Setup).collect());
         }
         Ok(config)
     }

@@ -12,8 +12,8 @@
 //! A card the log holds only as a seal is [`CardView::Hidden`] for everyone, judges included.
 
 use super::apply::cost_labels;
-use super::events::{CardRef, FateEvent, Payment, SpellUse};
-use super::state::{rolled_faces, FateState, Held};
+use super::events::{CardRef, FateEvent, Payment, ServantUnveiled, SpellUse, Unveiled};
+use super::state::{rolled_faces, FateState, Held, MasterState};
 use crate::game::policy::PolicyTable;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer, Visibility};
@@ -46,94 +46,113 @@ fn held(s: &FateState, h: &Held, visible: bool, statuses: Vec<String>) -> CardVi
 
 /// The board as `viewer` may see it.
 pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
-    let mut seats = Vec::new();
-    for seat in s.seats() {
-        let m = &s.masters[usize::from(seat)];
-        let mut counters = vec![
-            ("prana".to_string(), m.prana.to_string()),
-            ("command spells".to_string(), m.command_spells.to_string()),
-            ("deck".to_string(), m.deck_count.to_string()),
-            ("hand".to_string(), m.hand.len().to_string()),
-        ];
-        if !m.marks.is_empty() {
-            counters.push(("special marks".to_string(), m.marks.join(", ")));
-        }
-        let mut roles = Vec::new();
-        if s.active_master == Some(seat) {
-            roles.push("active master");
-        }
-        if s.turn_master == Some(seat) {
-            roles.push("turn");
-        }
-        if let Some(b) = &s.battle {
-            if b.attacker == seat {
-                roles.push("attacking");
-            }
-            if b.responder == seat {
-                roles.push("responding");
-            }
-        }
-        if m.defeated {
-            let place = s.defeated.iter().position(|d| *d == seat).map_or(0, |i| i + 1);
-            roles.push(if place > 0 { "defeated" } else { "out" });
-            counters.push(("defeated".to_string(), format!("#{place}")));
-        }
-        if !roles.is_empty() {
-            counters.push(("role".to_string(), roles.join(", ")));
-        }
-        let hand_visible = hand_visibility(seat).sees(viewer);
-        let hand: Vec<CardView> = m.hand.iter().map(|h| held(s, h, hand_visible, Vec::new())).collect();
-        let mut servant_cards = Vec::new();
-        let mut facts = Vec::new();
-        if let Some(sv) = &m.servant {
-            let visible = servant_visibility(seat, sv.face_down).sees(viewer);
-            let state = if sv.face_down { "face-down".to_string() } else { sv.pose.name().to_string() };
-            for h in sv.cards() {
-                servant_cards.push(held(s, h, visible, vec![state.clone()]));
-            }
-            facts.push(format!("state {state}"));
-            if !sv.face_down {
-                use super::events::Stat::*;
-                facts.push(format!(
-                    "physical {}/{}, magical {}/{}",
-                    s.stat(seat, PhysicalAttack),
-                    s.stat(seat, PhysicalDefense),
-                    s.stat(seat, MagicalAttack),
-                    s.stat(seat, MagicalDefense)
-                ));
-                if s.preemptive(seat) {
-                    facts.push("preemptive strike".to_string());
-                }
-            }
-        }
-        let servant = ZoneView {
-            zone: "servant".to_string(),
-            count: servant_cards.len(),
-            // One card, one place: the Servant's cards are drawn once, inside the group that
-            // carries its state (stance, stats), never again loose in the zone.
-            cards: Vec::new(),
-            groups: vec![GroupView { label: "servant".to_string(), cards: servant_cards, facts }],
-        };
-        let signs = ZoneView {
-            zone: "secret-signs".to_string(),
-            count: m.signs.len(),
-            cards: m.signs.iter().map(|x| known(s, &x.card, vec![x.pose.name().to_string()])).collect(),
+    let seats = s.seats().map(|seat| seat_view(s, viewer, seat)).collect();
+    BoardView::of::<super::Fate>(s, viewer, seats, Vec::new(), board_facts(s), layout())
+}
+
+/// One Master's counters and zones: hand, deck, Servant, Secret Signs, discard.
+fn seat_view(s: &FateState, viewer: Viewer, seat: Seat) -> SeatView {
+    let m = &s.masters[usize::from(seat)];
+    let hand_visible = hand_visibility(seat).sees(viewer);
+    let hand: Vec<CardView> = m.hand.iter().map(|h| held(s, h, hand_visible, Vec::new())).collect();
+    let signs = ZoneView {
+        zone: "secret-signs".to_string(),
+        count: m.signs.len(),
+        cards: m.signs.iter().map(|x| known(s, &x.card, vec![x.pose.name().to_string()])).collect(),
+        groups: Vec::new(),
+    };
+    let zones = vec![
+        ZoneView { zone: "hand".to_string(), count: hand.len(), cards: hand, groups: Vec::new() },
+        ZoneView { zone: "deck".to_string(), count: m.deck_count, cards: Vec::new(), groups: Vec::new() },
+        servant_zone(s, viewer, seat, m),
+        signs,
+        ZoneView {
+            zone: "discard".to_string(),
+            count: m.discard.len(),
+            cards: m.discard.iter().map(|c| known(s, c, Vec::new())).collect(),
             groups: Vec::new(),
-        };
-        let zones = vec![
-            ZoneView { zone: "hand".to_string(), count: hand.len(), cards: hand, groups: Vec::new() },
-            ZoneView { zone: "deck".to_string(), count: m.deck_count, cards: Vec::new(), groups: Vec::new() },
-            servant,
-            signs,
-            ZoneView {
-                zone: "discard".to_string(),
-                count: m.discard.len(),
-                cards: m.discard.iter().map(|c| known(s, c, Vec::new())).collect(),
-                groups: Vec::new(),
-            },
-        ];
-        seats.push(SeatView { seat, name: s.name(seat), counters, zones });
+        },
+    ];
+    SeatView { seat, name: s.name(seat), counters: master_counters(s, seat, m), zones }
+}
+
+fn master_counters(s: &FateState, seat: Seat, m: &MasterState) -> Vec<(String, String)> {
+    let mut counters = vec![
+        ("prana".to_string(), m.prana.to_string()),
+        ("command spells".to_string(), m.command_spells.to_string()),
+        ("deck".to_string(), m.deck_count.to_string()),
+        ("hand".to_string(), m.hand.len().to_string()),
+    ];
+    if !m.marks.is_empty() {
+        counters.push(("special marks".to_string(), m.marks.join(", ")));
     }
+    let mut roles = Vec::new();
+    if s.active_master == Some(seat) {
+        roles.push("active master");
+    }
+    if s.turn_master == Some(seat) {
+        roles.push("turn");
+    }
+    if let Some(b) = &s.battle {
+        if b.attacker == seat {
+            roles.push("attacking");
+        }
+        if b.responder == seat {
+            roles.push("responding");
+        }
+    }
+    if m.defeated {
+        let place = s.defeated.iter().position(|d| *d == seat).map_or(0, |i| i + 1);
+        roles.push(if place > 0 { "defeated" } else { "out" });
+        counters.push(("defeated".to_string(), format!("#{place}")));
+    }
+    if !roles.is_empty() {
+        counters.push(("role".to_string(), roles.join(", ")));
+    }
+    counters
+}
+
+fn servant_zone(s: &FateState, viewer: Viewer, seat: Seat, m: &MasterState) -> ZoneView {
+    let mut servant_cards = Vec::new();
+    let mut facts = Vec::new();
+    if let Some(sv) = &m.servant {
+        let visible = servant_visibility(seat, sv.face_down).sees(viewer);
+        let state = if sv.face_down { "face-down".to_string() } else { sv.pose.name().to_string() };
+        for h in sv.cards() {
+            servant_cards.push(held(s, h, visible, vec![state.clone()]));
+        }
+        facts.push(format!("state {state}"));
+        if !sv.face_down {
+            facts.extend(face_up_servant_facts(s, seat));
+        }
+    }
+    ZoneView {
+        zone: "servant".to_string(),
+        count: servant_cards.len(),
+        // One card, one place: the Servant's cards are drawn once, inside the group that
+        // carries its state (stance, stats), never again loose in the zone.
+        cards: Vec::new(),
+        groups: vec![GroupView { label: "servant".to_string(), cards: servant_cards, facts }],
+    }
+}
+
+/// A face-up Servant's stats, and whether it strikes first.
+fn face_up_servant_facts(s: &FateState, seat: Seat) -> Vec<String> {
+    use super::events::Stat::*;
+    let mut facts = vec![format!(
+        "physical {}/{}, magical {}/{}",
+        s.stat(seat, PhysicalAttack),
+        s.stat(seat, PhysicalDefense),
+        s.stat(seat, MagicalAttack),
+        s.stat(seat, MagicalDefense)
+    )];
+    if s.preemptive(seat) {
+        facts.push("preemptive strike".to_string());
+    }
+    facts
+}
+
+fn board_facts(s: &FateState) -> Vec<(String, String)> {
     let mut facts = vec![
         ("step".to_string(), s.step.name().to_string()),
         ("phase".to_string(), s.phase.to_string()),
@@ -153,7 +172,7 @@ pub fn view(s: &FateState, viewer: Viewer) -> BoardView {
     for (k, v) in s.policies.to_pairs() {
         facts.push((format!("policy {k}"), v));
     }
-    BoardView::of::<super::Fate>(s, viewer, seats, Vec::new(), facts, layout())
+    facts
 }
 
 /// `HS01 Knight of the Lake (invented) (p0-3)`.
@@ -223,38 +242,15 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         }
         CardDrawn { seat, card: None } => format!("{} could not draw: the deck is empty", n(seat)),
         SecretSignPlaced { seat, card } => format!("{} placed Secret Sign {}", n(seat), l(card)),
-        ServantRevealed { seat, cards, drawn } => format!(
-            "{} revealed the Servant ({}) and drew {}",
-            n(seat),
-            cards.iter().map(|u| l(&u.card)).collect::<Vec<_>>().join(", "),
-            refs(s, drawn, hand_visibility(*seat).sees(viewer))
-        ),
+        ServantRevealed { seat, cards, drawn } => describe_servant_revealed(s, *seat, cards, drawn, viewer),
         RitualStepEnded { seat } => format!("{} ended the ritual step", n(seat)),
-        EncounterRolled { seat } => match rolled_faces(&s.pending).first() {
-            Some(roll) => format!(
-                "{} rolled {roll} for the encounter: {}",
-                n(seat),
-                if *roll == 1 { "battle against a random Servant" } else { "no battle" }
-            ),
-            None => format!("{} rolled for the encounter (no roll recorded): no battle", n(seat)),
-        },
+        EncounterRolled { seat } => describe_encounter(s, *seat),
         RandomServantSelected { seat, target } => {
             format!("the random Servant was {}'s: {} battles it", n(target), n(seat))
         }
         AssaultDeclared { seat, target } => format!("{} declared an assault on {}", n(seat), n(target)),
         BattleStepSkipped { seat } => format!("{} declared no assault", n(seat)),
-        BattleServantsRevealed { servants } => {
-            let parts: Vec<String> = servants
-                .iter()
-                .map(|x| {
-                    format!("{}'s {}", n(&x.seat), x.cards.iter().map(|u| l(&u.card)).collect::<Vec<_>>().join(" + "))
-                })
-                .collect();
-            format!(
-                "reveal process: {}",
-                if parts.is_empty() { "nothing face down".to_string() } else { parts.join("; ") }
-            )
-        }
+        BattleServantsRevealed { servants } => describe_battle_servants(s, servants),
         BattleProcessEnded => "the battle process ended".to_string(),
         AttackTypeChosen { seat, attack } => format!(
             "{} chose a {} attack",
@@ -264,45 +260,14 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         DamageDealt { to_attacker, to_responder } => {
             format!("damage: the attacker took {to_attacker}, the responder took {to_responder}")
         }
-        CardTakenFromHand { winner, loser, index, card } => {
-            let visible = taken_card_sees(*winner, *loser, viewer);
-            format!(
-                "{} took {} (position {}) from {}'s hand",
-                n(winner),
-                refs(s, std::slice::from_ref(card), visible),
-                index + 1,
-                n(loser)
-            )
-        }
+        CardTakenFromHand { winner, loser, index, card } => describe_taken(s, *winner, *loser, *index, card, viewer),
         BattleEnded => "the battle ended".to_string(),
         HandDiscarded { seat, cards } => format!("{} discarded {} to the hand limit", n(seat), labels(s, cards)),
         TurnEnded { seat } => format!("{}'s turn ended", n(seat)),
         EffectActivated { seat, card, effect, paid, succeeded } => {
-            let def = s.def(card).and_then(|d| d.effects.get(usize::from(*effect)));
-            let mut faces = rolled_faces(&s.pending).into_iter();
-            format!(
-                "{} activated {} of {} (cost {}; paid {}): {}",
-                n(seat),
-                def.map_or(format!("effect {effect}"), |e| format!("{:?}", e.name)),
-                l(card),
-                def.map_or(String::new(), |e| cost_labels(&e.costs())),
-                paid.iter().map(|p| payment(s, p, &mut faces)).collect::<Vec<_>>().join(", "),
-                if *succeeded { "it works" } else { "it fails" }
-            )
+            describe_effect(s, *seat, card, *effect, paid, *succeeded)
         }
-        CommandSpellUsed { seat, spell } => {
-            let what = match spell {
-                SpellUse::PranaRestored => "restore one prana".to_string(),
-                SpellUse::StatRaised(stat) => format!("raise {stat:?} by the Secret Signs on the field"),
-                SpellUse::MarkRemoved(m) => format!("remove the special mark {m:?}"),
-                SpellUse::EffectUsedFree { card, effect } => {
-                    format!("use effect {effect} of {} without its cost", l(card))
-                }
-                SpellUse::ServantStood => "stand the Servant up".to_string(),
-            };
-            let left = s.master(*seat).map_or(0, |m| m.command_spells.saturating_sub(1));
-            format!("{} used Command Spell option {} ({what}); {left} left", n(seat), spell.option())
-        }
+        CommandSpellUsed { seat, spell } => describe_command_spell(s, *seat, spell),
         CardStateChanged { card, state, note } => format!("{} became {} ({note})", l(card), state.name()),
         PranaChanged { seat, delta, note } => format!("{}'s prana changed by {delta:+} ({note})", n(seat)),
         StatModified { seat, stat, delta, note } => format!("{}'s Servant got {stat:?} {delta:+} ({note})", n(seat)),
@@ -318,6 +283,86 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
             }
         }
     }
+}
+
+fn describe_servant_revealed(
+    s: &FateState,
+    seat: Seat,
+    cards: &[Unveiled],
+    drawn: &[CardRef],
+    viewer: Viewer,
+) -> String {
+    format!(
+        "{} revealed the Servant ({}) and drew {}",
+        s.name(seat),
+        cards.iter().map(|u| label(s, &u.card)).collect::<Vec<_>>().join(", "),
+        refs(s, drawn, hand_visibility(seat).sees(viewer))
+    )
+}
+
+/// The encounter die is the roll recorded before this event.
+fn describe_encounter(s: &FateState, seat: Seat) -> String {
+    match rolled_faces(&s.pending).first() {
+        Some(roll) => format!(
+            "{} rolled {roll} for the encounter: {}",
+            s.name(seat),
+            if *roll == 1 { "battle against a random Servant" } else { "no battle" }
+        ),
+        None => format!("{} rolled for the encounter (no roll recorded): no battle", s.name(seat)),
+    }
+}
+
+fn describe_battle_servants(s: &FateState, servants: &[ServantUnveiled]) -> String {
+    let parts: Vec<String> = servants
+        .iter()
+        .map(|x| {
+            let cards = x.cards.iter().map(|u| label(s, &u.card)).collect::<Vec<_>>().join(" + ");
+            format!("{}'s {}", s.name(x.seat), cards)
+        })
+        .collect();
+    format!("reveal process: {}", if parts.is_empty() { "nothing face down".to_string() } else { parts.join("; ") })
+}
+
+fn describe_taken(s: &FateState, winner: Seat, loser: Seat, index: u8, card: &CardRef, viewer: Viewer) -> String {
+    let visible = taken_card_sees(winner, loser, viewer);
+    format!(
+        "{} took {} (position {}) from {}'s hand",
+        s.name(winner),
+        refs(s, std::slice::from_ref(card), visible),
+        index + 1,
+        s.name(loser)
+    )
+}
+
+/// An activation with its printed cost and what was paid; `Rolled` payments take the dice
+/// recorded before it, in order.
+fn describe_effect(s: &FateState, seat: Seat, card: &str, effect: u8, paid: &[Payment], succeeded: bool) -> String {
+    let def = s.def(card).and_then(|d| d.effects.get(usize::from(effect)));
+    let mut faces = rolled_faces(&s.pending).into_iter();
+    format!(
+        "{} activated {} of {} (cost {}; paid {}): {}",
+        s.name(seat),
+        def.map_or(format!("effect {effect}"), |e| format!("{:?}", e.name)),
+        label(s, card),
+        def.map_or(String::new(), |e| cost_labels(&e.costs())),
+        paid.iter().map(|p| payment(s, p, &mut faces)).collect::<Vec<_>>().join(", "),
+        if succeeded { "it works" } else { "it fails" }
+    )
+}
+
+/// `left` counts the Command Spells after this one (the state is the one before it).
+fn describe_command_spell(s: &FateState, seat: Seat, spell: &SpellUse) -> String {
+    let what = match spell {
+        SpellUse::PranaRestored => "restore one prana".to_string(),
+        SpellUse::StatRaised(stat) => format!("raise {stat:?} by the Secret Signs on the field"),
+        SpellUse::MarkRemoved(m) => format!("remove the special mark {m:?}"),
+        SpellUse::EffectUsedFree { card, effect } => {
+            format!("use effect {effect} of {} without its cost", label(s, card))
+        }
+        SpellUse::ServantStood => "stand the Servant up".to_string(),
+    };
+    let left = s.master(seat).map_or(0, |m| m.command_spells.saturating_sub(1));
+    format!("{} used Command Spell option {} ({what}); {left} left", s.name(seat), spell.option())
 }
 
 // ---- The table as data (drawn by the web viewer with no per-game code) ----

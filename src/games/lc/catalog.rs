@@ -55,7 +55,19 @@ use serde::{Deserialize, Serialize};
 use crate::game::catalog::CardLookup;
 use crate::game::catalog::CatalogCard;
 pub use crate::game::catalog::DeckListError;
+use crate::game::catalog::InvalidCard;
 use crate::game::Violation;
+
+/// A card definition LC's own checks reject.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error("card {card}: {what} {value} is out of range -99..=99")]
+    ValueRange { card: String, what: &'static str, value: i32 },
+    #[error("card {card}: a {kind} card has no Sword or Shield value (LC-CARD-1)")]
+    NoValues { card: String, kind: &'static str },
+    #[error("card {card}: an invented card's name says \"(invented)\"")]
+    Invented { card: String },
+}
 
 /// The sample catalog shipped with kifu: invented cards only (the seed names none).
 pub const SAMPLE_CATALOG: &str = include_str!("sample-catalog.json");
@@ -123,22 +135,19 @@ impl CatalogCard for CardDef {
 
     /// Values stay small so sums of a card and its attachments cannot overflow; only cards that
     /// fight or attach carry values.
-    fn check(&self) -> Result<(), String> {
-        for (what, v) in [("sword", self.sword), ("shield", self.shield)] {
-            if !(-99..=99).contains(&v) {
-                return Err(format!("card {}: {what} {v} is out of range -99..=99", self.id));
+    fn check(&self) -> Result<(), InvalidCard> {
+        let card = || self.id.clone();
+        for (what, value) in [("sword", self.sword), ("shield", self.shield)] {
+            if !(-99..=99).contains(&value) {
+                return Err(InvalidCard::new(CardError::ValueRange { card: card(), what, value }));
             }
         }
         let carries = self.kind == CardKind::Combat || self.kind.attaches();
         if !carries && (self.sword != 0 || self.shield != 0) {
-            return Err(format!(
-                "card {}: a {} card has no Sword or Shield value (LC-CARD-1)",
-                self.id,
-                self.kind.name()
-            ));
+            return Err(InvalidCard::new(CardError::NoValues { card: card(), kind: self.kind.name() }));
         }
         if self.invented && !self.name.contains("(invented)") {
-            return Err(format!("card {}: an invented card's name says \"(invented)\"", self.id));
+            return Err(InvalidCard::new(CardError::Invented { card: card() }));
         }
         Ok(())
     }

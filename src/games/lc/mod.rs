@@ -53,7 +53,7 @@ impl Game for Lc {
 
     crate::forward_game!(config: LcConfig, event: LcEvent, state: LcState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<LcConfig, Vec<String>> {
+    fn new_config(request: &NewGame<'_>) -> Result<LcConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
             seats: Self::SEATS,
             parse: catalog::parse_deck_list,

@@ -13,7 +13,7 @@
 //!
 //! The board's facts list every policy in force, so the choice made for each OPEN point is visible.
 
-use super::events::{CardRef, CommonEvent, LcEvent, Line, ProtectFrom, Stat, Zone};
+use super::events::{CardRef, CommonEvent, LcEvent, Line, LinePointLost, PointsLost, ProtectFrom, Stat, Zone};
 use super::state::{FieldCard, Held, LcState};
 use crate::game::policy::Choice;
 use crate::game::policy::PolicyTable;
@@ -199,10 +199,7 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
     let who = |seat: Seat| s.name(seat);
     match event {
         Common(c) => describe_common(s, c, viewer),
-        DeckShuffled { seat, by, seed } => {
-            let how = seed.as_ref().map_or(String::new(), |k| format!(" with seed {k:?}"));
-            format!("{} shuffled {}'s Draw Pile{how}", who(*by), who(*seat))
-        }
+        DeckShuffled { seat, by, seed } => describe_shuffle(s, *seat, *by, seed.as_deref()),
         FirstPlayerChosen { first, how } => format!("{} goes first ({how})", who(*first)),
         OpeningHandDrawn { seat, cards } => {
             format!("{} drew an opening hand of {}", who(*seat), drawn(s, viewer, *seat, cards))
@@ -212,21 +209,10 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
             format!("round {round} ({phase}) started; {} plays first", who(*first))
         }
         FullDiscarded { seat, discarded, drawn: d, cost } => {
-            let out: Vec<String> = discarded.iter().map(|c| label(s, c)).collect();
-            format!(
-                "{} made a full discard for {cost} points: {} to the Dead Zone, drew {}",
-                who(*seat),
-                out.join(", "),
-                drawn(s, viewer, *seat, d)
-            )
+            describe_full_discard(s, viewer, *seat, discarded, d, *cost)
         }
         CardPutDown { seat, card, line, face_down, replaced } => {
-            let name =
-                if field_visibility(*seat, *face_down).sees(viewer) { label(s, card) } else { "a card".to_string() };
-            let how = if *face_down { " face down" } else { "" };
-            let rep =
-                replaced.as_ref().map_or(String::new(), |r| format!(", replacing {} (to the Dead Zone)", label(s, r)));
-            format!("{} put {name}{how} in the {} line{rep}", who(*seat), line.name())
+            describe_put_down(s, viewer, *seat, card, *line, *face_down, replaced.as_deref())
         }
         CardAttached { seat, card, to } => {
             format!("{} attached {} to {}", who(*seat), label(s, card), shown(s, viewer, to))
@@ -251,21 +237,9 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
             let from = if *from == ProtectFrom::Hand { "hand" } else { "Strategy line" };
             format!("{} used Protection {} from the {from}", who(*seat), label(s, card))
         }
-        AttackResolved { sword, against, destroyed, points_lost, line_points_lost, prevented } => {
-            if *prevented {
-                return "the attack was prevented by Protection".to_string();
-            }
-            let mut parts = vec![format!("Sword {sword} against {against}")];
-            for c in destroyed {
-                parts.push(format!("{} destroyed", label(s, c)));
-            }
-            for l in points_lost {
-                parts.push(format!("{} lost {} Combat Points", who(l.seat), l.points));
-            }
-            for l in line_points_lost {
-                parts.push(format!("{} lost a {}-line point", who(l.seat), l.line.name()));
-            }
-            format!("attack resolved: {}", parts.join("; "))
+        AttackResolved { prevented: true, .. } => "the attack was prevented by Protection".to_string(),
+        AttackResolved { sword, against, destroyed, points_lost, line_points_lost, prevented: false } => {
+            describe_attack_resolved(s, *sword, *against, destroyed, points_lost, line_points_lost)
         }
         RefillDrawn { seat, cards } => format!("{} refilled, drawing {}", who(*seat), drawn(s, viewer, *seat, cards)),
         TurnPassed { seat } => format!("{} passed the turn", who(*seat)),
@@ -278,6 +252,65 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
             format!("game over: {res} ({})", reason.describe())
         }
     }
+}
+
+fn describe_shuffle(s: &LcState, seat: Seat, by: Seat, seed: Option<&str>) -> String {
+    let how = seed.map_or(String::new(), |k| format!(" with seed {k:?}"));
+    format!("{} shuffled {}'s Draw Pile{how}", s.name(by), s.name(seat))
+}
+
+fn describe_full_discard(
+    s: &LcState,
+    viewer: Viewer,
+    seat: Seat,
+    discarded: &[String],
+    d: &[CardRef],
+    cost: u32,
+) -> String {
+    let out: Vec<String> = discarded.iter().map(|c| label(s, c)).collect();
+    format!(
+        "{} made a full discard for {cost} points: {} to the Dead Zone, drew {}",
+        s.name(seat),
+        out.join(", "),
+        drawn(s, viewer, seat, d)
+    )
+}
+
+fn describe_put_down(
+    s: &LcState,
+    viewer: Viewer,
+    seat: Seat,
+    card: &str,
+    line: Line,
+    face_down: bool,
+    replaced: Option<&str>,
+) -> String {
+    let name = if field_visibility(seat, face_down).sees(viewer) { label(s, card) } else { "a card".to_string() };
+    let how = if face_down { " face down" } else { "" };
+    let rep = replaced.map_or(String::new(), |r| format!(", replacing {} (to the Dead Zone)", label(s, r)));
+    format!("{} put {name}{how} in the {} line{rep}", s.name(seat), line.name())
+}
+
+/// An attack that was not prevented: the confrontation, then what it destroyed and cost.
+fn describe_attack_resolved(
+    s: &LcState,
+    sword: i32,
+    against: i32,
+    destroyed: &[String],
+    points_lost: &[PointsLost],
+    line_points_lost: &[LinePointLost],
+) -> String {
+    let mut parts = vec![format!("Sword {sword} against {against}")];
+    for c in destroyed {
+        parts.push(format!("{} destroyed", label(s, c)));
+    }
+    for l in points_lost {
+        parts.push(format!("{} lost {} Combat Points", s.name(l.seat), l.points));
+    }
+    for l in line_points_lost {
+        parts.push(format!("{} lost a {}-line point", s.name(l.seat), l.line.name()));
+    }
+    format!("attack resolved: {}", parts.join("; "))
 }
 
 fn describe_common(s: &LcState, c: &CommonEvent, viewer: Viewer) -> String {

@@ -44,7 +44,7 @@ impl Game for Naruto {
 
     crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<String>> {
+    fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
             seats: Self::SEATS,
             parse: catalog::parse_deck_list,

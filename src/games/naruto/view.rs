@@ -12,8 +12,9 @@
 //! A card the log holds only as a seal is [`CardView::Hidden`] for everyone, judges included.
 
 use super::catalog::CardType;
-use super::events::{CardRef, NarutoEvent, Zone, ZoneRef};
-use super::state::{Held, NarutoState};
+use super::events::{BlockingTeam, CardRef, DeployFrom, NarutoEvent, SentTeam, Zone, ZoneRef};
+use super::state::{Held, NarutoState, PlayerState};
+use crate::game::commit::Commitment;
 use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, TableLayout, ZoneView};
 use crate::game::{BoardView, Seat, Viewer, Visibility};
 
@@ -92,71 +93,7 @@ fn team_group(
 
 /// The board as `viewer` may see it.
 pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
-    let mut seats = Vec::new();
-    for (seat, p) in s.players.enumerate() {
-        let mut counters = vec![
-            ("turn marker".to_string(), s.marker_for(seat).to_string()),
-            ("deck".to_string(), p.deck_count.to_string()),
-            ("hand".to_string(), p.hand.len().to_string()),
-            ("rewards".to_string(), p.rewards.len().to_string()),
-            ("mulligans".to_string(), p.mulligans.to_string()),
-        ];
-        if s.attacker == Some(seat) {
-            counters.push(("role".to_string(), "attacker".to_string()));
-        } else if s.attacker.is_some() {
-            counters.push(("role".to_string(), "blocker".to_string()));
-        }
-        let village_groups = s
-            .current_teams(seat)
-            .iter()
-            .enumerate()
-            .map(|(n, t)| GroupView {
-                label: format!("team {}", n + 1),
-                cards: t.iter().map(|c| known(s, c, ninja_statuses(s, c))).collect(),
-                facts: Vec::new(),
-            })
-            .collect();
-        let mut battle_groups = Vec::new();
-        if s.attacker == Some(seat) {
-            for (n, t) in s.battle.attacks.iter().enumerate() {
-                let status = if s.battle.is_blocked(&t.leader) { "fighting" } else { "non-fighting" };
-                battle_groups.push(team_group(
-                    s,
-                    seat,
-                    format!("attacking team {}", n + 1),
-                    &t.leader,
-                    &t.supports,
-                    vec![status.to_string()],
-                ));
-            }
-        } else {
-            for (n, t) in s.battle.blocks.iter().enumerate() {
-                battle_groups.push(team_group(
-                    s,
-                    seat,
-                    format!("blocking team {}", n + 1),
-                    &t.leader,
-                    &t.supports,
-                    vec![format!("blocks the team led by {}", t.blocks)],
-                ));
-            }
-        }
-        let mut village = plain_zone(s, Zone::Village, &p.village, village_groups);
-        village.settle_groups();
-        let mut battlefield = plain_zone(s, Zone::Battlefield, &p.battlefield, battle_groups);
-        battlefield.settle_groups();
-        let zones = vec![
-            held_zone(s, viewer, seat, Zone::Hand, &p.hand),
-            ZoneView { zone: "deck".to_string(), count: p.deck_count, cards: Vec::new(), groups: Vec::new() },
-            plain_zone(s, Zone::Chakra, &p.chakra, Vec::new()),
-            village,
-            battlefield,
-            plain_zone(s, Zone::Discard, &p.discard, Vec::new()),
-            held_zone(s, viewer, seat, Zone::Rewards, &p.rewards),
-            held_zone(s, viewer, seat, Zone::Removed, &p.removed),
-        ];
-        seats.push(SeatView { seat, name: s.name(seat), counters, zones });
-    }
+    let seats = s.players.enumerate().map(|(seat, p)| seat_view(s, viewer, seat, p)).collect();
     let chain = ZoneView {
         zone: "chain".to_string(),
         count: s.chain.len(),
@@ -171,6 +108,80 @@ pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
         facts.push(("shared turn marker".to_string(), s.shared_marker.to_string()));
     }
     BoardView::of::<super::Naruto>(s, viewer, seats, vec![chain], facts, layout())
+}
+
+/// One seat's counters and zones, in the order the board draws them.
+fn seat_view(s: &NarutoState, viewer: Viewer, seat: Seat, p: &PlayerState) -> SeatView {
+    let mut village = plain_zone(s, Zone::Village, &p.village, village_groups(s, seat));
+    village.settle_groups();
+    let mut battlefield = plain_zone(s, Zone::Battlefield, &p.battlefield, battle_groups(s, seat));
+    battlefield.settle_groups();
+    let zones = vec![
+        held_zone(s, viewer, seat, Zone::Hand, &p.hand),
+        ZoneView { zone: "deck".to_string(), count: p.deck_count, cards: Vec::new(), groups: Vec::new() },
+        plain_zone(s, Zone::Chakra, &p.chakra, Vec::new()),
+        village,
+        battlefield,
+        plain_zone(s, Zone::Discard, &p.discard, Vec::new()),
+        held_zone(s, viewer, seat, Zone::Rewards, &p.rewards),
+        held_zone(s, viewer, seat, Zone::Removed, &p.removed),
+    ];
+    SeatView { seat, name: s.name(seat), counters: seat_counters(s, seat, p), zones }
+}
+
+fn seat_counters(s: &NarutoState, seat: Seat, p: &PlayerState) -> Vec<(String, String)> {
+    let mut counters = vec![
+        ("turn marker".to_string(), s.marker_for(seat).to_string()),
+        ("deck".to_string(), p.deck_count.to_string()),
+        ("hand".to_string(), p.hand.len().to_string()),
+        ("rewards".to_string(), p.rewards.len().to_string()),
+        ("mulligans".to_string(), p.mulligans.to_string()),
+    ];
+    if s.attacker == Some(seat) {
+        counters.push(("role".to_string(), "attacker".to_string()));
+    } else if s.attacker.is_some() {
+        counters.push(("role".to_string(), "blocker".to_string()));
+    }
+    counters
+}
+
+/// The teams organized in `seat`'s village.
+fn village_groups(s: &NarutoState, seat: Seat) -> Vec<GroupView> {
+    s.current_teams(seat)
+        .iter()
+        .enumerate()
+        .map(|(n, t)| GroupView {
+            label: format!("team {}", n + 1),
+            cards: t.iter().map(|c| known(s, c, ninja_statuses(s, c))).collect(),
+            facts: Vec::new(),
+        })
+        .collect()
+}
+
+/// `seat`'s teams in battle: its attacking teams when it attacks, its blocking teams otherwise.
+fn battle_groups(s: &NarutoState, seat: Seat) -> Vec<GroupView> {
+    if s.attacker == Some(seat) {
+        s.battle
+            .attacks
+            .iter()
+            .enumerate()
+            .map(|(n, t)| {
+                let status = if s.battle.is_blocked(&t.leader) { "fighting" } else { "non-fighting" };
+                let label = format!("attacking team {}", n + 1);
+                team_group(s, seat, label, &t.leader, &t.supports, vec![status.to_string()])
+            })
+            .collect()
+    } else {
+        s.battle
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(n, t)| {
+                let facts = vec![format!("blocks the team led by {}", t.blocks)];
+                team_group(s, seat, format!("blocking team {}", n + 1), &t.leader, &t.supports, facts)
+            })
+            .collect()
+    }
 }
 
 /// `N008 Iruka (p0-3)`.
@@ -224,27 +235,10 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
     match event {
         TurnMarkerSet { seat: Some(seat), value } => format!("{}'s turn marker was set to {value}", n(seat)),
         TurnMarkerSet { seat: None, value } => format!("the shared turn marker was set to {value}"),
-        SeedCommitted { key, commitment } => {
-            format!("shuffle seed {key:?} was committed ({commitment})")
-        }
-        DeckShuffled { deck, by, seed } => {
-            let how = seed.as_ref().map_or(String::new(), |k| format!(" with seed {k:?}"));
-            format!("{} shuffled {}'s deck{how}", n(by), n(deck))
-        }
-        FirstPlayerLotDrawn { lot, winner } => {
-            let how = match lot {
-                super::events::Lot::RockPaperScissors { rounds } => {
-                    format!("rock-paper-scissors ({} round(s))", rounds.len())
-                }
-                super::events::Lot::CoinToss { caller, call, result } => {
-                    format!("a coin toss ({} called {call:?}, it came up {result:?})", n(caller)).to_lowercase()
-                }
-            };
-            format!("{} won the lot for the first player by {how}", n(winner))
-        }
-        FirstPlayerChosen { chooser, first } => {
-            format!("{} chose {} to go first", n(chooser), n(first))
-        }
+        SeedCommitted { key, commitment } => format!("shuffle seed {key:?} was committed ({commitment})"),
+        DeckShuffled { deck, by, seed } => describe_shuffle(s, *deck, *by, seed.as_deref()),
+        FirstPlayerLotDrawn { lot, winner } => describe_lot(s, lot, *winner),
+        FirstPlayerChosen { chooser, first } => format!("{} chose {} to go first", n(chooser), n(first)),
         OpeningHandDrawn { seat, cards } => {
             format!("{} drew a hand: {}", n(seat), refs(s, cards, can_see(viewer, *seat, Zone::Hand)))
         }
@@ -253,68 +247,31 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
         }
         HandKept { seat } => format!("{} kept their hand", n(seat)),
         TurnStarted { turn, attacker } => format!("turn {turn} started; {} attacks", n(attacker)),
-        CardDrawn { seat, card } => {
-            if can_see(viewer, *seat, Zone::Hand) {
-                format!("{} drew {}", n(seat), refs(s, std::slice::from_ref(card), true))
-            } else {
-                format!("{} drew a card", n(seat))
-            }
-        }
+        CardDrawn { seat, card } => describe_draw(s, *seat, card, viewer),
         StepAdvanced { to } => format!("the game moved to step {}", to.name()),
-        NinjaDeployed { seat, card, from, hand_cost_paid } => {
-            format!("{} deployed {} from {from:?} paying {}", n(seat), l(card), labels(s, hand_cost_paid))
-                .replace("Hand", "hand")
-                .replace("Chakra", "chakra")
-        }
+        NinjaDeployed { seat, card, from, hand_cost_paid } => describe_deploy(s, *seat, card, from, hand_cost_paid),
         MissionPlayed { seat, card, counter, hand_cost_paid, .. } => {
-            format!(
-                "{} played {}{} paying {}",
-                n(seat),
-                if *counter { "counter mission " } else { "mission " },
-                l(card),
-                labels(s, hand_cost_paid)
-            )
+            describe_mission(s, *seat, card, *counter, hand_cost_paid)
         }
         ChainLinkAdded { seat, source, description, .. } => {
             format!("{} added {} to the chain: {description}", n(seat), l(source))
         }
         ChainResolved {} => "the chain resolved".to_string(),
-        ChakraCharged { seat, cards } => {
-            format!("{} charged chakra with {}", n(seat), labels(s, cards))
-        }
+        ChakraCharged { seat, cards } => format!("{} charged chakra with {}", n(seat), labels(s, cards)),
         ClientDeployed { seat, card, hand_cost_paid, .. } => {
             format!("{} deployed client {} paying {}", n(seat), l(card), labels(s, hand_cost_paid))
         }
-        TeamsOrganized { seat, teams } => {
-            let t: Vec<String> = teams.iter().map(|t| format!("[{}]", labels(s, t))).collect();
-            format!("{} organized {}: {}", n(seat), count(teams.len(), "team"), t.join(" "))
-        }
-        AttackingTeamsSent { seat, teams } => {
-            let t: Vec<String> = teams.iter().map(|t| format!("led by {}", l(&t.leader))).collect();
-            if t.is_empty() {
-                format!("{} sent no attacking team", n(seat))
-            } else {
-                format!("{} attacked with {}: {}", n(seat), count(teams.len(), "team"), t.join("; "))
-            }
-        }
-        BlockingTeamsSent { seat, teams } => {
-            let t: Vec<String> = teams.iter().map(|t| format!("{} blocks {}", l(&t.leader), l(&t.blocks))).collect();
-            if t.is_empty() {
-                format!("{} blocked nothing", n(seat))
-            } else {
-                format!("{} blocked: {}", n(seat), t.join("; "))
-            }
-        }
+        TeamsOrganized { seat, teams } => describe_teams(s, *seat, teams),
+        AttackingTeamsSent { seat, teams } => describe_attacks(s, *seat, teams),
+        BlockingTeamsSent { seat, teams } => describe_blocks(s, *seat, teams),
         JutsuUsed { seat, card, ninja, .. } => format!("{}'s {} used jutsu {}", n(seat), l(ninja), l(card)),
         JutsuExchangeEnded {} => "the jutsu exchange ended".to_string(),
-        BattleRewardTaken { seat, team, cards } => {
-            format!(
-                "{}'s team led by {} took battle rewards: {}",
-                n(seat),
-                l(team),
-                refs(s, cards, can_see(viewer, *seat, Zone::Rewards))
-            )
-        }
+        BattleRewardTaken { seat, team, cards } => format!(
+            "{}'s team led by {} took battle rewards: {}",
+            n(seat),
+            l(team),
+            refs(s, cards, can_see(viewer, *seat, Zone::Rewards))
+        ),
         FightResolved { attacker, blocker, attack_power, block_power, result, injured, defeated, .. } => format!(
             "fight {} ({attack_power}) vs {} ({block_power}): {}; injured {}; defeated {}",
             l(attacker),
@@ -327,18 +284,9 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
         WinnerDetermined { winner, reason } => format!("{} won the game ({reason:?})", n(winner)),
         HandCheckDiscard { seat, cards } => format!("{} discarded {} at the hand check", n(seat), labels(s, cards)),
         TurnMarkerAdvanced { seat: Some(seat), value } => format!("{}'s turn marker moved to {value}", n(seat)),
-        TurnMarkerAdvanced { seat: None, value } => {
-            format!("the shared turn marker moved to {value}")
-        }
+        TurnMarkerAdvanced { seat: None, value } => format!("the shared turn marker moved to {value}"),
         CoinFlipped { seat, result, purpose } => format!("{} flipped a coin for {purpose}: {result:?}", n(seat)),
-        CardMoved { card, from, to, cause } => {
-            let what = if can_see(viewer, from.seat, from.zone) || can_see(viewer, to.seat, to.zone) {
-                l(card)
-            } else {
-                "a card".to_string()
-            };
-            format!("{what} moved from {} to {} ({cause})", zone_ref(s, from), zone_ref(s, to))
-        }
+        CardMoved { card, from, to, cause } => describe_move(s, card, from, to, cause, viewer),
         EffectResolved { source, description } => format!("effect of {}: {description}", l(source)),
         ModifierApplied { target, stat, delta, duration } => {
             format!("{} got {stat:?} {delta:+} ({duration:?})", l(target))
@@ -347,20 +295,97 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
         NinjaDefeated { ninja, cause } => format!("{} was defeated ({cause})", l(ninja)),
         NinjaHealed { ninja, cause } => format!("{} was healed ({cause})", l(ninja)),
         SeedRevealed { key, .. } => format!("shuffle seed {key:?} was revealed"),
-        CardRevealed { commitment, instance, .. } => {
-            let visible = s.players.iter().enumerate().any(|(i, p)| {
-                let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
-                let sealed = Held::Sealed(*commitment);
-                (p.hand.contains(&sealed) && can_see(viewer, seat, Zone::Hand))
-                    || (p.rewards.contains(&sealed) && can_see(viewer, seat, Zone::Rewards))
-                    || (p.removed.contains(&sealed) && can_see(viewer, seat, Zone::Removed))
-            });
-            if visible {
-                format!("sealed card {commitment} was revealed as {}", l(instance))
-            } else {
-                "a sealed card was revealed to the record".to_string()
-            }
+        CardRevealed { commitment, instance, .. } => describe_reveal(s, commitment, instance, viewer),
+    }
+}
+
+fn describe_shuffle(s: &NarutoState, deck: Seat, by: Seat, seed: Option<&str>) -> String {
+    let how = seed.map_or(String::new(), |k| format!(" with seed {k:?}"));
+    format!("{} shuffled {}'s deck{how}", s.name(by), s.name(deck))
+}
+
+fn describe_lot(s: &NarutoState, lot: &super::events::Lot, winner: Seat) -> String {
+    let how = match lot {
+        super::events::Lot::RockPaperScissors { rounds } => {
+            format!("rock-paper-scissors ({} round(s))", rounds.len())
         }
+        super::events::Lot::CoinToss { caller, call, result } => {
+            format!("a coin toss ({} called {call:?}, it came up {result:?})", s.name(*caller)).to_lowercase()
+        }
+    };
+    format!("{} won the lot for the first player by {how}", s.name(winner))
+}
+
+fn describe_draw(s: &NarutoState, seat: Seat, card: &CardRef, viewer: Viewer) -> String {
+    if can_see(viewer, seat, Zone::Hand) {
+        format!("{} drew {}", s.name(seat), refs(s, std::slice::from_ref(card), true))
+    } else {
+        format!("{} drew a card", s.name(seat))
+    }
+}
+
+fn describe_deploy(s: &NarutoState, seat: Seat, card: &str, from: &DeployFrom, paid: &[String]) -> String {
+    format!("{} deployed {} from {from:?} paying {}", s.name(seat), label(s, card), labels(s, paid))
+        .replace("Hand", "hand")
+        .replace("Chakra", "chakra")
+}
+
+fn describe_mission(s: &NarutoState, seat: Seat, card: &str, counter: bool, paid: &[String]) -> String {
+    format!(
+        "{} played {}{} paying {}",
+        s.name(seat),
+        if counter { "counter mission " } else { "mission " },
+        label(s, card),
+        labels(s, paid)
+    )
+}
+
+fn describe_teams(s: &NarutoState, seat: Seat, teams: &[Vec<String>]) -> String {
+    let t: Vec<String> = teams.iter().map(|t| format!("[{}]", labels(s, t))).collect();
+    format!("{} organized {}: {}", s.name(seat), count(teams.len(), "team"), t.join(" "))
+}
+
+fn describe_attacks(s: &NarutoState, seat: Seat, teams: &[SentTeam]) -> String {
+    let t: Vec<String> = teams.iter().map(|t| format!("led by {}", label(s, &t.leader))).collect();
+    if t.is_empty() {
+        format!("{} sent no attacking team", s.name(seat))
+    } else {
+        format!("{} attacked with {}: {}", s.name(seat), count(teams.len(), "team"), t.join("; "))
+    }
+}
+
+fn describe_blocks(s: &NarutoState, seat: Seat, teams: &[BlockingTeam]) -> String {
+    let t: Vec<String> =
+        teams.iter().map(|t| format!("{} blocks {}", label(s, &t.leader), label(s, &t.blocks))).collect();
+    if t.is_empty() {
+        format!("{} blocked nothing", s.name(seat))
+    } else {
+        format!("{} blocked: {}", s.name(seat), t.join("; "))
+    }
+}
+
+fn describe_move(s: &NarutoState, card: &str, from: &ZoneRef, to: &ZoneRef, cause: &str, viewer: Viewer) -> String {
+    let what = if can_see(viewer, from.seat, from.zone) || can_see(viewer, to.seat, to.zone) {
+        label(s, card)
+    } else {
+        "a card".to_string()
+    };
+    format!("{what} moved from {} to {} ({cause})", zone_ref(s, from), zone_ref(s, to))
+}
+
+/// A sealed card's reveal names it only to a viewer who may see the zone the seal lies in.
+fn describe_reveal(s: &NarutoState, commitment: &Commitment, instance: &str, viewer: Viewer) -> String {
+    let visible = s.players.iter().enumerate().any(|(i, p)| {
+        let seat = Seat::try_from(i).unwrap_or(Seat::MAX);
+        let sealed = Held::Sealed(*commitment);
+        (p.hand.contains(&sealed) && can_see(viewer, seat, Zone::Hand))
+            || (p.rewards.contains(&sealed) && can_see(viewer, seat, Zone::Rewards))
+            || (p.removed.contains(&sealed) && can_see(viewer, seat, Zone::Removed))
+    });
+    if visible {
+        format!("sealed card {commitment} was revealed as {}", label(s, instance))
+    } else {
+        "a sealed card was revealed to the record".to_string()
     }
 }
 

@@ -59,7 +59,20 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::catalog::DeckListError;
-use crate::game::catalog::{deck_list_lines, parse_deck_entry, push_deck_entries, CardLookup, CatalogCard};
+use crate::game::catalog::{
+    deck_list_lines, parse_deck_entry, push_deck_entries, CardLookup, CatalogCard, InvalidCard,
+};
+
+/// A card definition Vanguard's own checks reject.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error("card {card}: a trigger unit has a trigger type, and only a trigger unit")]
+    TriggerType { card: String },
+    #[error("card {card}: VG-CARD-7: only grade-0 units have triggers")]
+    TriggerGrade { card: String },
+    #[error("card {card}: VG-CARD-6: grades are 0..=4")]
+    Grade { card: String },
+}
 use crate::game::Violation;
 
 /// The sample catalog shipped with kifu: invented test cards only (the seed gives no card statistics).
@@ -180,16 +193,17 @@ impl CatalogCard for CardDef {
 
     /// Impossible cards: a trigger icon on a unit that is not a grade-0 trigger unit (VG-CARD-7),
     /// grades above 4 (VG-CARD-6).
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), InvalidCard> {
+        let card = self.id.clone();
         let trigger_unit = self.kind == CardKind::Trigger;
         if trigger_unit != self.trigger.is_some() {
-            return Err(format!("card {}: a trigger unit has a trigger type, and only a trigger unit", self.id));
+            return Err(InvalidCard::new(CardError::TriggerType { card }));
         }
         if trigger_unit && self.grade != 0 {
-            return Err(format!("card {}: VG-CARD-7: only grade-0 units have triggers", self.id));
+            return Err(InvalidCard::new(CardError::TriggerGrade { card }));
         }
         if self.grade > 4 {
-            return Err(format!("card {}: VG-CARD-6: grades are 0..=4", self.id));
+            return Err(InvalidCard::new(CardError::Grade { card }));
         }
         Ok(())
     }
@@ -227,7 +241,7 @@ pub fn parse_deck_list(text: &str, catalog: &Catalog) -> Result<DeckList, Vec<De
                 let target = if in_g { &mut deck.g } else { &mut deck.main };
                 target.extend(std::iter::repeat_n(id.to_string(), n));
             }
-            Err(message) => errors.push(DeckListError { line, message }),
+            Err(e) => errors.push(DeckListError { line, message: e.to_string() }),
         }
     }
     if errors.is_empty() {

@@ -49,7 +49,7 @@ impl Game for Vanguard {
 
     crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<String>> {
+    fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
         config_from_request(request, catalog::Catalog::sample, format, VanguardConfig::new, VanguardConfig::set_policy)
     }

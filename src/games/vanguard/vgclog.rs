@@ -66,11 +66,15 @@
 //! alice chat gl hf
 //! ```
 
+use std::ops::ControlFlow;
+
+use thiserror::Error;
+
 use super::catalog::{Catalog, DeckList};
 use super::config::VanguardConfig;
 use super::events::{Circle, ClientOp, LossReason, Phase, Place, PowerEdit, VanguardEvent as E};
-use crate::game::policy::PolicyTable;
-use crate::game::{GameEntry, Seat};
+use crate::game::policy::{PolicyError, PolicyTable};
+use crate::game::{GameEntry, Seat, Violation};
 use crate::log::envelope::Actor;
 
 /// A client log read into a configuration and the entries to record.
@@ -124,198 +128,321 @@ fn reason(s: &str) -> Option<LossReason> {
 /// how many): past it the log is refused at once.
 pub const DECK_LINES_MAX: usize = 200;
 
+/// Something in a client log that keeps it out: an unreadable line (`line N: ...`), the player
+/// count, or the configuration the header lines make.
+#[derive(Debug, Error)]
+pub enum LogProblem {
+    #[error("line {line}: vgc-log version {version} is not supported (this build reads 1)")]
+    Version { line: usize, version: String },
+    #[error("line {line}: a vgc-log starts with `vgc-log 1`")]
+    NoVersion { line: usize },
+    #[error("line {line}: player name {name:?} is taken")]
+    NameTaken { line: usize, name: String },
+    #[error("line {line}: {who:?} is not a player named above")]
+    DeckOwner { line: usize, who: String },
+    #[error("line {line}: {count:?} is not a card count")]
+    Count { line: usize, count: String },
+    #[error("line {line}: card {id} is not in the catalog")]
+    UnknownCard { line: usize, id: String },
+    #[error("line {line}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards")]
+    DeckTooLong { line: usize, section: String, who: String },
+    #[error("line {line}: expected `policy KEY=VALUE`")]
+    PolicyShape { line: usize },
+    #[error("line {line}: {error}")]
+    Policy { line: usize, error: PolicyError },
+    #[error("line {line}: {error}")]
+    Action { line: usize, error: ActionError },
+    #[error("the log names {players} players; a Vanguard game has 2 (`player NAME` lines)")]
+    Players { players: usize },
+    /// A rule the configuration the header lines make breaks.
+    #[error("{0}")]
+    Config(Violation),
+}
+
+/// An action line that does not read.
+#[derive(Debug, Error)]
+pub enum ActionError {
+    #[error("{who:?} is not a player named in the header, `system` or `spectator`")]
+    UnknownActor { who: String },
+    #[error("{name:?} is not a player")]
+    NotAPlayer { name: String },
+    #[error("{reason:?} is not six-damage or deck-out")]
+    Reason { reason: String },
+    #[error("unknown system action {action:?}")]
+    UnknownSystem { action: String },
+    #[error("expected `spectator joined NAME` or `spectator left NAME`")]
+    Spectator,
+    #[error("expected `redraw CARDS -> CARDS`")]
+    Redraw,
+    #[error("{phase:?} is not a phase")]
+    Phase { phase: String },
+    #[error("{place:?} is not a place")]
+    Place { place: String },
+    #[error("{face:?} is not up or down")]
+    Face { face: String },
+    #[error("{value:?} is not +N, -N or =N")]
+    Power { value: String },
+    #[error("cannot read {action:?}")]
+    Unreadable { action: String },
+}
+
 /// Reads a client log against `catalog`. Every line that cannot be read is reported as `line N: ...`.
-pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<String>> {
-    let mut errors = Vec::new();
-    let mut players: Vec<String> = Vec::new();
-    let mut decks: Vec<DeckList> = Vec::new();
-    let mut policies: Vec<(usize, String, String)> = Vec::new();
-    let mut stream = None;
-    let mut entries = Vec::new();
-    let mut seen_version = false;
+pub fn parse(text: &str, catalog: &Catalog) -> Result<ClientLog, Vec<LogProblem>> {
+    let mut reader = Reader::default();
     for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
+        if reader.line(i + 1, raw, catalog).is_break() {
+            break;
+        }
+    }
+    reader.finish(catalog)
+}
+
+/// What a client log said so far, and every line it could not read.
+#[derive(Default)]
+struct Reader {
+    errors: Vec<LogProblem>,
+    players: Vec<String>,
+    decks: Vec<DeckList>,
+    policies: Vec<(usize, String, String)>,
+    stream: Option<String>,
+    entries: Vec<(Actor, GameEntry<E>)>,
+    seen_version: bool,
+}
+
+fn seat_in(players: &[String], name: &str) -> Option<Seat> {
+    players.iter().position(|p| p == name).and_then(|i| Seat::try_from(i).ok())
+}
+
+impl Reader {
+    /// Reads line `n`; breaks when the log must be refused at once (a deck past its bound).
+    fn line(&mut self, n: usize, raw: &str, catalog: &Catalog) -> ControlFlow<()> {
         let line = raw.split('#').next().unwrap_or("").trim();
         // Chat keeps its '#' characters: only a comment at the start of the text after the verb is cut.
         let line = if raw.split_whitespace().nth(1) == Some("chat") { raw.trim() } else { line };
         if line.is_empty() {
-            continue;
+            return ControlFlow::Continue(());
         }
         let words: Vec<&str> = line.split_whitespace().collect();
-        let seat_of = |name: &str| players.iter().position(|p| p == name).and_then(|i| Seat::try_from(i).ok());
         match words.as_slice() {
-            ["vgc-log", "1"] => seen_version = true,
-            ["vgc-log", v] => {
-                errors.push(format!("line {n}: vgc-log version {v} is not supported (this build reads 1)"))
+            ["vgc-log", "1"] => self.seen_version = true,
+            ["vgc-log", v] => self.errors.push(LogProblem::Version { line: n, version: v.to_string() }),
+            _ if !self.seen_version => {
+                self.errors.push(LogProblem::NoVersion { line: n });
+                self.seen_version = true;
             }
-            _ if !seen_version => {
-                errors.push(format!("line {n}: a vgc-log starts with `vgc-log 1`"));
-                seen_version = true;
-            }
-            ["stream", id] => stream = Some(id.to_string()),
-            ["player", name] => {
-                if players.iter().any(|p| p == name) || *name == "system" || *name == "spectator" {
-                    errors.push(format!("line {n}: player name {name:?} is taken"));
-                }
-                players.push(name.to_string());
-                decks.push(DeckList::default());
-            }
-            [section @ ("main" | "g"), who, count, id] => {
-                let Some(seat) = seat_of(who) else {
-                    errors.push(format!("line {n}: {who:?} is not a player named above"));
-                    continue;
-                };
-                let Ok(k) = count.parse::<usize>() else {
-                    errors.push(format!("line {n}: {count:?} is not a card count"));
-                    continue;
-                };
-                if catalog.get(id).is_none() {
-                    errors.push(format!("line {n}: card {id} is not in the catalog"));
-                    continue;
-                }
-                if let Some(d) = decks.get_mut(usize::from(seat)) {
-                    let target = if *section == "main" { &mut d.main } else { &mut d.g };
-                    // Memory stays bounded by the cap, not by the length of the log.
-                    if target.len() + k > DECK_LINES_MAX {
-                        errors.push(format!(
-                            "line {n}: the {section} deck of {who} would hold more than {DECK_LINES_MAX} cards"
-                        ));
-                        break;
-                    }
-                    target.extend(std::iter::repeat_n(id.to_string(), k));
-                }
-            }
+            ["stream", id] => self.stream = Some(id.to_string()),
+            ["player", name] => self.player(n, name),
+            [section @ ("main" | "g"), who, count, id] => return self.deck_line(n, section, who, count, id, catalog),
             ["policy", kv] => match kv.split_once('=') {
-                Some((k, v)) => policies.push((n, k.to_string(), v.to_string())),
-                None => errors.push(format!("line {n}: expected `policy KEY=VALUE`")),
+                Some((k, v)) => self.policies.push((n, k.to_string(), v.to_string())),
+                None => self.errors.push(LogProblem::PolicyShape { line: n }),
             },
-            [who, rest @ ..] => match action(who, rest, line, &seat_of) {
-                Ok(entry) => entries.push(entry),
-                Err(e) => errors.push(format!("line {n}: {e}")),
-            },
+            [who, rest @ ..] => {
+                let players = &self.players;
+                match action(who, rest, line, &|name| seat_in(players, name)) {
+                    Ok(entry) => self.entries.push(entry),
+                    Err(error) => self.errors.push(LogProblem::Action { line: n, error }),
+                }
+            }
             [] => {}
         }
+        ControlFlow::Continue(())
     }
-    if players.len() != 2 {
-        errors.push(format!("the log names {} players; a Vanguard game has 2 (`player NAME` lines)", players.len()));
+
+    fn player(&mut self, n: usize, name: &str) {
+        if self.players.iter().any(|p| p == name) || name == "system" || name == "spectator" {
+            self.errors.push(LogProblem::NameTaken { line: n, name: name.to_string() });
+        }
+        self.players.push(name.to_string());
+        self.decks.push(DeckList::default());
     }
-    let config = match VanguardConfig::new(players, decks, catalog) {
-        Ok(mut c) => {
-            for (n, k, v) in policies {
-                if let Err(e) = c.set_policy(&k, &v) {
-                    errors.push(format!("line {n}: {e}"));
-                }
+
+    /// `main|g PLAYER COUNT CARD`; breaks when the deck would pass [`DECK_LINES_MAX`].
+    fn deck_line(
+        &mut self,
+        n: usize,
+        section: &str,
+        who: &str,
+        count: &str,
+        id: &str,
+        catalog: &Catalog,
+    ) -> ControlFlow<()> {
+        let Some(seat) = seat_in(&self.players, who) else {
+            self.errors.push(LogProblem::DeckOwner { line: n, who: who.to_string() });
+            return ControlFlow::Continue(());
+        };
+        let Ok(k) = count.parse::<usize>() else {
+            self.errors.push(LogProblem::Count { line: n, count: count.to_string() });
+            return ControlFlow::Continue(());
+        };
+        if catalog.get(id).is_none() {
+            self.errors.push(LogProblem::UnknownCard { line: n, id: id.to_string() });
+            return ControlFlow::Continue(());
+        }
+        if let Some(d) = self.decks.get_mut(usize::from(seat)) {
+            let target = if section == "main" { &mut d.main } else { &mut d.g };
+            // Memory stays bounded by the cap, not by the length of the log.
+            if target.len() + k > DECK_LINES_MAX {
+                self.errors.push(LogProblem::DeckTooLong {
+                    line: n,
+                    section: section.to_string(),
+                    who: who.to_string(),
+                });
+                return ControlFlow::Break(());
             }
-            Some(c)
+            target.extend(std::iter::repeat_n(id.to_string(), k));
         }
-        Err(v) => {
-            errors.extend(v.into_iter().map(|v| v.to_string()));
-            None
+        ControlFlow::Continue(())
+    }
+
+    /// The configuration the header lines describe, its policies set, or every error found.
+    fn finish(mut self, catalog: &Catalog) -> Result<ClientLog, Vec<LogProblem>> {
+        if self.players.len() != 2 {
+            self.errors.push(LogProblem::Players { players: self.players.len() });
         }
-    };
-    match config {
-        Some(config) if errors.is_empty() => Ok(ClientLog { stream, config, entries }),
-        _ => Err(errors),
+        let config = match VanguardConfig::new(self.players, self.decks, catalog) {
+            Ok(mut c) => {
+                for (n, k, v) in self.policies {
+                    if let Err(e) = c.set_policy(&k, &v) {
+                        self.errors.push(LogProblem::Policy { line: n, error: e });
+                    }
+                }
+                Some(c)
+            }
+            Err(v) => {
+                self.errors.extend(v.into_iter().map(LogProblem::Config));
+                None
+            }
+        };
+        match config {
+            Some(config) if self.errors.is_empty() => {
+                Ok(ClientLog { stream: self.stream, config, entries: self.entries })
+            }
+            _ => Err(self.errors),
+        }
     }
 }
 
+/// One action line after its first word `who`: a system, spectator or player action.
 fn action(
     who: &str,
     rest: &[&str],
     line: &str,
     seat_of: &dyn Fn(&str) -> Option<Seat>,
-) -> Result<(Actor, GameEntry<E>), String> {
-    let played = |actor: Actor, e: E| Ok((actor, GameEntry::Played(e)));
-    if who == "system" {
-        return match rest {
-            ["first", name] => played(
-                Actor::System,
-                E::FirstPlayerDetermined { first: seat_of(name).ok_or(format!("{name:?} is not a player"))? },
-            ),
-            ["reveal"] => played(Actor::System, E::VanguardsRevealed {}),
-            ["draw", r] => played(
-                Actor::System,
-                E::GameEnded { loser: None, reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))? },
-            ),
-            _ => Err(format!("unknown system action {:?}", rest.join(" "))),
-        };
+) -> Result<(Actor, GameEntry<E>), ActionError> {
+    match who {
+        "system" => Ok((Actor::System, GameEntry::Played(system_action(rest, seat_of)?))),
+        "spectator" => Ok((Actor::System, GameEntry::Played(spectator_action(rest)?))),
+        _ => {
+            let seat = seat_of(who).ok_or_else(|| ActionError::UnknownActor { who: who.to_string() })?;
+            Ok((Actor::Player(who.to_string()), GameEntry::Played(player_action(seat, rest, line)?)))
+        }
     }
-    if who == "spectator" {
-        return match rest {
-            ["joined", name] => played(Actor::System, E::SpectatorJoined { user: name.to_string() }),
-            ["left", name] => played(Actor::System, E::SpectatorLeft { user: name.to_string() }),
-            _ => Err("expected `spectator joined NAME` or `spectator left NAME`".into()),
-        };
-    }
-    let seat = seat_of(who).ok_or(format!("{who:?} is not a player named in the header, `system` or `spectator`"))?;
-    let actor = Actor::Player(who.to_string());
-    let c = |s: &str| s.to_string();
-    let op = |o: ClientOp| Ok((actor.clone(), GameEntry::Played(E::Client { seat, op: o })));
-    let e = |ev: E| Ok((actor.clone(), GameEntry::Played(ev)));
-    let face = |s: &str| match s {
-        "up" => Ok(true),
-        "down" => Ok(false),
-        _ => Err(format!("{s:?} is not up or down")),
-    };
+}
+
+fn system_action(rest: &[&str], seat_of: &dyn Fn(&str) -> Option<Seat>) -> Result<E, ActionError> {
     match rest {
-        ["vanguard", card] => e(E::StartingVanguardSet { seat, card: c(card) }),
-        ["hand", cards @ ..] => e(E::OpeningHandDrawn { seat, cards: cards.iter().map(|s| c(s)).collect() }),
+        ["first", name] => Ok(E::FirstPlayerDetermined {
+            first: seat_of(name).ok_or_else(|| ActionError::NotAPlayer { name: name.to_string() })?,
+        }),
+        ["reveal"] => Ok(E::VanguardsRevealed {}),
+        ["draw", r] => Ok(E::GameEnded {
+            loser: None,
+            reason: reason(r).ok_or_else(|| ActionError::Reason { reason: r.to_string() })?,
+        }),
+        _ => Err(ActionError::UnknownSystem { action: rest.join(" ") }),
+    }
+}
+
+fn spectator_action(rest: &[&str]) -> Result<E, ActionError> {
+    match rest {
+        ["joined", name] => Ok(E::SpectatorJoined { user: name.to_string() }),
+        ["left", name] => Ok(E::SpectatorLeft { user: name.to_string() }),
+        _ => Err(ActionError::Spectator),
+    }
+}
+
+/// A player's own event (setup, chat, concession); anything else is a client operation.
+fn player_action(seat: Seat, rest: &[&str], line: &str) -> Result<E, ActionError> {
+    let c = |s: &str| s.to_string();
+    match rest {
+        ["vanguard", card] => Ok(E::StartingVanguardSet { seat, card: c(card) }),
+        ["hand", cards @ ..] => Ok(E::OpeningHandDrawn { seat, cards: cards.iter().map(|s| c(s)).collect() }),
         ["redraw", cards @ ..] => {
-            let split = cards.iter().position(|w| *w == "->").ok_or("expected `redraw CARDS -> CARDS`")?;
+            let split = cards.iter().position(|w| *w == "->").ok_or(ActionError::Redraw)?;
             let (returned, drawn) = cards.split_at(split);
-            e(E::Redrawn {
+            Ok(E::Redrawn {
                 seat,
                 returned: returned.iter().map(|s| c(s)).collect(),
                 drawn: drawn.iter().skip(1).map(|s| c(s)).collect(),
             })
         }
-        ["phase", ph] => op(ClientOp::PhaseButton { phase: Phase::parse(ph).ok_or(format!("{ph:?} is not a phase"))? }),
-        ["draw", card] => op(ClientOp::Drew { card: c(card) }),
-        ["check", card] => op(ClientOp::Checked { card: c(card) }),
-        ["ride", card] => op(ClientOp::Rode { card: c(card) }),
-        ["move", card, to] => {
-            op(ClientOp::Moved { card: c(card), to: place(to).ok_or(format!("{to:?} is not a place"))? })
-        }
-        ["to-top", card] => op(ClientOp::ToTopOfDeck { card: c(card) }),
-        ["to-bottom", card] => op(ClientOp::ToBottomOfDeck { card: c(card) }),
-        ["to-hand", card] => op(ClientOp::ToHand { card: c(card) }),
-        ["shuffle"] => op(ClientOp::Shuffled {}),
-        ["view-deck"] => op(ClientOp::DeckViewed {}),
-        ["mill", card] => op(ClientOp::Milled { card: c(card) }),
-        ["soul-charge", card] => op(ClientOp::SoulCharged { card: c(card) }),
-        ["bind-top", card] => op(ClientOp::BoundTop { card: c(card) }),
-        ["rest", card] => op(ClientOp::PositionChanged { card: c(card), rested: true }),
-        ["stand", card] => op(ClientOp::PositionChanged { card: c(card), rested: false }),
-        ["flip-damage", card, f] => op(ClientOp::DamageFlipped { card: c(card), face_up: face(f)? }),
-        ["flip-g", card, f] => op(ClientOp::GZoneFlipped { card: c(card), face_up: face(f)? }),
-        ["lock", card] => op(ClientOp::LockChanged { card: c(card), locked: true }),
-        ["unlock", card] => op(ClientOp::LockChanged { card: c(card), locked: false }),
-        ["delete", card] => op(ClientOp::DeleteChanged { card: c(card), deleted: true }),
-        ["undelete", card] => op(ClientOp::DeleteChanged { card: c(card), deleted: false }),
-        ["power", card, v] => {
-            let (mode, num) = match v.strip_prefix('=') {
-                Some(n) => (PowerEdit::Set, n),
-                None => (PowerEdit::Add, v.strip_prefix('+').unwrap_or(v)),
-            };
-            let value = num.parse::<i32>().map_err(|_| format!("{v:?} is not +N, -N or =N"))?;
-            op(ClientOp::PowerEdited { card: c(card), mode, value })
-        }
-        ["stride", g_unit, heart] => op(ClientOp::Strode { g_unit: c(g_unit), heart: c(heart) }),
-        ["legion", mate] => op(ClientOp::Legion { mate: c(mate) }),
-        ["trigger", power_to] => op(ClientOp::TriggerApplied { power_to: c(power_to), critical_to: None }),
-        ["trigger", power_to, "critical", crit] => {
-            op(ClientOp::TriggerApplied { power_to: c(power_to), critical_to: Some(c(crit)) })
-        }
         ["chat", ..] => {
             let text = line.split_once("chat").map_or("", |(_, t)| t).trim().to_string();
-            e(E::ChatMessage { seat, text })
+            Ok(E::ChatMessage { seat, text })
         }
-        ["lose", r] => e(E::GameEnded {
+        ["lose", r] => Ok(E::GameEnded {
             loser: Some(seat),
-            reason: reason(r).ok_or(format!("{r:?} is not six-damage or deck-out"))?,
+            reason: reason(r).ok_or_else(|| ActionError::Reason { reason: r.to_string() })?,
         }),
-        _ => Err(format!("cannot read {:?}", rest.join(" "))),
+        _ => Ok(E::Client { seat, op: client_op(rest)? }),
     }
+}
+
+/// What the fan client's buttons did, recorded as they were pressed (not checked by the rules).
+fn client_op(rest: &[&str]) -> Result<ClientOp, ActionError> {
+    let c = |s: &str| s.to_string();
+    let face = |s: &str| match s {
+        "up" => Ok(true),
+        "down" => Ok(false),
+        _ => Err(ActionError::Face { face: s.to_string() }),
+    };
+    Ok(match rest {
+        ["phase", ph] => ClientOp::PhaseButton {
+            phase: Phase::parse(ph).ok_or_else(|| ActionError::Phase { phase: ph.to_string() })?,
+        },
+        ["draw", card] => ClientOp::Drew { card: c(card) },
+        ["check", card] => ClientOp::Checked { card: c(card) },
+        ["ride", card] => ClientOp::Rode { card: c(card) },
+        ["move", card, to] => ClientOp::Moved {
+            card: c(card),
+            to: place(to).ok_or_else(|| ActionError::Place { place: to.to_string() })?,
+        },
+        ["to-top", card] => ClientOp::ToTopOfDeck { card: c(card) },
+        ["to-bottom", card] => ClientOp::ToBottomOfDeck { card: c(card) },
+        ["to-hand", card] => ClientOp::ToHand { card: c(card) },
+        ["shuffle"] => ClientOp::Shuffled {},
+        ["view-deck"] => ClientOp::DeckViewed {},
+        ["mill", card] => ClientOp::Milled { card: c(card) },
+        ["soul-charge", card] => ClientOp::SoulCharged { card: c(card) },
+        ["bind-top", card] => ClientOp::BoundTop { card: c(card) },
+        ["rest", card] => ClientOp::PositionChanged { card: c(card), rested: true },
+        ["stand", card] => ClientOp::PositionChanged { card: c(card), rested: false },
+        ["flip-damage", card, f] => ClientOp::DamageFlipped { card: c(card), face_up: face(f)? },
+        ["flip-g", card, f] => ClientOp::GZoneFlipped { card: c(card), face_up: face(f)? },
+        ["lock", card] => ClientOp::LockChanged { card: c(card), locked: true },
+        ["unlock", card] => ClientOp::LockChanged { card: c(card), locked: false },
+        ["delete", card] => ClientOp::DeleteChanged { card: c(card), deleted: true },
+        ["undelete", card] => ClientOp::DeleteChanged { card: c(card), deleted: false },
+        ["power", card, v] => power_edit(card, v)?,
+        ["stride", g_unit, heart] => ClientOp::Strode { g_unit: c(g_unit), heart: c(heart) },
+        ["legion", mate] => ClientOp::Legion { mate: c(mate) },
+        ["trigger", power_to] => ClientOp::TriggerApplied { power_to: c(power_to), critical_to: None },
+        ["trigger", power_to, "critical", crit] => {
+            ClientOp::TriggerApplied { power_to: c(power_to), critical_to: Some(c(crit)) }
+        }
+        _ => return Err(ActionError::Unreadable { action: rest.join(" ") }),
+    })
+}
+
+/// `power CARD +N|-N|=N`: add to the shown power, or set it.
+fn power_edit(card: &str, v: &str) -> Result<ClientOp, ActionError> {
+    let (mode, num) = match v.strip_prefix('=') {
+        Some(n) => (PowerEdit::Set, n),
+        None => (PowerEdit::Add, v.strip_prefix('+').unwrap_or(v)),
+    };
+    let value = num.parse::<i32>().map_err(|_| ActionError::Power { value: v.to_string() })?;
+    Ok(ClientOp::PowerEdited { card: card.to_string(), mode, value })
 }
 
 /// Writes one event as a vgc-log line, if the format has one for it.

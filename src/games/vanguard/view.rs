@@ -222,49 +222,18 @@ fn count(n: usize, what: &str) -> String {
 pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> String {
     use VanguardEvent::*;
     let n = |seat: &Seat| s.name(*seat);
-    // A card is named when the viewer may see it where it is or where it goes.
-    let shown = |card: &str, seat: Seat, to: Place| {
-        if visible_now(s, viewer, card) || can_see(s, viewer, seat, to, card) {
-            label(s, card)
-        } else {
-            "a card".to_string()
-        }
-    };
+    let shown = |card: &str, seat: Seat, to: Place| shown(s, viewer, card, seat, to);
     let l = |c: &str| label(s, c);
-    let list = |cards: &[String]| {
-        if cards.is_empty() {
-            "nothing".to_string()
-        } else {
-            cards.iter().map(|c| l(c)).collect::<Vec<_>>().join(", ")
-        }
-    };
+    let list = |cards: &[String]| list(s, cards);
     match event {
-        StartingVanguardSet { seat, card } => {
-            let what = if owner_or_judge(viewer, *seat) { l(card) } else { "a grade-0 unit".into() };
-            format!("{} set {what} face down as the starting vanguard", n(seat))
-        }
+        StartingVanguardSet { seat, card } => describe_starting_vanguard(s, *seat, card, viewer),
         FirstPlayerDetermined { first } => format!("{} goes first (determined at random)", n(first)),
         DeckShuffled { seat, reason } => {
             format!("{} shuffled their deck ({reason:?})", n(seat)).replace("(Setup)", "(setup)")
         }
-        OpeningHandDrawn { seat, cards } => {
-            if owner_or_judge(viewer, *seat) {
-                format!("{} drew an opening hand: {}", n(seat), list(cards))
-            } else {
-                format!("{} drew an opening hand of {}", n(seat), count(cards.len(), "card"))
-            }
-        }
-        Redrawn { seat, returned, drawn } => {
-            if owner_or_judge(viewer, *seat) {
-                format!("{} redrew: returned {}, drew {}", n(seat), list(returned), list(drawn))
-            } else {
-                format!("{} redrew {}", n(seat), count(returned.len(), "card"))
-            }
-        }
-        VanguardsRevealed {} => {
-            let vs: Vec<String> = s.players.iter().filter_map(|p| p.vanguard.as_ref()).map(|u| l(&u.card)).collect();
-            format!("both vanguards were flipped face up: {}", vs.join(" and "))
-        }
+        OpeningHandDrawn { seat, cards } => describe_opening_hand(s, *seat, cards, viewer),
+        Redrawn { seat, returned, drawn } => describe_redraw(s, *seat, returned, drawn, viewer),
+        VanguardsRevealed {} => describe_vanguards_revealed(s),
         TurnStarted { turn, seat } => format!("turn {turn}: {}'s turn began; their units stood", n(seat)),
         PhaseEntered { seat, phase } => format!("{} entered the {} phase", n(seat), phase.name()),
         CardDrawn { seat, card } => format!("{} drew {}", n(seat), shown(card, *seat, Place::Hand)),
@@ -297,54 +266,21 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
         }
         CounterBlasted { seat, cards } => format!("{} counter blasted {}", n(seat), count(cards.len(), "card")),
         SoulBlasted { seat, cards } => format!("{} soul blasted {}", n(seat), list(cards)),
-        SoulCharged { seat, cards } => {
-            let names: Vec<String> = cards.iter().map(|c| shown(c, *seat, Place::Soul)).collect();
-            format!("{} soul charged {}", n(seat), names.join(", "))
-        }
-        AttackDeclared { seat, attacker, target } => {
-            let a = s.players.get(*seat).and_then(|p| p.on(*attacker)).map_or("?".to_string(), |u| l(&u.card));
-            let opp = crate::game::opponent(*seat);
-            let t = s.players.get(opp).and_then(|p| p.on(*target)).map_or("?".to_string(), |u| l(&u.card));
-            format!("{}'s {a} on {} attacked {t} on {}", n(seat), attacker.name(), target.name())
-        }
-        Boosted { seat, booster } => {
-            let b = s.players.get(*seat).and_then(|p| p.on(*booster)).map_or("?".to_string(), |u| l(&u.card));
-            format!("{} boosted with {b}", n(seat))
-        }
+        SoulCharged { seat, cards } => describe_soul_charge(s, *seat, cards, viewer),
+        AttackDeclared { seat, attacker, target } => describe_attack(s, *seat, *attacker, *target),
+        Boosted { seat, booster } => format!("{} boosted with {}", n(seat), unit_on(s, *seat, *booster)),
         GuardianCalled { seat, card } => format!("{} guarded with {}", n(seat), l(card)),
-        Intercepted { seat, circle } => {
-            let u = s.players.get(*seat).and_then(|p| p.on(*circle)).map_or("?".to_string(), |u| l(&u.card));
-            format!("{} intercepted with {u}", n(seat))
-        }
+        Intercepted { seat, circle } => format!("{} intercepted with {}", n(seat), unit_on(s, *seat, *circle)),
         DriveChecked { seat, card } => format!("{} drive checked {}", n(seat), trigger_text(s, card)),
         DamageChecked { seat, card } => format!("{} damage checked {}", n(seat), trigger_text(s, card)),
         TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => {
-            let mut parts = vec![format!("+5000 power to {}", l(power_to))];
-            if let Some(c) = critical_to {
-                parts.push(format!("+1 critical to {}", l(c)));
-            }
-            if let Some(c) = drew {
-                parts.push(format!("drew {}", shown(c, *seat, Place::Hand)));
-            }
-            if let Some(c) = healed {
-                parts.push(format!("healed {}", l(c)));
-            }
-            if let Some(c) = stood {
-                parts.push(format!("stood {}", l(c)));
-            }
-            format!("{}'s trigger: {}", n(seat), parts.join(", "))
+            describe_trigger(s, viewer, *seat, power_to, [critical_to, drew, healed, stood])
         }
-        AttackResolved { hit } => {
-            let powers = s.battle_powers().map(|(a, d)| format!(" ({a} vs {d})")).unwrap_or_default();
-            format!("the attack {}{powers}", if *hit { "hit" } else { "did not hit" })
-        }
+        AttackResolved { hit } => describe_attack_resolved(s, *hit),
         BattleEnded {} => "the battle ended; guardians and interceptors went to the drop zone".to_string(),
         GameEnded { loser: Some(l), reason } => format!("{} lost the game ({reason:?})", n(l)),
         GameEnded { loser: None, reason } => format!("both players lost at once ({reason:?}): a draw"),
-        CardMoved { card, to, cause } => {
-            let owner = VanguardState::owner(card).unwrap_or(0);
-            format!("{} moved to {}'s {} ({cause})", shown(card, owner, *to), n(&owner), to.name())
-        }
+        CardMoved { card, to, cause } => describe_card_moved(s, card, *to, cause, viewer),
         EffectResolved { source, description } => format!("effect of {}: {description}", l(source)),
         ModifierApplied { card, stat, delta, until } => format!("{} got {stat:?} {delta:+} ({until:?})", l(card)),
         Client { seat, op } => format!("{} (client): {}", n(seat), describe_op(s, *seat, op, viewer)),
@@ -352,6 +288,100 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
         SpectatorJoined { user } => format!("spectator {user} joined"),
         SpectatorLeft { user } => format!("spectator {user} left"),
     }
+}
+
+fn describe_starting_vanguard(s: &VanguardState, seat: Seat, card: &str, viewer: Viewer) -> String {
+    let what = if owner_or_judge(viewer, seat) { label(s, card) } else { "a grade-0 unit".into() };
+    format!("{} set {what} face down as the starting vanguard", s.name(seat))
+}
+
+fn describe_vanguards_revealed(s: &VanguardState) -> String {
+    let vs: Vec<String> = s.players.iter().filter_map(|p| p.vanguard.as_ref()).map(|u| label(s, &u.card)).collect();
+    format!("both vanguards were flipped face up: {}", vs.join(" and "))
+}
+
+fn describe_soul_charge(s: &VanguardState, seat: Seat, cards: &[String], viewer: Viewer) -> String {
+    let names: Vec<String> = cards.iter().map(|c| shown(s, viewer, c, seat, Place::Soul)).collect();
+    format!("{} soul charged {}", s.name(seat), names.join(", "))
+}
+
+fn describe_attack_resolved(s: &VanguardState, hit: bool) -> String {
+    let powers = s.battle_powers().map(|(a, d)| format!(" ({a} vs {d})")).unwrap_or_default();
+    format!("the attack {}{powers}", if hit { "hit" } else { "did not hit" })
+}
+
+/// A moved card goes to its owner's zone (seat 0 for an instance id that names no owner).
+fn describe_card_moved(s: &VanguardState, card: &str, to: Place, cause: &str, viewer: Viewer) -> String {
+    let owner = VanguardState::owner(card).unwrap_or(0);
+    format!("{} moved to {}'s {} ({cause})", shown(s, viewer, card, owner, to), s.name(owner), to.name())
+}
+
+/// A card is named when the viewer may see it where it is or where it goes.
+fn shown(s: &VanguardState, viewer: Viewer, card: &str, seat: Seat, to: Place) -> String {
+    if visible_now(s, viewer, card) || can_see(s, viewer, seat, to, card) {
+        label(s, card)
+    } else {
+        "a card".to_string()
+    }
+}
+
+fn list(s: &VanguardState, cards: &[String]) -> String {
+    if cards.is_empty() {
+        "nothing".to_string()
+    } else {
+        cards.iter().map(|c| label(s, c)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// The unit on `seat`'s `circle`, or `?` when the circle is empty.
+fn unit_on(s: &VanguardState, seat: Seat, circle: Circle) -> String {
+    s.players.get(seat).and_then(|p| p.on(circle)).map_or("?".to_string(), |u| label(s, &u.card))
+}
+
+fn describe_opening_hand(s: &VanguardState, seat: Seat, cards: &[String], viewer: Viewer) -> String {
+    if owner_or_judge(viewer, seat) {
+        format!("{} drew an opening hand: {}", s.name(seat), list(s, cards))
+    } else {
+        format!("{} drew an opening hand of {}", s.name(seat), count(cards.len(), "card"))
+    }
+}
+
+fn describe_redraw(s: &VanguardState, seat: Seat, returned: &[String], drawn: &[String], viewer: Viewer) -> String {
+    if owner_or_judge(viewer, seat) {
+        format!("{} redrew: returned {}, drew {}", s.name(seat), list(s, returned), list(s, drawn))
+    } else {
+        format!("{} redrew {}", s.name(seat), count(returned.len(), "card"))
+    }
+}
+
+fn describe_attack(s: &VanguardState, seat: Seat, attacker: Circle, target: Circle) -> String {
+    let a = unit_on(s, seat, attacker);
+    let t = unit_on(s, crate::game::opponent(seat), target);
+    format!("{}'s {a} on {} attacked {t} on {}", s.name(seat), attacker.name(), target.name())
+}
+
+/// A trigger's effects in the order it resolves them: power, critical, draw, heal, stand.
+fn describe_trigger(
+    s: &VanguardState,
+    viewer: Viewer,
+    seat: Seat,
+    power_to: &str,
+    [critical_to, drew, healed, stood]: [&Option<String>; 4],
+) -> String {
+    let mut parts = vec![format!("+5000 power to {}", label(s, power_to))];
+    if let Some(c) = critical_to {
+        parts.push(format!("+1 critical to {}", label(s, c)));
+    }
+    if let Some(c) = drew {
+        parts.push(format!("drew {}", shown(s, viewer, c, seat, Place::Hand)));
+    }
+    if let Some(c) = healed {
+        parts.push(format!("healed {}", label(s, c)));
+    }
+    if let Some(c) = stood {
+        parts.push(format!("stood {}", label(s, c)));
+    }
+    format!("{}'s trigger: {}", s.name(seat), parts.join(", "))
 }
 
 fn trigger_text(s: &VanguardState, card: &str) -> String {

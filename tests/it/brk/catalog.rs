@@ -24,16 +24,16 @@ fn the_sample_catalog_loads_and_every_card_is_labelled_invented() {
 
 #[test]
 fn the_catalog_rejects_malformed_and_impossible_cards() {
-    assert!(Catalog::from_json("{\"cards\": [").unwrap_err().contains("not valid JSON"));
+    assert!(Catalog::from_json("{\"cards\": [").unwrap_err().to_string().contains("not valid JSON"));
     let no_lives = r#"{"cards":[{"id":"X","name":"X","lives":0}]}"#;
-    assert!(Catalog::from_json(no_lives).unwrap_err().contains("lives"));
+    assert!(Catalog::from_json(no_lives).unwrap_err().to_string().contains("lives"));
     let empty_protection =
         r#"{"cards":[{"id":"X","name":"X","lives":2,"protections":[{"name":"p","components":[]}]}]}"#;
-    assert!(Catalog::from_json(empty_protection).unwrap_err().contains("protection"));
+    assert!(Catalog::from_json(empty_protection).unwrap_err().to_string().contains("protection"));
     let marker = r#"{"cards":[{"id":"X","name":"X","lives":2,"abilities":[{"name":"m","kind":"marker"}]}]}"#;
-    assert!(Catalog::from_json(marker).unwrap_err().contains("marker"));
+    assert!(Catalog::from_json(marker).unwrap_err().to_string().contains("marker"));
     let twice = r#"{"cards":[{"id":"X","name":"X","lives":2},{"id":"X","name":"Y","lives":2}]}"#;
-    assert!(Catalog::from_json(twice).unwrap_err().contains("twice"));
+    assert!(Catalog::from_json(twice).unwrap_err().to_string().contains("twice"));
 }
 
 #[test]
@@ -63,11 +63,11 @@ fn new_config_takes_policies_and_refuses_bad_ones() {
     let bad = vec![("stack_order".to_string(), "random".to_string())];
     let err =
         Brk::new_config(&NewGame { players: &players, decks: &decks, catalog: None, policies: &bad }).unwrap_err();
-    assert!(err[0].contains("lifo|fifo"), "{err:?}");
+    assert!(err[0].to_string().contains("lifo|fifo"), "{err:?}");
     let bad_deck = vec!["5 BRK-01\n".to_string(), "x BRK-03\n".to_string()];
     let err =
         Brk::new_config(&NewGame { players: &players, decks: &bad_deck, catalog: None, policies: &[] }).unwrap_err();
-    assert!(err[0].contains("deck 2: line 1"), "{err:?}");
+    assert!(err[0].to_string().contains("deck 2: line 1"), "{err:?}");
 }
 
 #[test]

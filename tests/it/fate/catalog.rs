@@ -34,11 +34,11 @@ fn costs_parse_in_the_seed_notation() {
 fn malformed_catalogs_are_refused_with_a_clear_message() {
     let bad_cost = r#"{"cards":[{"id":"A","name":"A (invented)","type":"class","invented":true,
         "effects":[{"name":"e","kind":"activated","cost":["D9"]}]}]}"#;
-    assert!(Catalog::from_json(bad_cost).unwrap_err().contains("die faces"));
+    assert!(Catalog::from_json(bad_cost).unwrap_err().to_string().contains("die faces"));
     let unlabelled = r#"{"cards":[{"id":"A","name":"Plain","type":"class","invented":true}]}"#;
-    assert!(Catalog::from_json(unlabelled).unwrap_err().contains("(invented)"));
+    assert!(Catalog::from_json(unlabelled).unwrap_err().to_string().contains("(invented)"));
     let bad_type = r#"{"cards":[{"id":"A","name":"A","type":"wizard"}]}"#;
-    assert!(Catalog::from_json(bad_type).unwrap_err().contains("documented shape"));
+    assert!(Catalog::from_json(bad_type).unwrap_err().to_string().contains("documented shape"));
 }
 
 #[test]
@@ -63,16 +63,16 @@ fn a_new_game_needs_three_to_six_masters_and_legal_decks() {
     let two = &players[..2];
     let err =
         Fate::new_config(&NewGame { players: two, decks: &decks[..2], catalog: None, policies: &[] }).unwrap_err();
-    assert!(err[0].contains("FATE-PHASE-1"), "{err:?}");
+    assert!(err[0].to_string().contains("FATE-PHASE-1"), "{err:?}");
     let variant = vec![("masters".to_string(), "2-6".to_string())];
     assert!(Fate::new_config(&NewGame { players: two, decks: &decks[..2], catalog: None, policies: &variant }).is_ok());
     let no_class = vec!["1 HS01\n19 SS01\n".to_string(), deck.clone(), deck];
     let err =
         Fate::new_config(&NewGame { players: &players, decks: &no_class, catalog: None, policies: &[] }).unwrap_err();
-    assert!(err.iter().any(|e| e.contains("FATE-OPEN-2")), "{err:?}");
+    assert!(err.iter().any(|e| e.to_string().contains("FATE-OPEN-2")), "{err:?}");
     let bad_policy = vec![("turn_order".to_string(), "r3".to_string())];
     let decks3 = vec!["1 HS01\n1 CL01\n18 SS01\n".to_string(); 3];
     let err = Fate::new_config(&NewGame { players: &players, decks: &decks3, catalog: None, policies: &bad_policy })
         .unwrap_err();
-    assert!(err[0].contains("r2|r1"), "{err:?}");
+    assert!(err[0].to_string().contains("r2|r1"), "{err:?}");
 }

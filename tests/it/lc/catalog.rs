@@ -20,15 +20,15 @@ fn the_sample_catalog_loads_and_every_card_is_labelled_invented() {
 #[test]
 fn the_catalog_rejects_malformed_cards() {
     let valued_strategy = r#"{"cards":[{"id":"X","name":"X","kind":"strategy","sword":3}]}"#;
-    assert!(Catalog::from_json(valued_strategy).unwrap_err().contains("LC-CARD-1"));
+    assert!(Catalog::from_json(valued_strategy).unwrap_err().to_string().contains("LC-CARD-1"));
     let huge = r#"{"cards":[{"id":"X","name":"X","kind":"combat","sword":1000}]}"#;
-    assert!(Catalog::from_json(huge).unwrap_err().contains("out of range"));
+    assert!(Catalog::from_json(huge).unwrap_err().to_string().contains("out of range"));
     let unlabelled = r#"{"cards":[{"id":"X","name":"X","kind":"combat","invented":true}]}"#;
-    assert!(Catalog::from_json(unlabelled).unwrap_err().contains("(invented)"));
+    assert!(Catalog::from_json(unlabelled).unwrap_err().to_string().contains("(invented)"));
     let kind = r#"{"cards":[{"id":"X","name":"X","kind":"spell"}]}"#;
-    assert!(Catalog::from_json(kind).unwrap_err().contains("not valid JSON of the documented shape"));
+    assert!(Catalog::from_json(kind).unwrap_err().to_string().contains("not valid JSON of the documented shape"));
     let twice = r#"{"cards":[{"id":"X","name":"X","kind":"combat"},{"id":"X","name":"Y","kind":"combat"}]}"#;
-    assert!(Catalog::from_json(twice).unwrap_err().contains("twice"));
+    assert!(Catalog::from_json(twice).unwrap_err().to_string().contains("twice"));
 }
 
 #[test]
@@ -63,11 +63,11 @@ fn new_games_take_policies_and_refuse_bad_ones() {
     {
         let bad = vec![(k.to_string(), v.to_string())];
         let err = Lc::new_config(&request(&players, &decks, &bad)).unwrap_err();
-        assert!(err[0].contains(want), "{k}={v}: {err:?}");
+        assert!(err[0].to_string().contains(want), "{k}={v}: {err:?}");
     }
     let short = vec!["10 LC-C01\n".to_string(), "2 LC-C07\nx\n".to_string()];
     let err = Lc::new_config(&request(&players, &short, &[])).unwrap_err();
-    assert!(err.iter().any(|e| e.contains("deck 2: line 2")), "{err:?}");
+    assert!(err.iter().any(|e| e.to_string().contains("deck 2: line 2")), "{err:?}");
     // Every OPEN point that changes legality has a policy key.
     for open in [
         "LC-OPEN-1",

@@ -84,8 +84,8 @@ fn ten_new_config_names_what_is_wrong() {
     let decks = vec!["1 T9\n".to_string(), "".to_string()];
     let request = NewGame { players: &players(), decks: &decks, catalog: None, policies: &[] };
     let errors = Ten::new_config(&request).unwrap_err();
-    assert!(errors.iter().any(|e| e.contains("card T9 is not in the catalog")), "{errors:?}");
-    assert!(errors.iter().any(|e| e.contains("TEN-DECK-1")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.to_string().contains("card T9 is not in the catalog")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.to_string().contains("TEN-DECK-1")), "{errors:?}");
 }
 
 fn config() -> TenConfig {

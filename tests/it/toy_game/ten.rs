@@ -29,7 +29,7 @@ impl Game for Ten {
 
     kifu::forward_game!(config: TenConfig, event: TenEvent, state: TenState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<TenConfig, Vec<String>> {
+    fn new_config(request: &NewGame<'_>) -> Result<TenConfig, Vec<kifu::game::ConfigProblem>> {
         let format =
             DeckFormat { seats: Self::SEATS, parse: parse_count_list, check: |deck, cat| check_deck(deck, cat) };
         config_from_request(request, Catalog::sample, format, TenConfig::new, TenConfig::set_policy)

@@ -18,7 +18,7 @@ fn the_sample_catalog_loads_and_every_card_is_labelled_invented() {
 #[test]
 fn the_catalog_rejects_impossible_cards() {
     let bad = r#"{"cards":[{"id":"X","name":"X","kind":"trigger","trigger":"heal","grade":1}]}"#;
-    assert!(Catalog::from_json(bad).unwrap_err().contains("VG-CARD-7"));
+    assert!(Catalog::from_json(bad).unwrap_err().to_string().contains("VG-CARD-7"));
     let untriggered = r#"{"cards":[{"id":"X","name":"X","kind":"trigger","grade":0}]}"#;
     assert!(Catalog::from_json(untriggered).is_err());
 }

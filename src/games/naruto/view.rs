@@ -361,6 +361,11 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
                 "a sealed card was revealed to the record".to_string()
             }
         }
+        // A common card reveal is shown as version 1's is: only to those who see where it lies.
+        Common(super::events::CommonEvent::CardRevealed { commitment, card, salt, .. }) => {
+            describe(s, &CardRevealed { commitment: *commitment, instance: card.clone(), salt: *salt }, viewer)
+        }
+        Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
     }
 }
 

@@ -24,6 +24,7 @@ mod naruto;
 mod naruto_games;
 mod nats_cli;
 mod released;
+mod rules_versions;
 mod server;
 mod stones;
 mod store_concurrency;

@@ -240,8 +240,8 @@ pub trait Game: 'static {
     /// How many seats the game seats (checked once, by [`rules::check_seats`]).
     const SEATS: SeatRange;
     /// Whether the recorder refuses an action by a seat that [`Game::awaited`] does not name
-    /// (`KIFU-TURN-1`). New games say `true`; Naruto and Vanguard predate the query and check
-    /// turn order with their own rule IDs.
+    /// (`KIFU-TURN-1`). New games and new rules versions say `true`; version 1 of Naruto and
+    /// Vanguard predates the query and checks turn order with its own rule IDs only.
     const CHECKS_AWAITED: bool;
 
     /// The header configuration: players, registered decks (with the card definitions they use,

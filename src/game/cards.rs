@@ -35,25 +35,40 @@ impl Held {
     }
 }
 
-/// The card definitions and the registered decks, shared by every state of a game.
-#[derive(Debug)]
-pub struct Cards<D> {
-    pub defs: BTreeMap<String, D>,
-    /// Card ids per seat, in deck-list order.
-    pub decks: Vec<Vec<String>>,
+/// A registered deck as [`Cards`] keeps it: which card id each instance names. A deck is a card
+/// list (instance `p{seat}-{index}`) unless the game's instances say more (Vanguard's G deck,
+/// `p{seat}-g{index}`).
+pub trait RegisteredDeck {
+    /// The card id of the instance whose id ends in `index` (the part after `p{seat}-`).
+    fn card_at(&self, index: &str) -> Option<&String>;
 }
 
-impl<D> Default for Cards<D> {
+impl RegisteredDeck for Vec<String> {
+    fn card_at(&self, index: &str) -> Option<&String> {
+        self.get(index.parse::<usize>().ok()?)
+    }
+}
+
+/// The card definitions and the registered decks (`L`, one per seat), shared by every state of a game.
+#[derive(Debug)]
+pub struct Cards<D, L = Vec<String>> {
+    pub defs: BTreeMap<String, D>,
+    /// Each seat's registered deck, in deck-list order.
+    pub decks: Vec<L>,
+}
+
+impl<D, L> Default for Cards<D, L> {
     fn default() -> Self {
         Cards { defs: BTreeMap::new(), decks: Vec::new() }
     }
 }
 
-impl<D> Cards<D> {
-    /// The definition of a card instance, if the instance exists.
+impl<D, L: RegisteredDeck> Cards<D, L> {
+    /// The definition of a card instance `p{seat}-{index}`, if the instance exists.
     pub fn def(&self, instance: &str) -> Option<&D> {
-        let (seat, index) = parse_instance(instance)?;
-        let id = self.decks.get(usize::from(seat))?.get(index)?;
+        let (seat, index) = instance.strip_prefix('p')?.split_once('-')?;
+        let seat: Seat = seat.parse().ok()?;
+        let id = self.decks.get(usize::from(seat))?.card_at(index)?;
         self.defs.get(id)
     }
 }

@@ -242,8 +242,8 @@ pub trait Game: 'static {
     /// How many seats the game seats (checked once, by [`rules::check_seats`]).
     const SEATS: SeatRange;
     /// Whether the recorder refuses an action by a seat that [`Game::awaited`] does not name
-    /// (`KIFU-TURN-1`). New games say `true`; Naruto and Vanguard predate the query and check
-    /// turn order with their own rule IDs.
+    /// (`KIFU-TURN-1`). New games and new rules versions say `true`; version 1 of Naruto and
+    /// Vanguard predates the query and checks turn order with its own rule IDs only.
     const CHECKS_AWAITED: bool;
 
     /// The header configuration: players, registered decks (with the card definitions they use,
@@ -457,11 +457,50 @@ impl<E> GameEntry<E> {
 /// once, with the three types. Use inside `impl Game for MyGame { ... }`, after the constants; write
 /// `new_config`, `position` and `awaited` by hand. The module must have `rules::validate`,
 /// `apply::apply`, `view::{view, describe}`, `coverage::coverage`,
-/// `agent::{self_play_config, agent_step}`; the config `v1().players` and `check()`; the state
-/// `new(&config)`, `result` and `ledger`; the event `seat()`.
+/// `agent::{self_play_config, agent_step}` (with `version: V`, each also takes the rules version
+/// as its last argument); the config `v1().players` and `check()`; the state `new(&config)`,
+/// `result` and `ledger`; the event `seat()`.
 #[macro_export]
 macro_rules! forward_game {
     (config: $config:ty, event: $event:ty, state: $state:ty) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state);
+
+        fn self_play_config(
+            players: &[String],
+            rng: &mut $crate::game::AgentRng,
+        ) -> ($config, $crate::game::commit::AgentSecrets) {
+            agent::self_play_config(players, rng)
+        }
+
+        fn agent_step(
+            state: &$state,
+            secrets: &mut $crate::game::commit::AgentSecrets,
+            rng: &mut $crate::game::AgentRng,
+        ) -> Option<$event> {
+            agent::agent_step(state, secrets, rng)
+        }
+    };
+    // A game whose released rules versions differ in what its agent records: `agent` takes the
+    // version as its last argument (`version: V` in an `impl<const V: u32> Game for MyGame<V>`).
+    (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state);
+
+        fn self_play_config(
+            players: &[String],
+            rng: &mut $crate::game::AgentRng,
+        ) -> ($config, $crate::game::commit::AgentSecrets) {
+            agent::self_play_config(players, rng, $version)
+        }
+
+        fn agent_step(
+            state: &$state,
+            secrets: &mut $crate::game::commit::AgentSecrets,
+            rng: &mut $crate::game::AgentRng,
+        ) -> Option<$event> {
+            agent::agent_step(state, secrets, rng, $version)
+        }
+    };
+    (@rules config: $config:ty, event: $event:ty, state: $state:ty) => {
         type Config = $config;
         type Event = $event;
         type State = $state;
@@ -521,21 +560,6 @@ macro_rules! forward_game {
 
         fn ledger_mut(state: &mut $state) -> &mut $crate::game::commit::CommitmentLedger {
             &mut state.ledger
-        }
-
-        fn self_play_config(
-            players: &[String],
-            rng: &mut $crate::game::AgentRng,
-        ) -> ($config, $crate::game::commit::AgentSecrets) {
-            agent::self_play_config(players, rng)
-        }
-
-        fn agent_step(
-            state: &$state,
-            secrets: &mut $crate::game::commit::AgentSecrets,
-            rng: &mut $crate::game::AgentRng,
-        ) -> Option<$event> {
-            agent::agent_step(state, secrets, rng)
         }
     };
 }

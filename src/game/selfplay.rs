@@ -71,3 +71,45 @@ pub fn random_policies<C, E>(
         }
     }
 }
+
+/// One row of a self-play policy mix whose odds are the game's own (see [`mix_policies`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Mix<'a> {
+    /// With probability `p` the policy `key` takes `yes`; otherwise `no`, or it keeps its value.
+    Coin { key: &'a str, p: f64, yes: &'a str, no: Option<&'a str> },
+    /// The policy `key` takes one of `values`, each equally likely (a value listed twice weighs double).
+    Pick { key: &'a str, values: &'a [&'a str] },
+    /// With probability `p` the policy `key` takes one of `values`; otherwise it keeps its value.
+    Maybe { key: &'a str, p: f64, values: &'a [&'a str] },
+}
+
+/// Mixes a self-play configuration's policies row by row, in order, through the game's own `set`
+/// (`--policy KEY=VALUE`). Each row draws exactly what its kind says: a [`Mix::Coin`] one coin,
+/// a [`Mix::Pick`] one pick, a [`Mix::Maybe`] a coin and, when it lands, a pick. So a game that
+/// states its odds as a table draws the same random numbers as the hand-written code it replaces,
+/// and its pinned self-played games do not move.
+pub fn mix_policies<C, E>(
+    config: &mut C,
+    rows: &[Mix<'_>],
+    rng: &mut AgentRng,
+    set: impl Fn(&mut C, &str, &str) -> Result<(), E>,
+) {
+    for row in rows {
+        let chosen = match *row {
+            Mix::Coin { key, p, yes, no } => Some(key).zip(if rng.random_bool(p) { Some(yes) } else { no }),
+            Mix::Pick { key, values } => Some(key).zip(values.choose(rng).copied()),
+            Mix::Maybe { key, p, values } => {
+                if rng.random_bool(p) {
+                    Some(key).zip(values.choose(rng).copied())
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some((key, value)) = chosen {
+            // Every value comes from the game's policy table, so this cannot fail; a value it
+            // refused would leave the default, which is still a legal game.
+            let _ = set(config, key, value);
+        }
+    }
+}

@@ -8,18 +8,38 @@ pub mod naruto;
 pub mod vanguard;
 
 use crate::game::driver::{Driver, GameDriver};
+use crate::game::versions::Versions;
 
-/// Every game this build can record, by ruleset name.
+static NARUTO_V1: GameDriver<naruto::Naruto> = GameDriver::new();
+static NARUTO_V2: GameDriver<naruto::NarutoV2> = GameDriver::new();
+/// Naruto's released rules versions: new games record version 2; version 1's games (and the
+/// pinned fixtures) open, replay and audit under version 1's rules.
+static NARUTO: Versions = Versions { ruleset: "naruto", released: &[&NARUTO_V1, &NARUTO_V2] };
+static VANGUARD_V1: GameDriver<vanguard::Vanguard> = GameDriver::new();
+static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
+/// Vanguard's released rules versions, as Naruto's.
+static VANGUARD: Versions = Versions { ruleset: "vanguard", released: &[&VANGUARD_V1, &VANGUARD_V2] };
+static LC: GameDriver<lc::Lc> = GameDriver::new();
+static BRK: GameDriver<brk::Brk> = GameDriver::new();
+static FATE: GameDriver<fate::Fate> = GameDriver::new();
+
+/// Every game this build can record, by ruleset name: each creates games under its newest rules
+/// version and opens a stored game under the version its header names.
 pub fn drivers() -> Vec<&'static dyn Driver> {
-    static NARUTO: GameDriver<naruto::Naruto> = GameDriver::new();
-    static VANGUARD: GameDriver<vanguard::Vanguard> = GameDriver::new();
-    static LC: GameDriver<lc::Lc> = GameDriver::new();
-    static BRK: GameDriver<brk::Brk> = GameDriver::new();
-    static FATE: GameDriver<fate::Fate> = GameDriver::new();
     vec![&NARUTO, &VANGUARD, &LC, &BRK, &FATE]
 }
 
 /// The driver for a ruleset name (as recorded in stream headers), if this build has it.
 pub fn driver(ruleset: &str) -> Option<&'static dyn Driver> {
     drivers().into_iter().find(|d| d.ruleset() == ruleset)
+}
+
+/// The driver of one released version of a ruleset, creating and self-playing under that
+/// version: what a recipe that must keep its bytes (a pinned fixture) plays under.
+pub fn released(ruleset: &str, version: u32) -> Option<&'static dyn Driver> {
+    match ruleset {
+        "naruto" => NARUTO.get(version),
+        "vanguard" => VANGUARD.get(version),
+        _ => driver(ruleset).filter(|d| d.ruleset_version() == version),
+    }
 }

@@ -8,8 +8,8 @@ use kifu::game::Game;
 use kifu::games::brk::{Brk, BrkEvent};
 use kifu::games::fate::Fate;
 use kifu::games::lc::Lc;
-use kifu::games::naruto::Naruto;
-use kifu::games::vanguard::Vanguard;
+use kifu::games::naruto::{Naruto, NarutoV2};
+use kifu::games::vanguard::{Vanguard, VanguardV2};
 
 use crate::game_support::{check_every_actor_was_awaited, table};
 
@@ -160,9 +160,11 @@ fn a_thousand_fate_games_audit_clean_with_the_awaited_check() {
     crate::game_support::check_self_play_audits_clean::<Fate>(0..250, &[table(3), table(4), table(5), table(6)]);
 }
 
-// The new games check who may act (BRK's thousand-game audit lives with its self-play tests);
-// the released games do not, so they audit exactly as before.
+// The new games and the new rules versions check who may act (BRK's thousand-game audit lives
+// with its self-play tests, Naruto's and Vanguard's version 2 in rules_versions.rs); version 1 of
+// the released games does not, so their games audit exactly as before.
 const _: () = assert!(Fate::CHECKS_AWAITED && Brk::CHECKS_AWAITED && Lc::CHECKS_AWAITED);
+const _: () = assert!(NarutoV2::CHECKS_AWAITED && VanguardV2::CHECKS_AWAITED);
 const _: () = assert!(!Naruto::CHECKS_AWAITED && !Vanguard::CHECKS_AWAITED);
 
 /// The CLI's `show` says who may act: the "waiting for" fact names the awaited seats by name.

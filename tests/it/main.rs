@@ -25,6 +25,7 @@ mod naruto_games;
 mod nats_cli;
 mod options;
 mod released;
+mod rules_versions;
 mod server;
 mod stones;
 mod store_concurrency;

@@ -10,9 +10,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt};
 
 use super::catalog::{self, CardType, Cost, EffectKind};
-use super::config::{
-    ConfigV1, DiceMode, FateConfig, FirstMaster, GameEnd, HandPick, PranaZero, RestCost, Seating, TurnOrder,
-};
+use super::config::{ConfigV1, DiceMode, FateConfig, FirstMaster, HandPick, RestCost};
 use super::events::{
     AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Stat, Step,
     Unveiled, DICE_CHAIN,
@@ -20,6 +18,7 @@ use super::events::{
 use super::rules::{position_labels, seat_labels, servant_candidates, validate};
 use super::state::{FateState, Held, Pose};
 use crate::game::commit::{die_roll, hash_chain, random_pick, AgentSecrets, Commitment};
+use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{AgentRng, Seat};
 
 /// A random legal deck from the sample catalog: 1–2 Heroic Spirits, 1–2 Classes, Secret Signs to 20–26 cards.
@@ -54,32 +53,9 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, 
         p.min_masters = 2;
     }
     p.max_masters = p.max_masters.max(u8::try_from(players.len()).unwrap_or(u8::MAX));
-    if rng.random_bool(0.5) {
-        p.turn_order = TurnOrder::R1;
-    }
-    if rng.random_bool(0.3) {
-        p.seating = Seating::Counterclockwise;
-    }
-    if rng.random_bool(0.3) {
-        p.first_master = FirstMaster::FirstSeat;
-    }
-    if rng.random_bool(0.3) {
-        p.rest_cost = RestCost::Any;
-    }
-    p.failed_roll_counts = rng.random_bool(0.7);
-    p.failed_roll_refund = rng.random_bool(0.3);
-    p.x_cost_allowed = rng.random_bool(0.3);
-    p.ritual_both = rng.random_bool(0.7);
-    p.prana_zero = *[PranaZero::Danger, PranaZero::Danger, PranaZero::Defeat, PranaZero::Nothing]
-        .choose(rng)
-        .unwrap_or(&PranaZero::Danger);
-    if rng.random_bool(0.2) {
-        p.game_end = GameEnd::FirstDefeat;
-    }
-    p.sign_bonus_all = rng.random_bool(0.3);
+    mix_policies(&mut config, MIX, rng, FateConfig::set_policy);
     let mut secrets = AgentSecrets::default();
-    if rng.random_bool(0.5) {
-        p.dice = DiceMode::Digital;
+    if config.policies().dice == DiceMode::Digital {
         for seat in 0..players.len() {
             let mut s = [0u8; 32];
             rng.fill_bytes(&mut s);
@@ -90,6 +66,23 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, 
     }
     (config, secrets)
 }
+
+/// Self-play's mix of policies and dice modes, with the odds FATE's games were pinned with (a
+/// Servant at 0 prana is in Danger twice as often as under either other reading).
+pub const MIX: &[Mix<'static>] = &[
+    Mix::Coin { key: "turn_order", p: 0.5, yes: "r1", no: None },
+    Mix::Coin { key: "seating", p: 0.3, yes: "counterclockwise", no: None },
+    Mix::Coin { key: "first_master", p: 0.3, yes: "first-seat", no: None },
+    Mix::Coin { key: "rest_cost", p: 0.3, yes: "any", no: None },
+    Mix::Coin { key: "failed_roll", p: 0.7, yes: "counts", no: Some("free") },
+    Mix::Coin { key: "failed_roll_refund", p: 0.3, yes: "refunded", no: Some("kept") },
+    Mix::Coin { key: "x_cost", p: 0.3, yes: "record", no: Some("forbid") },
+    Mix::Coin { key: "ritual", p: 0.7, yes: "both", no: Some("one") },
+    Mix::Pick { key: "prana_zero", values: &["danger", "danger", "defeat", "nothing"] },
+    Mix::Coin { key: "game_end", p: 0.2, yes: "first-defeat", no: None },
+    Mix::Coin { key: "sign_bonus", p: 0.3, yes: "all", no: Some("own") },
+    Mix::Coin { key: "dice", p: 0.5, yes: "digital", no: None },
+];
 
 /// Links in each Master's dice chain: the most random outcomes one self-played game can have.
 const CHAIN_LENGTH: usize = 4096;

@@ -14,11 +14,12 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::RngExt;
 
 use super::catalog::{CardKind, Catalog};
-use super::config::{DrawOrder, LcConfig, ProtectionFrom, RoundKind, ShuffleMode};
+use super::config::{DrawOrder, LcConfig, ShuffleMode};
 use super::events::{CardRef, CommonEvent, Duration, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::{expected_result, validate};
 use super::state::{pile_name, Held, LcState};
 use crate::game::commit::{commit_seed, AgentSecrets};
+use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{opponent, AgentRng, Seat};
 
 /// The key of the dealer's shuffle seed in digital self-play games.
@@ -49,39 +50,39 @@ pub fn random_deck(catalog: &Catalog, rng: &mut AgentRng) -> Vec<String> {
 }
 
 /// A self-play configuration: random decks from the sample catalog, a random mix of policies and
-/// shuffle modes, and for digital games the dealer's seed.
+/// shuffle modes ([`MIX`]), and for digital games the dealer's seed.
 pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (LcConfig, AgentSecrets) {
     let catalog = Catalog::sample();
     let decks = vec![random_deck(&catalog, rng), random_deck(&catalog, rng)];
-    let digital = rng.random_bool(0.5);
-    let shuffles = if digital { ShuffleMode::Digital } else { ShuffleMode::Physical };
     let players: Vec<String> = players.iter().take(2).cloned().collect();
-    let mut config = match LcConfig::new(players, decks, &catalog, shuffles) {
-        Ok(c) => c,
+    let mut config = LcConfig::new(players, decks, &catalog, ShuffleMode::Physical).unwrap_or_else(|_| {
         // The sample catalog holds every card the decks name, so this is unreachable in practice.
-        Err(_) => LcConfig::V1(super::config::ConfigV1 {
+        LcConfig::V1(super::config::ConfigV1 {
             players: Vec::new(),
             decks: Vec::new(),
             cards: Vec::new(),
             policies: super::config::Policies::default(),
-            shuffles,
-        }),
-    };
-    let LcConfig::V1(c) = &mut config;
-    let p = &mut c.policies;
-    p.sword_tie_destroys_both = rng.random_bool(0.5);
-    p.shield_tie_destroys_defense = rng.random_bool(0.5);
-    p.draw_order = if rng.random_bool(0.3) { DrawOrder::BeforeAttacks } else { DrawOrder::AfterAttacks };
-    p.round = if rng.random_bool(0.3) { RoundKind::OneTurn } else { RoundKind::BothTurns };
-    p.protection_from = *[ProtectionFrom::Either, ProtectionFrom::Hand, ProtectionFrom::Field]
-        .choose(rng)
-        .unwrap_or(&ProtectionFrom::Either);
-    // `refill=put-down-count` is left at its default: a hand that shrinks (a Protection card played
-    // from it) never grows back under it, and two empty hands over empty fields never end a game.
-    p.slots = rng.random_range(3..=5);
+            shuffles: ShuffleMode::Physical,
+        })
+    });
+    mix_policies(&mut config, MIX, rng, LcConfig::set_policy);
+    let digital = config.v1().shuffles == ShuffleMode::Digital;
     let secrets = if digital { AgentSecrets::with_dealer_seed(SEED_KEY, rng) } else { AgentSecrets::default() };
     (config, secrets)
 }
+
+/// Self-play's mix of shuffle modes and policies, with the odds LC's games were pinned with.
+/// `refill=put-down-count` is left at its default: a hand that shrinks (a Protection card played
+/// from it) never grows back under it, and two empty hands over empty fields never end a game.
+pub const MIX: &[Mix<'static>] = &[
+    Mix::Coin { key: "shuffles", p: 0.5, yes: "digital", no: None },
+    Mix::Coin { key: "sword_tie", p: 0.5, yes: "both-destroyed", no: Some("nothing") },
+    Mix::Coin { key: "shield_tie", p: 0.5, yes: "defense-destroyed", no: Some("nothing") },
+    Mix::Coin { key: "draw_order", p: 0.3, yes: "before-attacks", no: Some("after-attacks") },
+    Mix::Coin { key: "round", p: 0.3, yes: "one-turn", no: Some("both-turns") },
+    Mix::Pick { key: "protection_from", values: &["either", "hand", "field"] },
+    Mix::Pick { key: "slots", values: &["3", "4", "5"] },
+];
 
 /// The next `n` cards off the top of `seat`'s pile: the seeded order when the agent knows the
 /// seed, otherwise a random pick (a physical shuffle).

@@ -7,7 +7,7 @@
 //! card of the deck, which is what a real shuffle looks like to the log.
 
 use rand::seq::{IndexedRandom, SliceRandom};
-use rand::{Rng, RngExt};
+use rand::RngExt;
 
 use super::catalog::{CardDef, CardType, Catalog};
 use super::config::{
@@ -19,7 +19,8 @@ use super::events::{
 };
 use super::rules::{expected_reward, expected_winner, resolve_fight};
 use super::state::{deck_name, Held, NarutoState};
-use crate::game::commit::{commit_seed, AgentSecrets, Commitment};
+use crate::game::commit::{commit_seed, AgentSecrets};
+use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{AgentRng, Seat};
 
 /// The key of the dealer's shuffle seed in digital self-play games.
@@ -55,56 +56,78 @@ fn fill(deck: &mut Vec<String>, pool: &[&CardDef], target: usize, rng: &mut Agen
     }
 }
 
-/// A self-play configuration: random decks from the sample catalog, a random mix of policies
-/// and shuffle modes, and for digital games the dealer's seed.
-pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (NarutoConfig, AgentSecrets) {
+/// A self-play configuration for rules version `version`: random decks from the sample catalog,
+/// a random mix of policies and shuffle modes, and for digital games the dealer's seed.
+/// Version 1 keeps the odds it was released with (its pinned fixtures are drawn from them,
+/// [`V1_MIX`]); version 2 gives every row an even chance ([`V2_MIX`]).
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, version: u32) -> (NarutoConfig, AgentSecrets) {
+    released_config(players, rng, if version >= 2 { V2_MIX } else { V1_MIX })
+}
+
+/// Version 1's mix, with the odds its games (and pinned fixtures) were played with: the shuffle
+/// mode a coin, each reading of NAR-OPEN-13 and NAR-OPEN-15 equally likely, the others a
+/// quarter of the time. `empty_deck_draw` keeps its default.
+pub const V1_MIX: &[Mix<'static>] = &[
+    Mix::Coin { key: "shuffles", p: 0.5, yes: "digital", no: None },
+    Mix::Coin { key: "turn_marker", p: 0.25, yes: "shared", no: None },
+    Mix::Pick { key: "multi_element_cost", values: &["any-of", "choose-one", "all-of"] },
+    Mix::Maybe { key: "chakra_charge_limit", p: 0.25, values: &["1", "2", "3"] },
+    Mix::Pick { key: "counter_missions", values: &["own-limit", "shared-limit", "unlimited"] },
+    Mix::Coin { key: "multi_block", p: 0.25, yes: "allow", no: None },
+    Mix::Coin { key: "short_deck_reward", p: 0.25, yes: "none", no: None },
+];
+
+/// Version 2's mix: each row of [`V2_MIX`] takes one of its values half the time.
+pub const V2_MIX: &[Mix<'static>] = &[
+    Mix::Maybe { key: "shuffles", p: 0.5, values: &["physical", "digital"] },
+    Mix::Maybe { key: "turn_marker", p: 0.5, values: &["per-player", "shared"] },
+    Mix::Maybe { key: "multi_element_cost", p: 0.5, values: &["any-of", "choose-one", "all-of"] },
+    Mix::Maybe { key: "chakra_charge_limit", p: 0.5, values: &["unlimited", "1", "2", "3"] },
+    Mix::Maybe { key: "counter_missions", p: 0.5, values: &["own-limit", "shared-limit", "unlimited"] },
+    Mix::Maybe { key: "multi_block", p: 0.5, values: &["forbid", "allow"] },
+    Mix::Maybe { key: "short_deck_reward", p: 0.5, values: &["take-remaining", "none"] },
+    Mix::Maybe { key: "empty_deck_draw", p: 0.5, values: &["skip", "lose"] },
+];
+
+/// A self-play configuration: random decks from the sample catalog, the policies and shuffle
+/// mode mixed by `mix` ([`mix_policies`]), and for a digital game the dealer's seed.
+fn released_config(players: &[String], rng: &mut AgentRng, mix: &[Mix<'_>]) -> (NarutoConfig, AgentSecrets) {
     let catalog = Catalog::sample();
     let decks = vec![random_deck(&catalog, rng), random_deck(&catalog, rng)];
-    let digital = rng.random_bool(0.5);
-    let shuffles = if digital { ShuffleMode::Digital } else { ShuffleMode::Physical };
-    let mut config = match NarutoConfig::new(players.to_vec(), decks.clone(), &catalog, shuffles) {
-        Ok(c) => c,
-        // Unreachable with the sample catalog; an empty config still fails `setup` loudly.
-        Err(_) => NarutoConfig::V1(super::config::ConfigV1 {
-            players: players.to_vec(),
-            decks,
-            cards: Vec::new(),
-            policies: Default::default(),
-            shuffles,
-        }),
+    let mut config = NarutoConfig::new(players.to_vec(), decks.clone(), &catalog, ShuffleMode::Physical)
+        .unwrap_or_else(|_| {
+            // Unreachable with the sample catalog; an empty config still fails `setup` loudly.
+            NarutoConfig::V1(super::config::ConfigV1 {
+                players: players.to_vec(),
+                decks,
+                cards: Vec::new(),
+                policies: Default::default(),
+                shuffles: ShuffleMode::Physical,
+            })
+        });
+    mix_policies(&mut config, mix, rng, NarutoConfig::set_policy);
+    let secrets = if config.v1().shuffles == ShuffleMode::Digital {
+        AgentSecrets::with_dealer_seed(SEED_KEY, rng)
+    } else {
+        AgentSecrets::default()
     };
-    let NarutoConfig::V1(c) = &mut config;
-    let p = &mut c.policies;
-    if rng.random_bool(0.25) {
-        p.turn_marker = TurnMarkerPolicy::Shared;
-    }
-    p.multi_element_cost = *[MultiElementPolicy::AnyOf, MultiElementPolicy::ChooseOne, MultiElementPolicy::AllOf]
-        .choose(rng)
-        .unwrap_or(&MultiElementPolicy::AnyOf);
-    if rng.random_bool(0.25) {
-        p.chakra_charge_limit = Some(rng.random_range(1..=3));
-    }
-    p.counter_missions =
-        *[CounterMissionPolicy::OwnLimit, CounterMissionPolicy::SharedLimit, CounterMissionPolicy::Unlimited]
-            .choose(rng)
-            .unwrap_or(&CounterMissionPolicy::OwnLimit);
-    if rng.random_bool(0.25) {
-        p.multi_block = MultiBlockPolicy::Allow;
-    }
-    if rng.random_bool(0.25) {
-        p.short_deck_reward = super::config::ShortDeckRewardPolicy::None;
-    }
-    let mut secrets = AgentSecrets::default();
-    if digital {
-        let mut seed = [0u8; 32];
-        rng.fill_bytes(&mut seed);
-        secrets.seeds.insert(SEED_KEY.to_string(), Commitment(seed));
-    }
     (config, secrets)
 }
 
-/// The next event of a random legal game, or `None` once the game is over and every seed is revealed.
-pub fn agent_step(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
+/// The next event of a random legal game under rules version `version`, or `None` once the game
+/// is over and every seed is revealed. Both versions play the same game; version 2 records the
+/// dealer's seed as common events ([`NarutoEvent::in_common_shape`]).
+pub fn agent_step(
+    s: &NarutoState,
+    secrets: &mut AgentSecrets,
+    rng: &mut AgentRng,
+    version: u32,
+) -> Option<NarutoEvent> {
+    let event = next_event(s, secrets, rng)?;
+    Some(if version >= 2 { event.in_common_shape() } else { event })
+}
+
+fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
     if s.result.is_some() {
         return secrets
             .seeds

@@ -6,7 +6,8 @@
 //! replay seeded shuffles.
 
 use super::events::{
-    BlockingTeam, CardRef, DeployFrom, Duration, LinkKind, NarutoEvent, SentTeam, Stat, Step, WinReason, Zone,
+    BlockingTeam, CardRef, CommonEvent, DeployFrom, Duration, LinkKind, NarutoEvent, SentTeam, Stat, Step, WinReason,
+    Zone,
 };
 use super::state::{deck_name, ChainLink, Held, Modifier, NarutoState, TurnCounters};
 use crate::game::commit::Commitment;
@@ -17,7 +18,11 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
     use NarutoEvent::*;
     match event {
         TurnMarkerSet { seat, value } => turn_marker_set(&mut s, *seat, *value),
-        SeedCommitted { key, commitment } => s.ledger.seed_committed(key, *commitment),
+        SeedCommitted { .. } | SeedRevealed { .. } | CardRevealed { .. } | Common(_) => {
+            if let Some(c) = event.as_common() {
+                common(&mut s, &c);
+            }
+        }
         DeckShuffled { deck, by, seed } => deck_shuffled(&mut s, deck, by, seed),
         FirstPlayerLotDrawn { winner, .. } => s.lot_winner = Some(*winner),
         FirstPlayerChosen { first, .. } => s.first = Some(*first),
@@ -79,10 +84,18 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         NinjaInjured { ninja, .. } => ninja_injured(&mut s, ninja),
         NinjaDefeated { ninja, .. } => defeat(&mut s, ninja),
         NinjaHealed { ninja, .. } => ninja_healed(&mut s, ninja),
-        SeedRevealed { key, seed } => s.ledger.seed_revealed(key, *seed),
-        CardRevealed { commitment, instance, .. } => card_revealed(&mut s, commitment, instance),
     }
     s
+}
+
+/// A common event, in either shape: the ledger's part ([`crate::game::common::record`]) and a
+/// revealed card's identity on the board. The common escape hatches are recorded only: Naruto's
+/// own `CardMoved` moves cards between seat-qualified zones.
+fn common(s: &mut NarutoState, c: &CommonEvent) {
+    crate::game::common::record(&mut s.ledger, c);
+    if let CommonEvent::CardRevealed { commitment, card, .. } = c {
+        card_revealed(s, commitment, card);
+    }
 }
 
 /// A player's own turn marker, or the shared one (`turn_marker=shared`, NAR-OPEN-5).
@@ -322,8 +335,8 @@ fn ninja_healed(s: &mut NarutoState, ninja: &str) {
     s.injured.remove(ninja);
 }
 
+/// A sealed card's identity, known now wherever the seal lies (the ledger heard of it already).
 fn card_revealed(s: &mut NarutoState, commitment: &Commitment, instance: &str) {
-    s.ledger.card_revealed(commitment, instance);
     let mut found = false;
     for p in &mut s.players {
         for held in p.hand.iter_mut().chain(p.rewards.iter_mut()).chain(p.removed.iter_mut()) {

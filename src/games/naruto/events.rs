@@ -5,12 +5,14 @@
 //!
 //! Cards are named by instance id, `p{seat}-{index}` (see [`super::config::instance_id`]). A card
 //! entering a hidden zone (hand, battle rewards) may be named openly or sealed with
-//! [`crate::game::commit::seal`]; a later [`NarutoEvent::CardRevealed`] opens the seal.
+//! [`crate::game::commit::seal`]; a later card reveal opens the seal ([`NarutoEvent::CardRevealed`]
+//! under rules version 1, the common `CardRevealed` of [`NarutoEvent::Common`] under version 2).
 //! Teams are named by their leader's instance id.
 
 use serde::{Deserialize, Serialize};
 
 use crate::game::commit::{Commitment, Secret};
+pub use crate::game::common::CommonEvent;
 use crate::game::Seat;
 
 /// A card moving into a hidden zone: named openly, or sealed (`seal(instance, salt)`).
@@ -458,6 +460,11 @@ pub enum NarutoEvent {
         instance: String,
         salt: Secret,
     },
+    /// Seeds, reveals, dice and the escape hatches, as every game records them. Rules version 2
+    /// records its seeds here (`SeedCommitted`, `SeedRevealed` with `seat: null` for the
+    /// dealer's); version 1's `SeedCommitted`, `SeedRevealed` and `CardRevealed` above stay
+    /// readable, and mean what their common counterparts mean.
+    Common(CommonEvent),
 }
 
 impl NarutoEvent {
@@ -501,6 +508,53 @@ impl NarutoEvent {
             | NinjaHealed { .. }
             | SeedRevealed { .. }
             | CardRevealed { .. } => None,
+            Common(c) => c.seat(),
         }
+    }
+
+    /// The common event this one is or means: version 1's own `SeedCommitted` and `SeedRevealed`
+    /// are the dealer's seed (`seat: None`), its `CardRevealed` is revealed by the card's owner.
+    /// `None` for Naruto's own events. The fold and the descriptions go through it, so both
+    /// shapes share one code path.
+    pub fn as_common(&self) -> Option<CommonEvent> {
+        match self {
+            NarutoEvent::SeedCommitted { key, commitment } => {
+                Some(CommonEvent::SeedCommitted { key: key.clone(), seat: None, commitment: *commitment })
+            }
+            NarutoEvent::SeedRevealed { key, seed } => {
+                Some(CommonEvent::SeedRevealed { key: key.clone(), seat: None, seed: *seed })
+            }
+            NarutoEvent::CardRevealed { commitment, instance, salt } => Some(CommonEvent::CardRevealed {
+                seat: crate::game::cards::parse_instance(instance).map_or(0, |(seat, _)| seat),
+                commitment: *commitment,
+                card: instance.clone(),
+                salt: *salt,
+            }),
+            NarutoEvent::Common(c) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    /// The event as rules version 2 records it: version 1's own seed events become the common
+    /// ones they mean; every other event is unchanged. The agent plays one game for both
+    /// versions, and version 2 records it through this.
+    pub fn in_common_shape(self) -> NarutoEvent {
+        match self {
+            NarutoEvent::SeedCommitted { .. } | NarutoEvent::SeedRevealed { .. } => {
+                self.as_common().map_or(self, NarutoEvent::Common)
+            }
+            other => other,
+        }
+    }
+
+    /// Whether the event may follow the end of the game (NAR-ROLE-6): a seed or a card reveal,
+    /// in either shape.
+    pub fn is_reveal(&self) -> bool {
+        matches!(
+            self,
+            NarutoEvent::SeedRevealed { .. }
+                | NarutoEvent::CardRevealed { .. }
+                | NarutoEvent::Common(CommonEvent::SeedRevealed { .. } | CommonEvent::CardRevealed { .. })
+        )
     }
 }

@@ -14,6 +14,12 @@
 //! are named by their leader; the turn has the steps of NAR-TURN-1 ([`events::Step`]), and a
 //! step's single action moves the game on (a draw, sending teams, ending the jutsu exchange,
 //! returning teams, moving the marker) while `StepAdvanced` records every other transition.
+//!
+//! Rules versions ([`NarutoRules`]): version 1 ([`Naruto`]) is the game as released, with its own
+//! `SeedCommitted`, `SeedRevealed` and `CardRevealed` events and turn order checked by `NAR-*` IDs
+//! only; version 2 ([`NarutoV2`], what new games record) records the common events
+//! ([`events::CommonEvent`]), refuses a seat the game does not await (`KIFU-TURN-1`) and
+//! self-plays with an even policy mix. One code path folds and checks both shapes.
 
 pub mod agent;
 pub mod apply;
@@ -32,17 +38,29 @@ pub use config::NarutoConfig;
 pub use events::NarutoEvent;
 pub use state::NarutoState;
 
-/// The Naruto CCG ruleset.
-pub struct Naruto;
+/// The Naruto CCG ruleset under rules version `V`. Every released version stays behind its
+/// number (see [`crate::game::versions`]), so a stored game replays and audits under its own rules.
+///
+/// The versions share every rule and every event; what version 2 changes is written here and in
+/// [`agent`], once: it checks that every acting seat is awaited (`KIFU-TURN-1`), its agent records
+/// the dealer's seed as the common [`events::CommonEvent`]s (version 1 as Naruto's own
+/// `SeedCommitted` and `SeedRevealed`), and its self-play mixes the policies through
+/// [`crate::game::selfplay::random_policies`].
+pub struct NarutoRules<const V: u32>;
+/// Version 1, as released: the pinned fixtures and every game recorded before version 2.
+pub type Naruto = NarutoRules<1>;
+/// Version 2, the newest: what new games record.
+pub type NarutoV2 = NarutoRules<2>;
 
-impl Game for Naruto {
+impl<const V: u32> Game for NarutoRules<V> {
     const RULESET: &'static str = "naruto";
-    const RULESET_VERSION: u32 = 1;
+    const RULESET_VERSION: u32 = V;
     const SEATS: SeatRange = SeatRange::TWO;
-    // Turn order is checked by the game's own rule IDs, which the pinned fixtures' findings name.
-    const CHECKS_AWAITED: bool = false;
+    // Version 1 checked turn order only by the game's own rule IDs, which its games' findings
+    // name; version 2 also refuses a seat the game does not await.
+    const CHECKS_AWAITED: bool = V >= 2;
 
-    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState);
+    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {

@@ -19,9 +19,11 @@ use super::config::{
     ShortDeckRewardPolicy, TurnMarkerPolicy,
 };
 use super::events::{
-    BlockingTeam, CardRef, Damage, DeployFrom, FightResult, Lot, NarutoEvent, SentTeam, Stat, Step, WinReason, Zone,
+    BlockingTeam, CardRef, CommonEvent, Damage, DeployFrom, FightResult, Lot, NarutoEvent, SentTeam, Stat, Step,
+    WinReason, Zone, ZoneRef,
 };
 use super::state::NarutoState;
+use crate::game::commit::{Commitment, Secret};
 use crate::game::{RuleId, Seat, Violation};
 
 /// Every rule `event` would break if applied to `s`. Empty means legal.
@@ -59,10 +61,9 @@ impl Check<'_> {
         }
     }
 
+    /// The checks every event gets, then the one check of its kind.
     fn event(&mut self, event: &NarutoEvent) {
-        use NarutoEvent::*;
-        let s = self.s;
-        if s.result.is_some() && !matches!(event, SeedRevealed { .. } | CardRevealed { .. }) {
+        if self.s.result.is_some() && !event.is_reveal() {
             self.v("NAR-ROLE-6", "the game is over; only seed and card reveals may follow");
             return;
         }
@@ -71,36 +72,21 @@ impl Check<'_> {
                 return;
             }
         }
+        self.event_of_kind(event);
+    }
+
+    /// Dispatches to the check of the event's kind.
+    fn event_of_kind(&mut self, event: &NarutoEvent) {
+        use NarutoEvent::*;
         match event {
             TurnMarkerSet { seat, value } => self.turn_marker_set(*seat, *value),
-            SeedCommitted { key, .. } => {
-                if s.ledger.seed_commitment(key).is_some() {
-                    self.v("KIFU-SEED-1", format!("seed {key:?} was already committed"));
-                }
-            }
+            SeedCommitted { key, .. } => self.seed_committed(key),
             DeckShuffled { deck, by, seed } => self.deck_shuffled(*deck, *by, seed.as_deref()),
             FirstPlayerLotDrawn { lot, winner } => self.lot(lot, *winner),
-            FirstPlayerChosen { chooser, first } => {
-                if !self.seat_ok(*first, self.s.players.len().min(2)) {
-                    return;
-                }
-                if s.step != Step::Setup || s.first.is_some() {
-                    self.v("NAR-SETUP-3", "the first player was already chosen");
-                } else if s.lot_winner != Some(*chooser) {
-                    self.v(
-                        "NAR-SETUP-3",
-                        format!("{} did not win the lot, so may not choose who goes first", s.name(*chooser)),
-                    );
-                }
-            }
+            FirstPlayerChosen { chooser, first } => self.first_player_chosen(*chooser, *first),
             OpeningHandDrawn { seat, cards } => self.opening_hand(*seat, cards),
             MulliganTaken { seat, attempt } => self.mulligan(*seat, *attempt),
-            HandKept { seat } => {
-                let p = s.players.get(*seat);
-                if s.step != Step::Setup || !p.is_some_and(|p| p.hand_drawn && !p.kept) {
-                    self.v("NAR-SETUP-4", format!("{} has no drawn hand to keep", s.name(*seat)));
-                }
-            }
+            HandKept { seat } => self.hand_kept(*seat),
             TurnStarted { turn, attacker } => self.turn_started(*turn, *attacker),
             CardDrawn { seat, card } => self.card_drawn(*seat, card),
             StepAdvanced { to } => self.step_advanced(*to),
@@ -109,14 +95,12 @@ impl Check<'_> {
             }
             MissionPlayed { seat, card, counter, element, targets, hand_cost_paid } => {
                 self.mission_played(*seat, card, *counter, element.as_deref(), hand_cost_paid);
-                for t in targets {
-                    self.known(t);
-                }
+                self.all_known(targets);
             }
             ChainLinkAdded { source, .. } => {
                 self.known(source);
             }
-            ChainResolved {} => {}
+            ChainResolved {} | CoinFlipped { .. } | EffectResolved { .. } => {}
             ChakraCharged { seat, cards } => self.chakra_charged(*seat, cards),
             ClientDeployed { seat, card, element, hand_cost_paid } => {
                 self.client_deployed(*seat, card, element.as_deref(), hand_cost_paid)
@@ -126,15 +110,9 @@ impl Check<'_> {
             BlockingTeamsSent { seat, teams } => self.blocking_sent(*seat, teams),
             JutsuUsed { seat, card, ninja, targets, .. } => {
                 self.jutsu_used(*seat, card, ninja);
-                for t in targets {
-                    self.known(t);
-                }
+                self.all_known(targets);
             }
-            JutsuExchangeEnded {} => {
-                if self.in_turn() {
-                    self.step(Step::Jutsu, "NAR-TURN-1", "ending the jutsu exchange");
-                }
-            }
+            JutsuExchangeEnded {} => self.in_step(Step::Jutsu, "NAR-TURN-1", "ending the jutsu exchange"),
             BattleRewardTaken { seat, team, cards } => self.reward(*seat, team, cards),
             FightResolved {
                 attacker,
@@ -156,46 +134,106 @@ impl Check<'_> {
                 injured,
                 defeated,
             ),
-            TeamsReturned {} => {
-                if self.in_turn() {
-                    self.step(Step::Return, "NAR-RETURN-1", "returning the teams");
-                }
-            }
+            TeamsReturned {} => self.in_step(Step::Return, "NAR-RETURN-1", "returning the teams"),
             WinnerDetermined { winner, reason } => self.winner(*winner, *reason),
             HandCheckDiscard { seat, cards } => self.hand_check(*seat, cards),
             TurnMarkerAdvanced { seat, value } => self.marker_advanced(*seat, *value),
-            CoinFlipped { .. } | EffectResolved { .. } => {}
-            CardMoved { card, from, .. } => {
-                if let CardMoved { to, .. } = event {
-                    if !self.seat_ok(from.seat, self.s.players.len().min(2))
-                        || !self.seat_ok(to.seat, self.s.players.len().min(2))
-                    {
-                        return;
-                    }
-                }
-                self.holds(from.seat, from.zone, card);
-            }
+            CardMoved { card, from, to, .. } => self.card_moved(card, *from, *to),
             ModifierApplied { target, .. } => {
                 self.known(target);
             }
-            NinjaInjured { ninja, .. } => {
-                if self.in_play(ninja) && s.injured.contains(ninja) {
-                    self.v("NAR-DMG-2", format!("{ninja} is already injured; more damage defeats it (NAR-DMG-3)"));
-                }
-            }
+            NinjaInjured { ninja, .. } => self.ninja_injured(ninja),
             NinjaDefeated { ninja, .. } => {
                 self.in_play(ninja);
             }
-            NinjaHealed { ninja, .. } => {
-                if self.in_play(ninja) && !s.injured.contains(ninja) {
-                    self.v("NAR-DMG-5", format!("{ninja} is healthy; only an injured ninja can be healed"));
-                }
-            }
-            SeedRevealed { key, seed } => self.out.extend(s.ledger.check_seed_reveal(key, seed)),
-            CardRevealed { commitment, instance, salt } => {
-                self.known(instance);
-                self.out.extend(s.ledger.check_reveal(commitment, instance, salt));
-            }
+            NinjaHealed { ninja, .. } => self.ninja_healed(ninja),
+            SeedRevealed { key, seed } => self.out.extend(self.s.ledger.check_seed_reveal(key, seed)),
+            CardRevealed { commitment, instance, salt } => self.card_revealed(commitment, instance, salt),
+            Common(c) => self.common(c),
+        }
+    }
+
+    /// Version 1's `SeedCommitted`: the dealer's seed, committed once (`KIFU-SEED-1`, the ID
+    /// version 1 records; the common event says `KIFU-SEED-5`).
+    fn seed_committed(&mut self, key: &str) {
+        if self.s.ledger.seed_commitment(key).is_some() {
+            self.v("KIFU-SEED-1", format!("seed {key:?} was already committed"));
+        }
+    }
+
+    /// Version 1's `CardRevealed`: a card of the game, opening its seal.
+    fn card_revealed(&mut self, commitment: &Commitment, instance: &str, salt: &Secret) {
+        self.known(instance);
+        self.out.extend(self.s.ledger.check_reveal(commitment, instance, salt));
+    }
+
+    /// A common event: the shared checks ([`crate::game::common::validate`]) at a table of two
+    /// whose shuffle mode is the header's; a revealed card must be one of the game's.
+    fn common(&mut self, c: &CommonEvent) {
+        let s = self.s;
+        if let CommonEvent::CardRevealed { card, .. } = c {
+            self.known(card);
+        }
+        let cx = crate::game::common::Context {
+            ledger: &s.ledger,
+            seats: s.players.len().min(2),
+            mode: s.shuffles.into(),
+            contributors: &[0, 1],
+        };
+        self.out.extend(crate::game::common::validate(&cx, c));
+    }
+
+    fn all_known(&mut self, cards: &[String]) {
+        for c in cards {
+            self.known(c);
+        }
+    }
+
+    /// An event of the turn that belongs to step `want`.
+    fn in_step(&mut self, want: Step, rule: RuleId, what: &str) {
+        if self.in_turn() {
+            self.step(want, rule, what);
+        }
+    }
+
+    fn first_player_chosen(&mut self, chooser: Seat, first: Seat) {
+        let s = self.s;
+        if !self.seat_ok(first, s.players.len().min(2)) {
+            return;
+        }
+        if s.step != Step::Setup || s.first.is_some() {
+            self.v("NAR-SETUP-3", "the first player was already chosen");
+        } else if s.lot_winner != Some(chooser) {
+            self.v("NAR-SETUP-3", format!("{} did not win the lot, so may not choose who goes first", s.name(chooser)));
+        }
+    }
+
+    fn hand_kept(&mut self, seat: Seat) {
+        let s = self.s;
+        let p = s.players.get(seat);
+        if s.step != Step::Setup || !p.is_some_and(|p| p.hand_drawn && !p.kept) {
+            self.v("NAR-SETUP-4", format!("{} has no drawn hand to keep", s.name(seat)));
+        }
+    }
+
+    /// The escape hatch: both zones' seats exist and the card is where the move says.
+    fn card_moved(&mut self, card: &str, from: ZoneRef, to: ZoneRef) {
+        let seats = self.s.players.len().min(2);
+        if !self.seat_ok(from.seat, seats) || !self.seat_ok(to.seat, seats) {
+            return;
+        }
+        self.holds(from.seat, from.zone, card);
+    }
+
+    fn ninja_injured(&mut self, ninja: &str) {
+        if self.in_play(ninja) && self.s.injured.contains(ninja) {
+            self.v("NAR-DMG-2", format!("{ninja} is already injured; more damage defeats it (NAR-DMG-3)"));
+        }
+    }
+
+    fn ninja_healed(&mut self, ninja: &str) {
+        if self.in_play(ninja) && !self.s.injured.contains(ninja) {
+            self.v("NAR-DMG-5", format!("{ninja} is healthy; only an injured ninja can be healed"));
         }
     }
 

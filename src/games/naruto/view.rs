@@ -296,6 +296,11 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
         NinjaHealed { ninja, cause } => format!("{} was healed ({cause})", l(ninja)),
         SeedRevealed { key, .. } => format!("shuffle seed {key:?} was revealed"),
         CardRevealed { commitment, instance, .. } => describe_reveal(s, commitment, instance, viewer),
+        // A common card reveal is shown as version 1's is: only to those who see where it lies.
+        Common(super::events::CommonEvent::CardRevealed { commitment, card, .. }) => {
+            describe_reveal(s, commitment, card, viewer)
+        }
+        Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
     }
 }
 

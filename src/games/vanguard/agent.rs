@@ -103,23 +103,14 @@ fn grade(s: &VanguardState, c: &str) -> u8 {
     s.def(c).map_or(0, |d| d.grade)
 }
 
-/// The next event of a random legal game, or `None` once the game is over.
+/// The next event of a random legal game, or `None` once the game is over: a loss the state
+/// shows, the setup, an open trigger, or the step of the turn's phase.
 pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<E> {
     if s.result.is_some() {
         return None;
     }
-    let losses = s.losses();
-    if let Some((seat, reason)) = losses.first().copied() {
-        let loser = if losses.len() > 1 {
-            match s.policies.simultaneous_loss {
-                SimultaneousLoss::Draw => None,
-                SimultaneousLoss::ActivePlayerLoses => s.active,
-            }
-        } else {
-            Some(seat)
-        };
-        let reason = losses.iter().find(|(l, _)| Some(*l) == loser).map_or(reason, |(_, r)| *r);
-        return Some(E::GameEnded { loser, reason });
+    if let Some(ended) = game_ended(s) {
+        return Some(ended);
     }
     if s.phase == Phase::Setup {
         return setup_step(s, rng);
@@ -143,73 +134,9 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
                 && p.grade_assists_game == 0;
             next(if can_assist && rng.random_bool(0.5) { Phase::GradeAssist } else { Phase::Ride })
         }
-        Phase::GradeAssist => {
-            let target: Vec<String> = deck_cards(s, seat).into_iter().filter(|c| grade(s, c) == vg + 1).collect();
-            let allowed = match s.policies.grade_assist_limit {
-                Limit::OncePerTurn => p.turn.grade_assists == 0,
-                Limit::OncePerGame => p.grade_assists_game == 0,
-                Limit::Unlimited => true,
-            };
-            if !allowed || p.g_zone.len() < 2 || p.hand.len() < 2 {
-                return next(Phase::Ride);
-            }
-            let mut removed: Vec<String> = p.hand.iter().take(2).cloned().collect();
-            if s.policies.grade_assist_removal == super::config::GradeAssistRemoval::TwoAndTwo {
-                removed.extend(p.g_zone.iter().take(2).map(|(c, _)| c.clone()));
-            }
-            Some(E::GradeAssisted { seat, taken: pick(&target, rng), removed })
-        }
-        Phase::Ride => {
-            if !p.turn.rode && p.g_unit.is_none() {
-                let up: Vec<String> = p.hand.iter().filter(|c| grade(s, c) == vg + 1).cloned().collect();
-                let same: Vec<String> = p.hand.iter().filter(|c| grade(s, c) == vg && vg > 0).cloned().collect();
-                if let Some(card) =
-                    pick(&up, rng).or_else(|| if rng.random_bool(0.2) { pick(&same, rng) } else { None })
-                {
-                    return Some(E::Rode { seat, card });
-                }
-            }
-            if let Some((_, card)) = s.ridden_upon.as_ref().filter(|(r, c)| *r == seat && p.soul.contains(c)) {
-                let ok = s.def(card).is_some_and(|d| d.has("forerunner"))
-                    && s.def(card).map(|d| &d.clan)
-                        == p.vanguard.as_ref().and_then(|u| s.def(&u.card)).map(|d| &d.clan);
-                let free: Vec<Circle> = Circle::REAR.into_iter().filter(|c| !p.rear.contains_key(c)).collect();
-                if ok && rng.random_bool(0.7) {
-                    if let Some(circle) = pick(&free, rng) {
-                        return Some(E::ForerunnerCalled { seat, card: card.clone(), circle });
-                    }
-                }
-            }
-            next(Phase::Stride)
-        }
-        Phase::Stride => {
-            let opp = crate::game::opponent(seat);
-            let g: Vec<String> = p.g_zone.iter().filter(|(_, up)| !up).map(|(c, _)| c.clone()).collect();
-            let limit_ok = s.policies.stride_limit == Limit::Unlimited || p.turn.strides == 0;
-            if vg >= 3
-                && s.vanguard_grade(opp).unwrap_or(0) >= 3
-                && p.g_unit.is_none()
-                && limit_ok
-                && rng.random_bool(0.7)
-            {
-                let mut hand = p.hand.clone();
-                hand.sort_by_key(|c| std::cmp::Reverse(grade(s, c)));
-                let mut total = 0u8;
-                let mut discarded = Vec::new();
-                for c in hand {
-                    if total >= 3 {
-                        break;
-                    }
-                    total += grade(s, &c);
-                    discarded.push(c);
-                }
-                let heart = p.vanguard.as_ref().map(|u| u.card.clone());
-                if let (Some(g_unit), Some(heart), true) = (pick(&g, rng), heart, total >= 3) {
-                    return Some(E::Strode { seat, g_unit, heart, discarded });
-                }
-            }
-            next(Phase::Main)
-        }
+        Phase::GradeAssist => grade_assist_step(s, seat, vg, rng).or_else(|| next(Phase::Ride)),
+        Phase::Ride => ride_step(s, seat, vg, rng).or_else(|| next(Phase::Stride)),
+        Phase::Stride => stride_step(s, seat, vg, rng).or_else(|| next(Phase::Main)),
         Phase::Main => main_step(s, seat, vg, rng).or_else(|| next(Phase::Battle)),
         Phase::Battle => battle_step(s, seat, rng).or_else(|| next(Phase::End)),
         // The next turn is recorded for the seat "who may act" names: the incoming player.
@@ -217,6 +144,91 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
             let next = <super::Vanguard as crate::game::Game>::awaited(s).first().copied()?;
             Some(E::TurnStarted { turn: s.turn + 1, seat: next })
         }
+    }
+}
+
+/// The loss the state shows (VG-WIN-2, VG-WIN-3), under the `simultaneous_loss` policy when both lose.
+fn game_ended(s: &VanguardState) -> Option<E> {
+    let losses = s.losses();
+    let (seat, reason) = losses.first().copied()?;
+    let loser = if losses.len() > 1 {
+        match s.policies.simultaneous_loss {
+            SimultaneousLoss::Draw => None,
+            SimultaneousLoss::ActivePlayerLoses => s.active,
+        }
+    } else {
+        Some(seat)
+    };
+    let reason = losses.iter().find(|(l, _)| Some(*l) == loser).map_or(reason, |(_, r)| *r);
+    Some(E::GameEnded { loser, reason })
+}
+
+/// A grade assist, if the policy allows one now; `None` moves on to the ride phase.
+fn grade_assist_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Option<E> {
+    let p = s.players.get(seat)?;
+    let target: Vec<String> = deck_cards(s, seat).into_iter().filter(|c| grade(s, c) == vg + 1).collect();
+    let allowed = match s.policies.grade_assist_limit {
+        Limit::OncePerTurn => p.turn.grade_assists == 0,
+        Limit::OncePerGame => p.grade_assists_game == 0,
+        Limit::Unlimited => true,
+    };
+    if !allowed || p.g_zone.len() < 2 || p.hand.len() < 2 {
+        return None;
+    }
+    let mut removed: Vec<String> = p.hand.iter().take(2).cloned().collect();
+    if s.policies.grade_assist_removal == super::config::GradeAssistRemoval::TwoAndTwo {
+        removed.extend(p.g_zone.iter().take(2).map(|(c, _)| c.clone()));
+    }
+    Some(E::GradeAssisted { seat, taken: pick(&target, rng), removed })
+}
+
+/// A ride (up a grade, now and then a same-grade ride) or a forerunner call; `None` moves on.
+fn ride_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Option<E> {
+    let p = s.players.get(seat)?;
+    if !p.turn.rode && p.g_unit.is_none() {
+        let up: Vec<String> = p.hand.iter().filter(|c| grade(s, c) == vg + 1).cloned().collect();
+        let same: Vec<String> = p.hand.iter().filter(|c| grade(s, c) == vg && vg > 0).cloned().collect();
+        if let Some(card) = pick(&up, rng).or_else(|| if rng.random_bool(0.2) { pick(&same, rng) } else { None }) {
+            return Some(E::Rode { seat, card });
+        }
+    }
+    if let Some((_, card)) = s.ridden_upon.as_ref().filter(|(r, c)| *r == seat && p.soul.contains(c)) {
+        let ok = s.def(card).is_some_and(|d| d.has("forerunner"))
+            && s.def(card).map(|d| &d.clan) == p.vanguard.as_ref().and_then(|u| s.def(&u.card)).map(|d| &d.clan);
+        let free: Vec<Circle> = Circle::REAR.into_iter().filter(|c| !p.rear.contains_key(c)).collect();
+        if ok && rng.random_bool(0.7) {
+            if let Some(circle) = pick(&free, rng) {
+                return Some(E::ForerunnerCalled { seat, card: card.clone(), circle });
+            }
+        }
+    }
+    None
+}
+
+/// A stride when both vanguards are grade 3 or more and the hand pays it; `None` moves on.
+fn stride_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Option<E> {
+    let p = s.players.get(seat)?;
+    let opp = crate::game::opponent(seat);
+    let g: Vec<String> = p.g_zone.iter().filter(|(_, up)| !up).map(|(c, _)| c.clone()).collect();
+    let limit_ok = s.policies.stride_limit == Limit::Unlimited || p.turn.strides == 0;
+    if vg < 3 || s.vanguard_grade(opp).unwrap_or(0) < 3 || p.g_unit.is_some() || !limit_ok || !rng.random_bool(0.7) {
+        return None;
+    }
+    let mut hand = p.hand.clone();
+    hand.sort_by_key(|c| std::cmp::Reverse(grade(s, c)));
+    let mut total = 0u8;
+    let mut discarded = Vec::new();
+    for c in hand {
+        if total >= 3 {
+            break;
+        }
+        total += grade(s, &c);
+        discarded.push(c);
+    }
+    let heart = p.vanguard.as_ref().map(|u| u.card.clone());
+    match (pick(&g, rng), heart, total >= 3) {
+        (Some(g_unit), Some(heart), true) => Some(E::Strode { seat, g_unit, heart, discarded }),
+        _ => None,
     }
 }
 
@@ -397,8 +409,6 @@ fn resolve_trigger(s: &VanguardState, seat: Seat, rng: &mut AgentRng) -> E {
 /// what a player would have done by hand in the client. Events the client has no operation for
 /// (the setup, the end of the game, abilities) stay as they are.
 pub fn client_ops(s: &VanguardState, event: &E) -> Vec<E> {
-    let op = |seat: Seat, op: ClientOp| E::Client { seat, op };
-    let mv = |seat: Seat, card: &str, to: Place| op(seat, ClientOp::Moved { card: card.to_string(), to });
     match event {
         E::TurnStarted { seat, .. } => vec![op(*seat, ClientOp::PhaseButton { phase: Phase::Ride })],
         E::PhaseEntered { seat, phase } => match phase {
@@ -429,53 +439,69 @@ pub fn client_ops(s: &VanguardState, event: &E) -> Vec<E> {
             cards.iter().map(|c| op(*seat, ClientOp::SoulCharged { card: c.clone() })).collect()
         }
         E::AttackDeclared { seat, attacker, .. } | E::Boosted { seat, booster: attacker } => {
-            let card = s.players.get(*seat).and_then(|p| p.on(*attacker)).map(|u| u.card.clone()).unwrap_or_default();
-            vec![op(*seat, ClientOp::PositionChanged { card, rested: true })]
+            vec![op(*seat, ClientOp::PositionChanged { card: unit_on(s, *seat, *attacker), rested: true })]
         }
         E::GuardianCalled { seat, card } => vec![mv(*seat, card, Place::Guardian)],
-        E::Intercepted { seat, circle } => {
-            let card = s.players.get(*seat).and_then(|p| p.on(*circle)).map(|u| u.card.clone()).unwrap_or_default();
-            vec![mv(*seat, &card, Place::Guardian)]
-        }
+        E::Intercepted { seat, circle } => vec![mv(*seat, &unit_on(s, *seat, *circle), Place::Guardian)],
         E::DriveChecked { seat, card } | E::DamageChecked { seat, card } => {
             vec![op(*seat, ClientOp::Checked { card: card.clone() })]
         }
         E::TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => {
-            let mut out = vec![op(
-                *seat,
-                ClientOp::TriggerApplied { power_to: power_to.clone(), critical_to: critical_to.clone() },
-            )];
-            if let Some(c) = drew {
-                out.push(op(*seat, ClientOp::Drew { card: c.clone() }));
-            }
-            if let Some(c) = healed {
-                out.push(mv(*seat, c, Place::Drop));
-            }
-            if let Some(c) = stood {
-                out.push(op(*seat, ClientOp::PositionChanged { card: c.clone(), rested: false }));
-            }
-            out
+            trigger_ops(*seat, power_to, critical_to, drew, healed, stood)
         }
         E::AttackResolved { hit: true } => match &s.attack {
             Some(a) if a.target != Circle::Vanguard => {
                 let opp = crate::game::opponent(a.seat);
-                let card = s.players.get(opp).and_then(|p| p.on(a.target)).map(|u| u.card.clone()).unwrap_or_default();
-                vec![mv(opp, &card, Place::Drop)]
+                vec![mv(opp, &unit_on(s, opp, a.target), Place::Drop)]
             }
             _ => vec![],
         },
         E::AttackResolved { hit: false } => vec![],
-        E::BattleEnded {} => s
-            .players
-            .iter()
-            .enumerate()
-            .flat_map(|(i, p)| {
-                let seat = Seat::try_from(i).unwrap_or(0);
-                p.guardians
-                    .iter()
-                    .map(move |c| E::Client { seat, op: ClientOp::Moved { card: c.clone(), to: Place::Drop } })
-            })
-            .collect(),
+        E::BattleEnded {} => guardians_retired(s),
         other => vec![other.clone()],
     }
+}
+
+/// A client operation by `seat`.
+fn op(seat: Seat, op: ClientOp) -> E {
+    E::Client { seat, op }
+}
+
+/// `seat` moved `card` by hand to `to` (VGC-OP-1).
+fn mv(seat: Seat, card: &str, to: Place) -> E {
+    op(seat, ClientOp::Moved { card: card.to_string(), to })
+}
+
+/// The card of the unit on `seat`'s `circle` (empty when there is none: the operation then
+/// names no card, as a careless client log would).
+fn unit_on(s: &VanguardState, seat: Seat, circle: Circle) -> String {
+    s.players.get(seat).and_then(|p| p.on(circle)).map(|u| u.card.clone()).unwrap_or_default()
+}
+
+/// A resolved trigger by hand: its power (and critical), then the card it drew, healed or stood.
+fn trigger_ops(
+    seat: Seat,
+    power_to: &str,
+    critical_to: &Option<String>,
+    drew: &Option<String>,
+    healed: &Option<String>,
+    stood: &Option<String>,
+) -> Vec<E> {
+    let mut out =
+        vec![op(seat, ClientOp::TriggerApplied { power_to: power_to.to_string(), critical_to: critical_to.clone() })];
+    if let Some(c) = drew {
+        out.push(op(seat, ClientOp::Drew { card: c.clone() }));
+    }
+    if let Some(c) = healed {
+        out.push(mv(seat, c, Place::Drop));
+    }
+    if let Some(c) = stood {
+        out.push(op(seat, ClientOp::PositionChanged { card: c.clone(), rested: false }));
+    }
+    out
+}
+
+/// The end of a battle by hand: every guardian moved to its owner's drop zone.
+fn guardians_retired(s: &VanguardState) -> Vec<E> {
+    s.players.enumerate().flat_map(|(seat, p)| p.guardians.iter().map(move |c| mv(seat, c, Place::Drop))).collect()
 }

@@ -74,6 +74,8 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
         ChatMessage { .. } => {}
         SpectatorJoined { user } => spectator_joined(&mut s, user),
         SpectatorLeft { user } => spectator_left(&mut s, user),
+        // The ledger's part only: Vanguard's own events move its cards.
+        Common(c) => crate::game::common::record(&mut s.ledger, c),
     }
     s
 }
@@ -293,31 +295,11 @@ fn spectator_left(s: &mut VanguardState, user: &str) {
     s.spectators.remove(user);
 }
 
+/// A manual operation of the client: dispatches to the evolve function of its kind.
 fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
     match op {
-        ClientOp::Drew { card } => {
-            let turn_draw = s.active == Some(seat) && s.phase <= Phase::Ride;
-            let drew = s.players.get(seat).is_some_and(|p| p.turn.drew);
-            put(s, seat, card, Place::Hand);
-            if turn_draw && !drew {
-                if let Some(p) = s.players.get_mut(seat) {
-                    p.turn.drew = true;
-                }
-            } else if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Draw) && c.seat == seat)
-            {
-                ch.extra_done = true;
-            }
-        }
-        ClientOp::Checked { card } => {
-            if s.active == Some(seat) && s.phase == Phase::Battle {
-                drive_check(s, seat, card);
-                if let Some(p) = s.players.get_mut(seat) {
-                    p.turn.client_drives_left = p.turn.client_drives_left.saturating_sub(1);
-                }
-            } else {
-                damage_check(s, seat, card);
-            }
-        }
+        ClientOp::Drew { card } => client_drew(s, seat, card),
+        ClientOp::Checked { card } => client_checked(s, seat, card),
         ClientOp::ToTopOfDeck { card } => put(s, seat, card, Place::Deck),
         ClientOp::ToBottomOfDeck { card } => put(s, seat, card, Place::DeckBottom),
         ClientOp::ToHand { card } => put(s, seat, card, Place::Hand),
@@ -325,40 +307,15 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
         ClientOp::Milled { card } => put(s, seat, card, Place::Drop),
         ClientOp::SoulCharged { card } => put(s, seat, card, Place::Soul),
         ClientOp::BoundTop { card } => put(s, seat, card, Place::Bind),
-        ClientOp::PositionChanged { card, rested } => {
-            let is_vanguard =
-                s.players.get(seat).is_some_and(|p| p.on(Circle::Vanguard).is_some_and(|u| &u.card == card));
-            if let Some(u) = unit_mut(s, card) {
-                u.rested = *rested;
-            }
-            if *rested && is_vanguard && s.active == Some(seat) && s.phase == Phase::Battle {
-                let n = s.drive_count(seat);
-                if let Some(p) = s.players.get_mut(seat) {
-                    p.turn.client_drives_left = n;
-                }
-            }
-            if !*rested {
-                if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Stand) && c.seat == seat) {
-                    ch.extra_done = true;
-                }
-            }
-        }
+        ClientOp::PositionChanged { card, rested } => position_changed(s, seat, card, *rested),
         ClientOp::DamageFlipped { card, face_up } => {
             if let Some(p) = s.players.get_mut(seat) {
-                for (c, up) in &mut p.damage {
-                    if c == card {
-                        *up = *face_up;
-                    }
-                }
+                flip(&mut p.damage, card, *face_up);
             }
         }
         ClientOp::GZoneFlipped { card, face_up } => {
             if let Some(p) = s.players.get_mut(seat) {
-                for (c, up) in &mut p.g_zone {
-                    if c == card {
-                        *up = *face_up;
-                    }
-                }
+                flip(&mut p.g_zone, card, *face_up);
             }
         }
         ClientOp::LockChanged { card, locked } => {
@@ -371,18 +328,7 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
                 u.deleted = *deleted;
             }
         }
-        ClientOp::PowerEdited { card, mode, value } => {
-            if let Some(u) = unit_mut(s, card) {
-                match mode {
-                    PowerEdit::Add => u.power_turn += value,
-                    PowerEdit::Set => {
-                        u.power_set = Some(*value);
-                        u.power_turn = 0;
-                        u.power_battle = 0;
-                    }
-                }
-            }
-        }
+        ClientOp::PowerEdited { card, mode, value } => power_edited(s, card, *mode, *value),
         ClientOp::Rode { card } => {
             ride(s, seat, card);
             if let Some(p) = s.players.get_mut(seat) {
@@ -391,31 +337,8 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
         }
         ClientOp::Strode { g_unit, heart } => stride(s, seat, g_unit, heart),
         ClientOp::Legion { mate } => legion(s, seat, mate),
-        ClientOp::PhaseButton { phase } => {
-            if *phase == Phase::Ride && s.active != Some(seat) {
-                // The client has no turn button: the ride phase button starts the player's turn
-                // and stands their units (VGC-UI-2).
-                start_turn(s, s.turn + 1, seat);
-            }
-            if *phase == Phase::Ride {
-                if let Some(p) = s.players.get_mut(seat) {
-                    for u in p.units_mut() {
-                        u.power_turn = 0;
-                        u.crit_turn = 0;
-                    }
-                }
-            }
-            enter_phase(s, seat, *phase);
-        }
-        ClientOp::Moved { card, to } => {
-            let from_damage = s.find(card).is_some_and(|(_, p)| p == Place::Damage);
-            put(s, seat, card, *to);
-            if from_damage && *to == Place::Drop {
-                if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(TriggerType::Heal) && c.seat == seat) {
-                    ch.extra_done = true;
-                }
-            }
-        }
+        ClientOp::PhaseButton { phase } => phase_button(s, seat, *phase),
+        ClientOp::Moved { card, to } => client_moved(s, seat, card, *to),
         ClientOp::TriggerApplied { power_to, critical_to } => {
             trigger_power(s, power_to, critical_to.as_deref());
             if let Some(ch) = &mut s.check {
@@ -425,6 +348,100 @@ fn client(s: &mut VanguardState, seat: Seat, op: &ClientOp) {
                 }
             }
         }
+    }
+}
+
+/// The open trigger check of `seat` whose trigger is `trigger`, if any: its extra effect is done.
+fn trigger_extra_done(s: &mut VanguardState, seat: Seat, trigger: TriggerType) {
+    if let Some(ch) = s.check.as_mut().filter(|c| c.trigger == Some(trigger) && c.seat == seat) {
+        ch.extra_done = true;
+    }
+}
+
+fn client_drew(s: &mut VanguardState, seat: Seat, card: &str) {
+    let turn_draw = s.active == Some(seat) && s.phase <= Phase::Ride;
+    let drew = s.players.get(seat).is_some_and(|p| p.turn.drew);
+    put(s, seat, card, Place::Hand);
+    if turn_draw && !drew {
+        if let Some(p) = s.players.get_mut(seat) {
+            p.turn.drew = true;
+        }
+    } else {
+        trigger_extra_done(s, seat, TriggerType::Draw);
+    }
+}
+
+fn client_checked(s: &mut VanguardState, seat: Seat, card: &str) {
+    if s.active == Some(seat) && s.phase == Phase::Battle {
+        drive_check(s, seat, card);
+        if let Some(p) = s.players.get_mut(seat) {
+            p.turn.client_drives_left = p.turn.client_drives_left.saturating_sub(1);
+        }
+    } else {
+        damage_check(s, seat, card);
+    }
+}
+
+fn position_changed(s: &mut VanguardState, seat: Seat, card: &str, rested: bool) {
+    let is_vanguard = s.players.get(seat).is_some_and(|p| p.on(Circle::Vanguard).is_some_and(|u| u.card == card));
+    if let Some(u) = unit_mut(s, card) {
+        u.rested = rested;
+    }
+    if rested && is_vanguard && s.active == Some(seat) && s.phase == Phase::Battle {
+        let n = s.drive_count(seat);
+        if let Some(p) = s.players.get_mut(seat) {
+            p.turn.client_drives_left = n;
+        }
+    }
+    if !rested {
+        trigger_extra_done(s, seat, TriggerType::Stand);
+    }
+}
+
+/// Turns `card` of a zone of face-up flags face up or down.
+fn flip(zone: &mut [(String, bool)], card: &str, face_up: bool) {
+    for (c, up) in zone {
+        if c == card {
+            *up = face_up;
+        }
+    }
+}
+
+fn power_edited(s: &mut VanguardState, card: &str, mode: PowerEdit, value: i32) {
+    if let Some(u) = unit_mut(s, card) {
+        match mode {
+            PowerEdit::Add => u.power_turn += value,
+            PowerEdit::Set => {
+                u.power_set = Some(value);
+                u.power_turn = 0;
+                u.power_battle = 0;
+            }
+        }
+    }
+}
+
+fn phase_button(s: &mut VanguardState, seat: Seat, phase: Phase) {
+    if phase == Phase::Ride && s.active != Some(seat) {
+        // The client has no turn button: the ride phase button starts the player's turn and
+        // stands their units (VGC-UI-2).
+        start_turn(s, s.turn + 1, seat);
+    }
+    if phase == Phase::Ride {
+        if let Some(p) = s.players.get_mut(seat) {
+            for u in p.units_mut() {
+                u.power_turn = 0;
+                u.crit_turn = 0;
+            }
+        }
+    }
+    enter_phase(s, seat, phase);
+}
+
+fn client_moved(s: &mut VanguardState, seat: Seat, card: &str, to: Place) {
+    let from_damage = s.find(card).is_some_and(|(_, p)| p == Place::Damage);
+    put(s, seat, card, to);
+    if from_damage && to == Place::Drop {
+        trigger_extra_done(s, seat, TriggerType::Heal);
     }
 }
 

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::game::common::CommonEvent;
 use crate::game::Seat;
 
 /// A circle of one player's field (VG-ZONE-4, VG-ZONE-5, VG-ZONE-9). The front row is
@@ -366,6 +367,10 @@ pub enum VanguardEvent {
     SpectatorJoined { user: String },
     /// A spectator stopped watching.
     SpectatorLeft { user: String },
+    /// Seeds, reveals, dice, random picks and the escape hatches, as every game records them
+    /// (a die roll or a coin an effect asks for, a sealed choice). Vanguard's own events move its
+    /// cards; the common escape hatches are recorded, not folded onto the board.
+    Common(CommonEvent),
 }
 
 impl VanguardEvent {
@@ -412,6 +417,7 @@ impl VanguardEvent {
             | ModifierApplied { .. }
             | SpectatorJoined { .. }
             | SpectatorLeft { .. } => None,
+            Common(c) => c.seat(),
         }
     }
 

@@ -18,6 +18,13 @@
 //! by hand. A [`events::ClientOp`] validates what the client enforces and the rules the operation
 //! itself breaks; an imported client log keeps every line as recorded, and the audit names each
 //! line's broken rule with its sequence number (see [`rules`]).
+//!
+//! Rules versions ([`VanguardRules`]): version 1 ([`Vanguard`]) is the game as released, turn
+//! order checked by `VG-*` IDs only; version 2 ([`VanguardV2`], what new games record) also
+//! refuses a seat the game does not await (`KIFU-TURN-1`; a chat line interjects). Both record
+//! the common events ([`events::CommonEvent`], appended last) and share every rule, fold and
+//! agent. The cards are the shared registry ([`crate::game::cards::Cards`]) over Vanguard's
+//! main-and-G deck lists.
 
 pub mod agent;
 pub mod apply;
@@ -37,15 +44,24 @@ pub use config::VanguardConfig;
 pub use events::{ClientOp, VanguardEvent};
 pub use state::VanguardState;
 
-/// The Cardfight!! Vanguard ruleset.
-pub struct Vanguard;
+/// The Cardfight!! Vanguard ruleset under rules version `V`. Every released version stays behind
+/// its number (see [`crate::game::versions`]), so a stored game replays and audits under its own
+/// rules. The versions share every rule, event and agent; version 2 also refuses an action by a
+/// seat the game does not await (`KIFU-TURN-1`), which version 1's findings never named.
+pub struct VanguardRules<const V: u32>;
+/// Version 1, as released: the pinned fixtures, every game recorded before version 2, and the
+/// client logs `kifu game import --from vgc-log` reads (the client never held a player to a turn).
+pub type Vanguard = VanguardRules<1>;
+/// Version 2, the newest: what new games record.
+pub type VanguardV2 = VanguardRules<2>;
 
-impl Game for Vanguard {
+impl<const V: u32> Game for VanguardRules<V> {
     const RULESET: &'static str = "vanguard";
-    const RULESET_VERSION: u32 = 1;
+    const RULESET_VERSION: u32 = V;
     const SEATS: SeatRange = SeatRange::TWO;
-    // Turn order is checked by the game's own rule IDs, which the pinned fixtures' findings name.
-    const CHECKS_AWAITED: bool = false;
+    // Version 1 checked turn order only by the game's own rule IDs, which its games' findings
+    // name; version 2 also refuses a seat the game does not await.
+    const CHECKS_AWAITED: bool = V >= 2;
 
     crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
 
@@ -79,5 +95,10 @@ impl Game for Vanguard {
             (Some(a), None) if state.phase == events::Phase::End => vec![opponent(a)],
             (Some(a), _) => vec![a],
         }
+    }
+
+    /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever the game awaits.
+    fn interjects(_state: &VanguardState, event: &VanguardEvent) -> bool {
+        event.is_table_talk()
     }
 }

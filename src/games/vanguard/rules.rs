@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use super::catalog::{CardDef, TriggerType};
 use super::config::{GradeAssistRemoval, Limit, SimultaneousLoss};
-use super::events::{Circle, ClientOp, EffectKind, Phase, Place, PowerEdit, VanguardEvent};
+use super::events::{Circle, ClientOp, CommonEvent, EffectKind, Phase, Place, PowerEdit, VanguardEvent};
 use super::state::VanguardState;
 use crate::game::{RuleId, Seat, Violation};
 
@@ -79,8 +79,8 @@ impl<'a> Check<'a> {
         c
     }
 
+    /// The checks every event gets, then the one check of its kind.
     fn event(&mut self, event: &VanguardEvent) {
-        use VanguardEvent::*;
         let s = self.s;
         if event.is_table_talk() {
             return;
@@ -95,160 +95,52 @@ impl<'a> Check<'a> {
             self.v("VG-WIN-4", "the game is over; nothing may be played after the result");
             return;
         }
-        if !matches!(event, GameEnded { .. }) {
-            for (seat, reason) in s.losses() {
-                let (rule, why) = match reason {
-                    super::events::LossReason::SixDamage => (
-                        "VG-WIN-2",
-                        format!("{} has {} damage", s.name(seat), s.players.get(seat).map_or(0, |p| p.damage_count())),
-                    ),
-                    super::events::LossReason::DeckOut => {
-                        ("VG-WIN-3", format!("{} has no cards in the deck", s.name(seat)))
-                    }
-                };
-                self.v(rule, format!("{why}, so the game was already lost; no loss was recorded and play went on"));
-            }
+        if !matches!(event, VanguardEvent::GameEnded { .. }) {
+            self.unrecorded_losses();
         }
+        self.event_of_kind(event);
+    }
+
+    /// A loss the state shows that no `GameEnded` recorded (VG-WIN-2, VG-WIN-3).
+    fn unrecorded_losses(&mut self) {
+        let s = self.s;
+        for (seat, reason) in s.losses() {
+            let (rule, why) = match reason {
+                super::events::LossReason::SixDamage => (
+                    "VG-WIN-2",
+                    format!("{} has {} damage", s.name(seat), s.players.get(seat).map_or(0, |p| p.damage_count())),
+                ),
+                super::events::LossReason::DeckOut => {
+                    ("VG-WIN-3", format!("{} has no cards in the deck", s.name(seat)))
+                }
+            };
+            self.v(rule, format!("{why}, so the game was already lost; no loss was recorded and play went on"));
+        }
+    }
+
+    /// Dispatches to the check of the event's kind.
+    fn event_of_kind(&mut self, event: &VanguardEvent) {
+        use VanguardEvent::*;
         match event {
-            StartingVanguardSet { seat, card } => {
-                if s.phase != Phase::Setup || s.players.get(*seat).is_some_and(|p| p.vanguard.is_some()) {
-                    self.v("VG-SETUP-1", format!("{} already has a starting vanguard", s.name(*seat)));
-                }
-                if self.holds(*seat, Place::DeckSearch, card)
-                    && (grade(s.def(card)) != 0 || s.def(card).is_some_and(|d| d.is_g_unit()))
-                {
-                    self.v("VG-SETUP-1", format!("{} is not a grade-0 unit", self.label(card)));
-                }
-            }
-            FirstPlayerDetermined { first } => {
-                if s.phase != Phase::Setup || s.first.is_some() {
-                    self.v("VG-SETUP-2", "the first player was already determined");
-                }
-                self.out.extend(crate::game::rules::check_seat(*first, 2));
-            }
+            StartingVanguardSet { seat, card } => self.starting_vanguard(*seat, card),
+            FirstPlayerDetermined { first } => self.first_player(*first),
             DeckShuffled { .. } => {}
-            OpeningHandDrawn { seat, cards } => {
-                let p = s.players.get(*seat);
-                if s.phase != Phase::Setup || p.is_some_and(|p| p.hand_drawn) {
-                    self.v("VG-SETUP-3", format!("{} already drew an opening hand", s.name(*seat)));
-                } else if p.is_some_and(|p| p.vanguard.is_none()) {
-                    self.v("VG-SETUP-3", "the starting vanguard is placed before the opening hand is drawn");
-                }
-                if cards.len() != 5 {
-                    self.v("VG-SETUP-3", format!("the opening hand has {} cards; it is exactly 5", cards.len()));
-                }
-                self.distinct(cards, "KIFU-CARD-1");
-                for c in cards {
-                    self.holds(*seat, Place::DeckSearch, c);
-                }
-            }
-            Redrawn { seat, returned, drawn } => {
-                let p = s.players.get(*seat);
-                if s.phase != Phase::Setup || s.revealed || !p.is_some_and(|p| p.hand_drawn) {
-                    self.v("VG-SETUP-4", "a redraw follows the opening hand, before the vanguards are flipped");
-                }
-                if p.is_some_and(|p| p.redrawn) {
-                    self.v("VG-SETUP-4", format!("{} already redrew: at most once per game", s.name(*seat)));
-                }
-                if drawn.len() != returned.len() {
-                    self.v(
-                        "VG-SETUP-4",
-                        format!(
-                            "{} cards returned but {} drawn; exactly as many are drawn",
-                            returned.len(),
-                            drawn.len()
-                        ),
-                    );
-                }
-                self.distinct(returned, "KIFU-CARD-1");
-                self.distinct(drawn, "KIFU-CARD-1");
-                for c in returned {
-                    self.holds(*seat, Place::Hand, c);
-                }
-                for c in drawn.iter().filter(|c| !returned.contains(c)) {
-                    self.holds(*seat, Place::DeckSearch, c);
-                }
-            }
-            VanguardsRevealed {} => {
-                let ready = s.players.iter().all(|p| p.vanguard.is_some() && p.hand_drawn);
-                if s.phase != Phase::Setup || s.revealed {
-                    self.v("VG-SETUP-5", "the vanguards were already flipped");
-                } else if !ready || s.first.is_none() {
-                    self.v(
-                        "VG-SETUP-5",
-                        "the vanguards are flipped once both starting vanguards, the first player and both hands are set",
-                    );
-                }
-            }
+            OpeningHandDrawn { seat, cards } => self.opening_hand(*seat, cards),
+            Redrawn { seat, returned, drawn } => self.redrawn(*seat, returned, drawn),
+            VanguardsRevealed {} => self.vanguards_revealed(),
             TurnStarted { turn, seat } => self.turn_started(*turn, *seat),
             PhaseEntered { seat, phase } => self.phase_entered(*seat, *phase),
-            CardDrawn { seat, card } => {
-                if self.in_turn(*seat, "VG-DRAW-1", "drawing") {
-                    self.phase(Phase::Draw, "VG-DRAW-1", "the turn's draw");
-                    if s.players.get(*seat).is_some_and(|p| p.turn.drew) {
-                        self.v("VG-DRAW-1", "the draw phase draws one card, and it was drawn");
-                    }
-                }
-                self.holds(*seat, Place::DeckSearch, card);
-            }
+            CardDrawn { seat, card } => self.card_drawn(*seat, card),
             GradeAssisted { seat, taken, removed } => self.grade_assist(*seat, taken.as_deref(), removed),
-            Rode { seat, card } => {
-                if self.in_turn(*seat, "VG-RIDE-1", "riding") {
-                    self.phase(Phase::Ride, "VG-RIDE-1", "a normal ride");
-                    if s.players.get(*seat).is_some_and(|p| p.turn.rode) {
-                        self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
-                    }
-                }
-                self.ride_checks(*seat, card, "VG-RIDE-8");
-            }
-            SuperiorRode { seat, card, from, source } => {
-                self.known(source);
-                self.holds(*seat, *from, card);
-                if s.players.get(*seat).is_some_and(|p| p.g_unit.is_some()) {
-                    self.v("VG-RIDE-8", "no ride while a G unit is on the vanguard circle");
-                }
-            }
-            ForerunnerCalled { seat, card, circle } => {
-                if s.ridden_upon.as_ref() != Some(&(*seat, card.clone())) {
-                    self.v("VG-KW-1", format!("{} was not the unit just ridden upon", self.label(card)));
-                }
-                let def = self.known(card);
-                if def.is_some_and(|d| !d.has("forerunner")) {
-                    self.v("VG-KW-1", format!("{} has no Forerunner", self.label(card)));
-                }
-                let clan = s
-                    .players
-                    .get(*seat)
-                    .and_then(|p| p.vanguard.as_ref())
-                    .and_then(|u| s.def(&u.card))
-                    .map(|d| &d.clan);
-                if def.is_some_and(|d| Some(&d.clan) != clan) {
-                    self.v("VG-KW-1", "forerunner needs a unit of the same clan to ride on it");
-                }
-                self.rear_circle(*circle);
-            }
+            Rode { seat, card } => self.rode(*seat, card),
+            SuperiorRode { seat, card, from, source } => self.superior_rode(*seat, card, *from, source),
+            ForerunnerCalled { seat, card, circle } => self.forerunner(*seat, card, *circle),
             Strode { seat, g_unit, heart, discarded } => {
                 self.strode(*seat, g_unit, heart, Some(discarded), "VG-STRIDE-1")
             }
-            Called { seat, card, circle } => {
-                if self.in_turn(*seat, "VG-MAIN-1", "calling") {
-                    self.main_phase("VG-MAIN-1", "a call");
-                }
-                if self.holds(*seat, Place::Hand, card) {
-                    self.call_grade(*seat, card);
-                }
-                self.rear_circle(*circle);
-            }
+            Called { seat, card, circle } => self.called(*seat, card, *circle),
             SuperiorCalled { seat, card, from, circle, source } => {
-                self.known(source);
-                if !matches!(from, Place::Drop | Place::Deck | Place::DeckSearch | Place::Hand) {
-                    self.v(
-                        "VG-MAIN-2",
-                        format!("superior calls come from the drop zone, deck or hand, not the {}", from.name()),
-                    );
-                }
-                self.holds(*seat, *from, card);
-                self.rear_circle(*circle);
+                self.superior_called(*seat, card, *from, *circle, source)
             }
             RearGuardMoved { seat, from, to } => {
                 if self.in_turn(*seat, "VG-MAIN-3", "moving a rear-guard") {
@@ -258,32 +150,9 @@ impl<'a> Check<'a> {
             }
             LegionPerformed { seat, returned, mate } => self.legion(*seat, Some(returned), mate, "VG-KW-8"),
             EffectActivated { seat, source, kind, .. } => self.effect(*seat, source, *kind),
-            CounterBlasted { seat, cards } => {
-                self.distinct(cards, "KIFU-CARD-1");
-                for c in cards {
-                    if self.holds(*seat, Place::Damage, c)
-                        && s.players.get(*seat).is_some_and(|p| p.damage.iter().any(|(d, up)| d == c && !up))
-                    {
-                        self.v("VG-COST-3", format!("{} is already face down", self.label(c)));
-                    }
-                }
-            }
-            SoulBlasted { seat, cards } => {
-                self.distinct(cards, "KIFU-CARD-1");
-                for c in cards {
-                    if !s.holds(*seat, Place::Soul, c) && s.def(c).is_some() {
-                        self.v("VG-COST-1", format!("{} is not in {}'s soul", self.label(c), s.name(*seat)));
-                    }
-                }
-            }
-            SoulCharged { seat, cards } => {
-                self.distinct(cards, "KIFU-CARD-1");
-                for c in cards {
-                    if !s.holds(*seat, Place::DeckSearch, c) && s.def(c).is_some() {
-                        self.v("VG-COST-2", format!("{} is not in {}'s deck", self.label(c), s.name(*seat)));
-                    }
-                }
-            }
+            CounterBlasted { seat, cards } => self.counter_blasted(*seat, cards),
+            SoulBlasted { seat, cards } => self.moved_from(*seat, cards, Place::Soul, "VG-COST-1", "soul"),
+            SoulCharged { seat, cards } => self.moved_from(*seat, cards, Place::DeckSearch, "VG-COST-2", "deck"),
             AttackDeclared { seat, attacker, target } => self.attack(*seat, *attacker, *target),
             Boosted { seat, booster } => self.boost(*seat, *booster),
             GuardianCalled { seat, card } => {
@@ -298,33 +167,8 @@ impl<'a> Check<'a> {
                     self.intercept(*circle, &u.card.clone());
                 }
             }
-            DriveChecked { seat, card } => {
-                match &s.attack {
-                    Some(a) if a.seat == *seat && a.hit.is_none() => {
-                        if a.attacker != Circle::Vanguard {
-                            self.v("VG-BATTLE-7", "only a vanguard's attack drive checks");
-                        } else if a.drives_done >= a.drives_total {
-                            self.v(
-                                "VG-BATTLE-7",
-                                format!("this vanguard drive checks {} time(s), all done", a.drives_total),
-                            );
-                        }
-                    }
-                    _ => self.v("VG-BATTLE-7", "a drive check belongs to the attacker's attack, before it resolves"),
-                }
-                self.trigger_settled();
-                self.holds(*seat, Place::DeckSearch, card);
-            }
-            DamageChecked { seat, card } => {
-                match &s.attack {
-                    Some(a) if crate::game::opponent(a.seat) == *seat && a.hit == Some(true) && a.damage_left > 0 => {}
-                    _ => {
-                        self.v("VG-BATTLE-11", "a damage check follows a hit on the vanguard, one per point of damage")
-                    }
-                }
-                self.trigger_settled();
-                self.holds(*seat, Place::DeckSearch, card);
-            }
+            DriveChecked { seat, card } => self.drive_checked(*seat, card),
+            DamageChecked { seat, card } => self.damage_checked(*seat, card),
             TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => self.trigger_resolved(
                 *seat,
                 power_to,
@@ -334,14 +178,7 @@ impl<'a> Check<'a> {
                 stood.as_deref(),
             ),
             AttackResolved { hit } => self.attack_resolved(*hit),
-            BattleEnded {} => match &s.attack {
-                None => self.v("VG-BATTLE-14", "no battle is in progress"),
-                Some(a) if a.hit.is_none() => self.v("VG-BATTLE-10", "the battle ends after the attack is resolved"),
-                Some(a) if a.damage_left > 0 => {
-                    self.v("VG-BATTLE-11", format!("{} damage check(s) still owed", a.damage_left))
-                }
-                Some(_) => self.trigger_settled(),
-            },
+            BattleEnded {} => self.battle_ended(),
             GameEnded { loser, .. } => self.game_ended(*loser),
             CardMoved { card, to, .. } => {
                 self.known(card);
@@ -350,13 +187,235 @@ impl<'a> Check<'a> {
             EffectResolved { source, .. } => {
                 self.known(source);
             }
-            ModifierApplied { card, .. } => {
-                if self.known(card).is_some() && s.find(card).is_none_or(|(_, p)| !matches!(p, Place::Circle(_))) {
-                    self.v("KIFU-CARD-1", format!("{} is not a unit on the field", self.label(card)));
-                }
-            }
+            ModifierApplied { card, .. } => self.modifier_applied(card),
             Client { seat, op } => self.client(*seat, op),
             ChatMessage { .. } | SpectatorJoined { .. } | SpectatorLeft { .. } => {}
+            Common(c) => self.common(c),
+        }
+    }
+
+    /// A common event: the shared checks ([`crate::game::common::validate`]) at a physical table
+    /// of two (the client's deck order is unknown, so no seed orders it); a revealed card must be
+    /// one of the game's.
+    fn common(&mut self, c: &CommonEvent) {
+        if let CommonEvent::CardRevealed { card, .. } = c {
+            self.known(card);
+        }
+        let cx = crate::game::common::Context {
+            ledger: &self.s.ledger,
+            seats: self.s.players.len().min(2),
+            mode: crate::game::commit::RandomMode::Physical,
+            contributors: &[0, 1],
+        };
+        self.out.extend(crate::game::common::validate(&cx, c));
+    }
+
+    fn starting_vanguard(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        if s.phase != Phase::Setup || s.players.get(seat).is_some_and(|p| p.vanguard.is_some()) {
+            self.v("VG-SETUP-1", format!("{} already has a starting vanguard", s.name(seat)));
+        }
+        if self.holds(seat, Place::DeckSearch, card)
+            && (grade(s.def(card)) != 0 || s.def(card).is_some_and(|d| d.is_g_unit()))
+        {
+            self.v("VG-SETUP-1", format!("{} is not a grade-0 unit", self.label(card)));
+        }
+    }
+
+    fn first_player(&mut self, first: Seat) {
+        let s = self.s;
+        if s.phase != Phase::Setup || s.first.is_some() {
+            self.v("VG-SETUP-2", "the first player was already determined");
+        }
+        self.out.extend(crate::game::rules::check_seat(first, 2));
+    }
+
+    fn opening_hand(&mut self, seat: Seat, cards: &[String]) {
+        let s = self.s;
+        let p = s.players.get(seat);
+        if s.phase != Phase::Setup || p.is_some_and(|p| p.hand_drawn) {
+            self.v("VG-SETUP-3", format!("{} already drew an opening hand", s.name(seat)));
+        } else if p.is_some_and(|p| p.vanguard.is_none()) {
+            self.v("VG-SETUP-3", "the starting vanguard is placed before the opening hand is drawn");
+        }
+        if cards.len() != 5 {
+            self.v("VG-SETUP-3", format!("the opening hand has {} cards; it is exactly 5", cards.len()));
+        }
+        self.distinct(cards, "KIFU-CARD-1");
+        for c in cards {
+            self.holds(seat, Place::DeckSearch, c);
+        }
+    }
+
+    fn redrawn(&mut self, seat: Seat, returned: &[String], drawn: &[String]) {
+        let s = self.s;
+        let p = s.players.get(seat);
+        if s.phase != Phase::Setup || s.revealed || !p.is_some_and(|p| p.hand_drawn) {
+            self.v("VG-SETUP-4", "a redraw follows the opening hand, before the vanguards are flipped");
+        }
+        if p.is_some_and(|p| p.redrawn) {
+            self.v("VG-SETUP-4", format!("{} already redrew: at most once per game", s.name(seat)));
+        }
+        if drawn.len() != returned.len() {
+            self.v(
+                "VG-SETUP-4",
+                format!("{} cards returned but {} drawn; exactly as many are drawn", returned.len(), drawn.len()),
+            );
+        }
+        self.distinct(returned, "KIFU-CARD-1");
+        self.distinct(drawn, "KIFU-CARD-1");
+        for c in returned {
+            self.holds(seat, Place::Hand, c);
+        }
+        for c in drawn.iter().filter(|c| !returned.contains(c)) {
+            self.holds(seat, Place::DeckSearch, c);
+        }
+    }
+
+    fn vanguards_revealed(&mut self) {
+        let s = self.s;
+        let ready = s.players.iter().all(|p| p.vanguard.is_some() && p.hand_drawn);
+        if s.phase != Phase::Setup || s.revealed {
+            self.v("VG-SETUP-5", "the vanguards were already flipped");
+        } else if !ready || s.first.is_none() {
+            self.v(
+                "VG-SETUP-5",
+                "the vanguards are flipped once both starting vanguards, the first player and both hands are set",
+            );
+        }
+    }
+
+    fn card_drawn(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        if self.in_turn(seat, "VG-DRAW-1", "drawing") {
+            self.phase(Phase::Draw, "VG-DRAW-1", "the turn's draw");
+            if s.players.get(seat).is_some_and(|p| p.turn.drew) {
+                self.v("VG-DRAW-1", "the draw phase draws one card, and it was drawn");
+            }
+        }
+        self.holds(seat, Place::DeckSearch, card);
+    }
+
+    fn rode(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        if self.in_turn(seat, "VG-RIDE-1", "riding") {
+            self.phase(Phase::Ride, "VG-RIDE-1", "a normal ride");
+            if s.players.get(seat).is_some_and(|p| p.turn.rode) {
+                self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
+            }
+        }
+        self.ride_checks(seat, card, "VG-RIDE-8");
+    }
+
+    fn superior_rode(&mut self, seat: Seat, card: &str, from: Place, source: &str) {
+        self.known(source);
+        self.holds(seat, from, card);
+        if self.s.players.get(seat).is_some_and(|p| p.g_unit.is_some()) {
+            self.v("VG-RIDE-8", "no ride while a G unit is on the vanguard circle");
+        }
+    }
+
+    fn forerunner(&mut self, seat: Seat, card: &str, circle: Circle) {
+        let s = self.s;
+        if s.ridden_upon.as_ref().is_none_or(|(who, c)| *who != seat || c != card) {
+            self.v("VG-KW-1", format!("{} was not the unit just ridden upon", self.label(card)));
+        }
+        let def = self.known(card);
+        if def.is_some_and(|d| !d.has("forerunner")) {
+            self.v("VG-KW-1", format!("{} has no Forerunner", self.label(card)));
+        }
+        let clan = s.players.get(seat).and_then(|p| p.vanguard.as_ref()).and_then(|u| s.def(&u.card)).map(|d| &d.clan);
+        if def.is_some_and(|d| Some(&d.clan) != clan) {
+            self.v("VG-KW-1", "forerunner needs a unit of the same clan to ride on it");
+        }
+        self.rear_circle(circle);
+    }
+
+    fn called(&mut self, seat: Seat, card: &str, circle: Circle) {
+        if self.in_turn(seat, "VG-MAIN-1", "calling") {
+            self.main_phase("VG-MAIN-1", "a call");
+        }
+        if self.holds(seat, Place::Hand, card) {
+            self.call_grade(seat, card);
+        }
+        self.rear_circle(circle);
+    }
+
+    fn superior_called(&mut self, seat: Seat, card: &str, from: Place, circle: Circle, source: &str) {
+        self.known(source);
+        if !matches!(from, Place::Drop | Place::Deck | Place::DeckSearch | Place::Hand) {
+            self.v(
+                "VG-MAIN-2",
+                format!("superior calls come from the drop zone, deck or hand, not the {}", from.name()),
+            );
+        }
+        self.holds(seat, from, card);
+        self.rear_circle(circle);
+    }
+
+    fn counter_blasted(&mut self, seat: Seat, cards: &[String]) {
+        let s = self.s;
+        self.distinct(cards, "KIFU-CARD-1");
+        for c in cards {
+            if self.holds(seat, Place::Damage, c)
+                && s.players.get(seat).is_some_and(|p| p.damage.iter().any(|(d, up)| d == c && !up))
+            {
+                self.v("VG-COST-3", format!("{} is already face down", self.label(c)));
+            }
+        }
+    }
+
+    /// A soul blast (from the soul) or a soul charge (from the deck): distinct cards, each where
+    /// the cost takes it from.
+    fn moved_from(&mut self, seat: Seat, cards: &[String], from: Place, rule: RuleId, what: &str) {
+        let s = self.s;
+        self.distinct(cards, "KIFU-CARD-1");
+        for c in cards {
+            if !s.holds(seat, from, c) && s.def(c).is_some() {
+                self.v(rule, format!("{} is not in {}'s {what}", self.label(c), s.name(seat)));
+            }
+        }
+    }
+
+    fn drive_checked(&mut self, seat: Seat, card: &str) {
+        match &self.s.attack {
+            Some(a) if a.seat == seat && a.hit.is_none() => {
+                if a.attacker != Circle::Vanguard {
+                    self.v("VG-BATTLE-7", "only a vanguard's attack drive checks");
+                } else if a.drives_done >= a.drives_total {
+                    self.v("VG-BATTLE-7", format!("this vanguard drive checks {} time(s), all done", a.drives_total));
+                }
+            }
+            _ => self.v("VG-BATTLE-7", "a drive check belongs to the attacker's attack, before it resolves"),
+        }
+        self.trigger_settled();
+        self.holds(seat, Place::DeckSearch, card);
+    }
+
+    fn damage_checked(&mut self, seat: Seat, card: &str) {
+        match &self.s.attack {
+            Some(a) if crate::game::opponent(a.seat) == seat && a.hit == Some(true) && a.damage_left > 0 => {}
+            _ => self.v("VG-BATTLE-11", "a damage check follows a hit on the vanguard, one per point of damage"),
+        }
+        self.trigger_settled();
+        self.holds(seat, Place::DeckSearch, card);
+    }
+
+    fn battle_ended(&mut self) {
+        match &self.s.attack {
+            None => self.v("VG-BATTLE-14", "no battle is in progress"),
+            Some(a) if a.hit.is_none() => self.v("VG-BATTLE-10", "the battle ends after the attack is resolved"),
+            Some(a) if a.damage_left > 0 => {
+                self.v("VG-BATTLE-11", format!("{} damage check(s) still owed", a.damage_left))
+            }
+            Some(_) => self.trigger_settled(),
+        }
+    }
+
+    fn modifier_applied(&mut self, card: &str) {
+        let s = self.s;
+        if self.known(card).is_some() && s.find(card).is_none_or(|(_, p)| !matches!(p, Place::Circle(_))) {
+            self.v("KIFU-CARD-1", format!("{} is not a unit on the field", self.label(card)));
         }
     }
 
@@ -916,37 +975,12 @@ impl<'a> Check<'a> {
         }
     }
 
+    /// A manual operation of the client: dispatches to the check of its kind.
     fn client(&mut self, seat: Seat, op: &ClientOp) {
-        let s = self.s;
-        let own_turn = s.active == Some(seat);
         match op {
-            ClientOp::Drew { card } => {
-                self.holds(seat, Place::DeckSearch, card);
-                let turn_draw = own_turn && s.phase <= Phase::Ride && !s.players.get(seat).is_some_and(|p| p.turn.drew);
-                let trigger_draw = s
-                    .check
-                    .as_ref()
-                    .is_some_and(|c| c.seat == seat && c.trigger == Some(TriggerType::Draw) && !c.extra_done);
-                if !turn_draw && !trigger_draw {
-                    self.v("VG-DRAW-1", "a card was drawn outside the turn's draw with no draw trigger to explain it");
-                }
-            }
-            ClientOp::Checked { card } => {
-                self.holds(seat, Place::DeckSearch, card);
-                self.trigger_settled();
-                if s.phase != Phase::Battle {
-                    self.v("VGC-OP-3", "the deck's right-click checks only during a battle phase");
-                } else if own_turn && s.players.get(seat).is_some_and(|p| p.turn.client_drives_left == 0) {
-                    self.v("VG-BATTLE-7", "a drive check with no drive check left for an attacking vanguard");
-                }
-            }
-            ClientOp::ToTopOfDeck { card } | ClientOp::ToBottomOfDeck { card } => {
-                self.known(card);
-                if s.def(card).is_some_and(|d| d.is_g_unit()) {
-                    self.v("VGC-UPD-2", "the client returns a G unit to the top of the G deck, never to the main deck");
-                }
-                self.place_rules(card, Place::Deck);
-            }
+            ClientOp::Drew { card } => self.client_drew(seat, card),
+            ClientOp::Checked { card } => self.client_checked(seat, card),
+            ClientOp::ToTopOfDeck { card } | ClientOp::ToBottomOfDeck { card } => self.client_to_deck(card),
             ClientOp::ToHand { card } => {
                 self.known(card);
             }
@@ -962,55 +996,92 @@ impl<'a> Check<'a> {
                 self.holds(seat, Place::GZone, card);
             }
             ClientOp::LockChanged { card, .. } => {
-                if let Some(c) = self.own_unit_any(card) {
-                    if c == Circle::Vanguard {
-                        self.v("VGC-OP-10", "the client locks rear-guards only");
-                    }
+                if self.own_unit_any(card) == Some(Circle::Vanguard) {
+                    self.v("VGC-OP-10", "the client locks rear-guards only");
                 }
             }
             ClientOp::DeleteChanged { card, .. } => {
-                if let Some(c) = self.own_unit_any(card) {
-                    if c != Circle::Vanguard {
-                        self.v("VGC-OP-11", "the client deletes the vanguard only");
-                    }
+                if self.own_unit_any(card).is_some_and(|c| c != Circle::Vanguard) {
+                    self.v("VGC-OP-11", "the client deletes the vanguard only");
                 }
             }
-            ClientOp::PowerEdited { card, mode, value } => {
-                self.own_unit_any(card);
-                if value % 100 != 0 && s.policies.power_multiple_is_rule {
-                    let what = if *mode == PowerEdit::Add { "added" } else { "set" };
-                    self.v("VGC-OP-12", format!("power {what} {value}: power edits must be multiples of 100"));
-                }
-            }
-            ClientOp::Rode { card } => {
-                if own_turn && s.players.get(seat).is_some_and(|p| p.turn.rode) {
-                    self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
-                }
-                if !own_turn || !matches!(s.phase, Phase::Stand | Phase::Draw | Phase::Ride) {
-                    self.v("VG-RIDE-1", "a normal ride belongs to one's own ride phase");
-                }
-                self.ride_checks(seat, card, "VGC-UPD-2");
-            }
+            ClientOp::PowerEdited { card, mode, value } => self.client_power(card, *mode, *value),
+            ClientOp::Rode { card } => self.client_rode(seat, card),
             ClientOp::Strode { g_unit, heart } => self.strode(seat, g_unit, heart, None, "VG-STRIDE-1"),
             ClientOp::Legion { mate } => self.legion(seat, None, mate, "VGC-UPD-2"),
             ClientOp::PhaseButton { phase } => self.phase_button(seat, *phase),
             ClientOp::Moved { card, to } => self.moved(seat, card, *to),
             ClientOp::TriggerApplied { power_to, critical_to } => {
-                let Some(ch) = s.check.as_ref().filter(|c| c.seat == seat && c.trigger.is_some() && !c.power_done)
-                else {
-                    self.v("VG-TRIG-1", "no trigger revealed by a drive or damage check is waiting for its power");
-                    return;
-                };
-                self.own_unit(seat, power_to);
-                match (ch.trigger, critical_to) {
-                    (Some(TriggerType::Critical), Some(c)) => {
-                        self.own_unit(seat, c);
-                    }
-                    (Some(TriggerType::Critical), None) => self.v("VG-TRIG-4", "a critical trigger gives +1 critical"),
-                    (_, Some(_)) => self.v("VG-TRIG-4", "only a critical trigger gives critical"),
-                    _ => {}
-                }
+                self.client_trigger(seat, power_to, critical_to.as_deref())
             }
+        }
+    }
+
+    fn client_drew(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        self.holds(seat, Place::DeckSearch, card);
+        let own_turn = s.active == Some(seat);
+        let turn_draw = own_turn && s.phase <= Phase::Ride && !s.players.get(seat).is_some_and(|p| p.turn.drew);
+        let trigger_draw =
+            s.check.as_ref().is_some_and(|c| c.seat == seat && c.trigger == Some(TriggerType::Draw) && !c.extra_done);
+        if !turn_draw && !trigger_draw {
+            self.v("VG-DRAW-1", "a card was drawn outside the turn's draw with no draw trigger to explain it");
+        }
+    }
+
+    fn client_checked(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        self.holds(seat, Place::DeckSearch, card);
+        self.trigger_settled();
+        if s.phase != Phase::Battle {
+            self.v("VGC-OP-3", "the deck's right-click checks only during a battle phase");
+        } else if s.active == Some(seat) && s.players.get(seat).is_some_and(|p| p.turn.client_drives_left == 0) {
+            self.v("VG-BATTLE-7", "a drive check with no drive check left for an attacking vanguard");
+        }
+    }
+
+    fn client_to_deck(&mut self, card: &str) {
+        self.known(card);
+        if self.s.def(card).is_some_and(|d| d.is_g_unit()) {
+            self.v("VGC-UPD-2", "the client returns a G unit to the top of the G deck, never to the main deck");
+        }
+        self.place_rules(card, Place::Deck);
+    }
+
+    fn client_power(&mut self, card: &str, mode: PowerEdit, value: i32) {
+        self.own_unit_any(card);
+        if value % 100 != 0 && self.s.policies.power_multiple_is_rule {
+            let what = if mode == PowerEdit::Add { "added" } else { "set" };
+            self.v("VGC-OP-12", format!("power {what} {value}: power edits must be multiples of 100"));
+        }
+    }
+
+    fn client_rode(&mut self, seat: Seat, card: &str) {
+        let s = self.s;
+        let own_turn = s.active == Some(seat);
+        if own_turn && s.players.get(seat).is_some_and(|p| p.turn.rode) {
+            self.v("VG-RIDE-3", "one normal ride per turn, and this turn's was made");
+        }
+        if !own_turn || !matches!(s.phase, Phase::Stand | Phase::Draw | Phase::Ride) {
+            self.v("VG-RIDE-1", "a normal ride belongs to one's own ride phase");
+        }
+        self.ride_checks(seat, card, "VGC-UPD-2");
+    }
+
+    fn client_trigger(&mut self, seat: Seat, power_to: &str, critical_to: Option<&str>) {
+        let s = self.s;
+        let Some(ch) = s.check.as_ref().filter(|c| c.seat == seat && c.trigger.is_some() && !c.power_done) else {
+            self.v("VG-TRIG-1", "no trigger revealed by a drive or damage check is waiting for its power");
+            return;
+        };
+        self.own_unit(seat, power_to);
+        match (ch.trigger, critical_to) {
+            (Some(TriggerType::Critical), Some(c)) => {
+                self.own_unit(seat, c);
+            }
+            (Some(TriggerType::Critical), None) => self.v("VG-TRIG-4", "a critical trigger gives +1 critical"),
+            (_, Some(_)) => self.v("VG-TRIG-4", "only a critical trigger gives critical"),
+            _ => {}
         }
     }
 

@@ -14,20 +14,17 @@ use super::events::{Circle, Phase, Place};
 use crate::game::commit::CommitmentLedger;
 use crate::game::{Outcome, Seat, Seats};
 
-/// The card definitions and the registered decks, shared by every state of a game.
-#[derive(Debug, Default)]
-pub struct Cards {
-    pub defs: BTreeMap<String, CardDef>,
-    pub decks: Vec<DeckList>,
-}
+/// The card definitions and the registered decks (main and G deck), shared by every state of a
+/// game: the registry every game shares, over Vanguard's deck lists.
+pub type Cards = crate::game::cards::Cards<CardDef, DeckList>;
 
-impl Cards {
-    /// The definition of a card instance, if the instance exists.
-    pub fn def(&self, instance: &str) -> Option<&CardDef> {
-        let (seat, g, index) = parse_instance(instance)?;
-        let deck = self.decks.get(usize::from(seat))?;
-        let id = if g { deck.g.get(index)? } else { deck.main.get(index)? };
-        self.defs.get(id)
+/// An instance names its seat's main deck (`p{seat}-{index}`) or G deck (`p{seat}-g{index}`).
+impl crate::game::cards::RegisteredDeck for DeckList {
+    fn card_at(&self, index: &str) -> Option<&String> {
+        match index.strip_prefix('g') {
+            Some(i) => self.g.get(i.parse::<usize>().ok()?),
+            None => self.main.get(index.parse::<usize>().ok()?),
+        }
     }
 }
 

@@ -287,6 +287,14 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
         ChatMessage { seat, text } => format!("{} said: {text}", n(seat)),
         SpectatorJoined { user } => format!("spectator {user} joined"),
         SpectatorLeft { user } => format!("spectator {user} left"),
+        // A revealed card is named to those who may see it where it lies.
+        Common(super::events::CommonEvent::CardRevealed { seat, card, .. }) if !visible_now(s, viewer, card) => {
+            format!("{} revealed a sealed card to the record", n(seat))
+        }
+        Common(super::events::CommonEvent::CardRevealed { seat, card, .. }) => {
+            format!("{} revealed {}", n(seat), l(card))
+        }
+        Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
     }
 }
 

@@ -31,8 +31,9 @@ fn t0() -> kifu::log::envelope::Timestamp {
     kifu::log::envelope::Timestamp(1_767_225_600_000_000)
 }
 
+/// Version 1's driver: the fixtures were recorded under it, so their recipes pin it.
 fn driver() -> &'static dyn Driver {
-    kifu::games::driver("vanguard").unwrap()
+    kifu::games::released("vanguard", 1).unwrap()
 }
 
 fn players() -> Vec<String> {

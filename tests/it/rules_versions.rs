@@ -1,0 +1,287 @@
+//! Naruto and Vanguard in the newest shape (rules version 2): new games self-play and audit clean
+//! under version 2, record the common events and are held to who may act (`KIFU-TURN-1`), while
+//! every pinned version 1 fixture still opens, replays and audits through the registry under its
+//! own rules, byte for byte as pinned.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+
+use kifu::clock::SteppingClock;
+use kifu::game::audit;
+use kifu::game::common::CommonEvent;
+use kifu::game::record;
+use kifu::game::replay::Step;
+use kifu::game::{AgentRng, Game, GameEntry, Viewer};
+use kifu::games::naruto::events::CoinSide;
+use kifu::games::naruto::{Naruto, NarutoEvent, NarutoV2};
+use kifu::games::vanguard::{Vanguard, VanguardEvent, VanguardV2};
+use kifu::log::envelope::{StreamId, Timestamp};
+use kifu::log::file;
+use kifu::store::sled_store::SledStore;
+use kifu::store::Store;
+
+use crate::game_support::{
+    cases, check_every_actor_was_awaited, check_self_play_audits_clean, fixture_summary, table, Case,
+};
+
+fn store() -> SledStore {
+    SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Version 2 self-plays and audits clean.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn naruto_v2_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
+    const _: () = assert!(NarutoV2::CHECKS_AWAITED && NarutoV2::RULESET_VERSION == 2);
+    check_self_play_audits_clean::<NarutoV2>(0..60, &[table(2)]);
+    check_every_actor_was_awaited::<NarutoV2>(0..60, &[table(2)]);
+}
+
+#[test]
+fn vanguard_v2_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
+    const _: () = assert!(VanguardV2::CHECKS_AWAITED && VanguardV2::RULESET_VERSION == 2);
+    check_self_play_audits_clean::<VanguardV2>(0..60, &[table(2)]);
+    check_every_actor_was_awaited::<VanguardV2>(0..60, &[table(2)]);
+}
+
+/// Given the registry, when it self-plays a new Naruto game, then the game is recorded under
+/// version 2, audits clean, and a digital game's seed is the common `SeedCommitted` /
+/// `SeedRevealed` (the dealer's, `seat: None`), never version 1's own seed events.
+#[test]
+fn a_new_naruto_game_records_version_2_and_the_common_seed_events() {
+    let driver = kifu::games::driver("naruto").unwrap();
+    assert_eq!(driver.ruleset_version(), 2);
+    let s = store();
+    let (mut common, mut digital) = (0, 0);
+    for seed in 0..12u64 {
+        let id = StreamId::new(&format!("v2-{seed}")).unwrap();
+        driver.self_play(&s, &id, seed, &table(2), Timestamp(0)).unwrap();
+        let log = s.export(&id).unwrap();
+        assert_eq!(log.header.v1().ruleset_version, 2);
+        let report = driver.audit(&log).unwrap();
+        assert!(report.is_clean() && report.outcome.is_some(), "seed {seed}: {:?}", report.findings);
+        let game = record::from_log::<NarutoV2>(&log).unwrap();
+        let events: Vec<&NarutoEvent> = game
+            .steps
+            .iter()
+            .filter_map(|st| match &st.entry {
+                GameEntry::Played(e) => Some(e),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            !events.iter().any(|e| matches!(e, NarutoEvent::SeedCommitted { .. } | NarutoEvent::SeedRevealed { .. })),
+            "seed {seed}: version 2 records the common seed events"
+        );
+        let seeds = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    NarutoEvent::Common(
+                        CommonEvent::SeedCommitted { seat: None, .. } | CommonEvent::SeedRevealed { seat: None, .. }
+                    )
+                )
+            })
+            .count();
+        if seeds > 0 {
+            assert_eq!(seeds, 2, "seed {seed}: one commitment and one reveal");
+            digital += 1;
+        }
+        common += seeds;
+    }
+    assert!(digital > 0 && common > 0, "no digital game among twelve");
+}
+
+/// Version 2's self-play mixes every policy row through the shared `mix_policies`: over a few
+/// dozen seeds every row of its table takes some value other than the default.
+#[test]
+fn naruto_v2_self_play_mixes_every_policy_row() {
+    use kifu::game::policy::PolicyTable;
+    let mut moved: std::collections::BTreeSet<String> = Default::default();
+    for seed in 0..64u64 {
+        let (config, _) = NarutoV2::self_play_config(&table(2), &mut AgentRng::seed_from_u64(seed));
+        let defaults = kifu::games::naruto::config::Policies::default().to_pairs();
+        for (pair, default) in config.policies().to_pairs().into_iter().zip(defaults) {
+            if pair != default {
+                moved.insert(pair.0.to_string());
+            }
+        }
+        if config.v1().shuffles == kifu::games::naruto::config::ShuffleMode::Digital {
+            moved.insert("shuffles".into());
+        }
+    }
+    use kifu::game::selfplay::Mix;
+    let rows: Vec<&str> = kifu::games::naruto::agent::V2_MIX
+        .iter()
+        .map(|m| match m {
+            Mix::Coin { key, .. } | Mix::Pick { key, .. } | Mix::Maybe { key, .. } => *key,
+        })
+        .collect();
+    for row in rows {
+        assert!(moved.contains(row), "{row} never left its default: {moved:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Version 1's pinned fixtures still open, replay and audit through the registry.
+// ---------------------------------------------------------------------------------------------
+
+/// Given the registry that now creates version 2 games, when it opens each pinned version 1
+/// fixture of Naruto and Vanguard, then the fixture audits to its pinned line, replays to the end
+/// with a timeline entry per event, exports the same JSON lines as version 1's own driver, and
+/// stays version 1.
+#[test]
+fn every_version_1_fixture_still_opens_replays_and_audits_under_version_1() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
+    let mut seen = 0;
+    for (ruleset, expected) in [
+        ("naruto", "expected.txt"),
+        ("naruto", "expected-as-recorded.txt"),
+        ("vanguard", "expected-vanguard.txt"),
+        ("vanguard", "expected-as-recorded.txt"),
+    ] {
+        let registry = kifu::games::driver(ruleset).unwrap();
+        let v1 = kifu::games::released(ruleset, 1).unwrap();
+        assert_eq!(registry.ruleset_version(), 2);
+        let text = std::fs::read_to_string(dir.join(expected)).unwrap();
+        for line in text.lines().filter(|l| l.starts_with(ruleset)) {
+            let name = line.split(' ').next().unwrap();
+            let log = file::read(&std::fs::read(dir.join(format!("{name}.kifu"))).unwrap()).unwrap();
+            assert_eq!(log.header.v1().ruleset_version, 1, "{name}");
+            assert_eq!(fixture_summary(registry, name, &log), format!("{line}\n"), "{name}");
+            assert_eq!(registry.audit(&log).unwrap(), v1.audit(&log).unwrap(), "{name}");
+            assert_eq!(registry.export_jsonl(&log).unwrap(), v1.export_jsonl(&log).unwrap(), "{name}");
+            let session = registry.open(&log).unwrap();
+            assert_eq!(session.len(), log.head.len, "{name}");
+            assert_eq!(session.timeline(Viewer::Judge).len() as u64, log.head.len, "{name}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 8, "only {seen} fixtures");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Given/when/then: who may act, version 1 against version 2.
+// ---------------------------------------------------------------------------------------------
+
+/// The events of a self-played game of `G` from `seed` up to (not including) the first state
+/// `stop` accepts, and its configuration: a position that self-play reaches.
+fn given_until<G: Game>(seed: u64, stop: impl Fn(&G::State) -> bool) -> (G::Config, Vec<G::Event>, G::State) {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let (config, mut secrets) = G::self_play_config(&table(2), &mut rng);
+    let mut state = G::setup(&config).unwrap();
+    let mut given = Vec::new();
+    while !stop(&state) {
+        let event = G::agent_step(&state, &mut secrets, &mut rng).expect("the position comes up before the end");
+        G::ledger_mut(&mut state).at(given.len() as u64);
+        state = G::apply(state, &event);
+        given.push(event);
+    }
+    (config, given, state)
+}
+
+/// Runs a case through the recorder's checks (the game's `validate` and the seat checks every
+/// game shares, `KIFU-TURN-1` among them): `given` must audit clean, and the findings at `when`
+/// are `then`.
+fn recorded<G: Game>(name: &str, covers: &[&str], c: Case<G>) {
+    let kifu_only = c.then.iter().all(|id| id.starts_with("KIFU") || covers.contains(id));
+    assert!(kifu_only, "{name}: expects IDs it does not declare");
+    let crate::game_support::When::Event(when) = c.when else { panic!("{name}: a recorded case has an event") };
+    let players = G::players(&c.config);
+    let at = c.given.len() as u64;
+    let steps: Vec<Step<G::Event>> = c
+        .given
+        .into_iter()
+        .chain([when])
+        .enumerate()
+        .map(|(i, e)| Step {
+            seq: i as u64,
+            recorded_at: Timestamp(0),
+            actor: record::actor_for::<G>(&players, &e),
+            entry: GameEntry::Played(e),
+        })
+        .collect();
+    let (report, _) = audit::audit::<G>(c.config, steps).unwrap();
+    let before: Vec<_> = report.findings.iter().filter(|f| f.seq.is_some_and(|s| s < at)).collect();
+    assert!(before.is_empty(), "{name}: the given events are not clean: {before:?}");
+    let mut got: Vec<&str> = report.findings.iter().filter(|f| f.seq == Some(at)).map(|f| f.rule.as_str()).collect();
+    got.sort();
+    got.dedup();
+    let mut want = c.then.clone();
+    want.sort();
+    assert_eq!(got, want, "{name}: findings {:?}", report.findings);
+}
+
+/// A Naruto block step (only the blocker is awaited) and the attacker, from a game of version `G`.
+fn naruto_block<G: Game<State = kifu::games::naruto::NarutoState, Event = NarutoEvent>>(
+) -> (G::Config, Vec<NarutoEvent>, u8) {
+    let (config, given, state) =
+        given_until::<G>(3, |s| s.step == kifu::games::naruto::events::Step::Block && s.result.is_none());
+    (config, given, state.attacker.unwrap())
+}
+
+/// The attacker flipping a coin for an effect during the block: Naruto's own rules record it
+/// whenever it happens (NAR-EQUIP-2 is recorded, not enforced).
+fn coin_by(seat: u8) -> NarutoEvent {
+    NarutoEvent::CoinFlipped { seat, result: CoinSide::Heads, purpose: "an effect".into() }
+}
+
+/// A Vanguard main phase (only the turn player is awaited) and the turn player.
+fn vanguard_main<G: Game<State = kifu::games::vanguard::VanguardState, Event = VanguardEvent>>(
+) -> (G::Config, Vec<VanguardEvent>, u8) {
+    let (config, given, state) =
+        given_until::<G>(2, |s| s.phase == kifu::games::vanguard::events::Phase::Main && s.result.is_none());
+    (config, given, state.active.unwrap())
+}
+
+fn note_by(seat: u8) -> VanguardEvent {
+    VanguardEvent::Common(CommonEvent::NoteRecorded { seat: Some(seat), note: "an effect resolved".into() })
+}
+
+cases! {
+    runner: recorded;
+    // Given a Naruto block step (the blocker awaited), when the attacker records a coin flip,
+    // then version 2 refuses it (KIFU-TURN-1) where version 1 recorded it.
+    naruto_v2_refuses_an_action_by_a_seat_it_does_not_await ["KIFU-TURN-1"] => {
+        let (config, given, attacker) = naruto_block::<NarutoV2>();
+        Case::<NarutoV2>::event(config, given, coin_by(attacker), &["KIFU-TURN-1"])
+    };
+    naruto_v1_records_the_same_action_as_released [] => {
+        let (config, given, attacker) = naruto_block::<Naruto>();
+        Case::<Naruto>::event(config, given, coin_by(attacker), &[])
+    };
+    // Given a Naruto block step, when the blocker (awaited) records the coin flip, then both
+    // versions accept it.
+    naruto_v2_accepts_the_awaited_seat [] => {
+        let (config, given, attacker) = naruto_block::<NarutoV2>();
+        Case::<NarutoV2>::event(config, given, coin_by(kifu::game::opponent(attacker)), &[])
+    };
+    // Given a Vanguard main phase (the turn player awaited), when the other player records a
+    // common note, then version 2 refuses it and version 1 does not.
+    vanguard_v2_refuses_an_action_by_a_seat_it_does_not_await ["KIFU-TURN-1"] => {
+        let (config, given, active) = vanguard_main::<VanguardV2>();
+        Case::<VanguardV2>::event(config, given, note_by(kifu::game::opponent(active)), &["KIFU-TURN-1"])
+    };
+    vanguard_v1_records_the_same_action_as_released [] => {
+        let (config, given, active) = vanguard_main::<Vanguard>();
+        Case::<Vanguard>::event(config, given, note_by(kifu::game::opponent(active)), &[])
+    };
+    // Talk at the table interjects: a chat line by the player not awaited is never refused.
+    vanguard_v2_lets_either_player_chat_at_any_moment [] => {
+        let (config, given, active) = vanguard_main::<VanguardV2>();
+        let chat = VanguardEvent::ChatMessage { seat: kifu::game::opponent(active), text: "gg".into() };
+        Case::<VanguardV2>::event(config, given, chat, &[])
+    };
+}
+
+/// Every case above names only the recorder's own IDs: the version difference is `KIFU-TURN-1`.
+#[test]
+fn the_version_cases_cover_only_kifu_ids() {
+    assert!(CASES.iter().all(|(_, ids)| ids.iter().all(|id| id.starts_with("KIFU-"))));
+    assert!(CASES.len() >= 6);
+}

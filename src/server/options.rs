@@ -126,36 +126,9 @@ pub async fn pick(
         Role::Judge => Actor::Judge(name),
         Role::Organizer => Actor::Organizer(name),
     };
-    let mut params = BTreeMap::new();
-    let mut count = 0;
-    for (k, v) in body.params {
-        let v = match v {
-            Values::One(s) => vec![s],
-            Values::Many(v) => v,
-        };
-        count += v.len();
-        params.insert(k, v);
-    }
-    if count > MAX_PARAM_VALUES {
-        return Err(AppError::BadRequest(format!("at most {MAX_PARAM_VALUES} parameter values in one pick")));
-    }
+    let params = flat_params(body.params)?;
     if !access.judge {
-        // An option of another seat is that seat's to pick: 403, not "no such option".
-        let live = g.session.live().clone();
-        let all: Vec<Seat> = (0..g.players.len()).filter_map(|s| Seat::try_from(s).ok()).collect();
-        let id = body.option.clone();
-        let owner = tokio::task::spawn_blocking(move || {
-            let live = live.read().unwrap_or_else(|p| p.into_inner());
-            live.options(&all).and_then(|o| o.into_iter().find(|o| o.id == id).map(|o| o.seat))
-        })
-        .await?;
-        if let Some(owner) = owner.filter(|o| !seats.contains(o)) {
-            return Err(AppError::Forbidden(format!(
-                "option {} is {}'s to pick, not yours",
-                body.option,
-                crate::game::seat_name(&g.players, owner)
-            )));
-        }
+        refuse_other_seats(&g, &seats, &body.option).await?;
     }
     let live = g.session.live().clone();
     let store = state.store().clone();
@@ -192,5 +165,44 @@ pub async fn pick(
         Err(GameError::Pick(e @ PickError::NotWritten { .. })) => Err(AppError::Refused(e.to_string())),
         Err(GameError::Pick(e)) => Err(AppError::Refused(e.to_string())),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// The parameters as name → values (a single value is a list of one), at most
+/// [`MAX_PARAM_VALUES`] values in all.
+fn flat_params(given: BTreeMap<String, Values>) -> AppResult<BTreeMap<String, Vec<String>>> {
+    let mut params = BTreeMap::new();
+    let mut count = 0;
+    for (k, v) in given {
+        let v = match v {
+            Values::One(s) => vec![s],
+            Values::Many(v) => v,
+        };
+        count += v.len();
+        params.insert(k, v);
+    }
+    if count > MAX_PARAM_VALUES {
+        return Err(AppError::BadRequest(format!("at most {MAX_PARAM_VALUES} parameter values in one pick")));
+    }
+    Ok(params)
+}
+
+/// 403 when `id` is an option open now to a seat outside `seats`: another seat's option is
+/// that seat's to pick, not "no such option".
+async fn refuse_other_seats(g: &OpenGame, seats: &[Seat], id: &str) -> AppResult<()> {
+    let live = g.session.live().clone();
+    let all: Vec<Seat> = (0..g.players.len()).filter_map(|s| Seat::try_from(s).ok()).collect();
+    let wanted = id.to_string();
+    let owner = tokio::task::spawn_blocking(move || {
+        let live = live.read().unwrap_or_else(|p| p.into_inner());
+        live.options(&all).and_then(|o| o.into_iter().find(|o| o.id == wanted).map(|o| o.seat))
+    })
+    .await?;
+    match owner.filter(|o| !seats.contains(o)) {
+        Some(owner) => Err(AppError::Forbidden(format!(
+            "option {id} is {}'s to pick, not yours",
+            crate::game::seat_name(&g.players, owner)
+        ))),
+        None => Ok(()),
     }
 }

@@ -219,17 +219,7 @@ fn attack_step(s: &LcState, rng: &mut AgentRng) -> Option<LcEvent> {
         }
     }
     if let Some(e) = expected_result(s) {
-        c.push((
-            6,
-            LcEvent::AttackResolved {
-                sword: e.sword,
-                against: e.against,
-                destroyed: e.destroyed,
-                points_lost: e.points_lost,
-                line_points_lost: e.line_points_lost,
-                prevented: e.prevented,
-            },
-        ));
+        c.push((6, e.event()));
     }
     // Flips come first: a resolution with a face-down card would not validate.
     pick(s, c, rng)

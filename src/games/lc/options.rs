@@ -259,14 +259,7 @@ fn attack(s: &LcState, seat: Seat, attacker_seat: Seat, o: &mut Vec<GameOption<L
             seat,
             label,
             std::iter::once(&a.attacker).chain(a.target.iter()).map(|c| concern(s, seat, c)).collect(),
-            LcEvent::AttackResolved {
-                sword: e.sword,
-                against: e.against,
-                destroyed: e.destroyed,
-                points_lost: e.points_lost,
-                line_points_lost: e.line_points_lost,
-                prevented: e.prevented,
-            },
+            e.event(),
         ));
     }
 }

@@ -41,6 +41,20 @@ pub struct Expected {
     pub prevented: bool,
 }
 
+impl Expected {
+    /// The `AttackResolved` event that records this result.
+    pub fn event(self) -> LcEvent {
+        LcEvent::AttackResolved {
+            sword: self.sword,
+            against: self.against,
+            destroyed: self.destroyed,
+            points_lost: self.points_lost,
+            line_points_lost: self.line_points_lost,
+            prevented: self.prevented,
+        }
+    }
+}
+
 /// Computes the pending attack's result from the cards' values, or `None` with no attack pending.
 pub fn expected_result(s: &LcState) -> Option<Expected> {
     let a = s.attack.as_ref()?;

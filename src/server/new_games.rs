@@ -105,24 +105,25 @@ pub async fn new_game(
     }
     let id = match &body.id {
         Some(id) => stream_id(id)?,
-        None => free_id(&state, &format!("{}-{}", body.game, body.players.join("-")))?.0,
+        None => free_id(&state, |n| format!("{}-{}-{n}", body.game, body.players.join("-")))?.0,
     };
     create(&state, id, &body.game, body.players, body.setup, None).await
 }
 
-/// The first free `<base>-<n>` stream id, and the one before it (the match's last game), if any.
-fn free_id(state: &AppState, base: &str) -> AppResult<(StreamId, Option<StreamId>)> {
+/// The first free stream id `name(n)` for n = 1, 2, ..., and the one before it (the match's last
+/// game), if any.
+fn free_id(state: &AppState, name: impl Fn(u32) -> String) -> AppResult<(StreamId, Option<StreamId>)> {
     let mut last = None;
     for n in 1..=MAX_GAMES_PER_MATCH {
-        let id = stream_id(&format!("{base}-{n}"))
-            .map_err(|_| AppError::BadRequest(format!("{base:?} makes no valid stream id: give an id")))?;
+        let id = stream_id(&name(n))
+            .map_err(|_| AppError::BadRequest(format!("{:?} is no valid stream id: give an id", name(n))))?;
         match state.store().head(&id) {
             Err(StoreError::UnknownStream(_)) => return Ok((id, last)),
             Err(e) => return Err(e.into()),
             Ok(_) => last = Some(id),
         }
     }
-    Err(AppError::Conflict(format!("{base} has {MAX_GAMES_PER_MATCH} games already")))
+    Err(AppError::Conflict(format!("{MAX_GAMES_PER_MATCH} games named like {} exist already: give an id", name(1))))
 }
 
 /// `POST /tournaments/{id}/rounds/{r}/tables/{t}/games`: the next game of a table's match.
@@ -173,7 +174,7 @@ async fn match_game(
         MatchPlace::Table(n) => ("t", n),
         MatchPlace::Pod(n) => ("p", n),
     };
-    let (sid, last) = free_id(&state, &format!("{id}-r{round}-{what}{n}-g"))?;
+    let (sid, last) = free_id(&state, |g| format!("{id}-r{round}-{what}{n}-g{g}"))?;
     // The match's last game still in play blocks the next one; a stream of that name that is not
     // a game of this match (bound elsewhere, or not at all) blocks it too.
     if let Some(last) = last {

@@ -37,6 +37,11 @@ pub enum ParamKind {
     Target,
     /// One of a few named choices.
     Choice,
+    /// A value only the seat's own page holds and kifu cannot list (a hash-chain link, the tip
+    /// a seat commits to): `values` is empty and any value is taken, in the form the label
+    /// names (64 hex digits); the rules check it when the pick is validated (a link must hash
+    /// to the seat's last one). Appended for FATE's dice chains.
+    Secret,
 }
 
 /// One value a parameter may take.
@@ -192,7 +197,7 @@ impl PickError {
         match self {
             PickError::Unknown { .. } => Some("KIFU-OPT-1"),
             PickError::Param(_) => Some("KIFU-OPT-2"),
-            PickError::Refused(v) => v.first().map(|v| v.rule.as_ref()),
+            PickError::Refused(v) => v.first().map(|v| v.rule),
             PickError::Stale { .. } | PickError::NotWritten { .. } => None,
         }
     }
@@ -203,6 +208,10 @@ impl PickError {
 fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
     if values.len() != param.count {
         return Err(PickError::Param(format!("{} takes {} value(s), {} given", param.name, param.count, values.len())));
+    }
+    if param.kind == ParamKind::Secret {
+        // Nothing to list: `fill` parses the value and `validate` judges it.
+        return Ok(());
     }
     let mut left: BTreeMap<&str, usize> = BTreeMap::new();
     for v in &param.values {
@@ -264,14 +273,14 @@ pub fn resolve<G: Game>(
 
 /// Keeps the options `validate` accepts: what a game's options function ends with, so an option
 /// is never offered that the rules would refuse. A parameter option is kept when its template
-/// (filled with its first allowed values) validates, or when it has values to pick; the pick
-/// itself is validated again.
+/// (filled with its first allowed values) validates, or when it has values to pick (or takes a
+/// secret, which has none to list); the pick itself is validated again.
 pub fn legal<G: Game>(state: &G::State, options: Vec<GameOption<G::Event>>) -> Vec<GameOption<G::Event>> {
     options
         .into_iter()
         .filter(|o| match &o.pick {
             Pick::Event(e) => G::validate(state, e).is_empty(),
-            Pick::Param { param, .. } => !param.values.is_empty(),
+            Pick::Param { param, .. } => param.kind == ParamKind::Secret || !param.values.is_empty(),
         })
         .collect()
 }

@@ -235,15 +235,14 @@ fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opti
             return Some(FateEvent::Common(CommonEvent::ChainCommitted { key: DICE_CHAIN.into(), seat, tip }));
         }
     }
-    let living = s.living();
-    let seat = match s.policies.first_master {
-        FirstMaster::FirstSeat => 0,
-        FirstMaster::Lot => match pending_pick(s) {
-            Some(i) => *living.get(i)?,
-            None => return draw(s, secrets, rng, None, Some(seat_labels(&living))),
-        },
-    };
-    Some(FateEvent::FirstActiveMasterChosen { seat })
+    // The first Active Master (and a digital lot) are the shared automatic steps.
+    if let Some(e) = super::options::automatic(s) {
+        return Some(e);
+    }
+    if s.policies.first_master == FirstMaster::FirstSeat || pending_pick(s).is_some() {
+        return None;
+    }
+    draw(s, secrets, rng, None, Some(seat_labels(&s.living())))
 }
 
 fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
@@ -281,15 +280,19 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Optio
         }
         Step::Encounter => {
             let seat = me?;
+            // The encounter and the random Servant, once their draw is recorded, are automatic.
+            if let Some(e) = super::options::automatic(s) {
+                return Some(e);
+            }
             if s.encounter_pending {
                 let candidates = servant_candidates(s, seat);
                 match pending_pick(s) {
-                    Some(i) => Some(RandomServantSelected { seat, target: *candidates.get(i)? }),
+                    Some(_) => None,
                     None => draw(s, secrets, rng, Some(seat), Some(seat_labels(&candidates))),
                 }
             } else {
                 match pending_die(s, 0) {
-                    Some(_) => Some(EncounterRolled { seat }),
+                    Some(_) => None,
                     None => draw(s, secrets, rng, Some(seat), None),
                 }
             }
@@ -347,8 +350,12 @@ fn battle_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opt
                     BattleEnded
                 } else {
                     let index = if s.policies.hand_pick == HandPick::Blind {
+                        // The card a recorded blind pick names is an automatic step.
+                        if let Some(e) = super::options::automatic(s) {
+                            return Some(e);
+                        }
                         match pending_pick(s) {
-                            Some(i) => i,
+                            Some(_) => return None,
                             None => return draw(s, secrets, rng, Some(winner), Some(position_labels(hand.len()))),
                         }
                     } else {

@@ -7,6 +7,7 @@
 //! - [`state`] and [`apply`]: the fold (total, no rule logic);
 //! - [`rules`]: `validate`, citing digest rule IDs;
 //! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
+//! - [`options`]: what a Master may record now, and the automatic steps kifu records itself;
 //! - [`agent`]: random legal play for self-play;
 //! - [`coverage`]: every `FATE-*` rule ID with how it is enforced (also `COVERAGE.md`).
 //!
@@ -14,6 +15,16 @@
 //! a turn has the steps of FATE-TURN ([`events::Step`]) and a battle the processes of FATE-BATTLE
 //! ([`events::Process`]). The Active Master and the Master whose turn it is are tracked apart; the
 //! turn order follows the `turn_order` policy (readings R1/R2 of FATE-PHASE-5).
+//!
+//! Automatic steps, recorded by kifu itself right after the action that makes them due
+//! ([`options::automatic`]): `FirstActiveMasterChosen` once the deal is over (seat 0 under
+//! `first_master=first-seat`, else the lot's result); a digital game's lot (`RandomPicked` from
+//! the dice chain) once every Master revealed its link; `EncounterRolled` once the encounter die
+//! is recorded; `RandomServantSelected` once its pick is recorded; `CardTakenFromHand` once a
+//! blind pick is recorded (`hand_pick=blind`). The other steps without a choice (`TurnStarted`,
+//! `CardsStood`, `ActiveMasterHandedOver`, `BattleServantsRevealed`, `BattleProcessEnded`,
+//! `DamageDealt`, `BattleEnded`, a digital game's seeded dice) are one-tap options of the Master
+//! who owes them, because a Command Spell or an effect may come first (FATE-CS-1, FATE-EFF-4).
 
 pub mod agent;
 pub mod apply;
@@ -21,6 +32,7 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod events;
+pub mod options;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -80,6 +92,14 @@ impl Game for Fate {
 
     fn awaited(state: &FateState) -> Vec<Seat> {
         state.may_act()
+    }
+
+    fn options(state: &FateState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<FateEvent>>> {
+        Some(options::options(state, seat))
+    }
+
+    fn automatic(state: &FateState) -> Option<FateEvent> {
+        options::automatic(state)
     }
 
     /// A Command Spell may be used at any moment (FATE-CS-1) and an effect activated outside

@@ -19,12 +19,12 @@ use crate::game::view::{AreaLayout, AreaStyle, CardView, GroupView, SeatView, Ta
 use crate::game::{BoardView, Seat, Viewer, Visibility};
 
 /// Who sees what `seat` alone may see: its hand, a card dealt or drawn to it, a hand pick.
-fn hand_visibility(seat: Seat) -> Visibility {
+pub(super) fn hand_visibility(seat: Seat) -> Visibility {
     Visibility::Owner(seat)
 }
 
 /// Who sees `seat`'s Servant: everyone once face up, its owner (and judges) while face down.
-fn servant_visibility(seat: Seat, face_down: bool) -> Visibility {
+pub(super) fn servant_visibility(seat: Seat, face_down: bool) -> Visibility {
     Visibility::public_or_owner(!face_down, seat)
 }
 

@@ -4,6 +4,7 @@ mod catalog;
 mod cli;
 mod coverage;
 mod fixtures;
+mod options;
 mod pods;
 mod rules;
 mod selfplay;

@@ -37,6 +37,11 @@ pub enum ParamKind {
     Target,
     /// One of a few named choices.
     Choice,
+    /// Values only the seat's own device holds (a card it sealed and the salt it sealed it with,
+    /// or the commitment it computed): no list can hold them, so any value is accepted here and
+    /// the rules check it against the seal in the log. `values` lists the seat's own cards as a
+    /// hint. Appended for BRK's hidden deployments and reveals.
+    Sealed,
 }
 
 /// One value a parameter may take.
@@ -203,6 +208,10 @@ impl PickError {
 fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
     if values.len() != param.count {
         return Err(PickError::Param(format!("{} takes {} value(s), {} given", param.name, param.count, values.len())));
+    }
+    if param.kind == ParamKind::Sealed {
+        // The seat's device supplies these; the rules check them against the seal.
+        return Ok(());
     }
     let mut left: BTreeMap<&str, usize> = BTreeMap::new();
     for v in &param.values {

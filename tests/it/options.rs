@@ -35,7 +35,7 @@ pub struct Reach {
 
 /// The options of the seats `event` may come from: its acting seat, or (an event of no seat,
 /// such as an attack's result) the seats the state awaits.
-fn offering<G: Game>(state: &G::State, event: &G::Event) -> Vec<kifu::game::options::GameOption<G::Event>> {
+pub(crate) fn offering<G: Game>(state: &G::State, event: &G::Event) -> Vec<kifu::game::options::GameOption<G::Event>> {
     let seats = G::acting_seat(event).map_or_else(|| G::awaited(state), |s| vec![s]);
     seats.into_iter().flat_map(|s| G::options(state, s).unwrap_or_default()).filter(|o| o.offers(event)).collect()
 }
@@ -162,7 +162,10 @@ fn store() -> SledStore {
 /// Records `events` through picks alone on a fresh game of `config`: each by the option of its
 /// seat that offers it (parameter values read back from the event), each automatic step by kifu
 /// itself. Returns the store, stream and the recorded entries with their actors.
-fn record_by_picks<G: Game>(config: &G::Config, events: &[G::Event]) -> (SledStore, StreamId, Vec<(Actor, G::Event)>) {
+pub(crate) fn record_by_picks<G: Game>(
+    config: &G::Config,
+    events: &[G::Event],
+) -> (SledStore, StreamId, Vec<(Actor, G::Event)>) {
     let s = store();
     let stream = StreamId::new("picked").unwrap();
     record::create::<G>(&s, &stream, config, Timestamp(1_767_225_600_000_000)).unwrap();

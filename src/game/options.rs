@@ -197,7 +197,7 @@ impl PickError {
         match self {
             PickError::Unknown { .. } => Some("KIFU-OPT-1"),
             PickError::Param(_) => Some("KIFU-OPT-2"),
-            PickError::Refused(v) => v.first().map(|v| v.rule.as_ref()),
+            PickError::Refused(v) => v.first().map(|v| v.rule),
             PickError::Stale { .. } | PickError::NotWritten { .. } => None,
         }
     }

@@ -148,7 +148,7 @@ fn every_played_event_of_the_lc_fixtures_is_an_option_or_an_automatic_step() {
         let stray: Vec<_> = r
             .unreachable
             .keys()
-            .filter(|k| !NOT_A_SEATS_OPTION.contains(&k.as_str()) && !(digital && DEALERS.contains(&k.as_str())))
+            .filter(|k| !(NOT_A_SEATS_OPTION.contains(&k.as_str()) || digital && DEALERS.contains(&k.as_str())))
             .collect();
         assert!(stray.is_empty(), "{name}: {r:?}");
         assert!(r.picks > 50, "{name}: {r:?}");
@@ -428,7 +428,8 @@ fn the_cli_registers_lists_creates_a_tables_game_from_them_and_records_it_by_pic
         break;
     }
     let audit = env.ok(&["game", "audit", "g1"]);
-    assert!(audit.contains("no violations") || audit.contains("0 finding"), "{audit}");
+    // The CLI's wording for a clean audit ("audit: clean — every event follows the rules").
+    assert!(audit.contains("audit: clean"), "{audit}");
 }
 
 #[test]

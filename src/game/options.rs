@@ -37,10 +37,12 @@ pub enum ParamKind {
     Target,
     /// One of a few named choices.
     Choice,
-    /// A value only the seat's own page holds and kifu cannot list (a hash-chain link, the tip
-    /// a seat commits to): `values` is empty and any value is taken, in the form the label
-    /// names (64 hex digits); the rules check it when the pick is validated (a link must hash
-    /// to the seat's last one). Appended for FATE's dice chains.
+    /// Values only the seat's own device holds and kifu cannot list: a hash-chain link or the
+    /// tip a seat commits to (FATE's dice chains), a card it sealed and the salt it sealed it
+    /// with (BRK's hidden deployments and reveals). Any values are taken, as many as `count`, in
+    /// the form the label names; the rules check them when the pick is validated (a link must
+    /// hash to the last one, a reveal must open its seal). `values` may list hints (the seat's
+    /// own cards) or be empty.
     Secret,
 }
 
@@ -210,7 +212,7 @@ fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
         return Err(PickError::Param(format!("{} takes {} value(s), {} given", param.name, param.count, values.len())));
     }
     if param.kind == ParamKind::Secret {
-        // Nothing to list: `fill` parses the value and `validate` judges it.
+        // The seat's device supplies these: `fill` parses them and `validate` judges them.
         return Ok(());
     }
     let mut left: BTreeMap<&str, usize> = BTreeMap::new();

@@ -6,7 +6,8 @@
 //! interrupt it, BRK-INT-5), blocks and interrupts actions on the stack, targets hidden cards by
 //! assumption (BRK-HID-9, revealing them, BRK-HID-11), reveals by choice, hides cards through
 //! the escape hatch (BRK-OPEN-7) and uses on-death features from the graveyard. Every event it
-//! returns validates clean.
+//! returns validates clean. The steps the rules fully determine come from
+//! [`super::options::automatic`], as a recorded game gets them, so both have one shape.
 
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt};
@@ -14,7 +15,6 @@ use rand::{Rng, RngExt};
 use super::catalog::{AbilityKind, CardDef, Catalog, DeckList, Trigger};
 use super::config::BrkConfig;
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
-use super::rules::{expected_protection, victory};
 use super::state::{BrkState, Piece, Status};
 use super::Brk;
 use crate::game::commit::{seal, AgentSecrets, Commitment};
@@ -229,7 +229,7 @@ fn act(s: &BrkState, secrets: &AgentSecrets, me: Seat, o: &Opt) -> E {
             seat: me,
             action: *action,
             by: by.clone(),
-            reason: "card text: Dispel makes it impossible".into(),
+            reason: super::options::INTERRUPT_REASON.into(),
         },
     }
 }
@@ -242,36 +242,22 @@ pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) 
     // Who acts comes from the game's "who may act" query, as the recorder sees it.
     let awaited = <Brk as Game>::awaited(s);
     if s.phase == Phase::Setup {
-        return Some(match awaited.iter().find(|x| !s.deployed(**x)) {
-            Some(&seat) => deploy(s, seat, secrets, rng),
-            None => E::TurnStarted { seat: awaited.first().copied().unwrap_or(0), turn: 1 },
-        });
+        if let Some(&seat) = awaited.iter().find(|x| !s.deployed(**x)) {
+            return Some(deploy(s, seat, secrets, rng));
+        }
     }
     if let Some(p) = s.pending_reveals.first().and_then(|id| s.piece(id)) {
         return Some(reveal(s, secrets, p, RevealReason::Targeted));
     }
-    if let Some(a) = s.payment_due() {
-        return Some(E::PaymentMade { action: a.id, resources: a.payment.clone() });
-    }
-    if let Some(a) = s.performing() {
-        let target = a.targets.iter().find(|t| !a.applied.contains(t)).cloned().unwrap_or_default();
-        let protected_by = expected_protection(s, a, &target);
-        return Some(E::EffectApplied { action: a.id, target, protected_by });
-    }
-    if s.declaring.is_none() {
-        if let Some((winner, reason)) = victory(s) {
-            return Some(E::GameEnded { winner, reason });
-        }
+    // The steps the rules fully determine (the next turn, the main phase, a passed-on stack's
+    // action, its payment and effects, the end) are the shared automatic ones.
+    if let Some(e) = super::options::automatic(s) {
+        return Some(e);
     }
     let active = s.active.unwrap_or(0);
     match s.phase {
-        Phase::Setup => None,
-        // The next turn's player starts it.
-        Phase::End => awaited.first().map(|&seat| E::TurnStarted { seat, turn: s.turn + 1 }),
-        Phase::Reveal => Some(match s.reveal_due().first() {
-            Some(p) => reveal(s, secrets, p, RevealReason::RevealSubphase),
-            None => E::MainPhaseEntered { seat: active },
-        }),
+        Phase::Setup | Phase::End => None,
+        Phase::Reveal => s.reveal_due().first().map(|p| reveal(s, secrets, p, RevealReason::RevealSubphase)),
         Phase::Main => main_step(s, secrets, rng, active, awaited.first().copied()),
     }
 }
@@ -279,11 +265,6 @@ pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) 
 /// `me`: the awaited seat, the priority holder (BRK-STACK-3).
 fn main_step(s: &BrkState, secrets: &AgentSecrets, rng: &mut AgentRng, active: Seat, me: Option<Seat>) -> Option<E> {
     let me = me?;
-    if s.passes >= 2 && s.declaring.is_none() {
-        if let Some(id) = s.next_to_perform() {
-            return Some(E::GameActionPerformed { action: id });
-        }
-    }
     let opts = options(s, secrets, me);
     if let Some(p) = &s.declaring {
         let mine: Vec<&Opt> = opts.iter().filter(|o| o.actor() == p).collect();
@@ -295,7 +276,7 @@ fn main_step(s: &BrkState, secrets: &AgentSecrets, rng: &mut AgentRng, active: S
     if r < 2 {
         let face_up: Vec<&Piece> = s.in_play(me).filter(|p| !p.hidden && p.instance.is_some()).collect();
         if let Some(p) = face_up.choose(rng) {
-            return Some(E::CardHidden { piece: p.id.clone(), cause: "an effect turned it face down".into() });
+            return Some(E::CardHidden { piece: p.id.clone(), cause: super::options::HIDE_CAUSE.into() });
         }
     }
     if r < 5 {

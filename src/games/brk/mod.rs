@@ -10,10 +10,18 @@
 //! - [`state`] and [`apply`]: the fold (total; it interrupts actions that became illegal, BRK-INT-5);
 //! - [`rules`]: `validate`, citing `BRK-*` IDs;
 //! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
+//! - [`options`]: what a seat may record now, and the automatic steps kifu records itself;
 //! - [`agent`]: random legal play for self-play;
 //! - [`coverage`]: every `BRK-*` rule ID with how it is enforced (also `COVERAGE.md`).
 //!
 //! Who may act: the priority holder (`BrkState::priority`), shown as a fact of every view.
+//!
+//! Automatic steps, recorded by kifu itself right after the action that makes them due
+//! ([`options::automatic`]): `TurnStarted` (both squads deployed, or the last turn ended),
+//! `MainPhaseEntered` (the Reveal subphase has nothing left to reveal), `GameActionPerformed`
+//! (both players passed), `PaymentMade` and `EffectApplied` (an action left the stack), and
+//! `GameEnded` (the skeleton's victory holds). Reveals are the controller's options: a sealed
+//! identity is opened with the instance and salt only its device holds.
 
 pub mod agent;
 pub mod apply;
@@ -21,6 +29,7 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod events;
+pub mod options;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -60,6 +69,14 @@ impl Game for Brk {
     /// (a reveal, a deployment, the active player's phase change).
     fn awaited(state: &BrkState) -> Vec<Seat> {
         state.awaited()
+    }
+
+    fn options(state: &BrkState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<BrkEvent>>> {
+        Some(options::options(state, seat))
+    }
+
+    fn automatic(state: &BrkState) -> Option<BrkEvent> {
+        options::automatic(state)
     }
 
     /// A reveal uses no stack (BRK-HID-5): a controller may reveal its hidden card without holding

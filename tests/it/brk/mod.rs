@@ -5,6 +5,7 @@ mod catalog;
 mod cli;
 mod coverage;
 mod fixtures;
+mod options;
 mod rules;
 mod selfplay;
 mod views;

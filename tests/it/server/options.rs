@@ -83,9 +83,9 @@ fn two_players_record_a_bound_lc_game_by_picking_options_and_it_equals_the_agent
             let event = &events[played];
             // Once, in the first turn, the judge forces an illegal action (passing another seat's
             // turn) and backs it up; the players then go on.
-            if !forced && state.turn.is_some() {
+            if let Some(turn) = state.turn.as_ref().filter(|_| !forced) {
                 forced = true;
-                let seat = 1 - state.turn.as_ref().unwrap().seat;
+                let seat = 1 - turn.seat;
                 let (st, body) = call(
                     &app,
                     "POST",

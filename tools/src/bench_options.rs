@@ -55,9 +55,18 @@ fn micros(d: Duration) -> String {
     format!("{:.1} µs", d.as_secs_f64() * 1e6)
 }
 
-/// The option of `event`'s seat (or, for an event of no seat, of an awaited seat) that offers it.
+/// The option of `event`'s seat that offers it; for an event of no seat, of an awaited seat
+/// first, then of any seat (a FATE battle's reveal, which either Master records, awaits nobody).
 fn offering<G: Game>(state: &G::State, event: &G::Event) -> Option<GameOption<G::Event>> {
-    let seats = G::acting_seat(event).map_or_else(|| G::awaited(state), |s| vec![s]);
+    let seats = match G::acting_seat(event) {
+        Some(s) => vec![s],
+        None => {
+            let mut seats = G::awaited(state);
+            let rest: Vec<_> = (0..G::SEATS.max).filter(|s| !seats.contains(s)).collect();
+            seats.extend(rest);
+            seats
+        }
+    };
     seats.into_iter().flat_map(|s| G::options(state, s).unwrap_or_default()).find(|o| o.offers(event))
 }
 
@@ -115,12 +124,14 @@ fn fixtures(prefix: &str) -> Vec<kifu::log::chain::VerifiedLog> {
 
 fn effort<G: Game>(games: u64) -> Effort {
     let mut e = Effort::default();
+    // The fewest seats the game seats (FATE seats three to six).
+    let players: Vec<String> = (0..G::SEATS.min.max(2)).map(|i| format!("player{i}")).collect();
     for log in fixtures(&format!("{}-", G::RULESET)) {
         let g = record::from_log::<G>(&log).unwrap();
         walk(&Replay::<G>::new(g.config, g.steps).unwrap(), &mut e);
     }
     for seed in 0..games {
-        let played = selfplay::self_play::<G>(seed, &["ana".into(), "rui".into()], 50_000).unwrap();
+        let played = selfplay::self_play::<G>(seed, &players, 50_000).unwrap();
         let steps = played
             .entries
             .into_iter()
@@ -200,16 +211,24 @@ fn main() {
     t.set_header(["measure", "result", "detail"]);
     for driver in kifu::games::drivers() {
         let name = driver.ruleset();
-        if name != Lc::RULESET {
-            t.add_row([format!("{name}: options"), "not written yet".into(), "recorded as JSON actions".into()]);
-            continue;
-        }
-        let mut e = effort::<Lc>(args.games);
+        let mut e = match name {
+            "lc" => effort::<Lc>(args.games),
+            "brk" => effort::<kifu::games::brk::Brk>(args.games),
+            "fate" => effort::<kifu::games::fate::Fate>(args.games),
+            _ => {
+                t.add_row([format!("{name}: options"), "not written yet".into(), "recorded as JSON actions".into()]);
+                continue;
+            }
+        };
         e.list_times.sort();
         t.add_row([
             format!("{name}: list a seat's options"),
             format!("p50 {} · p99 {}", micros(pct(&e.list_times, 50)), micros(pct(&e.list_times, 99))),
-            format!("{} listings, every awaited seat at every position of the fixtures and {} self-played games (target p99 < 2 ms)", e.list_times.len(), args.games),
+            format!(
+                "{} listings, every awaited seat at every position of the fixtures and {} self-played games (target p99 < 2 ms)",
+                e.list_times.len(),
+                args.games
+            ),
         ]);
         let unreachable: usize = e.unreachable.values().sum();
         t.add_row([

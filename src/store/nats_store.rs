@@ -271,7 +271,27 @@ fn says_cut_off(text: &str) -> bool {
 /// subjects $KV.<bucket>.>; it is created as one directly because the client's own bucket
 /// creation reads account fields that nats-server 2.9 (Debian's) does not send. No direct gets:
 /// reads go to the leader, so a key written through one server is seen at once by every other.
+/// Opens (creating it on first use) a bucket of shared records, retrying for a while what may
+/// pass by itself: a cluster that has just formed answers "no suitable peers for placement"
+/// until every peer has joined (found by `cluster_faults`, whose first command opens the token
+/// records of a fresh cluster). Creating the bucket is idempotent.
 async fn open_bucket(js: &jetstream::Context, bucket: &str, replicas: usize) -> Result<kv::Store, async_nats::Error> {
+    let deadline = tokio::time::Instant::now() + SETUP_PATIENCE;
+    loop {
+        match try_open_bucket(js, bucket, replicas).await {
+            Err(e) if transient(&e) && tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+async fn try_open_bucket(
+    js: &jetstream::Context,
+    bucket: &str,
+    replicas: usize,
+) -> Result<kv::Store, async_nats::Error> {
     js.get_or_create_stream(stream::Config {
         name: format!("KV_{bucket}"),
         subjects: vec![format!("$KV.{bucket}.>")],

@@ -257,80 +257,76 @@ fn random_option(
         return Some(GameOption::event(seat, format!("{label} (from the dice chain)"), vec![], e));
     }
     match among {
-        None => {
-            let values = (1..=6).map(|v| ParamValue { value: v.to_string(), label: v.to_string() }).collect();
-            let param =
-                Param { name: "die", label: "the die as it fell".into(), kind: ParamKind::Number, count: 1, values };
-            let template = FateEvent::Common(CommonEvent::DieRolled { seat: by, sides: 6, value: 1, seed: None });
-            param_option(
-                s,
-                seat,
-                label.to_string(),
-                vec![],
-                param,
-                template,
-                |e, v| match e {
-                    FateEvent::Common(CommonEvent::DieRolled { seat, sides, .. }) => {
-                        let value = v.first()?.parse().ok()?;
-                        Some(FateEvent::Common(CommonEvent::DieRolled {
-                            seat: *seat,
-                            sides: *sides,
-                            value,
-                            seed: None,
-                        }))
-                    }
-                    _ => None,
-                },
-                |e| match e {
-                    FateEvent::Common(CommonEvent::DieRolled { value, seed: None, .. }) => {
-                        Some(vec![value.to_string()])
-                    }
-                    _ => None,
-                },
-                &["1".to_string()],
-            )
-        }
-        Some(among) => {
-            let values = among
-                .iter()
-                .enumerate()
-                .map(|(i, (_, label))| ParamValue { value: i.to_string(), label: label.clone() })
-                .collect();
-            let names = among.into_iter().map(|(v, _)| v).collect();
-            let param = Param {
-                name: "picked",
-                label: "the result as it fell".into(),
-                kind: ParamKind::Choice,
-                count: 1,
-                values,
-            };
-            let template =
-                FateEvent::Common(CommonEvent::RandomPicked { seat: by, among: names, picked: 0, seed: None });
-            param_option(
-                s,
-                seat,
-                label.to_string(),
-                vec![],
-                param,
-                template,
-                |e, v| match e {
-                    FateEvent::Common(CommonEvent::RandomPicked { seat, among, .. }) => {
-                        let picked = v.first()?.parse().ok()?;
-                        let c = CommonEvent::RandomPicked { seat: *seat, among: among.clone(), picked, seed: None };
-                        Some(FateEvent::Common(c))
-                    }
-                    _ => None,
-                },
-                |e| match e {
-                    FateEvent::Common(CommonEvent::RandomPicked { picked, seed: None, .. }) => {
-                        Some(vec![picked.to_string()])
-                    }
-                    _ => None,
-                },
-                &["0".to_string()],
-            )
-        }
+        None => die_option(s, seat, by, label),
+        Some(among) => pick_option(s, seat, by, label, among),
     }
+}
+
+/// A die rolled at a physical table: its value (1 to 6) as it fell.
+fn die_option(s: &FateState, seat: Seat, by: Option<Seat>, label: &str) -> Option<GameOption<FateEvent>> {
+    let values = (1..=6).map(|v| ParamValue { value: v.to_string(), label: v.to_string() }).collect();
+    let param = Param { name: "die", label: "the die as it fell".into(), kind: ParamKind::Number, count: 1, values };
+    let template = FateEvent::Common(CommonEvent::DieRolled { seat: by, sides: 6, value: 1, seed: None });
+    param_option(
+        s,
+        seat,
+        label.to_string(),
+        vec![],
+        param,
+        template,
+        |e, v| match e {
+            FateEvent::Common(CommonEvent::DieRolled { seat, sides, .. }) => {
+                let value = v.first()?.parse().ok()?;
+                Some(FateEvent::Common(CommonEvent::DieRolled { seat: *seat, sides: *sides, value, seed: None }))
+            }
+            _ => None,
+        },
+        |e| match e {
+            FateEvent::Common(CommonEvent::DieRolled { value, seed: None, .. }) => Some(vec![value.to_string()]),
+            _ => None,
+        },
+        &["1".to_string()],
+    )
+}
+
+/// A random pick made at a physical table (a lot, a random Servant): the result as it fell.
+fn pick_option(
+    s: &FateState,
+    seat: Seat,
+    by: Option<Seat>,
+    label: &str,
+    among: Vec<(String, String)>,
+) -> Option<GameOption<FateEvent>> {
+    let values = among
+        .iter()
+        .enumerate()
+        .map(|(i, (_, label))| ParamValue { value: i.to_string(), label: label.clone() })
+        .collect();
+    let names = among.into_iter().map(|(v, _)| v).collect();
+    let param =
+        Param { name: "picked", label: "the result as it fell".into(), kind: ParamKind::Choice, count: 1, values };
+    let template = FateEvent::Common(CommonEvent::RandomPicked { seat: by, among: names, picked: 0, seed: None });
+    param_option(
+        s,
+        seat,
+        label.to_string(),
+        vec![],
+        param,
+        template,
+        |e, v| match e {
+            FateEvent::Common(CommonEvent::RandomPicked { seat, among, .. }) => {
+                let picked = v.first()?.parse().ok()?;
+                let c = CommonEvent::RandomPicked { seat: *seat, among: among.clone(), picked, seed: None };
+                Some(FateEvent::Common(c))
+            }
+            _ => None,
+        },
+        |e| match e {
+            FateEvent::Common(CommonEvent::RandomPicked { picked, seed: None, .. }) => Some(vec![picked.to_string()]),
+            _ => None,
+        },
+        &["0".to_string()],
+    )
 }
 
 /// A secret only the seat's page holds (64 hex digits), kept when the rules refuse nothing but
@@ -484,21 +480,8 @@ fn setup(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
 
 /// The actions of the step `seat` owes (its turn's steps, its part of a battle).
 fn turn(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
-    use FateEvent::*;
     if s.step == Step::TurnOver {
-        if s.handover_due() {
-            if let Some(from) = s.active_master.filter(|a| *a == seat) {
-                let to = s.next_living(from);
-                o.push(GameOption::event(
-                    seat,
-                    format!("Hand the Active Master status to {}", s.name(to)),
-                    vec![],
-                    ActiveMasterHandedOver { from, to },
-                ));
-            }
-        } else if s.step_owner() == Some(seat) {
-            o.push(GameOption::event(seat, "Start your turn", vec![], TurnStarted { seat }));
-        }
+        turn_over(s, seat, o);
         return;
     }
     if s.step == Step::Battle {
@@ -510,84 +493,117 @@ fn turn(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
     }
     let Some(m) = s.master(seat) else { return };
     match s.step {
-        Step::Stand => o.push(GameOption::event(seat, "Stand your resting cards", vec![], CardsStood { seat })),
-        Step::Draw if m.deck_count == 0 => o.push(GameOption::event(
+        Step::Stand => {
+            o.push(GameOption::event(seat, "Stand your resting cards", vec![], FateEvent::CardsStood { seat }))
+        }
+        Step::Draw => draw_step(s, seat, m.deck_count, o),
+        Step::Ritual => ritual(s, seat, o),
+        Step::Encounter if s.pending.is_empty() => encounter_step(s, seat, o),
+        Step::Declare => declare_step(s, seat, o),
+        Step::End => end_step(s, seat, m.hand.len(), o),
+        _ => {}
+    }
+}
+
+/// Between turns: the Active Master hands its status over, or the next Master starts its turn.
+fn turn_over(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
+    if s.handover_due() {
+        if let Some(from) = s.active_master.filter(|a| *a == seat) {
+            let to = s.next_living(from);
+            o.push(GameOption::event(
+                seat,
+                format!("Hand the Active Master status to {}", s.name(to)),
+                vec![],
+                FateEvent::ActiveMasterHandedOver { from, to },
+            ));
+        }
+    } else if s.step_owner() == Some(seat) {
+        o.push(GameOption::event(seat, "Start your turn", vec![], FateEvent::TurnStarted { seat }));
+    }
+}
+
+/// The draw step: a card of the seat's own deck, or nothing from an empty deck.
+fn draw_step(s: &FateState, seat: Seat, deck_count: usize, o: &mut Vec<GameOption<FateEvent>>) {
+    use FateEvent::CardDrawn;
+    if deck_count == 0 {
+        let label = "Draw a card (your deck is empty)";
+        o.push(GameOption::event(seat, label, vec![Concern::Zone("deck".into())], CardDrawn { seat, card: None }));
+        return;
+    }
+    o.extend(drawn_option(
+        s,
+        seat,
+        "Draw a card".into(),
+        1,
+        CardDrawn { seat, card: None },
+        |e, v| match e {
+            CardDrawn { seat, .. } => Some(CardDrawn { seat: *seat, card: open_cards(v).pop() }),
+            _ => None,
+        },
+        |e| match e {
+            CardDrawn { card: Some(CardRef::Open(c)), .. } => Some(vec![c.clone()]),
+            _ => None,
+        },
+    ));
+}
+
+/// The encounter step: the random Servant once the die called for one, else the die.
+fn encounter_step(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
+    if s.encounter_pending {
+        let candidates = servant_candidates(s, seat);
+        let among = seat_labels(&candidates).into_iter().zip(candidates.iter().map(|x| s.name(*x))).collect();
+        o.extend(random_option(s, seat, Some(seat), "Draw the random Servant", Some(among)));
+    } else {
+        o.extend(random_option(s, seat, Some(seat), "Roll the encounter die", None));
+    }
+}
+
+/// The declare step: an assault on each living Master, or none.
+fn declare_step(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
+    for target in s.living() {
+        o.push(GameOption::event(
             seat,
-            "Draw a card (your deck is empty)",
-            vec![Concern::Zone("deck".into())],
-            CardDrawn { seat, card: None },
-        )),
-        Step::Draw => o.extend(drawn_option(
+            format!("Declare an assault on {}", s.name(target)),
+            vec![Concern::Zone(format!("{}'s servant", s.name(target)))],
+            FateEvent::AssaultDeclared { seat, target },
+        ));
+    }
+    o.push(GameOption::event(seat, "Declare no assault", vec![], FateEvent::BattleStepSkipped { seat }));
+}
+
+/// The end step: discarding down to 4 cards (which cards, a parameter), then ending the turn.
+fn end_step(s: &FateState, seat: Seat, in_hand: usize, o: &mut Vec<GameOption<FateEvent>>) {
+    use FateEvent::HandDiscarded;
+    if in_hand >= 5 {
+        let values: Vec<ParamValue> = known_hand(s, seat).iter().map(|c| value(s, c)).collect();
+        let count = in_hand - 4;
+        let sample: Vec<String> = values.iter().take(count).map(|v| v.value.clone()).collect();
+        let param = Param {
+            name: "cards",
+            label: format!("the {count} card(s) you discard"),
+            kind: ParamKind::Card,
+            count,
+            values,
+        };
+        o.extend(param_option(
             s,
             seat,
-            "Draw a card".into(),
-            1,
-            CardDrawn { seat, card: None },
+            format!("Discard down to 4 cards ({count})"),
+            vec![Concern::Zone("hand".into())],
+            param,
+            HandDiscarded { seat, cards: vec![] },
             |e, v| match e {
-                CardDrawn { seat, .. } => Some(CardDrawn { seat: *seat, card: open_cards(v).pop() }),
+                HandDiscarded { seat, .. } => Some(HandDiscarded { seat: *seat, cards: v.to_vec() }),
                 _ => None,
             },
             |e| match e {
-                CardDrawn { card: Some(CardRef::Open(c)), .. } => Some(vec![c.clone()]),
+                HandDiscarded { cards, .. } => Some(cards.clone()),
                 _ => None,
             },
-        )),
-        Step::Ritual => ritual(s, seat, o),
-        Step::Encounter if s.pending.is_empty() => {
-            if s.encounter_pending {
-                let candidates = servant_candidates(s, seat);
-                let among = seat_labels(&candidates).into_iter().zip(candidates.iter().map(|x| s.name(*x))).collect();
-                o.extend(random_option(s, seat, Some(seat), "Draw the random Servant", Some(among)));
-            } else {
-                o.extend(random_option(s, seat, Some(seat), "Roll the encounter die", None));
-            }
-        }
-        Step::Declare => {
-            for target in s.living() {
-                o.push(GameOption::event(
-                    seat,
-                    format!("Declare an assault on {}", s.name(target)),
-                    vec![Concern::Zone(format!("{}'s servant", s.name(target)))],
-                    AssaultDeclared { seat, target },
-                ));
-            }
-            o.push(GameOption::event(seat, "Declare no assault", vec![], BattleStepSkipped { seat }));
-        }
-        Step::End => {
-            let n = m.hand.len();
-            if n >= 5 {
-                let values: Vec<ParamValue> = known_hand(s, seat).iter().map(|c| value(s, c)).collect();
-                let count = n - 4;
-                let sample: Vec<String> = values.iter().take(count).map(|v| v.value.clone()).collect();
-                let param = Param {
-                    name: "cards",
-                    label: format!("the {count} card(s) you discard"),
-                    kind: ParamKind::Card,
-                    count,
-                    values,
-                };
-                o.extend(param_option(
-                    s,
-                    seat,
-                    format!("Discard down to 4 cards ({count})"),
-                    vec![Concern::Zone("hand".into())],
-                    param,
-                    HandDiscarded { seat, cards: vec![] },
-                    |e, v| match e {
-                        HandDiscarded { seat, .. } => Some(HandDiscarded { seat: *seat, cards: v.to_vec() }),
-                        _ => None,
-                    },
-                    |e| match e {
-                        HandDiscarded { cards, .. } => Some(cards.clone()),
-                        _ => None,
-                    },
-                    &sample,
-                ));
-            }
-            o.push(GameOption::event(seat, "End your turn", vec![], TurnEnded { seat }));
-        }
-        _ => {}
+            &sample,
+        ));
     }
+    o.push(GameOption::event(seat, "End your turn", vec![], FateEvent::TurnEnded { seat }));
 }
 
 fn unveil_all(s: &FateState, seat: Seat) -> Vec<Unveiled> {

@@ -286,3 +286,20 @@ pub fn legal<G: Game>(state: &G::State, options: Vec<GameOption<G::Event>>) -> V
         })
         .collect()
 }
+
+/// The options of `state` that record `event`: its acting seat's; for an event of no seat (an
+/// attack's result), the awaited seats' first, then every other seat's (a FATE battle's reveal,
+/// which either Master of the battle records, awaits nobody). Empty when no option offers it:
+/// what the reachability tests and `tools/bench-options` count.
+pub fn offering<G: Game>(state: &G::State, event: &G::Event) -> Vec<GameOption<G::Event>> {
+    let seats = match G::acting_seat(event) {
+        Some(s) => vec![s],
+        None => {
+            let mut seats = G::awaited(state);
+            let rest: Vec<Seat> = (0..G::SEATS.max).filter(|s| !seats.contains(s)).collect();
+            seats.extend(rest);
+            seats
+        }
+    };
+    seats.into_iter().flat_map(|s| G::options(state, s).unwrap_or_default()).filter(|o| o.offers(event)).collect()
+}

@@ -33,21 +33,8 @@ pub(crate) struct Reach {
     pub unreachable: BTreeMap<String, usize>,
 }
 
-/// The options of the seats `event` may come from: its acting seat, or (an event of no seat,
-/// such as an attack's result) the seats the state awaits first, then every other seat (a FATE
-/// battle's reveal, which either Master of the battle records, awaits nobody).
-pub(crate) fn offering<G: Game>(state: &G::State, event: &G::Event) -> Vec<kifu::game::options::GameOption<G::Event>> {
-    let seats = match G::acting_seat(event) {
-        Some(s) => vec![s],
-        None => {
-            let mut seats = G::awaited(state);
-            let rest: Vec<_> = (0..G::SEATS.max).filter(|s| !seats.contains(s)).collect();
-            seats.extend(rest);
-            seats
-        }
-    };
-    seats.into_iter().flat_map(|s| G::options(state, s).unwrap_or_default()).filter(|o| o.offers(event)).collect()
-}
+/// The options that record an event (the library's one lookup, also used by tools/bench-options).
+pub(crate) use kifu::game::options::offering;
 
 /// Walks a recorded game: each action played (not forced, not a ruling) is an option of its
 /// seat or the automatic step due.

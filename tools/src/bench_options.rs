@@ -55,19 +55,9 @@ fn micros(d: Duration) -> String {
     format!("{:.1} µs", d.as_secs_f64() * 1e6)
 }
 
-/// The option of `event`'s seat that offers it; for an event of no seat, of an awaited seat
-/// first, then of any seat (a FATE battle's reveal, which either Master records, awaits nobody).
+/// The first option that records `event` (see [`kifu::game::options::offering`]).
 fn offering<G: Game>(state: &G::State, event: &G::Event) -> Option<GameOption<G::Event>> {
-    let seats = match G::acting_seat(event) {
-        Some(s) => vec![s],
-        None => {
-            let mut seats = G::awaited(state);
-            let rest: Vec<_> = (0..G::SEATS.max).filter(|s| !seats.contains(s)).collect();
-            seats.extend(rest);
-            seats
-        }
-    };
-    seats.into_iter().flat_map(|s| G::options(state, s).unwrap_or_default()).find(|o| o.offers(event))
+    kifu::game::options::offering::<G>(state, event).into_iter().next()
 }
 
 #[derive(Default)]

@@ -1000,18 +1000,4 @@ impl<G: Game> LiveGame<G> {
         };
         Ok((0..count).map(at).collect())
     }
-
-    /// Records every automatic step due at the head (a game whose last action was recorded
-    /// before its steps were automatic), as kifu's own entries, in one append.
-    pub fn record_automatic(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError> {
-        self.catch_up(store)?;
-        let tip = self.replay.tip();
-        if tip.outcome().is_some() {
-            return Ok(Vec::new());
-        }
-        match G::automatic(&tip.game) {
-            Some(event) => self.record_with_automatic(store, Actor::System, event, None),
-            None => Ok(Vec::new()),
-        }
-    }
 }

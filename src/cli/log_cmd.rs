@@ -48,16 +48,22 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         }
         _ => None,
     };
-    let mut t = output::table(["seq", "recorded (UTC)", "actor", "event", "hash"]);
+    // "entered by" is the envelope's actor; "action of" names the seat's player when someone else
+    // (a scorekeeper, a judge, kifu) entered that player's action.
+    let mut t = output::table(["seq", "recorded (UTC)", "entered by", "action of", "event", "hash"]);
     for (e, stored) in events.iter().zip(&slice.events) {
-        let text = match &game_lines {
-            Some(lines) => lines.get(e.seq as usize).map(|l| l.text.clone()).unwrap_or_default(),
+        let (text, action_of) = match &game_lines {
+            Some(lines) => lines
+                .get(e.seq as usize)
+                .map(|l| (l.text.clone(), l.action_of.clone().unwrap_or_default()))
+                .unwrap_or_default(),
             None => {
                 let (env, _) = chain::open_event(stored).map_err(|p| anyhow::anyhow!("event {}: {p}", e.seq))?;
-                payload::describe(&header, &env.v1().payload)
+                (payload::describe(&header, &env.v1().payload), String::new())
             }
         };
-        t.add_row([e.seq.to_string(), e.recorded_at_utc.replace('T', " "), e.actor.to_string(), text, e.hash.short()]);
+        let at = e.recorded_at_utc.replace('T', " ");
+        t.add_row([e.seq.to_string(), at, e.actor.to_string(), action_of, text, e.hash.short()]);
     }
     println!("{t}");
     println!("{} of {} events shown; head {}", events.len(), head.len, head.hash);

@@ -26,6 +26,7 @@ use anyhow::{Context as _, Result};
 use clap::{Parser, Subcommand};
 
 use kifu::clock::{Clock, SteppingClock, SystemClock};
+use kifu::store::channel::ChannelStore;
 use kifu::store::nats_store::NatsStore;
 use kifu::store::sled_store::{OpenOptions, SledStore};
 use kifu::store::{Location, Store};
@@ -131,8 +132,20 @@ impl Context {
         self.open_location(&self.location, options)
     }
 
-    /// Opens the store at `location` (`migrate` opens two).
+    /// Opens the store at `location` (`migrate` opens two). A data directory that a running
+    /// `kifu serve` holds is reached through the server's local channel ([`ChannelStore`]), so
+    /// a command works while the server runs, with the same output and errors.
     pub fn open_location(&self, location: &Location, options: OpenOptions) -> Result<Box<dyn Store>> {
+        if let Location::Dir(dir) = location {
+            if let Some(channel) = ChannelStore::connect(dir) {
+                return Ok(Box::new(channel));
+            }
+        }
+        self.open_here(location, options)
+    }
+
+    /// Opens the store at `location` in this process (the server, which holds it).
+    pub fn open_here(&self, location: &Location, options: OpenOptions) -> Result<Box<dyn Store>> {
         let dir = match location {
             Location::Nats(url) => return Ok(Box::new(NatsStore::connect(url, self.clock.clone())?)),
             Location::Dir(dir) => dir,

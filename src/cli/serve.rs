@@ -37,7 +37,15 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
     // One bound for both caches: sled's page cache would otherwise add its own 64 MiB on top.
     let total = usize::from(a.cache_mb) << 20;
     let page_cache = total / 8;
-    let store = ctx.open_store_with(OpenOptions { page_cache_bytes: page_cache as u64, ..OpenOptions::default() })?;
+    let store =
+        ctx.open_here(&ctx.location, OpenOptions { page_cache_bytes: page_cache as u64, ..OpenOptions::default() })?;
+    let store: Arc<dyn kifu::store::Store> = Arc::new(store);
+    // While the server holds a data directory, the CLI's commands reach its store through this
+    // channel (the directory's owner only) instead of waiting for the lock.
+    let _channel = match &ctx.location {
+        kifu::store::Location::Dir(dir) => Some(kifu::store::channel::serve(dir, store.clone())?),
+        kifu::store::Location::Nats(_) => None,
+    };
     crate::purge_in_background();
     let config = ServerConfig {
         tokens: Some(tokens::path(&ctx.data_dir)),
@@ -45,7 +53,7 @@ pub fn run(ctx: &Context, a: Args) -> Result<ExitCode> {
         cache_bytes: Some(total - page_cache),
         seeds: Some(ctx.data_dir.clone()),
     };
-    let state = AppState::new(Arc::new(store), ctx.clock().clone(), config);
+    let state = AppState::new(store, ctx.clock().clone(), config);
     // Folds, reads and durable appends run on the blocking pool. Its default of 512 threads lets
     // a burst of requests leave hundreds of threads (stacks and allocator caches) resident; 64
     // still let 64 appends share one group commit, and further requests queue.

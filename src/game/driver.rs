@@ -79,6 +79,13 @@ pub trait Session: Send + Sync {
         expected: Option<u64>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError>;
+    /// The seed key kifu would hold as this game's dealer ([`super::dealer`]), if its
+    /// configuration deals from a dealer's seed.
+    fn dealer_key(&self) -> Option<&'static str>;
+    /// Makes kifu this game's dealer (see [`LiveGame::with_dealer`]).
+    fn set_dealer(&mut self, dealer: Option<super::commit::AgentSecrets>);
+    /// Records the automatic steps due now, with no pick before them (see [`LiveGame::settle`]).
+    fn settle(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError>;
     /// Events `from..to` described for `viewer`, from a timeline kept and extended per viewer.
     fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry>;
     /// The audit at the head, kept and extended.
@@ -328,6 +335,18 @@ impl<G: Game> Session for LiveGame<G> {
         idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError> {
         LiveGame::pick(self, store, actor, seats, id, params, expected, idempotency)
+    }
+
+    fn dealer_key(&self) -> Option<&'static str> {
+        G::dealer_key(&self.replay.config)
+    }
+
+    fn set_dealer(&mut self, dealer: Option<super::commit::AgentSecrets>) {
+        LiveGame::set_dealer(self, dealer);
+    }
+
+    fn settle(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError> {
+        LiveGame::settle(self, store)
     }
 
     fn timeline_range(&mut self, viewer: Viewer, from: u64, to: u64) -> Vec<TimelineEntry> {

@@ -14,9 +14,11 @@ pub mod catalog;
 pub mod check;
 pub mod commit;
 pub mod common;
+pub mod dealer;
 pub mod driver;
 pub mod options;
 pub mod policy;
+pub mod reach;
 pub mod record;
 pub mod replay;
 pub mod rules;
@@ -331,6 +333,31 @@ pub trait Game: 'static {
     /// the same steps, so a self-played game and a game recorded at a table have one shape.
     fn automatic(state: &Self::State) -> Option<Self::Event> {
         let _ = state;
+        None
+    }
+
+    /// The seed key kifu holds as the dealer of a game with this configuration ([`dealer`]):
+    /// `Some` when its shuffles are digital and the game deals from a dealer's seed. `None` by
+    /// default (a physical game, or a game whose randomness comes from the seats' own devices).
+    fn dealer_key(config: &Self::Config) -> Option<&'static str> {
+        let _ = config;
+        None
+    }
+
+    /// The next event the dealer's seeds fully determine ([`dealer`]): the seed's commitment
+    /// before anything else, a seeded shuffle, a draw no one chooses, the reveal once the game is
+    /// over. Recorded by kifu as an automatic step when it holds `dealer`; the agents play it
+    /// too. `None` by default.
+    fn dealt(state: &Self::State, dealer: &commit::AgentSecrets) -> Option<Self::Event> {
+        let _ = (state, dealer);
+        None
+    }
+
+    /// The next `n` cards `seat` draws from its pile as `dealer` deals them (a
+    /// [`options::ParamKind::Dealt`] parameter's values). `None` by default, or when the dealer
+    /// does not hold the seed.
+    fn deal_cards(state: &Self::State, seat: Seat, n: usize, dealer: &commit::AgentSecrets) -> Option<Vec<String>> {
+        let _ = (state, seat, n, dealer);
         None
     }
 

@@ -44,6 +44,10 @@ pub enum ParamKind {
     /// hash to the last one, a reveal must open its seal). `values` may list hints (the seat's
     /// own cards) or be empty.
     Secret,
+    /// Cards kifu deals as the dealer of a digital game ([`crate::game::dealer`]): the seat picks
+    /// the option and sends no values; kifu fills them from the seed it holds when the pick is
+    /// recorded, so no seat sees the order before it draws. `values` is empty.
+    Dealt,
 }
 
 /// One value a parameter may take.
@@ -188,6 +192,10 @@ pub enum PickError {
     /// The game has no options table yet (its actions are recorded as JSON events).
     #[error("{ruleset} has no options yet: record its actions as events")]
     NotWritten { ruleset: &'static str },
+    /// The option's cards are dealt from a seed kifu does not hold (a digital game created
+    /// elsewhere): its dealer records the draw.
+    #[error("kifu is not this game's dealer: the cards of this draw are dealt by whoever holds its seed")]
+    NoDealer,
     /// The rules refuse the picked event (a value combination the allowed values let through).
     #[error("{}", .0.iter().map(|v| format!("{}: {}", v.rule, v.message)).collect::<Vec<_>>().join("; "))]
     Refused(Vec<Violation>),
@@ -200,7 +208,7 @@ impl PickError {
             PickError::Unknown { .. } => Some("KIFU-OPT-1"),
             PickError::Param(_) => Some("KIFU-OPT-2"),
             PickError::Refused(v) => v.first().map(|v| v.rule),
-            PickError::Stale { .. } | PickError::NotWritten { .. } => None,
+            PickError::Stale { .. } | PickError::NotWritten { .. } | PickError::NoDealer => None,
         }
     }
 }
@@ -211,7 +219,7 @@ fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
     if values.len() != param.count {
         return Err(PickError::Param(format!("{} takes {} value(s), {} given", param.name, param.count, values.len())));
     }
-    if param.kind == ParamKind::Secret {
+    if matches!(param.kind, ParamKind::Secret | ParamKind::Dealt) {
         // The seat's device supplies these: `fill` parses them and `validate` judges them.
         return Ok(());
     }
@@ -276,13 +284,15 @@ pub fn resolve<G: Game>(
 /// Keeps the options `validate` accepts: what a game's options function ends with, so an option
 /// is never offered that the rules would refuse. A parameter option is kept when its template
 /// (filled with its first allowed values) validates, or when it has values to pick (or takes a
-/// secret, which has none to list); the pick itself is validated again.
+/// secret or dealt cards, which have none to list); the pick itself is validated again.
 pub fn legal<G: Game>(state: &G::State, options: Vec<GameOption<G::Event>>) -> Vec<GameOption<G::Event>> {
     options
         .into_iter()
         .filter(|o| match &o.pick {
             Pick::Event(e) => G::validate(state, e).is_empty(),
-            Pick::Param { param, .. } => param.kind == ParamKind::Secret || !param.values.is_empty(),
+            Pick::Param { param, .. } => {
+                matches!(param.kind, ParamKind::Secret | ParamKind::Dealt) || !param.values.is_empty()
+            }
         })
         .collect()
 }

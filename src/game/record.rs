@@ -9,7 +9,7 @@ use thiserror::Error;
 
 pub use super::actor_for;
 use super::audit::{step_violations, AuditReport, Auditor};
-use super::options::{self, GameOption, PickError};
+use super::options::{self, GameOption, ParamKind, PickError};
 use super::replay::{Replay, Step};
 use super::timeline::{full_timeline, timeline_entry, TimelineEntry};
 use super::{Game, GameEntry, Seat, Viewer, Violation};
@@ -348,6 +348,8 @@ pub struct LiveGame<G: Game> {
     timeline_bytes: usize,
     /// A guess at one fold state's size (it holds about the registered decks), for accounting.
     state_bytes: usize,
+    /// The seeds kifu holds as this game's dealer ([`crate::game::dealer`]), if it deals it.
+    dealer: Option<super::commit::AgentSecrets>,
 }
 
 impl<G: Game> LiveGame<G> {
@@ -366,7 +368,20 @@ impl<G: Game> LiveGame<G> {
             stored_bytes: log.events.iter().map(Vec::len).sum(),
             timeline_bytes: 0,
             state_bytes,
+            dealer: None,
         })
+    }
+
+    /// Makes kifu this game's dealer, holding `dealer`'s seeds: what they determine is recorded
+    /// as automatic steps, and a dealt parameter is filled from them ([`crate::game::dealer`]).
+    pub fn with_dealer(mut self, dealer: Option<super::commit::AgentSecrets>) -> Self {
+        self.dealer = dealer;
+        self
+    }
+
+    /// As [`Self::with_dealer`], on a game already open.
+    pub fn set_dealer(&mut self, dealer: Option<super::commit::AgentSecrets>) {
+        self.dealer = dealer;
     }
 
     /// Loads a game stream from a store (verifying its whole chain) and opens it.
@@ -927,7 +942,9 @@ impl<G: Game> LiveGame<G> {
             Some(want) => Err(PickError::Stale { id: id.to_string(), offered: want, now: len }),
             None => match self.options(seats) {
                 None => Err(PickError::NotWritten { ruleset: G::RULESET }),
-                Some(offered) => options::resolve::<G>(&self.replay.tip().game, len, &offered, id, params),
+                Some(offered) => self
+                    .dealt_values(&offered, len, id, params)
+                    .and_then(|params| options::resolve::<G>(&self.replay.tip().game, len, &offered, id, &params)),
             },
         };
         let event = match resolved {
@@ -945,6 +962,49 @@ impl<G: Game> LiveGame<G> {
             }
         };
         self.record_with_automatic(store, actor, event, idempotency)
+    }
+
+    /// `params` with the values kifu deals for the picked option's [`ParamKind::Dealt`]
+    /// parameter, from the seed it holds as the dealer. A pick that sends such values itself is
+    /// refused: no seat chooses the cards it is dealt.
+    fn dealt_values(
+        &self,
+        offered: &[GameOption<G::Event>],
+        len: u64,
+        id: &str,
+        params: &std::collections::BTreeMap<String, Vec<String>>,
+    ) -> Result<std::collections::BTreeMap<String, Vec<String>>, PickError> {
+        let picked = offered.iter().find(|o| options::option_id(len, o) == id);
+        let Some((option, param)) = picked.and_then(|o| o.param().map(|p| (o, p))) else { return Ok(params.clone()) };
+        if param.kind != ParamKind::Dealt {
+            return Ok(params.clone());
+        }
+        if params.get(param.name).is_some_and(|v| !v.is_empty()) {
+            return Err(PickError::Param(format!("kifu deals the cards of {}: send no values for it", param.name)));
+        }
+        let dealer = self.dealer.as_ref().ok_or(PickError::NoDealer)?;
+        let cards = G::deal_cards(&self.replay.tip().game, option.seat, param.count, dealer)
+            .ok_or_else(|| PickError::Param(format!("the dealer cannot deal {} card(s) now", param.count)))?;
+        let mut filled = params.clone();
+        filled.insert(param.name.to_string(), cards);
+        Ok(filled)
+    }
+
+    /// The automatic step due at `table`: a step the rules fully determine while the game runs,
+    /// else one the dealer's seeds determine (its reveal comes after the end).
+    fn automatic_step(&self, table: &super::replay::Table<G>) -> Option<G::Event> {
+        let ruled = if table.outcome().is_none() { G::automatic(&table.game) } else { None };
+        ruled.or_else(|| self.dealer.as_ref().and_then(|d| G::dealt(&table.game, d)))
+    }
+
+    /// Records the automatic steps due now, with no pick before them (a new dealt game's
+    /// commitment and shuffles), in one append. Records nothing when none is due.
+    pub fn settle(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError> {
+        self.catch_up(store)?;
+        match self.automatic_step(self.replay.tip()) {
+            Some(event) => self.record_with_automatic(store, Actor::System, event, None),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Appends `event` (entered by `actor`) and the automatic steps that follow it, in one append
@@ -977,8 +1037,8 @@ impl<G: Game> LiveGame<G> {
                 payload: postcard::to_stdvec(&entry)?,
                 idempotency: idempotency.map(|k| k.nth(n)),
             });
-            if events.len() <= MAX_AUTOMATIC && table.outcome().is_none() {
-                next = G::automatic(&table.game).map(|e| (Actor::System, e));
+            if events.len() <= MAX_AUTOMATIC {
+                next = self.automatic_step(&table).map(|e| (Actor::System, e));
             }
         }
         let count = events.len() as u64;

@@ -13,6 +13,11 @@ pub struct TimelineEntry {
     pub seq: u64,
     pub recorded_at: String,
     pub actor: String,
+    /// Whose action the event is (the acting seat's player) when someone else entered it: a
+    /// scorekeeper or judge recording a player's play, or kifu recording an automatic step of a
+    /// seat. `None` when the actor is that player, or the event belongs to no seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action_of: Option<String>,
     /// "play", "forced", "ruling" or "recorded" (recorded elsewhere, imported as recorded).
     pub kind: &'static str,
     pub text: String,
@@ -48,6 +53,7 @@ pub(crate) fn timeline_entry<G: Game>(
     players: &[String],
     viewer: Viewer,
 ) -> TimelineEntry {
+    let action_of = entered_for::<G>(step, players);
     let (kind, text) = match &step.entry {
         GameEntry::Played(e) => ("play", G::describe(&before.game, e, viewer)),
         GameEntry::Forced { judge, broke, event } => (
@@ -74,11 +80,25 @@ pub(crate) fn timeline_entry<G: Game>(
         recorded_at: step.recorded_at.to_rfc3339(),
         // Display only: a name an earlier build stored unbounded is shown cut, never refused.
         actor: step.actor.shown(),
+        action_of,
         kind,
         text,
         turn: after.turn,
         phase: after.phase.to_string(),
         step: after.step.to_string(),
+    }
+}
+
+/// The player whose action `step` records, when the actor who entered it is someone else.
+fn entered_for<G: Game>(step: &Step<G::Event>, players: &[String]) -> Option<String> {
+    let event = match &step.entry {
+        GameEntry::Played(e) | GameEntry::RecordedElsewhere(e) | GameEntry::Forced { event: e, .. } => e,
+        GameEntry::Ruled(_) => return None,
+    };
+    let name = players.get(usize::from(G::acting_seat(event)?))?;
+    match &step.actor {
+        crate::log::envelope::Actor::Player(p) if p == name => None,
+        _ => Some(crate::log::limits::shown(name).to_string()),
     }
 }
 

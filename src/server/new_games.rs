@@ -63,10 +63,19 @@ async fn create(
     let now = state.clock().now();
     let policies: Vec<(String, String)> = setup.policies.into_iter().collect();
     let (sid, names, at) = (id.clone(), players.clone(), bound.clone());
-    let head = tokio::task::spawn_blocking(move || {
+    let dir = state.seeds().cloned();
+    let created = tokio::task::spawn_blocking(move || {
         let request =
             NewGame { players: &names, decks: &setup.decks, catalog: setup.catalog.as_deref(), policies: &policies };
-        driver.create_bound(&*store, &sid, &request, now, at)
+        let head = driver.create_bound(&*store, &sid, &request, now, at)?;
+        // A digital game's cards are dealt by kifu, from a seed kept beside the store (a server
+        // without a data directory deals nothing: whoever holds the seed records the draws).
+        let Some(dir) = dir else { return Ok((head, false)) };
+        let seed = crate::log::hash::Hash32(rand::random::<[u8; 32]>());
+        let keep =
+            |seeds: &[(String, crate::game::commit::Secret)]| crate::store::kept::save_dealer_seeds(&dir, &sid, seeds);
+        let dealt = crate::game::dealer::deal_new_game(driver, &*store, &sid, seed, keep)?;
+        Ok((dealt.unwrap_or(head), dealt.is_some()))
     })
     .await?
     .map_err(|e| match e {
@@ -75,6 +84,7 @@ async fn create(
         }
         e => e.into(),
     })?;
+    let (head, dealt) = created;
     let body = json!({
         "id": id.to_string(),
         "game": game,
@@ -82,6 +92,7 @@ async fn create(
         "bound": bound.map(|b| b.to_string()),
         "events": head.len,
         "head": head.hash.to_hex().to_string(),
+        "dealt_by_kifu": dealt,
     });
     Ok((StatusCode::CREATED, Json(body)))
 }

@@ -133,8 +133,14 @@ pub async fn pick(
     let live = g.session.live().clone();
     let store = state.store().clone();
     let (option, expected, picked_seats) = (body.option, body.expected, seats.clone());
+    let (dir, gid) = (state.seeds().cloned(), g.id.clone());
     let recorded = tokio::task::spawn_blocking(move || {
+        // kifu deals a digital game it created: its seed (a small private file) fills a dealt
+        // parameter and records the steps it determines.
+        let kept = dir.map(|d| crate::store::kept::load_dealer_seeds(&d, &gid)).transpose()?.flatten();
+        let dealer = kept.map(crate::game::dealer::from_kept);
         let mut live = live.write().unwrap_or_else(|p| p.into_inner());
+        live.set_dealer(dealer);
         live.pick(&*store, actor, &picked_seats, &option, &params, expected, idempotency)
     })
     .await?;

@@ -3,6 +3,8 @@
 //! process) and the NATS JetStream backend ([`nats_store::NatsStore`], a replicated cluster) are
 //! the only code in kifu that touches a storage engine; everything else sees the trait.
 
+pub mod channel;
+pub mod kept;
 pub mod nats_store;
 pub mod records;
 pub mod sled_store;

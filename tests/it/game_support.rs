@@ -378,15 +378,7 @@ pub fn check_checked_in_fixture(driver: &dyn Driver, line: &str) -> (VerifiedLog
 
 /// The kind of an event from its debug form: the variant name, with the inner variant for a
 /// wrapped common event (`Common(ChainLinkRevealed`).
-pub fn event_kind(event: &impl std::fmt::Debug) -> String {
-    let text = format!("{event:?}");
-    let name = |t: &str| t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
-    let head = name(&text);
-    match text.strip_prefix(&format!("{head}(")) {
-        Some(rest) => format!("{head}({}", name(rest)),
-        None => head,
-    }
-}
+pub use kifu::game::reach::event_kind;
 
 /// Self-plays `seeds` games of `G` for each player list of `tables` and asserts that every agent
 /// event's acting seat was awaited by the state before it ([`kifu::game::selfplay::unawaited`]),

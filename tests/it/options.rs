@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use kifu::clock::SteppingClock;
-use kifu::game::options::{option_id, Pick, PickError};
+use kifu::game::options::{option_id, ParamKind, Pick, PickError};
 use kifu::game::record::{self, GameError, LiveGame};
-use kifu::game::replay::Replay;
+use kifu::game::replay::{Replay, Step};
 use kifu::game::{Game, GameEntry};
 use kifu::games::lc::config::ShuffleMode;
 use kifu::games::lc::{Lc, LcConfig};
@@ -20,48 +20,12 @@ use kifu::store::Store;
 
 use crate::game_support::event_kind;
 
-/// How a game's events are reached through options.
-#[derive(Debug, Default)]
-pub(crate) struct Reach {
-    pub events: usize,
-    pub automatic: usize,
-    pub picks: usize,
-    pub with_param: usize,
-    /// Played entries the rules refuse (imported as recorded): no option offers them, rightly.
-    pub illegal: usize,
-    /// Events no option offered and no automatic step is, by kind.
-    pub unreachable: BTreeMap<String, usize>,
-}
+/// How a game's events are reached through options (the library's count, also used by
+/// tools/bench-options).
+pub(crate) use kifu::game::reach::{dealer_of, reach, Reach};
 
 /// The options that record an event (the library's one lookup, also used by tools/bench-options).
 pub(crate) use kifu::game::options::offering;
-
-/// Walks a recorded game: each action played (not forced, not a ruling) is an option of its
-/// seat or the automatic step due.
-pub(crate) fn reach<G: Game>(replay: &Replay<G>) -> Reach {
-    let mut r = Reach::default();
-    for (i, step) in replay.steps().iter().enumerate() {
-        let GameEntry::Played(event) = &step.entry else { continue };
-        let state = replay.state_at(i as u64).game;
-        r.events += 1;
-        if !G::validate(&state, event).is_empty() {
-            r.illegal += 1;
-            continue;
-        }
-        if G::automatic(&state).as_ref() == Some(event) {
-            r.automatic += 1;
-            continue;
-        }
-        match offering::<G>(&state, event).first() {
-            Some(o) => {
-                r.picks += 1;
-                r.with_param += usize::from(o.param().is_some());
-            }
-            None => *r.unreachable.entry(event_kind(event)).or_default() += 1,
-        }
-    }
-    r
-}
 
 fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
     let game = kifu::game::selfplay::self_play::<Lc>(seed, &["ana".into(), "rui".into()], 20_000).unwrap();
@@ -80,18 +44,6 @@ fn is_digital(config: &LcConfig) -> bool {
     let LcConfig::V1(c) = config;
     c.shuffles == ShuffleMode::Digital
 }
-
-/// What a digital game's dealer records from its seed (no seat knows it), and the judge-side
-/// modifier: the kinds no seat's option offers.
-const NOT_A_SEATS_OPTION: &[&str] = &["ModifierApplied"];
-const DEALERS: &[&str] = &[
-    "Common(SeedCommitted",
-    "Common(SeedRevealed",
-    "DeckShuffled",
-    "OpeningHandDrawn",
-    "RefillDrawn",
-    "FullDiscarded",
-];
 
 #[test]
 fn every_event_of_lc_self_play_is_an_option_of_its_seat_or_an_automatic_step() {
@@ -122,14 +74,11 @@ fn every_event_of_lc_self_play_is_an_option_of_its_seat_or_an_automatic_step() {
     eprintln!("physical {physical:?}\ndigital {digital:?}");
     assert!(physical.events > 3_000 && digital.events > 3_000, "{physical:?} {digital:?}");
     assert!(physical.automatic > 100 && physical.with_param > 100, "{physical:?}");
-    let stray: Vec<_> = physical.unreachable.keys().filter(|k| !NOT_A_SEATS_OPTION.contains(&k.as_str())).collect();
-    assert!(stray.is_empty(), "physical LC events no option offers: {:?}", physical.unreachable);
-    let stray: Vec<_> = digital
-        .unreachable
-        .keys()
-        .filter(|k| !NOT_A_SEATS_OPTION.contains(&k.as_str()) && !DEALERS.contains(&k.as_str()))
-        .collect();
-    assert!(stray.is_empty(), "digital LC events no option offers: {:?}", digital.unreachable);
+    // A digital game's commitment, shuffles, opening hands and reveal are the dealer's automatic
+    // steps; its refills and full discards take a dealt parameter.
+    assert!(digital.automatic > physical.automatic && digital.with_param > 100, "{digital:?}");
+    assert!(physical.unreachable.is_empty(), "physical LC events no option offers: {:?}", physical.unreachable);
+    assert!(digital.unreachable.is_empty(), "digital LC events no option offers: {:?}", digital.unreachable);
 }
 
 #[test]
@@ -138,15 +87,9 @@ fn every_played_event_of_the_lc_fixtures_is_an_option_or_an_automatic_step() {
     for name in ["lc-clean", "lc-judged", "lc-unruled"] {
         let log = file::read(&std::fs::read(dir.join(format!("{name}.kifu"))).unwrap()).unwrap();
         let game = record::from_log::<Lc>(&log).unwrap();
-        let digital = is_digital(&game.config);
         let replay = Replay::<Lc>::new(game.config, game.steps).unwrap();
         let r = reach(&replay);
-        let stray: Vec<_> = r
-            .unreachable
-            .keys()
-            .filter(|k| !(NOT_A_SEATS_OPTION.contains(&k.as_str()) || (digital && DEALERS.contains(&k.as_str()))))
-            .collect();
-        assert!(stray.is_empty(), "{name}: {r:?}");
+        assert!(r.unreachable.is_empty(), "{name}: {r:?}");
         assert!(r.picks > 50, "{name}: {r:?}");
     }
 }
@@ -165,7 +108,20 @@ pub(crate) fn record_by_picks<G: Game>(
     let s = store();
     let stream = StreamId::new("picked").unwrap();
     record::create::<G>(&s, &stream, config, Timestamp(1_767_225_600_000_000)).unwrap();
-    let mut live = LiveGame::<G>::load(&s, &stream).unwrap();
+    // kifu deals a digital game with the seed the agent dealt it with (its log reveals it).
+    let steps: Vec<Step<G::Event>> = events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Step {
+            seq: i as u64,
+            recorded_at: Timestamp(0),
+            actor: Actor::System,
+            entry: GameEntry::Played(e.clone()),
+        })
+        .collect();
+    let dealer = dealer_of(&Replay::<G>::new(config.clone(), steps).unwrap());
+    let mut live = LiveGame::<G>::load(&s, &stream).unwrap().with_dealer(dealer);
+    live.settle(&s).unwrap();
     let names = G::players(config);
     while (live.len() as usize) < events.len() {
         let i = live.len() as usize;
@@ -174,6 +130,8 @@ pub(crate) fn record_by_picks<G: Game>(
         let Some(option) = option else { panic!("event {i} {:?} is no option", events[i]) };
         let params: BTreeMap<String, Vec<String>> = match &option.pick {
             Pick::Event(_) => BTreeMap::new(),
+            // kifu deals these itself.
+            Pick::Param { param, .. } if param.kind == ParamKind::Dealt => BTreeMap::new(),
             Pick::Param { param, read, .. } => [(param.name.to_string(), read(&events[i]).unwrap())].into(),
         };
         let actor = Actor::Player(names[usize::from(option.seat)].clone());
@@ -194,13 +152,7 @@ pub(crate) fn record_by_picks<G: Game>(
 
 /// The first physical LC self-play seeds from `from` whose every event a seat's option offers.
 fn physical_lc_games(from: u64, n: usize) -> Vec<(LcConfig, Vec<<Lc as Game>::Event>)> {
-    (from..from + 200)
-        .map(lc_game)
-        .filter(|(c, events)| {
-            !is_digital(c) && !events.iter().any(|e| NOT_A_SEATS_OPTION.contains(&event_kind(e).as_str()))
-        })
-        .take(n)
-        .collect()
+    (from..from + 200).map(lc_game).filter(|(c, _)| !is_digital(c)).take(n).collect()
 }
 
 #[test]
@@ -219,6 +171,92 @@ fn an_lc_game_recorded_by_picks_alone_equals_the_agents_game_event_for_event() {
         let report = kifu::games::driver("lc").unwrap().audit(&log).unwrap();
         assert!(report.findings.is_empty(), "{:?}", report.findings);
     }
+}
+
+#[test]
+fn a_digital_lc_game_dealt_by_kifu_and_recorded_by_picks_equals_the_agents_game() {
+    let games: Vec<_> = (0..200).map(lc_game).filter(|(c, _)| is_digital(c)).take(2).collect();
+    assert_eq!(games.len(), 2);
+    for (config, events) in games {
+        let (s, stream, recorded) = record_by_picks::<Lc>(&config, &events);
+        let got: Vec<_> = recorded.iter().map(|(_, e)| e.clone()).collect();
+        assert_eq!(got, events);
+        // The commitment, both shuffles, both opening hands and the reveal are kifu's as the dealer.
+        let kinds: Vec<String> =
+            recorded.iter().filter(|(a, _)| *a == Actor::System).map(|(_, e)| event_kind(e)).collect();
+        for k in ["Common(SeedCommitted", "DeckShuffled", "OpeningHandDrawn", "Common(SeedRevealed"] {
+            assert!(kinds.iter().any(|x| x == k), "{k} is not kifu's: {kinds:?}");
+        }
+        // The refills were the players' picks, their cards dealt by kifu.
+        assert!(recorded.iter().any(|(a, e)| matches!(a, Actor::Player(_)) && event_kind(e) == "RefillDrawn"));
+        let log = s.export(&stream).unwrap();
+        let report = kifu::games::driver("lc").unwrap().audit(&log).unwrap();
+        assert!(report.findings.is_empty(), "{:?}", report.findings);
+    }
+}
+
+#[test]
+fn kifu_deals_a_digital_game_it_creates_from_a_private_seed_and_no_seat_sends_dealt_cards() {
+    use crate::support::TestEnv;
+    let env = TestEnv::new();
+    let decks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("replays/decks");
+    let deck = |p: &str| decks.join(format!("lc-{p}.deck")).to_str().unwrap().to_string();
+    let out = env.kifu(&[
+        "game",
+        "new",
+        "--game",
+        "lc",
+        "--players",
+        "ana,rui",
+        "--deck",
+        &deck("ana"),
+        "--deck",
+        &deck("rui"),
+        "--policy",
+        "shuffles=digital",
+        "--id",
+        "d1",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kifu deals this digital game"));
+    let seeds = env.data().join("game-dealers").join("d1.seeds");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&seeds).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // The commitment and both seeded shuffles are recorded at creation, by kifu.
+    let log: serde_json::Value = serde_json::from_str(&env.ok(&["log", "d1", "--json"])).unwrap();
+    let events = log.as_array().unwrap();
+    assert_eq!(events.len(), 3, "{log}");
+    assert!(events.iter().all(|e| e["actor"] == "System"), "{log}");
+    // The coin toss is a seat's pick; the opening hands follow from the seed, dealt by kifu.
+    let o: serde_json::Value = serde_json::from_str(&env.ok(&["game", "options", "d1", "--json"])).unwrap();
+    let toss =
+        o["options"].as_array().unwrap().iter().find(|o| o["label"].as_str().unwrap().contains("goes first")).unwrap();
+    let out = env.ok(&["game", "pick", "d1", toss["id"].as_str().unwrap(), "first=0"]);
+    // The toss, then kifu's: both opening hands (dealt) and the first round.
+    assert_eq!(out.matches("recorded event").count(), 4, "{out}");
+    // A refill's cards are dealt: the seat picks the option and sends no cards.
+    let o: serde_json::Value = serde_json::from_str(&env.ok(&["game", "options", "d1", "--json"])).unwrap();
+    let dealt: Vec<&serde_json::Value> =
+        o["options"].as_array().unwrap().iter().filter(|o| o["param"]["kind"] == "dealt").collect();
+    assert!(!dealt.is_empty(), "{o}");
+    assert!(dealt.iter().all(|o| o["param"]["values"].as_array().unwrap().is_empty()), "no seat sees the order");
+    let id = dealt[0]["id"].as_str().unwrap();
+    let err = env.fails(&["game", "pick", "d1", id, "cards=p0-1"]);
+    assert!(err.contains("KIFU-OPT-2") && err.contains("kifu deals"), "{err}");
+    let out = env.ok(&["game", "pick", "d1", id]);
+    assert!(out.contains("recorded event"), "{out}");
+    // Without the seed (a game kifu does not deal), the same pick is refused and records nothing.
+    std::fs::remove_file(&seeds).unwrap();
+    let o: serde_json::Value = serde_json::from_str(&env.ok(&["game", "options", "d1", "--json"])).unwrap();
+    if let Some(d) = o["options"].as_array().unwrap().iter().find(|o| o["param"]["kind"] == "dealt") {
+        let err = env.fails(&["game", "pick", "d1", d["id"].as_str().unwrap()]);
+        assert!(err.contains("not this game's dealer"), "{err}");
+    }
+    // Unfinished, the game's seed is not revealed yet: the audit says so, and nothing else.
+    let audit = String::from_utf8(env.kifu(&["game", "audit", "d1"]).stdout).unwrap();
+    assert!(audit.contains("KIFU-SEED-3") && audit.contains("1 finding(s)"), "{audit}");
 }
 
 /// A physical LC game stopped at its first turn, with its live session.
@@ -463,4 +501,29 @@ fn a_pick_and_its_automatic_steps_are_one_append_and_a_keyed_retry_records_nothi
         assert_eq!(live.len(), before + recorded.len() as u64);
     }
     assert!(batches > 3, "{batches} picks made steps due");
+}
+
+#[test]
+fn the_timeline_names_whose_action_a_scorekeeper_entered_and_kifus_automatic_steps() {
+    let (s, mut live, events) = lc_at_first_turn();
+    let names = ["ana", "rui"];
+    // The first pick entered by its own player, the second by a scorekeeper for its seat.
+    for (i, actor) in [(0usize, None), (1, Some(Actor::Organizer("carol".into())))] {
+        let state = live.replay.tip().game.clone();
+        let option = offering::<Lc>(&state, &events[live.len() as usize]).remove(0);
+        let params: BTreeMap<String, Vec<String>> = match &option.pick {
+            Pick::Event(_) => BTreeMap::new(),
+            Pick::Param { param, read, .. } => {
+                [(param.name.to_string(), read(&events[live.len() as usize]).unwrap())].into()
+            }
+        };
+        let actor = actor.unwrap_or_else(|| Actor::Player(names[usize::from(option.seat)].into()));
+        let id = option_id(live.len(), &option);
+        live.pick(&s, actor, &[option.seat], &id, &params, None, None).unwrap_or_else(|e| panic!("pick {i}: {e}"));
+    }
+    let lines = live.timeline_range(kifu::game::Viewer::Judge, 0, live.len());
+    assert_eq!(lines[0].action_of, None, "a player's own entry names no one else: {:?}", lines[0]);
+    assert_eq!(lines[1].actor, "organizer:carol");
+    let seat = Lc::acting_seat(&events[1]).expect("the second event is a seat's");
+    assert_eq!(lines[1].action_of.as_deref(), Some(names[usize::from(seat)]), "{:?}", lines[1]);
 }

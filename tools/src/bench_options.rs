@@ -14,6 +14,7 @@ use comfy_table::Table;
 
 use kifu::clock::SystemClock;
 use kifu::game::options::{option_id, GameOption, Pick};
+use kifu::game::reach::{dealer_of, event_kind, reached, Reach};
 use kifu::game::record::{self, LiveGame};
 use kifu::game::replay::{Replay, Step};
 use kifu::game::{selfplay, Game, GameEntry, Ruling};
@@ -62,42 +63,24 @@ fn offering<G: Game>(state: &G::State, event: &G::Event) -> Option<GameOption<G:
 
 #[derive(Default)]
 struct Effort {
-    events: usize,
-    automatic: usize,
-    picks: usize,
-    with_param: usize,
-    illegal: usize,
-    unreachable: BTreeMap<String, usize>,
+    reach: Reach,
     list_times: Vec<Duration>,
 }
 
-fn kind(event: &impl std::fmt::Debug) -> String {
-    format!("{event:?}").chars().take_while(|c| c.is_ascii_alphanumeric()).collect()
-}
-
 /// Walks one recorded game: times the options of every awaited seat at every position, and
-/// says how each played event is reached.
+/// says how each played event is reached ([`kifu::game::reach`]).
 fn walk<G: Game>(replay: &Replay<G>, e: &mut Effort) {
+    let dealer = dealer_of(replay);
     for (i, step) in replay.steps().iter().enumerate() {
-        let state = replay.state_at(i as u64).game;
-        for seat in G::awaited(&state) {
+        let table = replay.state_at(i as u64);
+        for seat in G::awaited(&table.game) {
             let t = Instant::now();
-            let n = G::options(&state, seat).map_or(0, |o| o.len());
+            let n = G::options(&table.game, seat).map_or(0, |o| o.len());
             e.list_times.push(t.elapsed());
             std::hint::black_box(n);
         }
         let GameEntry::Played(event) = &step.entry else { continue };
-        e.events += 1;
-        if !G::validate(&state, event).is_empty() {
-            e.illegal += 1;
-        } else if G::automatic(&state).as_ref() == Some(event) {
-            e.automatic += 1;
-        } else if let Some(o) = offering::<G>(&state, event) {
-            e.picks += 1;
-            e.with_param += usize::from(o.param().is_some());
-        } else {
-            *e.unreachable.entry(kind(event)).or_default() += 1;
-        }
+        e.reach.count(&reached(&table, event, dealer.as_ref()), || event_kind(event));
     }
 }
 
@@ -220,17 +203,17 @@ fn main() {
                 args.games
             ),
         ]);
-        let unreachable: usize = e.unreachable.values().sum();
+        let unreachable: usize = e.reach.unreachable.values().sum();
         t.add_row([
             format!("{name}: recording effort"),
             format!(
                 "{} events: {} automatic, {} picked ({} with a parameter)",
-                e.events, e.automatic, e.picks, e.with_param
+                e.reach.events, e.reach.automatic, e.reach.picks, e.reach.with_param
             ),
             format!(
                 "{} illegal as recorded; {unreachable} not reachable through a seat's option: {}",
-                e.illegal,
-                e.unreachable.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+                e.reach.illegal,
+                e.reach.unreachable.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
             ),
         ]);
     }

@@ -37,6 +37,8 @@ pub struct Args {
     bind: BindArgs,
 }
 
+use kifu::store::kept;
+
 pub fn run(ctx: &Context, mut args: Args) -> Result<ExitCode> {
     let driver = driver_named(&args.game)?;
     if args.players.is_empty() {
@@ -68,8 +70,19 @@ pub fn run(ctx: &Context, mut args: Args) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let bound = args.bind.checked(&store, driver.ruleset(), &args.players)?;
     let head = driver.create_bound(&store, &id, &request, ctx.clock().now(), bound.clone())?;
+    // A digital game's cards are dealt by kifu, from a seed it keeps beside the store.
+    let seed = kifu::log::hash::Hash32(rand::random::<[u8; 32]>());
+    let keep = |seeds: &[(String, kifu::game::commit::Secret)]| kept::save_dealer_seeds(&ctx.data_dir, &id, seeds);
+    let dealt = kifu::game::dealer::deal_new_game(driver, &store, &id, seed, keep)?;
     println!("{id}");
     let at = bound.map(|b| format!(", bound to {b}")).unwrap_or_default();
     eprintln!("created {} game {id} for {}{at}; header hash {}", args.game, args.players.join(" vs "), head.hash);
+    if let Some(dealt) = dealt {
+        eprintln!(
+            "kifu deals this digital game: its seed is kept in {} until the game is over; {} event(s) recorded",
+            kept::dealer_seeds_path(&ctx.data_dir, &id).display(),
+            dealt.len
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -140,6 +140,9 @@ fn pick(ctx: &Context, args: PickArgs) -> Result<ExitCode> {
     let log = store.export(&args.game)?;
     let driver = driver_for(&log)?;
     let mut session = driver.open(&log)?;
+    // kifu deals a digital game it created: its seed fills a dealt parameter and the steps it determines.
+    let kept = kifu::store::kept::load_dealer_seeds(&ctx.data_dir, &args.game)?;
+    session.set_dealer(kept.map(kifu::game::dealer::from_kept));
     let players = session.players();
     let all = seats_named(None, &players)?;
     // The option's seat, from the options open now (a made-up or stale id is refused by the pick).

@@ -15,10 +15,10 @@ use rand::RngExt;
 
 use super::catalog::{CardKind, Catalog};
 use super::config::{DrawOrder, LcConfig, ShuffleMode};
-use super::events::{CardRef, CommonEvent, Duration, LcEvent, Line, ProtectFrom, Stat};
+use super::events::{CardRef, Duration, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::{expected_result, validate};
-use super::state::{pile_name, Held, LcState};
-use crate::game::commit::{commit_seed, AgentSecrets};
+use super::state::{Held, LcState};
+use crate::game::commit::AgentSecrets;
 use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{opponent, AgentRng, Seat};
 
@@ -87,18 +87,8 @@ pub const MIX: &[Mix<'static>] = &[
 /// The next `n` cards off the top of `seat`'s pile: the seeded order when the agent knows the
 /// seed, otherwise a random pick (a physical shuffle).
 fn top_cards(s: &LcState, secrets: &AgentSecrets, seat: Seat, n: usize, rng: &mut AgentRng) -> Vec<CardRef> {
-    let name = pile_name(seat);
-    if let Some(seed) = secrets.seeds.get(SEED_KEY).filter(|_| s.shuffles == ShuffleMode::Digital) {
-        let mut ledger = s.ledger.clone();
-        let mut out = Vec::new();
-        while out.len() < n {
-            let Some(top) = ledger.predicted_top(&name, seed) else { break };
-            ledger.deck_took_top(&name, &top);
-            out.push(CardRef::Open(top));
-        }
-        if out.len() == n {
-            return out;
-        }
+    if let Some(dealt) = super::options::deal_cards(s, seat, n, secrets) {
+        return dealt.into_iter().map(CardRef::Open).collect();
     }
     let pile: Vec<String> = s.players.get(seat).map(|p| p.pile.iter().cloned().collect()).unwrap_or_default();
     pile.sample(rng, n).cloned().map(CardRef::Open).collect()
@@ -110,12 +100,13 @@ fn known_hand(s: &LcState, seat: Seat) -> Vec<String> {
 
 /// The next event of a random legal game, or `None` once the game is over and every seed is revealed.
 pub fn agent_step(s: &LcState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<LcEvent> {
+    // What the dealer's seed determines (a digital game's commitment, shuffles, opening hands and
+    // reveal) is kifu's as the dealer: the same function records it at a table.
+    if let Some(e) = super::options::dealt(s, secrets) {
+        return Some(e);
+    }
     if s.result.is_some() {
-        return secrets
-            .seeds
-            .iter()
-            .find(|(k, _)| s.ledger.seed_commitment(k).is_some() && !s.ledger.seed_is_revealed(k))
-            .map(|(k, seed)| LcEvent::Common(CommonEvent::SeedRevealed { key: k.clone(), seat: None, seed: *seed }));
+        return None;
     }
     if let Some(e) = setup_step(s, secrets, rng) {
         return Some(e);
@@ -131,19 +122,10 @@ pub fn agent_step(s: &LcState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -
 }
 
 fn setup_step(s: &LcState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<LcEvent> {
-    let seed = secrets.seeds.get(SEED_KEY).filter(|_| s.shuffles == ShuffleMode::Digital);
-    if let Some(seed) = seed {
-        if s.ledger.seed_commitment(SEED_KEY).is_none() {
-            return Some(LcEvent::Common(CommonEvent::SeedCommitted {
-                key: SEED_KEY.to_string(),
-                seat: None,
-                commitment: commit_seed(seed),
-            }));
-        }
-    }
+    // A digital game's commitment and seeded shuffles came first ([`super::options::dealt`]).
     for seat in [0u8, 1] {
         if s.players.get(seat).is_some_and(|p| !p.shuffled) {
-            return Some(LcEvent::DeckShuffled { seat, by: seat, seed: seed.map(|_| SEED_KEY.to_string()) });
+            return Some(LcEvent::DeckShuffled { seat, by: seat, seed: None });
         }
     }
     if s.first.is_none() {

@@ -86,6 +86,23 @@ impl Game for Lc {
         options::automatic(state)
     }
 
+    fn dealer_key(config: &LcConfig) -> Option<&'static str> {
+        options::dealer_key(config)
+    }
+
+    fn dealt(state: &LcState, dealer: &crate::game::commit::AgentSecrets) -> Option<LcEvent> {
+        options::dealt(state, dealer)
+    }
+
+    fn deal_cards(
+        state: &LcState,
+        seat: Seat,
+        n: usize,
+        dealer: &crate::game::commit::AgentSecrets,
+    ) -> Option<Vec<String>> {
+        options::deal_cards(state, seat, n, dealer)
+    }
+
     fn awaited(state: &LcState) -> Vec<Seat> {
         let setup = state.round == 0 && state.players.iter().any(|p| !p.hand_drawn || !p.shuffled);
         match (&state.result, &state.attack, &state.turn) {

@@ -4,15 +4,22 @@
 //!
 //! Draws at a physical table (the opening hand, a refill, the new hand of a full discard) are one
 //! option each with a card parameter: which cards of the seat's own pile it drew. Draws of a
-//! digital game follow the dealer's seed, which only the dealer holds: they are not a seat's
-//! option. `RoundStarted` and `GameEnded` are automatic steps ([`automatic`]).
+//! digital game follow the dealer's seed: a refill and a full discard are still the seat's
+//! choice, with a [`ParamKind::Dealt`] parameter kifu fills as the dealer.
+//!
+//! Automatic steps: `RoundStarted` and `GameEnded` ([`automatic`]); when kifu deals a digital
+//! game ([`dealt`]), also the seed's commitment, both seeded shuffles, the opening hands and the
+//! seed's reveal after the end.
 
+use super::agent::SEED_KEY;
 use super::catalog::{CardKind, HAND_SIZE};
 use super::config::{RoundKind, ShuffleMode};
-use super::events::{CardRef, EndReason, LcEvent, Line, ProtectFrom};
+use super::events::CommonEvent;
+use super::events::{CardRef, Duration, EndReason, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::expected_result;
-use super::state::{Held, LcState};
+use super::state::{pile_name, Held, LcState};
 use super::Lc;
+use crate::game::commit::{commit_seed, AgentSecrets};
 use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick};
 use crate::game::{opponent, Seat};
 
@@ -55,6 +62,39 @@ pub fn automatic(s: &LcState) -> Option<LcEvent> {
         RoundKind::OneTurn => opponent(first),
     };
     Some(LcEvent::RoundStarted { round, first })
+}
+
+/// The seed key kifu holds as the dealer of a digital game.
+pub fn dealer_key(config: &super::LcConfig) -> Option<&'static str> {
+    (config.v1().shuffles == ShuffleMode::Digital).then_some(SEED_KEY)
+}
+
+/// What the dealer's seed determines in a digital game: its commitment first, each seat's
+/// seeded shuffle, the opening hands once the first player is known, the reveal after the end.
+pub fn dealt(s: &LcState, dealer: &AgentSecrets) -> Option<LcEvent> {
+    let seed = dealer.seeds.get(SEED_KEY).filter(|_| s.shuffles == ShuffleMode::Digital)?;
+    let key = SEED_KEY.to_string();
+    if s.result.is_some() {
+        let due = s.ledger.seed_commitment(SEED_KEY).is_some() && !s.ledger.seed_is_revealed(SEED_KEY);
+        return due.then(|| LcEvent::Common(CommonEvent::SeedRevealed { key, seat: None, seed: *seed }));
+    }
+    if s.ledger.seed_commitment(SEED_KEY).is_none() {
+        return Some(LcEvent::Common(CommonEvent::SeedCommitted { key, seat: None, commitment: commit_seed(seed) }));
+    }
+    if let Some(seat) = [0u8, 1].into_iter().find(|&seat| s.players.get(seat).is_some_and(|p| !p.shuffled)) {
+        return Some(LcEvent::DeckShuffled { seat, by: seat, seed: Some(key) });
+    }
+    s.first?;
+    let seat = [0u8, 1].into_iter().find(|&seat| s.players.get(seat).is_some_and(|p| !p.hand_drawn))?;
+    let n = HAND_SIZE.min(s.players.get(seat)?.pile_count);
+    let cards = deal_cards(s, seat, n, dealer)?;
+    Some(LcEvent::OpeningHandDrawn { seat, cards: open_cards(&cards) })
+}
+
+/// The next `n` cards of `seat`'s pile as the dealer's seed orders them.
+pub fn deal_cards(s: &LcState, seat: Seat, n: usize, dealer: &AgentSecrets) -> Option<Vec<String>> {
+    let seed = dealer.seeds.get(SEED_KEY).filter(|_| s.shuffles == ShuffleMode::Digital)?;
+    crate::game::dealer::deal(&s.ledger, &pile_name(seat), seed, n)
 }
 
 /// Whether the setup (shuffles, first player, opening hands) is still going on.
@@ -122,8 +162,8 @@ fn read_open(cards: &[CardRef]) -> Option<Vec<String>> {
     cards.iter().map(|c| if let CardRef::Open(id) = c { Some(id.clone()) } else { None }).collect()
 }
 
-/// A draw option of a physical table: the event with its cards as the parameter. A digital
-/// game's draws follow the dealer's seed: no seat option.
+/// A draw option: the event with its cards as the parameter, which the seat states at a
+/// physical table and kifu deals from the seed in a digital game ([`ParamKind::Dealt`]).
 fn draw_option(
     s: &LcState,
     seat: Seat,
@@ -133,13 +173,19 @@ fn draw_option(
     fill: fn(&LcEvent, &[String]) -> Option<LcEvent>,
     read: fn(&LcEvent) -> Option<Vec<String>>,
 ) -> Option<GameOption<LcEvent>> {
-    if s.shuffles == ShuffleMode::Digital {
-        return None;
-    }
     if count == 0 {
         return Some(GameOption::event(seat, label, vec![Concern::Zone("pile".into())], template));
     }
-    let param = drawn_param(s, seat, count);
+    let param = match s.shuffles {
+        ShuffleMode::Physical => drawn_param(s, seat, count),
+        ShuffleMode::Digital => Param {
+            name: "cards",
+            label: format!("the {count} card(s) kifu deals you"),
+            kind: ParamKind::Dealt,
+            count,
+            values: vec![],
+        },
+    };
     Some(GameOption {
         seat,
         label,
@@ -238,6 +284,9 @@ fn attack(s: &LcState, seat: Seat, attacker_seat: Seat, o: &mut Vec<GameOption<L
     }
     if seat == attacker_seat && a.protection.is_none() {
         strategies(s, seat, "for this attack", o);
+        for card in std::iter::once(&a.attacker).chain(a.target.iter()) {
+            o.push(modifier_option(s, seat, card));
+        }
     }
     for card in std::iter::once(&a.attacker).chain(a.target.iter()) {
         let own = LcState::owner(card) == Some(seat);
@@ -261,6 +310,88 @@ fn attack(s: &LcState, seat: Seat, attacker_seat: Seat, o: &mut Vec<GameOption<L
             std::iter::once(&a.attacker).chain(a.target.iter()).map(|c| concern(s, seat, c)).collect(),
             e.event(),
         ));
+    }
+}
+
+/// The changes a card's effect may make to a Sword or Shield (LC-OPEN-15), as one choice:
+/// each stat, by -3 to +3, for the round or for good.
+const MODIFIER_DELTAS: [i32; 6] = [-3, -2, -1, 1, 2, 3];
+
+fn modifier_value(stat: Stat, delta: i32, duration: Duration) -> String {
+    let stat = match stat {
+        Stat::Sword => "sword",
+        Stat::Shield => "shield",
+    };
+    let lasts = match duration {
+        Duration::EndOfRound => "round",
+        Duration::Permanent => "permanent",
+    };
+    format!("{stat}:{delta:+}:{lasts}")
+}
+
+fn modifier_values() -> Vec<ParamValue> {
+    let mut out = Vec::new();
+    for stat in [Stat::Sword, Stat::Shield] {
+        for duration in [Duration::EndOfRound, Duration::Permanent] {
+            for delta in MODIFIER_DELTAS {
+                let label = format!(
+                    "{} {delta:+} {}",
+                    if stat == Stat::Sword { "Sword" } else { "Shield" },
+                    if duration == Duration::EndOfRound { "until the round ends" } else { "for good" }
+                );
+                out.push(ParamValue { value: modifier_value(stat, delta, duration), label });
+            }
+        }
+    }
+    out
+}
+
+/// A card's effect changing the Sword or Shield of a card in the attack: one option per card,
+/// the change as a choice.
+fn modifier_option(s: &LcState, seat: Seat, card: &str) -> GameOption<LcEvent> {
+    let template = LcEvent::ModifierApplied {
+        target: card.to_string(),
+        stat: Stat::Sword,
+        delta: 1,
+        duration: Duration::EndOfRound,
+    };
+    let param = Param {
+        name: "change",
+        label: "the change the effect makes".into(),
+        kind: ParamKind::Choice,
+        count: 1,
+        values: modifier_values(),
+    };
+    GameOption {
+        seat,
+        label: format!("Change the Sword or Shield of {} (a card's effect)", seen(s, seat, card)),
+        concerns: vec![concern(s, seat, card)],
+        pick: Pick::Param {
+            param,
+            template,
+            fill: |e, v| {
+                let LcEvent::ModifierApplied { target, .. } = e else { return None };
+                let mut parts = v.first()?.split(':');
+                let stat = match parts.next()? {
+                    "sword" => Stat::Sword,
+                    "shield" => Stat::Shield,
+                    _ => return None,
+                };
+                let delta = parts.next()?.parse().ok()?;
+                let duration = match parts.next()? {
+                    "round" => Duration::EndOfRound,
+                    "permanent" => Duration::Permanent,
+                    _ => return None,
+                };
+                Some(LcEvent::ModifierApplied { target: target.clone(), stat, delta, duration })
+            },
+            read: |e| match e {
+                LcEvent::ModifierApplied { stat, delta, duration, .. } => {
+                    Some(vec![modifier_value(*stat, *delta, *duration)])
+                }
+                _ => None,
+            },
+        },
     }
 }
 

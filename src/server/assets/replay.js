@@ -497,7 +497,8 @@
           "li",
           { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), tabindex: "-1", dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
           el("span", { class: "seq" }, "#" + (e.seq + 1)),
-          el("span", { class: "actor" }, e.actor),
+          // Whose action it is, and who entered it when that is someone else (a scorekeeper, a judge, kifu).
+          el("span", { class: "actor" }, e.action_of ? `${e.action_of} (entered by ${e.actor})` : e.actor),
           el("time", { class: "at", datetime: e.recorded_at }, timeOf(e.recorded_at)),
           el("span", { class: "text" }, e.text)
         )

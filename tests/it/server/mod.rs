@@ -13,6 +13,7 @@ mod cluster;
 mod disk_full;
 mod leak;
 mod live;
+mod local_channel;
 mod memory;
 mod new_games;
 mod options;

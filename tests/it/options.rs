@@ -63,8 +63,24 @@ pub(crate) fn reach<G: Game>(replay: &Replay<G>) -> Reach {
     r
 }
 
-fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
-    let game = kifu::game::selfplay::self_play::<Lc>(seed, &["ana".into(), "rui".into()], 20_000).unwrap();
+impl Reach {
+    /// Adds another walk's counts to these.
+    pub(crate) fn add(&mut self, r: Reach) {
+        self.events += r.events;
+        self.automatic += r.automatic;
+        self.picks += r.picks;
+        self.with_param += r.with_param;
+        self.illegal += r.illegal;
+        for (k, n) in r.unreachable {
+            *self.unreachable.entry(k).or_default() += n;
+        }
+    }
+}
+
+/// The configuration and the played events of the self-played game of `seed` at a table of
+/// `players` (at most `max` events).
+pub(crate) fn self_played<G: Game>(seed: u64, players: &[String], max: usize) -> (G::Config, Vec<G::Event>) {
+    let game = kifu::game::selfplay::self_play::<G>(seed, players, max).unwrap();
     let events = game
         .entries
         .into_iter()
@@ -74,6 +90,25 @@ fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
         })
         .collect();
     (game.config, events)
+}
+
+/// A replay of `events` played in order on a fresh game of `config`.
+pub(crate) fn replay_of<G: Game>(config: &G::Config, events: &[G::Event]) -> Replay<G> {
+    let steps = events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| kifu::game::replay::Step {
+            seq: i as u64,
+            recorded_at: Timestamp(0),
+            actor: Actor::System,
+            entry: GameEntry::Played(e.clone()),
+        })
+        .collect();
+    Replay::<G>::new(config.clone(), steps).unwrap()
+}
+
+fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
+    self_played::<Lc>(seed, &["ana".into(), "rui".into()], 20_000)
 }
 
 fn is_digital(config: &LcConfig) -> bool {
@@ -98,26 +133,8 @@ fn every_event_of_lc_self_play_is_an_option_of_its_seat_or_an_automatic_step() {
     let (mut physical, mut digital) = (Reach::default(), Reach::default());
     for seed in 0..60 {
         let (config, events) = lc_game(seed);
-        let steps = events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| kifu::game::replay::Step {
-                seq: i as u64,
-                recorded_at: Timestamp(0),
-                actor: Actor::System,
-                entry: GameEntry::Played(e.clone()),
-            })
-            .collect();
-        let replay = Replay::<Lc>::new(config.clone(), steps).unwrap();
-        let r = reach(&replay);
-        let into = if is_digital(&config) { &mut digital } else { &mut physical };
-        into.events += r.events;
-        into.automatic += r.automatic;
-        into.picks += r.picks;
-        into.with_param += r.with_param;
-        for (k, n) in r.unreachable {
-            *into.unreachable.entry(k).or_default() += n;
-        }
+        let r = reach(&replay_of::<Lc>(&config, &events));
+        if is_digital(&config) { &mut digital } else { &mut physical }.add(r);
     }
     eprintln!("physical {physical:?}\ndigital {digital:?}");
     assert!(physical.events > 3_000 && digital.events > 3_000, "{physical:?} {digital:?}");

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use kifu::clock::SteppingClock;
 use kifu::game::options::{option_id, ParamKind, Pick, PickError};
 use kifu::game::record::{self, GameError, LiveGame};
-use kifu::game::replay::{Replay, Step};
+use kifu::game::replay::Replay;
 use kifu::game::{Game, GameEntry};
 use kifu::games::lc::config::ShuffleMode;
 use kifu::games::lc::{Lc, LcConfig};
@@ -27,8 +27,10 @@ pub(crate) use kifu::game::reach::{dealer_of, reach, Reach};
 /// The options that record an event (the library's one lookup, also used by tools/bench-options).
 pub(crate) use kifu::game::options::offering;
 
-fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
-    let game = kifu::game::selfplay::self_play::<Lc>(seed, &["ana".into(), "rui".into()], 20_000).unwrap();
+/// The configuration and the played events of the self-played game of `seed` at a table of
+/// `players` (at most `max` events).
+pub(crate) fn self_played<G: Game>(seed: u64, players: &[String], max: usize) -> (G::Config, Vec<G::Event>) {
+    let game = kifu::game::selfplay::self_play::<G>(seed, players, max).unwrap();
     let events = game
         .entries
         .into_iter()
@@ -38,6 +40,25 @@ fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
         })
         .collect();
     (game.config, events)
+}
+
+/// A replay of `events` played in order on a fresh game of `config`.
+pub(crate) fn replay_of<G: Game>(config: &G::Config, events: &[G::Event]) -> Replay<G> {
+    let steps = events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| kifu::game::replay::Step {
+            seq: i as u64,
+            recorded_at: Timestamp(0),
+            actor: Actor::System,
+            entry: GameEntry::Played(e.clone()),
+        })
+        .collect();
+    Replay::<G>::new(config.clone(), steps).unwrap()
+}
+
+fn lc_game(seed: u64) -> (LcConfig, Vec<<Lc as Game>::Event>) {
+    self_played::<Lc>(seed, &["ana".into(), "rui".into()], 20_000)
 }
 
 fn is_digital(config: &LcConfig) -> bool {
@@ -50,26 +71,8 @@ fn every_event_of_lc_self_play_is_an_option_of_its_seat_or_an_automatic_step() {
     let (mut physical, mut digital) = (Reach::default(), Reach::default());
     for seed in 0..60 {
         let (config, events) = lc_game(seed);
-        let steps = events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| kifu::game::replay::Step {
-                seq: i as u64,
-                recorded_at: Timestamp(0),
-                actor: Actor::System,
-                entry: GameEntry::Played(e.clone()),
-            })
-            .collect();
-        let replay = Replay::<Lc>::new(config.clone(), steps).unwrap();
-        let r = reach(&replay);
-        let into = if is_digital(&config) { &mut digital } else { &mut physical };
-        into.events += r.events;
-        into.automatic += r.automatic;
-        into.picks += r.picks;
-        into.with_param += r.with_param;
-        for (k, n) in r.unreachable {
-            *into.unreachable.entry(k).or_default() += n;
-        }
+        let r = reach(&replay_of::<Lc>(&config, &events));
+        if is_digital(&config) { &mut digital } else { &mut physical }.add(r);
     }
     eprintln!("physical {physical:?}\ndigital {digital:?}");
     assert!(physical.events > 3_000 && digital.events > 3_000, "{physical:?} {digital:?}");
@@ -109,17 +112,7 @@ pub(crate) fn record_by_picks<G: Game>(
     let stream = StreamId::new("picked").unwrap();
     record::create::<G>(&s, &stream, config, Timestamp(1_767_225_600_000_000)).unwrap();
     // kifu deals a digital game with the seed the agent dealt it with (its log reveals it).
-    let steps: Vec<Step<G::Event>> = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| Step {
-            seq: i as u64,
-            recorded_at: Timestamp(0),
-            actor: Actor::System,
-            entry: GameEntry::Played(e.clone()),
-        })
-        .collect();
-    let dealer = dealer_of(&Replay::<G>::new(config.clone(), steps).unwrap());
+    let dealer = dealer_of(&replay_of::<G>(config, events));
     let mut live = LiveGame::<G>::load(&s, &stream).unwrap().with_dealer(dealer);
     live.settle(&s).unwrap();
     let names = G::players(config);

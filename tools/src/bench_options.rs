@@ -95,13 +95,15 @@ fn fixtures(prefix: &str) -> Vec<kifu::log::chain::VerifiedLog> {
     names.iter().map(|n| kifu::log::file::read(&std::fs::read(dir.join(n)).unwrap()).unwrap()).collect()
 }
 
-fn effort<G: Game>(games: u64) -> Effort {
+/// `G`'s effort over `games` self-played games and its fixtures, read under the rules version
+/// `F` they were recorded with (Naruto's pinned fixtures are version 1).
+fn effort<G: Game, F: Game>(games: u64) -> Effort {
     let mut e = Effort::default();
     // The fewest seats the game seats (FATE seats three to six).
     let players: Vec<String> = (0..G::SEATS.min.max(2)).map(|i| format!("player{i}")).collect();
     for log in fixtures(&format!("{}-", G::RULESET)) {
-        let g = record::from_log::<G>(&log).unwrap();
-        walk(&Replay::<G>::new(g.config, g.steps).unwrap(), &mut e);
+        let g = record::from_log::<F>(&log).unwrap();
+        walk(&Replay::<F>::new(g.config, g.steps).unwrap(), &mut e);
     }
     for seed in 0..games {
         let played = selfplay::self_play::<G>(seed, &players, 50_000).unwrap();
@@ -185,9 +187,10 @@ fn main() {
     for driver in kifu::games::drivers() {
         let name = driver.ruleset();
         let mut e = match name {
-            "lc" => effort::<Lc>(args.games),
-            "brk" => effort::<kifu::games::brk::Brk>(args.games),
-            "fate" => effort::<kifu::games::fate::Fate>(args.games),
+            "lc" => effort::<Lc, Lc>(args.games),
+            "brk" => effort::<kifu::games::brk::Brk, kifu::games::brk::Brk>(args.games),
+            "fate" => effort::<kifu::games::fate::Fate, kifu::games::fate::Fate>(args.games),
+            "naruto" => effort::<kifu::games::naruto::NarutoV2, kifu::games::naruto::Naruto>(args.games),
             _ => {
                 t.add_row([format!("{name}: options"), "not written yet".into(), "recorded as JSON actions".into()]);
                 continue;

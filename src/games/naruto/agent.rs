@@ -11,13 +11,12 @@ use rand::RngExt;
 
 use super::catalog::{CardDef, CardType, Catalog};
 use super::config::{
-    CounterMissionPolicy, EmptyDeckDrawPolicy, MultiBlockPolicy, MultiElementPolicy, NarutoConfig, ShuffleMode,
-    TurnMarkerPolicy,
+    CounterMissionPolicy, MultiBlockPolicy, MultiElementPolicy, NarutoConfig, ShuffleMode, TurnMarkerPolicy,
 };
 use super::events::{
     BlockingTeam, CardRef, CoinSide, DeployFrom, Duration, Lot, NarutoEvent, SentTeam, Stat, Step, Throw,
 };
-use super::rules::{expected_reward, expected_winner, resolve_fight};
+use super::rules::{expected_reward, resolve_fight};
 use super::state::{deck_name, Held, NarutoState};
 use crate::game::commit::{commit_seed, AgentSecrets};
 use crate::game::selfplay::{mix_policies, Mix};
@@ -135,6 +134,10 @@ fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -
             .find(|(k, _)| s.ledger.seed_commitment(k).is_some() && !s.ledger.seed_is_revealed(k))
             .map(|(k, seed)| NarutoEvent::SeedRevealed { key: k.clone(), seed: *seed });
     }
+    // The steps the rules fully determine are the shared automatic ones (no randomness drawn).
+    if let Some(e) = super::options::automatic(s) {
+        return Some(e);
+    }
     if s.step == Step::Setup {
         return Some(setup_step(s, secrets, rng));
     }
@@ -144,50 +147,24 @@ fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -
         return Some(NarutoEvent::ChainResolved {});
     }
     let ev = match s.step {
-        Step::Setup => return None,
-        // The next turn is recorded for the seat "who may act" names: the incoming attacker.
-        Step::TurnEnded => NarutoEvent::TurnStarted {
-            turn: s.turn + 1,
-            attacker: <super::Naruto as crate::game::Game>::awaited(s).first().copied()?,
-        },
+        // Step A draws (the cases without a draw are automatic).
         Step::Draw => {
-            let empty = s.players.get(attacker).is_none_or(|p| p.deck_count == 0);
-            if s.is_first_turn() || (empty && s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Skip) {
-                NarutoEvent::StepAdvanced { to: Step::Mission }
-            } else if empty {
-                NarutoEvent::WinnerDetermined { winner: blocker, reason: super::events::WinReason::DeckOut }
-            } else {
-                let card = top_cards(s, secrets, attacker, 1, rng).pop()?;
-                NarutoEvent::CardDrawn { seat: attacker, card: CardRef::Open(card) }
-            }
+            let card = top_cards(s, secrets, attacker, 1, rng).pop()?;
+            NarutoEvent::CardDrawn { seat: attacker, card: CardRef::Open(card) }
         }
         Step::Mission => mission_step(s, attacker, rng),
         Step::Organization => organization_step(s, attacker, rng),
         Step::Attack => attack_step(s, attacker, rng),
         Step::Block => block_step(s, blocker, rng),
         Step::Jutsu => jutsu_step(s, rng),
-        Step::Calculation => calculation_step(s, secrets, attacker, rng),
-        Step::Return => NarutoEvent::TeamsReturned {},
-        Step::Winner => match expected_winner(s) {
-            Some((winner, reason, _)) => NarutoEvent::WinnerDetermined { winner, reason },
-            None => NarutoEvent::StepAdvanced { to: Step::HandCheck },
-        },
+        Step::Calculation => calculation_step(s, secrets, attacker, rng)?,
         Step::HandCheck => {
             let hand = known_hand(s, attacker);
             let n = s.players.get(attacker).map_or(0, |p| p.hand.len());
-            if n > 6 {
-                NarutoEvent::HandCheckDiscard { seat: attacker, cards: sample(&hand, n - 6, rng) }
-            } else {
-                NarutoEvent::StepAdvanced { to: Step::Marker }
-            }
+            NarutoEvent::HandCheckDiscard { seat: attacker, cards: sample(&hand, n.saturating_sub(6), rng) }
         }
-        Step::Marker => match s.policies.turn_marker {
-            TurnMarkerPolicy::PerPlayer => NarutoEvent::TurnMarkerAdvanced {
-                seat: Some(attacker),
-                value: s.players.get(attacker).map_or(0, |p| p.marker) + 1,
-            },
-            TurnMarkerPolicy::Shared => NarutoEvent::TurnMarkerAdvanced { seat: None, value: s.shared_marker + 1 },
-        },
+        // Every other step's event is automatic.
+        Step::Setup | Step::TurnEnded | Step::Return | Step::Winner | Step::Marker => return None,
     };
     Some(ev)
 }
@@ -550,13 +527,19 @@ fn jutsu_step(s: &NarutoState, rng: &mut AgentRng) -> NarutoEvent {
     NarutoEvent::JutsuExchangeEnded {}
 }
 
-fn calculation_step(s: &NarutoState, secrets: &AgentSecrets, attacker: Seat, rng: &mut AgentRng) -> NarutoEvent {
+/// Step K's next reward or fight; `None` once both are done (the step's end is automatic).
+fn calculation_step(
+    s: &NarutoState,
+    secrets: &AgentSecrets,
+    attacker: Seat,
+    rng: &mut AgentRng,
+) -> Option<NarutoEvent> {
     for t in &s.battle.attacks {
         if !s.battle.is_blocked(&t.leader) && !s.battle.rewarded.contains(&t.leader) {
             let (n, _) = expected_reward(s, attacker, t);
             let cards =
                 top_cards(s, secrets, crate::game::opponent(attacker), n, rng).into_iter().map(CardRef::Open).collect();
-            return NarutoEvent::BattleRewardTaken { seat: attacker, team: t.leader.clone(), cards };
+            return Some(NarutoEvent::BattleRewardTaken { seat: attacker, team: t.leader.clone(), cards });
         }
     }
     for b in &s.battle.blocks {
@@ -564,8 +547,8 @@ fn calculation_step(s: &NarutoState, secrets: &AgentSecrets, attacker: Seat, rng
             continue;
         }
         if let Some(a) = s.battle.attacks.iter().find(|a| a.leader == b.blocks) {
-            return resolve_fight(s, a, b, rng.random_bool(0.05));
+            return Some(resolve_fight(s, a, b, rng.random_bool(0.05)));
         }
     }
-    NarutoEvent::StepAdvanced { to: Step::Return }
+    None
 }

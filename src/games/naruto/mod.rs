@@ -7,6 +7,7 @@
 //! - [`state`] and [`apply`]: the fold (total, no rule logic);
 //! - [`rules`]: `validate`, citing digest rule IDs;
 //! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
+//! - [`options`]: what a seat may record now, and the automatic steps kifu records itself;
 //! - [`agent`]: random legal play for self-play;
 //! - [`coverage`]: every `NAR-*` rule ID with how it is enforced (also `COVERAGE.md`).
 //!
@@ -20,6 +21,17 @@
 //! only; version 2 ([`NarutoV2`], what new games record) records the common events
 //! ([`events::CommonEvent`]), refuses a seat the game does not await (`KIFU-TURN-1`) and
 //! self-plays with an even policy mix. One code path folds and checks both shapes.
+//!
+//! Options ([`options::options`]): every action a seat may record now, from its own view; a draw
+//! (the opening hand, step A, a battle reward) takes the cards drawn as a parameter, as do hand
+//! costs, chakra, discards, teams, leaders and blocks; the dealer's seed and sealed cards take a
+//! secret parameter, in the shape of the version. Automatic steps ([`options::automatic`], which
+//! the agent plays too): the first `TurnStarted` once both hands are kept and each next one after
+//! the marker moved; step A without a choice (`StepAdvanced` when nothing is drawn, the
+//! `WinnerDetermined` of `empty_deck_draw=lose`, the `CardDrawn` of a deck's one known card); the
+//! end of step K once every reward and fight is recorded; `TeamsReturned`; step M's
+//! `WinnerDetermined` or `StepAdvanced`; step N's `StepAdvanced` when nobody discards; and
+//! `TurnMarkerAdvanced`. None is due while a chain is open.
 
 pub mod agent;
 pub mod apply;
@@ -27,6 +39,7 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod events;
+pub mod options;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -82,6 +95,14 @@ impl<const V: u32> Game for NarutoRules<V> {
         let (phase, step) =
             if state.result.is_some() { ("over", "over") } else { (state.step.phase(), state.step.name()) };
         Position { turn: state.turn, phase, step, active: state.attacker, awaited: Self::awaited(state) }
+    }
+
+    fn options(state: &NarutoState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<NarutoEvent>>> {
+        Some(options::options::<V>(state, seat))
+    }
+
+    fn automatic(state: &NarutoState) -> Option<NarutoEvent> {
+        options::automatic(state)
     }
 
     fn awaited(state: &NarutoState) -> Vec<Seat> {

@@ -4,16 +4,16 @@
 
 use kifu::game::options::{option_id, Concern, ParamKind, Pick};
 use kifu::game::record;
-use kifu::game::replay::{Replay, Step};
-use kifu::game::{Game, GameEntry, Viewer};
+use kifu::game::replay::Replay;
+use kifu::game::{Game, Viewer};
 use kifu::games::brk::view::can_see;
 use kifu::games::brk::{Brk, BrkConfig, BrkEvent};
-use kifu::log::envelope::{Actor, Timestamp};
+use kifu::log::envelope::Actor;
 use kifu::log::file;
 use kifu::store::Store;
 
 use crate::game_support::event_kind;
-use crate::options::{reach, record_by_picks, Reach};
+use crate::options::{reach, record_by_picks, replay_of, self_played, Reach};
 
 /// Escape hatches that record what card text did, in free words (BRK-OPEN-7, digest §0.3): a
 /// judge or the table records them as events; no seat's option offers them. `CardHidden` is the
@@ -21,41 +21,7 @@ use crate::options::{reach, record_by_picks, Reach};
 const NOT_A_SEATS_OPTION: &[&str] = &["CardOpened", "CardMoved", "MarkerPlaced", "LivesChanged", "Common"];
 
 fn brk_game(seed: u64) -> (BrkConfig, Vec<BrkEvent>) {
-    let game = kifu::game::selfplay::self_play::<Brk>(seed, &["ana".into(), "rui".into()], 20_000).unwrap();
-    let events = game
-        .entries
-        .into_iter()
-        .filter_map(|(_, e)| match e {
-            GameEntry::Played(e) => Some(e),
-            _ => None,
-        })
-        .collect();
-    (game.config, events)
-}
-
-fn replay_of(config: &BrkConfig, events: &[BrkEvent]) -> Replay<Brk> {
-    let steps = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| Step {
-            seq: i as u64,
-            recorded_at: Timestamp(0),
-            actor: Actor::System,
-            entry: GameEntry::Played(e.clone()),
-        })
-        .collect();
-    Replay::<Brk>::new(config.clone(), steps).unwrap()
-}
-
-fn add(into: &mut Reach, r: Reach) {
-    into.events += r.events;
-    into.automatic += r.automatic;
-    into.picks += r.picks;
-    into.with_param += r.with_param;
-    into.illegal += r.illegal;
-    for (k, n) in r.unreachable {
-        *into.unreachable.entry(k).or_default() += n;
-    }
+    self_played::<Brk>(seed, &["ana".into(), "rui".into()], 20_000)
 }
 
 fn stray(r: &Reach) -> Vec<&String> {
@@ -67,7 +33,7 @@ fn every_event_of_brk_self_play_is_an_option_of_its_seat_or_an_automatic_step() 
     let mut total = Reach::default();
     for seed in 0..60 {
         let (config, events) = brk_game(seed);
-        add(&mut total, reach(&replay_of(&config, &events)));
+        total.add(reach(&replay_of::<Brk>(&config, &events)));
     }
     eprintln!("brk self-play (60 games): {total:?}");
     assert!(total.events > 3_000, "{total:?}");

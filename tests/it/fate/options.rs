@@ -7,18 +7,18 @@ use std::collections::BTreeSet;
 
 use kifu::game::options::{option_id, Concern, ParamKind, Pick};
 use kifu::game::record;
-use kifu::game::replay::{Replay, Step};
+use kifu::game::replay::Replay;
 use kifu::game::view::CardView;
-use kifu::game::{Game, GameEntry, Viewer};
+use kifu::game::{Game, Viewer};
 use kifu::games::fate::config::DiceMode;
 use kifu::games::fate::{Fate, FateConfig, FateEvent, FateState};
-use kifu::log::envelope::{Actor, Timestamp};
+use kifu::log::envelope::Actor;
 use kifu::log::file;
 use kifu::store::Store;
 
 use super::names;
 use crate::game_support::event_kind;
-use crate::options::{reach, record_by_picks, Reach};
+use crate::options::{reach, record_by_picks, replay_of, self_played, Reach};
 
 /// Escape hatches: what a card effect did, as free text and free numbers (FATE-OPEN-3/6/15/17).
 /// No option lists them (their note and amount are the recorder's words, not a choice among
@@ -27,46 +27,11 @@ const ESCAPE_HATCHES: &[&str] =
     &["CardStateChanged", "PranaChanged", "StatModified", "SpecialMarkPlaced", "EffectResolved", "CommandSpellLost"];
 
 fn fate_game(seed: u64) -> (FateConfig, Vec<FateEvent>) {
-    let players = names(3 + (seed % 4) as usize);
-    let game = kifu::game::selfplay::self_play::<Fate>(seed, &players, 50_000).unwrap();
-    let events = game
-        .entries
-        .into_iter()
-        .filter_map(|(_, e)| match e {
-            GameEntry::Played(e) => Some(e),
-            _ => None,
-        })
-        .collect();
-    (game.config, events)
+    self_played::<Fate>(seed, &names(3 + (seed % 4) as usize), 50_000)
 }
 
 fn is_digital(config: &FateConfig) -> bool {
     config.policies().dice == DiceMode::Digital
-}
-
-fn replay(config: &FateConfig, events: &[FateEvent]) -> Replay<Fate> {
-    let steps = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| Step {
-            seq: i as u64,
-            recorded_at: Timestamp(0),
-            actor: Actor::System,
-            entry: GameEntry::Played(e.clone()),
-        })
-        .collect();
-    Replay::<Fate>::new(config.clone(), steps).unwrap()
-}
-
-fn add(into: &mut Reach, r: Reach) {
-    into.events += r.events;
-    into.automatic += r.automatic;
-    into.picks += r.picks;
-    into.with_param += r.with_param;
-    into.illegal += r.illegal;
-    for (k, n) in r.unreachable {
-        *into.unreachable.entry(k).or_default() += n;
-    }
 }
 
 fn stray(r: &Reach) -> Vec<&String> {
@@ -78,8 +43,8 @@ fn every_event_of_fate_self_play_is_an_option_of_its_seat_or_an_automatic_step()
     let (mut physical, mut digital) = (Reach::default(), Reach::default());
     for seed in 0..60 {
         let (config, events) = fate_game(seed);
-        let r = reach(&replay(&config, &events));
-        add(if is_digital(&config) { &mut digital } else { &mut physical }, r);
+        let r = reach(&replay_of::<Fate>(&config, &events));
+        if is_digital(&config) { &mut digital } else { &mut physical }.add(r);
     }
     eprintln!("FATE physical {physical:?}\nFATE digital {digital:?}");
     assert!(physical.events > 3_000 && digital.events > 3_000, "{physical:?} {digital:?}");

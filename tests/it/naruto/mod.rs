@@ -2,6 +2,7 @@
 
 mod catalog;
 mod coverage;
+mod options;
 mod props;
 mod rules;
 mod selfplay;

@@ -205,6 +205,9 @@ fn main() {
             "lc" => effort::<Lc>(args.games),
             "brk" => effort::<kifu::games::brk::Brk>(args.games),
             "fate" => effort::<kifu::games::fate::Fate>(args.games),
+            // Version 1, the fixtures' version: it lists the client's manual operations too,
+            // the most a Vanguard seat is offered.
+            "vanguard" => effort::<kifu::games::vanguard::Vanguard>(args.games),
             _ => {
                 t.add_row([format!("{name}: options"), "not written yet".into(), "recorded as JSON actions".into()]);
                 continue;

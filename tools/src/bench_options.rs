@@ -191,6 +191,9 @@ fn main() {
             "brk" => effort::<kifu::games::brk::Brk, kifu::games::brk::Brk>(args.games),
             "fate" => effort::<kifu::games::fate::Fate, kifu::games::fate::Fate>(args.games),
             "naruto" => effort::<kifu::games::naruto::NarutoV2, kifu::games::naruto::Naruto>(args.games),
+            // Version 2 self-played; the fixtures under version 1 (the fan client's games), which
+            // also lists the client's manual operations, the most a Vanguard seat is offered.
+            "vanguard" => effort::<kifu::games::vanguard::VanguardV2, kifu::games::vanguard::Vanguard>(args.games),
             _ => {
                 t.add_row([format!("{name}: options"), "not written yet".into(), "recorded as JSON actions".into()]);
                 continue;

@@ -10,7 +10,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::RngExt;
 
 use super::catalog::{CardDef, CardKind, Catalog, DeckList, TriggerType};
-use super::config::{Limit, SimultaneousLoss, VanguardConfig};
+use super::config::{Limit, VanguardConfig};
 use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent as E};
 use super::state::VanguardState;
 use crate::game::commit::AgentSecrets;
@@ -103,14 +103,16 @@ fn grade(s: &VanguardState, c: &str) -> u8 {
     s.def(c).map_or(0, |d| d.grade)
 }
 
-/// The next event of a random legal game, or `None` once the game is over: a loss the state
-/// shows, the setup, an open trigger, or the step of the turn's phase.
+/// The next event of a random legal game, or `None` once the game is over: an automatic step
+/// ([`super::options::automatic`], as a recorded game gets them, so both have one shape), the
+/// setup, an open trigger, or the step of the turn's phase.
 pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<E> {
+    if let Some(step) = super::options::automatic(s) {
+        weigh_skipped_phase(s, &step, rng);
+        return Some(step);
+    }
     if s.result.is_some() {
         return None;
-    }
-    if let Some(ended) = game_ended(s) {
-        return Some(ended);
     }
     if s.phase == Phase::Setup {
         return setup_step(s, rng);
@@ -123,8 +125,8 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
     let vg = s.vanguard_grade(seat).unwrap_or(0);
     let next = |phase| Some(E::PhaseEntered { seat, phase });
     match s.phase {
-        Phase::Setup => None,
-        Phase::Stand => next(Phase::Draw),
+        // The stand and end phases' steps are automatic.
+        Phase::Setup | Phase::Stand | Phase::End => None,
         Phase::Draw if !p.turn.drew => Some(E::CardDrawn { seat, card: pick(&deck_cards(s, seat), rng)? }),
         Phase::Draw => {
             let can_assist = vg < 3
@@ -139,28 +141,22 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
         Phase::Stride => stride_step(s, seat, vg, rng).or_else(|| next(Phase::Main)),
         Phase::Main => main_step(s, seat, vg, rng).or_else(|| next(Phase::Battle)),
         Phase::Battle => battle_step(s, seat, rng).or_else(|| next(Phase::End)),
-        // The next turn is recorded for the seat "who may act" names: the incoming player.
-        Phase::End => {
-            let next = <super::Vanguard as crate::game::Game>::awaited(s).first().copied()?;
-            Some(E::TurnStarted { turn: s.turn + 1, seat: next })
-        }
     }
 }
 
-/// The loss the state shows (VG-WIN-2, VG-WIN-3), under the `simultaneous_loss` policy when both lose.
-fn game_ended(s: &VanguardState) -> Option<E> {
-    let losses = s.losses();
-    let (seat, reason) = losses.first().copied()?;
-    let loser = if losses.len() > 1 {
-        match s.policies.simultaneous_loss {
-            SimultaneousLoss::Draw => None,
-            SimultaneousLoss::ActivePlayerLoses => s.active,
-        }
-    } else {
-        Some(seat)
+/// A phase the rules leave nothing to choose in moves on by itself; the agent still weighs the
+/// phase's choice as it did before the step was automatic (the rules refuse whatever it would
+/// pick, so it picks nothing), drawing what it drew then: a seed plays the game it always played,
+/// and the pinned recipes keep their bytes.
+fn weigh_skipped_phase(s: &VanguardState, step: &E, rng: &mut AgentRng) {
+    let E::PhaseEntered { seat, .. } = step else { return };
+    let vg = s.vanguard_grade(*seat).unwrap_or(0);
+    let _ = match s.phase {
+        Phase::GradeAssist => grade_assist_step(s, *seat, vg, rng),
+        Phase::Ride => ride_step(s, *seat, vg, rng),
+        Phase::Stride => stride_step(s, *seat, vg, rng),
+        _ => None,
     };
-    let reason = losses.iter().find(|(l, _)| Some(*l) == loser).map_or(reason, |(_, r)| *r);
-    Some(E::GameEnded { loser, reason })
 }
 
 /// A grade assist, if the policy allows one now; `None` moves on to the ride phase.
@@ -275,10 +271,8 @@ fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
             return Some(E::Redrawn { seat, returned, drawn: pool });
         }
     }
-    if !s.revealed {
-        return Some(E::VanguardsRevealed {});
-    }
-    Some(E::TurnStarted { turn: 1, seat: s.first? })
+    // The first turn, once the vanguards are face up, is an automatic step.
+    (!s.revealed).then_some(E::VanguardsRevealed {})
 }
 
 fn main_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Option<E> {

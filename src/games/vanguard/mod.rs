@@ -9,10 +9,22 @@
 //! - [`state`] and [`apply`]: the fold (total, no rule logic);
 //! - [`rules`]: `validate`, citing `VG-*` and `VGC-*` IDs;
 //! - [`view`]: redaction into a [`crate::game::BoardView`] and one-line descriptions;
-//! - [`agent`]: random legal play for self-play, and [`agent::client_ops`], the same game as the
-//!   client's manual operations;
+//! - [`options`]: what a seat may record now, and the automatic steps kifu records itself;
+//! - [`agent`]: random legal play for self-play (the automatic steps through
+//!   [`options::automatic`]), and [`agent::client_ops`], the same game as the client's manual
+//!   operations;
 //! - [`vgclog`]: the plain-text action-log format `kifu game import --from vgc-log` reads;
 //! - [`coverage`]: every `VG-*` and `VGC-*` rule ID with how it is enforced (also `COVERAGE.md`).
+//!
+//! Options and automatic steps ([`options`]): a seat's options are what the game awaits of it
+//! (the setup, its turn, an attack, a damage check, a revealed trigger), each card off the top of
+//! a deck as a card parameter listing the seat's own deck (the table is physical). The automatic
+//! steps ([`options::automatic`]) are `GameEnded` (a loss the board shows), `VanguardsRevealed`
+//! once both players redrew, `TurnStarted` (the first turn, and the turn handed over after the
+//! end phase), `PhaseEntered` of the draw phase after the stand phase and of the phases with
+//! nothing to choose (no grade assist, ride or stride possible), and `BattleEnded` once an attack
+//! is resolved and its damage checked. Version 1 also offers the client's manual operations
+//! ([`options::client_options`]): its games are the client's logs.
 //!
 //! Manual operations and the audit: the client enforces almost nothing, so players moved cards
 //! by hand. A [`events::ClientOp`] validates what the client enforces and the rules the operation
@@ -32,6 +44,7 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod events;
+pub mod options;
 pub mod rules;
 pub mod state;
 pub mod vgclog;
@@ -95,6 +108,20 @@ impl<const V: u32> Game for VanguardRules<V> {
             (Some(a), None) if state.phase == events::Phase::End => vec![opponent(a)],
             (Some(a), _) => vec![a],
         }
+    }
+
+    /// What `seat` may record now: the rules' actions, and in version 1 (the fan client's games)
+    /// the client's manual operations too.
+    fn options(state: &VanguardState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
+        let mut o = options::options(state, seat);
+        if V == 1 {
+            o.extend(options::client_options(state, seat));
+        }
+        Some(o)
+    }
+
+    fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
+        options::automatic(state)
     }
 
     /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever the game awaits.

@@ -4,6 +4,7 @@
 mod catalog;
 mod coverage;
 mod fixtures;
+mod options;
 mod props;
 mod rules;
 mod selfplay;

@@ -130,8 +130,7 @@ fn pick_latency(store: &dyn Store, stream: &str, filler: u64) -> Vec<Duration> {
                 .into_iter()
                 .filter_map(|(_, e)| if let GameEntry::Played(e) = e { Some(e) } else { None })
                 .collect();
-            let judge_only = events.iter().any(|e| kind(e) == "ModifierApplied");
-            (c.shuffles == kifu::games::lc::config::ShuffleMode::Physical && !judge_only).then_some((g.config, events))
+            (c.shuffles == kifu::games::lc::config::ShuffleMode::Physical).then_some((g.config, events))
         })
         .expect("a physical LC game");
     let id = StreamId::new(stream).unwrap();

@@ -11,6 +11,7 @@ mod browser_tournament;
 mod cli;
 mod cluster;
 mod disk_full;
+mod five_games;
 mod leak;
 mod live;
 mod local_channel;

@@ -1,7 +1,5 @@
-//! The options API: two players record a bound LC game from their own tokens by picking
-//! options (each sees only their own), kifu records the automatic steps, a judge forces one
-//! illegal action, and the log equals the agent's game; stale, foreign and made-up picks are
-//! refused with nothing written.
+//! The options API's refusals: stale, foreign and made-up picks are refused with nothing
+//! written (a whole game of each of the five games through this API is in `five_games.rs`).
 
 use std::collections::BTreeMap;
 
@@ -49,113 +47,6 @@ fn option_for(state: &<Lc as Game>::State, len: u64, event: &LcEvent) -> (String
         }
     }
     panic!("event {len} {event:?} is no option");
-}
-
-#[test]
-fn two_players_record_a_bound_lc_game_by_picking_options_and_it_equals_the_agents_game() {
-    let env = ServerEnv::new();
-    let store = env.state.store().clone();
-    let players = vec!["ana".to_string(), "rui".to_string()];
-    open_match_of(&*store, "lcup", "lc", &players);
-    let (config, events) = physical_lc_game();
-    let stream = StreamId::new("lcup-r1-t1").unwrap();
-    let bound = MatchBinding { tournament: StreamId::new("lcup").unwrap(), round: 1, place: MatchPlace::Table(1) };
-    record::create_bound::<Lc>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
-    let tokens = [env.token(Role::Player, "lcup", "ana"), env.token(Role::Player, "lcup", "rui")];
-    let judge = env.token(Role::Judge, "lcup", "jin");
-    let app = env.app();
-    let uri = format!("/api/v1/games/{stream}/options");
-    rt().block_on(async {
-        // Each player sees only their own seat's options; asking for the other seat is refused.
-        let (st, body) = get(&app, &format!("{uri}?seat=1"), Some(&tokens[0])).await;
-        assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
-        let (st, body) = get(&app, &uri, Some(&tokens[0])).await;
-        assert_eq!(st, StatusCode::OK, "{body}");
-        assert!(body["options"].as_array().unwrap().iter().all(|o| o["seat"] == 0), "{body}");
-        let (st, _) = get(&app, &uri, None).await;
-        assert_eq!(st, StatusCode::UNAUTHORIZED);
-
-        let mut state = Lc::setup(&config).unwrap();
-        let mut len = 0u64;
-        let mut played = 0usize;
-        let mut forced = false;
-        while played < events.len() {
-            let event = &events[played];
-            // Once, in the first turn, the judge forces an illegal action (passing another seat's
-            // turn) and backs it up; the players then go on.
-            if let Some(turn) = state.turn.as_ref().filter(|_| !forced) {
-                forced = true;
-                let seat = 1 - turn.seat;
-                let (st, body) = call(
-                    &app,
-                    "POST",
-                    &format!("/api/v1/games/{stream}/events"),
-                    Some(&judge),
-                    Some(json!({ "event": { "TurnPassed": { "seat": seat } }, "forced": true, "expected": len })),
-                )
-                .await;
-                assert_eq!(st, StatusCode::CREATED, "{body}");
-                assert!(!body["flagged"].as_array().unwrap().is_empty(), "{body}");
-                let ruling =
-                    json!({ "BackedUp": { "judge": "jin", "to_seq": len, "note": "turn passed out of order" } });
-                let (st, body) = call(
-                    &app,
-                    "POST",
-                    &format!("/api/v1/games/{stream}/rulings"),
-                    Some(&judge),
-                    Some(json!({ "ruling": ruling, "expected": len + 1 })),
-                )
-                .await;
-                assert_eq!(st, StatusCode::CREATED, "{body}");
-                len += 2;
-                continue;
-            }
-            // The ids and parameters a page would send: the seat's own options at this state.
-            let (id, seat, params) = option_for(&state, len, event);
-            let (st, body) = call(
-                &app,
-                "POST",
-                &uri,
-                Some(&tokens[usize::from(seat)]),
-                Some(json!({ "option": id, "params": params, "expected": len })),
-            )
-            .await;
-            assert_eq!(st, StatusCode::CREATED, "event {played}: {body}");
-            let recorded = body["recorded"].as_array().unwrap().len() as u64;
-            for e in &events[played..played + recorded as usize] {
-                Lc::ledger_mut(&mut state).at(len);
-                state = Lc::apply(state, e);
-                len += 1;
-                played += 1;
-            }
-        }
-        assert!(forced);
-        // The log: the agent's events, plus the forced entry and the backup; kifu entered the
-        // automatic steps, each player their own actions.
-        let loaded = record::load::<Lc>(&*store, &stream).unwrap();
-        let played: Vec<LcEvent> = loaded
-            .steps
-            .iter()
-            .filter_map(|s| if let GameEntry::Played(e) = &s.entry { Some(e.clone()) } else { None })
-            .collect();
-        assert_eq!(played, events);
-        assert!(loaded.steps.iter().any(|s| s.actor == Actor::System));
-        for s in &loaded.steps {
-            if let (GameEntry::Played(e), Actor::Player(name)) = (&s.entry, &s.actor) {
-                if let Some(seat) = Lc::acting_seat(e) {
-                    assert_eq!(name, &players[usize::from(seat)]);
-                }
-            }
-        }
-        let (st, audit) = get(&app, &format!("/api/v1/games/{stream}/audit"), Some(&judge)).await;
-        assert_eq!(st, StatusCode::OK);
-        // What the judge forced is flagged at its event, and resolved by the forcing judge.
-        let findings = audit["findings"].as_array().unwrap();
-        assert!(!findings.is_empty() && findings.iter().all(|f| f["seq"] == findings[0]["seq"]), "{audit}");
-        assert_eq!(audit["unresolved"], 0, "{audit}");
-        let (st, verify) = get(&app, &format!("/api/v1/games/{stream}/verify"), None).await;
-        assert_eq!(st, StatusCode::OK, "{verify}");
-    });
 }
 
 #[test]

@@ -5,60 +5,23 @@
 
 use kifu::game::options::{option_id, Concern, Pick};
 use kifu::game::record;
-use kifu::game::replay::{Replay, Step};
-use kifu::game::{Game, GameEntry, Viewer};
+use kifu::game::replay::Replay;
+use kifu::game::{Game, Viewer};
 use kifu::games::vanguard::view::visible_now;
 use kifu::games::vanguard::{Vanguard, VanguardConfig, VanguardEvent, VanguardState, VanguardV2};
-use kifu::log::envelope::{Actor, Timestamp};
+use kifu::log::envelope::Actor;
 use kifu::log::file;
 use kifu::store::Store;
 
 use crate::game_support::event_kind;
-use crate::options::{reach, record_by_picks, Reach};
+use crate::options::{reach, record_by_picks, replay_of, self_played, Reach};
 
 /// Table talk and what the server sees, no seat's option: a chat line is free words
 /// (VGC-UI-1), and spectators coming and going are recorded for no seat.
 const NOT_A_SEATS_OPTION: &[&str] = &["ChatMessage", "SpectatorJoined", "SpectatorLeft"];
 
 fn game<G: Game<Config = VanguardConfig, Event = VanguardEvent>>(seed: u64) -> (VanguardConfig, Vec<VanguardEvent>) {
-    let game = kifu::game::selfplay::self_play::<G>(seed, &["ana".into(), "rui".into()], 20_000).unwrap();
-    let events = game
-        .entries
-        .into_iter()
-        .filter_map(|(_, e)| match e {
-            GameEntry::Played(e) => Some(e),
-            _ => None,
-        })
-        .collect();
-    (game.config, events)
-}
-
-fn replay_of<G: Game<Config = VanguardConfig, Event = VanguardEvent>>(
-    config: &VanguardConfig,
-    events: &[VanguardEvent],
-) -> Replay<G> {
-    let steps = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| Step {
-            seq: i as u64,
-            recorded_at: Timestamp(0),
-            actor: Actor::System,
-            entry: GameEntry::Played(e.clone()),
-        })
-        .collect();
-    Replay::<G>::new(config.clone(), steps).unwrap()
-}
-
-fn add(into: &mut Reach, r: Reach) {
-    into.events += r.events;
-    into.automatic += r.automatic;
-    into.picks += r.picks;
-    into.with_param += r.with_param;
-    into.illegal += r.illegal;
-    for (k, n) in r.unreachable {
-        *into.unreachable.entry(k).or_default() += n;
-    }
+    self_played::<G>(seed, &["ana".into(), "rui".into()], 20_000)
 }
 
 fn stray(r: &Reach) -> Vec<&String> {
@@ -70,7 +33,7 @@ fn every_event_of_a_thousand_vanguard_v2_self_played_games_is_an_option_of_its_s
     let mut total = Reach::default();
     for seed in 0..1000 {
         let (config, events) = game::<VanguardV2>(seed);
-        add(&mut total, reach(&replay_of::<VanguardV2>(&config, &events)));
+        total.add(reach(&replay_of::<VanguardV2>(&config, &events)));
     }
     eprintln!("vanguard v2 self-play (1,000 games): {total:?}");
     assert!(total.events > 100_000, "{total:?}");

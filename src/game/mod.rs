@@ -247,6 +247,11 @@ pub trait Game: 'static {
     /// (`KIFU-TURN-1`). New games and new rules versions say `true`; version 1 of Naruto and
     /// Vanguard predates the query and checks turn order with its own rule IDs only.
     const CHECKS_AWAITED: bool;
+    /// The kinds of event ([`reach::event_kind`]) a table records as events rather than as a
+    /// seat's option: the escape hatches that say in free words what card text did (digest §0.3),
+    /// table talk, who watched. A judge or the table enters them through the events API; the
+    /// common escape hatches ([`reach::COMMON_AS_EVENTS`]) are added for every game.
+    const RECORDED_AS_EVENTS: &'static [&'static str] = &[];
 
     /// The header configuration: players, registered decks (with the card definitions they use,
     /// so a replay never depends on an external catalog) and the policy chosen for each OPEN point.

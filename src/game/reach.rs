@@ -19,9 +19,15 @@ pub enum Reached {
     Automatic,
     /// A seat's option records it.
     Picked { with_param: bool },
+    /// An escape hatch or table talk ([`Game::RECORDED_AS_EVENTS`]): recorded as an event by a
+    /// judge or the table, not offered as an option.
+    AsEvent,
     /// No option offers it and it is not the automatic step due.
     Unreachable,
 }
+
+/// The common escape hatches (`CommonEvent`'s free-words events), recorded as events in every game.
+pub const COMMON_AS_EVENTS: &[&str] = &["Common(CardMoved", "Common(CounterSet", "Common(NoteRecorded"];
 
 /// How a game's (or many games') events are reached.
 #[derive(Clone, Debug, Default)]
@@ -31,6 +37,8 @@ pub struct Reach {
     pub picks: usize,
     pub with_param: usize,
     pub illegal: usize,
+    /// Escape hatches and table talk recorded as events ([`Reached::AsEvent`]), by kind.
+    pub as_events: BTreeMap<String, usize>,
     /// The events no option offered and no automatic step is, by kind ([`event_kind`]).
     pub unreachable: BTreeMap<String, usize>,
 }
@@ -46,6 +54,7 @@ impl Reach {
                 self.picks += 1;
                 self.with_param += usize::from(*with_param);
             }
+            Reached::AsEvent => *self.as_events.entry(kind()).or_default() += 1,
             Reached::Unreachable => *self.unreachable.entry(kind()).or_default() += 1,
         }
     }
@@ -57,6 +66,9 @@ impl Reach {
         self.picks += other.picks;
         self.with_param += other.with_param;
         self.illegal += other.illegal;
+        for (k, n) in other.as_events {
+            *self.as_events.entry(k).or_default() += n;
+        }
         for (k, n) in other.unreachable {
             *self.unreachable.entry(k).or_default() += n;
         }
@@ -103,8 +115,15 @@ pub fn reached<G: Game>(table: &Table<G>, event: &G::Event, dealer: Option<&Agen
     };
     match offering::<G>(state, event).into_iter().find(dealt_right) {
         Some(o) => Reached::Picked { with_param: o.param().is_some() },
+        None if recorded_as_event::<G>(event) => Reached::AsEvent,
         None => Reached::Unreachable,
     }
+}
+
+/// Whether `event` is of a kind a table records as an event ([`Game::RECORDED_AS_EVENTS`]).
+pub fn recorded_as_event<G: Game>(event: &G::Event) -> bool {
+    let kind = event_kind(event);
+    G::RECORDED_AS_EVENTS.iter().chain(COMMON_AS_EVENTS).any(|k| *k == kind)
 }
 
 /// Walks a recorded game: how each action played (not forced, not a ruling) is reached.

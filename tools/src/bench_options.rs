@@ -216,8 +216,10 @@ fn main() {
                 e.reach.events, e.reach.automatic, e.reach.picks, e.reach.with_param
             ),
             format!(
-                "{} illegal as recorded; {unreachable} not reachable through a seat's option: {}",
+                "{} illegal as recorded; {} escape hatches and table talk recorded as events ({}); {unreachable} not reachable through a seat's option: {}",
                 e.reach.illegal,
+                e.reach.as_events.values().sum::<usize>(),
+                e.reach.as_events.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", "),
                 e.reach.unreachable.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
             ),
         ]);

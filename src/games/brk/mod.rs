@@ -51,6 +51,7 @@ impl Game for Brk {
     // Priority is also checked by BRK-STACK-3 (its cases name it); a reveal uses no stack
     // (BRK-HID-5), so it interjects rather than waiting for priority.
     const CHECKS_AWAITED: bool = true;
+    const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardOpened", "CardMoved", "MarkerPlaced", "LivesChanged"];
 
     crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState);
 

@@ -56,6 +56,14 @@ impl Game for Fate {
     // its turn (FATE-EFF-4): those interject (see `interjects`); every other action must come
     // from an awaited Master, on top of the FATE rule IDs that check the turn order.
     const CHECKS_AWAITED: bool = true;
+    const RECORDED_AS_EVENTS: &'static [&'static str] = &[
+        "CardStateChanged",
+        "PranaChanged",
+        "StatModified",
+        "SpecialMarkPlaced",
+        "EffectResolved",
+        "CommandSpellLost",
+    ];
 
     crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState);
 

@@ -76,7 +76,7 @@ pub fn dealt(s: &LcState, dealer: &AgentSecrets) -> Option<LcEvent> {
     let key = SEED_KEY.to_string();
     if s.result.is_some() {
         let due = s.ledger.seed_commitment(SEED_KEY).is_some() && !s.ledger.seed_is_revealed(SEED_KEY);
-        return due.then(|| LcEvent::Common(CommonEvent::SeedRevealed { key, seat: None, seed: *seed }));
+        return due.then_some(LcEvent::Common(CommonEvent::SeedRevealed { key, seat: None, seed: *seed }));
     }
     if s.ledger.seed_commitment(SEED_KEY).is_none() {
         return Some(LcEvent::Common(CommonEvent::SeedCommitted { key, seat: None, commitment: commit_seed(seed) }));

@@ -72,6 +72,7 @@ impl<const V: u32> Game for NarutoRules<V> {
     // Version 1 checked turn order only by the game's own rule IDs, which its games' findings
     // name; version 2 also refuses a seat the game does not await.
     const CHECKS_AWAITED: bool = V >= 2;
+    const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardMoved", "EffectResolved", "ModifierApplied"];
 
     crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V);
 

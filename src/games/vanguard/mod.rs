@@ -75,6 +75,8 @@ impl<const V: u32> Game for VanguardRules<V> {
     // Version 1 checked turn order only by the game's own rule IDs, which its games' findings
     // name; version 2 also refuses a seat the game does not await.
     const CHECKS_AWAITED: bool = V >= 2;
+    const RECORDED_AS_EVENTS: &'static [&'static str] =
+        &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
 
     crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
 

@@ -17,14 +17,8 @@ use kifu::log::file;
 use kifu::store::Store;
 
 use super::names;
-use crate::game_support::event_kind;
 use crate::options::{reach, record_by_picks, replay_of, self_played, Reach};
-
-/// Escape hatches: what a card effect did, as free text and free numbers (FATE-OPEN-3/6/15/17).
-/// No option lists them (their note and amount are the recorder's words, not a choice among
-/// values); a table records them as events, or a judge does.
-const ESCAPE_HATCHES: &[&str] =
-    &["CardStateChanged", "PranaChanged", "StatModified", "SpecialMarkPlaced", "EffectResolved", "CommandSpellLost"];
+use kifu::game::reach::recorded_as_event;
 
 fn fate_game(seed: u64) -> (FateConfig, Vec<FateEvent>) {
     self_played::<Fate>(seed, &names(3 + (seed % 4) as usize), 50_000)
@@ -35,7 +29,7 @@ fn is_digital(config: &FateConfig) -> bool {
 }
 
 fn stray(r: &Reach) -> Vec<&String> {
-    r.unreachable.keys().filter(|k| !ESCAPE_HATCHES.contains(&k.as_str())).collect()
+    r.unreachable.keys().collect()
 }
 
 #[test]
@@ -72,9 +66,7 @@ fn every_played_event_of_the_fate_fixtures_is_an_option_or_an_automatic_step() {
 fn reachable_games(from: u64, n: usize, digital: bool) -> Vec<(FateConfig, Vec<FateEvent>)> {
     (from..from + 400)
         .map(fate_game)
-        .filter(|(c, events)| {
-            is_digital(c) == digital && !events.iter().any(|e| ESCAPE_HATCHES.contains(&event_kind(e).as_str()))
-        })
+        .filter(|(c, events)| is_digital(c) == digital && !events.iter().any(recorded_as_event::<Fate>))
         .take(n)
         .collect()
 }

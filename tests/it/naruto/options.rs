@@ -16,13 +16,8 @@ use kifu::log::envelope::Actor;
 use kifu::log::file;
 use kifu::store::Store;
 
-use crate::game_support::event_kind;
 use crate::options::{reach, record_by_picks, replay_of, self_played, Reach};
-
-/// The escape hatch the agent records for its invented jutsu's effect (digest §0.3): what card
-/// text did, as a free stat, amount and duration. No option lists it (those are the recorder's
-/// words, not a choice among values); a table or a judge records it as an event.
-const NOT_A_SEATS_OPTION: &[&str] = &["ModifierApplied"];
+use kifu::game::reach::recorded_as_event;
 
 fn game<G: Game<Config = NarutoConfig, Event = NarutoEvent>>(seed: u64) -> (NarutoConfig, Vec<NarutoEvent>) {
     self_played::<G>(seed, &["ana".into(), "rui".into()], 20_000)
@@ -33,11 +28,11 @@ fn is_digital(config: &NarutoConfig) -> bool {
 }
 
 fn stray(r: &Reach) -> Vec<&String> {
-    r.unreachable.keys().filter(|k| !NOT_A_SEATS_OPTION.contains(&k.as_str())).collect()
+    r.unreachable.keys().collect()
 }
 
 fn has_hatch(events: &[NarutoEvent]) -> bool {
-    events.iter().any(|e| NOT_A_SEATS_OPTION.contains(&event_kind(e).as_str()))
+    events.iter().any(recorded_as_event::<kifu::games::naruto::NarutoV2>)
 }
 
 #[test]

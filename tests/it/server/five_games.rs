@@ -49,7 +49,8 @@ fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String])
 }
 
 /// The first self-played game of `G` at this table (seats in order) that a table can record
-/// through options alone: every event an option or an automatic step, and no dealer's seed.
+/// through options alone: every event an option or an automatic step, no escape hatch, and no
+/// dealer's seed.
 fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
     for seed in 0..100 {
         let game = selfplay::self_play::<G>(seed, players, 5_000).unwrap();
@@ -59,9 +60,12 @@ fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
             .filter_map(|(_, e)| if let GameEntry::Played(e) = e { Some(e) } else { None })
             .collect();
         let replay = replay_of::<G>(&game.config, &events);
+        let r = reach(&replay);
+        // Escape hatches are a judge's events (the events API), not picks: a game without them.
         if G::outcome(&replay.tip().game).is_some()
             && dealer_of(&replay).is_none()
-            && reach(&replay).unreachable.is_empty()
+            && r.unreachable.is_empty()
+            && r.as_events.is_empty()
         {
             return (game.config, events);
         }

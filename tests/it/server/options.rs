@@ -10,10 +10,10 @@ use kifu::game::options::{option_id, Pick};
 use kifu::game::{record, Game, GameEntry};
 use kifu::games::lc::config::ShuffleMode;
 use kifu::games::lc::{Lc, LcConfig, LcEvent};
-use kifu::log::envelope::{Actor, MatchBinding, MatchPlace, StreamId, Timestamp};
+use kifu::log::envelope::{MatchBinding, MatchPlace, StreamId, Timestamp};
 use kifu::server::tokens::Role;
 
-use super::{call, get, open_match_of, rt, ServerEnv};
+use super::{call, open_match_of, rt, ServerEnv};
 
 /// A physical LC self-played game between ana and rui with no judge-only event in it.
 fn physical_lc_game() -> (LcConfig, Vec<LcEvent>) {

@@ -22,8 +22,7 @@ use crate::game::commit::AgentSecrets;
 use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{opponent, AgentRng, Seat};
 
-/// The key of the dealer's shuffle seed in digital self-play games.
-pub const SEED_KEY: &str = "dealer";
+pub use super::config::SEED_KEY;
 
 /// A random deck of 24–32 cards from `catalog`, mostly Combat cards.
 pub fn random_deck(catalog: &Catalog, rng: &mut AgentRng) -> Vec<String> {

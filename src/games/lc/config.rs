@@ -34,6 +34,9 @@ use crate::game::policy::{flag, set_choice, set_flag, Choice, Policy, PolicyTabl
 use crate::game::rules::check_seats;
 use crate::game::Violation;
 
+/// The key of the dealer's shuffle seed in digital games (kifu's as the dealer, and self-play's).
+pub const SEED_KEY: &str = "dealer";
+
 /// The stored, versioned header configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LcConfig {

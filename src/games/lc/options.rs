@@ -11,11 +11,9 @@
 //! game ([`dealt`]), also the seed's commitment, both seeded shuffles, the opening hands and the
 //! seed's reveal after the end.
 
-use super::agent::SEED_KEY;
 use super::catalog::{CardKind, HAND_SIZE};
-use super::config::{RoundKind, ShuffleMode};
-use super::events::CommonEvent;
-use super::events::{CardRef, Duration, EndReason, LcEvent, Line, ProtectFrom, Stat};
+use super::config::{RoundKind, ShuffleMode, SEED_KEY};
+use super::events::{CardRef, CommonEvent, Duration, EndReason, LcEvent, Line, ProtectFrom, Stat};
 use super::rules::expected_result;
 use super::state::{pile_name, Held, LcState};
 use super::Lc;

@@ -22,8 +22,7 @@ use crate::game::commit::{commit_seed, AgentSecrets};
 use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{AgentRng, Seat};
 
-/// The key of the dealer's shuffle seed in digital self-play games.
-pub const SEED_KEY: &str = "dealer";
+pub use super::config::SEED_KEY;
 
 /// A random legal deck from `catalog`: 50–54 cards, 18–26 ninja, at most 3 per name.
 pub fn random_deck(catalog: &Catalog, rng: &mut AgentRng) -> Vec<String> {

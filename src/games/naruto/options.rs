@@ -37,7 +37,7 @@ use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamVa
 use crate::game::{opponent, Game, Seat};
 
 /// The key of the dealer's seed at a digital table (the agent's, and every recorded game's).
-pub use super::agent::SEED_KEY;
+pub use super::config::SEED_KEY;
 
 /// Rock-paper-scissors lots are offered decided in round 1 to this round (each round before the
 /// last a tie): one option per length, as the parameter takes a fixed number of throws.

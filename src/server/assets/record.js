@@ -228,7 +228,7 @@ const kifuRecord = (() => {
     if (values.length > 8) values.sort((a, b) => a[1].label.localeCompare(b[1].label));
     return el(
       "div",
-      { class: "values", role: "group", "aria-label": p.label },
+      { class: "values" + (values.length > 8 ? " long" : ""), role: "group", "aria-label": p.label },
       values.map(([value, { label, n }]) => {
         const taken = st.picked.filter((v) => v === value).length;
         return el(
@@ -271,7 +271,7 @@ const kifuRecord = (() => {
       chosen,
       el(
         "div",
-        { class: "opts" },
+        { class: "opts actions" },
         el("button", { type: "button", class: "opt primary", dataset: { option: o.id, seat: o.seat }, disabled: !ready || st.busy, onclick: () => send(o, st.picked.slice()) }, "Record"),
         el("button", { type: "button", class: "opt", onclick: () => (cancelEdit(), render()) }, "Cancel")
       ),
@@ -291,7 +291,7 @@ const kifuRecord = (() => {
   function render() {
     if (!st.on) return;
     $("record-status").textContent = statusText();
-    $("record-body").replaceChildren(...(st.editing ? editorView() : listView()));
+    $("record-body").replaceChildren(...(st.editing ? editorView() : listView()).filter(Boolean));
     mark();
   }
 
@@ -346,6 +346,17 @@ const kifuRecord = (() => {
 
   // The script comes after the board in the page: the board is there to listen on.
   $("board").addEventListener("click", onBoardClick);
+
+  // Where the panel sits: beside the board on a wide screen (atop the side column, so the whole
+  // table stays in sight), under the board on a phone, where it sticks to the screen's bottom.
+  const wide = matchMedia("(min-width: 901px)");
+  function placePanel() {
+    const side = document.querySelector(".viewer .side");
+    if (wide.matches && side) side.prepend($("record"));
+    else $("board").after($("record"));
+  }
+  wide.addEventListener("change", placePanel);
+  placePanel();
 
   return { start, changed, board: mark };
 })();

@@ -2,9 +2,13 @@
 //! their own with their own token (one on a 390×844 phone, one on a desktop), record a whole
 //! physical LC game on `/replay/GAME` by tapping the `[data-option]` controls the page shows
 //! (and, for a parameter, the `[data-param]` values the agent's event carries) until the game
-//! ends. The log equals the agent's game event for event, and neither page ever offered the
-//! other seat's options. Screenshots of record mode are saved under `target/screenshots/`.
+//! ends. The log equals the agent's game event for event, neither page ever offered the other
+//! seat's options, the page not awaited said whom the game waited for, both said when it was
+//! over; on the phone nothing scrolls sideways and every button of the panel is at least 44 px;
+//! axe-core finds no serious violation. Screenshots of record mode are saved under
+//! `target/screenshots/`.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
@@ -17,7 +21,8 @@ use kifu::server::tokens::Role;
 use kifu::store::Store;
 
 use super::browser::{
-    assert_no_sideways_scroll, connect, js, screenshot, serve_app, start_chromedriver, use_token, viewport, wait_for,
+    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, serve_app, start_chromedriver,
+    use_token, viewport, wait_for, ChromeDriver,
 };
 use super::five_games::{option_for, recordable};
 use super::{open_match_of, rt, ServerEnv};
@@ -84,10 +89,38 @@ async fn shots(sessions: &[Client], shot: &mut Vec<&'static str>, name: &'static
     screenshot(&sessions[seat], name).await;
 }
 
+/// Seat 0's player on a phone, seat 1's on a desktop, each on the game's page with their own
+/// token, in record mode from their own seat.
+async fn open_sessions(cd: &ChromeDriver, url: &str, tokens: &[String], players: &[String]) -> Vec<Client> {
+    let sessions = vec![connect(cd, true).await, connect(cd, false).await];
+    viewport(&sessions[1], 1400, 900).await;
+    for (seat, c) in sessions.iter().enumerate() {
+        c.goto(url).await.unwrap();
+        use_token(c, &tokens[seat], &format!("player {}", players[seat])).await;
+        wait_for(c, "!document.getElementById('record').hidden").await;
+        wait_for(c, &format!("document.getElementById('board').dataset.viewer === 'seat:{seat}'")).await;
+    }
+    sessions
+}
+
+/// Taps the values of each parameter (a value picked twice is tapped twice).
+async fn tap_values(c: &Client, params: &BTreeMap<String, Value>) {
+    for (name, values) in params {
+        let values: Vec<String> = match values {
+            Value::Array(a) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
+            v => v.as_str().map(String::from).into_iter().collect(),
+        };
+        for v in values {
+            tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(&v))).await;
+        }
+    }
+}
+
 #[test]
 fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
     let env = ServerEnv::new();
     let cd = start_chromedriver();
+    let axe = axe_source();
     let store = env.state.store().clone();
     let tid = "lc-table";
     let players: Vec<String> = ["ana", "rui"].iter().map(|s| s.to_string()).collect();
@@ -99,18 +132,11 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
     let tokens: Vec<String> = players.iter().map(|p| env.token(Role::Player, tid, p)).collect();
     rt().block_on(async {
         let base = serve_app(env.state.clone()).await;
-        // Seat 0 on a phone, seat 1 on a desktop.
-        let sessions = vec![connect(&cd, true).await, connect(&cd, false).await];
-        viewport(&sessions[1], 1400, 900).await;
-        for (seat, c) in sessions.iter().enumerate() {
-            c.goto(&format!("{base}/replay/{stream}")).await.unwrap();
-            use_token(c, &tokens[seat], &format!("player {}", players[seat])).await;
-            wait_for(c, "!document.getElementById('record').hidden").await;
-            wait_for(c, &format!("document.getElementById('board').dataset.viewer === 'seat:{seat}'")).await;
-        }
+        let sessions = open_sessions(&cd, &format!("{base}/replay/{stream}"), &tokens, &players).await;
         let mut state = Lc::setup(&config).unwrap();
         let (mut len, mut played, mut with_param) = (0u64, 0usize, 0usize);
-        let (mut shot, mut waiting_seen) = (Vec::new(), false);
+        let (mut shot, mut waiting_seen, mut axed) = (Vec::new(), false, false);
+        let mut axe_found: Vec<String> = Vec::new();
         while played < events.len() {
             let (id, seat, params) = option_for::<Lc>(&state, len, &events[played]);
             let (seat, c) = (usize::from(seat), &sessions[usize::from(seat)]);
@@ -129,27 +155,23 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
                 wait_for(other, &format!("{status}.includes({})", json!(says))).await;
                 waiting_seen = true;
             }
-            if played > 12 {
+            if played > 12 && !shot.contains(&"table-desktop-options") {
                 shots(&sessions, &mut shot, "table-phone-options", 0).await;
                 shots(&sessions, &mut shot, "table-desktop-options", 1).await;
+                assert_touch_targets(&sessions[0], "the phone's options").await;
+                axe_check(&sessions[1], &axe, "record mode's options", &mut axe_found).await;
             }
             tap(c, &button).await;
             if !params.is_empty() {
                 with_param += 1;
-                for (name, values) in &params {
-                    let values: Vec<String> = match values {
-                        Value::Array(a) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
-                        v => v.as_str().map(String::from).into_iter().collect(),
-                    };
-                    for v in values {
-                        tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(&v))).await;
-                    }
-                }
+                tap_values(c, &params).await;
                 let name = if seat == 0 { "table-phone-parameter" } else { "table-desktop-parameter" };
                 shots(&sessions, &mut shot, name, seat).await;
-                if seat == 0 {
+                if seat == 0 && !axed {
                     assert_touch_targets(c, "the phone's parameter picker").await;
                     assert_no_sideways_scroll(c, "the phone's parameter picker").await;
+                    axe_check(c, &axe, "record mode's parameter picker", &mut axe_found).await;
+                    axed = true;
                 }
                 // The option's Record button, in the list's place.
                 tap(c, &button).await;
@@ -164,6 +186,7 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
         }
         assert!(with_param > 0, "the game had parameter picks");
         assert!(waiting_seen, "a page said whom the game waits for");
+        assert!(axe_found.is_empty(), "accessibility violations in record mode: {axe_found:#?}");
         assert!(shot.contains(&"table-phone-options"), "screenshots taken: {shot:?}");
         let c = &sessions[0];
         wait_for(c, "document.getElementById('record-status').textContent === 'The game is over.'").await;

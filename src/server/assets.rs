@@ -29,6 +29,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("common.js", "text/javascript; charset=utf-8", include_str!("assets/common.js")),
     ("index.js", "text/javascript; charset=utf-8", include_str!("assets/index.js")),
     ("replay.js", "text/javascript; charset=utf-8", include_str!("assets/replay.js")),
+    ("record.js", "text/javascript; charset=utf-8", include_str!("assets/record.js")),
     ("tournament.js", "text/javascript; charset=utf-8", include_str!("assets/tournament.js")),
     ("favicon.svg", "image/svg+xml", include_str!("assets/favicon.svg")),
 ];

@@ -58,6 +58,8 @@ const kifu = (() => {
     if (!resp.ok) {
       const err = new Error((data && data.error) || resp.status + " " + resp.statusText);
       err.status = resp.status;
+      // The answer's body too: a 409 from the options API carries the fresh options.
+      err.data = data;
       throw err;
     }
     return data;

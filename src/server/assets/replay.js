@@ -209,6 +209,8 @@
     board.replaceChildren(top, el("div", { class: "between" }, facts, middle.children.length ? middle : null), me ? sideView(me, b, layout, false) : "");
     board.dataset.seq = resp.seq;
     board.dataset.viewer = resp.viewer;
+    // Record mode marks the cards and zones its options concern on every board drawn.
+    kifuRecord.board();
     // The turn's seat and who may act (the game's awaited seats, a "waiting for" fact) can differ:
     // a blocker, a priority holder, every Master owing a dice link.
     // Said once when they agree ("alice to act"), both when they differ ("alice's turn · waiting
@@ -688,6 +690,7 @@
     if (st.following) go(st.len, { live: true });
     else $("seq-label").textContent = `event ${st.seq} / ${st.len}`;
     scheduleRefresh();
+    kifuRecord.changed();
   }
 
   function follow() {
@@ -746,6 +749,12 @@
         : api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`)).catch((e) => e);
     const s = boot.summary || (await api(`/games/${gid}`));
     st.summary = s;
+    // Record mode: a live game's player sees the table from their own seat, a judge as judge,
+    // unless the address names a perspective.
+    if (!params.has("as") && st.viewer === "spectator" && s.live && s.access) {
+      if (s.access.seats && s.access.seats.length) st.viewer = "seat:" + s.access.seats[0];
+      else if (s.access.judge) st.viewer = "judge";
+    }
     st.len = s.events;
     st.boards.clear();
     $("title").textContent = `${s.id} — ${s.players.join(" vs ")} (${s.ruleset})`;
@@ -759,6 +768,7 @@
     if (!(b instanceof Error) && b.viewer === st.viewer && b.events === st.len) st.boards.set(st.viewer + " " + b.seq + " " + st.len, b);
     await go(b instanceof Error || want !== null ? (want === null ? s.events : want) : b.seq);
     follow();
+    kifuRecord.start({ gid, summary: s });
     loadAudit();
     await loadEvents();
   }

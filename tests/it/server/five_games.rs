@@ -51,7 +51,7 @@ fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String])
 /// The first self-played game of `G` at this table (seats in order) that a table can record
 /// through options alone: every event an option or an automatic step, no escape hatch, and no
 /// dealer's seed.
-fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
+pub(super) fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
     for seed in 0..100 {
         let game = selfplay::self_play::<G>(seed, players, 5_000).unwrap();
         let events: Vec<G::Event> = game
@@ -75,7 +75,11 @@ fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
 
 /// The option (id, seat, parameters) that records `event` in `state` after `len` events, as a
 /// page would send it.
-fn option_for<G: Game>(state: &G::State, len: u64, event: &G::Event) -> (String, u8, BTreeMap<String, Value>) {
+pub(super) fn option_for<G: Game>(
+    state: &G::State,
+    len: u64,
+    event: &G::Event,
+) -> (String, u8, BTreeMap<String, Value>) {
     let o = offering::<G>(state, event).into_iter().next().unwrap_or_else(|| panic!("{event:?} is no option"));
     let params = match &o.pick {
         Pick::Event(_) => BTreeMap::new(),

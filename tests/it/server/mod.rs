@@ -1,7 +1,8 @@
 //! The web server: the JSON API through the router without a socket (`api`), the hidden-card
 //! leak property over every fixture game (`leak`), live events (`live`), several servers over one
 //! NATS cluster and a server cut off from it (`cluster`), the binary (`cli`),
-//! its memory under a crawl (`memory`), and the pages in headless Chromium (`browser`).
+//! its memory under a crawl (`memory`), the pages in headless Chromium (`browser`), and two players
+//! recording a whole game by tapping on the table page (`table_page`).
 
 mod api;
 mod binding;
@@ -21,6 +22,7 @@ mod options;
 mod pages;
 mod scopes;
 mod table;
+mod table_page;
 mod token_store;
 
 use std::path::{Path, PathBuf};

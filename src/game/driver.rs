@@ -54,6 +54,14 @@ pub trait Session: Send + Sync {
         expected: Option<u64>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
+    /// The rules a game action given as JSON would break at the head, recording nothing (see
+    /// [`LiveGame::check`]); with `forced_by`, as that judge's forced entry.
+    fn check_json(
+        &self,
+        actor: Option<Actor>,
+        event_json: &str,
+        forced_by: Option<String>,
+    ) -> Result<Vec<Violation>, GameError>;
     /// Appends a judge's ruling.
     fn rule(
         &mut self,
@@ -309,6 +317,16 @@ impl<G: Game> Session for LiveGame<G> {
         self.record(store, actor, entry, expected, idempotency)
     }
 
+    fn check_json(
+        &self,
+        actor: Option<Actor>,
+        event_json: &str,
+        forced_by: Option<String>,
+    ) -> Result<Vec<Violation>, GameError> {
+        let (actor, entry) = entry_from_json::<G>(LiveGame::players(self), actor, event_json, forced_by)?;
+        Ok(LiveGame::check(self, &actor, &entry))
+    }
+
     fn rule(
         &mut self,
         store: &dyn Store,
@@ -321,7 +339,11 @@ impl<G: Game> Session for LiveGame<G> {
     }
 
     fn options(&self, seats: &[Seat]) -> Option<Vec<OptionView>> {
-        LiveGame::options(self, seats).map(|o| options::views(LiveGame::len(self), &o))
+        let len = LiveGame::len(self);
+        let offered = LiveGame::options(self, seats)?;
+        let mut views = options::views(len, &offered);
+        options::mark_ending::<G>(&self.replay.tip().game, len, &offered, &mut views);
+        Some(views)
     }
 
     fn pick(

@@ -156,6 +156,10 @@ pub struct OptionView {
     pub concerns: Vec<Concern>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub param: Option<Param>,
+    /// Recording it ends the game (a concession, a last point lost): a page asks before it
+    /// records, since nothing can be played after it. Set by [`mark_ending`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ends_game: bool,
 }
 
 /// The options a game offers `seats` after `len` events, as shown (ids computed, templates kept
@@ -172,9 +176,42 @@ pub fn views<E>(len: u64, options: &[GameOption<E>]) -> Vec<OptionView> {
                 label: o.label.clone(),
                 concerns: o.concerns.clone(),
                 param: o.param().cloned(),
+                ends_game: false,
             })
         })
         .collect()
+}
+
+/// The automatic steps looked through after an option's event to see whether the game ends.
+const ENDING_LOOKAHEAD: usize = 8;
+
+/// Whether `event`, with the automatic steps it makes due, ends the game.
+fn ends_game<G: Game>(state: &G::State, event: &G::Event) -> bool {
+    let mut s = G::apply(state.clone(), event);
+    for _ in 0..ENDING_LOOKAHEAD {
+        if G::outcome(&s).is_some() {
+            return true;
+        }
+        match G::automatic(&s) {
+            Some(step) => s = G::apply(s, &step),
+            None => return false,
+        }
+    }
+    G::outcome(&s).is_some()
+}
+
+/// Marks the views of the options among `options` (offered at `state`, after `len` events)
+/// whose event ends the game once applied with its automatic steps. A parameter option is never
+/// marked: which value is picked decides.
+pub fn mark_ending<G: Game>(state: &G::State, len: u64, options: &[GameOption<G::Event>], views: &mut [OptionView]) {
+    let ending: std::collections::BTreeSet<String> = options
+        .iter()
+        .filter(|o| matches!(&o.pick, Pick::Event(e) if ends_game::<G>(state, e)))
+        .map(|o| option_id(len, o))
+        .collect();
+    for v in views.iter_mut() {
+        v.ends_game = ending.contains(&v.id);
+    }
 }
 
 /// Why a pick was refused. Nothing is recorded for any of them.

@@ -584,6 +584,14 @@ impl<G: Game> LiveGame<G> {
         Ok(Some(Recorded { seq, head: self.head(), flagged, retried: true }))
     }
 
+    /// The rules `entry` would break if `actor` recorded it at the head, recording nothing: what
+    /// a judge's page shows before forcing an action (a `Played` entry with none would simply be
+    /// recorded).
+    pub fn check(&self, actor: &Actor, entry: &GameEntry<G::Event>) -> Vec<Violation> {
+        let step = Step { seq: self.len(), recorded_at: Timestamp(0), actor: actor.clone(), entry: entry.clone() };
+        step_violations::<G>(&self.players, self.replay.tip(), &step)
+    }
+
     fn try_record(
         &mut self,
         store: &dyn Store,

@@ -101,6 +101,15 @@ fn enforcement_cell(e: &Enforcement) -> String {
     }
 }
 
+/// A rule's one-line summary: the game's coverage row, else the recorder's own `KIFU-*` rule.
+pub fn summary_of(coverage: &[RuleCoverage], rule: &str) -> Option<&'static str> {
+    coverage
+        .iter()
+        .find(|r| r.rule == rule)
+        .map(|r| r.summary)
+        .or_else(|| KIFU_RULES.iter().find(|(r, _)| *r == rule).map(|(_, s)| *s))
+}
+
 /// Every `KIFU-*` rule ID the recorder reports, with what it means: the recorder's own checks,
 /// shared by every game. ARCHITECTURE.md lists the same table; a test keeps the two and the
 /// source in step.

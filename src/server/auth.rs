@@ -71,8 +71,9 @@ pub struct GameAccess {
     pub seats: Vec<u8>,
     /// Omniscient view and rulings.
     pub judge: bool,
-    /// The caller's name as recorded when they write (player, judge or organizer name).
-    #[serde(skip)]
+    /// The caller's name as recorded when they write (player, judge or organizer name): the
+    /// caller's own, so a judge's page can name its judge in a ruling. Absent without a token.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 

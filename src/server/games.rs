@@ -191,13 +191,7 @@ pub async fn audit(State(state): State<AppState>, Path(id): Path<String>, caller
     // Each rule's one-line summary (the game's coverage table, the recorder's own KIFU-* rules):
     // public, unlike a finding's message, which can name hidden cards.
     let coverage = crate::games::driver(&g.ruleset).map(|d| d.coverage()).unwrap_or_default();
-    let summary = |rule: &str| -> Option<&str> {
-        coverage
-            .iter()
-            .find(|r| r.rule == rule)
-            .map(|r| r.summary)
-            .or_else(|| crate::game::rules::KIFU_RULES.iter().find(|(r, _)| *r == rule).map(|(_, s)| *s))
-    };
+    let summary = |rule: &str| crate::game::rules::summary_of(&coverage, rule);
     let findings: Vec<Value> = report
         .findings
         .iter()
@@ -426,4 +420,57 @@ pub async fn export(
         body,
     )
         .into_response())
+}
+
+/// `GET /games/{id}/rules`: the game's rule IDs with their one-line summaries (its coverage
+/// table, then the recorder's own `KIFU-*` rules) and the JSON Schema of its entries: what a
+/// page needs to say which rule refused a pick and to draw a judge's "force an action" form.
+/// Public, as `kifu game rules` is.
+pub async fn rules(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
+    let g = state.game(&id).await?;
+    let coverage = g.driver.coverage();
+    let mut rules: Vec<Value> = coverage
+        .iter()
+        .map(|r| json!({ "rule": r.rule, "summary": r.summary, "enforced": matches!(r.enforcement, crate::game::Enforcement::Enforced) }))
+        .collect();
+    rules.extend(
+        crate::game::rules::KIFU_RULES.iter().map(|(r, s)| json!({ "rule": r, "summary": s, "enforced": true })),
+    );
+    let schema: Value =
+        serde_json::from_str(&g.driver.entry_schema()).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(Json(json!({ "ruleset": g.ruleset, "rules": rules, "schema": schema })))
+}
+
+/// `POST /games/{id}/events/check`: the rules a game action would break if it were recorded now,
+/// recording nothing. For the game's judges only: what an action would break can tell what a
+/// hidden zone holds. The judge's page shows the list before forcing the action with a note.
+pub async fn check(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<ActBody>,
+) -> AppResult<Json<Value>> {
+    caller.require_token()?;
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    let name = match (&access.name, access.judge) {
+        (Some(n), true) => n.clone(),
+        _ => return Err(AppError::Forbidden("only the game's judges check an action before forcing it".into())),
+    };
+    let event = serde_json::to_string(&body.event).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let forced_by = body.forced.then_some(name);
+    let live = g.session.live().clone();
+    let (len, violations) = tokio::task::spawn_blocking(move || {
+        let live = live.read().unwrap_or_else(|p| p.into_inner());
+        (live.len(), live.check_json(None, &event, forced_by))
+    })
+    .await?;
+    let violations = violations?;
+    let coverage = g.driver.coverage();
+    let summary = |rule: &str| crate::game::rules::summary_of(&coverage, rule);
+    let list: Vec<Value> = violations
+        .iter()
+        .map(|v| json!({ "rule": v.rule, "summary": summary(v.rule), "message": v.message }))
+        .collect();
+    Ok(Json(json!({ "events": len, "violations": list })))
 }

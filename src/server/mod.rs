@@ -88,6 +88,8 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/verify", get(games::verify))
         .route("/games/{id}/export", get(games::export))
         .route("/games/{id}/rulings", post(games::rule))
+        .route("/games/{id}/rules", get(games::rules))
+        .route("/games/{id}/events/check", post(games::check))
         .route("/games/{id}/live", get(live::live))
         .route("/games/{id}/options", get(options::list).post(options::pick))
         .route("/tournaments/{id}", get(tournaments::summary))

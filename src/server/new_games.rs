@@ -165,14 +165,28 @@ async fn match_game(
     caller: Caller,
     setup: Setup,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    caller.require_token()?;
-    if caller.official_for(&id).is_none() {
-        return Err(AppError::Forbidden("this needs a judge or organizer token for this tournament".into()));
-    }
+    let grant = caller.require_token()?.clone();
+    let official = caller.official_for(&id).is_some();
     let t = state.tournament(&id).await?;
     let bound = MatchBinding { tournament: t.id.clone(), round, place };
     let players = crate::tournament::claim::seated_at(&t.loaded.state, &bound)
         .map_err(|e| AppError::NotFound(format!("no such match: {e}")))?;
+    // The match's own players start its games too (one tap at the table), with what the event
+    // fixed: their registered lists and the event's rules. Only an official brings other lists,
+    // a catalog or policies.
+    let seated = grant.role == Role::Player && grant.scope == id && players.contains(&grant.name);
+    if !official && !seated {
+        return Err(AppError::Forbidden(
+            "this needs a judge or organizer token for this tournament, or the token of a player of this match".into(),
+        ));
+    }
+    if !official && (!setup.decks.is_empty() || setup.catalog.is_some() || !setup.policies.is_empty()) {
+        return Err(AppError::Forbidden(
+            "a player starts the match's game with the registered lists and the event's rules: decks, catalog \
+             and policies are for judges"
+                .into(),
+        ));
+    }
     let decided = t.loaded.state.rounds.iter().find(|r| r.round == round).is_some_and(|r| match place {
         MatchPlace::Table(n) => r.table_at(n).and_then(|i| r.tables.get(i)).is_some_and(|t| t.result.is_some()),
         MatchPlace::Pod(n) => r.pods.iter().any(|p| p.pod == n && p.places.is_some()),
@@ -194,7 +208,9 @@ async fn match_game(
             return Err(AppError::Conflict(format!("{last} exists and is not a game of {bound}")));
         }
         if g.outcome.is_none() {
-            return Err(AppError::Conflict(format!("{last} is still being played: finish it first")));
+            // Where the table's game is: a page that tapped "start" opens it instead.
+            let error = format!("{last} is still being played: finish it first");
+            return Ok((StatusCode::CONFLICT, Json(json!({ "error": error, "status": 409, "game": last.as_str() }))));
         }
     }
     let mut setup = setup;

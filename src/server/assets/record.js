@@ -7,6 +7,15 @@
 // options, and the board moves on by itself over the live feed. Every control that records an
 // option carries data-option="<id>", every parameter control data-param="<name>", so tests (and
 // anyone's) drive the page without knowing its layout.
+//
+// An action that ends the game asks first (its Record button carries data-confirm). A refusal
+// names the rule and its summary from the game's rule list. A pick that meets a dropped
+// connection is sent again with the same idempotency key until the server answers ("not yet
+// recorded" meanwhile), so it is never recorded twice. A judge's or organizer's token records for
+// every seat (a scorekeeper at a feature match): the options are grouped by whose action they
+// are, and the log records who entered them. When the game ends, a player or judge of a match
+// game is offered to report the match's result, prefilled from the games' outcomes.
+// Keys on a desktop: 1-9 pick the n-th action shown, Enter records, Escape cancels.
 "use strict";
 
 const kifuRecord = (() => {
@@ -26,6 +35,11 @@ const kifuRecord = (() => {
     waiting: "",
     over: false,
     timer: null,
+    confirming: null, // an option that ends the game, waiting for a second tap
+    pending: null, // a pick sent but not yet answered (retried after a dropped connection)
+    rules: null, // rule ID -> summary, loaded at the first refusal
+    bound: null, // the match the game was created bound to
+    outcome: null,
   };
 
   const seatName = (s) => st.players[s] || "seat " + s;
@@ -88,30 +102,79 @@ const kifuRecord = (() => {
     try {
       const b = await api(`/games/${st.gid}/board?as=spectator`);
       st.over = !!b.board.outcome;
+      if (b.board.outcome) st.outcome = b.board.outcome;
       st.waiting = (b.board.facts.find(([k]) => k === "waiting for") || [])[1] || "";
     } catch (_) {
       st.waiting = "";
     }
   }
 
+  // The game's rule summaries, by rule ID (loaded once, when a refusal first needs them).
+  async function rules() {
+    if (st.rules) return st.rules;
+    const r = await api(`/games/${st.gid}/rules`);
+    st.rules = new Map(r.rules.map((x) => [x.rule, x.summary]));
+    return st.rules;
+  }
+
   function showError(e) {
     const box = $("record-error");
     box.replaceChildren();
     if (!e) return;
-    const text = String(e.message || e);
-    // "RULE-ID: message": the rule in bold, so a refusal says which rule at a glance.
-    const m = /^([A-Z][A-Z0-9]*-[A-Z0-9-]+): ([\s\S]*)$/.exec(text);
-    box.append("Not recorded: ", m ? el("strong", { class: "rule" }, m[1]) : "", m ? " " + m[2] : text);
+    const text = String(e.message || e).replace(/^refused, nothing recorded:\s*/, "");
+    // "RULE-ID: message" lines: each rule in bold with what it says, so a refusal says which
+    // rule at a glance and what the rule is.
+    const lines = text.split("\n").map((l) => l.trim().replace(/^- /, "")).filter(Boolean);
+    const found = lines.map((l) => /^([A-Z][A-Z0-9]*-[A-Z0-9-]+): ([\s\S]*)$/.exec(l));
+    if (!found.some(Boolean)) return box.append("Not recorded: ", text);
+    box.append("Not recorded:");
+    const list = el("ul", { class: "refusals" });
+    found.forEach((m, i) => {
+      const li = el("li", {}, m ? el("strong", { class: "rule", dataset: { rule: m[1] } }, m[1]) : "", m ? " " + m[2] : lines[i]);
+      list.append(li);
+      if (m) {
+        rules()
+          .then((r) => r.get(m[1]) && li.append(el("div", { class: "muted rule-summary" }, `${m[1]}: ${r.get(m[1])}`)))
+          .catch(() => {});
+      }
+    });
+    box.append(list);
+  }
+
+  // A dropped connection, a gateway or an unavailable store: the pick may or may not have landed.
+  const unanswered = (e) => e.status === undefined || [0, 502, 503, 504].includes(e.status);
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  // Posts a pick; while the answer is lost it is sent again under the same key (the server
+  // records it once and answers the retry with the first attempt's events).
+  async function post(body) {
+    const key = idempotencyKey();
+    st.pending = { key, tries: 0 };
+    try {
+      for (let wait = 500; ; wait = Math.min(wait * 2, 8000)) {
+        try {
+          return await api(`/games/${st.gid}/options`, { method: "POST", body, headers: { "Idempotency-Key": key } });
+        } catch (e) {
+          if (!unanswered(e) || !st.on) throw e;
+          st.pending.tries += 1;
+          render();
+          await sleep(wait);
+        }
+      }
+    } finally {
+      st.pending = null;
+    }
   }
 
   async function send(o, values) {
     if (st.busy) return;
     st.busy = true;
+    st.confirming = null;
     render();
     const params = o.param && o.param.kind !== "dealt" ? { [o.param.name]: values } : {};
     const body = { option: o.id, params, expected: st.events, seat: o.seat };
     try {
-      take(await api(`/games/${st.gid}/options`, { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey() } }));
+      take(await post(body));
       cancelEdit();
       st.focus = null;
       showError(null);
@@ -132,6 +195,11 @@ const kifuRecord = (() => {
 
   // --- choosing ---
   function pick(o) {
+    if (o.ends_game) {
+      st.confirming = o;
+      showError(null);
+      return render();
+    }
     if (!o.param || o.param.kind === "dealt") return send(o, []);
     st.editing = o;
     st.picked = o.param.kind === "number" && o.param.values.length ? [o.param.values[0].value] : [];
@@ -142,6 +210,7 @@ const kifuRecord = (() => {
   function cancelEdit() {
     st.editing = null;
     st.picked = [];
+    st.confirming = null;
   }
 
   // How often each value is offered (copies of one card in a pile may be offered twice).
@@ -187,7 +256,7 @@ const kifuRecord = (() => {
 
   // --- drawing ---
   function optionButton(o) {
-    const who = st.judge ? ` (${seatName(o.seat)})` : "";
+    const who = "";
     if (o.param && o.param.kind === "secret") {
       // Sealed values need the seat's own device to hold a secret: not on this page yet.
       return el("button", { type: "button", class: "opt", disabled: true, title: "a sealed choice: record it with the CLI for now" }, o.label + who, el("span", { class: "muted" }, " · not yet on this page"));
@@ -200,8 +269,24 @@ const kifuRecord = (() => {
     );
   }
 
+  // The options, for one seat or (a scorekeeper's) grouped by whose action they are.
   function listView() {
     const shown = st.focus ? st.options.filter((o) => concernKeys(o).includes(st.focus)) : st.options;
+    const seats = [...new Set(shown.map((o) => o.seat))];
+    const out = [];
+    if (st.focus) {
+      const what = st.focus.startsWith("card ") ? cardName(st.focus.slice(5)) : st.focus.split(" ").slice(2).join(" ");
+      out.push(el("p", { class: "focus-line" }, "On ", el("strong", {}, what), " ", el("button", { type: "button", class: "all", onclick: () => ((st.focus = null), render()) }, "all actions")));
+    }
+    if (!st.judge) return out.concat(seatList(shown));
+    for (const seat of seats) {
+      out.push(el("h3", { class: "for-seat", dataset: { seat } }, `${seatName(seat)}'s action`));
+      out.push(...seatList(shown.filter((o) => o.seat === seat)));
+    }
+    return out;
+  }
+
+  function seatList(shown) {
     const plain = shown.filter((o) => !cardConcerns(o).length);
     const byCard = new Map();
     for (const o of shown.filter((o) => cardConcerns(o).length)) {
@@ -210,10 +295,6 @@ const kifuRecord = (() => {
       byCard.get(c).push(o);
     }
     const out = [];
-    if (st.focus) {
-      const what = st.focus.startsWith("card ") ? cardName(st.focus.slice(5)) : st.focus.split(" ").slice(2).join(" ");
-      out.push(el("p", { class: "focus-line" }, "On ", el("strong", {}, what), " ", el("button", { type: "button", class: "all", onclick: () => ((st.focus = null), render()) }, "all actions")));
-    }
     if (plain.length) out.push(el("div", { class: "opts" }, plain.map(optionButton)));
     for (const [c, list] of byCard) {
       if (!st.focus) out.push(el("h3", { class: "on-card" }, cardName(c)));
@@ -278,11 +359,27 @@ const kifuRecord = (() => {
     ];
   }
 
+  // An action that ends the game: said plainly, recorded on a second tap.
+  function confirmView() {
+    const o = st.confirming;
+    return [
+      el("p", { class: "editing" }, el("strong", {}, o.label), st.judge ? ` (for ${seatName(o.seat)})` : ""),
+      el("p", { class: "confirm-line" }, "This ends the game: nothing can be recorded after it. Record it?"),
+      el(
+        "div",
+        { class: "opts actions" },
+        el("button", { type: "button", class: "opt primary", dataset: { option: o.id, seat: o.seat, confirm: "yes" }, disabled: st.busy, onclick: () => send(o, []) }, "Yes, record it"),
+        el("button", { type: "button", class: "opt", onclick: () => ((st.confirming = null), render()) }, "Cancel")
+      ),
+    ];
+  }
+
   function statusText() {
+    if (st.pending && st.pending.tries) return "not yet recorded: the connection dropped, sending again…";
     if (st.busy) return "recording…";
     if (st.over) return "The game is over.";
     if (st.options.length) {
-      if (st.judge) return `Recording for ${[...new Set(st.options.map((o) => seatName(o.seat)))].join(", ")}: tap a card or pick an action`;
+      if (st.judge) return `Scorekeeper: recording for ${[...new Set(st.options.map((o) => seatName(o.seat)))].join(", ")}; tap a card or pick an action`;
       return "Your move: tap a card or pick an action";
     }
     return st.waiting ? `Waiting for ${st.waiting}` : "Nothing to record now";
@@ -291,7 +388,9 @@ const kifuRecord = (() => {
   function render() {
     if (!st.on) return;
     $("record-status").textContent = statusText();
-    $("record-body").replaceChildren(...(st.editing ? editorView() : listView()).filter(Boolean));
+    const body = st.confirming ? confirmView() : st.editing ? editorView() : st.over ? overView() : listView();
+    $("record-body").replaceChildren(...body.filter(Boolean));
+    $("record-status").dataset.pending = st.pending && st.pending.tries ? "yes" : "";
     mark();
   }
 
@@ -317,6 +416,94 @@ const kifuRecord = (() => {
     }
   }
 
+  // --- the end of the game: the match's result ---
+  // The games of this game's match: the ones the server named for it ({tournament}-r{R}-t{T}-gN,
+  // as POST .../tables/T/games names them), each kept only if its hashed header binds it to the
+  // same match (a name proves nothing), and only finished ones.
+  async function matchGames() {
+    const b = st.bound;
+    const base = `${b.tournament}-r${b.round}-t${b.place.Table}-g`;
+    const found = [];
+    for (let n = 1; n <= 9; n++) {
+      let s;
+      try {
+        s = await api(`/games/${encodeURIComponent(base + n)}`);
+      } catch (_) {
+        break;
+      }
+      const same = s.bound && s.bound.tournament === b.tournament && s.bound.round === b.round && JSON.stringify(s.bound.place) === JSON.stringify(b.place);
+      if (same && s.outcome) found.push(s);
+    }
+    if (!found.some((g) => g.id === st.gid) && st.outcome) found.push({ id: st.gid, players: st.players, outcome: st.outcome });
+    return found;
+  }
+
+  // W-L-D from `name`'s side: a game won alone is a win, a shared first place a draw.
+  function score(games, name) {
+    let [w, l, d] = [0, 0, 0];
+    for (const g of games) {
+      const seat = g.players.indexOf(name);
+      const first = (g.outcome.placements || [])[0] || [];
+      if (first.length > 1 && first.includes(seat)) d++;
+      else if (first.length === 1 && first[0] === seat) w++;
+      else if (first.length) l++;
+      else d++;
+    }
+    return `${w}-${l}-${d}`;
+  }
+
+  async function startNext() {
+    const b = st.bound;
+    try {
+      const r = await api(`/tournaments/${encodeURIComponent(b.tournament)}/rounds/${b.round}/tables/${b.place.Table}/games`, { method: "POST", body: {} });
+      location.href = `/replay/${encodeURIComponent(r.id)}`;
+    } catch (e) {
+      if (e.status === 409 && e.data && e.data.game) location.href = `/replay/${encodeURIComponent(e.data.game)}`;
+      else showError(e);
+    }
+  }
+
+  function overView() {
+    const reason = st.outcome && st.outcome.reason ? st.outcome.reason : "";
+    const out = [el("p", { class: "over-line" }, "The game is over", reason ? `: ${reason}` : ".")];
+    const b = st.bound;
+    if (!b || !b.place || b.place.Table === undefined) return out;
+    const report = el("div", { class: "report", dataset: { report: "panel" } }, el("p", { class: "muted" }, "Reading the match's games…"));
+    out.push(report);
+    matchGames().then((games) => {
+      const me = st.mySeats.length ? st.players[st.mySeats[0]] : st.players[0];
+      const them = st.players.filter((p) => p !== me).join(", ");
+      const sc = score(games, me);
+      report.replaceChildren(
+        el("p", {}, `Match so far, from ${me}'s side: `, el("strong", { dataset: { score: sc } }, sc), ` against ${them} (${games.length} game${games.length === 1 ? "" : "s"}).`),
+        el(
+          "div",
+          { class: "opts actions" },
+          el("button", {
+            type: "button",
+            class: "opt primary",
+            dataset: { report: sc },
+            onclick: async (e) => {
+              e.target.disabled = true;
+              try {
+                await api(`/tournaments/${encodeURIComponent(b.tournament)}/results`, {
+                  method: "POST",
+                  body: { round: b.round, table: b.place.Table, player: me, score: sc, games: games.map((g) => g.id) },
+                });
+                report.append(el("p", { class: "ok", role: "status", dataset: { reported: sc } }, `Reported ${sc}. `, el("a", { href: `/tournament/${encodeURIComponent(b.tournament)}` }, "The opponent confirms it on the event's page.")));
+              } catch (err) {
+                e.target.disabled = false;
+                showError(err);
+              }
+            },
+          }, `Report ${sc} for the match`),
+          el("button", { type: "button", class: "opt", dataset: { next: "game" }, onclick: startNext }, "Start the next game")
+        )
+      );
+    });
+    return out;
+  }
+
   // --- the replay page's hooks ---
   // The page loaded (or its token changed): record mode for a live game's player or judge.
   function start({ gid, summary }) {
@@ -324,7 +511,13 @@ const kifuRecord = (() => {
     st.gid = gid;
     st.players = summary.players || [];
     st.judge = !!a.judge;
-    st.on = !!summary.live && (st.judge || (a.seats || []).length > 0);
+    st.mySeats = a.seats || [];
+    st.bound = summary.bound || null;
+    st.outcome = summary.outcome || null;
+    // A finished game keeps the panel for its players and judges: the match's result is reported
+    // from there.
+    st.on = (!!summary.live || !!summary.bound) && (st.judge || (a.seats || []).length > 0);
+    st.over = !summary.live;
     st.options = [];
     st.events = -1;
     st.focus = null;
@@ -343,6 +536,36 @@ const kifuRecord = (() => {
       refresh();
     }, 60);
   }
+
+  // Keys on a desktop: 1-9 the n-th action (or value) shown, Enter the Record button, Escape
+  // back to the list. Not in text boxes (a judge's note), not with modifiers.
+  document.addEventListener("keydown", (e) => {
+    if (!st.on || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.tagName === "TEXTAREA" || t.tagName === "SELECT" || (t.tagName === "INPUT" && t.type !== "range"))) return;
+    if (t && t.closest && t.closest("#judge")) return;
+    const body = $("record-body");
+    if (/^[1-9]$/.test(e.key)) {
+      const buttons = [...body.querySelectorAll(st.editing ? "button.value" : "button.opt[data-option]")].filter((b) => !b.disabled);
+      const b = buttons[Number(e.key) - 1];
+      if (b) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        b.click();
+      }
+    } else if (e.key === "Enter" && (st.editing || st.confirming)) {
+      const b = body.querySelector("button.primary[data-option]");
+      if (b && !b.disabled) {
+        e.preventDefault();
+        b.click();
+      }
+    } else if (e.key === "Escape" && (st.editing || st.confirming || st.focus)) {
+      e.preventDefault();
+      st.focus = null;
+      cancelEdit();
+      render();
+    }
+  }, true);
 
   // The script comes after the board in the page: the board is there to listen on.
   $("board").addEventListener("click", onBoardClick);

@@ -769,6 +769,7 @@
     await go(b instanceof Error || want !== null ? (want === null ? s.events : want) : b.seq);
     follow();
     kifuRecord.start({ gid, summary: s });
+    kifuJudge.start({ gid, summary: s });
     loadAudit();
     await loadEvents();
   }

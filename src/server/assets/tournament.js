@@ -15,6 +15,33 @@
 
   const showError = (e) => ($("error").textContent = e ? String(e.message || e) : "");
 
+  // Who the token is (/whoami): a match's players and the event's officials start its games.
+  let who = null;
+  const mayStart = (players) =>
+    who && who.role !== "public" && (who.scope === "*" || who.scope === id) && (who.role !== "player" || players.includes(who.name));
+
+  // "Start game": the table's next game, created bound to it with the registered lists, opened
+  // on its page in record mode; the game still in play is opened instead.
+  function startButton(round, table, players, place = "tables") {
+    if (!mayStart(players)) return null;
+    const go = (game) => (location.href = `/replay/${encodeURIComponent(game)}`);
+    return el("button", {
+      type: "button",
+      class: "start-game",
+      dataset: { start: table },
+      onclick: async (e) => {
+        e.target.disabled = true;
+        try {
+          go((await api(`/tournaments/${enc}/rounds/${round}/${place}/${table}/games`, { method: "POST", body: {} })).id);
+        } catch (err) {
+          if (err.status === 409 && err.data && err.data.game) return go(err.data.game);
+          e.target.disabled = false;
+          showError(err);
+        }
+      },
+    }, "Start game");
+  }
+
   function gameLinks(games) {
     return games.map((g, i) => el("a", { class: "replay-link", href: `/replay/${encodeURIComponent(g.stream)}`, title: g.head }, `game ${i + 1}`, " "));
   }
@@ -46,7 +73,7 @@
             { dataset: { table: p.pod } },
             el("td", {}, p.pod),
             el("td", {}, p.seats.map((x) => x.player + (x.place ? ` (${x.place})` : "")).join(", ") + (p.corrections ? " (corrected)" : "")),
-            el("td", {}, gameLinks(p.games))
+            el("td", {}, gameLinks(p.games), p.seats.some((x) => x.place) ? null : startButton(pairing.round, p.pod, p.seats.map((x) => x.player), "pods"))
           )
         )
       );
@@ -63,7 +90,7 @@
             el("td", {}, r.b),
             el("td", {}, r.b_points),
             el("td", {}, r.result ? r.result + (r.corrections ? " (corrected)" : "") : "—"),
-            el("td", {}, gameLinks(r.games))
+            el("td", {}, gameLinks(r.games), r.result ? null : startButton(pairing.round, r.table, [r.a, r.b]))
           )
         ),
         ...pairing.byes.map((b) => el("tr", {}, el("td", {}, "bye"), el("td", {}, b), el("td", {}, ""), el("td", {}, "—"), el("td", {}), el("td", {}), el("td", {})))
@@ -281,6 +308,7 @@
 
   async function loadAll() {
     try {
+      who = await api("/whoami").catch(() => null);
       let s;
       try {
         s = await api(`/tournaments/${enc}`);

@@ -47,6 +47,10 @@ impl Env {
         app(self.state.clone())
     }
 
+    pub(super) fn state(&self) -> AppState {
+        self.state.clone()
+    }
+
     pub(super) fn store(&self) -> Arc<dyn Store> {
         self.state.store().clone()
     }

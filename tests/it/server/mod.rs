@@ -22,6 +22,7 @@ mod options;
 mod pages;
 mod scopes;
 mod table;
+mod table_judge;
 mod table_page;
 mod token_store;
 

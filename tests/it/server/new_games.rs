@@ -18,7 +18,7 @@ fn deck(name: &str) -> String {
 }
 
 #[test]
-fn a_judge_creates_a_tables_game_from_the_pairing_and_registered_lists_and_its_players_record_it() {
+fn a_tables_player_or_judge_creates_its_game_from_the_pairing_and_registered_lists_and_its_players_record_it() {
     let env = Env::new();
     let app = env.app();
     let store = env.store();
@@ -71,18 +71,29 @@ fn a_judge_creates_a_tables_game_from_the_pairing_and_registered_lists_and_its_p
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
         assert!(v["error"].as_str().unwrap().contains("TOUR-DECK-2"), "{v}");
 
-        // The table's game: a player cannot create it, a judge can; no table 9; one game at a time.
+        // The table's game: a player of another match (or event) cannot start it; the match's own
+        // player can, with the registered lists only (their own decks are refused); a judge can
+        // bring lists; no table 9; one game at a time, and the refusal names the game in play.
         let games = "/api/v1/tournaments/lcup/rounds/1/tables/1/games";
-        assert_eq!(call(&app, "POST", games, Some(&ana), Some(json!({}))).await.0, StatusCode::FORBIDDEN);
+        let zed = env.token(Role::Player, "lcup", "zed");
+        let ana_elsewhere = env.token(Role::Player, "other-cup", "ana");
+        for t in [&zed, &ana_elsewhere] {
+            assert_eq!(call(&app, "POST", games, Some(t), Some(json!({}))).await.0, StatusCode::FORBIDDEN);
+        }
+        let own = json!({"decks": [deck("lc-rui.deck"), deck("lc-rui.deck")]});
+        let (s, v) = call(&app, "POST", games, Some(&ana), Some(own)).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("registered lists"), "{v}");
         let (s, _) =
             call(&app, "POST", "/api/v1/tournaments/lcup/rounds/1/tables/9/games", Some(&judge), Some(json!({}))).await;
         assert_eq!(s, StatusCode::NOT_FOUND);
-        let (s, created) = call(&app, "POST", games, Some(&judge), Some(json!({}))).await;
+        let (s, created) = call(&app, "POST", games, Some(&ana), Some(json!({}))).await;
         assert_eq!(s, StatusCode::CREATED, "{created}");
         assert_eq!(created["id"], "lcup-r1-t1-g1");
         assert_eq!(created["bound"], "lcup round 1 table 1");
         let (s, v) = call(&app, "POST", games, Some(&judge), Some(json!({}))).await;
         assert_eq!(s, StatusCode::CONFLICT, "{v}");
+        assert_eq!(v["game"], "lcup-r1-t1-g1", "{v}");
         let id = StreamId::new("lcup-r1-t1-g1").unwrap();
         let (_, header) = store.header(&id).unwrap();
         let bound = header.bound().unwrap();

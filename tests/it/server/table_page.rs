@@ -34,7 +34,7 @@ fn quoted(v: &str) -> String {
 
 /// Clicks the first element matching `css`, again if the page redrew it in between (a live
 /// entry arriving re-renders the options).
-async fn tap(c: &Client, css: &str) {
+pub(super) async fn tap(c: &Client, css: &str) {
     let t0 = Instant::now();
     loop {
         let tried = match c.find(Locator::Css(css)).await {
@@ -68,7 +68,7 @@ async fn assert_touch_targets(c: &Client, at: &str) {
 }
 
 /// The number of events in `stream` once it is more than `len` (10 s).
-async fn grown(store: &dyn Store, stream: &StreamId, len: u64) -> u64 {
+pub(super) async fn grown(store: &dyn Store, stream: &StreamId, len: u64) -> u64 {
     let t0 = Instant::now();
     loop {
         let now = store.head(stream).map(|h| h.len).unwrap_or(0);
@@ -137,6 +137,7 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
         let (mut len, mut played, mut with_param) = (0u64, 0usize, 0usize);
         let (mut shot, mut waiting_seen, mut axed) = (Vec::new(), false, false);
         let mut axe_found: Vec<String> = Vec::new();
+        let mut ended_by_confirm = false;
         while played < events.len() {
             let (id, seat, params) = option_for::<Lc>(&state, len, &events[played]);
             let (seat, c) = (usize::from(seat), &sessions[usize::from(seat)]);
@@ -162,6 +163,11 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
                 axe_check(&sessions[1], &axe, "record mode's options", &mut axe_found).await;
             }
             tap(c, &button).await;
+            // An action that ends the game asks first: its Record button says so.
+            if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {
+                ended_by_confirm = true;
+                tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
+            }
             if !params.is_empty() {
                 with_param += 1;
                 tap_values(c, &params).await;
@@ -185,6 +191,7 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
             }
         }
         assert!(with_param > 0, "the game had parameter picks");
+        assert!(ended_by_confirm, "the action that ended the game asked first");
         assert!(waiting_seen, "a page said whom the game waits for");
         assert!(axe_found.is_empty(), "accessibility violations in record mode: {axe_found:#?}");
         assert!(shot.contains(&"table-phone-options"), "screenshots taken: {shot:?}");

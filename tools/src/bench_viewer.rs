@@ -5,16 +5,18 @@
 //! a timed test: a measurement to read. All traffic stays on the loopback interface.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{Read, Write};
+#[path = "chromium.rs"]
+mod chromium;
+
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder};
-use serde_json::{json, Value};
+use fantoccini::Client;
 
+use chromium::{program, session, throttle};
 use kifu::clock::SystemClock;
 use kifu::server::{AppState, ServerConfig};
 use kifu::store::sled_store::SledStore;
@@ -23,37 +25,6 @@ use kifu::store::Store;
 const LATENCY_MS: u64 = 400;
 const BYTES_PER_S: u64 = 1_000_000 / 8;
 const GAMES: [&str; 3] = ["naruto-physical", "naruto-judged", "vanguard-clean"];
-
-fn program(names: &[&str]) -> std::path::PathBuf {
-    let path = std::env::var_os("PATH").expect("PATH");
-    std::env::split_paths(&path)
-        .flat_map(|d| names.iter().map(move |n| d.join(n)))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| panic!("{} is not installed (tools/test installs it)", names[0]))
-}
-
-/// chromedriver's own endpoint for Chromium's network throttling (a plain HTTP call: fantoccini
-/// has no command for it).
-fn throttle(driver_port: u16, session: &str) {
-    let body = json!({"network_conditions": {
-        "offline": false, "latency": LATENCY_MS,
-        "download_throughput": BYTES_PER_S, "upload_throughput": BYTES_PER_S,
-    }})
-    .to_string();
-    let mut s = TcpStream::connect(("127.0.0.1", driver_port)).unwrap();
-    write!(
-        s,
-        "POST /session/{session}/chromium/network_conditions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    // chromedriver may keep the connection open: the status line is all this needs.
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut head = [0u8; 12];
-    s.read_exact(&mut head).unwrap();
-    let status = String::from_utf8_lossy(&head);
-    assert!(status.starts_with("HTTP/1.1 200"), "chromedriver refused the throttling: {status}");
-}
 
 async fn marks(c: &Client) -> (f64, f64) {
     let t0 = Instant::now();
@@ -72,18 +43,6 @@ async fn marks(c: &Client) -> (f64, f64) {
         assert!(t0.elapsed() < Duration::from_secs(120), "the page never finished loading");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-async fn session(port: u16, profile: &Path) -> Client {
-    let chromium = program(&["chromium", "chromium-browser"]);
-    let caps = json!({"goog:chromeOptions": {"binary": chromium, "args": [
-        "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,900",
-        "--disable-background-networking", "--no-first-run", format!("--user-data-dir={}", profile.display()),
-    ]}});
-    let Value::Object(caps) = caps else { unreachable!() };
-    let mut b = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
-    b.capabilities(caps);
-    b.connect(&format!("http://127.0.0.1:{port}")).await.expect("a Chromium session")
 }
 
 fn main() {
@@ -117,7 +76,7 @@ fn main() {
         for g in GAMES {
             let profile = tempfile::tempdir().unwrap();
             let c = session(driver_port, profile.path()).await;
-            throttle(driver_port, &c.session_id().await.unwrap().unwrap());
+            throttle(driver_port, &c.session_id().await.unwrap().unwrap(), LATENCY_MS, BYTES_PER_S);
             let url = format!("{base}/replay/{g}?seq=100");
             c.goto(&url).await.unwrap();
             let cold = marks(&c).await;

@@ -388,6 +388,8 @@ const kifuRecord = (() => {
   function render() {
     if (!st.on) return;
     $("record-status").textContent = statusText();
+    // What tools/bench-table reads: when a player opening the page first saw their options.
+    if (st.options.length && performance.mark && !performance.getEntriesByName("kifu-first-options").length) performance.mark("kifu-first-options");
     const body = st.confirming ? confirmView() : st.editing ? editorView() : st.over ? overView() : listView();
     $("record-body").replaceChildren(...body.filter(Boolean));
     $("record-status").dataset.pending = st.pending && st.pending.tries ? "yes" : "";

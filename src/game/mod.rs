@@ -441,6 +441,17 @@ pub enum GameEntry<E> {
     RecordedElsewhere(E),
 }
 
+/// The ruling a stored game entry carries, read without the game's event type (a tournament
+/// counts the warnings and game losses given inside its games): postcard writes an enum's
+/// variant index first, as a varint (`Ruled` is 2, one byte), then the variant's contents, so
+/// in every game a `Ruled` entry is that byte followed by the postcard of its [`Ruling`].
+pub fn ruling_in(payload: &[u8]) -> Option<Ruling> {
+    match payload.split_first() {
+        Some((2, rest)) => postcard::from_bytes(rest).ok(),
+        _ => None,
+    }
+}
+
 /// A judge's ruling. Rulings are events: history is never rewritten.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Ruling {

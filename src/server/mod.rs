@@ -3,7 +3,8 @@
 //!
 //! Layout: [`state`] (the shared state: store handle, caches of opened games and tournaments,
 //! the live feeds, tokens and pending result reports), [`auth`] (who is calling and what they may
-//! see), [`tokens`] (the token file or the store's shared tokens), [`games`] and [`tournaments`] (the API handlers), [`live`]
+//! see), [`tokens`] (the token file or the store's shared tokens), [`games`], [`tournaments`] and `judging` (the API handlers; `judging`: judge calls,
+//! penalty histories, appeals), [`live`]
 //! (server-sent events), [`assets`] (the pages), `compress` (gzip for assets, pages and JSON responses)
 //! and [`error`].
 //!
@@ -59,6 +60,7 @@ mod decks;
 pub mod error;
 mod feeds;
 pub mod games;
+mod judging;
 pub mod live;
 mod new_games;
 pub mod options;
@@ -104,7 +106,14 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}/drops", post(tournaments::drop_player))
         .route("/tournaments/{id}/decks", post(decks::register))
         .route("/tournaments/{id}/decks/{player}", get(decks::show))
-        .route("/tournaments/{id}/penalties", post(tournaments::penalty))
+        .route("/tournaments/{id}/penalties", get(judging::history).post(tournaments::penalty))
+        .route("/tournaments/{id}/infractions", get(judging::infractions))
+        .route("/tournaments/{id}/calls", get(judging::list).post(judging::open))
+        .route("/tournaments/{id}/calls/{call}/{step}", post(judging::step))
+        .route("/tournaments/{id}/head-judge", post(judging::head_judge))
+        .route("/tournaments/{id}/overrides", post(judging::override_pairing))
+        .route("/tournaments/{id}/appeals", post(judging::appeal))
+        .route("/tournaments/{id}/appeals/{appeal}/decision", post(judging::decide))
         .route("/tournaments/{id}/rounds", post(tournaments::pair))
         .route("/tournaments/{id}/rounds/{round}/tables/{table}/games", post(new_games::table_game))
         .route("/tournaments/{id}/rounds/{round}/pods/{pod}/games", post(new_games::pod_game))

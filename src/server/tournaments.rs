@@ -72,9 +72,13 @@ pub struct RoundQuery {
     pub round: Option<u32>,
 }
 
-fn table_json(s: &Tournament, tb: &TableState, points: &HashMap<String, u32>) -> Value {
+/// A table as posted, with the time extension its judge calls gave (`extension_minutes`) and
+/// how many calls are still open at it.
+fn table_json(s: &Tournament, round: u32, tb: &TableState, points: &HashMap<String, u32>) -> Value {
     let (a, b) = (name(s, tb.a), name(s, tb.b));
     json!({
+        "extension_minutes": s.extension(round, tb.table),
+        "open_calls": s.open_calls(round, tb.table),
         "table": tb.table,
         "a": a, "a_points": points.get(&a).copied().unwrap_or(0),
         "b": b, "b_points": points.get(&b).copied().unwrap_or(0),
@@ -98,7 +102,10 @@ fn pod_pairings(s: &Tournament, r: &RoundState) -> Value {
                 .enumerate()
                 .map(|(i, &p)| json!({"player": name(s, p), "place": pod.places.as_ref().and_then(|pl| pl.get(i))}))
                 .collect();
-            json!({"pod": pod.pod, "seats": seats, "games": links(&pod.games), "corrections": pod.corrections})
+            json!({
+                "pod": pod.pod, "seats": seats, "games": links(&pod.games), "corrections": pod.corrections,
+                "extension_minutes": s.extension(r.round, pod.pod), "open_calls": s.open_calls(r.round, pod.pod),
+            })
         })
         .collect();
     let mut by_name: Vec<Value> = Vec::new();
@@ -131,7 +138,7 @@ pub async fn pairings(
     // As posted at the event: each player's points before this round was played.
     let before = s.points_before(r.round);
     let points: HashMap<String, u32> = s.players.iter().enumerate().map(|(i, p)| (p.name.clone(), before[i])).collect();
-    let tables: Vec<Value> = r.tables.iter().map(|tb| table_json(s, tb, &points)).collect();
+    let tables: Vec<Value> = r.tables.iter().map(|tb| table_json(s, r.round, tb, &points)).collect();
     let byes: Vec<String> = r.byes.iter().map(|&b| name(s, b)).collect();
     let mut by_name: Vec<Value> = Vec::new();
     for tb in &r.tables {
@@ -179,7 +186,7 @@ pub async fn bracket(State(state): State<AppState>, Path(id): Path<String>) -> A
         .filter(|r| r.top_cut)
         .map(|r| {
             let stage = r.stage();
-            let tables: Vec<Value> = r.tables.iter().map(|tb| seeded(table_json(s, tb, &points))).collect();
+            let tables: Vec<Value> = r.tables.iter().map(|tb| seeded(table_json(s, r.round, tb, &points))).collect();
             json!({"round": r.round, "stage": stage, "tables": tables})
         })
         .collect();
@@ -419,7 +426,7 @@ pub async fn confirm(
 
 /// The official (judge or organizer) of this tournament calling, or 403. `organizer_only`
 /// refuses judges.
-fn official<'a>(caller: &'a Caller, id: &str, organizer_only: bool) -> AppResult<&'a super::tokens::Grant> {
+pub(super) fn official<'a>(caller: &'a Caller, id: &str, organizer_only: bool) -> AppResult<&'a super::tokens::Grant> {
     caller.require_token()?;
     match caller.official_for(id) {
         Some(g) if !organizer_only || g.role == Role::Organizer => Ok(g),
@@ -428,7 +435,7 @@ fn official<'a>(caller: &'a Caller, id: &str, organizer_only: bool) -> AppResult
     }
 }
 
-fn actor_of(g: &super::tokens::Grant) -> Actor {
+pub(super) fn actor_of(g: &super::tokens::Grant) -> Actor {
     match g.role {
         Role::Organizer => Actor::Organizer(g.name.clone()),
         _ => Actor::Judge(g.name.clone()),
@@ -444,7 +451,7 @@ fn seeds_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
 }
 
 /// Records `events` and answers 201 with the new head (what every organizer's write answers).
-async fn recorded(
+pub(super) async fn recorded(
     state: &AppState,
     id: &str,
     actor: Actor,
@@ -560,9 +567,16 @@ pub async fn register(
 pub struct PlayerBody {
     pub player: String,
     pub reason: Option<String>,
-    /// For penalties: warning, game-loss, match-loss or dq.
+    /// For penalties: warning, game-loss, match-loss or dq (Pokémon also caution,
+    /// double-prize, quad-prize); with `infraction`, default: the policy's for it.
     pub penalty: Option<String>,
     pub round: Option<u32>,
+    /// For penalties: the infraction's code in the policy's table.
+    pub infraction: Option<String>,
+    /// For penalties: why a lighter penalty than the policy's is given.
+    pub downgrade: Option<String>,
+    /// For penalties: the judge call it came from.
+    pub call: Option<u32>,
 }
 
 /// `POST /tournaments/{id}/drops`: a player leaves after the current round.
@@ -581,7 +595,8 @@ pub async fn drop_player(
     recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
-/// `POST /tournaments/{id}/penalties`: a judge's penalty (reason required; a DQ drops).
+/// `POST /tournaments/{id}/penalties`: a judge's penalty (reason required; a DQ drops). With an
+/// infraction, the penalty defaults to the policy's for it (upgraded for a repeat).
 pub async fn penalty(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -589,19 +604,42 @@ pub async fn penalty(
     J(body): J<PlayerBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let g = official(&caller, &id, false)?.clone();
-    let penalty: crate::tournament::events::Penalty =
-        body.penalty.as_deref().unwrap_or("").parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
     // The reason (and every other rule of a penalty) is TOUR-PEN-*'s to check, once.
-    let reason = body.reason.unwrap_or_default();
+    let reason = body.reason.clone().unwrap_or_default().trim().to_string();
     let t = state.tournament(&id).await?;
-    let player = rules::resolve(&t.loaded.state, &body.player)?;
-    let round = body.round.unwrap_or(t.loaded.state.rounds.len() as u32);
-    let ev = TournamentEvent::PenaltyIssued {
-        player,
-        round,
-        penalty,
-        judge: g.name.clone(),
-        reason: reason.trim().to_string(),
+    let s = &t.loaded.state;
+    let player = rules::resolve(s, &body.player)?;
+    let round = body.round.unwrap_or(s.rounds.len() as u32);
+    let parse = |p: &str| -> AppResult<crate::tournament::events::Penalty> {
+        p.parse().map_err(|e| AppError::BadRequest(format!("{e}")))
+    };
+    let ev = match &body.infraction {
+        None => TournamentEvent::PenaltyIssued {
+            player,
+            round,
+            penalty: parse(body.penalty.as_deref().unwrap_or(""))?,
+            judge: g.name.clone(),
+            reason,
+        },
+        Some(code) => {
+            let (expected, _) = s
+                .expected_penalty(&player, code)
+                .map_err(|v| TournamentError::Refused { event: "infraction penalized".into(), problems: vec![v] })?;
+            let penalty = match &body.penalty {
+                Some(p) => parse(p)?,
+                None => expected,
+            };
+            TournamentEvent::InfractionPenalized {
+                player,
+                round,
+                infraction: code.trim().to_lowercase(),
+                penalty,
+                judge: g.name.clone(),
+                reason,
+                downgrade: body.downgrade.as_ref().map(|d| d.trim().to_string()),
+                call: body.call,
+            }
+        }
     };
     recorded(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await
 }

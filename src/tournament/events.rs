@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::policy::Policy;
 use crate::game::commit::{Commitment, Secret};
+use crate::log::envelope::Timestamp;
 use crate::log::hash::Hash32;
 use crate::log::limits::{check_name, check_note, TooLong};
 
@@ -122,19 +123,123 @@ pub enum Penalty {
     MatchLoss,
     /// Also drops the player.
     Disqualification,
+    /// Play! Pokémon's lightest penalty: recorded, not reported (appended for the Pokémon table).
+    Caution,
+    /// Play! Pokémon: the opponent needs two fewer Prize cards to win the game.
+    DoublePrizeCard,
+    /// Play! Pokémon: the opponent needs four fewer Prize cards to win the game.
+    QuadPrizeCard,
+}
+
+impl Penalty {
+    /// Severity, lightest first: caution, warning, double and quad prize card, game loss, match
+    /// loss, disqualification. Upgrades move up it; a downgrade moves down.
+    pub fn severity(self) -> u8 {
+        match self {
+            Penalty::Caution => 0,
+            Penalty::Warning => 1,
+            Penalty::DoublePrizeCard => 2,
+            Penalty::QuadPrizeCard => 3,
+            Penalty::GameLoss => 4,
+            Penalty::MatchLoss => 5,
+            Penalty::Disqualification => 6,
+        }
+    }
+
+    /// The name the CLI takes and prints (`game-loss`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Penalty::Caution => "caution",
+            Penalty::Warning => "warning",
+            Penalty::DoublePrizeCard => "double-prize",
+            Penalty::QuadPrizeCard => "quad-prize",
+            Penalty::GameLoss => "game-loss",
+            Penalty::MatchLoss => "match-loss",
+            Penalty::Disqualification => "dq",
+        }
+    }
+}
+
+/// How a judge call ended. Stored format: variants are only appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum CallOutcome {
+    /// A ruling on the game (no penalty).
+    Ruling,
+    /// Nothing to fix.
+    NoAction,
+    /// A penalty (recorded as its own event, naming the call).
+    Penalty,
+}
+
+impl std::str::FromStr for CallOutcome {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Ok(match s.trim().to_lowercase().as_str() {
+            "ruling" => CallOutcome::Ruling,
+            "no-action" | "none" => CallOutcome::NoAction,
+            "penalty" => CallOutcome::Penalty,
+            other => return Err(ParseError(format!("unknown outcome {other:?}: use ruling, no-action or penalty"))),
+        })
+    }
+}
+
+/// What an appeal is about: a penalty (numbered 1, 2, ... in the order penalties were recorded)
+/// or the ruling that closed a judge call (numbered by the order calls were opened).
+/// Stored format: variants are only appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum RulingRef {
+    Penalty(u32),
+    Call(u32),
+}
+
+impl std::fmt::Display for RulingRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RulingRef::Penalty(n) => write!(f, "penalty {n}"),
+            RulingRef::Call(n) => write!(f, "the ruling of call {n}"),
+        }
+    }
+}
+
+/// The head judge's decision on an appeal: final. Stored format: variants are only appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum AppealDecision {
+    Upheld,
+    /// The penalty or ruling no longer stands (a penalty stops counting, in the standings'
+    /// checks and for upgrades).
+    Overturned,
+    /// A penalty replaced by this one (only for penalties).
+    Changed(Penalty),
+}
+
+impl std::fmt::Display for AppealDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppealDecision::Upheld => write!(f, "upheld"),
+            AppealDecision::Overturned => write!(f, "overturned"),
+            AppealDecision::Changed(p) => write!(f, "changed to {}", p.name()),
+        }
+    }
 }
 
 impl std::str::FromStr for Penalty {
     type Err = ParseError;
-    /// `warning`, `game-loss`, `match-loss` or `dq`.
+    /// `warning`, `game-loss`, `match-loss` or `dq`; for Play! Pokémon also `caution`,
+    /// `double-prize` and `quad-prize`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
         Ok(match s.trim().to_lowercase().as_str() {
+            "caution" => Penalty::Caution,
+            "double-prize" | "double-prize-card" => Penalty::DoublePrizeCard,
+            "quad-prize" | "quad-prize-card" => Penalty::QuadPrizeCard,
             "warning" => Penalty::Warning,
             "game-loss" | "gameloss" => Penalty::GameLoss,
             "match-loss" | "matchloss" => Penalty::MatchLoss,
             "dq" | "disqualification" => Penalty::Disqualification,
             other => {
-                return Err(ParseError(format!("unknown penalty {other:?}: use warning, game-loss, match-loss or dq")))
+                return Err(ParseError(format!(
+                    "unknown penalty {other:?}: use warning, game-loss, match-loss or dq (Play! Pokémon also \
+                     caution, double-prize, quad-prize)"
+                )))
             }
         })
     }
@@ -292,6 +397,88 @@ pub enum TournamentEvent {
         player: String,
         commitment: Commitment,
     },
+    /// A judge call at a table (or pod) of a paired round, by `caller` (a player or a judge).
+    /// Calls are numbered 1, 2, ... in the order they were opened; `at` comes from the recorder's
+    /// clock (or is given when the call is entered afterwards). See [`super::judging`].
+    JudgeCallOpened {
+        round: u32,
+        table: u32,
+        caller: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+    },
+    /// A judge took the call.
+    JudgeCallTaken {
+        call: u32,
+        judge: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+    },
+    /// The call went to the head judge (`judge`).
+    JudgeCallEscalated {
+        call: u32,
+        judge: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+    },
+    /// The call ended; the match's time extension is derived from how long it lasted.
+    JudgeCallClosed {
+        call: u32,
+        judge: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+        outcome: CallOutcome,
+        note: String,
+    },
+    /// A judge set the time extension a call gives (replacing the derived one), with a reason.
+    TimeExtensionAdjusted {
+        call: u32,
+        minutes: u32,
+        judge: String,
+        reason: String,
+    },
+    /// The event's head judge: escalations go to them and only they decide appeals.
+    HeadJudgeNamed {
+        judge: String,
+    },
+    /// A penalty for an infraction of the policy's table ([`super::judging`]): `penalty` is the
+    /// table's, upgraded for a repeat by the policy's rule, unless `downgrade` gives the reason
+    /// for a lighter one. `call`: the judge call it came from, if any.
+    InfractionPenalized {
+        player: String,
+        round: u32,
+        infraction: String,
+        penalty: Penalty,
+        judge: String,
+        reason: String,
+        downgrade: Option<String>,
+        call: Option<u32>,
+    },
+    /// `player` appealed a ruling to the head judge. Appeals are numbered 1, 2, ...
+    AppealLodged {
+        ruling: RulingRef,
+        player: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+    },
+    /// The head judge's decision on appeal `appeal`: final; the ruling it answers keeps its
+    /// history, and what counts from then on is the decision.
+    AppealDecided {
+        appeal: u32,
+        decision: AppealDecision,
+        judge: String,
+        reason: String,
+    },
+    /// An organizer or the head judge (`by`) changed the latest Swiss round's pairings by hand,
+    /// before any result in it: `tables` and `byes` replace them. `verify` lists it with its
+    /// author and reason; the round's `RoundPaired` is still checked against its seed.
+    PairingOverridden {
+        round: u32,
+        tables: Vec<PairedTable>,
+        byes: Vec<String>,
+        by: String,
+        reason: String,
+    },
 }
 
 impl TournamentEvent {
@@ -333,6 +520,30 @@ impl TournamentEvent {
                 check_name(|| "signer name".into(), signer)
             }
             TournamentEvent::PodRoundPaired { pods, .. } => pods.iter().flatten().try_for_each(player),
+            TournamentEvent::JudgeCallOpened { caller, .. } => check_name(|| "caller".into(), caller),
+            TournamentEvent::JudgeCallTaken { judge: j, .. }
+            | TournamentEvent::JudgeCallEscalated { judge: j, .. }
+            | TournamentEvent::HeadJudgeNamed { judge: j } => judge(j),
+            TournamentEvent::JudgeCallClosed { judge: j, note, .. } => {
+                judge(j)?;
+                check_note(|| "note".into(), note)
+            }
+            TournamentEvent::TimeExtensionAdjusted { judge: j, reason: r, .. }
+            | TournamentEvent::AppealDecided { judge: j, reason: r, .. } => judge(j).and_then(|_| reason(r)),
+            TournamentEvent::InfractionPenalized { player: p, infraction, judge: j, reason: r, downgrade, .. } => {
+                player(p)?;
+                check_name(|| "infraction".into(), infraction)?;
+                judge(j)?;
+                reason(r)?;
+                downgrade.iter().try_for_each(reason)
+            }
+            TournamentEvent::AppealLodged { player: p, .. } => player(p),
+            TournamentEvent::PairingOverridden { tables: t, byes, by, reason: r, .. } => {
+                tables(t)?;
+                byes.iter().try_for_each(player)?;
+                check_name(|| "the override's author".into(), by)?;
+                reason(r)
+            }
             TournamentEvent::ResultReported { .. }
             | TournamentEvent::PodResultReported { .. }
             | TournamentEvent::SeedRevealed { .. }
@@ -476,6 +687,16 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::PodResultReported { .. } => "pod result reported",
         TournamentEvent::PodResultCorrected { .. } => "pod result corrected",
         TournamentEvent::DeckListRegistered { .. } => "deck list registered",
+        TournamentEvent::JudgeCallOpened { .. } => "judge call opened",
+        TournamentEvent::JudgeCallTaken { .. } => "judge call taken",
+        TournamentEvent::JudgeCallEscalated { .. } => "judge call escalated",
+        TournamentEvent::JudgeCallClosed { .. } => "judge call closed",
+        TournamentEvent::TimeExtensionAdjusted { .. } => "time extension adjusted",
+        TournamentEvent::HeadJudgeNamed { .. } => "head judge named",
+        TournamentEvent::InfractionPenalized { .. } => "infraction penalized",
+        TournamentEvent::AppealLodged { .. } => "appeal lodged",
+        TournamentEvent::AppealDecided { .. } => "appeal decided",
+        TournamentEvent::PairingOverridden { .. } => "pairing overridden",
     }
 }
 

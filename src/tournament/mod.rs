@@ -7,7 +7,9 @@
 //! [`record`] (the only part that touches a store, with [`claim`]: which games a result may
 //! link), [`ops`] (organizer operations and the secret seed files, shared by the CLI and the
 //! server), [`verify`], [`melee`] (imports), [`pods`] (pod tournaments of a multiplayer game) and
-//! [`event`] (running a whole event of self-played games).
+//! [`event`] (running a whole event of self-played games), [`judging`] (judge calls, infraction
+//! tables, penalties and appeals as folded), [`game_rulings`] (warnings and game losses given
+//! inside the event's games, for the penalty history).
 //!
 //! ## Pairing seed
 //! `Created` records `commit_seed(seed)`. Round `r` is paired from
@@ -29,6 +31,8 @@
 pub mod claim;
 pub mod event;
 pub mod events;
+pub mod game_rulings;
+pub mod judging;
 pub mod melee;
 pub mod ops;
 pub mod pairing;

@@ -182,6 +182,10 @@ fn fold_fingerprint() -> [u8; 32] {
             include_bytes!("policy.rs"),
             include_bytes!("pairing.rs"),
             include_bytes!("record.rs"),
+            include_bytes!("judging.rs"),
+            include_bytes!("rules/judging.rs"),
+            include_bytes!("rules/penalties.rs"),
+            include_bytes!("rules/overrides.rs"),
         ] {
             h.update(&(src.len() as u64).to_le_bytes());
             h.update(src);

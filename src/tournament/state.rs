@@ -22,6 +22,7 @@ pub struct Player {
     /// The first round a late entrant plays (earlier rounds count as losses).
     pub first_round: u32,
     pub dropped_after: Option<u32>,
+    /// The penalties standing (after appeals): (round, penalty, reason).
     pub penalties: Vec<(u32, Penalty, String)>,
     /// The commitment to the deck list the player registered last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -142,6 +143,16 @@ pub struct Tournament {
     pub signed: Vec<(super::events::Checkpoint, String)>,
     /// Set by `PodFormatSet`: the tournament plays in pods (pod size and points table).
     pub pod_format: Option<(PodSize, PointsTable)>,
+    /// Judge calls in the order they were opened (call `n` is `calls[n - 1]`).
+    pub calls: Vec<super::judging::Call>,
+    /// Every penalty in the order recorded (penalty `n` is `penalty_log[n - 1]`), with what
+    /// stands after appeals; `Player::penalties` holds the standing ones.
+    pub penalty_log: Vec<super::judging::PenaltyRecord>,
+    /// Appeals in the order lodged (appeal `n` is `appeals[n - 1]`).
+    pub appeals: Vec<super::judging::Appeal>,
+    pub head_judge: Option<String>,
+    /// Pairings changed by hand: (round, by, reason).
+    pub overrides: Vec<(u32, String, String)>,
 }
 
 /// Case- and space-insensitive form of a player's name.

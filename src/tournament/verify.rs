@@ -139,13 +139,18 @@ fn check_pairings(loaded: &Loaded, add: &mut Add) {
     if !cut.is_empty() {
         parts.push(format!("top-cut round(s) {} re-derived from the standings and winners", list(cut)));
     }
+    for (r, by, why) in &st.overrides {
+        parts.push(format!(
+            "round {r} overridden by {by} ({why}); later rounds re-derived from the standings as they are"
+        ));
+    }
     for (r, why) in &st.voided {
         parts.push(format!("round {r} voided before any result ({why}) and re-derived"));
     }
     if parts.is_empty() {
         parts.push("no round paired yet".into());
     }
-    let pair_ok = !broke(loaded, &["round paired", "top cut paired", "pod round paired"]);
+    let pair_ok = !broke(loaded, &["round paired", "top cut paired", "pod round paired", "pairing overridden"]);
     add("pairings", pair_ok, parts.join("; "));
 }
 
@@ -169,19 +174,82 @@ fn check_seed(loaded: &Loaded, add: &mut Add) {
     }
 }
 
+/// Every penalty with what stands after appeals (an upgrade, a downgrade and the appeal's
+/// decision named), every appeal, and every judge call with the time extension it gave.
 fn check_penalties(loaded: &Loaded, add: &mut Add) {
-    let penalties: Vec<String> = loaded
-        .state
-        .players
+    let st = &loaded.state;
+    let penalties: Vec<String> = st
+        .penalty_log
         .iter()
-        .flat_map(|p| p.penalties.iter().map(move |(r, k, _)| format!("{} {k:?} (round {r})", p.name)))
+        .map(|r| {
+            let name = st.players.get(r.player).map_or("?", |p| p.name.as_str());
+            let mut line = match r.standing {
+                Some(k) => format!("{name} {k:?} (round {})", r.round),
+                None => format!("{name} {:?} (round {}) overturned", r.issued, r.round),
+            };
+            if let Some(i) = &r.infraction {
+                line.push_str(&format!(" for {i}"));
+            }
+            if r.upgraded {
+                line.push_str(", upgraded for a repeat");
+            }
+            if let Some(d) = &r.downgrade {
+                line.push_str(&format!(", downgraded ({d})"));
+            }
+            if r.standing != Some(r.issued) && r.standing.is_some() {
+                line.push_str(&format!(", issued as {:?}", r.issued));
+            }
+            line
+        })
         .collect();
     if !penalties.is_empty() {
         add(
             "penalties",
-            !broke(loaded, &["penalty issued"]),
+            !broke(loaded, &["penalty issued", "infraction penalized"]),
             format!("{}; every game or match loss is reflected in its result", penalties.join(", ")),
         );
+    }
+    let appeals: Vec<String> = st
+        .appeals
+        .iter()
+        .map(|a| match &a.decided {
+            Some((d, hj, why)) => {
+                format!("appeal {} of {} by {}: {d} by head judge {hj} ({why})", a.number, a.ruling, a.player)
+            }
+            None => format!("appeal {} of {} by {}: waiting for the head judge", a.number, a.ruling, a.player),
+        })
+        .collect();
+    if !appeals.is_empty() {
+        let ok = !broke(loaded, &["appeal lodged", "appeal decided", "head judge named"]);
+        add("appeals", ok, format!("{}; penalties count as decided", appeals.join("; ")));
+    }
+    if !st.calls.is_empty() {
+        let closed = st.calls.iter().filter(|c| c.closed.is_some()).count();
+        let extended: Vec<String> = st
+            .calls
+            .iter()
+            .filter(|c| c.extension() > 0)
+            .map(|c| {
+                let how = match &c.adjusted {
+                    Some((_, judge, why)) => format!(", set by {judge}: {why}"),
+                    None => String::new(),
+                };
+                format!("call {} round {} table {} +{} min{how}", c.number, c.round, c.table, c.extension())
+            })
+            .collect();
+        let kinds = [
+            "judge call opened",
+            "judge call taken",
+            "judge call escalated",
+            "judge call closed",
+            "time extension adjusted",
+        ];
+        let detail = format!(
+            "{} calls, {closed} closed; extensions: {}",
+            st.calls.len(),
+            if extended.is_empty() { "none".to_string() } else { extended.join("; ") }
+        );
+        add("judge calls", !broke(loaded, &kinds), detail);
     }
 }
 

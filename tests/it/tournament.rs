@@ -636,6 +636,7 @@ fn every_registered_game_runs_a_verified_swiss_event() {
 mod binding;
 mod decide;
 mod exchange;
+mod judging;
 mod pods;
 mod rules;
 mod runs;

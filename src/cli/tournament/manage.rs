@@ -316,9 +316,19 @@ pub fn run_drop(ctx: &Context, a: DropArgs, json: bool) -> Result<ExitCode> {
 pub struct PenaltyArgs {
     pub id: StreamId,
     pub player: String,
-    /// warning, game-loss, match-loss or dq.
-    #[arg(long = "type")]
-    pub kind: String,
+    /// warning, game-loss, match-loss or dq (Pokémon also caution, double-prize, quad-prize).
+    /// With --infraction, default: the policy's penalty for it (upgraded for a repeat).
+    #[arg(long = "type", required_unless_present = "infraction")]
+    pub kind: Option<String>,
+    /// The infraction, by its code in the policy's table (`kifu tournament infractions`).
+    #[arg(long)]
+    pub infraction: Option<String>,
+    /// Why a lighter penalty than the policy's is given (with --infraction and --type).
+    #[arg(long, requires = "infraction")]
+    pub downgrade: Option<String>,
+    /// The judge call the penalty came from.
+    #[arg(long, requires = "infraction")]
+    pub call: Option<u32>,
     /// Why (required).
     #[arg(long)]
     pub reason: String,
@@ -331,24 +341,47 @@ pub struct PenaltyArgs {
 }
 
 pub fn run_penalty(ctx: &Context, a: PenaltyArgs, json: bool) -> Result<ExitCode> {
-    let penalty: Penalty = a.kind.parse()?;
     let store = ctx.open_store()?;
-    let loaded = record::load(&store, &a.id)?;
-    let player = resolve(&loaded.state, &a.player)?;
-    let round = a.round.unwrap_or(loaded.state.rounds.len() as u32);
-    let ev = TournamentEvent::PenaltyIssued {
-        player: player.clone(),
-        round,
-        penalty,
-        judge: a.judge.trim().to_string(),
-        reason: a.reason.trim().to_string(),
+    let (state, _) = record::load_state(&store, &a.id)?;
+    let player = resolve(&state, &a.player)?;
+    let round = a.round.unwrap_or(state.rounds.len() as u32);
+    let judge = a.judge.trim().to_string();
+    let reason = a.reason.trim().to_string();
+    let (ev, penalty, upgraded) = match &a.infraction {
+        None => {
+            let penalty: Penalty = a.kind.as_deref().unwrap_or_default().parse()?;
+            (TournamentEvent::PenaltyIssued { player: player.clone(), round, penalty, judge, reason }, penalty, false)
+        }
+        Some(code) => {
+            let (expected, upgraded) = state.expected_penalty(&player, code).map_err(|v| anyhow!("{v}"))?;
+            let penalty: Penalty = match &a.kind {
+                Some(k) => k.parse()?,
+                None => expected,
+            };
+            let ev = TournamentEvent::InfractionPenalized {
+                player: player.clone(),
+                round,
+                infraction: code.trim().to_lowercase(),
+                penalty,
+                judge,
+                reason,
+                downgrade: a.downgrade.as_ref().map(|d| d.trim().to_string()),
+                call: a.call,
+            };
+            (ev, penalty, upgraded && penalty == expected)
+        }
     };
-    let (head, _) = record::record(&store, &a.id, Actor::Judge(a.judge.trim().to_string()), vec![ev])?;
+    let (head, state) = record::record(&store, &a.id, Actor::Judge(a.judge.trim().to_string()), vec![ev])?;
+    let number = state.penalty_log.len();
     if json {
-        output::print_json(&json!({"player": player, "round": round, "penalty": penalty, "head": head.hash.to_hex()}))?;
+        output::print_json(&json!({
+            "number": number, "player": player, "round": round, "penalty": penalty, "upgraded": upgraded,
+            "head": head.hash.to_hex(),
+        }))?;
     } else {
         let dq = if penalty == Penalty::Disqualification { "; the player is dropped" } else { "" };
-        println!("{player}: {penalty:?} in round {round} recorded{dq}");
+        let up = if upgraded { " (upgraded: a repeat of the same infraction)" } else { "" };
+        println!("{player}: {penalty:?} in round {round} recorded (penalty {number}){up}{dq}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 //! Every command takes `--json`.
 
 mod io;
+mod judging;
 mod manage;
 mod rounds;
 pub mod show;
@@ -57,6 +58,23 @@ pub enum Command {
     Void(rounds::VoidArgs),
     /// Record a judge's penalty: warning, game-loss, match-loss or dq (which drops the player).
     Penalty(manage::PenaltyArgs),
+    /// Judge calls: open, take, escalate, close (the match gets the time back), extend, list.
+    Call(judging::CallArgs),
+    /// Name the event's head judge (escalations go to them; only they decide appeals).
+    HeadJudge(judging::HeadJudgeArgs),
+    /// The event policy's infraction table: codes, default penalties, repeat upgrades.
+    Infractions(judging::InfractionsArgs),
+    /// A player's penalty history in the event (everyone's without a player), with appeals.
+    Penalties(judging::HistoryArgs),
+    /// Appeal a penalty or a call's ruling to the head judge.
+    Appeal(judging::AppealArgs),
+    /// The head judge decides an appeal: upheld, overturned, or the penalty it becomes.
+    Decide(judging::DecideArgs),
+    /// Change the latest round's pairings by hand (swap two players, seat one at a table), with
+    /// who and why: an event that verify lists.
+    Override(judging::OverrideArgs),
+    /// A round's tables with results and the time extension judge calls gave each.
+    Pairings(judging::PairingsArgs),
     /// Verify the chain, every pairing, the standings and every linked game; prints the root hash.
     Verify(show::VerifyArgs),
     /// Write the tournament's events as JSON.
@@ -104,6 +122,14 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Signer(a) => sign::run_signer(ctx, a, json),
         Command::Sign(a) => sign::run_sign(ctx, a, json),
         Command::Penalty(a) => manage::run_penalty(ctx, a, json),
+        Command::Call(a) => judging::run_call(ctx, a, json),
+        Command::HeadJudge(a) => judging::run_head_judge(ctx, a, json),
+        Command::Infractions(a) => judging::run_infractions(ctx, a, json),
+        Command::Penalties(a) => judging::run_history(ctx, a, json),
+        Command::Appeal(a) => judging::run_appeal(ctx, a, json),
+        Command::Decide(a) => judging::run_decide(ctx, a, json),
+        Command::Pairings(a) => judging::run_pairings(ctx, a, json),
+        Command::Override(a) => judging::run_override(ctx, a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),
         Command::Import(a) => io::run_import(ctx, a, json),

@@ -10,6 +10,8 @@
 mod cut;
 mod decks;
 mod finalize;
+mod judging;
+mod overrides;
 mod pairing;
 mod penalties;
 mod pods;
@@ -22,6 +24,8 @@ use super::state::Tournament;
 use crate::game::{RuleId, Violation};
 
 pub use cut::derive_top_cut;
+pub use judging::{AppealRow, HistoryRow, MAX_EXTENSION};
+pub use overrides::swapped;
 pub use pairing::enough_players;
 pub use registration::resolve;
 
@@ -70,6 +74,37 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
         "TOUR-PEN-4",
         "a game or match loss penalty agrees with its round's result (the IPG's game loss: a game won by the opponent)",
     ),
+    (
+        "TOUR-PEN-5",
+        "an infraction is one of the policy's table, and its penalty is the policy's (the default, upgraded for a \
+         repeat by the policy's rule: IPG 2 and 3, Play! Pokémon section 3), or lighter with the downgrade's reason",
+    ),
+    ("TOUR-PEN-6", "caution and prize-card penalties are given only under the Pokémon policy"),
+    ("TOUR-CALL-1", "a judge call is opened at a table or pod of a paired round and names who called"),
+    (
+        "TOUR-CALL-2",
+        "a call that exists is taken, escalated (to the head judge, once named) and closed by a named judge, each \
+         once, never before its earlier steps; nothing is recorded on a closed call",
+    ),
+    ("TOUR-CALL-3", "a time extension is set for a closed call, by a judge with a reason, up to 60 minutes"),
+    ("TOUR-APPEAL-1", "an appeal names a recorded penalty or a closed call's ruling, by a player it is about"),
+    (
+        "TOUR-APPEAL-2",
+        "a ruling is appealed once: not while its appeal waits, never after the head judge decided (the decision is \
+         final; MTR 2.8)",
+    ),
+    (
+        "TOUR-APPEAL-3",
+        "an appeal is decided once, by the head judge the event named, with a reason; only a penalty is changed, \
+         and to another penalty",
+    ),
+    ("TOUR-APPEAL-4", "a disqualification's appeal is decided before the next round is paired"),
+    ("TOUR-OVER-1", "an override names who made it (an organizer or the head judge) and gives its reason"),
+    (
+        "TOUR-OVER-2",
+        "only the latest Swiss round is overridden, before any result in it, every player in it seated once, and the \
+         override changes something",
+    ),
     ("TOUR-CUT-1", "the top cut is a power of two, at least 2, with that many players still in (MTR Appendix E)"),
     ("TOUR-CUT-2", "the top cut starts after every planned Swiss round"),
     ("TOUR-CUT-3", "a top-cut round is the bracket the Swiss standings or the previous winners give (1v8, 4v5...)"),
@@ -115,7 +150,16 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::SeedRevealed { seed } => pairing::check_reveal(state, seed, &mut v),
         E::ResultReported { .. } | E::ResultCorrected { .. } => results::check_result(state, event, &mut v),
         E::MatchFormatSet { best_of } => results::check_format(state, *best_of, &mut v),
-        E::PenaltyIssued { .. } => penalties::check_penalty(state, event, &mut v),
+        E::PenaltyIssued { .. } | E::InfractionPenalized { .. } => penalties::check_penalty(state, event, &mut v),
+        E::JudgeCallOpened { .. }
+        | E::JudgeCallTaken { .. }
+        | E::JudgeCallEscalated { .. }
+        | E::JudgeCallClosed { .. }
+        | E::TimeExtensionAdjusted { .. }
+        | E::HeadJudgeNamed { .. }
+        | E::AppealLodged { .. }
+        | E::AppealDecided { .. } => judging::check(state, event, &mut v),
+        E::PairingOverridden { .. } => overrides::check(state, event, &mut v),
         E::TopCutPaired { round, tables } => cut::check_cut(state, *round, tables, rederive, &mut v),
         E::Finalized => finalize::check_finalized(state, &mut v),
         E::FinalizedEarly { judge, reason } => finalize::check_early(state, judge, reason, &mut v),
@@ -193,9 +237,16 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         E::MatchFormatSet { best_of } => {
             state.best_of.get_or_insert(*best_of);
         }
-        E::PenaltyIssued { player, round, penalty, reason, .. } => {
-            penalties::issued(&mut state, player, *round, *penalty, reason)
-        }
+        E::PenaltyIssued { .. } | E::InfractionPenalized { .. } => penalties::issued(&mut state, event),
+        E::JudgeCallOpened { .. }
+        | E::JudgeCallTaken { .. }
+        | E::JudgeCallEscalated { .. }
+        | E::JudgeCallClosed { .. }
+        | E::TimeExtensionAdjusted { .. }
+        | E::HeadJudgeNamed { .. }
+        | E::AppealLodged { .. }
+        | E::AppealDecided { .. } => judging::apply(&mut state, event),
+        E::PairingOverridden { .. } => overrides::apply(&mut state, event),
         E::TopCutPaired { round, tables } => cut::paired(&mut state, *round, tables),
         E::Finalized => state.finalized = true,
         E::FinalizedEarly { judge, reason } => finalize::early(&mut state, judge, reason),

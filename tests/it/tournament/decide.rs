@@ -106,6 +106,43 @@ fn penalty(player: &str, round: u32, penalty: Penalty, reason: &str) -> E {
     E::PenaltyIssued { player: player.into(), round, penalty, judge: "jo".into(), reason: reason.into() }
 }
 
+fn infraction(player: &str, code: &str, penalty: Penalty, downgrade: Option<&str>) -> E {
+    E::InfractionPenalized {
+        player: player.into(),
+        round: 1,
+        infraction: code.into(),
+        penalty,
+        judge: "jo".into(),
+        reason: "seen by jo".into(),
+        downgrade: downgrade.map(Into::into),
+        call: None,
+    }
+}
+
+/// A call at round 1 table `table`, opened at second 0.
+fn open_call(table: u32) -> E {
+    E::JudgeCallOpened { round: 1, table, caller: "p1".into(), at: Timestamp(0) }
+}
+
+/// Closing call 1 at second `secs`.
+fn close_call(secs: i64) -> E {
+    E::JudgeCallClosed {
+        call: 1,
+        judge: "jo".into(),
+        at: Timestamp(secs * 1_000_000),
+        outcome: kifu::tournament::events::CallOutcome::Ruling,
+        note: String::new(),
+    }
+}
+
+fn appeal_of_penalty_1(player: &str) -> E {
+    E::AppealLodged { ruling: kifu::tournament::events::RulingRef::Penalty(1), player: player.into(), at: Timestamp(0) }
+}
+
+fn decided(judge: &str, decision: kifu::tournament::events::AppealDecision) -> E {
+    E::AppealDecided { appeal: 1, decision, judge: judge.into(), reason: "heard both players".into() }
+}
+
 /// Then: exactly the rules `covers` are broken (each at least once, no other).
 fn run(name: &str, covers: &[&str], case: impl FnOnce() -> Vec<Violation>) {
     let broken = case();
@@ -272,6 +309,79 @@ cases! {
         let g = Given::players(2, 3, 0).paired().reported();
         let winner = g.0.players[g.0.rounds[0].tables[0].a].name.clone();
         g.when(penalty(&winner, 1, Penalty::GameLoss, "deck error"))
+    };
+    an_infraction_is_in_the_policys_table [ "TOUR-PEN-5" ] => || {
+        Given::players(2, 3, 0).paired().when(infraction("p1", "gpe-nonsense", Penalty::Warning, None))
+    };
+    a_repeat_is_upgraded_by_the_policy [ "TOUR-PEN-5" ] => || {
+        // IPG 3: a second Tournament Error warning in the same category is a game loss.
+        let slow = || infraction("p1", "te-slow-play", Penalty::Warning, None);
+        Given::players(2, 3, 0).paired().then(slow()).when(slow())
+    };
+    a_downgrade_is_lighter_and_gives_its_reason [ "TOUR-PEN-5" ] => || {
+        Given::players(2, 3, 0).paired().when(infraction("p1", "te-tardiness", Penalty::Warning, Some(" ")))
+    };
+    pokemon_penalties_only_under_the_pokemon_policy [ "TOUR-PEN-6" ] => || {
+        Given::players(2, 3, 0).paired().when(penalty("p1", 1, Penalty::Caution, "talking"))
+    };
+    // Judge calls.
+    a_call_is_at_a_paired_table [ "TOUR-CALL-1" ] => || Given::players(2, 3, 0).paired().when(open_call(9));
+    a_call_is_closed_once [ "TOUR-CALL-2" ] => || {
+        Given::players(2, 3, 0).paired().then(open_call(1)).then(close_call(200)).when(close_call(300))
+    };
+    a_call_does_not_go_back_in_time [ "TOUR-CALL-2" ] => || {
+        let take = E::JudgeCallTaken { call: 1, judge: "jo".into(), at: Timestamp(60_000_000) };
+        Given::players(2, 3, 0).paired().then(open_call(1)).then(take).when(close_call(30))
+    };
+    an_extension_is_for_a_closed_call_with_a_reason [ "TOUR-CALL-3" ] => || {
+        let set = E::TimeExtensionAdjusted { call: 1, minutes: 3, judge: "jo".into(), reason: "".into() };
+        Given::players(2, 3, 0).paired().then(open_call(1)).when(set)
+    };
+    // Appeals.
+    an_appeal_names_a_ruling [ "TOUR-APPEAL-1" ] => || Given::players(2, 3, 0).paired().when(appeal_of_penalty_1("p1"));
+    the_penalized_player_appeals [ "TOUR-APPEAL-1" ] => || {
+        Given::players(2, 3, 0).paired().then(penalty("p1", 1, Penalty::Warning, "slow")).when(appeal_of_penalty_1("p2"))
+    };
+    a_decided_appeal_is_final [ "TOUR-APPEAL-2" ] => || {
+        use kifu::tournament::events::AppealDecision;
+        Given::players(2, 3, 0)
+            .paired()
+            .then(E::HeadJudgeNamed { judge: "hana".into() })
+            .then(penalty("p1", 1, Penalty::Warning, "slow"))
+            .then(appeal_of_penalty_1("p1"))
+            .then(decided("hana", AppealDecision::Upheld))
+            .when(appeal_of_penalty_1("p1"))
+    };
+    only_the_head_judge_decides [ "TOUR-APPEAL-3" ] => || {
+        use kifu::tournament::events::AppealDecision;
+        Given::players(2, 3, 0)
+            .paired()
+            .then(E::HeadJudgeNamed { judge: "hana".into() })
+            .then(penalty("p1", 1, Penalty::Warning, "slow"))
+            .then(appeal_of_penalty_1("p1"))
+            .when(decided("jo", AppealDecision::Overturned))
+    };
+    a_disqualification_is_appealed_before_the_next_round [ "TOUR-APPEAL-4" ] => || {
+        use kifu::tournament::events::AppealDecision;
+        Given::players(4, 3, 0)
+            .then(E::HeadJudgeNamed { judge: "hana".into() })
+            .paired()
+            .then(penalty("p1", 1, Penalty::Disqualification, "aggression"))
+            .reported()
+            .then(appeal_of_penalty_1("p1"))
+            .paired()
+            .when(decided("hana", AppealDecision::Overturned))
+    };
+    // Overrides.
+    an_override_names_its_author_and_reason [ "TOUR-OVER-1" ] => || {
+        let g = Given::players(4, 3, 0).paired();
+        let (round, tables, byes) = kifu::tournament::rules::swapped(&g.0, "p1", "p2").unwrap();
+        g.when(E::PairingOverridden { round, tables, byes, by: "olga".into(), reason: " ".into() })
+    };
+    only_the_latest_round_before_results_is_overridden [ "TOUR-OVER-2" ] => || {
+        let g = Given::players(4, 3, 0).paired().reported();
+        let (round, tables, byes) = kifu::tournament::rules::swapped(&g.0, "p1", "p2").unwrap();
+        g.when(E::PairingOverridden { round, tables, byes, by: "olga".into(), reason: "accessibility".into() })
     };
     // Top cut.
     the_cut_is_a_power_of_two [ "TOUR-CUT-1" ] => || {

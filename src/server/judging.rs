@@ -1,0 +1,362 @@
+//! The judges' floor over the API: judge calls (a player at the table or an official opens
+//! one; officials take, escalate, close and extend), the head judge, the infraction table, a
+//! player's penalty history (judges and the organizer only), appeals and the head judge's
+//! decisions, and pairings changed by hand (the organizer or the head judge, with a reason). Every rule is the log's (`TOUR-CALL-*`, `TOUR-PEN-*`, `TOUR-APPEAL-*`): a refusal
+//! is 422 and nothing is written.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::auth::Caller;
+use super::error::{AppError, AppResult, J, Q};
+use super::state::AppState;
+use super::tokens::Role;
+use super::tournaments::{actor_of, official, recorded};
+use crate::log::envelope::Actor;
+use crate::tournament::events::{AppealDecision, CallOutcome, Penalty, RulingRef};
+use crate::tournament::{judging, rules, TournamentEvent};
+
+fn call_json(c: &judging::Call) -> Value {
+    json!({
+        "call": c.number, "round": c.round, "table": c.table, "caller": c.caller,
+        "opened": c.opened.to_rfc3339(),
+        "taken": c.taken.as_ref().map(|(j, t)| json!({"judge": j, "at": t.to_rfc3339()})),
+        "escalated": c.escalated.as_ref().map(|(j, t)| json!({"judge": j, "at": t.to_rfc3339()})),
+        "closed": c.closed.as_ref().map(|(j, t, o, n)| json!({"judge": j, "at": t.to_rfc3339(), "outcome": format!("{o:?}"), "note": n})),
+        "adjusted": c.adjusted.as_ref().map(|(m, j, r)| json!({"minutes": m, "judge": j, "reason": r})),
+        "status": c.status(),
+        "extension_minutes": c.extension(),
+    })
+}
+
+#[derive(Deserialize)]
+pub struct OpenBody {
+    pub round: Option<u32>,
+    pub table: u32,
+    /// Who called (default: the token's name).
+    pub caller: Option<String>,
+}
+
+/// `POST /tournaments/{id}/calls`: a judge call at a table. A player token calls for its own
+/// table; an official records anyone's call.
+pub async fn open(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<OpenBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let grant = caller.require_token()?.clone();
+    let t = state.tournament(&id).await?;
+    let s = &t.loaded.state;
+    let round = body
+        .round
+        .or(s.rounds.last().map(|r| r.round))
+        .ok_or_else(|| AppError::BadRequest("no round is paired yet".into()))?;
+    let (who, actor) = match caller.official_for(&id) {
+        Some(g) => (body.caller.clone().unwrap_or_else(|| g.name.clone()), actor_of(g)),
+        None => {
+            if grant.role != Role::Player || grant.scope != id {
+                return Err(AppError::Forbidden("your token is not for this tournament".into()));
+            }
+            let me = s.player(&grant.name);
+            let seated = s.rounds.iter().find(|r| r.round == round).is_some_and(|r| {
+                r.tables.iter().any(|tb| tb.table == body.table && (Some(tb.a) == me || Some(tb.b) == me))
+                    || r.pods.iter().any(|p| p.pod == body.table && me.is_some_and(|m| p.seats.contains(&m)))
+            });
+            if !seated {
+                return Err(AppError::Forbidden(format!(
+                    "{} does not play at round {round} table {}: a player calls a judge to their own table",
+                    grant.name, body.table
+                )));
+            }
+            (grant.name.clone(), Actor::Player(grant.name.clone()))
+        }
+    };
+    let ev = TournamentEvent::JudgeCallOpened {
+        round,
+        table: body.table,
+        caller: who.trim().to_string(),
+        at: state.clock().now(),
+    };
+    let (status, Json(mut v)) = recorded(&state, &id, actor, vec![ev]).await?;
+    v["call"] = json!(s.calls.len() + 1);
+    Ok((status, Json(v)))
+}
+
+#[derive(Deserialize, Default)]
+pub struct StepBody {
+    /// Closing: ruling, no-action or penalty.
+    pub outcome: Option<String>,
+    pub note: Option<String>,
+    /// Escalating: the head judge (default: the one the event named).
+    pub judge: Option<String>,
+    /// Extending: the minutes the call gives, and why.
+    pub minutes: Option<u32>,
+    pub reason: Option<String>,
+}
+
+/// `POST /tournaments/{id}/calls/{call}/{step}`: `take`, `escalate`, `close` or `extension`,
+/// by the judge whose token it is.
+pub async fn step(
+    State(state): State<AppState>,
+    Path((id, call, step)): Path<(String, u32, String)>,
+    caller: Caller,
+    J(body): J<StepBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let at = state.clock().now();
+    let judge = g.name.clone();
+    let ev = match step.as_str() {
+        "take" => TournamentEvent::JudgeCallTaken { call, judge, at },
+        "escalate" => {
+            let to = body.judge.clone().or(t.loaded.state.head_judge.clone()).ok_or_else(|| {
+                AppError::Conflict("the event has no head judge: the organizer names one first".into())
+            })?;
+            TournamentEvent::JudgeCallEscalated { call, judge: to, at }
+        }
+        "close" => {
+            let outcome: CallOutcome =
+                body.outcome.as_deref().unwrap_or("").parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
+            let note = body.note.clone().unwrap_or_default().trim().to_string();
+            TournamentEvent::JudgeCallClosed { call, judge, at, outcome, note }
+        }
+        "extension" => {
+            let minutes = body.minutes.ok_or_else(|| AppError::BadRequest("give the minutes".into()))?;
+            let reason = body.reason.clone().unwrap_or_default().trim().to_string();
+            TournamentEvent::TimeExtensionAdjusted { call, minutes, judge, reason }
+        }
+        other => return Err(AppError::NotFound(format!("no call step {other:?}: take, escalate, close or extension"))),
+    };
+    recorded(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await
+}
+
+#[derive(Deserialize)]
+pub struct CallsQuery {
+    pub round: Option<u32>,
+}
+
+/// `GET /tournaments/{id}/calls?round=N`: the event's judge calls (judges and the organizer).
+pub async fn list(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    Q(q): Q<CallsQuery>,
+) -> AppResult<Json<Value>> {
+    official(&caller, &id, false)?;
+    let t = state.tournament(&id).await?;
+    let s = &t.loaded.state;
+    let calls: Vec<Value> = s.calls.iter().filter(|c| q.round.is_none_or(|r| c.round == r)).map(call_json).collect();
+    Ok(Json(json!({"head_judge": s.head_judge, "calls": calls})))
+}
+
+#[derive(Deserialize)]
+pub struct HeadJudgeBody {
+    pub judge: String,
+}
+
+/// `POST /tournaments/{id}/head-judge`: the organizer names the event's head judge.
+pub async fn head_judge(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<HeadJudgeBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, true)?.clone();
+    state.tournament(&id).await?;
+    let ev = TournamentEvent::HeadJudgeNamed { judge: body.judge.trim().to_string() };
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
+}
+
+/// `GET /tournaments/{id}/infractions`: the policy's infraction table (public: it is the policy).
+pub async fn infractions(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
+    let t = state.tournament(&id).await?;
+    let rows: Vec<Value> = judging::table(&t.loaded.config.policy)
+        .iter()
+        .map(|i| json!({"code": i.code, "name": i.name, "category": i.category, "default": i.default.name()}))
+        .collect();
+    Ok(Json(json!({"policy": t.loaded.config.policy.name(), "infractions": rows})))
+}
+
+#[derive(Deserialize)]
+pub struct HistoryQuery {
+    pub player: Option<String>,
+}
+
+/// `GET /tournaments/{id}/penalties?player=NAME`: a player's penalty history in the event (or
+/// everyone's), as issued and as it stands after appeals: for judges and the organizer.
+pub async fn history(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    Q(q): Q<HistoryQuery>,
+) -> AppResult<Json<Value>> {
+    official(&caller, &id, false)?;
+    let t = state.tournament(&id).await?;
+    // Warnings and game losses given inside the event's games count in the same history.
+    let in_games = {
+        let (store, t) = (state.store().clone(), t.clone());
+        let sid = super::state::stream_id(&id)?;
+        tokio::task::spawn_blocking(move || {
+            crate::tournament::game_rulings::game_rulings(&*store, &sid, &t.loaded.state)
+        })
+        .await??
+    };
+    let s = &t.loaded.state;
+    let players: Vec<usize> = match &q.player {
+        Some(p) => {
+            let name = rules::resolve(s, p)?;
+            s.player(&name).into_iter().collect()
+        }
+        None => {
+            let mut v: Vec<usize> = s.penalty_log.iter().map(|r| r.player).collect();
+            v.extend(in_games.iter().filter_map(|g| s.player(&g.player)));
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+    };
+    let rows: Vec<Value> = players
+        .iter()
+        .map(|&p| {
+            let name = &s.players[p].name;
+            let games: Vec<_> = in_games.iter().filter(|g| &g.player == name).collect();
+            json!({"player": name, "penalties": s.penalty_history(p), "game_rulings": games})
+        })
+        .collect();
+    let pending: Vec<Value> = s
+        .appeals
+        .iter()
+        .filter(|a| a.decided.is_none())
+        .map(|a| json!({"appeal": a.number, "ruling": a.ruling.to_string(), "player": a.player}))
+        .collect();
+    Ok(Json(json!({"players": rows, "pending_appeals": pending})))
+}
+
+#[derive(Deserialize)]
+pub struct AppealBody {
+    /// The penalty appealed (its number), or `call`.
+    pub penalty: Option<u32>,
+    pub call: Option<u32>,
+    /// Who appeals (a player token appeals for itself).
+    pub player: Option<String>,
+}
+
+/// `POST /tournaments/{id}/appeals`: a player appeals a penalty or a call's ruling to the head
+/// judge (their own token, or an official recording it).
+pub async fn appeal(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<AppealBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let grant = caller.require_token()?.clone();
+    let ruling = match (body.penalty, body.call) {
+        (Some(p), None) => RulingRef::Penalty(p),
+        (None, Some(c)) => RulingRef::Call(c),
+        _ => return Err(AppError::BadRequest("give penalty or call (one of them)".into())),
+    };
+    let t = state.tournament(&id).await?;
+    let s = &t.loaded.state;
+    let (player, actor) = match caller.official_for(&id) {
+        Some(g) => {
+            let p = body.player.clone().ok_or_else(|| AppError::BadRequest("give the player who appeals".into()))?;
+            (rules::resolve(s, &p)?, actor_of(g))
+        }
+        None if grant.role == Role::Player && grant.scope == id => {
+            (grant.name.clone(), Actor::Player(grant.name.clone()))
+        }
+        None => return Err(AppError::Forbidden("your token is not for this tournament".into())),
+    };
+    let ev = TournamentEvent::AppealLodged { ruling, player, at: state.clock().now() };
+    let (status, Json(mut v)) = recorded(&state, &id, actor, vec![ev]).await?;
+    v["appeal"] = json!(s.appeals.len() + 1);
+    Ok((status, Json(v)))
+}
+
+#[derive(Deserialize)]
+pub struct DecisionBody {
+    /// upheld, overturned or changed.
+    pub decision: String,
+    /// With `changed`: the penalty it becomes.
+    pub penalty: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// `POST /tournaments/{id}/appeals/{appeal}/decision`: the head judge's decision (the token's
+/// name must be the head judge the event named: TOUR-APPEAL-3).
+pub async fn decide(
+    State(state): State<AppState>,
+    Path((id, appeal)): Path<(String, u32)>,
+    caller: Caller,
+    J(body): J<DecisionBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    state.tournament(&id).await?;
+    let decision = match body.decision.trim().to_lowercase().as_str() {
+        "upheld" => AppealDecision::Upheld,
+        "overturned" => AppealDecision::Overturned,
+        "changed" => {
+            let p: Penalty = body
+                .penalty
+                .as_deref()
+                .unwrap_or("")
+                .parse()
+                .map_err(|e| AppError::BadRequest(format!("a changed decision names the penalty: {e}")))?;
+            AppealDecision::Changed(p)
+        }
+        other => {
+            return Err(AppError::BadRequest(format!("unknown decision {other:?}: upheld, overturned or changed")))
+        }
+    };
+    let reason = body.reason.clone().unwrap_or_default().trim().to_string();
+    let ev = TournamentEvent::AppealDecided { appeal, decision, judge: g.name.clone(), reason };
+    recorded(&state, &id, Actor::Judge(g.name.clone()), vec![ev]).await
+}
+
+#[derive(Deserialize)]
+pub struct OverrideBody {
+    /// Two players whose seats in the latest round are swapped.
+    pub swap: Option<Vec<String>>,
+    /// Or: a player seated at `table` (they swap with its first-listed player).
+    pub seat: Option<String>,
+    pub table: Option<u32>,
+    pub reason: Option<String>,
+}
+
+/// `POST /tournaments/{id}/overrides`: the organizer, or the head judge the event named, changes
+/// the latest round's pairings by hand with a reason (TOUR-OVER-*); anyone else is refused.
+pub async fn override_pairing(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<OverrideBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let s = &t.loaded.state;
+    if g.role != Role::Organizer && s.head_judge.as_deref() != Some(g.name.as_str()) {
+        return Err(AppError::Forbidden("only the organizer or the head judge changes pairings by hand".into()));
+    }
+    let (x, y) = match (&body.swap, &body.seat, body.table) {
+        (Some(pair), None, _) if pair.len() == 2 => (rules::resolve(s, &pair[0])?, rules::resolve(s, &pair[1])?),
+        (None, Some(p), Some(table)) => {
+            let who = rules::resolve(s, p)?;
+            let l = s.rounds.last().ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
+            let tb = l
+                .tables
+                .get((table as usize).wrapping_sub(1))
+                .ok_or_else(|| AppError::NotFound(format!("round {} has no table {table}", l.round)))?;
+            (who, s.players[tb.a].name.clone())
+        }
+        _ => return Err(AppError::BadRequest("give swap: [PLAYER, PLAYER], or seat and table".into())),
+    };
+    let (round, tables, byes) =
+        rules::swapped(s, &x, &y).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
+    let reason = body.reason.clone().unwrap_or_default().trim().to_string();
+    let ev = TournamentEvent::PairingOverridden { round, tables, byes, by: g.name.clone(), reason };
+    recorded(&state, &id, actor_of(&g), vec![ev]).await
+}

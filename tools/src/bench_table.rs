@@ -249,13 +249,27 @@ async fn bench_game<G: Game>(
         row.taps += 1;
         row.decisions += 1;
         if let Pick::Param { param, read, .. } = &o.pick {
-            if param.kind != ParamKind::Dealt {
-                for v in read(event).unwrap() {
-                    tap(c, &format!("[data-param={}][data-value={}]", quoted(param.name), quoted(&v))).await;
+            let values = read(event).unwrap();
+            let stepper = param.kind == ParamKind::Number && param.values.len() > 12;
+            if stepper {
+                // From the first value up to the one picked, then Record.
+                let at = param.values.iter().position(|v| v.value == values[0]).unwrap();
+                for _ in 0..at {
+                    tap(c, &format!("[data-param={}][data-step=\"1\"]", quoted(param.name))).await;
                     row.taps += 1;
                 }
                 sent = tap(c, &button).await;
                 row.taps += 1;
+            } else if param.kind != ParamKind::Dealt {
+                // One value records on its tap; several need Record.
+                for v in &values {
+                    sent = tap(c, &format!("[data-param={}][data-value={}]", quoted(param.name), quoted(v))).await;
+                    row.taps += 1;
+                }
+                if values.len() > 1 {
+                    sent = tap(c, &button).await;
+                    row.taps += 1;
+                }
             }
         }
         if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {

@@ -202,7 +202,7 @@ const kifuRecord = (() => {
     }
     if (!o.param || o.param.kind === "dealt") return send(o, []);
     st.editing = o;
-    st.picked = o.param.kind === "number" && o.param.values.length ? [o.param.values[0].value] : [];
+    st.picked = usesStepper(o.param) ? [o.param.values[0].value] : [];
     showError(null);
     render();
   }
@@ -223,12 +223,22 @@ const kifuRecord = (() => {
     return m;
   }
 
+  // A number among many (a stepper) rather than a few (buttons, one tap each).
+  const STEPPER_OVER = 12;
+  const usesStepper = (p) => p.kind === "number" && p.values.length > STEPPER_OVER;
+
+  // A value tapped. A parameter of one value records at once (one tap for "which card did you
+  // draw", "roll: 5"); Cancel, before it, closes the picker. Several values need Record.
   function toggleValue(value) {
-    const p = st.editing.param;
+    const o = st.editing;
+    const p = o.param;
     const n = (offered(p).get(value) || { n: 0 }).n;
     const taken = st.picked.filter((v) => v === value).length;
-    if (p.count === 1) st.picked = taken ? [] : [value];
-    else if (taken < n && st.picked.length < p.count) st.picked.push(value);
+    if (p.count === 1) {
+      st.picked = [value];
+      return send(o, [value]);
+    }
+    if (taken < n && st.picked.length < p.count) st.picked.push(value);
     else st.picked = st.picked.filter((v) => v !== value);
     render();
   }
@@ -347,13 +357,15 @@ const kifuRecord = (() => {
     const chosen = p.count > 1 ? el("p", { class: "muted picked-count" }, `${st.picked.length} of ${p.count} picked`) : null;
     return [
       el("p", { class: "editing" }, el("strong", {}, o.label)),
-      el("p", {}, p.count > 1 ? `Pick ${p.label} (${p.count}):` : `Pick ${p.label}:`),
-      p.kind === "number" ? stepper(p) : valueButtons(p),
+      el("p", {}, p.count > 1 ? `Pick ${p.label} (${p.count}), then Record:` : usesStepper(p) ? `Pick ${p.label}:` : `Tap ${p.label}: it is recorded at once.`),
+      usesStepper(p) ? stepper(p) : valueButtons(p),
       chosen,
       el(
         "div",
         { class: "opts actions" },
-        el("button", { type: "button", class: "opt primary", dataset: { option: o.id, seat: o.seat }, disabled: !ready || st.busy, onclick: () => send(o, st.picked.slice()) }, "Record"),
+        p.count > 1 || usesStepper(p)
+          ? el("button", { type: "button", class: "opt primary", dataset: { option: o.id, seat: o.seat }, disabled: !ready || st.busy, onclick: () => send(o, st.picked.slice()) }, "Record")
+          : null,
         el("button", { type: "button", class: "opt", onclick: () => (cancelEdit(), render()) }, "Cancel")
       ),
     ];

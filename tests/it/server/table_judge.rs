@@ -103,7 +103,8 @@ fn browser_a_player_starts_the_tables_game_a_judge_rules_at_the_table_and_the_re
         wait_for(&phone, "!document.getElementById('record').hidden").await;
         assert_eq!(js(&phone, "document.getElementById('judge').hidden").await, json!(true), "no judge tools for a player");
         let stream = StreamId::new("lcup-r1-t1-g1").unwrap();
-        let bound = store.header(&stream).unwrap().1.bound().unwrap();
+        let header = store.header(&stream).unwrap();
+        let bound = header.1.bound().unwrap();
         assert_eq!(bound.to_string(), "lcup round 1 table 1");
 
         // The judge's page: the tools, and the options grouped by whose action they are.

@@ -94,8 +94,8 @@ pub enum SecretForm {
     /// Reveal the next link of the chain named `key`, `revealed` links having been revealed so
     /// far: the page sends `[hex(c[length - 1 - revealed])]`.
     ChainLink { key: String, revealed: u32 },
-    /// Place each card the parameter's values list (one value per card, in any order) on one of
-    /// `places`, each place at most once, face up or sealed: the page sends
+    /// Place each card the parameter's values list on one of `places`, each place at most once,
+    /// face up or sealed: the page sends one value per card, in the order of `places`,
     /// `{place}:open:{card}` for a face-up card and `{place}:sealed:{hex(seal(card, salt))}` for
     /// a face-down one, keeping the card and its fresh salt under the seal.
     SealedPlacement { places: Vec<String> },

@@ -244,7 +244,9 @@ const kifuSeal = (() => {
     );
     const record = () => {
       const kept = load(gid, o.seat);
-      const vals = c.map((x) => {
+      // In the order of the places (a game may number its pieces by it: BRK's A1 is the first).
+      const ordered = c.slice().sort((a, b) => p.secret.places.indexOf(a.place) - p.secret.places.indexOf(b.place));
+      const vals = ordered.map((x) => {
         if (!x.down) return `${x.place}:open:${x.card}`;
         const salt = fresh();
         const s = hex(seal(x.card, salt));

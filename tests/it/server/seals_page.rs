@@ -13,9 +13,12 @@ use fantoccini::Client;
 use serde_json::{json, Value};
 
 use kifu::game::commit::{commit_seed, hash_chain, seal, seal_choice, Commitment};
+use kifu::game::common::CommonEvent;
 use kifu::game::{record, Game, GameEntry};
 use kifu::games::brk::events::{BrkEvent, CardRef};
+use kifu::games::brk::state::BrkState;
 use kifu::games::brk::Brk;
+use kifu::games::fate::{Fate, FateEvent};
 use kifu::log::envelope::{MatchBinding, MatchPlace, StreamId, Timestamp};
 use kifu::server::tokens::Role;
 
@@ -115,6 +118,49 @@ fn sealed_cards(state: &<Brk as Game>::State, events: &[BrkEvent]) -> BTreeMap<C
     out
 }
 
+/// The agent's game as a page deploys it: a page sends a squad in cell order (BRK numbers the
+/// pieces by it: A1 is the first), the agent in its own, so each deployment is put in cell order
+/// and every piece id renamed to match (piece ids are the only strings like `A3` in the events).
+fn in_cell_order(events: &[BrkEvent]) -> Vec<BrkEvent> {
+    let mut rename: BTreeMap<String, String> = BTreeMap::new();
+    for e in events {
+        if let BrkEvent::SquadDeployed { seat, cards } = e {
+            let mut order: Vec<usize> = (0..cards.len()).collect();
+            order.sort_by_key(|&i| (cards[i].cell.row, cards[i].cell.col));
+            for (new, &old) in order.iter().enumerate() {
+                rename.insert(BrkState::piece_id(*seat, old), BrkState::piece_id(*seat, new));
+            }
+        }
+    }
+    fn walk(v: &mut Value, rename: &BTreeMap<String, String>) {
+        match v {
+            Value::String(s) => {
+                if let Some(n) = rename.get(s.as_str()) {
+                    *s = n.clone();
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, rename)),
+            Value::Object(o) => o.values_mut().for_each(|x| walk(x, rename)),
+            _ => {}
+        }
+    }
+    events
+        .iter()
+        .map(|e| match e {
+            BrkEvent::SquadDeployed { seat, cards } => {
+                let mut cards = cards.clone();
+                cards.sort_by_key(|d| (d.cell.row, d.cell.col));
+                BrkEvent::SquadDeployed { seat: *seat, cards }
+            }
+            e => {
+                let mut v = serde_json::to_value(e).unwrap();
+                walk(&mut v, &rename);
+                serde_json::from_value(v).unwrap()
+            }
+        })
+        .collect()
+}
+
 /// The agent's event and the log's are the same play: the same cells and faces, the same cards
 /// revealed, everything else equal; only the seals and their salts are the pages' own.
 fn same_play(agent: &BrkEvent, logged: &BrkEvent) -> bool {
@@ -148,6 +194,7 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
     let players: Vec<String> = ["ana", "rui"].iter().map(|s| s.to_string()).collect();
     open_match_of(&*store, tid, "brk", &players);
     let (config, events) = recordable::<Brk>(&players);
+    let events = in_cell_order(&events);
     let stream = StreamId::new(&format!("{tid}-r1-g1")).unwrap();
     let bound = MatchBinding { tournament: StreamId::new(tid).unwrap(), round: 1, place: MatchPlace::Table(1) };
     record::create_bound::<Brk>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
@@ -284,11 +331,139 @@ fn secret_params_carry_a_form<G: Game>(players: usize, seeds: std::ops::Range<u6
 
 #[test]
 fn every_secret_parameter_of_every_game_says_what_its_secret_is() {
-    use kifu::games::{fate::Fate, lc::Lc, naruto::Naruto, naruto::NarutoV2, vanguard::Vanguard};
+    use kifu::games::{lc::Lc, naruto::Naruto, naruto::NarutoV2, vanguard::Vanguard};
     assert!(secret_params_carry_a_form::<Brk>(2, 0..4) > 0, "BRK offers sealed deployments and reveals");
     assert!(secret_params_carry_a_form::<Fate>(2, 0..8) > 0, "FATE's digital dice offer chains");
     secret_params_carry_a_form::<Naruto>(2, 0..8);
     secret_params_carry_a_form::<NarutoV2>(2, 0..8);
     secret_params_carry_a_form::<Lc>(2, 0..4);
     secret_params_carry_a_form::<Vanguard>(2, 0..4);
+}
+
+/// The first self-played FATE game of two Masters with digital dice that a table can record
+/// through options alone, in which both Masters reveal links of their dice chains.
+fn digital_dice_game(players: &[String]) -> (<Fate as Game>::Config, Vec<FateEvent>) {
+    use kifu::game::reach::{dealer_of, reach};
+    use kifu::games::fate::config::DiceMode;
+    for seed in 0..300 {
+        let game = kifu::game::selfplay::self_play::<Fate>(seed, players, 5_000).unwrap();
+        if game.config.policies().dice != DiceMode::Digital {
+            continue;
+        }
+        let events: Vec<FateEvent> = game
+            .entries
+            .into_iter()
+            .filter_map(|(_, e)| if let GameEntry::Played(e) = e { Some(e) } else { None })
+            .collect();
+        let both_link = (0..2).all(|s| !chain_links(&events, s).is_empty());
+        let replay = crate::options::replay_of::<Fate>(&game.config, &events);
+        let r = reach(&replay);
+        if both_link
+            && Fate::outcome(&replay.tip().game).is_some()
+            && dealer_of(&replay).is_none()
+            && r.unreachable.is_empty()
+            && r.as_events.is_empty()
+        {
+            return (game.config, events);
+        }
+    }
+    panic!("no recordable digital-dice FATE game of two Masters in 300 seeds");
+}
+
+/// The dice-chain links `seat` revealed in `events`, in order.
+fn chain_links(events: &[FateEvent], seat: u8) -> Vec<Commitment> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            FateEvent::Common(CommonEvent::ChainLinkRevealed { seat: s, link, .. }) if *s == seat => Some(*link),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Two Masters record a digital-dice FATE game on their pages: each page commits to its dice
+/// chain and reveals each link by a tap. So that the rolls are the agent's, each page's storage
+/// is given, before the game, the last link the agent's chain reveals as its secret (the chain
+/// of the remaining links): the page hashes its way to the agent's tip and links by itself, and
+/// the log equals the agent's game event for event.
+#[test]
+fn browser_pages_commit_and_reveal_digital_dice_chains() {
+    let env = ServerEnv::new();
+    let cd = start_chromedriver();
+    let store = env.state.store().clone();
+    let tid = "fate-dice";
+    let players: Vec<String> = ["ana", "rui"].iter().map(|s| s.to_string()).collect();
+    open_match_of(&*store, tid, "fate", &players);
+    let (config, events) = digital_dice_game(&players);
+    let stream = StreamId::new(&format!("{tid}-r1-g1")).unwrap();
+    let bound = MatchBinding { tournament: StreamId::new(tid).unwrap(), round: 1, place: MatchPlace::Table(1) };
+    record::create_bound::<Fate>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
+    let tokens: Vec<String> = players.iter().map(|p| env.token(Role::Player, tid, p)).collect();
+    let judge = env.token(Role::Judge, tid, "jin");
+    rt().block_on(async {
+        let base = serve_app(env.state.clone()).await;
+        let url = format!("{base}/replay/{stream}");
+        let sessions = vec![connect(&cd, true).await, connect(&cd, false).await];
+        for (seat, c) in sessions.iter().enumerate() {
+            c.goto(&url).await.unwrap();
+            let links = chain_links(&events, seat as u8);
+            let kept =
+                json!({ "chains": { "dice": { "secret": links[links.len() - 1].to_hex(), "length": links.len() } } });
+            let key = format!("kifu-seal:{stream}:{seat}");
+            js(c, &format!("(localStorage.setItem({}, {}), true)", json!(key), json!(kept.to_string()))).await;
+            use_token(c, &tokens[seat], &format!("player {}", players[seat])).await;
+            wait_for(c, "!document.getElementById('record').hidden").await;
+            wait_for(c, &format!("document.getElementById('board').dataset.viewer === 'seat:{seat}'")).await;
+        }
+        let mut state = Fate::setup(&config).unwrap();
+        let (mut len, mut played, mut links) = (0u64, 0usize, 0usize);
+        while played < events.len() {
+            let event = &events[played];
+            let (id, seat, params) = option_for::<Fate>(&state, len, event);
+            let c = &sessions[usize::from(seat)];
+            let button = format!("[data-option={}]", quoted(&id));
+            wait_for(c, &format!("document.querySelector({})", json!(button))).await;
+            assert_no_hash_shown(c, &format!("event {played}")).await;
+            tap(c, &button).await;
+            if matches!(event, FateEvent::Common(CommonEvent::ChainLinkRevealed { .. })) {
+                links += 1;
+            } else if !matches!(event, FateEvent::Common(CommonEvent::ChainCommitted { .. })) {
+                if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {
+                    tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
+                }
+                if !params.is_empty() {
+                    for (name, values) in &params {
+                        for v in values.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                            tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(v))).await;
+                        }
+                    }
+                    tap(c, &button).await;
+                }
+            }
+            let now = grown(&*store, &stream, len).await;
+            for e in &events[played..played + (now - len) as usize] {
+                Fate::ledger_mut(&mut state).at(len);
+                state = Fate::apply(state, e);
+                len += 1;
+                played += 1;
+            }
+        }
+        assert!(links >= 2, "both pages revealed links");
+        for c in sessions {
+            c.close().await.unwrap();
+        }
+        let loaded = record::load::<Fate>(&*store, &stream).unwrap();
+        let got: Vec<FateEvent> = loaded
+            .steps
+            .iter()
+            .filter_map(|s| if let GameEntry::Played(e) = &s.entry { Some(e.clone()) } else { None })
+            .collect();
+        assert!(got == events, "the log's events differ from the agent's game");
+        let app = env.app();
+        let (st, verify) = get(&app, &format!("/api/v1/games/{stream}/verify"), None).await;
+        assert_eq!(st, StatusCode::OK, "{verify}");
+        let (st, audit) = get(&app, &format!("/api/v1/games/{stream}/audit"), Some(&judge)).await;
+        assert_eq!(st, StatusCode::OK, "{audit}");
+        assert_eq!(audit["findings"], json!([]), "{audit}");
+    });
 }

@@ -22,7 +22,10 @@ use kifu::games::fate::{Fate, FateEvent};
 use kifu::log::envelope::{MatchBinding, MatchPlace, StreamId, Timestamp};
 use kifu::server::tokens::Role;
 
-use super::browser::{connect, js, screenshot, serve_app, start_chromedriver, use_token, wait_for};
+use super::browser::{
+    assert_no_sideways_scroll, axe_check, axe_source, connect, js, screenshot, serve_app, start_chromedriver,
+    use_token, wait_for,
+};
 use super::five_games::{option_for, recordable};
 use super::table_page::{grown, tap};
 use super::{get, open_match_of, rt, ServerEnv};
@@ -215,6 +218,7 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
         assert_blake3_matches(&sessions[0]).await;
         let mut state = Brk::setup(&config).unwrap();
         let (mut len, mut played, mut opened) = (0u64, 0usize, 0usize);
+        let (axe, mut axe_found) = (axe_source(), Vec::new());
         while played < events.len() {
             let event = &events[played];
             let (id, seat, params) = option_for::<Brk>(&state, len, event);
@@ -248,6 +252,18 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
                     }
                     assert_no_hash_shown(c, "the deployment").await;
                     screenshot(c, if seat == 0 { "seals-phone-deploy" } else { "seals-desktop-deploy" }).await;
+                    if seat == 0 {
+                        // The phone's placement: thumb-sized, nothing sideways, no serious
+                        // accessibility violation.
+                        let small = js(
+                            c,
+                            "[...document.querySelectorAll('#record button, #record select')].filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).map((r) => [r.width, r.height])",
+                        )
+                        .await;
+                        assert_eq!(small, json!([]), "touch targets under 44 px in the placement");
+                        assert_no_sideways_scroll(c, "the phone's placement").await;
+                        axe_check(c, &axe, "the placement of a sealed deployment", &mut axe_found).await;
+                    }
                     tap(c, &format!("button.primary{button}")).await;
                 }
                 BrkEvent::CardRevealed { proof: Some(_), .. } => opened += 1,
@@ -281,6 +297,7 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
             }
         }
         assert!(opened > 0, "a page opened a seal it made");
+        assert!(axe_found.is_empty(), "accessibility violations in the placement: {axe_found:#?}");
         // What a page kept is its own: the revealed seals are forgotten, the others still kept.
         let kept = js(&sessions[0], &format!("localStorage.getItem('kifu-seal:{stream}:0')")).await;
         assert!(kept.as_str().is_some_and(|k| k.contains("seals")), "seat 0's page keeps its seals: {kept}");

@@ -3,8 +3,10 @@
 //! squad on the page, placing every card and turning the agent's hidden ones face down: the page
 //! seals them with salts it draws and keeps, and later opens each seal when the reveal option is
 //! tapped, with no hash shown and none typed. The log equals the agent's game but for the seals'
-//! salts, verifies, and audits clean. The page's BLAKE3 (seal.js) equals the Rust crate's on the
-//! hashes kifu specifies. And every secret parameter any game offers says what its secret is.
+//! salts, verifies, and audits clean. Two Masters record a digital-dice FATE game the same way:
+//! each page commits to its dice chain and reveals every link by a tap. The page's BLAKE3
+//! (seal.js) equals the Rust crate's on the hashes kifu specifies. And every secret parameter any
+//! game offers says what its secret is.
 
 use std::collections::BTreeMap;
 

@@ -40,7 +40,7 @@ pub enum ParamKind {
     /// Values only the seat's own device holds and kifu cannot list: a hash-chain link or the
     /// tip a seat commits to (FATE's dice chains), a card it sealed and the salt it sealed it
     /// with (BRK's hidden deployments and reveals). Any values are taken, as many as `count`, in
-    /// the form the label names; the rules check them when the pick is validated (a link must
+    /// the form [`Param::secret`] describes (a seat's page makes them from it); the rules check them when the pick is validated (a link must
     /// hash to the last one, a reveal must open its seal). `values` may list hints (the seat's
     /// own cards) or be empty.
     Secret,
@@ -69,6 +69,38 @@ pub struct Param {
     /// How many values one pick takes (the cards drawn, for instance); 1 for a single value.
     pub count: usize,
     pub values: Vec<ParamValue>,
+    /// For a [`ParamKind::Secret`] parameter, what the secret is, so the seat's page can make,
+    /// keep and reveal it by itself (the player never sees a hash). Every secret parameter a game
+    /// offers carries one; other kinds carry none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<SecretForm>,
+}
+
+/// What a [`ParamKind::Secret`] parameter's values are, in machine-readable form (API output
+/// only, never stored): the page acts on it, not on the game. Hex is 64 lowercase digits; the
+/// hashes are the ones [`crate::game::commit`] specifies. The page keeps what it made in the
+/// browser's storage under the game and seat until it is revealed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "form")]
+pub enum SecretForm {
+    /// Commit to a fresh seed named `key`: the page makes 32 random bytes, keeps them, and sends
+    /// `[hex(commit_seed(seed))]`.
+    SeedCommitment { key: String },
+    /// Reveal the seed named `key` the page committed to: it sends `[hex(seed)]`.
+    SeedReveal { key: String },
+    /// Commit to a hash chain named `key` of `length` links: the page makes a 32-byte secret
+    /// `c[0]`, keeps it, and sends the tip `[hex(c[length])]`.
+    ChainTip { key: String, length: u32 },
+    /// Reveal the next link of the chain named `key`, `revealed` links having been revealed so
+    /// far: the page sends `[hex(c[length - 1 - revealed])]`.
+    ChainLink { key: String, revealed: u32 },
+    /// Place each card the parameter's values list on one of `places`, each place at most once,
+    /// face up or sealed: the page sends one value per card, in the order of `places`,
+    /// `{place}:open:{card}` for a face-up card and `{place}:sealed:{hex(seal(card, salt))}` for
+    /// a face-down one, keeping the card and its fresh salt under the seal.
+    SealedPlacement { places: Vec<String> },
+    /// Open the seal `commitment` the page made: it sends `[card, hex(salt)]` it kept for it.
+    CardProof { commitment: super::commit::Commitment },
 }
 
 /// How an option becomes an event.

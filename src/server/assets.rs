@@ -30,6 +30,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("index.js", "text/javascript; charset=utf-8", include_str!("assets/index.js")),
     ("replay.js", "text/javascript; charset=utf-8", include_str!("assets/replay.js")),
     ("record.js", "text/javascript; charset=utf-8", include_str!("assets/record.js")),
+    ("seal.js", "text/javascript; charset=utf-8", include_str!("assets/seal.js")),
     ("judge.js", "text/javascript; charset=utf-8", include_str!("assets/judge.js")),
     ("tournament.js", "text/javascript; charset=utf-8", include_str!("assets/tournament.js")),
     ("favicon.svg", "image/svg+xml", include_str!("assets/favicon.svg")),

@@ -19,7 +19,7 @@ use super::state::{BrkState, Piece};
 use super::view::can_see;
 use super::Brk;
 use crate::game::commit::Commitment;
-use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick};
+use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick, SecretForm};
 use crate::game::{Seat, Viewer};
 
 /// The reason an interruption by card text records (the sample catalog's interrupt is Dispel):
@@ -167,6 +167,11 @@ fn parse_deployment(text: &str) -> Option<Deployment> {
     Some(Deployment { cell, card, hidden })
 }
 
+/// Every cell of a seat's 3×5 side, by name, row by row: where a deployment may put a card.
+fn all_cells() -> Vec<String> {
+    (1..=Cell::ROWS).flat_map(|row| (1..=Cell::COLS).map(move |col| Cell { row, col }.name())).collect()
+}
+
 /// "Deploy your squad": one value per card, each a cell and the card, face up, or hidden with its
 /// identity sealed on the seat's device.
 fn deploy_option(s: &BrkState, seat: Seat) -> GameOption<E> {
@@ -182,6 +187,7 @@ fn deploy_option(s: &BrkState, seat: Seat) -> GameOption<E> {
                 kind: ParamKind::Secret,
                 count,
                 values: own_cards(s, seat),
+                secret: Some(SecretForm::SealedPlacement { places: all_cells() }),
             },
             template: E::SquadDeployed { seat, cards: vec![] },
             fill: |e, v| match e {
@@ -213,7 +219,7 @@ fn reveal_option(s: &BrkState, p: &Piece, reason: RevealReason) -> GameOption<E>
     let concerns = vec![concern(seat, p)];
     let template = E::CardRevealed { seat, piece: p.id.clone(), reason, proof: None };
     match (&p.instance, p.sealed) {
-        (None, Some(_)) => GameOption {
+        (None, Some(commitment)) => GameOption {
             seat,
             label,
             concerns,
@@ -224,6 +230,7 @@ fn reveal_option(s: &BrkState, p: &Piece, reason: RevealReason) -> GameOption<E>
                     kind: ParamKind::Secret,
                     count: 2,
                     values: own_cards(s, seat),
+                    secret: Some(SecretForm::CardProof { commitment }),
                 },
                 template,
                 fill: |e, v| match (e, v) {

@@ -33,7 +33,7 @@ use super::state::{FateState, Held, Pose};
 use super::view::{hand_visibility, servant_visibility};
 use super::Fate;
 use crate::game::commit::{die_roll, random_pick, Commitment};
-use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick};
+use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick, SecretForm};
 use crate::game::{Seat, Viewer};
 
 /// The actions `seat` may record now.
@@ -236,8 +236,14 @@ fn drawn_option(
     let concerns = vec![Concern::Zone("deck".into())];
     let values = own_deck(s, seat);
     let sample: Vec<String> = values.iter().take(count).map(|v| v.value.clone()).collect();
-    let param =
-        Param { name: "cards", label: format!("the {count} card(s) you drew"), kind: ParamKind::Card, count, values };
+    let param = Param {
+        name: "cards",
+        label: format!("the {count} card(s) you drew"),
+        kind: ParamKind::Card,
+        count,
+        values,
+        secret: None,
+    };
     param_option(s, seat, label, concerns, param, template, fill, read, &sample)
 }
 
@@ -265,7 +271,14 @@ fn random_option(
 /// A die rolled at a physical table: its value (1 to 6) as it fell.
 fn die_option(s: &FateState, seat: Seat, by: Option<Seat>, label: &str) -> Option<GameOption<FateEvent>> {
     let values = (1..=6).map(|v| ParamValue { value: v.to_string(), label: v.to_string() }).collect();
-    let param = Param { name: "die", label: "the die as it fell".into(), kind: ParamKind::Number, count: 1, values };
+    let param = Param {
+        name: "die",
+        label: "the die as it fell".into(),
+        kind: ParamKind::Number,
+        count: 1,
+        values,
+        secret: None,
+    };
     let template = FateEvent::Common(CommonEvent::DieRolled { seat: by, sides: 6, value: 1, seed: None });
     param_option(
         s,
@@ -303,8 +316,14 @@ fn pick_option(
         .map(|(i, (_, label))| ParamValue { value: i.to_string(), label: label.clone() })
         .collect();
     let names = among.into_iter().map(|(v, _)| v).collect();
-    let param =
-        Param { name: "picked", label: "the result as it fell".into(), kind: ParamKind::Choice, count: 1, values };
+    let param = Param {
+        name: "picked",
+        label: "the result as it fell".into(),
+        kind: ParamKind::Choice,
+        count: 1,
+        values,
+        secret: None,
+    };
     let template = FateEvent::Common(CommonEvent::RandomPicked { seat: by, among: names, picked: 0, seed: None });
     param_option(
         s,
@@ -335,7 +354,7 @@ fn secret_option(
     s: &FateState,
     seat: Seat,
     label: &str,
-    name: &'static str,
+    (name, form): (&'static str, SecretForm),
     template: FateEvent,
     fill: fn(&FateEvent, &[String]) -> Option<FateEvent>,
     read: fn(&FateEvent) -> Option<Vec<String>>,
@@ -349,6 +368,7 @@ fn secret_option(
         kind: ParamKind::Secret,
         count: 1,
         values: vec![],
+        secret: Some(form),
     };
     Some(GameOption {
         seat,
@@ -362,6 +382,10 @@ fn secret(v: &[String]) -> Option<Commitment> {
     Commitment::from_hex(v.first()?).ok()
 }
 
+/// Links in the dice chain a seat's page makes: more than the random outcomes of any one game
+/// (the agent's chains are as long).
+pub const DICE_CHAIN_LENGTH: u32 = 4096;
+
 /// A digital game's dice chain: the tip at the deal, then a link before each random outcome.
 fn dice_chain(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
     if s.policies.dice != DiceMode::Digital {
@@ -374,7 +398,7 @@ fn dice_chain(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
             s,
             seat,
             "Commit to your dice chain",
-            "tip",
+            ("tip", SecretForm::ChainTip { key: DICE_CHAIN.into(), length: DICE_CHAIN_LENGTH }),
             template,
             |e, v| match e {
                 FateEvent::Common(CommonEvent::ChainCommitted { key, seat, .. }) => {
@@ -395,16 +419,16 @@ fn dice_chain(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
     }
     let living = s.living();
     let all_committed = living.iter().all(|x| s.ledger.chain_is_committed(DICE_CHAIN, *x));
-    if !all_committed || s.ledger.chain_link_due(DICE_CHAIN, seat).is_none() {
+    let Some(revealed) = s.ledger.chain_link_due(DICE_CHAIN, seat).filter(|_| all_committed) else {
         return;
-    }
+    };
     let template =
         FateEvent::Common(CommonEvent::ChainLinkRevealed { key: DICE_CHAIN.into(), seat, link: Commitment([0; 32]) });
     o.extend(secret_option(
         s,
         seat,
         "Reveal your next dice-chain link",
-        "link",
+        ("link", SecretForm::ChainLink { key: DICE_CHAIN.into(), revealed }),
         template,
         |e, v| match e {
             FateEvent::Common(CommonEvent::ChainLinkRevealed { key, seat, .. }) => {
@@ -584,6 +608,7 @@ fn end_step(s: &FateState, seat: Seat, in_hand: usize, o: &mut Vec<GameOption<Fa
             kind: ParamKind::Card,
             count,
             values,
+            secret: None,
         };
         o.extend(param_option(
             s,
@@ -896,6 +921,7 @@ fn activations(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
                 kind: ParamKind::Card,
                 count: sample.len(),
                 values,
+                secret: None,
             };
             o.extend(param_option(s, seat, label, concerns, param, event, fill_paid, read_paid, &sample));
         }

@@ -149,7 +149,14 @@ fn drawn_param(s: &LcState, seat: Seat, count: usize) -> Param {
         .get(seat)
         .map(|p| p.pile.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c) }).collect())
         .unwrap_or_default();
-    Param { name: "cards", label: format!("the {count} card(s) you drew"), kind: ParamKind::Card, count, values }
+    Param {
+        name: "cards",
+        label: format!("the {count} card(s) you drew"),
+        kind: ParamKind::Card,
+        count,
+        values,
+        secret: None,
+    }
 }
 
 fn open_cards(values: &[String]) -> Vec<CardRef> {
@@ -182,6 +189,7 @@ fn draw_option(
             kind: ParamKind::Dealt,
             count,
             values: vec![],
+            secret: None,
         },
     };
     Some(GameOption {
@@ -220,6 +228,7 @@ fn setup(s: &LcState, seat: Seat, o: &mut Vec<GameOption<LcEvent>>) {
                     kind: ParamKind::Choice,
                     count: 1,
                     values: vec![names(0), names(1)],
+                    secret: None,
                 },
                 template: LcEvent::FirstPlayerChosen { first: 0, how: "coin toss".into() },
                 fill: |_, v| {
@@ -359,6 +368,7 @@ fn modifier_option(s: &LcState, seat: Seat, card: &str) -> GameOption<LcEvent> {
         kind: ParamKind::Choice,
         count: 1,
         values: modifier_values(),
+        secret: None,
     };
     GameOption {
         seat,

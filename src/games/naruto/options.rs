@@ -33,7 +33,7 @@ use super::rules::{expected_reward, expected_winner, resolve_fight, validate};
 use super::state::{Held, NarutoState};
 use super::NarutoRules;
 use crate::game::commit::Commitment;
-use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick};
+use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick, SecretForm};
 use crate::game::{opponent, Game, Seat};
 
 /// The key of the dealer's seed at a digital table (the agent's, and every recorded game's).
@@ -188,7 +188,7 @@ fn param_option(
 }
 
 fn card_param(name: &'static str, label: String, kind: ParamKind, count: usize, values: Vec<ParamValue>) -> Param {
-    Param { name, label, kind, count, values }
+    Param { name, label, kind, count, values, secret: None }
 }
 
 /// The cards that may still be in `owner`'s deck, as the values of a draw.
@@ -410,8 +410,8 @@ fn rock_paper_scissors(s: &NarutoState, seat: Seat, k: usize) -> Option<GameOpti
 // ---- The dealer's seed and sealed cards, in the shape of rules version `V` ----
 
 /// A secret parameter: 64 hex digits (or an instance id and a salt) only the seat's page holds.
-fn secret_param(name: &'static str, label: &str, count: usize) -> Param {
-    Param { name, label: label.to_string(), kind: ParamKind::Secret, count, values: vec![] }
+fn secret_param(name: &'static str, label: &str, count: usize, form: SecretForm) -> Param {
+    Param { name, label: label.to_string(), kind: ParamKind::Secret, count, values: vec![], secret: Some(form) }
 }
 
 fn hex(v: Option<&String>) -> Option<Commitment> {
@@ -447,7 +447,12 @@ fn dealer_seed<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption
             | E::Common(CommonEvent::SeedCommitted { seat: None, commitment, .. }) => Some(vec![commitment.to_hex()]),
             _ => None,
         };
-        let param = secret_param("commitment", "the dealer seed's commitment (64 hex digits the table holds)", 1);
+        let param = secret_param(
+            "commitment",
+            "the dealer seed's commitment (64 hex digits the table holds)",
+            1,
+            SecretForm::SeedCommitment { key: SEED_KEY.into() },
+        );
         let pick = Pick::Param { param, template, fill, read };
         o.push(GameOption { seat, label: "Commit the digital table's shuffle seed".into(), concerns: vec![], pick });
     } else if committed && s.result.is_some() && !s.ledger.seed_is_revealed(SEED_KEY) {
@@ -469,7 +474,12 @@ fn dealer_seed<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption
             }
             _ => None,
         };
-        let param = secret_param("seed", "the dealer's seed (64 hex digits the table holds)", 1);
+        let param = secret_param(
+            "seed",
+            "the dealer's seed (64 hex digits the table holds)",
+            1,
+            SecretForm::SeedReveal { key: SEED_KEY.into() },
+        );
         let pick = Pick::Param { param, template, fill, read };
         o.push(GameOption { seat, label: "Reveal the digital table's shuffle seed".into(), concerns: vec![], pick });
     }
@@ -506,7 +516,12 @@ fn sealed_reveals<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOpt
             }
             _ => None,
         };
-        let param = secret_param("card", "the card's instance id, then the salt that sealed it (64 hex digits)", 2);
+        let param = secret_param(
+            "card",
+            "the card's instance id, then the salt that sealed it (64 hex digits)",
+            2,
+            SecretForm::CardProof { commitment: *commitment },
+        );
         let pick = Pick::Param { param, template, fill, read };
         let label = format!("Reveal the sealed card {} of your hand", i + 1);
         o.push(GameOption { seat, label, concerns: vec![Concern::Zone("hand".into())], pick });

@@ -200,7 +200,7 @@ fn deck(s: &VanguardState, seat: Seat) -> Vec<String> {
 /// A card parameter: `count` of `cards`, each labelled with its name.
 fn cards_param(s: &VanguardState, name_: &'static str, label: String, count: usize, cards: &[String]) -> Param {
     let values = cards.iter().map(|c| ParamValue { value: c.clone(), label: name(s, c) }).collect();
-    Param { name: name_, label, kind: ParamKind::Card, count, values }
+    Param { name: name_, label, kind: ParamKind::Card, count, values, secret: None }
 }
 
 /// The options of one seat, as they are built.
@@ -259,7 +259,8 @@ impl Offer<'_> {
     fn shuffle(&mut self) {
         let values =
             REASONS.iter().map(|(_, v)| ParamValue { value: v.to_string(), label: v.replace('-', " ") }).collect();
-        let param = Param { name: "reason", label: "why".into(), kind: ParamKind::Choice, count: 1, values };
+        let param =
+            Param { name: "reason", label: "why".into(), kind: ParamKind::Choice, count: 1, values, secret: None };
         let base = E::DeckShuffled { seat: self.seat, reason: ShuffleReason::Setup };
         self.param(
             "Shuffle your deck".into(),
@@ -348,7 +349,14 @@ impl Offer<'_> {
     fn first_player(&mut self) {
         let s = self.s;
         let values = (0..2u8).map(|f| ParamValue { value: f.to_string(), label: s.name(f) }).collect();
-        let param = Param { name: "first", label: "who goes first".into(), kind: ParamKind::Choice, count: 1, values };
+        let param = Param {
+            name: "first",
+            label: "who goes first".into(),
+            kind: ParamKind::Choice,
+            count: 1,
+            values,
+            secret: None,
+        };
         self.param(
             "Record who goes first".into(),
             vec![],
@@ -978,7 +986,14 @@ impl Offer<'_> {
                 .map(|k: i32| k * 1000)
                 .map(|v| ParamValue { value: v.to_string(), label: v.to_string() })
                 .collect();
-            let param = Param { name: "value", label: "the power".into(), kind: ParamKind::Number, count: 1, values };
+            let param = Param {
+                name: "value",
+                label: "the power".into(),
+                kind: ParamKind::Number,
+                count: 1,
+                values,
+                secret: None,
+            };
             let base = op(seat, ClientOp::PowerEdited { card: c.to_string(), mode, value: 0 });
             self.param(format!("{verb} {} (client)", name(s, c)), vec![card(c)], param, base, with_value, edited_value);
         }

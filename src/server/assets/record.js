@@ -166,8 +166,10 @@ const kifuRecord = (() => {
     }
   }
 
+  // True once recorded.
   async function send(o, values) {
-    if (st.busy) return;
+    let ok = false;
+    if (st.busy) return ok;
     st.busy = true;
     st.confirming = null;
     render();
@@ -175,6 +177,7 @@ const kifuRecord = (() => {
     const body = { option: o.id, params, expected: st.events, seat: o.seat };
     try {
       take(await post(body));
+      ok = true;
       cancelEdit();
       st.focus = null;
       showError(null);
@@ -191,6 +194,7 @@ const kifuRecord = (() => {
     }
     if (!st.options.length) await whoIsAwaited();
     render();
+    return ok;
   }
 
   // --- choosing ---
@@ -201,6 +205,16 @@ const kifuRecord = (() => {
       return render();
     }
     if (!o.param || o.param.kind === "dealt") return send(o, []);
+    if (o.param.kind === "secret" && !kifuSeal.needsControls(o.param)) {
+      // A seed, a die or a sealed card's proof: seal.js makes it or reads what it kept.
+      try {
+        const values = kifuSeal.values(st.gid, o.seat, o.param);
+        return send(o, values).then((ok) => ok && kifuSeal.recorded(st.gid, o.seat, o.param));
+      } catch (e) {
+        showError(e);
+        return render();
+      }
+    }
     st.editing = o;
     st.picked = usesStepper(o.param) ? [o.param.values[0].value] : [];
     showError(null);
@@ -267,7 +281,7 @@ const kifuRecord = (() => {
   // --- drawing ---
   function optionButton(o) {
     const who = "";
-    if (o.param && o.param.kind === "secret") {
+    if (o.param && o.param.kind === "secret" && !kifuSeal.handles(o.param)) {
       // Sealed values need the seat's own device to hold a secret: not on this page yet.
       return el("button", { type: "button", class: "opt", disabled: true, title: "a sealed choice: record it with the CLI for now" }, o.label + who, el("span", { class: "muted" }, " · not yet on this page"));
     }
@@ -275,7 +289,7 @@ const kifuRecord = (() => {
       "button",
       { type: "button", class: "opt", dataset: { option: o.id, seat: o.seat }, disabled: st.busy, onclick: () => pick(o) },
       o.label + who,
-      o.param && o.param.kind !== "dealt" ? el("span", { class: "muted" }, " …") : null
+      o.param && o.param.kind === "secret" ? el("span", { class: "muted seal-note" }, ` · ${kifuSeal.describe(o.param)}`) : o.param && o.param.kind !== "dealt" ? el("span", { class: "muted" }, " …") : null
     );
   }
 
@@ -353,6 +367,11 @@ const kifuRecord = (() => {
   function editorView() {
     const o = st.editing;
     const p = o.param;
+    if (p.kind === "secret") {
+      // Cards placed face up or sealed face down: seal.js draws the choices and its Record.
+      const cancel = el("button", { type: "button", class: "opt", onclick: () => (cancelEdit(), render()) }, "Cancel");
+      return [el("p", { class: "editing" }, el("strong", {}, o.label)), ...kifuSeal.controls(st.gid, o, (v) => send(o, v), st.busy, render), el("div", { class: "opts actions" }, cancel)];
+    }
     const ready = st.picked.length === p.count;
     const chosen = p.count > 1 ? el("p", { class: "muted picked-count" }, `${st.picked.length} of ${p.count} picked`) : null;
     return [

@@ -21,6 +21,7 @@ mod new_games;
 mod options;
 mod pages;
 mod scopes;
+mod seals_page;
 mod table;
 mod table_judge;
 mod table_page;

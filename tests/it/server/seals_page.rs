@@ -274,12 +274,17 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
                         tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                     }
                     if !params.is_empty() {
+                        let mut tapped = 0;
                         for (name, values) in &params {
                             for v in values.as_array().into_iter().flatten().filter_map(Value::as_str) {
                                 tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(v))).await;
+                                tapped += 1;
                             }
                         }
-                        tap(c, &button).await;
+                        // One value is recorded by its tap; several need Record.
+                        if tapped > 1 {
+                            tap(c, &button).await;
+                        }
                     }
                 }
             }
@@ -451,12 +456,17 @@ fn browser_pages_commit_and_reveal_digital_dice_chains() {
                     tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                 }
                 if !params.is_empty() {
+                    let mut tapped = 0;
                     for (name, values) in &params {
                         for v in values.as_array().into_iter().flatten().filter_map(Value::as_str) {
                             tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(v))).await;
+                            tapped += 1;
                         }
                     }
-                    tap(c, &button).await;
+                    // One value is recorded by its tap; several need Record.
+                    if tapped > 1 {
+                        tap(c, &button).await;
+                    }
                 }
             }
             let now = grown(&*store, &stream, len).await;

@@ -114,10 +114,15 @@ fn browser_a_player_starts_the_tables_game_a_judge_rules_at_the_table_and_the_re
         let status = js(&desk, "document.getElementById('record-status').textContent").await;
         assert!(status.as_str().unwrap().starts_with("Scorekeeper: recording for"), "{status}");
 
-        // As the scorekeeper, the judge enters a play of the seat the game waits for.
-        let awaited = js(&desk, "Number(document.querySelector('#record-body h3.for-seat').dataset.seat)").await;
-        let seat = awaited.as_u64().unwrap();
-        let id = plain_option(&app, &stream, &judge, seat).await;
+        // As the scorekeeper, the judge enters a play the game waits for, one that takes no value.
+        let (s, v) = get(&app, &format!("/api/v1/games/{stream}/options"), Some(&judge)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        // Rui's (ana records her own below): each seat shuffles its pile first, with no value.
+        let rui_first = u64::from(pairings["tables"][0]["b"] == "rui");
+        let plain = v["options"].as_array().unwrap().iter().find(|o| {
+            o["param"].is_null() && o["ends_game"].is_null() && o["seat"] == rui_first
+        });
+        let id = plain.unwrap_or_else(|| panic!("no plain option for rui: {v}"))["id"].as_str().unwrap().to_string();
         let len = store.head(&stream).unwrap().len;
         tap(&desk, &format!("[data-option=\"{id}\"]")).await;
         grown(&*store, &stream, len).await;

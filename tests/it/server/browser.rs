@@ -878,6 +878,10 @@ fn browser_every_fixture_on_a_phone_and_a_desktop() {
                     if finished {
                         assert!(pos.contains("game over") && !pos.contains("to act") && !pos.contains("waiting for"), "{at}: {pos}");
                         assert_eq!(js(c, "document.querySelectorAll('#board .badge.turn, #board .seat.active').length").await, 0, "{at}: an active seat in a finished game");
+                        // Nor does a seat's role or a game fact name who acts (an attacker, the
+                        // active Master, the turn's seat).
+                        let acting = js(c, "[...document.querySelectorAll('#board .chip')].map((e) => e.textContent).filter((t) => /^role: .*\\b(active|turn|attacker|blocker)\\b/.test(t) || /^active master:/.test(t))").await;
+                        assert_eq!(acting, json!([]), "{at}: who acts, in a finished game");
                     }
                     // The position label and the list agree: event N is row #N, the last one.
                     assert_eq!(js(c, "document.getElementById('seq-label').textContent").await, format!("event {len} / {len}"));

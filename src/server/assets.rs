@@ -17,7 +17,7 @@ use super::auth::Caller;
 use super::compress::{accepts_gzip, gzip};
 use super::error::{AppError, Q};
 use super::games::{self, ViewQuery};
-use super::state::AppState;
+use super::state::{stream_id, AppState};
 
 const INDEX: &str = include_str!("assets/index.html");
 const REPLAY: &str = include_str!("assets/replay.html");
@@ -91,11 +91,36 @@ async fn replay_page(State(state): State<AppState>, Path(id): Path<String>, RawQ
 /// Where the replay page takes its boot data.
 const BOOT_MARK: &str = "<!-- boot -->";
 
+/// Where the tournament page takes the notice of an id no event holds yet.
+const MISSING_MARK: &str = "<!-- missing -->";
+
+/// The tournament page. For a valid id the store holds nothing under, a 404 that is still the
+/// tournament page, with the not-found notice: an organizer's token then shows its "New event"
+/// form (a plain 404 page would never let the form appear). Anything else (a game's id, a bad
+/// id) is the plain 404 page.
 async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    match state.tournament(&id).await {
-        Ok(_) => html(TOURNAMENT),
-        Err(e) => page_error("tournament", &id, e),
+    let e = match state.tournament(&id).await {
+        Ok(_) => return html(TOURNAMENT),
+        Err(e) => e,
+    };
+    let unheld = stream_id(&id)
+        .ok()
+        .is_some_and(|sid| matches!(state.store().head(&sid), Err(crate::store::StoreError::UnknownStream(_))));
+    if !unheld {
+        return page_error("tournament", &id, e);
     }
+    let notice = format!(
+        "<p id=\"not-found\" class=\"notice\">There is no tournament called “{}” here. An organizer's token can \
+         create it.</p>",
+        escape(&id)
+    );
+    let page = TOURNAMENT.replacen(MISSING_MARK, &notice, 1);
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")],
+        page,
+    )
+        .into_response()
 }
 
 /// Each asset compressed, in the order of [`FILES`].

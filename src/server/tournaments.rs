@@ -211,9 +211,30 @@ pub async fn verify(State(state): State<AppState>, Path(id): Path<String>) -> Ap
 /// `GET /tournaments/{id}/results`: reports waiting for the opponent's confirmation.
 pub async fn pending(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
     // Only a tournament has results (404 for no stream, 400 for a game).
-    state.tournament(&id).await?;
+    let t = state.tournament(&id).await?;
     let list: Vec<PendingReport> = state.pending_of(&id)?;
-    Ok(Json(json!({"pending": list})))
+    Ok(Json(json!({"pending": list.iter().map(|r| pending_json(&t, r)).collect::<Vec<_>>()})))
+}
+
+/// A pending report as the page shows it: the report's fields, and added to them the table's
+/// players (`a`, `b`), who won by the reported score (`winner`, null for a draw) and who is to
+/// confirm it (`confirms`: the reporter's opponent), so no reader has to work out whose side a
+/// bare "2-1-0" is from.
+fn pending_json(t: &OpenTournament, r: &PendingReport) -> Value {
+    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+    if let Ok((a, b, _)) = table_of(t, r.round, r.table) {
+        let winner = r.score.parse::<MatchScore>().ok().and_then(|s| match s.a_wins.cmp(&s.b_wins) {
+            std::cmp::Ordering::Greater => Some(a.clone()),
+            std::cmp::Ordering::Less => Some(b.clone()),
+            std::cmp::Ordering::Equal => None,
+        });
+        let confirms = if r.reported_by == a { b.clone() } else { a.clone() };
+        v["a"] = json!(a);
+        v["b"] = json!(b);
+        v["winner"] = json!(winner);
+        v["confirms"] = json!(confirms);
+    }
+    v
 }
 
 #[derive(Deserialize)]

@@ -87,10 +87,12 @@ fn master_counters(s: &FateState, seat: Seat, m: &MasterState) -> Vec<(String, S
         counters.push(("special marks".to_string(), m.marks.join(", ")));
     }
     let mut roles = Vec::new();
-    if s.active_master == Some(seat) {
+    // A finished game has no one to act: no seat is the active Master or the turn's any more.
+    let over = <super::Fate as crate::game::Game>::outcome(s).is_some();
+    if s.active_master == Some(seat) && !over {
         roles.push("active master");
     }
-    if s.turn_master == Some(seat) {
+    if s.turn_master == Some(seat) && !over {
         roles.push("turn");
     }
     if let Some(b) = &s.battle {
@@ -158,7 +160,7 @@ fn board_facts(s: &FateState) -> Vec<(String, String)> {
         ("phase".to_string(), s.phase.to_string()),
         ("turn order".to_string(), format!("{:?}", s.policies.turn_order)),
     ];
-    if let Some(am) = s.active_master {
+    if let Some(am) = s.active_master.filter(|_| <super::Fate as crate::game::Game>::outcome(s).is_none()) {
         facts.push(("active master".to_string(), s.name(am)));
     }
     if let Some(b) = &s.battle {

@@ -137,9 +137,11 @@ fn seat_counters(s: &NarutoState, seat: Seat, p: &PlayerState) -> Vec<(String, S
         ("rewards".to_string(), p.rewards.len().to_string()),
         ("mulligans".to_string(), p.mulligans.to_string()),
     ];
-    if s.attacker == Some(seat) {
+    // A finished game has no attacker or blocker left: its last battle is over with it.
+    let over = <super::Naruto as crate::game::Game>::outcome(s).is_some();
+    if !over && s.attacker == Some(seat) {
         counters.push(("role".to_string(), "attacker".to_string()));
-    } else if s.attacker.is_some() {
+    } else if !over && s.attacker.is_some() {
         counters.push(("role".to_string(), "blocker".to_string()));
     }
     counters

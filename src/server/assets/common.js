@@ -110,6 +110,11 @@ const kifu = (() => {
   }
   applyTheme();
 
+  // Who the token says the reader is ({role, scope, name}; role "public" without one), as the
+  // token box last learned it: pages show officials' controls only to officials.
+  let current = { role: "public", scope: null, name: null };
+  const who = () => current;
+
   // The token box in the header: paste a token, see the role it gives; the theme switch.
   async function tokenBox(container, onChange) {
     const input = el("input", { id: "token-input", type: "password", placeholder: "access token (optional)", "aria-label": "access token", autocomplete: "off", size: 22 });
@@ -119,9 +124,11 @@ const kifu = (() => {
     const show = async () => {
       try {
         const w = await api("/whoami");
+        current = w;
         role.textContent = w.role === "public" ? "spectator (public)" : `${w.role} ${w.name} · ${w.scope}`;
         role.className = "role " + w.role;
       } catch (e) {
+        current = { role: "public", scope: null, name: null };
         role.textContent = "invalid token";
         role.className = "role bad";
       }
@@ -135,5 +142,5 @@ const kifu = (() => {
     await show();
   }
 
-  return { api, el, short, token, setToken, tokenBox };
+  return { api, el, short, token, setToken, tokenBox, who };
 })();

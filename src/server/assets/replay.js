@@ -55,9 +55,12 @@
     const k = c.Known || c;
     const stats = (k.stats || []).map(([n, v]) => el("span", { class: "stat", title: n }, `${STAT_SHORT[n] || n} ${v}`));
     const title = [k.name, k.card, ...(k.stats || []).map(([n, v]) => `${n} ${v}`), ...(k.statuses || [])].join(" · ");
+    // A Tab stop that says the whole card (its name may be clamped on a desktop): focusing it,
+    // by Tab or a tap, writes the full text under the last action, where a touch screen, which
+    // shows no hover tooltip, can read it; Enter or Space acts as a tap (record mode's too).
     return el(
       "div",
-      { class: "card known", title, dataset: { instance: k.instance, card: k.card } },
+      { class: "card known", title, tabindex: "0", role: "button", dataset: { instance: k.instance, card: k.card } },
       el("span", { class: "cname" }, k.name),
       stats.length ? el("span", { class: "stats" }, stats) : null,
       (k.statuses || []).length ? el("span", { class: "statuses" }, k.statuses.map((s) => el("span", { class: "status" }, s))) : null,
@@ -206,9 +209,16 @@
     facts.addEventListener("toggle", () => (st.factsOpen = facts.open));
     const top = el("div", { class: "opponents" + (others.length > 1 ? " many" : "") }, others.map((s) => sideView(s, b, layout, true)));
     const board = $("board");
+    // The card that had the focus keeps it when it is still on the table after the step.
+    const had = document.activeElement && document.activeElement.closest && document.activeElement.closest("#board .card[data-instance]");
     board.replaceChildren(top, el("div", { class: "between" }, facts, middle.children.length ? middle : null), me ? sideView(me, b, layout, false) : "");
     board.dataset.seq = resp.seq;
     board.dataset.viewer = resp.viewer;
+    if (had) {
+      const again = board.querySelector(`.card[data-instance="${CSS.escape(had.dataset.instance)}"]`);
+      if (again) again.focus({ preventScroll: true });
+      else $("card-detail").hidden = true;
+    }
     // Record mode marks the cards and zones its options concern on every board drawn.
     kifuRecord.board();
     // The turn's seat and who may act (the game's awaited seats, a "waiting for" fact) can differ:
@@ -817,6 +827,24 @@
     $("help-button").addEventListener("click", () => $("help").showModal());
     $("help").addEventListener("close", () => $("board").focus());
     $("events").addEventListener("keydown", eventListKeys);
+    $("board").addEventListener("focusin", (e) => {
+      const card = e.target.closest(".card.known");
+      if (!card) return;
+      $("card-detail").textContent = card.title;
+      $("card-detail").hidden = false;
+    });
+    // Written out while the card has the focus: a tap elsewhere puts the line away.
+    $("board").addEventListener("focusout", (e) => {
+      const next = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("#board .card.known");
+      if (!next) $("card-detail").hidden = true;
+    });
+    $("board").addEventListener("keydown", (e) => {
+      const card = e.target.closest && e.target.closest(".card.known");
+      if (!card || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      e.stopPropagation();
+      card.click();
+    });
     $("events").addEventListener("click", (e) => {
       const li = e.target.closest("li.ev");
       if (li) go(Number(li.dataset.seq) + 1);

@@ -12,6 +12,15 @@
   const enc = encodeURIComponent(id);
   let byName = false;
   let pairing = null;
+  let format = "swiss"; // "pods": pods, seats and places, not tables and opponents
+
+  // Officials of this event (an organizer's or judge's token for it or for every event) run it;
+  // the public and players never see forms that would only answer with a token error.
+  const official = () => {
+    const w = kifu.who();
+    return (w.role === "organizer" || w.role === "judge") && (w.scope === "*" || w.scope === id);
+  };
+  const organizer = () => official() && kifu.who().role === "organizer";
 
   const showError = (e) => ($("error").textContent = e ? String(e.message || e) : "");
 
@@ -49,7 +58,7 @@
   const TABS = ["pairings", "standings", "bracket", "placings", "results", "run"];
 
   function tab(name) {
-    if (!TABS.includes(name)) name = "pairings";
+    if (!TABS.includes(name) || (name === "run" && !official())) name = "pairings";
     for (const b of document.querySelectorAll("nav.tabs button")) b.classList.toggle("on", b.dataset.tab === name);
     for (const s of document.querySelectorAll("section.tab")) s.classList.toggle("on", s.id === name || s.id === name + "-tab");
     if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
@@ -58,9 +67,10 @@
   function renderPairings() {
     const t = $("pairings-table");
     if (!pairing) return t.replaceChildren();
+    const byPod = pairing.pods && pairing.pods.length;
     if (byName) {
       t.replaceChildren(
-        el("tr", {}, el("th", {}, "player"), el("th", {}, "table"), el("th", {}, "opponent")),
+        el("tr", {}, el("th", {}, "player"), el("th", {}, byPod ? "pod" : "table"), el("th", {}, byPod ? "pod-mates" : "opponent")),
         ...pairing.by_name.map((r) => el("tr", {}, el("td", {}, r.player), el("td", {}, r.table === null ? "bye" : r.table), el("td", {}, r.opponent || "—")))
       );
     } else if (pairing.pods && pairing.pods.length) {
@@ -96,11 +106,12 @@
         ...pairing.byes.map((b) => el("tr", {}, el("td", {}, "bye"), el("td", {}, b), el("td", {}, ""), el("td", {}, "—"), el("td", {}), el("td", {}), el("td", {})))
       );
     }
+    $("by-table").textContent = byPod ? "by pod" : "by table";
+    $("print-by-table").textContent = byPod ? "Print by pod" : "Print by table";
     $("by-table").classList.toggle("on", !byName);
     $("by-name").classList.toggle("on", byName);
     $("by-table").setAttribute("aria-pressed", String(!byName));
     $("by-name").setAttribute("aria-pressed", String(byName));
-    const byPod = pairing && pairing.pods && pairing.pods.length;
     $("showing").textContent = pairing ? `round ${pairing.round}, ${byName ? "by name" : byPod ? "by pod" : "by table"}` : "";
   }
 
@@ -137,7 +148,7 @@
         el(
           "table",
           { class: "grid" },
-          el("tr", {}, el("th", {}, "player"), el("th", {}, "table"), el("th", {}, "opponent")),
+          el("tr", {}, el("th", {}, "player"), el("th", {}, pods ? "pod" : "table"), el("th", {}, pods ? "pod-mates" : "opponent")),
           ...pairing.by_name.map((r) => el("tr", {}, el("td", {}, r.player), el("td", {}, r.table === null ? "bye" : r.table), el("td", {}, r.opponent || "—")))
         ),
       ];
@@ -182,8 +193,25 @@
     const pods = s.format === "pods";
     $("standings-caption").textContent = pods ? `after ${s.swiss_played} pod round(s), points by place` : `after ${s.swiss_played} Swiss round(s), ${s.policy} policy`;
     const cols = s.columns;
+    // Players tied on every tiebreaker share a rank ("T2"); the rows list them in the seeded
+    // draw's order, which decides who is seeded higher (the top cut): said in a column of its own.
+    const tiedAt = new Map();
+    for (const r of s.rows) if (r.tied) tiedAt.set(r.rank, (tiedAt.get(r.rank) || []).concat(r.player));
+    const tieOrder = (r) => {
+      const group = r.tied ? tiedAt.get(r.rank) || [] : [];
+      return group.length > 1 ? `${group.indexOf(r.player) + 1} of ${group.length} by seeded draw` : "";
+    };
     $("standings-table").replaceChildren(
-      el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "points"), el("th", {}, pods ? "games" : "W-L-D"), ...cols.map((c) => el("th", {}, c.label))),
+      el(
+        "tr",
+        {},
+        el("th", {}, "rank"),
+        el("th", {}, "player"),
+        el("th", {}, "points"),
+        el("th", {}, pods ? "games" : "W-L-D"),
+        ...cols.map((c) => el("th", {}, c.label)),
+        tiedAt.size ? el("th", {}, "tie order") : null
+      ),
       ...s.rows.map((r) =>
         el(
           "tr",
@@ -192,17 +220,21 @@
           el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
           el("td", {}, r.points),
           el("td", {}, pods ? r.games : `${r.wins}-${r.losses}-${r.draws}`),
-          ...cols.map((c) => el("td", {}, c.key === "late" ? (r.late ? "late" : "") : pods ? r[c.key].toFixed(2) : pct(r[c.key])))
+          ...cols.map((c) => el("td", {}, c.key === "late" ? (r.late ? "late" : "") : pods ? r[c.key].toFixed(2) : pct(r[c.key]))),
+          tiedAt.size ? el("td", { class: "tie-order" }, tieOrder(r)) : null
         )
       )
     );
+    $("standings-note").textContent = tiedAt.size
+      ? "T: tied on every tiebreaker, so the rank is shared; the seeded random draw orders them (for the top cut)."
+      : "";
   }
 
   async function loadPlacings() {
     const p = await api(`/tournaments/${enc}/placings`);
     $("placings-caption").textContent = p.finalized ? "final placings" : "placings so far (the event is not finalized)";
     $("placings-table").replaceChildren(
-      el("tr", {}, ...["place", "player", "stage", "Swiss rank"].map((h) => el("th", {}, h))),
+      el("tr", {}, ...["place", "player", "stage", format === "pods" ? "pod standing" : "Swiss rank"].map((h) => el("th", {}, h))),
       ...p.placings.map((r) =>
         el(
           "tr",
@@ -255,36 +287,46 @@
     }
   }
 
+  // A report waiting for the opponent: the result in words (who won, by the reported score), who
+  // reported it and who is to confirm it. Only that opponent is offered Confirm, or a different
+  // score (a dispute a judge decides); the reporter and everyone else see whom it waits for.
   async function loadPending() {
     const p = await api(`/tournaments/${enc}/results`);
+    const me = kifu.who();
+    const post = async (r, score) => {
+      try {
+        await api(`/tournaments/${enc}/results/confirm`, { method: "POST", body: { round: r.round, table: r.table, score } });
+        $("r-status").textContent = "confirmed: recorded";
+      } catch (e) {
+        $("r-status").textContent = e.message;
+      }
+      await loadAll();
+    };
+    const answer = (r) => {
+      if (!(me.role === "player" && me.scope === id && me.name === r.confirms)) return el("span", { class: "muted" }, r.confirms ? `waiting for ${r.confirms}` : "waiting");
+      const other = el("input", { class: "dispute-score", size: 6, placeholder: "2-1-0", "aria-label": `your score for round ${r.round} table ${r.table}, ${r.a} first` });
+      return el(
+        "span",
+        { class: "answer" },
+        el("button", { type: "button", class: "confirm", onclick: () => post(r, r.score) }, "Confirm"),
+        " or ",
+        other,
+        " ",
+        el("button", { type: "button", class: "dispute", onclick: () => other.value.trim() && post(r, other.value.trim()) }, "Dispute")
+      );
+    };
+    const said = (r) => {
+      const line = r.a ? `${r.a} ${r.score} ${r.b}` : r.score;
+      const won = r.a ? (r.winner ? ` · ${r.winner} won` : " · a draw") : "";
+      return line + won + (r.disputed ? ` (disputed: ${r.disputed})` : "");
+    };
     $("pending").replaceChildren(
-      el("tr", {}, ...["round", "table", "score", "reported by", ""].map((h) => el("th", {}, h))),
+      el("tr", {}, ...["round", "table", "result", "reported by", "to confirm"].map((h) => el("th", {}, h))),
       ...p.pending.map((r) =>
-        el(
-          "tr",
-          {},
-          el("td", {}, r.round),
-          el("td", {}, r.table),
-          el("td", {}, r.score + (r.disputed ? " (disputed: " + r.disputed + ")" : "")),
-          el("td", {}, r.reported_by),
-          el(
-            "td",
-            {},
-            el("button", {
-              type: "button",
-              onclick: async () => {
-                try {
-                  await api(`/tournaments/${enc}/results/confirm`, { method: "POST", body: { round: r.round, table: r.table, score: r.score } });
-                  await loadAll();
-                } catch (e) {
-                  showError(e);
-                }
-              },
-            }, "Confirm")
-          )
-        )
+        el("tr", { dataset: { round: r.round, table: r.table } }, el("td", {}, r.round), el("td", {}, r.table), el("td", { class: "result" }, said(r)), el("td", {}, r.reported_by), el("td", {}, answer(r)))
       )
     );
+    $("pending-none").hidden = p.pending.length > 0;
   }
 
   async function report(e) {
@@ -306,6 +348,26 @@
     }
   }
 
+  // The tab the address asked for before the token's role was known ("#run" waits for it).
+  let asked = location.hash.slice(1);
+
+  // Officials' controls for officials only: the "Run event" tab, and on an id no event holds yet
+  // (the server's 404 page is this page with a notice) the "New event" form for an organizer.
+  function showRun(missing) {
+    const may = missing ? organizer() : official();
+    $("tab-run").hidden = !may;
+    $("run").hidden = !may;
+    $("run-new").hidden = !(missing && may);
+    $("run-ongoing").hidden = missing;
+    document.querySelector("nav.tabs").hidden = missing;
+    for (const x of document.querySelectorAll("section.tab:not(#run), #checks-box, #verify-line")) x.hidden = missing;
+    if (may && (missing || asked === "run")) {
+      tab("run");
+      asked = "";
+    }
+    else if (!may && document.querySelector("section.tab.on#run")) tab("pairings");
+  }
+
   async function loadAll() {
     try {
       who = await api("/whoami").catch(() => null);
@@ -314,16 +376,19 @@
         s = await api(`/tournaments/${enc}`);
       } catch (e) {
         if (e.status === 404) {
-          $("run-new").hidden = false;
-          tab("run");
+          showRun(true);
+          // The page's own notice already says so (see assets.rs).
+          if ($("not-found")) return;
         }
         throw e;
       }
-      $("run-new").hidden = true;
+      showRun(false);
+      if ($("not-found")) $("not-found").remove();
+      format = s.format;
       $("t-name").textContent = s.name;
       document.title = s.name + " · kifu";
       $("t-info").textContent =
-        `${s.game} · ${s.policy} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} ${s.format === "pods" ? "pod" : "Swiss"} rounds` +
+        `${s.game} · ${s.format === "pods" ? "points by place" : s.policy + " policy"} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} ${s.format === "pods" ? "pod" : "Swiss"} rounds` +
         (s.top_cut ? ` · top ${s.top_cut}` : "") +
         (s.finalized ? (s.finalized_early ? ` · finalized early (${s.finalized_early.reason})` : " · finalized") : "") +
         ` · head ${short(s.head)}`;
@@ -380,6 +445,6 @@
   $("by-table").addEventListener("click", () => ((byName = false), renderPairings()));
   $("by-name").addEventListener("click", () => ((byName = true), renderPairings()));
   $("report-form").addEventListener("submit", report);
-  if (location.hash) tab(location.hash.slice(1));
+  if (asked && asked !== "run") tab(asked);
   kifu.tokenBox($("auth"), loadAll).then(loadAll);
 })();

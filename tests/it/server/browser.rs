@@ -878,6 +878,10 @@ fn browser_every_fixture_on_a_phone_and_a_desktop() {
                     if finished {
                         assert!(pos.contains("game over") && !pos.contains("to act") && !pos.contains("waiting for"), "{at}: {pos}");
                         assert_eq!(js(c, "document.querySelectorAll('#board .badge.turn, #board .seat.active').length").await, 0, "{at}: an active seat in a finished game");
+                        // Nor does a seat's role or a game fact name who acts (an attacker, the
+                        // active Master, the turn's seat).
+                        let acting = js(c, "[...document.querySelectorAll('#board .chip')].map((e) => e.textContent).filter((t) => /^role: .*\\b(active|turn|attacker|blocker)\\b/.test(t) || /^active master:/.test(t))").await;
+                        assert_eq!(acting, json!([]), "{at}: who acts, in a finished game");
                     }
                     // The position label and the list agree: event N is row #N, the last one.
                     assert_eq!(js(c, "document.getElementById('seq-label').textContent").await, format!("event {len} / {len}"));
@@ -970,6 +974,21 @@ fn browser_every_fixture_on_a_phone_and_a_desktop() {
         press(&desk, &['\u{e015}']).await; // ↓
         press(&desk, &['\u{e007}']).await; // Enter
         wait_for(&desk, "document.getElementById('board').dataset.seq === '252'").await;
+
+        // A card by keyboard: a Tab stop; focused, its whole text is written out under the last
+        // action (no hover tooltip needed); Enter or Space on it does not step or play the game.
+        goto_board(&desk, &format!("{base}/replay/naruto-physical?seq=200"), 200).await;
+        assert_eq!(js(&desk, "[...document.querySelectorAll('#board .card.known')].every((c) => c.tabIndex === 0)").await, true);
+        // (The first one drawn: a card in a closed pile's list is not on the screen, and Chromium
+        // still gives it boxes.)
+        desk.execute("[...document.querySelectorAll('#board .card.known')].find((c) => !c.closest('details:not([open])') && c.getClientRects().length).focus()", vec![]).await.unwrap();
+        let said = js(&desk, "[document.getElementById('card-detail').hidden, document.getElementById('card-detail').textContent === document.activeElement.title, document.activeElement.title.length > 0]").await;
+        assert_eq!(said, json!([false, true, true]), "the focused card written out");
+        press(&desk, &['\u{e007}']).await; // Enter
+        press(&desk, &[' ']).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert_eq!(board_seq(&desk).await, 200, "Enter and Space on a card neither step nor play");
+        screenshot(&desk, "replay-card-focused").await;
 
         // The public findings: each with its rule's summary; a finding about the whole game is
         // not a greyed-out control.

@@ -83,18 +83,20 @@ fn build(store: &dyn Store, key: &ed25519_dalek::SigningKey) -> StreamId {
 }
 
 /// Applies the page's `@media print` rules on screen (a headless session cannot open the print
-/// preview), so a screenshot shows the printed sheet and computed styles can be checked.
+/// preview), so a screenshot shows the printed sheet and computed styles can be checked. The
+/// print rules are switched to every medium through the CSSOM: the content security policy
+/// refuses an inline `<style>` element, which would silently apply nothing.
 async fn as_printed(c: &Client, on: bool) {
     let script = if on {
-        "const css = [...document.styleSheets].flatMap((s) => [...s.cssRules])
-           .filter((r) => r.media && r.media.mediaText.includes('print'))
-           .flatMap((r) => [...r.cssRules].map((x) => x.cssText)).join('\\n');
-         const st = document.createElement('style'); st.id = 'as-printed'; st.textContent = css;
-         document.head.appendChild(st); return css.length;"
+        "window.__printRules = [...document.styleSheets].flatMap((s) => [...s.cssRules])
+           .filter((r) => r.media && r.media.mediaText === 'print');
+         for (const r of window.__printRules) r.media.mediaText = 'all';
+         return window.__printRules.length;"
     } else {
-        "document.getElementById('as-printed').remove(); return 0;"
+        "for (const r of window.__printRules || []) r.media.mediaText = 'print'; return 0;"
     };
-    c.execute(script, vec![]).await.unwrap();
+    let n = c.execute(script, vec![]).await.unwrap();
+    assert!(!on || n.as_u64().unwrap_or(0) > 0, "the page has print rules");
 }
 
 async fn click(c: &Client, id: &str) {
@@ -144,11 +146,27 @@ fn browser_tournament_page() {
         )
         .await;
         assert_eq!(ranks, json!({"Ann": "1", "Bea": "T2", "Cy": "T2", "Dov": "4"}));
+        // The seeded draw's order among the tied: the one it put first plays the final.
+        let order = js(
+            &c,
+            "Object.fromEntries([...document.querySelectorAll('#standings-table tr[data-player]')].map((r) => [r.dataset.player, r.querySelector('td.tie-order').textContent]))",
+        )
+        .await;
+        assert_eq!(order[finalist.as_str()], json!("1 of 2 by seeded draw"), "{order}");
+        assert_eq!(order[other], json!("2 of 2 by seeded draw"), "{order}");
+        assert_eq!(order["Ann"], json!(""), "{order}");
         screenshot(&c, "tournament-ties").await;
 
+        // The public is not offered the officials' forms (they would answer with a token error).
+        assert_eq!(js(&c, "document.getElementById('tab-run').hidden && document.getElementById('run').hidden").await, true);
+        c.goto(&format!("{base}/tournament/{ID}#run")).await.unwrap();
+        wait_for(&c, "document.querySelectorAll('#standings-table tr[data-player]').length === 4").await;
+        assert_eq!(js(&c, "[document.getElementById('tab-run').hidden, document.querySelector('section.tab.on').id]").await, json!([true, "pairings"]));
+
         // A judge issues a penalty from the page; verification lists it.
-        click(&c, "tab-run").await;
         use_token(&c, &judge, "judge jules").await;
+        wait_for(&c, "!document.getElementById('tab-run').hidden").await;
+        click(&c, "tab-run").await;
         fill(&c, "p-player", "Dov").await;
         fill(&c, "p-reason", "slow play").await;
         c.find(Locator::Css("#run-penalty button[type=submit]")).await.unwrap().click().await.unwrap();
@@ -261,6 +279,18 @@ fn browser_tournament_page() {
         screenshot(&c, "tournament-print-by-name").await;
         as_printed(&c, false).await;
         assert_eq!(js(&c, "window.printed").await, json!(3));
+        // Printed from the dark theme: black on white paper, not black on near-black.
+        c.execute("document.documentElement.dataset.theme = 'dark'; return 0;", vec![]).await.unwrap();
+        click(&c, "print-by-table").await;
+        as_printed(&c, true).await;
+        let inks = js(&c, "['body', '#print', '#print th', '#print td'].map((q) => { const s = getComputedStyle(document.querySelector(q)); return [s.color, s.backgroundColor]; })").await;
+        for (i, ink) in inks.as_array().unwrap().iter().enumerate() {
+            assert_eq!(ink[0], json!("rgb(0, 0, 0)"), "printed text {i} in the dark theme: {inks}");
+            assert!(ink[1] == json!("rgb(255, 255, 255)") || (i > 0 && ink[1] == json!("rgba(0, 0, 0, 0)")), "printed paper {i} in the dark theme: {inks}");
+        }
+        screenshot(&c, "tournament-print-dark").await;
+        as_printed(&c, false).await;
+        c.execute("delete document.documentElement.dataset.theme; return 0;", vec![]).await.unwrap();
 
         // A phone: placings and pairings fit without sideways scrolling.
         c.close().await.unwrap();
@@ -332,6 +362,20 @@ fn browser_pod_round_prints_by_pod_and_pod_slips() {
                 assert!(row.contains(name.as_str()), "{row} lists {name}");
             }
         }
+        // Pods, seats and places: not tables, opponents and Swiss ranks, nor a Swiss policy's name.
+        let info = js(&c, "document.getElementById('t-info').textContent").await;
+        let info = info.as_str().unwrap();
+        assert!(info.contains("points by place") && !info.contains("mtr"), "{info}");
+        let labels = js(&c, "[document.getElementById('by-table').textContent, document.getElementById('print-by-table').textContent]").await;
+        assert_eq!(labels, json!(["by pod", "Print by pod"]));
+        click(&c, "by-name").await;
+        wait_for(&c, "document.getElementById('showing').textContent === 'round 1, by name'").await;
+        let heads = js(&c, "[...document.querySelectorAll('#pairings-table th')].map((h) => h.textContent)").await;
+        assert_eq!(heads, json!(["player", "pod", "pod-mates"]));
+        click(&c, "by-table").await;
+        wait_for(&c, "document.querySelectorAll('#placings-table tr[data-player]').length === 8").await;
+        let heads = js(&c, "[...document.querySelectorAll('#placings-table th')].map((h) => h.textContent)").await;
+        assert_eq!(heads, json!(["place", "player", "stage", "pod standing"]));
 
         c.execute("window.print = () => { window.printed = (window.printed || 0) + 1; }; return 0;", vec![]).await.unwrap();
         click(&c, "print-slips").await;
@@ -420,4 +464,106 @@ fn browser_tournament_page_on_a_phone() {
     });
     assert!(axe_found.is_empty(), "axe-core found serious or critical problems: {axe_found:#?}");
     drop(cd);
+}
+
+/// Issue 33's reporting and officials' forms: a player's report names the winner and waits for
+/// the opponent, who alone is offered Confirm (and a different score, a dispute); the reporter
+/// sees whom it waits for and no Confirm. An id no event holds yet is a 404 that is still the
+/// tournament page: the public sees the notice and no forms, an organizer's token the "New
+/// event" form, which creates the event.
+#[test]
+fn browser_reports_wait_for_the_opponent_and_organizers_create_events() {
+    let env = ServerEnv::new();
+    let store = env.state.store().clone();
+    let id = StreamId::new("evening").unwrap();
+    let config = ConfigV1 {
+        name: "Evening".into(),
+        game: "naruto".into(),
+        policy: Policy::Mtr,
+        rounds: RoundsPlan::Fixed(2),
+        top_cut: 0,
+        seed_commitment: None,
+    };
+    let mut first = vec![TournamentEvent::MatchFormatSet { best_of: 3 }];
+    first.extend(
+        ["Ann", "Bea", "Cy", "Dov"].map(|p| TournamentEvent::PlayerRegistered { player: p.into(), deck: None }),
+    );
+    let org = || Actor::Organizer(SIGNER.into());
+    record::create(&*store, &id, &config, org(), Timestamp(0), first).unwrap();
+    let tables = vec![table(1, "Ann", "Bea"), table(2, "Cy", "Dov")];
+    record::record(
+        &*store,
+        &id,
+        org(),
+        vec![TournamentEvent::RoundPaired { round: 1, tables, byes: vec![], round_seed: None }],
+    )
+    .unwrap();
+    let ann = env.token(Role::Player, "evening", "Ann");
+    let bea = env.token(Role::Player, "evening", "Bea");
+    let organizer = env.token(Role::Organizer, "*", SIGNER);
+    let judge = env.token(Role::Judge, "*", "jules");
+    let seeds = tempfile::tempdir().unwrap();
+    let config = ServerConfig {
+        tokens: Some(env.tokens.clone()),
+        seeds: Some(seeds.path().to_path_buf()),
+        ..ServerConfig::default()
+    };
+    let state = AppState::new(store.clone(), env.state.clock().clone(), config);
+    let cd = start_chromedriver();
+    rt().block_on(async {
+        let base = serve_app(state).await;
+        let c = connect(&cd, true).await;
+        let pending = "[...document.querySelectorAll('#pending tr[data-table]')]";
+
+        // Ann reports from her side; the report names the winner and waits for Bea.
+        c.goto(&format!("{base}/tournament/evening#results")).await.unwrap();
+        use_token(&c, &ann, "player Ann").await;
+        assert_eq!(js(&c, "document.getElementById('tab-run').hidden").await, true, "a player runs nothing");
+        fill(&c, "r-table", "1").await;
+        fill(&c, "r-score", "2-1-0").await;
+        c.find(Locator::Css("#report-form button[type=submit]")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "document.getElementById('r-status').textContent === \"waiting for your opponent's confirmation\"").await;
+        wait_for(&c, &format!("{pending}.length === 1")).await;
+        let row = js(&c, &format!("{pending}.map((r) => [r.querySelector('td.result').textContent, r.cells[3].textContent, r.cells[4].textContent, r.querySelectorAll('button').length])")).await;
+        assert_eq!(row, json!([["Ann 2-1-0 Bea · Ann won", "Ann", "waiting for Bea", 0]]), "the reporter is not offered Confirm");
+        assert_no_sideways_scroll(&c, "phone results").await;
+        screenshot(&c, "tournament-report-pending-reporter").await;
+
+        // Bea, the opponent: Confirm or a different score.
+        use_token(&c, &bea, "player Bea").await;
+        wait_for(&c, "document.querySelector('#pending button.confirm') && document.querySelector('#pending button.dispute') && document.querySelector('#pending input.dispute-score')").await;
+        assert_no_sideways_scroll(&c, "phone results, the opponent").await;
+        screenshot(&c, "tournament-report-pending-opponent").await;
+        click_css(&c, "#pending button.confirm").await;
+        wait_for(&c, "document.getElementById('r-status').textContent === 'confirmed: recorded'").await;
+        wait_for(&c, &format!("{pending}.length === 0")).await;
+        let result = js(&c, "document.querySelector('#pairings-table tr[data-table=\"1\"]').cells[5].textContent").await;
+        assert_eq!(result, json!("2-1-0"));
+
+        // A judge sees the Run event tab; a player never did.
+        use_token(&c, &judge, "judge jules").await;
+        wait_for(&c, "!document.getElementById('tab-run').hidden").await;
+
+        // An id no event holds: the notice; for the public no form, for an organizer "New event".
+        c.execute("localStorage.removeItem('kifu-token'); return 0;", vec![]).await.unwrap();
+        c.goto(&format!("{base}/tournament/brand-new")).await.unwrap();
+        wait_for(&c, "document.getElementById('role').textContent.startsWith('spectator')").await;
+        assert!(js(&c, "document.getElementById('not-found').textContent").await.as_str().unwrap().contains("brand-new"));
+        let hidden = js(&c, "['tab-run', 'run', 'run-new'].map((i) => document.getElementById(i).getClientRects().length === 0)").await;
+        assert_eq!(hidden, json!([true, true, true]), "the public is offered no form");
+        use_token(&c, &organizer, "organizer olga").await;
+        wait_for(&c, "document.getElementById('run-new').getClientRects().length > 0").await;
+        assert_eq!(js(&c, "document.getElementById('run-ongoing').getClientRects().length").await, json!(0));
+        screenshot(&c, "tournament-new-event").await;
+        fill(&c, "n-name", "Brand new").await;
+        click_css(&c, "#run-new button[type=submit]").await;
+        wait_for(&c, "document.getElementById('t-name').textContent === 'Brand new' && !document.getElementById('not-found')").await;
+        assert_eq!(js(&c, "document.getElementById('run-new').hidden").await, true);
+        c.close().await.unwrap();
+    });
+    drop(cd);
+}
+
+async fn click_css(c: &Client, css: &str) {
+    c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
 }

@@ -40,6 +40,18 @@ fn unknown_ids_are_404_pages() {
             let text = String::from_utf8(body).unwrap();
             assert!(text.contains("id=\"not-found\"") && !text.contains("kifu streams"), "{uri}: {text}");
         }
+        // An id no stream holds is still the tournament page (its "New event" form shows for an
+        // organizer's token); a game's id or a bad one is the plain page.
+        let (_, _, body) = raw(&app, "/tournament/no-such-cup", &[]).await;
+        assert!(String::from_utf8(body).unwrap().contains("id=\"run-new\""), "the form to create it");
+        for uri in ["/tournament/naruto-physical", "/tournament/..%2Fx"] {
+            let (status, _, body) = raw(&app, uri, &[]).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+            assert!(!String::from_utf8(body).unwrap().contains("run-new"), "{uri}: no form to create over it");
+        }
+        let (status, _, body) = raw(&app, "/tournament/%3Cscript%3E", &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(!String::from_utf8(body).unwrap().contains("<script>"), "the id is escaped");
         let (status, _, body) = raw(&app, "/replay/%3Cscript%3E", &[]).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
         assert!(!String::from_utf8(body).unwrap().contains("<script>"), "the id is escaped");

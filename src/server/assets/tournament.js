@@ -24,10 +24,11 @@
 
   const showError = (e) => ($("error").textContent = e ? String(e.message || e) : "");
 
-  // Who the token is (/whoami): a match's players and the event's officials start its games.
-  let who = null;
-  const mayStart = (players) =>
-    who && who.role !== "public" && (who.scope === "*" || who.scope === id) && (who.role !== "player" || players.includes(who.name));
+  // A match's players and the event's officials start its games.
+  const mayStart = (players) => {
+    const w = kifu.who();
+    return official() || (w.role === "player" && w.scope === id && players.includes(w.name));
+  };
 
   // "Start game": the table's next game, created bound to it with the registered lists, opened
   // on its page in record mode; the game still in play is opened instead.
@@ -370,7 +371,6 @@
 
   async function loadAll() {
     try {
-      who = await api("/whoami").catch(() => null);
       let s;
       try {
         s = await api(`/tournaments/${enc}`);

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use kifu::game::{record, Game, GameEntry};
 use kifu::games::lc::Lc;
+use kifu::games::vanguard::Vanguard;
 use kifu::log::envelope::{MatchBinding, MatchPlace, StreamId, Timestamp};
 use kifu::server::tokens::Role;
 use kifu::store::Store;
@@ -81,12 +82,12 @@ pub(super) async fn grown(store: &dyn Store, stream: &StreamId, len: u64) -> u64
 }
 
 /// Screenshots of record mode, once each: the options list on both screens, the card picker.
-async fn shots(sessions: &[Client], shot: &mut Vec<&'static str>, name: &'static str, seat: usize) {
+async fn shots(sessions: &[Client], shot: &mut Vec<String>, name: String, seat: usize) {
     if shot.contains(&name) {
         return;
     }
+    screenshot(&sessions[seat], &name).await;
     shot.push(name);
-    screenshot(&sessions[seat], name).await;
 }
 
 /// Seat 0's player on a phone, seat 1's on a desktop, each on the game's page with their own
@@ -118,28 +119,42 @@ async fn tap_values(c: &Client, params: &BTreeMap<String, Value>) {
 
 #[test]
 fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
+    record_on_the_page::<Lc>("lc", true);
+}
+
+#[test]
+fn browser_two_players_record_a_whole_vanguard_game_on_the_table_page() {
+    record_on_the_page::<Vanguard>("vanguard", false);
+}
+
+/// The agent's game of `G` recorded on two pages, as described at the top of this file; `lc`
+/// marks the game whose last action is known to ask before it ends the game.
+fn record_on_the_page<G: Game>(game: &str, lc: bool) {
     let env = ServerEnv::new();
     let cd = start_chromedriver();
     let axe = axe_source();
     let store = env.state.store().clone();
-    let tid = "lc-table";
+    let tid = format!("{game}-table");
+    let tid = tid.as_str();
+    // LC's screenshots keep their names; another game's carry its name.
+    let prefix = if lc { "table".to_string() } else { format!("table-{game}") };
     let players: Vec<String> = ["ana", "rui"].iter().map(|s| s.to_string()).collect();
-    open_match_of(&*store, tid, "lc", &players);
-    let (config, events) = recordable::<Lc>(&players);
+    open_match_of(&*store, tid, game, &players);
+    let (config, events) = recordable::<G>(&players);
     let stream = StreamId::new(&format!("{tid}-r1-g1")).unwrap();
     let bound = MatchBinding { tournament: StreamId::new(tid).unwrap(), round: 1, place: MatchPlace::Table(1) };
-    record::create_bound::<Lc>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
+    record::create_bound::<G>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
     let tokens: Vec<String> = players.iter().map(|p| env.token(Role::Player, tid, p)).collect();
     rt().block_on(async {
         let base = serve_app(env.state.clone()).await;
         let sessions = open_sessions(&cd, &format!("{base}/replay/{stream}"), &tokens, &players).await;
-        let mut state = Lc::setup(&config).unwrap();
+        let mut state = G::setup(&config).unwrap();
         let (mut len, mut played, mut with_param) = (0u64, 0usize, 0usize);
         let (mut shot, mut waiting_seen, mut axed) = (Vec::new(), false, false);
         let mut axe_found: Vec<String> = Vec::new();
         let mut ended_by_confirm = false;
         while played < events.len() {
-            let (id, seat, params) = option_for::<Lc>(&state, len, &events[played]);
+            let (id, seat, params) = option_for::<G>(&state, len, &events[played]);
             let (seat, c) = (usize::from(seat), &sessions[usize::from(seat)]);
             let button = format!("[data-option={}]", quoted(&id));
             wait_for(c, &format!("document.querySelector({})", json!(button))).await;
@@ -156,9 +171,9 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
                 wait_for(other, &format!("{status}.includes({})", json!(says))).await;
                 waiting_seen = true;
             }
-            if played > 12 && !shot.contains(&"table-desktop-options") {
-                shots(&sessions, &mut shot, "table-phone-options", 0).await;
-                shots(&sessions, &mut shot, "table-desktop-options", 1).await;
+            if played > 12 && !shot.contains(&format!("{prefix}-desktop-options")) {
+                shots(&sessions, &mut shot, format!("{prefix}-phone-options"), 0).await;
+                shots(&sessions, &mut shot, format!("{prefix}-desktop-options"), 1).await;
                 assert_touch_targets(&sessions[0], "the phone's options").await;
                 axe_check(&sessions[1], &axe, "record mode's options", &mut axe_found).await;
             }
@@ -170,8 +185,8 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
             }
             if !params.is_empty() {
                 with_param += 1;
-                tap_values(c, &params).await;
-                let name = if seat == 0 { "table-phone-parameter" } else { "table-desktop-parameter" };
+                // The picker as it opens, before a value is tapped (one value records at once).
+                let name = format!("{prefix}-{}-parameter", if seat == 0 { "phone" } else { "desktop" });
                 shots(&sessions, &mut shot, name, seat).await;
                 if seat == 0 && !axed {
                     assert_touch_targets(c, "the phone's parameter picker").await;
@@ -179,6 +194,7 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
                     axe_check(c, &axe, "record mode's parameter picker", &mut axe_found).await;
                     axed = true;
                 }
+                tap_values(c, &params).await;
                 // Several values need the option's Record button (in the list's place); one value
                 // is recorded by its tap.
                 let values: usize = params.values().map(|v| v.as_array().map_or(1, Vec::len)).sum();
@@ -188,23 +204,23 @@ fn browser_two_players_record_a_whole_lc_game_on_the_table_page() {
             }
             let now = grown(&*store, &stream, len).await;
             for e in &events[played..played + (now - len) as usize] {
-                Lc::ledger_mut(&mut state).at(len);
-                state = Lc::apply(state, e);
+                G::ledger_mut(&mut state).at(len);
+                state = G::apply(state, e);
                 len += 1;
                 played += 1;
             }
         }
         assert!(with_param > 0, "the game had parameter picks");
-        assert!(ended_by_confirm, "the action that ended the game asked first");
+        assert!(ended_by_confirm || !lc, "the action that ended the game asked first");
         assert!(waiting_seen, "a page said whom the game waits for");
         assert!(axe_found.is_empty(), "accessibility violations in record mode: {axe_found:#?}");
-        assert!(shot.contains(&"table-phone-options"), "screenshots taken: {shot:?}");
+        assert!(shot.contains(&format!("{prefix}-phone-options")), "screenshots taken: {shot:?}");
         let c = &sessions[0];
         wait_for(c, "document.getElementById('record-status').textContent === 'The game is over.'").await;
         wait_for(&sessions[1], "document.getElementById('record-status').textContent === 'The game is over.'").await;
         assert_no_sideways_scroll(c, "the phone's finished game").await;
-        screenshot(c, "table-phone-over").await;
-        let loaded = record::load::<Lc>(&*store, &stream).unwrap();
+        screenshot(c, &format!("{prefix}-phone-over")).await;
+        let loaded = record::load::<G>(&*store, &stream).unwrap();
         let got: Vec<_> = loaded
             .steps
             .iter()

@@ -1,6 +1,6 @@
-//! The table page (issue 30's first slice): two players, each in a headless Chromium session of
-//! their own with their own token (one on a 390×844 phone, one on a desktop), record a whole
-//! physical LC game on `/replay/GAME` by tapping the `[data-option]` controls the page shows
+//! The table page: two players, each in a headless Chromium session of their own with their own
+//! token (one on a 390×844 phone, one on a desktop), record a whole physical LC game (and a
+//! Vanguard game) on `/replay/GAME` by tapping the `[data-option]` controls the page shows
 //! (and, for a parameter, the `[data-param]` values the agent's event carries) until the game
 //! ends. The log equals the agent's game event for event, neither page ever offered the other
 //! seat's options, the page not awaited said whom the game waited for, both said when it was

@@ -212,7 +212,8 @@ fn record_on_the_page<G: Game>(game: &str, lc: bool) {
         }
         assert!(with_param > 0, "the game had parameter picks");
         assert!(ended_by_confirm || !lc, "the action that ended the game asked first");
-        assert!(waiting_seen, "a page said whom the game waits for");
+        // (A Vanguard seat always has something to pick: no page of it ever waits.)
+        assert!(waiting_seen || !lc, "a page said whom the game waits for");
         assert!(axe_found.is_empty(), "accessibility violations in record mode: {axe_found:#?}");
         assert!(shot.contains(&format!("{prefix}-phone-options")), "screenshots taken: {shot:?}");
         let c = &sessions[0];

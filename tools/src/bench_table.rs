@@ -357,9 +357,10 @@ fn main() {
         "first options cold (ms)",
         "first options warm (ms)",
     ]);
+    let mut unmeasured = Vec::new();
     for r in rows {
         if !r.note.is_empty() {
-            t.add_row(vec![r.game.to_string(), r.seats.to_string(), format!("not measured: {}", r.note)]);
+            unmeasured.push(format!("{}: {}", r.game, r.note));
             continue;
         }
         t.add_row(vec![
@@ -381,4 +382,7 @@ fn main() {
         "Each game recorded through /replay/GAME in record mode, one Chromium per seat on loopback; first options over Chromium throttling ({LATENCY_MS} ms latency, 1 Mbit/s)"
     );
     println!("{t}");
+    for u in unmeasured {
+        println!("not measured: {u}");
+    }
 }

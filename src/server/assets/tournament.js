@@ -385,6 +385,7 @@
       showRun(false);
       if ($("not-found")) $("not-found").remove();
       format = s.format;
+      $("run-pair").textContent = format === "pods" ? "Seat the next pod round" : "Pair next Swiss round";
       $("t-name").textContent = s.name;
       document.title = s.name + " · kifu";
       $("t-info").textContent =

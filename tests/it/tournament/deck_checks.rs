@@ -116,7 +116,7 @@ fn a_deck_check_records_a_match_or_how_many_cards_differ_and_keeps_which_private
     assert_eq!(events(&env, "dc"), before, "nothing written");
 
     // A list changes after the lock only with a judge and a reason; then checks compare with it.
-    let err = env.fails(&["tournament", "deck", "dc", "ana", file.to_str().unwrap()]);
+    let err = env.fails(&["tournament", "deck", "dc", "ana", &deck("lc-rui.deck")]);
     assert!(err.contains("TOUR-DECK-2"), "{err}");
     let err =
         env.fails(&["tournament", "deck-change", "dc", "ana", &deck("lc-rui.deck"), "--judge", "jin", "--reason", " "]);

@@ -103,3 +103,108 @@ pub async fn show(
         t.loaded.state.player(&player).and_then(|i| t.loaded.state.players.get(i)).and_then(|p| p.deck_list);
     Ok(Json(json!({ "player": player, "commitment": commitment, "list": list })))
 }
+
+#[derive(Deserialize)]
+pub struct ChangeBody {
+    /// The new list, in the game's deck-list format.
+    pub list: String,
+    /// Why the list changes after the lock (required, on the record).
+    pub reason: String,
+}
+
+/// `POST /tournaments/{id}/decks/{player}/change`: a judge or organizer changes a registered
+/// list after the lock, with a reason (`DeckListChanged`, the token's holder as the judge).
+pub async fn change(
+    State(state): State<AppState>,
+    Path((id, player)): Path<(String, String)>,
+    caller: Caller,
+    J(body): J<ChangeBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = super::tournaments::official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let player = crate::tournament::rules::resolve(&t.loaded.state, &player)?;
+    if body.list.len() > DECK_LIST_MAX {
+        return Err(AppError::BadRequest(format!("a deck list has at most {DECK_LIST_MAX} bytes")));
+    }
+    let game = t.loaded.config.game.clone();
+    let driver = crate::games::driver(&game)
+        .ok_or_else(|| AppError::Refused(format!("this server does not record {game}: it cannot check the list")))?;
+    let dir = data_dir(&state)?;
+    let store = state.store().clone();
+    let sid = t.id.clone();
+    let name = player.clone();
+    let (head, commitment) = tokio::task::spawn_blocking(move || {
+        driver
+            .check_deck(&body.list, None)
+            .map_err(|e| AppError::Refused(format!("{name}'s deck list is not legal for {game}: {e}")))?;
+        let salt = Commitment(rand::random::<[u8; 32]>());
+        let actor = super::tournaments::actor_of(&g);
+        crate::tournament::ops::change_deck(&*store, &dir, &sid, &name, &body.list, &salt, &g.name, &body.reason, actor)
+            .map_err(AppError::from)
+    })
+    .await??;
+    let answer = json!({
+        "player": player,
+        "commitment": commitment,
+        "events": head.len,
+        "head": head.hash.to_hex().to_string(),
+    });
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+#[derive(Deserialize)]
+pub struct CheckBody {
+    pub player: String,
+    /// The deck as presented, written out as a list.
+    pub list: String,
+    /// Default: the latest round.
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+}
+
+/// `POST /tournaments/{id}/deck-checks`: a judge's deck check (the token's holder as the judge,
+/// the server's clock as the time). The answer (to the judge) lists the differing cards; the
+/// log keeps only whether the deck matched and how many cards differ.
+pub async fn check(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    J(body): J<CheckBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let g = super::tournaments::official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let player = crate::tournament::rules::resolve(&t.loaded.state, &body.player)?;
+    if body.list.len() > DECK_LIST_MAX {
+        return Err(AppError::BadRequest(format!("a deck list has at most {DECK_LIST_MAX} bytes")));
+    }
+    let round = body
+        .round
+        .or(t.loaded.state.rounds.last().map(|r| r.round))
+        .ok_or_else(|| AppError::BadRequest("no round is paired yet: a deck check is in a round".into()))?;
+    let dir = data_dir(&state)?;
+    let store = state.store().clone();
+    let sid = t.id.clone();
+    let name = player.clone();
+    let at = state.clock().now();
+    let table = body.table;
+    let done = tokio::task::spawn_blocking(move || {
+        let salt = Commitment(rand::random::<[u8; 32]>());
+        let actor = super::tournaments::actor_of(&g);
+        crate::tournament::ops::deck_check(
+            &*store, &dir, &sid, &name, round, table, at, &g.name, &body.list, &salt, actor,
+        )
+        .map_err(AppError::from)
+    })
+    .await??;
+    let answer = json!({
+        "check": done.check,
+        "player": player,
+        "round": round,
+        "table": table,
+        "matches": done.differences.is_empty(),
+        "differences": done.differences,
+        "events": done.head.len,
+        "head": done.head.hash.to_hex().to_string(),
+    });
+    Ok((StatusCode::CREATED, Json(answer)))
+}

@@ -106,6 +106,8 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}/drops", post(tournaments::drop_player))
         .route("/tournaments/{id}/decks", post(decks::register))
         .route("/tournaments/{id}/decks/{player}", get(decks::show))
+        .route("/tournaments/{id}/decks/{player}/change", post(decks::change))
+        .route("/tournaments/{id}/deck-checks", post(decks::check))
         .route("/tournaments/{id}/penalties", get(judging::history).post(tournaments::penalty))
         .route("/tournaments/{id}/infractions", get(judging::infractions))
         .route("/tournaments/{id}/calls", get(judging::list).post(judging::open))

@@ -479,6 +479,37 @@ pub enum TournamentEvent {
         by: String,
         reason: String,
     },
+    /// A judge or organizer (`judge`) changed `player`'s registered list after the lock, with a
+    /// reason: `commitment` seals the new list as `DeckListRegistered` does (kept privately).
+    DeckListChanged {
+        player: String,
+        commitment: Commitment,
+        judge: String,
+        reason: String,
+    },
+    /// `judge` checked `player`'s deck against their registered list in round `round` (at
+    /// `table`, if the check was at one). Deck checks are numbered 1, 2, ... The public log
+    /// says only whether the deck matched and how many cards differ; which cards is a private
+    /// note sealed by `DeckCheckResult::Differs::differences` (see [`deck_check_key`]).
+    DeckChecked {
+        round: u32,
+        table: Option<u32>,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+        judge: String,
+        player: String,
+        result: DeckCheckResult,
+    },
+}
+
+/// What a deck check found. Stored format: variants are only appended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum DeckCheckResult {
+    /// The deck is the registered list.
+    Matches,
+    /// `cards` cards differ (the sum of each card's count difference); `differences` commits
+    /// to the list of differences, kept privately with the lists.
+    Differs { cards: u32, differences: Commitment },
 }
 
 impl TournamentEvent {
@@ -544,6 +575,12 @@ impl TournamentEvent {
                 check_name(|| "the override's author".into(), by)?;
                 reason(r)
             }
+            TournamentEvent::DeckListChanged { player: p, judge: j, reason: r, .. } => {
+                player(p)?;
+                judge(j)?;
+                reason(r)
+            }
+            TournamentEvent::DeckChecked { player: p, judge: j, .. } => player(p).and_then(|_| judge(j)),
             TournamentEvent::ResultReported { .. }
             | TournamentEvent::PodResultReported { .. }
             | TournamentEvent::SeedRevealed { .. }
@@ -697,6 +734,8 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::AppealLodged { .. } => "appeal lodged",
         TournamentEvent::AppealDecided { .. } => "appeal decided",
         TournamentEvent::PairingOverridden { .. } => "pairing overridden",
+        TournamentEvent::DeckListChanged { .. } => "deck list changed",
+        TournamentEvent::DeckChecked { .. } => "deck checked",
     }
 }
 
@@ -704,4 +743,9 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
 /// one player cannot be passed off as another's.
 pub fn deck_list_key(player: &str) -> String {
     format!("deck-list/{player}")
+}
+
+/// The key a deck check's private differences are sealed under: one per check.
+pub fn deck_check_key(check: u32) -> String {
+    format!("deck-check/{check}")
 }

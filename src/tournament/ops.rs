@@ -311,3 +311,160 @@ pub fn register_deck(
     let (head, _) = record::record(store, id, actor, vec![event])?;
     Ok((head, commitment))
 }
+
+/// Records a judge's change to `player`'s registered list (after the lock): the new list is
+/// kept privately first, then `DeckListChanged` records its commitment, the judge and reason.
+#[allow(clippy::too_many_arguments)]
+pub fn change_deck(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    player: &str,
+    text: &str,
+    salt: &Secret,
+    judge: &str,
+    reason: &str,
+    actor: Actor,
+) -> Result<(Head, Commitment), TournamentError> {
+    let (mut state, _) = record::load_state(store, id)?;
+    let name = super::rules::resolve(&state, player)?;
+    let commitment = crate::game::commit::seal_choice(&super::events::deck_list_key(&name), text, salt);
+    let event = TournamentEvent::DeckListChanged {
+        player: name.clone(),
+        commitment,
+        judge: judge.trim().to_string(),
+        reason: reason.trim().to_string(),
+    };
+    event.check_text().map_err(|e| TournamentError::Input(e.to_string()))?;
+    record::check_all(&mut state, std::slice::from_ref(&event))?;
+    save_deck_list(data_dir, id, &name, text, salt)?;
+    let (head, _) = record::record(store, id, actor, vec![event])?;
+    Ok((head, commitment))
+}
+
+/// One card whose count differs between the registered list and the deck presented.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CardDifference {
+    pub card: String,
+    pub registered: u32,
+    pub presented: u32,
+}
+
+/// Card counts of a deck list: each non-empty line is `N card`, `Nx card` or `card` (one);
+/// lines starting with `#` or `//` are comments. Names compare ignoring case and spacing.
+fn card_counts(text: &str) -> std::collections::BTreeMap<String, (String, u32)> {
+    let mut out: std::collections::BTreeMap<String, (String, u32)> = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+            continue;
+        }
+        let (n, card) = match line.split_once(char::is_whitespace) {
+            Some((n, rest)) => match n.trim_end_matches(['x', 'X']).parse::<u32>() {
+                Ok(n) => (n, rest.trim()),
+                Err(_) => (1, line),
+            },
+            None => (1, line),
+        };
+        let key = super::state::fold_name(card);
+        let e = out.entry(key).or_insert_with(|| (card.to_string(), 0));
+        e.1 = e.1.saturating_add(n);
+    }
+    out
+}
+
+/// The cards whose counts differ between `registered` and `presented`, by card name.
+pub fn deck_differences(registered: &str, presented: &str) -> Vec<CardDifference> {
+    let r = card_counts(registered);
+    let p = card_counts(presented);
+    let mut keys: Vec<&String> = r.keys().chain(p.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter_map(|k| {
+            let (rn, rc) = r.get(k).map(|(n, c)| (n.as_str(), *c)).unwrap_or(("", 0));
+            let (pn, pc) = p.get(k).map(|(n, c)| (n.as_str(), *c)).unwrap_or(("", 0));
+            (rc != pc).then(|| CardDifference {
+                card: if rn.is_empty() { pn.to_string() } else { rn.to_string() },
+                registered: rc,
+                presented: pc,
+            })
+        })
+        .collect()
+}
+
+/// Where a deck check's private differences are kept (beside the lists).
+pub fn deck_check_path(data_dir: &Path, id: &StreamId, check: u32) -> PathBuf {
+    data_dir.join("tournament-decks").join(id.as_str()).join(format!("check-{check}.diff"))
+}
+
+/// What a recorded deck check gives back: its number, the public result, and the differences
+/// (private: for the judges).
+#[derive(Clone, Debug)]
+pub struct DeckCheckDone {
+    pub head: Head,
+    pub check: u32,
+    pub result: super::events::DeckCheckResult,
+    pub differences: Vec<CardDifference>,
+}
+
+/// A deck check: compares the deck `presented` with `player`'s registered list (refused, with
+/// nothing written, when they registered none), keeps the differences privately, sealed, and
+/// records `DeckChecked` with only whether it matched and how many cards differ.
+#[allow(clippy::too_many_arguments)]
+pub fn deck_check(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    player: &str,
+    round: u32,
+    table: Option<u32>,
+    at: crate::log::envelope::Timestamp,
+    judge: &str,
+    presented: &str,
+    salt: &Secret,
+    actor: Actor,
+) -> Result<DeckCheckDone, TournamentError> {
+    use super::events::DeckCheckResult;
+    let (mut state, _) = record::load_state(store, id)?;
+    let name = super::rules::resolve(&state, player)?;
+    let has_list = state.player(&name).and_then(|i| state.players.get(i)).and_then(|p| p.deck_list).is_some();
+    if !has_list {
+        return Err(TournamentError::Input(format!(
+            "{name} has registered no deck list for {id}: there is nothing to check the deck against (TOUR-DECK-4)"
+        )));
+    }
+    let registered = load_deck_list(data_dir, id, &state, &name)?;
+    let differences = deck_differences(&registered, presented);
+    let check = state.deck_checks.len() as u32 + 1;
+    let text: String = differences
+        .iter()
+        .map(|d| format!("{}: registered {}, presented {}\n", d.card, d.registered, d.presented))
+        .collect();
+    let result = if differences.is_empty() {
+        DeckCheckResult::Matches
+    } else {
+        let cards = differences.iter().map(|d| d.registered.abs_diff(d.presented)).fold(0u32, u32::saturating_add);
+        let differences = crate::game::commit::seal_choice(&super::events::deck_check_key(check), &text, salt);
+        DeckCheckResult::Differs { cards, differences }
+    };
+    let event = TournamentEvent::DeckChecked {
+        round,
+        table,
+        at,
+        judge: judge.trim().to_string(),
+        player: name.clone(),
+        result: result.clone(),
+    };
+    event.check_text().map_err(|e| TournamentError::Input(e.to_string()))?;
+    record::check_all(&mut state, std::slice::from_ref(&event))?;
+    if !differences.is_empty() {
+        let p = deck_check_path(data_dir, id, check);
+        if let Some(d) = p.parent() {
+            crate::store::private_dir(d).map_err(|e| io("create", d, e))?;
+        }
+        crate::store::write_private_atomic(&p, format!("{salt}\n{text}").as_bytes()).map_err(|e| io("write", &p, e))?;
+    }
+    let (head, _) = record::record(store, id, actor, vec![event])?;
+    Ok(DeckCheckDone { head, check, result, differences })
+}

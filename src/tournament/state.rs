@@ -153,6 +153,21 @@ pub struct Tournament {
     pub head_judge: Option<String>,
     /// Pairings changed by hand: (round, by, reason).
     pub overrides: Vec<(u32, String, String)>,
+    /// Deck checks in the order recorded (check `n` is `deck_checks[n - 1]`).
+    pub deck_checks: Vec<DeckCheck>,
+    /// Deck lists changed after the lock: (player, judge, reason).
+    pub deck_changes: Vec<(String, String, String)>,
+}
+
+/// A deck check on the record (the public part: matched, or how many cards differ).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckCheck {
+    pub round: u32,
+    pub table: Option<u32>,
+    pub at: crate::log::envelope::Timestamp,
+    pub judge: String,
+    pub player: String,
+    pub result: super::events::DeckCheckResult,
 }
 
 /// Case- and space-insensitive form of a player's name.

@@ -635,6 +635,7 @@ fn every_registered_game_runs_a_verified_swiss_event() {
 
 mod binding;
 mod decide;
+mod deck_checks;
 mod exchange;
 mod judging;
 mod pods;

@@ -594,3 +594,155 @@ pub fn run_override(ctx: &Context, a: OverrideArgs, json: bool) -> Result<ExitCo
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// The largest deck-list file the deck commands read (a 60-card list is a few kilobytes).
+const DECK_FILE_MAX: u64 = 64 * 1024;
+
+fn read_deck_file(p: &std::path::Path) -> Result<String> {
+    let size = std::fs::metadata(p).map_err(|e| anyhow!("cannot read {}: {e}", p.display()))?.len();
+    if size > DECK_FILE_MAX {
+        bail!("{} has {size} bytes: a deck list has at most {DECK_FILE_MAX}", p.display());
+    }
+    std::fs::read_to_string(p).map_err(|e| anyhow!("cannot read {}: {e}", p.display()))
+}
+
+/// Deck changes and checks are a judge's or organizer's: a player actor is refused.
+fn official_actor(actor: &Actor, what: &str) -> Result<()> {
+    if matches!(actor, Actor::Player(_) | Actor::System) {
+        bail!("{what} is a judge's or organizer's (--actor judge:NAME or organizer:NAME), not {actor}'s");
+    }
+    Ok(())
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DeckChangeArgs {
+    pub id: StreamId,
+    /// The player, as registered.
+    pub player: String,
+    /// The new deck-list file, in the game's deck-list format.
+    pub file: std::path::PathBuf,
+    /// The judge who allows the change.
+    #[arg(long)]
+    pub judge: String,
+    /// Why (required; on the record).
+    #[arg(long)]
+    pub reason: String,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+/// `kifu tournament deck-change`: a judge changes a registered list after the lock, with a reason.
+pub fn run_deck_change(ctx: &Context, a: DeckChangeArgs, json: bool) -> Result<ExitCode> {
+    official_actor(&a.actor, "changing a registered deck list")?;
+    let text = read_deck_file(&a.file)?;
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    if let Some(driver) = kifu::games::driver(&loaded.config.game) {
+        driver
+            .check_deck(&text, None)
+            .map_err(|e| anyhow!("{}'s deck is not legal for {}: {e}", a.player, loaded.config.game))?;
+    }
+    let salt = kifu::game::commit::Commitment(rand::random::<[u8; 32]>());
+    let (head, commitment) = kifu::tournament::ops::change_deck(
+        &store,
+        &ctx.data_dir,
+        &a.id,
+        &a.player,
+        &text,
+        &salt,
+        &a.judge,
+        &a.reason,
+        a.actor,
+    )?;
+    if json {
+        output::print_json(&json!({"player": a.player, "commitment": commitment, "head": head.hash.to_hex()}))?;
+    } else {
+        println!(
+            "{}'s deck list changed by {} ({}); commitment {commitment}",
+            a.player,
+            a.judge.trim(),
+            a.reason.trim()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DeckCheckArgs {
+    pub id: StreamId,
+    /// The player whose deck is checked.
+    pub player: String,
+    /// The deck as presented, written out as a deck list (the game's deck-list format).
+    pub file: std::path::PathBuf,
+    /// The judge who checked it.
+    #[arg(long)]
+    pub judge: String,
+    /// Default: the latest round.
+    #[arg(long)]
+    pub round: Option<u32>,
+    /// The table (or pod) the check was at, if any.
+    #[arg(long)]
+    pub table: Option<u32>,
+    /// When (RFC 3339), for a check entered afterwards; default now.
+    #[arg(long)]
+    pub at: Option<String>,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+/// `kifu tournament deck-check`: compares the presented deck with the registered list; the log
+/// records whether it matched and how many cards differ, the differences stay with the judges.
+pub fn run_deck_check(ctx: &Context, a: DeckCheckArgs, json: bool) -> Result<ExitCode> {
+    official_actor(&a.actor, "a deck check")?;
+    let text = read_deck_file(&a.file)?;
+    let at = at(ctx, &a.at)?;
+    let store = ctx.open_store()?;
+    let (state, _) = record::load_state(&store, &a.id)?;
+    let round = match a.round {
+        Some(r) => r,
+        None => state
+            .rounds
+            .last()
+            .map(|r| r.round)
+            .ok_or_else(|| anyhow!("no round is paired: a deck check is in a round"))?,
+    };
+    let salt = kifu::game::commit::Commitment(rand::random::<[u8; 32]>());
+    let done = kifu::tournament::ops::deck_check(
+        &store,
+        &ctx.data_dir,
+        &a.id,
+        &a.player,
+        round,
+        a.table,
+        at,
+        &a.judge,
+        &text,
+        &salt,
+        a.actor,
+    )?;
+    let cards = match &done.result {
+        kifu::tournament::events::DeckCheckResult::Matches => 0,
+        kifu::tournament::events::DeckCheckResult::Differs { cards, .. } => *cards,
+    };
+    if json {
+        output::print_json(&json!({
+            "check": done.check,
+            "player": a.player,
+            "round": round,
+            "table": a.table,
+            "matches": done.differences.is_empty(),
+            "cards": cards,
+            "differences": done.differences,
+            "head": done.head.hash.to_hex(),
+        }))?;
+    } else if done.differences.is_empty() {
+        println!("deck check {}: {}'s deck matches the registered list", done.check, a.player);
+    } else {
+        println!("deck check {}: {}'s deck differs from the registered list by {cards} card(s):", done.check, a.player);
+        for d in &done.differences {
+            println!("  {}: registered {}, presented {}", d.card, d.registered, d.presented);
+        }
+        println!("a penalty is recorded apart: `kifu tournament penalty ... --reason \"deck check {}\"`", done.check);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -38,6 +38,11 @@ pub enum Command {
     /// Register a player's deck list: checked by the game's deck rules, kept private, its
     /// commitment recorded. Games created from a pairing take the players' registered lists.
     Deck(manage::DeckArgs),
+    /// A judge changes a player's registered deck list after the lock, with a reason.
+    DeckChange(judging::DeckChangeArgs),
+    /// A deck check: the deck presented (as a list file) against the registered list; the log
+    /// says whether it matched and how many cards differ, the differences stay with the judges.
+    DeckCheck(judging::DeckCheckArgs),
     /// Pair the next Swiss round from the seed and the standings; prints the pairings.
     Pair(rounds::PairNextArgs),
     /// Report (or, as a judge, correct) a match result, linking the games played.
@@ -112,6 +117,8 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Register(a) => manage::run_register(ctx, a, json),
         Command::Drop(a) => manage::run_drop(ctx, a, json),
         Command::Deck(a) => manage::run_deck(ctx, a, json),
+        Command::DeckChange(a) => judging::run_deck_change(ctx, a, json),
+        Command::DeckCheck(a) => judging::run_deck_check(ctx, a, json),
         Command::Pair(a) => rounds::run_pair(ctx, a, json),
         Command::Report(a) => rounds::run_report(ctx, a, json),
         Command::Standings(a) => show::run_standings(ctx, a, json),

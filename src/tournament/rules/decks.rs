@@ -28,3 +28,73 @@ pub(super) fn registered(state: &mut Tournament, player: &str, commitment: Commi
         p.deck_list = Some(commitment);
     }
 }
+
+/// TOUR-DECK-3 for `DeckListChanged`: a judge or organizer changes a registered list, with a
+/// reason (before the lock, the player simply registers again).
+pub(super) fn check_change(state: &Tournament, player: &str, judge: &str, reason: &str, v: &mut Vec<Violation>) {
+    match state.player(player).and_then(|i| state.players.get(i)) {
+        None => v.push(Violation::new("TOUR-DECK-1", state.unknown(player))),
+        Some(p) if p.deck_list.is_none() => v.push(Violation::new(
+            "TOUR-DECK-3",
+            format!("{player} has registered no deck list: there is nothing to change (register one)"),
+        )),
+        Some(_) => {}
+    }
+    super::judge_and_reason("TOUR-DECK-3", "a deck list change", judge, reason, v);
+}
+
+/// TOUR-DECK-4 for `DeckChecked`: a paired round (and one of its tables, if named, the
+/// player's), a judge, and a player with a registered list to compare with.
+pub(super) fn check_deck_check(
+    state: &Tournament,
+    round: u32,
+    table: Option<u32>,
+    judge: &str,
+    player: &str,
+    v: &mut Vec<Violation>,
+) {
+    let who = state.player(player);
+    match who.and_then(|i| state.players.get(i)) {
+        None => v.push(Violation::new("TOUR-DECK-1", state.unknown(player))),
+        Some(p) if p.deck_list.is_none() => v.push(Violation::new(
+            "TOUR-DECK-4",
+            format!("{player} has registered no deck list: there is nothing to check the deck against"),
+        )),
+        Some(_) => {}
+    }
+    if judge.trim().is_empty() {
+        v.push(Violation::new("TOUR-DECK-4", "a deck check names the judge"));
+    }
+    let Some(r) = state.rounds.iter().find(|r| r.round == round) else {
+        v.push(Violation::new(
+            "TOUR-DECK-4",
+            format!("round {round} is not paired: a deck check is in a paired round"),
+        ));
+        return;
+    };
+    if let (Some(t), Some(i)) = (table, who) {
+        let seated = r.tables.iter().find(|x| x.table == t).map(|x| x.a == i || x.b == i);
+        let seated = seated.or_else(|| r.pods.iter().find(|x| x.pod == t).map(|x| x.seats.contains(&i)));
+        match seated {
+            None => v.push(Violation::new("TOUR-DECK-4", format!("round {round} has no table {t}"))),
+            Some(false) => {
+                v.push(Violation::new("TOUR-DECK-4", format!("{player} does not sit at table {t} in round {round}")))
+            }
+            Some(true) => {}
+        }
+    }
+}
+
+/// The check is on the record: (round, table, judge, player, result).
+pub(super) fn checked(state: &mut Tournament, event: &crate::tournament::events::TournamentEvent) {
+    if let crate::tournament::events::TournamentEvent::DeckChecked { round, table, at, judge, player, result } = event {
+        state.deck_checks.push(crate::tournament::state::DeckCheck {
+            round: *round,
+            table: *table,
+            at: *at,
+            judge: judge.clone(),
+            player: player.clone(),
+            result: result.clone(),
+        });
+    }
+}

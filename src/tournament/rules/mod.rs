@@ -47,6 +47,14 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-REG-5", "a player drops once, after the current round"),
     ("TOUR-DECK-1", "a deck list is registered for a registered player who has not dropped"),
     ("TOUR-DECK-2", "deck lists are registered before round 1 is paired: a list is locked once play starts"),
+    (
+        "TOUR-DECK-3",
+        "a registered deck list is changed after the lock only by a judge or organizer, who gives the reason",
+    ),
+    (
+        "TOUR-DECK-4",
+        "a deck check names the judge, a paired round (and the player's table), and a player with a registered list",
+    ),
     ("TOUR-PAIR-1", "rounds are paired in order: the next round's number"),
     ("TOUR-PAIR-2", "a round is paired only when every match of the previous round has a result"),
     ("TOUR-PAIR-3", "no more Swiss rounds than planned, and none once the top cut has started (MTR Appendix E)"),
@@ -169,6 +177,10 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::PodRoundPaired { .. } => pods::check_round(state, event, rederive, &mut v),
         E::PodResultReported { .. } | E::PodResultCorrected { .. } => pods::check_result(state, event, &mut v),
         E::DeckListRegistered { player, .. } => decks::check_registration(state, player, &mut v),
+        E::DeckListChanged { player, judge, reason, .. } => decks::check_change(state, player, judge, reason, &mut v),
+        E::DeckChecked { round, table, judge, player, .. } => {
+            decks::check_deck_check(state, *round, *table, judge, player, &mut v)
+        }
     }
     v
 }
@@ -263,6 +275,11 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
             pods::reported(&mut state, *round, *pod, places, games, true)
         }
         E::DeckListRegistered { player, commitment } => decks::registered(&mut state, player, *commitment),
+        E::DeckListChanged { player, commitment, judge, reason } => {
+            decks::registered(&mut state, player, *commitment);
+            state.deck_changes.push((player.clone(), judge.clone(), reason.clone()));
+        }
+        E::DeckChecked { .. } => decks::checked(&mut state, event),
     }
     state
 }

@@ -11,6 +11,7 @@ mod browser;
 mod browser_tournament;
 mod cli;
 mod cluster;
+mod deck_checks;
 mod disk_full;
 mod five_games;
 mod leak;

@@ -206,6 +206,20 @@ cases! {
         let list = |b| E::DeckListRegistered { player: "p1".into(), commitment: Commitment([b; 32]) };
         Given::players(2, 3, 0).then(list(1)).then(list(2)).paired().when(list(3))
     };
+    a_list_is_changed_only_once_registered_and_with_a_judge_and_reason [ "TOUR-DECK-3" ] => || {
+        let change = E::DeckListChanged { player: "p1".into(), commitment: Commitment([2; 32]), judge: "jin".into(), reason: " ".into() };
+        Given::players(2, 3, 0).paired().when(change)
+    };
+    a_deck_check_needs_a_registered_list_and_a_paired_round [ "TOUR-DECK-4" ] => || {
+        Given::players(2, 3, 0).paired().when(E::DeckChecked {
+            round: 2,
+            table: None,
+            at: Timestamp(0),
+            judge: "jin".into(),
+            player: "p1".into(),
+            result: kifu::tournament::events::DeckCheckResult::Matches,
+        })
+    };
     // Pairing.
     rounds_are_paired_in_order [ "TOUR-PAIR-1" ] => || {
         let g = Given::players(4, 3, 0);

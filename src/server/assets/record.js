@@ -84,10 +84,30 @@ const kifuRecord = (() => {
     return !same;
   }
 
+  // The options asked for as the page loads, beside the summary and the board (one round trip
+  // fewer before the first options on a slow link); used once, and only under the same token.
+  const early = (() => {
+    const path = location.pathname.split("/").filter(Boolean);
+    if (path[0] !== "replay" || path.length !== 2 || !kifu.token()) return null;
+    const gid = encodeURIComponent(decodeURIComponent(path[1]));
+    return { gid, token: kifu.token(), answer: api(`/games/${gid}/options`).catch(() => null) };
+  })();
+  let earlyUnused = !!early;
+
+  async function options() {
+    if (earlyUnused && early.gid === st.gid && early.token === kifu.token()) {
+      earlyUnused = false;
+      const answer = await early.answer;
+      if (answer) return answer;
+    }
+    earlyUnused = false;
+    return api(`/games/${st.gid}/options`);
+  }
+
   async function refresh() {
     if (!st.on) return;
     try {
-      const fresh = take(await api(`/games/${st.gid}/options`));
+      const fresh = take(await options());
       if (!fresh && st.options.length) return;
       if (!st.options.length) await whoIsAwaited();
       else st.over = false;

@@ -11,7 +11,7 @@
 const kifuJudge = (() => {
   const { api, el } = kifu;
   const $ = (id) => document.getElementById(id);
-  const st = { gid: null, on: false, name: "", players: [], rules: null, schema: null, force: null, checked: null, busy: false };
+  const st = { gid: null, on: false, name: "", players: [], rules: null, schema: null, checked: null };
 
   // The rule list (once per game): [{rule, summary}] and the entry schema.
   async function loadRules() {
@@ -21,7 +21,6 @@ const kifuJudge = (() => {
     st.schema = r.schema;
     return st.rules;
   }
-  const summaryOf = (rule) => ((st.rules || []).find((r) => r.rule === rule) || {}).summary || "";
 
   // The event the board stands after (the one a ruling is most likely about), or null at 0.
   function shownEvent() {
@@ -39,14 +38,9 @@ const kifuJudge = (() => {
     box.classList.toggle("error", !!bad);
   }
 
-  async function post(path, body) {
-    st.busy = true;
-    try {
-      const key = window.crypto && crypto.randomUUID ? crypto.randomUUID() : "judge-" + Date.now() + "-" + Math.random().toString(36).slice(2);
-      return await api(path, { method: "POST", body, headers: { "Idempotency-Key": key } });
-    } finally {
-      st.busy = false;
-    }
+  function post(path, body) {
+    const key = window.crypto && crypto.randomUUID ? crypto.randomUUID() : "judge-" + Date.now() + "-" + Math.random().toString(36).slice(2);
+    return api(path, { method: "POST", body, headers: { "Idempotency-Key": key } });
   }
 
   const label = (text, control) => el("label", { class: "field" }, el("span", {}, text), control);
@@ -310,7 +304,7 @@ const kifuJudge = (() => {
       box.append(el("p", { class: "muted" }, "loading the game's events…"));
       return box;
     }
-    st.force = control(eventSchema(), "", "event");
+    const form = control(eventSchema(), "", "event");
     const verdict = el("div", { class: "verdict", dataset: { field: "verdict" }, role: "status" });
     const note = noteBox("note", "why the table's action stands");
     const record = el("button", { type: "button", class: "opt primary", dataset: { judge: "force" }, disabled: true }, "Force it, with the note");
@@ -319,7 +313,7 @@ const kifuJudge = (() => {
       record.disabled = true;
       st.checked = null;
       try {
-        const event = st.force.value();
+        const event = form.value();
         const r = await post(`/games/${st.gid}/events/check`, { event, forced: true });
         st.checked = { event, events: r.events, violations: r.violations };
         if (!r.violations.length) {
@@ -357,7 +351,7 @@ const kifuJudge = (() => {
     box.append(
       cardList(),
       el("p", { class: "muted" }, "The action the table took, as the game records it:"),
-      st.force.node,
+      form.node,
       el("div", { class: "opts" }, el("button", { type: "button", class: "opt", dataset: { judge: "check" }, onclick: check }, "Check it")),
       verdict,
       label("Note", note),
@@ -409,5 +403,5 @@ const kifuJudge = (() => {
     }
   }
 
-  return { start, summaryOf, loadRules };
+  return { start };
 })();

@@ -300,15 +300,14 @@ const kifuRecord = (() => {
 
   // --- drawing ---
   function optionButton(o) {
-    const who = "";
     if (o.param && o.param.kind === "secret" && !kifuSeal.handles(o.param)) {
       // Sealed values need the seat's own device to hold a secret: not on this page yet.
-      return el("button", { type: "button", class: "opt", disabled: true, title: "a sealed choice: record it with the CLI for now" }, o.label + who, el("span", { class: "muted" }, " · not yet on this page"));
+      return el("button", { type: "button", class: "opt", disabled: true, title: "a sealed choice: record it with the CLI for now" }, o.label, el("span", { class: "muted" }, " · not yet on this page"));
     }
     return el(
       "button",
       { type: "button", class: "opt", dataset: { option: o.id, seat: o.seat }, disabled: st.busy, onclick: () => pick(o) },
-      o.label + who,
+      o.label,
       o.param && o.param.kind === "secret" ? el("span", { class: "muted seal-note" }, ` · ${kifuSeal.describe(o.param)}`) : o.param && o.param.kind !== "dealt" ? el("span", { class: "muted" }, " …") : null
     );
   }

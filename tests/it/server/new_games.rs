@@ -13,7 +13,7 @@ use kifu::server::tokens::Role;
 use super::binding::Env;
 use super::{call, get, rt};
 
-fn deck(name: &str) -> String {
+pub(super) fn deck(name: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("replays/decks").join(name)).unwrap()
 }
 

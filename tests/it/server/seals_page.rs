@@ -29,13 +29,8 @@ use super::browser::{
     use_token, wait_for,
 };
 use super::five_games::{option_for, recordable};
-use super::table_page::{grown, tap};
+use super::table_page::{grown, quoted, tap, tap_values};
 use super::{get, open_match_of, rt, ServerEnv};
-
-/// A CSS attribute value in double quotes.
-fn quoted(v: &str) -> String {
-    format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""))
-}
 
 /// The record panel never shows a hash (64 hex digits) to the player.
 async fn assert_no_hash_shown(c: &Client, at: &str) {
@@ -273,19 +268,7 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
                     if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {
                         tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                     }
-                    if !params.is_empty() {
-                        let mut tapped = 0;
-                        for (name, values) in &params {
-                            for v in values.as_array().into_iter().flatten().filter_map(Value::as_str) {
-                                tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(v))).await;
-                                tapped += 1;
-                            }
-                        }
-                        // One value is recorded by its tap; several need Record.
-                        if tapped > 1 {
-                            tap(c, &button).await;
-                        }
-                    }
+                    tap_values(c, &button, &params).await;
                 }
             }
             let now = grown(&*store, &stream, len).await;
@@ -455,19 +438,7 @@ fn browser_pages_commit_and_reveal_digital_dice_chains() {
                 if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {
                     tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                 }
-                if !params.is_empty() {
-                    let mut tapped = 0;
-                    for (name, values) in &params {
-                        for v in values.as_array().into_iter().flatten().filter_map(Value::as_str) {
-                            tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(v))).await;
-                            tapped += 1;
-                        }
-                    }
-                    // One value is recorded by its tap; several need Record.
-                    if tapped > 1 {
-                        tap(c, &button).await;
-                    }
-                }
+                tap_values(c, &button, &params).await;
             }
             let now = grown(&*store, &stream, len).await;
             for e in &events[played..played + (now - len) as usize] {

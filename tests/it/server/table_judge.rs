@@ -22,12 +22,9 @@ use kifu::store::Store;
 
 use super::binding::Env;
 use super::browser::{connect, js, screenshot, serve_app, start_chromedriver, use_token, viewport, wait_for};
+use super::new_games::deck;
 use super::table_page::{grown, tap};
 use super::{call, get, rt};
-
-fn deck(name: &str) -> String {
-    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("replays/decks").join(name)).unwrap()
-}
 
 /// The game's entries as stored.
 fn entries(store: &dyn Store, stream: &StreamId) -> Vec<(Actor, GameEntry<LcEvent>)> {

@@ -29,7 +29,7 @@ use super::five_games::{option_for, recordable};
 use super::{open_match_of, rt, ServerEnv};
 
 /// A CSS attribute value in double quotes.
-fn quoted(v: &str) -> String {
+pub(super) fn quoted(v: &str) -> String {
     format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
@@ -104,8 +104,11 @@ async fn open_sessions(cd: &ChromeDriver, url: &str, tokens: &[String], players:
     sessions
 }
 
-/// Taps the values of each parameter (a value picked twice is tapped twice).
-async fn tap_values(c: &Client, params: &BTreeMap<String, Value>) {
+/// Taps the values of each parameter (a value picked twice is tapped twice), then the option's
+/// Record button (`button`, in the list's place) when there are several: one value is recorded
+/// by its tap.
+pub(super) async fn tap_values(c: &Client, button: &str, params: &BTreeMap<String, Value>) {
+    let mut tapped = 0;
     for (name, values) in params {
         let values: Vec<String> = match values {
             Value::Array(a) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
@@ -113,7 +116,11 @@ async fn tap_values(c: &Client, params: &BTreeMap<String, Value>) {
         };
         for v in values {
             tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(&v))).await;
+            tapped += 1;
         }
+    }
+    if tapped > 1 {
+        tap(c, button).await;
     }
 }
 
@@ -194,13 +201,7 @@ fn record_on_the_page<G: Game>(game: &str, lc: bool) {
                     axe_check(c, &axe, "record mode's parameter picker", &mut axe_found).await;
                     axed = true;
                 }
-                tap_values(c, &params).await;
-                // Several values need the option's Record button (in the list's place); one value
-                // is recorded by its tap.
-                let values: usize = params.values().map(|v| v.as_array().map_or(1, Vec::len)).sum();
-                if values > 1 {
-                    tap(c, &button).await;
-                }
+                tap_values(c, &button, &params).await;
             }
             let now = grown(&*store, &stream, len).await;
             for e in &events[played..played + (now - len) as usize] {

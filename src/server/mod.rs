@@ -97,6 +97,7 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}", get(tournaments::summary))
         .route("/tournaments/{id}/pairings", get(tournaments::pairings))
         .route("/tournaments/{id}/standings", get(tournaments::standings))
+        .route("/tournaments/{id}/explain/{player}", get(tournaments::explain))
         .route("/tournaments/{id}/bracket", get(tournaments::bracket))
         .route("/tournaments/{id}/verify", get(tournaments::verify))
         .route("/tournaments/{id}/results", get(tournaments::pending).post(tournaments::report))

@@ -159,6 +159,21 @@ pub async fn standings(State(state): State<AppState>, Path(id): Path<String>) ->
     Ok(([(header::CONTENT_TYPE, "application/json")], t.standings_json.clone()))
 }
 
+/// `GET /tournaments/{id}/explain/{player}?round=R`: why the player was paired as they were and
+/// ranks where they do ([`crate::tournament::explain`]). Public, as the pairings and standings it
+/// is read from are; a player opens their own from the tournament page with their token.
+pub async fn explain(
+    State(state): State<AppState>,
+    Path((id, player)): Path<(String, String)>,
+    Q(q): Q<RoundQuery>,
+) -> AppResult<Json<Value>> {
+    let t = state.tournament(&id).await?;
+    // One fold of the events: off the async workers for a large event.
+    let e =
+        tokio::task::spawn_blocking(move || crate::tournament::explain::explain(&t.loaded, &player, q.round)).await??;
+    Ok(Json(serde_json::to_value(e).map_err(|e| AppError::Internal(e.to_string()))?))
+}
+
 /// `GET /tournaments/{id}/bracket`: the top cut, round by round.
 pub async fn bracket(State(state): State<AppState>, Path(id): Path<String>) -> AppResult<Json<Value>> {
     let t = state.tournament(&id).await?;

@@ -9,7 +9,8 @@
 //! server), [`verify`], [`melee`] (imports), [`pods`] (pod tournaments of a multiplayer game) and
 //! [`event`] (running a whole event of self-played games), [`judging`] (judge calls, infraction
 //! tables, penalties and appeals as folded), [`game_rulings`] (warnings and game losses given
-//! inside the event's games, for the penalty history).
+//! inside the event's games, for the penalty history), [`explain`] (why a player was paired and
+//! ranks as they do).
 //!
 //! ## Pairing seed
 //! `Created` records `commit_seed(seed)`. Round `r` is paired from
@@ -31,6 +32,7 @@
 pub mod claim;
 pub mod event;
 pub mod events;
+pub mod explain;
 pub mod game_rulings;
 pub mod judging;
 pub mod melee;

@@ -126,11 +126,7 @@ fn fold(log: &VerifiedLog, check: bool) -> Result<Loaded, TournamentError> {
     }
     let TournamentConfig::V1(config) = postcard::from_bytes(&h.config)
         .map_err(|e| TournamentError::BadConfig { stream: stream.clone(), msg: e.to_string() })?;
-    let mut state = Tournament {
-        released_0_1: h.ruleset_version == RULESET_VERSION_0_1,
-        swiss_v2: h.ruleset_version == RULESET_VERSION_2,
-        ..Tournament::default()
-    };
+    let mut state = empty_state(&log.header);
     let mut entries = Vec::with_capacity(log.events.len());
     let mut problems = Vec::new();
     for (seq, bytes) in log.events.iter().enumerate() {
@@ -156,6 +152,16 @@ fn fold(log: &VerifiedLog, check: bool) -> Result<Loaded, TournamentError> {
         entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });
     }
     Ok(Loaded { header: log.header.clone(), config, entries, state, head: log.head, problems })
+}
+
+/// The state before a tournament's first event, under the rules version its header names.
+pub fn empty_state(header: &Header) -> Tournament {
+    let version = header.v1().ruleset_version;
+    Tournament {
+        released_0_1: version == RULESET_VERSION_0_1,
+        swiss_v2: version == RULESET_VERSION_2,
+        ..Tournament::default()
+    }
 }
 
 /// Loads a tournament stream, verifying its whole chain first.

@@ -287,7 +287,8 @@ impl Tournament {
         v
     }
 
-    pub(crate) fn active_in(&self, p: usize, round: u32) -> bool {
+    /// Whether player `p` plays round `round`: entered by then and not dropped before it.
+    pub fn active_in(&self, p: usize, round: u32) -> bool {
         let pl = &self.players[p];
         pl.first_round <= round && pl.dropped_after.is_none_or(|d| d >= round)
     }

@@ -637,6 +637,7 @@ mod binding;
 mod decide;
 mod deck_checks;
 mod exchange;
+mod explain;
 mod judging;
 mod pods;
 mod rules;

@@ -49,6 +49,9 @@ pub enum Command {
     Report(rounds::ReportArgs),
     /// The standings with every tiebreaker.
     Standings(show::StandingsArgs),
+    /// Why a player was paired as they were (score group, pair-downs, rematches, the bye) and
+    /// ranks where they do (each tiebreaker with the opponents it comes from).
+    Explain(show::ExplainArgs),
     /// Pair the next single-elimination round of the top cut (seeded 1v8, 4v5, 2v7, 3v6).
     TopCut(rounds::PairArgs),
     /// Record a signer's public key (from their key file): closed rounds and the final root must then be signed.
@@ -122,6 +125,7 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Pair(a) => rounds::run_pair(ctx, a, json),
         Command::Report(a) => rounds::run_report(ctx, a, json),
         Command::Standings(a) => show::run_standings(ctx, a, json),
+        Command::Explain(a) => show::run_explain(ctx, a, json),
         Command::TopCut(a) => rounds::run_top_cut(ctx, a, json),
         Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
         Command::Void(a) => rounds::run_void(ctx, a, json),

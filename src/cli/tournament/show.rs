@@ -1,4 +1,4 @@
-//! `kifu tournament standings|verify`.
+//! `kifu tournament standings|verify|explain`.
 
 use std::process::ExitCode;
 
@@ -221,4 +221,67 @@ pub fn print_report(report: &verify::Report) {
     println!("{t}");
     println!("tournament {}: {} events, head {}", report.tournament, report.events, report.head);
     println!("root hash (tournament head and {} linked game heads): {}", report.games, report.root);
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    pub id: StreamId,
+    /// The player, as registered (case and spaces do not matter).
+    pub player: String,
+    /// Only this round's pairing, and the standing as it was after it.
+    #[arg(long)]
+    pub round: Option<u32>,
+}
+
+/// `kifu tournament explain`: why a player was paired as they were and ranks where they do.
+pub fn run_explain(ctx: &Context, a: ExplainArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let loaded = record::load(&store, &a.id)?;
+    let e = kifu::tournament::explain::explain(&loaded, &a.player, a.round)?;
+    if json {
+        output::print_json(&e)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{} — {}\n{}", e.tournament, e.player, e.pairing_method);
+    for r in &e.rounds {
+        let place = match (r.kind.as_str(), r.table) {
+            ("bye", _) => "a bye".to_string(),
+            ("pod", Some(t)) => format!("pod {t} with {}", r.opponents.join(", ")),
+            (_, Some(t)) => format!("table {t} against {}", r.opponents.join(", ")),
+            (kind, None) => kind.to_string(),
+        };
+        println!("\nRound {}: {place}", r.round);
+        for line in &r.why {
+            println!("  {line}");
+        }
+    }
+    if let Some(s) = &e.standing {
+        println!("\nStanding ({}): {} of {}, {} points ({})", e.standing_as_of, s.rank, s.of, s.points, s.record);
+        println!("  Points: {}", s.how_points);
+        for tb in &s.tiebreakers {
+            let value = match tb.value {
+                Some(v) if tb.name.contains('%') => format!(" {:.2}%", v * 100.0),
+                Some(v) => format!(" {v:.2}"),
+                None => String::new(),
+            };
+            println!("  {}{value}: {}", tb.name, tb.how);
+            if !tb.parts.is_empty() {
+                let mut t = output::table(["opponent", "record", "value", ""]);
+                for p in &tb.parts {
+                    let v = if tb.name.contains('%') {
+                        format!("{:.2}%", p.value * 100.0)
+                    } else {
+                        format!("{:.2}", p.value)
+                    };
+                    t.add_row([p.opponent.clone(), p.record.clone(), v, p.note.clone().unwrap_or_default()]);
+                }
+                println!("{t}");
+            }
+        }
+        for c in &s.beside {
+            let side = if c.above { "above you" } else { "below you" };
+            println!("  {} ({}, {side} on the same points): {}", c.player, c.rank, c.decided_by);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 // The tournament page: pairings by table and by name (points before the round), standings with
 // tiebreakers and shared ranks, the top-cut bracket with seeds and the champion, final placings,
 // the verification badge with the root hash, result reporting, printing (pairings by table, by
-// name, result slips) and running the event with an organizer's or judge's token. Tabs follow
+// name, result slips), each player's "why?" (pairings and tiebreakers explained) and running the event with an organizer's or judge's token. Tabs follow
 // the URL hash (#standings, #bracket, ...).
 "use strict";
 
@@ -218,7 +218,7 @@
           "tr",
           { dataset: { player: r.player } },
           el("td", {}, r.tied ? "T" + r.rank : r.rank),
-          el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
+          el("td", {}, r.player + (r.dropped ? " (dropped)" : ""), " ", whyButton(r.player)),
           el("td", {}, r.points),
           el("td", {}, pods ? r.games : `${r.wins}-${r.losses}-${r.draws}`),
           ...cols.map((c) => el("td", {}, c.key === "late" ? (r.late ? "late" : "") : pods ? r[c.key].toFixed(2) : pct(r[c.key]))),
@@ -231,6 +231,87 @@
       : "";
   }
 
+  // "Why?": the player's explanation (each round's pairing, each tiebreaker with the opponents it
+  // comes from), from the public explain endpoint; a player's token adds a button for their own.
+  function whyButton(player) {
+    return el("button", { type: "button", class: "why", dataset: { explain: player }, title: `why ${player} is paired and ranked so`, onclick: () => explain(player) }, "why?");
+  }
+
+  let explaining = null;
+  let roundNumbers = [];
+  async function explain(player, round) {
+    explaining = player;
+    const box = $("explain");
+    let x;
+    try {
+      x = await api(`/tournaments/${enc}/explain/${encodeURIComponent(player)}` + (round ? `?round=${round}` : ""));
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    showError(null);
+    $("explain-title").textContent = `Why ${x.player}`;
+    $("explain-method").textContent = x.pairing_method;
+    const sel = $("explain-round");
+    sel.replaceChildren(el("option", { value: "" }, "every round"), ...roundNumbers.map((r) => el("option", { value: r }, `round ${r}`)));
+    sel.value = round || "";
+    const place = (r) =>
+      r.kind === "bye" ? "a bye" : r.kind === "pod" ? `pod ${r.table}: ${r.opponents.join(", ")}` : r.table ? `table ${r.table} against ${r.opponents.join(", ")}` : r.kind;
+    $("explain-rounds").replaceChildren(
+      ...x.rounds.map((r) =>
+        el("section", { class: "explain-round", dataset: { round: r.round, kind: r.kind } }, el("h3", {}, `Round ${r.round}: ${place(r)}`), el("ul", {}, ...r.why.map((w) => el("li", {}, w))))
+      )
+    );
+    const s = x.standing;
+    const value = (name, v) => (v === null || v === undefined ? "" : name.includes("%") ? pct(v) : v.toFixed(2));
+    $("explain-standing").replaceChildren(
+      ...(s
+        ? [
+            el("h3", {}, `Standing ${x.standing_as_of}: ${s.rank} of ${s.of}, ${s.points} points (${s.record})`),
+            el("p", {}, s.how_points),
+            ...s.tiebreakers.map((tb) =>
+              el(
+                "div",
+                { class: "tiebreaker", dataset: { tiebreaker: tb.name } },
+                el("p", {}, el("strong", {}, `${tb.name} ${value(tb.name, tb.value)}`), ": ", tb.how),
+                tb.parts.length
+                  ? el(
+                      "div",
+                      { class: "table-scroll" },
+                      el(
+                        "table",
+                        { class: "grid" },
+                        el("tr", {}, el("th", {}, "opponent"), el("th", {}, "record"), el("th", {}, "value")),
+                        ...tb.parts.map((p) => el("tr", {}, el("td", {}, p.opponent), el("td", {}, p.record), el("td", {}, value(tb.name, p.value) + (p.note ? ` (${p.note})` : ""))))
+                      )
+                    )
+                  : null
+              )
+            ),
+            ...s.beside.map((c) => el("p", { class: "beside" }, `${c.player} (${c.rank}, ${c.above ? "above" : "below"} on the same points): ${c.decided_by}`)),
+          ]
+        : [])
+    );
+    box.hidden = false;
+    box.scrollIntoView({ block: "start" });
+  }
+
+  function initExplain() {
+    $("explain-close").onclick = () => ($("explain").hidden = true);
+    $("explain-round").onchange = (e) => explaining && explain(explaining, e.target.value || undefined);
+    showExplainMe();
+  }
+
+  // The token box can change who is here: the "my explanation" button follows it.
+  function showExplainMe() {
+    const w = kifu.who();
+    $("explain-me-line").hidden = true;
+    if (w.role === "player" && w.scope === id && w.name) {
+      $("explain-me-line").hidden = false;
+      $("explain-me").onclick = () => explain(w.name);
+    }
+  }
+
   async function loadPlacings() {
     const p = await api(`/tournaments/${enc}/placings`);
     $("placings-caption").textContent = p.finalized ? "final placings" : "placings so far (the event is not finalized)";
@@ -241,7 +322,7 @@
           "tr",
           { dataset: { player: r.player } },
           el("td", {}, (r.tied ? "T" : "") + r.place),
-          el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
+          el("td", {}, r.player + (r.dropped ? " (dropped)" : ""), " ", whyButton(r.player)),
           el("td", {}, r.stage),
           el("td", {}, r.swiss_rank)
         )
@@ -393,6 +474,7 @@
         (s.top_cut ? ` · top ${s.top_cut}` : "") +
         (s.finalized ? (s.finalized_early ? ` · finalized early (${s.finalized_early.reason})` : " · finalized") : "") +
         ` · head ${short(s.head)}`;
+      roundNumbers = s.rounds.map((r) => r.round);
       const sel = $("round");
       const cur = sel.value;
       sel.replaceChildren(...s.rounds.map((r) => el("option", { value: r.round }, `${r.round}${r.top_cut ? " (top cut)" : ""}`)));
@@ -446,6 +528,7 @@
   $("by-table").addEventListener("click", () => ((byName = false), renderPairings()));
   $("by-name").addEventListener("click", () => ((byName = true), renderPairings()));
   $("report-form").addEventListener("submit", report);
+  initExplain();
   if (asked && asked !== "run") tab(asked);
-  kifu.tokenBox($("auth"), loadAll).then(loadAll);
+  kifu.tokenBox($("auth"), () => (showExplainMe(), loadAll())).then(() => (showExplainMe(), loadAll()));
 })();

@@ -567,3 +567,55 @@ fn browser_reports_wait_for_the_opponent_and_organizers_create_events() {
 async fn click_css(c: &Client, css: &str) {
     c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
 }
+
+/// Issue 34's explanations on the tournament page, on a phone and a desktop: "why?" beside a
+/// player in the standings opens each round's pairing explained and each tiebreaker with the
+/// opponents it comes from; the round picker narrows it to one round (the standing as it was
+/// then); a player's token adds "Why am I paired and ranked here?" for their own.
+#[test]
+fn browser_explains_pairings_and_tiebreakers() {
+    let env = ServerEnv::new();
+    let player = env.token(Role::Player, "cup", "player-05");
+    let cd = start_chromedriver();
+    rt().block_on(async {
+        let base = serve_app(env.state.clone()).await;
+        let desk = connect(&cd, false).await;
+        viewport(&desk, 1400, 900).await;
+        let phone = connect(&cd, true).await;
+        for (c, size) in [(&phone, "phone"), (&desk, "desktop")] {
+            c.goto(&format!("{base}/tournament/cup#standings")).await.unwrap();
+            c.execute("localStorage.removeItem('kifu-token')", vec![]).await.unwrap();
+            c.refresh().await.unwrap();
+            wait_for(c, "document.querySelectorAll('#standings-table button[data-explain]').length === 8").await;
+            assert_eq!(js(c, "document.getElementById('explain-me-line').hidden").await, json!(true), "{size}: the public has no own explanation");
+            c.find(Locator::Css("#standings-table button[data-explain='player-02']")).await.unwrap().click().await.unwrap();
+            wait_for(c, "!document.getElementById('explain').hidden && document.querySelectorAll('#explain-rounds section').length > 0").await;
+            let shown = js(c, "({title: document.getElementById('explain-title').textContent, rounds: [...document.querySelectorAll('#explain-rounds section')].map((s) => s.dataset.round), lines: document.querySelectorAll('#explain-rounds li').length, omw: document.querySelectorAll('#explain-standing [data-tiebreaker=\"OMW%\"] tr').length})").await;
+            assert_eq!(shown["title"], json!("Why player-02"), "{size}: {shown}");
+            // The cup has three Swiss rounds and a top 4; every round the player played is there.
+            assert!(shown["rounds"].as_array().unwrap().len() >= 3, "{size}: {shown}");
+            assert!(shown["lines"].as_u64().unwrap() >= 3, "{size}: {shown}");
+            assert!(shown["omw"].as_u64().unwrap() >= 2, "{size}: a header and an opponent at least: {shown}");
+            if size == "phone" {
+                assert_no_sideways_scroll(c, "explain on a phone").await;
+                let small = js(c, "[...document.querySelectorAll('#explain button, #explain select, #standings-table button.why')].filter((b) => { const r = b.getBoundingClientRect(); return r.height < 44 || r.width < 44; }).map((b) => b.textContent)").await;
+                assert_eq!(small, json!([]), "touch targets under 44 px");
+            }
+            screenshot(c, &format!("tournament-explain-{size}")).await;
+            // One round: its pairing, and the standing as it was after it.
+            c.execute("const s = document.getElementById('explain-round'); s.value = '1'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+            wait_for(c, "[...document.querySelectorAll('#explain-rounds section')].map((s) => s.dataset.round).join() === '1'").await;
+            let h = js(c, "document.querySelector('#explain-standing h3').textContent").await;
+            assert!(h.as_str().unwrap().starts_with("Standing after round 1:"), "{size}: {h}");
+            // A player's own explanation, from their token.
+            use_token(c, &player, "player").await;
+            wait_for(c, "!document.getElementById('explain-me-line').hidden").await;
+            c.find(Locator::Id("explain-me")).await.unwrap().click().await.unwrap();
+            wait_for(c, "document.getElementById('explain-title').textContent === 'Why player-05'").await;
+            c.execute("localStorage.removeItem('kifu-token')", vec![]).await.unwrap();
+        }
+        desk.close().await.unwrap();
+        phone.close().await.unwrap();
+    });
+    drop(cd);
+}

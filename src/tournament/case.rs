@@ -93,6 +93,9 @@ pub fn check_report(state: &Tournament, stream: &str, r: &DqReport) -> Result<()
     sign::check_report(key, stream, &report, &r.signature).map_err(|e| e.to_string())
 }
 
+/// Reveals a statement's text to a reader allowed it (`None`: this machine lacks it).
+pub type Reveal<'a> = &'a dyn Fn(&Statement) -> Option<String>;
+
 /// The case file of player `p` (an index into `state.players`) of tournament `stream`.
 /// `statement_text` gives a statement's text, or `None` when the reader may not read statements
 /// at all (the file then carries no statements); its inner `None` is a text this machine lacks.
@@ -101,7 +104,7 @@ pub fn case_file(
     stream: &str,
     p: usize,
     game_rulings: Vec<GameRuling>,
-    statement_text: Option<&dyn Fn(&Statement) -> Option<String>>,
+    statement_text: Option<Reveal<'_>>,
 ) -> CaseFile {
     let name = state.players.get(p).map(|x| x.name.clone()).unwrap_or_default();
     let calls = state

@@ -628,6 +628,6 @@ pub fn case_file(
         }
     }
     let text = |s: &super::state::Statement| texts.get(&s.number).cloned().flatten();
-    let reveal: Option<&dyn Fn(&super::state::Statement) -> Option<String>> = statements.then_some(&text as _);
+    let reveal: Option<super::case::Reveal<'_>> = statements.then_some(&text as _);
     Ok(super::case::case_file(&state, id.as_str(), p, rulings, reveal))
 }

@@ -8,6 +8,7 @@ mod api;
 mod binding;
 mod bounds;
 mod browser;
+mod browser_floor;
 mod browser_tournament;
 mod cli;
 mod cluster;

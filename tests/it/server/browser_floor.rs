@@ -6,17 +6,12 @@
 //! control is at least 44 px tall and nothing scrolls sideways. Screenshots go to
 //! `target/screenshots/floor-*.png`.
 
-use std::sync::Arc;
-
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use kifu::clock::SteppingClock;
 use kifu::game::commit::Commitment;
 use kifu::log::envelope::{Actor, StreamId, Timestamp};
-use kifu::server::tokens::{self, Role};
-use kifu::server::{AppState, ServerConfig};
-use kifu::store::sled_store::SledStore;
+use kifu::server::tokens::Role;
 use kifu::tournament::events::{ConfigV1, PairedTable, RoundsPlan, TournamentEvent};
 use kifu::tournament::{ops, record, Policy};
 
@@ -25,13 +20,13 @@ use super::browser::{
     use_token, viewport, wait_for,
 };
 use super::browser_tournament::as_printed;
-use super::rt;
+use super::{rt, Floor};
 
 const ID: &str = "floor";
 const LIST: &str = "4 Ember Fox\n4 Tide Turtle\n2 Storm Call\n";
 
 /// Four players, a head judge, Ann's deck list registered, round 1 paired (Ann v Bea, Cy v Dov).
-fn build(store: &SledStore, data: &std::path::Path) {
+fn build(store: &dyn kifu::store::Store, data: &std::path::Path) {
     let id = StreamId::new(ID).unwrap();
     let config = ConfigV1 {
         name: "Saturday open".into(),
@@ -96,19 +91,11 @@ async fn fits_a_thumb(c: &Client, at: &str) {
 
 #[test]
 fn browser_judges_floor() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let clock = Arc::new(SteppingClock::fixed());
-    let store = SledStore::open(&data, clock.clone()).unwrap();
-    build(&store, &data);
-    let tokens_file = dir.path().join("tokens.json");
-    let token = |role, name: &str| {
-        let secret = *blake3::hash(format!("{role}/{ID}/{name}").as_bytes()).as_bytes();
-        tokens::issue(&tokens_file, role, ID, name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
-    };
-    let (jin, hana, ann) = (token(Role::Judge, "jin"), token(Role::Judge, "hana"), token(Role::Player, "Ann"));
-    let config = ServerConfig { tokens: Some(tokens_file.clone()), seeds: Some(data.clone()), ..Default::default() };
-    let state = AppState::new(Arc::new(store), clock, config);
+    let floor = Floor::new(ID);
+    build(&**floor.state.store(), &floor.data);
+    let (jin, hana, ann) =
+        (floor.token(Role::Judge, "jin"), floor.token(Role::Judge, "hana"), floor.token(Role::Player, "Ann"));
+    let state = floor.state.clone();
     let cd = start_chromedriver();
     let axe = axe_source();
     let mut axe_found: Vec<String> = Vec::new();

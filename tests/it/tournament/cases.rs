@@ -3,20 +3,16 @@
 //! signed with their recorded key and the case file says whether it verifies; a player's token
 //! cannot read statements or case files; every bad input is refused with nothing written.
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use kifu::clock::SteppingClock;
 use kifu::log::envelope::StreamId;
-use kifu::server::tokens::{self, Role};
-use kifu::server::{app, AppState, ServerConfig};
-use kifu::store::sled_store::SledStore;
+use kifu::server::app;
+use kifu::server::tokens::Role;
 use kifu::tournament::record;
 
 use super::runs::verify;
-use crate::server::{call, get, rt};
+use crate::server::{call, get, rt, Floor};
 use crate::support::TestEnv;
 
 fn events(env: &TestEnv, id: &str) -> u64 {
@@ -116,17 +112,9 @@ fn a_statement_is_sealed_in_the_log_and_the_signed_report_verifies_in_the_case_f
 
 #[test]
 fn statements_and_case_files_are_for_the_events_judges_only_over_the_api() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let clock = Arc::new(SteppingClock::fixed());
-    let store = SledStore::open(&data, clock.clone()).unwrap();
-    let tokens_file = dir.path().join("tokens.json");
-    let config = ServerConfig { tokens: Some(tokens_file.clone()), seeds: Some(data.clone()), ..Default::default() };
-    let router = app(AppState::new(Arc::new(store), clock, config));
-    let token = |role, name: &str| {
-        let secret = *blake3::hash(format!("{role}/iv/{name}").as_bytes()).as_bytes();
-        tokens::issue(&tokens_file, role, "iv", name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
-    };
+    let floor = Floor::new("iv");
+    let router = app(floor.state.clone());
+    let token = |role, name: &str| floor.token(role, name);
     let (org, jin, ann) = (token(Role::Organizer, "olga"), token(Role::Judge, "jin"), token(Role::Player, "ann"));
     rt().block_on(async {
         let post = |path: String, t: &str, body: Value| {

@@ -153,7 +153,8 @@
       } }, "Decide");
       return el("div", { class: "item", dataset: { appealOpen: a.appeal } }, el("div", { class: "item-head" }, `Appeal ${a.appeal}: ${a.player}, ${a.ruling}`), el("div", { class: "muted" }, head), el("div", { class: "stack" }, decision, reason, decide));
     }) : [el("p", { class: "muted" }, "No appeal is waiting.")]));
-    $("appeals-done").replaceChildren(...done.map((a) => el("div", { class: "item", dataset: { appealDone: a.appeal } }, `Appeal ${a.appeal}: ${a.player}, ${a.ruling} — ${a.decided.decision} by ${a.decided.judge} (${a.decided.reason})`)));
+    $("appeals-done").replaceChildren(...(done.length ? done.map((a) => el("div", { class: "item", dataset: { appealDone: a.appeal } }, `Appeal ${a.appeal}: ${a.player}, ${a.ruling} — ${a.decided.decision} by ${a.decided.judge} (${a.decided.reason})`))
+      : [el("p", { class: "muted" }, "None yet.")]));
   }
 
   function renderDecks() {

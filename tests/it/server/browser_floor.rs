@@ -113,6 +113,14 @@ fn browser_judges_floor() {
         assert_eq!(js(&c, "document.getElementById('floor').hidden").await, json!(true));
         screenshot(&c, "floor-phone-refused").await;
 
+        // The tournament page's "Run event" tab links here.
+        c.goto(&format!("{base}/tournament/{ID}#run")).await.unwrap();
+        use_token(&c, &jin, "judge jin").await;
+        wait_for(&c, "!document.getElementById('tab-run').hidden").await;
+        let link = js(&c, "document.getElementById('floor-link').getAttribute('href')").await;
+        assert_eq!(link, json!(format!("/tournament/{ID}/judge")));
+        c.goto(&page).await.unwrap();
+
         // A judge: open a call at table 1 (Ann calls), take it, close it with a penalty outcome.
         use_token(&c, &jin, "judge jin").await;
         wait_for(&c, "!document.getElementById('floor').hidden").await;
@@ -162,6 +170,7 @@ fn browser_judges_floor() {
         wait_for(&c, "!document.getElementById('floor').hidden").await;
         tap(&c, "nav.floor-tabs [data-tab=appeals]").await;
         wait_for(&c, "document.querySelector('[data-appeal-open=\"1\"]')").await;
+        assert_eq!(js(&c, "document.getElementById('appeals-done').textContent").await, json!("None yet."));
         choose(&c, "[data-decision=\"1\"]", "changed:warning").await;
         type_in(&c, "[data-decision-reason=\"1\"]", "turn 1 was not slow play").await;
         fits_a_thumb(&c, "floor-phone-appeals").await;

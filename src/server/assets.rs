@@ -22,6 +22,7 @@ use super::state::{stream_id, AppState};
 const INDEX: &str = include_str!("assets/index.html");
 const REPLAY: &str = include_str!("assets/replay.html");
 const TOURNAMENT: &str = include_str!("assets/tournament.html");
+const FLOOR: &str = include_str!("assets/floor.html");
 
 /// Every embedded file under `/assets/`, with its content type.
 const FILES: &[(&str, &str, &str)] = &[
@@ -33,6 +34,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("seal.js", "text/javascript; charset=utf-8", include_str!("assets/seal.js")),
     ("judge.js", "text/javascript; charset=utf-8", include_str!("assets/judge.js")),
     ("tournament.js", "text/javascript; charset=utf-8", include_str!("assets/tournament.js")),
+    ("floor.js", "text/javascript; charset=utf-8", include_str!("assets/floor.js")),
     ("favicon.svg", "image/svg+xml", include_str!("assets/favicon.svg")),
 ];
 
@@ -123,6 +125,15 @@ async fn tournament_page(State(state): State<AppState>, Path(id): Path<String>) 
         .into_response()
 }
 
+/// The judges' floor of a tournament: the page itself is public (it holds no data); its script
+/// asks the API with the reader's token and shows a non-official a message instead.
+async fn floor_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match state.tournament(&id).await {
+        Ok(_) => html(FLOOR),
+        Err(e) => page_error("tournament", &id, e),
+    }
+}
+
 /// Each asset compressed, in the order of [`FILES`].
 fn gzipped(i: usize) -> &'static [u8] {
     static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
@@ -161,6 +172,7 @@ pub fn routes() -> Router<AppState> {
         .route("/", get(|| async { html(INDEX) }))
         .route("/replay/{id}", get(replay_page))
         .route("/tournament/{id}", get(tournament_page))
+        .route("/tournament/{id}/judge", get(floor_page))
         .route("/assets/{name}", get(asset))
         .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".to_string()), HeaderMap::new()).await }))
         .fallback(|| async { error_page(StatusCode::NOT_FOUND, "There is no page at this address.") })

@@ -28,7 +28,7 @@ pub struct DeckBody {
 }
 
 /// The data directory the lists are kept in, or 409 for a server started without one.
-fn data_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
+pub(super) fn data_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
     state
         .seeds()
         .cloned()

@@ -139,6 +139,81 @@ pub struct CallsQuery {
     pub round: Option<u32>,
 }
 
+/// `GET /tournaments/{id}/floor`: what the judge's page shows in one answer (the event's
+/// officials only): the head judge, the players (and who registered a list), the latest round's
+/// tables or pods, every call, appeal, deck check (its public part), pairing override and
+/// statement (who gave it and who took it; the text is read with `/statements`).
+pub async fn floor(State(state): State<AppState>, Path(id): Path<String>, caller: Caller) -> AppResult<Json<Value>> {
+    let g = official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    let s = &t.loaded.state;
+    let name = |i: usize| s.players.get(i).map(|p| p.name.clone()).unwrap_or_default();
+    let players: Vec<Value> = s
+        .players
+        .iter()
+        .map(|p| json!({"name": p.name, "dropped": p.dropped_after.is_some(), "deck_list": p.deck_list.is_some()}))
+        .collect();
+    let last = s.rounds.last();
+    let tables: Vec<Value> = last
+        .map(|r| {
+            let tables = r.tables.iter().map(|tb| json!({"table": tb.table, "players": [name(tb.a), name(tb.b)]}));
+            let pods = r
+                .pods
+                .iter()
+                .map(|p| json!({"table": p.pod, "players": p.seats.iter().map(|&i| name(i)).collect::<Vec<_>>()}));
+            tables.chain(pods).collect()
+        })
+        .unwrap_or_default();
+    let appeals: Vec<Value> = s
+        .appeals
+        .iter()
+        .map(|a| {
+            json!({
+                "appeal": a.number, "ruling": a.ruling.to_string(), "player": a.player,
+                "penalty": match a.ruling { RulingRef::Penalty(n) => Some(n), RulingRef::Call(_) => None },
+                "decided": a.decided.as_ref().map(|(d, j, r)| json!({"decision": d.to_string(), "judge": j, "reason": r})),
+            })
+        })
+        .collect();
+    let deck_checks: Vec<Value> = s
+        .deck_checks
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let cards = match &d.result {
+                crate::tournament::events::DeckCheckResult::Matches => 0,
+                crate::tournament::events::DeckCheckResult::Differs { cards, .. } => *cards,
+            };
+            json!({"check": i + 1, "round": d.round, "table": d.table, "player": d.player, "judge": d.judge,
+                   "at": d.at.to_rfc3339(), "matches": cards == 0, "cards": cards})
+        })
+        .collect();
+    let overrides: Vec<Value> =
+        s.overrides.iter().map(|(r, by, why)| json!({"round": r, "by": by, "reason": why})).collect();
+    let statements: Vec<Value> = s
+        .statements
+        .iter()
+        .map(|x| {
+            json!({"statement": x.number, "player": x.player, "by": x.by.name(), "author": x.author,
+                   "judge": x.judge, "at": x.at.to_rfc3339()})
+        })
+        .collect();
+    Ok(Json(json!({
+        "name": crate::log::limits::shown(&t.loaded.config.name),
+        "me": g.name,
+        "head_judge": s.head_judge,
+        "players": players,
+        "round": last.map(|r| r.round),
+        "pods": s.pod_format.is_some(),
+        "tables": tables,
+        "calls": s.calls.iter().map(call_json).collect::<Vec<_>>(),
+        "appeals": appeals,
+        "deck_checks": deck_checks,
+        "overrides": overrides,
+        "statements": statements,
+    })))
+}
+
 /// `GET /tournaments/{id}/calls?round=N`: the event's judge calls (judges and the organizer).
 pub async fn list(
     State(state): State<AppState>,

@@ -55,6 +55,7 @@
 pub mod assets;
 pub mod auth;
 mod bounds;
+mod cases;
 mod compress;
 mod decks;
 pub mod error;
@@ -112,10 +113,13 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}/penalties", get(judging::history).post(tournaments::penalty))
         .route("/tournaments/{id}/infractions", get(judging::infractions))
         .route("/tournaments/{id}/calls", get(judging::list).post(judging::open))
+        .route("/tournaments/{id}/floor", get(judging::floor))
         .route("/tournaments/{id}/calls/{call}/{step}", post(judging::step))
         .route("/tournaments/{id}/head-judge", post(judging::head_judge))
         .route("/tournaments/{id}/overrides", post(judging::override_pairing))
         .route("/tournaments/{id}/appeals", post(judging::appeal))
+        .route("/tournaments/{id}/statements", get(cases::list).post(cases::record))
+        .route("/tournaments/{id}/case/{player}", get(cases::case))
         .route("/tournaments/{id}/appeals/{appeal}/decision", post(judging::decide))
         .route("/tournaments/{id}/rounds", post(tournaments::pair))
         .route("/tournaments/{id}/rounds/{round}/tables/{table}/games", post(new_games::table_game))

@@ -500,7 +500,78 @@ pub enum TournamentEvent {
         player: String,
         result: DeckCheckResult,
     },
+    /// `judge` took a statement from `author` (in the role `by`) in an investigation about
+    /// `player`. Statements are numbered 1, 2, ... The text is for the event's judges only: the
+    /// public log keeps `statement`, the text sealed under [`statement_key`] with a secret salt
+    /// (as a deck list is), and the text stays in an owner-only file in the data directory.
+    StatementRecorded {
+        player: String,
+        by: StatementBy,
+        author: String,
+        judge: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+        #[schemars(with = "String")]
+        statement: Commitment,
+    },
+    /// The head judge's disqualification report on `player`: the facts found and the reasons,
+    /// supporting penalty `penalty` (a disqualification that stands), signed with the head judge's
+    /// recorded ed25519 key over [`super::sign::report_message`].
+    DisqualificationReported {
+        player: String,
+        penalty: u32,
+        head_judge: String,
+        facts: String,
+        reasons: String,
+        #[schemars(with = "i64")]
+        at: Timestamp,
+        #[serde(with = "serde_bytes")]
+        #[schemars(with = "String")]
+        signature: Vec<u8>,
+    },
 }
+
+/// Who gave a statement in an investigation. Stored format: variants are only appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum StatementBy {
+    /// The player the investigation is about.
+    Player,
+    Opponent,
+    Witness,
+    Judge,
+}
+
+impl StatementBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            StatementBy::Player => "player",
+            StatementBy::Opponent => "opponent",
+            StatementBy::Witness => "witness",
+            StatementBy::Judge => "judge",
+        }
+    }
+}
+
+impl std::str::FromStr for StatementBy {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Ok(match s.trim().to_lowercase().as_str() {
+            "player" => StatementBy::Player,
+            "opponent" => StatementBy::Opponent,
+            "witness" => StatementBy::Witness,
+            "judge" => StatementBy::Judge,
+            other => {
+                return Err(ParseError(format!(
+                    "unknown statement role {:?}: use player, opponent, witness or judge",
+                    crate::log::quote_prefix(other)
+                )))
+            }
+        })
+    }
+}
+
+/// The longest statement text kept, in characters (a page of handwriting is about 2,000).
+pub const STATEMENT_MAX: usize = 8000;
 
 /// What a deck check found. Stored format: variants are only appended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -581,6 +652,17 @@ impl TournamentEvent {
                 reason(r)
             }
             TournamentEvent::DeckChecked { player: p, judge: j, .. } => player(p).and_then(|_| judge(j)),
+            TournamentEvent::StatementRecorded { player: p, author, judge: j, .. } => {
+                player(p)?;
+                check_name(|| "the statement's author".into(), author)?;
+                judge(j)
+            }
+            TournamentEvent::DisqualificationReported { player: p, head_judge, facts, reasons, .. } => {
+                player(p)?;
+                judge(head_judge)?;
+                check_note(|| "facts found".into(), facts)?;
+                check_note(|| "reasons".into(), reasons)
+            }
             TournamentEvent::ResultReported { .. }
             | TournamentEvent::PodResultReported { .. }
             | TournamentEvent::SeedRevealed { .. }
@@ -736,6 +818,8 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::PairingOverridden { .. } => "pairing overridden",
         TournamentEvent::DeckListChanged { .. } => "deck list changed",
         TournamentEvent::DeckChecked { .. } => "deck checked",
+        TournamentEvent::StatementRecorded { .. } => "statement recorded",
+        TournamentEvent::DisqualificationReported { .. } => "disqualification reported",
     }
 }
 
@@ -748,4 +832,9 @@ pub fn deck_list_key(player: &str) -> String {
 /// The key a deck check's private differences are sealed under: one per check.
 pub fn deck_check_key(check: u32) -> String {
     format!("deck-check/{check}")
+}
+
+/// The key a statement's text is sealed under: one per statement.
+pub fn statement_key(statement: u32) -> String {
+    format!("statement/{statement}")
 }

@@ -29,6 +29,7 @@
 //! where a game's head is the head recorded in the (last) result that links it — a table's result
 //! or, in a pod tournament ([`pods`]), a pod's result.
 
+pub mod case;
 pub mod claim;
 pub mod event;
 pub mod events;

@@ -2,8 +2,9 @@
 //! seed, pairing the next Swiss round (committing a fresh seed for an imported event) and
 //! finalizing. The organizer's secret seeds live in `DIR/tournament-seeds/ID.seed` (0600 in a
 //! 0700 directory) until finalization reveals them; they are never written to the log. This is
-//! the one module of `tournament` that touches files (the seed files both edges need); fresh
-//! randomness still comes from the caller.
+//! the one module of `tournament` that touches files (the seed files both edges need, and the
+//! sealed texts kept privately: deck lists, deck checks' differences, investigations'
+//! statements); fresh randomness still comes from the caller.
 
 use std::path::{Path, PathBuf};
 
@@ -245,12 +246,36 @@ pub fn save_deck_list(
     salt: &Secret,
 ) -> Result<Commitment, TournamentError> {
     let commitment = crate::game::commit::seal_choice(&super::events::deck_list_key(player), text, salt);
-    let p = deck_list_path(data_dir, id, &commitment);
+    keep_sealed(&deck_list_path(data_dir, id, &commitment), salt, text)?;
+    Ok(commitment)
+}
+
+/// Keeps a sealed text (a deck list, a deck check's differences, a statement) where `p` says:
+/// the salt on the first line, then the text, in an owner-only file in an owner-only folder.
+fn keep_sealed(p: &Path, salt: &Secret, text: &str) -> Result<(), TournamentError> {
     if let Some(d) = p.parent() {
         crate::store::private_dir(d).map_err(|e| io("create", d, e))?;
     }
-    crate::store::write_private_atomic(&p, format!("{salt}\n{text}").as_bytes()).map_err(|e| io("write", &p, e))?;
-    Ok(commitment)
+    crate::store::write_private_atomic(p, format!("{salt}\n{text}").as_bytes()).map_err(|e| io("write", p, e))
+}
+
+/// The text [`keep_sealed`] kept at `p`, checked against the log's `commitment` under `key`:
+/// `None` when this machine does not hold it, `Internal` when it no longer matches.
+fn read_sealed(p: &Path, key: &str, commitment: &Commitment) -> Result<Option<String>, TournamentError> {
+    let kept = match std::fs::read_to_string(p) {
+        Ok(kept) => kept,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io("read", p, e)),
+    };
+    let (salt, text) = kept.split_once('\n').unwrap_or((kept.as_str(), ""));
+    let salt = parse_seed(salt)?;
+    if crate::game::commit::seal_choice(key, text, &salt) != *commitment {
+        return Err(TournamentError::Internal(format!(
+            "{}: the kept text does not match the commitment the log recorded ({key})",
+            p.display()
+        )));
+    }
+    Ok(Some(text.to_string()))
 }
 
 /// The deck list `player` registered last in `state`, read from its file and checked against
@@ -268,25 +293,12 @@ pub fn load_deck_list(
         .and_then(|p| p.deck_list)
         .ok_or_else(|| TournamentError::Input(format!("{player} has registered no deck list for {id}")))?;
     let p = deck_list_path(data_dir, id, &commitment);
-    let kept = match std::fs::read_to_string(&p) {
-        Ok(kept) => kept,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(TournamentError::Input(format!(
-                "{player}'s deck list is not in {} (only the organizer who took the registration holds it)",
-                p.display()
-            )))
-        }
-        Err(e) => return Err(io("read", &p, e)),
-    };
-    let (salt, text) = kept.split_once('\n').unwrap_or((kept.as_str(), ""));
-    let salt = parse_seed(salt)?;
-    if crate::game::commit::seal_choice(&super::events::deck_list_key(player), text, &salt) != commitment {
-        return Err(TournamentError::Internal(format!(
-            "{}: the kept deck list of {player} does not match the commitment its registration recorded",
+    read_sealed(&p, &super::events::deck_list_key(player), &commitment)?.ok_or_else(|| {
+        TournamentError::Input(format!(
+            "{player}'s deck list is not in {} (only the organizer who took the registration holds it)",
             p.display()
-        )));
-    }
-    Ok(text.to_string())
+        ))
+    })
 }
 
 /// Registers `player`'s deck list for tournament `id` (already checked by the game's deck rules
@@ -459,12 +471,163 @@ pub fn deck_check(
     event.check_text().map_err(|e| TournamentError::Input(e.to_string()))?;
     record::check_all(&mut state, std::slice::from_ref(&event))?;
     if !differences.is_empty() {
-        let p = deck_check_path(data_dir, id, check);
-        if let Some(d) = p.parent() {
-            crate::store::private_dir(d).map_err(|e| io("create", d, e))?;
-        }
-        crate::store::write_private_atomic(&p, format!("{salt}\n{text}").as_bytes()).map_err(|e| io("write", &p, e))?;
+        keep_sealed(&deck_check_path(data_dir, id, check), salt, &text)?;
     }
     let (head, _) = record::record(store, id, actor, vec![event])?;
     Ok(DeckCheckDone { head, check, result, differences })
+}
+
+/// Where statement `n` of tournament `id` is kept (its text, sealed as a deck list is).
+pub fn statement_path(data_dir: &Path, id: &StreamId, n: u32) -> PathBuf {
+    data_dir.join("tournament-cases").join(id.as_str()).join(format!("statement-{n}.txt"))
+}
+
+/// A statement for an investigation, as the edges hand it over.
+#[derive(Clone, Debug)]
+pub struct NewStatement<'a> {
+    pub player: &'a str,
+    pub by: super::events::StatementBy,
+    pub author: &'a str,
+    pub judge: &'a str,
+    pub at: Timestamp,
+    pub text: &'a str,
+}
+
+/// Records a statement: refused with nothing written when it breaks a rule (TOUR-CASE-1) or its
+/// text is empty or longer than [`super::events::STATEMENT_MAX`]; otherwise the text is kept
+/// privately, sealed, and `StatementRecorded` carries only the commitment. Returns the head and
+/// the statement's number.
+pub fn record_statement(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    s: &NewStatement<'_>,
+    salt: &Secret,
+    actor: Actor,
+) -> Result<(Head, u32), TournamentError> {
+    use super::events::STATEMENT_MAX;
+    let (mut state, _) = record::load_state(store, id)?;
+    let text = s.text.trim();
+    if text.is_empty() {
+        return Err(TournamentError::Input("a statement has text: write what was said".into()));
+    }
+    let chars = text.chars().count();
+    if chars > STATEMENT_MAX {
+        return Err(TournamentError::Input(format!("a statement has at most {STATEMENT_MAX} characters, not {chars}")));
+    }
+    let player = match state.find(s.player) {
+        Some(p) => state.players[p].name.clone(),
+        None => s.player.trim().to_string(),
+    };
+    let n = state.statements.len() as u32 + 1;
+    let statement = crate::game::commit::seal_choice(&super::events::statement_key(n), text, salt);
+    let event = TournamentEvent::StatementRecorded {
+        player,
+        by: s.by,
+        author: s.author.trim().to_string(),
+        judge: s.judge.trim().to_string(),
+        at: s.at,
+        statement,
+    };
+    event.check_text().map_err(|e| TournamentError::Input(e.to_string()))?;
+    record::check_all(&mut state, std::slice::from_ref(&event))?;
+    keep_sealed(&statement_path(data_dir, id, n), salt, text)?;
+    let (head, _) = record::record(store, id, actor, vec![event])?;
+    Ok((head, n))
+}
+
+/// A recorded statement's text, checked against its commitment (`None`: not on this machine).
+pub fn statement_text(
+    data_dir: &Path,
+    id: &StreamId,
+    s: &super::state::Statement,
+) -> Result<Option<String>, TournamentError> {
+    read_sealed(&statement_path(data_dir, id, s.number), &super::events::statement_key(s.number), &s.commitment)
+}
+
+/// A head judge's disqualification report, as the edges hand it over.
+#[derive(Clone, Debug)]
+pub struct NewReport<'a> {
+    pub player: &'a str,
+    /// The disqualification it supports; default: the player's latest one that stands.
+    pub penalty: Option<u32>,
+    pub head_judge: &'a str,
+    pub facts: &'a str,
+    pub reasons: &'a str,
+    pub at: Timestamp,
+}
+
+/// Signs and records a disqualification report with `key`, which must be the head judge's
+/// recorded key: refused with nothing written otherwise, or when the report breaks TOUR-CASE-2.
+pub fn report_disqualification(
+    store: &dyn Store,
+    id: &StreamId,
+    r: &NewReport<'_>,
+    key: &ed25519_dalek::SigningKey,
+    actor: Actor,
+) -> Result<Head, TournamentError> {
+    use super::events::Penalty;
+    let (mut state, _) = record::load_state(store, id)?;
+    let player = super::rules::resolve(&state, r.player)?;
+    let p = state.player(&player);
+    let penalty = match r.penalty {
+        Some(n) => n,
+        None => state
+            .penalty_log
+            .iter()
+            .rev()
+            .find(|x| Some(x.player) == p && x.standing == Some(Penalty::Disqualification))
+            .map(|x| x.number)
+            .ok_or_else(|| {
+                TournamentError::Input(format!(
+                    "{player} has no disqualification in {id}: a report supports one (TOUR-CASE-2)"
+                ))
+            })?,
+    };
+    let head_judge = r.head_judge.trim();
+    if let Some((_, k)) = state.signers.iter().find(|(n, _)| n == head_judge) {
+        if *k != super::sign::public(key) {
+            return Err(TournamentError::Input(format!("the key given is not {head_judge}'s recorded key")));
+        }
+    }
+    let (facts, reasons) = (r.facts.trim(), r.reasons.trim());
+    let report = super::sign::Report { player: &player, penalty, head_judge, facts, reasons, at: r.at };
+    let signature = super::sign::sign_report(key, id.as_str(), &report);
+    let event = TournamentEvent::DisqualificationReported {
+        player: player.clone(),
+        penalty,
+        head_judge: head_judge.to_string(),
+        facts: facts.to_string(),
+        reasons: reasons.to_string(),
+        at: r.at,
+        signature,
+    };
+    event.check_text().map_err(|e| TournamentError::Input(e.to_string()))?;
+    record::check_all(&mut state, std::slice::from_ref(&event))?;
+    Ok(record::record(store, id, actor, vec![event])?.0)
+}
+
+/// Player `player`'s case file in tournament `id` (see [`super::case`]), with the rulings given
+/// in the event's games; with `statements` (for the event's judges) the statements' text is read
+/// from the data directory and checked against the log.
+pub fn case_file(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    player: &str,
+    statements: bool,
+) -> Result<super::case::CaseFile, TournamentError> {
+    let (state, _) = record::load_state(store, id)?;
+    let name = super::rules::resolve(&state, player)?;
+    let p = state.player(&name).unwrap_or_default();
+    let rulings = super::game_rulings::game_rulings(store, id, &state)?;
+    let mut texts = std::collections::HashMap::new();
+    if statements {
+        for s in state.statements.iter().filter(|s| s.player == name) {
+            texts.insert(s.number, statement_text(data_dir, id, s)?);
+        }
+    }
+    let text = |s: &super::state::Statement| texts.get(&s.number).cloned().flatten();
+    let reveal: Option<super::case::Reveal<'_>> = statements.then_some(&text as _);
+    Ok(super::case::case_file(&state, id.as_str(), p, rulings, reveal))
 }

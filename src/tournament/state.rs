@@ -157,6 +157,36 @@ pub struct Tournament {
     pub deck_checks: Vec<DeckCheck>,
     /// Deck lists changed after the lock: (player, judge, reason).
     pub deck_changes: Vec<(String, String, String)>,
+    /// Statements taken in investigations (statement `n` is `statements[n - 1]`): the public
+    /// part, the text sealed.
+    pub statements: Vec<Statement>,
+    /// Disqualification reports, in the order recorded.
+    pub dq_reports: Vec<DqReport>,
+}
+
+/// A statement on the record: who gave it, about whom, taken by which judge, and the commitment
+/// to its text (kept privately, for the judges).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statement {
+    pub number: u32,
+    pub player: String,
+    pub by: super::events::StatementBy,
+    pub author: String,
+    pub judge: String,
+    pub at: crate::log::envelope::Timestamp,
+    pub commitment: Commitment,
+}
+
+/// A head judge's disqualification report as recorded (see `DisqualificationReported`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DqReport {
+    pub player: String,
+    pub penalty: u32,
+    pub head_judge: String,
+    pub facts: String,
+    pub reasons: String,
+    pub at: crate::log::envelope::Timestamp,
+    pub signature: Vec<u8>,
 }
 
 /// A deck check on the record (the public part: matched, or how many cards differ).

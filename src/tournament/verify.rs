@@ -102,6 +102,7 @@ pub fn verify(
     let games = linked_games(&loaded);
     let root = root_hash(loaded.head.hash, loaded.head.len, &games);
     check_signatures(&loaded, &games, &mut add);
+    check_reports(&loaded, &mut add);
     let (events, head) = (loaded.head.len, loaded.head.hash);
     Ok(Report { tournament: stream.to_string(), events, head, games: games.len(), root, checks })
 }
@@ -472,6 +473,19 @@ fn check_signatures(loaded: &Loaded, games: &BTreeMap<String, Hash32>, add: &mut
     } else {
         for p in problems {
             add("signatures", false, p);
+        }
+    }
+}
+
+/// Every disqualification report's signature against its head judge's recorded key.
+fn check_reports(loaded: &Loaded, add: &mut Add) {
+    let st = &loaded.state;
+    let stream = loaded.header.v1().stream.to_string();
+    for r in &st.dq_reports {
+        let what = format!("{}'s disqualification report (penalty {}) by {}", r.player, r.penalty, r.head_judge);
+        match super::case::check_report(st, &stream, r) {
+            Ok(()) => add("disqualification reports", true, format!("{what}: the signature verifies")),
+            Err(why) => add("disqualification reports", false, format!("{what}: {why}")),
         }
     }
 }

@@ -634,6 +634,7 @@ fn every_registered_game_runs_a_verified_swiss_event() {
 }
 
 mod binding;
+mod cases;
 mod decide;
 mod deck_checks;
 mod exchange;

@@ -17,7 +17,7 @@ use super::Context;
 use crate::cli::output;
 
 /// `--at`: an RFC 3339 time (a call entered after the fact), else the clock's now.
-fn at(ctx: &Context, at: &Option<String>) -> Result<Timestamp> {
+pub(super) fn at(ctx: &Context, at: &Option<String>) -> Result<Timestamp> {
     match at {
         None => Ok(ctx.clock().now()),
         Some(s) => {
@@ -347,42 +347,51 @@ pub fn run_history(ctx: &Context, a: HistoryArgs, json: bool) -> Result<ExitCode
     }
     for p in players {
         println!("{}", state.players[p].name);
-        let mut t = output::table(["#", "round", "infraction", "issued", "stands", "judge", "reason", "appeal"]);
-        for r in state.penalty_history(p) {
-            let mut issued = r.issued.clone();
-            if r.upgraded {
-                issued.push_str(" (upgraded)");
-            }
-            if let Some(d) = &r.downgrade {
-                issued.push_str(&format!(" (downgraded: {d})"));
-            }
-            let appeal: Vec<String> = r.appeals.iter().map(|x| format!("{} {}", x.appeal, x.decision)).collect();
-            t.add_row([
-                r.penalty.to_string(),
-                r.round.to_string(),
-                r.infraction.clone().unwrap_or_else(|| "—".into()),
-                issued,
-                r.standing.clone().unwrap_or_else(|| "overturned".into()),
-                r.judge.clone(),
-                r.reason.clone(),
-                appeal.join("; "),
-            ]);
-        }
-        for g in games_of(p) {
-            t.add_row([
-                format!("{}#{}", g.game, g.seq),
-                g.round.map(|r| r.to_string()).unwrap_or_default(),
-                g.rule.clone().unwrap_or_else(|| "in game".into()),
-                g.kind.to_string(),
-                g.kind.to_string(),
-                g.judge.clone(),
-                g.note.clone(),
-                String::new(),
-            ]);
-        }
-        println!("{t}");
+        println!("{}", penalty_table(&state.penalty_history(p), &games_of(p)));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A player's penalties (as issued, upgrades, downgrades, what stands, appeals) and the rulings
+/// given in their games, as one table.
+pub(super) fn penalty_table(
+    rows: &[kifu::tournament::rules::HistoryRow],
+    games: &[&kifu::tournament::game_rulings::GameRuling],
+) -> output::Table {
+    let mut t = output::table(["#", "round", "infraction", "issued", "stands", "judge", "reason", "appeal"]);
+    for r in rows {
+        let mut issued = r.issued.clone();
+        if r.upgraded {
+            issued.push_str(" (upgraded)");
+        }
+        if let Some(d) = &r.downgrade {
+            issued.push_str(&format!(" (downgraded: {d})"));
+        }
+        let appeal: Vec<String> = r.appeals.iter().map(|x| format!("{} {}", x.appeal, x.decision)).collect();
+        t.add_row([
+            r.penalty.to_string(),
+            r.round.to_string(),
+            r.infraction.clone().unwrap_or_else(|| "—".into()),
+            issued,
+            r.standing.clone().unwrap_or_else(|| "overturned".into()),
+            r.judge.clone(),
+            r.reason.clone(),
+            appeal.join("; "),
+        ]);
+    }
+    for g in games {
+        t.add_row([
+            format!("{}#{}", g.game, g.seq),
+            g.round.map(|r| r.to_string()).unwrap_or_default(),
+            g.rule.clone().unwrap_or_else(|| "in game".into()),
+            g.kind.to_string(),
+            g.kind.to_string(),
+            g.judge.clone(),
+            g.note.clone(),
+            String::new(),
+        ]);
+    }
+    t
 }
 
 #[derive(clap::Args, Debug)]
@@ -607,7 +616,7 @@ fn read_deck_file(p: &std::path::Path) -> Result<String> {
 }
 
 /// Deck changes and checks are a judge's or organizer's: a player actor is refused.
-fn official_actor(actor: &Actor, what: &str) -> Result<()> {
+pub(super) fn official_actor(actor: &Actor, what: &str) -> Result<()> {
     if matches!(actor, Actor::Player(_) | Actor::System) {
         bail!("{what} is a judge's or organizer's (--actor judge:NAME or organizer:NAME), not {actor}'s");
     }

@@ -2,6 +2,7 @@
 //! standings, top-cut, finalize), check one (verify), move one in and out (export, import).
 //! Every command takes `--json`.
 
+mod cases;
 mod io;
 mod judging;
 mod manage;
@@ -83,6 +84,14 @@ pub enum Command {
     Override(judging::OverrideArgs),
     /// A round's tables with results and the time extension judge calls gave each.
     Pairings(judging::PairingsArgs),
+    /// Record a statement in an investigation (player, opponent, witness or judge): its text is
+    /// kept for the judges only, the log holds its sealed commitment.
+    Statement(cases::StatementArgs),
+    /// The head judge's disqualification report (facts found, reasons), signed with their key file.
+    DqReport(cases::ReportArgs),
+    /// A player's case file: calls, penalties with upgrades and appeals, deck checks, statements,
+    /// disqualification reports and whether their signatures verify.
+    Case(cases::CaseArgs),
     /// Verify the chain, every pairing, the standings and every linked game; prints the root hash.
     Verify(show::VerifyArgs),
     /// Write the tournament's events as JSON.
@@ -141,6 +150,9 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Decide(a) => judging::run_decide(ctx, a, json),
         Command::Pairings(a) => judging::run_pairings(ctx, a, json),
         Command::Override(a) => judging::run_override(ctx, a, json),
+        Command::Statement(a) => cases::run_statement(ctx, a, json),
+        Command::DqReport(a) => cases::run_report(ctx, a, json),
+        Command::Case(a) => cases::run_case(ctx, a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),
         Command::Import(a) => io::run_import(ctx, a, json),

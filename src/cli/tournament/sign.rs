@@ -27,7 +27,7 @@ pub struct SignerArgs {
 
 /// Reads a secret key file, refusing one that others can read (as ssh does): a signing key is
 /// kept 0600, as `kifu key new` writes it.
-fn read_key(path: &PathBuf) -> Result<ed25519_dalek::SigningKey> {
+pub(super) fn read_key(path: &PathBuf) -> Result<ed25519_dalek::SigningKey> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -519,6 +519,7 @@
       $("run-status").textContent = err.message;
     }
   });
+  $("floor-link").href = `/tournament/${enc}/judge`;
   $("print-by-table").addEventListener("click", () => printOut("table"));
   $("print-by-name").addEventListener("click", () => printOut("name"));
   $("print-slips").addEventListener("click", () => printOut("slips"));

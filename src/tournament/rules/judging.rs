@@ -104,7 +104,7 @@ fn check_adjusted(state: &Tournament, n: u32, minutes: u32, judge: &str, reason:
 }
 
 /// The players a ruling is about: a penalty's player, or those seated where a call was made.
-fn ruling_players(state: &Tournament, ruling: RulingRef) -> Option<Vec<usize>> {
+pub fn ruling_players(state: &Tournament, ruling: RulingRef) -> Option<Vec<usize>> {
     match ruling {
         RulingRef::Penalty(n) => state.penalty_log.get((n as usize).wrapping_sub(1)).map(|r| vec![r.player]),
         RulingRef::Call(n) => {

@@ -10,6 +10,7 @@
 mod cut;
 mod decks;
 mod finalize;
+mod investigations;
 mod judging;
 mod overrides;
 mod pairing;
@@ -24,7 +25,7 @@ use super::state::Tournament;
 use crate::game::{RuleId, Violation};
 
 pub use cut::derive_top_cut;
-pub use judging::{AppealRow, HistoryRow, MAX_EXTENSION};
+pub use judging::{ruling_players, AppealRow, HistoryRow, MAX_EXTENSION};
 pub use overrides::swapped;
 pub use pairing::enough_players;
 pub use registration::resolve;
@@ -113,6 +114,16 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
         "only the latest Swiss round is overridden, before any result in it, every player in it seated once, and the \
          override changes something",
     ),
+    (
+        "TOUR-CASE-1",
+        "a statement is about a registered player and names who gave it and the judge who took it; its text is \
+         sealed in the log and kept for the judges",
+    ),
+    (
+        "TOUR-CASE-2",
+        "a disqualification report is the named head judge's, signed with their recorded key, once for a \
+         disqualification of the player that stands, with the facts found and the reasons",
+    ),
     ("TOUR-CUT-1", "the top cut is a power of two, at least 2, with that many players still in (MTR Appendix E)"),
     ("TOUR-CUT-2", "the top cut starts after every planned Swiss round"),
     ("TOUR-CUT-3", "a top-cut round is the bracket the Swiss standings or the previous winners give (1v8, 4v5...)"),
@@ -181,6 +192,10 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::DeckChecked { round, table, judge, player, .. } => {
             decks::check_deck_check(state, *round, *table, judge, player, &mut v)
         }
+        E::StatementRecorded { player, author, judge, .. } => {
+            investigations::check_statement(state, player, author, judge, &mut v)
+        }
+        E::DisqualificationReported { .. } => investigations::check_report(state, event, &mut v),
     }
     v
 }
@@ -280,6 +295,7 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
             state.deck_changes.push((player.clone(), judge.clone(), reason.clone()));
         }
         E::DeckChecked { .. } => decks::checked(&mut state, event),
+        E::StatementRecorded { .. } | E::DisqualificationReported { .. } => investigations::apply(&mut state, event),
     }
     state
 }

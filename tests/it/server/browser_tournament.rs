@@ -86,7 +86,7 @@ fn build(store: &dyn Store, key: &ed25519_dalek::SigningKey) -> StreamId {
 /// preview), so a screenshot shows the printed sheet and computed styles can be checked. The
 /// print rules are switched to every medium through the CSSOM: the content security policy
 /// refuses an inline `<style>` element, which would silently apply nothing.
-async fn as_printed(c: &Client, on: bool) {
+pub(super) async fn as_printed(c: &Client, on: bool) {
     let script = if on {
         "window.__printRules = [...document.styleSheets].flatMap((s) => [...s.cssRules])
            .filter((r) => r.media && r.media.mediaText === 'print');

@@ -8,6 +8,7 @@ mod api;
 mod binding;
 mod bounds;
 mod browser;
+mod browser_floor;
 mod browser_tournament;
 mod cli;
 mod cluster;
@@ -254,6 +255,35 @@ async fn send(
 
 pub async fn get(app: &Router, uri: &str, token: Option<&str>) -> (StatusCode, Value) {
     call(app, "GET", uri, token, None).await
+}
+
+/// A server for one tournament, `scope`, with a data directory (seeds, deck lists, statements)
+/// and a token file; [`Floor::token`] issues a token for the tournament.
+pub struct Floor {
+    pub _dir: tempfile::TempDir,
+    pub data: PathBuf,
+    pub state: AppState,
+    tokens: PathBuf,
+    scope: String,
+}
+
+impl Floor {
+    pub fn new(scope: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let clock = Arc::new(SteppingClock::fixed());
+        let store = SledStore::open(&data, clock.clone()).unwrap();
+        let tokens = dir.path().join("tokens.json");
+        let config = ServerConfig { tokens: Some(tokens.clone()), seeds: Some(data.clone()), ..Default::default() };
+        let state = AppState::new(Arc::new(store), clock, config);
+        Floor { _dir: dir, data, state, tokens, scope: scope.to_string() }
+    }
+
+    pub fn token(&self, role: kifu::server::tokens::Role, name: &str) -> String {
+        let secret = *blake3::hash(format!("{role}/{}/{name}", self.scope).as_bytes()).as_bytes();
+        kifu::server::tokens::issue(&self.tokens, role, &self.scope, name, secret, "2026-01-01T00:00:00Z".into())
+            .unwrap()
+    }
 }
 
 pub fn rt() -> tokio::runtime::Runtime {

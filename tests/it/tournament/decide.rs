@@ -220,6 +220,33 @@ cases! {
             result: kifu::tournament::events::DeckCheckResult::Matches,
         })
     };
+    // Investigations.
+    a_statement_is_about_a_player_of_the_event [ "TOUR-CASE-1" ] => || {
+        Given::players(2, 3, 0).paired().when(E::StatementRecorded {
+            player: "nobody".into(),
+            by: kifu::tournament::events::StatementBy::Witness,
+            author: "wes".into(),
+            judge: "jin".into(),
+            at: Timestamp(0),
+            statement: Commitment([3; 32]),
+        })
+    };
+    a_report_supports_a_disqualification_that_stands [ "TOUR-CASE-2" ] => || {
+        Given::players(2, 3, 0)
+            .paired()
+            .then(E::HeadJudgeNamed { judge: "hj".into() })
+            .then(E::SignerRecorded { signer: "hj".into(), public_key: [1; 32] })
+            .then(penalty("p1", 1, Penalty::Warning, "slow play"))
+            .when(E::DisqualificationReported {
+                player: "p1".into(),
+                penalty: 1,
+                head_judge: "hj".into(),
+                facts: "p1 looked at p2's hand".into(),
+                reasons: "cheating".into(),
+                at: Timestamp(0),
+                signature: vec![0; 64],
+            })
+    };
     // Pairing.
     rounds_are_paired_in_order [ "TOUR-PAIR-1" ] => || {
         let g = Given::players(4, 3, 0);

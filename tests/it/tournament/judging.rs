@@ -3,20 +3,16 @@
 //! policy's repeat upgrade and a downgrade with its reason; a player's penalty history; appeals
 //! decided by the head judge only, once, and counted by verify and the result checks.
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use kifu::clock::SteppingClock;
 use kifu::log::envelope::StreamId;
-use kifu::server::tokens::{self, Role};
-use kifu::server::{app, AppState, ServerConfig};
-use kifu::store::sled_store::SledStore;
+use kifu::server::app;
+use kifu::server::tokens::Role;
 use kifu::tournament::record;
 
 use super::runs::verify;
-use crate::server::{call, get, rt};
+use crate::server::{call, get, rt, Floor};
 use crate::support::TestEnv;
 
 fn events(env: &TestEnv, id: &str) -> u64 {
@@ -339,17 +335,9 @@ fn pokemon_repeats_climb_the_penalty_ladder() {
 
 #[test]
 fn judges_work_the_floor_from_the_api_and_players_cannot_penalize() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let clock = Arc::new(SteppingClock::fixed());
-    let store = SledStore::open(&data, clock.clone()).unwrap();
-    let tokens_file = dir.path().join("tokens.json");
-    let config = ServerConfig { tokens: Some(tokens_file.clone()), seeds: Some(data.clone()), ..Default::default() };
-    let router = app(AppState::new(Arc::new(store), clock, config));
-    let token = |role, name: &str| {
-        let secret = *blake3::hash(format!("{role}/fl/{name}").as_bytes()).as_bytes();
-        tokens::issue(&tokens_file, role, "fl", name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
-    };
+    let floor = Floor::new("fl");
+    let router = app(floor.state.clone());
+    let token = |role, name: &str| floor.token(role, name);
     let (org, jin, hana) = (token(Role::Organizer, "olga"), token(Role::Judge, "jin"), token(Role::Judge, "hana"));
     let (ann, cy) = (token(Role::Player, "ann"), token(Role::Player, "cy"));
     rt().block_on(async {

@@ -1,0 +1,212 @@
+//! `kifu tournament statement|dq-report|case`: investigations from the command line. A statement
+//! is kept privately (sealed in the log), a disqualification report is signed with the head
+//! judge's key file, and the case file gathers a player's calls, penalties, deck checks,
+//! statements and reports.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::json;
+
+use kifu::log::envelope::{Actor, StreamId};
+use kifu::tournament::case::CaseFile;
+use kifu::tournament::events::StatementBy;
+use kifu::tournament::ops;
+
+use super::Context;
+use crate::cli::output;
+
+#[derive(clap::Args, Debug)]
+pub struct StatementArgs {
+    pub id: StreamId,
+    /// The player the investigation is about.
+    pub player: String,
+    /// Who gave it: player, opponent, witness or judge.
+    #[arg(long)]
+    pub by: StatementBy,
+    /// Their name.
+    #[arg(long)]
+    pub author: String,
+    /// The judge who took it.
+    #[arg(long)]
+    pub judge: String,
+    /// The statement's text (or --file).
+    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+    pub text: Option<String>,
+    /// A file holding the statement's text.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// When it was taken (RFC 3339); default now.
+    #[arg(long)]
+    pub at: Option<String>,
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+/// `kifu tournament statement`: the text is kept in the data directory (owner-only), the log
+/// records who gave it, who took it and the text's sealed commitment.
+pub fn run_statement(ctx: &Context, a: StatementArgs, json: bool) -> Result<ExitCode> {
+    super::judging::official_actor(&a.actor, "a statement")?;
+    let text = match (&a.text, &a.file) {
+        (Some(t), _) => t.clone(),
+        (None, Some(f)) => {
+            let meta = std::fs::metadata(f).with_context(|| format!("cannot read {}", f.display()))?;
+            if meta.len() > (kifu::tournament::events::STATEMENT_MAX * 4) as u64 {
+                bail!(
+                    "{} is too long for a statement (at most {} characters)",
+                    f.display(),
+                    kifu::tournament::events::STATEMENT_MAX
+                );
+            }
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?
+        }
+        (None, None) => bail!("give the statement's text: --text or --file"),
+    };
+    let at = super::judging::at(ctx, &a.at)?;
+    let store = ctx.open_store()?;
+    let salt = kifu::game::commit::Commitment(rand::random::<[u8; 32]>());
+    let s = ops::NewStatement { player: &a.player, by: a.by, author: &a.author, judge: &a.judge, at, text: &text };
+    let (head, n) = ops::record_statement(&store, &ctx.data_dir, &a.id, &s, &salt, a.actor)?;
+    if json {
+        output::print_json(&json!({"statement": n, "player": a.player.trim(), "head": head.hash.to_hex()}))?;
+    } else {
+        println!(
+            "statement {n} ({} {}) about {} recorded; its text is kept for the judges only",
+            a.by.name(),
+            a.author.trim(),
+            a.player.trim()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    pub id: StreamId,
+    /// The disqualified player.
+    pub player: String,
+    /// The head judge who signs.
+    #[arg(long)]
+    pub name: String,
+    /// The head judge's key file (its public half recorded with `kifu tournament signer`).
+    #[arg(long)]
+    pub key: PathBuf,
+    /// The facts found.
+    #[arg(long)]
+    pub facts: String,
+    /// The reasons for the disqualification.
+    #[arg(long)]
+    pub reasons: String,
+    /// The disqualification it supports (its penalty number); default: the player's latest.
+    #[arg(long)]
+    pub penalty: Option<u32>,
+    #[arg(long)]
+    pub at: Option<String>,
+}
+
+/// `kifu tournament dq-report`: the head judge's signed disqualification report.
+pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> {
+    let key = super::sign::read_key(&a.key)?;
+    let at = super::judging::at(ctx, &a.at)?;
+    let store = ctx.open_store()?;
+    let r = ops::NewReport {
+        player: &a.player,
+        penalty: a.penalty,
+        head_judge: &a.name,
+        facts: &a.facts,
+        reasons: &a.reasons,
+        at,
+    };
+    let head = ops::report_disqualification(&store, &a.id, &r, &key, Actor::Judge(a.name.trim().to_string()))?;
+    if json {
+        output::print_json(
+            &json!({"player": a.player.trim(), "signed_by": a.name.trim(), "head": head.hash.to_hex()}),
+        )?;
+    } else {
+        println!("{} signed the disqualification report on {}", a.name.trim(), a.player.trim());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CaseArgs {
+    pub id: StreamId,
+    pub player: String,
+}
+
+/// `kifu tournament case`: the player's case file, statements included (whoever holds the data
+/// directory is the event's official).
+pub fn run_case(ctx: &Context, a: CaseArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let case = ops::case_file(&store, &ctx.data_dir, &a.id, &a.player, true)?;
+    if json {
+        output::print_json(&case)?;
+    } else {
+        print!("{}", case_text(&case));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The case file as text, in sections.
+fn case_text(c: &CaseFile) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(o, "Case file: {} in {}", c.player, c.tournament);
+    let _ = writeln!(o, "\nJudge calls ({}):", c.calls.len());
+    for x in &c.calls {
+        let _ = write!(
+            o,
+            "  call {}: round {} table {}, called by {} at {}: {}",
+            x.call, x.round, x.table, x.caller, x.opened, x.status
+        );
+        if let Some(j) = &x.judge {
+            let _ = write!(o, " ({j})");
+        }
+        if let Some(out) = &x.outcome {
+            let _ = write!(o, ", {out}");
+        }
+        match &x.note {
+            Some(n) if !n.is_empty() => {
+                let _ = writeln!(o, ": {n}");
+            }
+            _ => o.push('\n'),
+        }
+    }
+    let games: Vec<_> = c.game_rulings.iter().collect();
+    let _ = writeln!(o, "\nPenalties ({}) and rulings in games ({}):", c.penalties.len(), games.len());
+    if !c.penalties.is_empty() || !games.is_empty() {
+        let _ = writeln!(o, "{}", super::judging::penalty_table(&c.penalties, &games));
+    }
+    let _ = writeln!(o, "\nDeck checks ({}):", c.deck_checks.len());
+    for d in &c.deck_checks {
+        let found = if d.matches { "matches the list".to_string() } else { format!("{} card(s) differ", d.cards) };
+        let table = d.table.map(|t| format!(" table {t}")).unwrap_or_default();
+        let _ = writeln!(o, "  check {}: round {}{table} by {} at {}: {found}", d.check, d.round, d.judge, d.at);
+    }
+    if let Some(ss) = &c.statements {
+        let _ = writeln!(o, "\nStatements ({}):", ss.len());
+        for s in ss {
+            let _ = writeln!(o, "  statement {}: {} {}, taken by {} at {}", s.statement, s.by, s.author, s.judge, s.at);
+            match &s.text {
+                Some(t) => t.lines().for_each(|l| {
+                    let _ = writeln!(o, "    {l}");
+                }),
+                None => {
+                    let _ = writeln!(o, "    (the text is not on this machine)");
+                }
+            }
+        }
+    }
+    let _ = writeln!(o, "\nDisqualification reports ({}):", c.reports.len());
+    for r in &c.reports {
+        let sig = match &r.signature_problem {
+            None => "the signature verifies".to_string(),
+            Some(why) => format!("THE SIGNATURE DOES NOT VERIFY: {why}"),
+        };
+        let _ = writeln!(o, "  penalty {}: signed by {} at {}: {sig}", r.penalty, r.head_judge, r.at);
+        let _ = writeln!(o, "    Facts found: {}", r.facts);
+        let _ = writeln!(o, "    Reasons: {}", r.reasons);
+    }
+    o
+}

@@ -1,0 +1,168 @@
+//! Investigations through the CLI and the API: statements are sealed in the public log and their
+//! text kept privately (owner-only) for the judges; the head judge's disqualification report is
+//! signed with their recorded key and the case file says whether it verifies; a player's token
+//! cannot read statements or case files; every bad input is refused with nothing written.
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use kifu::log::envelope::StreamId;
+use kifu::server::app;
+use kifu::server::tokens::Role;
+use kifu::tournament::record;
+
+use super::runs::verify;
+use crate::server::{call, get, rt, Floor};
+use crate::support::TestEnv;
+
+fn events(env: &TestEnv, id: &str) -> u64 {
+    record::load(&env.store(), &StreamId::new(id).unwrap()).unwrap().head.len
+}
+
+fn json_of(out: &str) -> Value {
+    serde_json::from_str(out).unwrap()
+}
+
+const SAW: &str = "I saw p1 look at p2's hand\nwhile p2 drew.";
+
+#[test]
+fn a_statement_is_sealed_in_the_log_and_the_signed_report_verifies_in_the_case_file() {
+    // Given a paired round with a head judge whose key is recorded, and p1 disqualified,
+    let env = TestEnv::new();
+    let seed = "35".repeat(32);
+    env.ok(&["tournament", "new", "--name", "Case", "--game", "stones", "--id", "cs", "--seed", &seed]);
+    env.ok(&["tournament", "register", "cs", "p1", "p2", "p3", "p4"]);
+    env.ok(&["tournament", "pair", "cs"]);
+    env.ok(&["tournament", "head-judge", "cs", "hana"]);
+    let (hana_key, jin_key) = (env.path("hana.key"), env.path("jin.key"));
+    env.ok(&["key", "new", "-o", hana_key.to_str().unwrap()]);
+    env.ok(&["key", "new", "-o", jin_key.to_str().unwrap()]);
+    env.ok(&["tournament", "signer", "cs", "--name", "hana", "--key", hana_key.to_str().unwrap()]);
+    env.ok(&["tournament", "signer", "cs", "--name", "jin", "--key", jin_key.to_str().unwrap()]);
+    env.ok(&["tournament", "penalty", "cs", "p2", "--type", "warning", "--judge", "jin", "--reason", "slow"]);
+    env.ok(&["tournament", "penalty", "cs", "p1", "--type", "dq", "--judge", "hana", "--reason", "cheating"]);
+
+    // when a witness's statement is recorded,
+    let st = ["tournament", "statement", "cs", "p1", "--by", "witness", "--author", "wes", "--judge", "jin"];
+    let v = json_of(&env.ok(&[&st[..], &["--text", SAW, "--json"][..]].concat()));
+    assert_eq!(v["statement"], 1, "{v}");
+    // then the public log holds its commitment, not its text, and the text is kept owner-only;
+    let exported = env.ok(&["tournament", "export", "cs", "--to", "json"]);
+    assert!(exported.contains("StatementRecorded"), "{exported}");
+    assert!(!exported.contains("look at p2"), "the public log holds no statement text: {exported}");
+    let kept = env.data().join("tournament-cases/cs/statement-1.txt");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::metadata(kept.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+
+    // and once the head judge signs the report, the case file shows everything and verifies it.
+    let report = ["tournament", "dq-report", "cs", "p1", "--name", "hana", "--key", hana_key.to_str().unwrap()];
+    let facts = ["--facts", "p1 looked at p2's hand during the draw (statement 1)", "--reasons", "cheating: IPG 4.3"];
+    env.ok(&[&report[..], &facts[..]].concat());
+    let case = json_of(&env.ok(&["tournament", "case", "cs", "p1", "--json"]));
+    assert_eq!(case["player"], "p1", "{case}");
+    assert_eq!(case["penalties"][0]["issued"], "dq", "{case}");
+    assert_eq!(case["penalties"].as_array().unwrap().len(), 1, "only p1's penalties: {case}");
+    assert_eq!(case["statements"][0]["text"], SAW, "{case}");
+    assert_eq!(case["statements"][0]["by"], "witness", "{case}");
+    assert_eq!(case["reports"][0]["penalty"], 2, "{case}");
+    assert_eq!(case["reports"][0]["signature_verifies"], true, "{case}");
+    let text = env.ok(&["tournament", "case", "cs", "p1"]);
+    for want in
+        ["Case file: p1", "statement 1: witness wes, taken by jin", "    while p2 drew.", "the signature verifies"]
+    {
+        assert!(text.contains(want), "{want:?} in {text}");
+    }
+    let (ok, details) = verify(&env, "cs");
+    assert!(ok, "{details}");
+    assert!(details.contains("p1's disqualification report (penalty 2) by hana: the signature verifies"), "{details}");
+
+    // Bad input, each refused with a clear message and nothing written (nor kept).
+    let before = events(&env, "cs");
+    let err = env.fails(&[&st[..3], &["nobody"][..], &st[4..], &["--text", "x"][..]].concat());
+    assert!(err.contains("TOUR-CASE-1") && err.contains("\"nobody\" is not registered"), "{err}");
+    let err = env.fails(&[&st[..], &["--text", "  "][..]].concat());
+    assert!(err.contains("a statement has text"), "{err}");
+    let long = "x".repeat(kifu::tournament::events::STATEMENT_MAX + 1);
+    let err = env.fails(&[&st[..], &["--text", &long][..]].concat());
+    assert!(err.contains("at most 8000 characters"), "{err}");
+    let err = env.fails(&[&st[..], &["--text", "x", "--actor", "player:p2"][..]].concat());
+    assert!(err.contains("judge's or organizer's"), "{err}");
+    assert!(!env.data().join("tournament-cases/cs/statement-2.txt").exists(), "no text kept for a refusal");
+    // A report by a judge who is not the named head judge,
+    let by_jin = ["tournament", "dq-report", "cs", "p1", "--name", "jin", "--key", jin_key.to_str().unwrap()];
+    let err = env.fails(&[&by_jin[..], &facts[..]].concat());
+    assert!(err.contains("TOUR-CASE-2") && err.contains("head judge, hana, not jin"), "{err}");
+    // for a player without a disqualification, or naming a penalty that is not one.
+    let err = env.fails(&[&report[..3], &["p2"][..], &report[4..], &facts[..]].concat());
+    assert!(err.contains("p2 has no disqualification"), "{err}");
+    let err = env.fails(&[&report[..3], &["p2"][..], &report[4..], &facts[..], &["--penalty", "1"][..]].concat());
+    assert!(err.contains("TOUR-CASE-2") && err.contains("stands as warning"), "{err}");
+    // A second report for the same disqualification, and a key that is not the signer's.
+    let err = env.fails(&[&report[..], &facts[..]].concat());
+    assert!(err.contains("already has its disqualification report"), "{err}");
+    let wrong = ["tournament", "dq-report", "cs", "p1", "--name", "hana", "--key", jin_key.to_str().unwrap()];
+    let err = env.fails(&[&wrong[..], &facts[..]].concat());
+    assert!(err.contains("not hana's recorded key"), "{err}");
+    assert_eq!(events(&env, "cs"), before, "nothing written");
+}
+
+#[test]
+fn statements_and_case_files_are_for_the_events_judges_only_over_the_api() {
+    let floor = Floor::new("iv");
+    let router = app(floor.state.clone());
+    let token = |role, name: &str| floor.token(role, name);
+    let (org, jin, ann) = (token(Role::Organizer, "olga"), token(Role::Judge, "jin"), token(Role::Player, "ann"));
+    rt().block_on(async {
+        let post = |path: String, t: &str, body: Value| {
+            let (router, t) = (router.clone(), t.to_string());
+            async move { call(&router, "POST", &path, Some(&t), Some(body)).await }
+        };
+        let p = |s: &str| format!("/api/v1/tournaments/iv{s}");
+        let body = json!({"id": "iv", "name": "Inv", "game": "stones", "rounds": 2, "top_cut": 0});
+        assert_eq!(post("/api/v1/tournaments".into(), &org, body).await.0, StatusCode::CREATED);
+        assert_eq!(
+            post(p("/players"), &org, json!({"players": ["ann", "bo", "cy", "dee"]})).await.0,
+            StatusCode::CREATED
+        );
+        assert_eq!(post(p("/rounds"), &org, json!({})).await.0, StatusCode::CREATED);
+        let events = || async { get(&router, "/api/v1/tournaments/iv", None).await.1["events"].as_u64().unwrap() };
+        // A judge records a statement; the answer numbers it.
+        let said = json!({"player": "cy", "by": "opponent", "author": "ann", "text": "cy drew an extra card"});
+        let (s, v) = post(p("/statements"), &jin, said.clone()).await;
+        assert_eq!((s, v["statement"].as_u64()), (StatusCode::CREATED, Some(1)), "{v}");
+        let n = events().await;
+        // A player's token reads no statement and no case file, and records none.
+        let (s, v) = get(&router, &p("/statements?player=cy"), Some(&ann)).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("statements are for the event's judges only"), "{v}");
+        let (s, v) = get(&router, &p("/case/cy"), Some(&ann)).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("case files are for the event's judges only"), "{v}");
+        assert_eq!(get(&router, &p("/statements?player=cy"), None).await.0, StatusCode::UNAUTHORIZED);
+        assert_eq!(post(p("/statements"), &ann, said).await.0, StatusCode::FORBIDDEN);
+        // A statement about a player not in the event, of an unknown role, or with no text.
+        let (s, v) =
+            post(p("/statements"), &jin, json!({"player": "zed", "by": "witness", "author": "w", "text": "t"})).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("\"zed\" is not registered"), "{v}");
+        let (s, v) =
+            post(p("/statements"), &jin, json!({"player": "cy", "by": "bystander", "author": "w", "text": "t"})).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+        let (s, v) =
+            post(p("/statements"), &jin, json!({"player": "cy", "by": "witness", "author": "w", "text": ""})).await;
+        assert!(s.is_client_error(), "{v}");
+        assert_eq!(events().await, n, "refusals write nothing");
+        // The judge reads the statements and the case file, texts included.
+        let (s, v) = get(&router, &p("/statements?player=cy"), Some(&jin)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["statements"][0]["text"], "cy drew an extra card", "{v}");
+        let (s, v) = get(&router, &p("/case/cy"), Some(&org)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!((v["player"].as_str(), v["statements"][0]["author"].as_str()), (Some("cy"), Some("ann")), "{v}");
+        assert_eq!(v["reports"], json!([]), "{v}");
+    });
+}

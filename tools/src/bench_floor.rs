@@ -266,6 +266,10 @@ fn main() {
     };
     let history = time(&|n| format!("/api/v1/tournaments/floor/penalties?player={n}"));
     let explain = time(&|n| format!("/api/v1/tournaments/floor/explain/{n}"));
+    // The judges' page: its data in one answer and every history at load, a case file on demand.
+    let floor = time(&|_| "/api/v1/tournaments/floor/floor".into());
+    let all = time(&|_| "/api/v1/tournaments/floor/penalties".into());
+    let case = time(&|n| format!("/api/v1/tournaments/floor/case/{n}"));
 
     let mut t = comfy_table::Table::new();
     t.set_header(["what", "measured", "target"]);
@@ -288,5 +292,14 @@ fn main() {
         format!("{} / {}", ms(explain.0), ms(explain.1)),
         "—".into(),
     ]);
+    let pair = |x: (Duration, Duration)| format!("{} / {}", ms(x.0), ms(x.1));
+    t.add_row(["the judges' page's data, GET floor (p50 / p99)".into(), pair(floor), "—".into()]);
+    t.add_row(["every history at the page's load, GET penalties (p50 / p99)".into(), pair(all), "—".into()]);
+    t.add_row([
+        "the page's time to show a player's history: floor + penalties (p99 + p99)".into(),
+        ms(floor.1 + all.1),
+        "—".into(),
+    ]);
+    t.add_row(["a player's case file, GET case/PLAYER (p50 / p99)".into(), pair(case), "—".into()]);
     println!("{t}");
 }

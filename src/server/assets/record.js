@@ -19,7 +19,7 @@
 "use strict";
 
 const kifuRecord = (() => {
-  const { api, el } = kifu;
+  const { api, el, outcomeText } = kifu;
   const $ = (id) => document.getElementById(id);
   const st = {
     gid: null,
@@ -516,8 +516,9 @@ const kifuRecord = (() => {
   }
 
   function overView() {
-    const reason = st.outcome && st.outcome.reason ? st.outcome.reason : "";
-    const out = [el("p", { class: "over-line" }, "The game is over", reason ? `: ${reason}` : ".")];
+    const o = st.outcome;
+    const said = o ? [outcomeText(o, st.players), o.reason].filter((x) => x).join(" — ") : "";
+    const out = [el("p", { class: "over-line", dataset: { outcome: o ? outcomeText(o, st.players) : "" } }, "The game is over", said ? `: ${said}` : ".")];
     const b = st.bound;
     if (!b || !b.place || b.place.Table === undefined) return out;
     const report = el("div", { class: "report", dataset: { report: "panel" } }, el("p", { class: "muted" }, "Reading the match's games…"));

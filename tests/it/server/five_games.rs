@@ -22,7 +22,7 @@ use crate::options::replay_of;
 
 /// A pod tournament of `game` with `players` registered and round 1 paired into one pod;
 /// returns the pod's players in seat order.
-fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String]) -> Vec<String> {
+pub(super) fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String]) -> Vec<String> {
     use kifu::game::commit::{commit_seed, Commitment};
     let id = StreamId::new(tournament).unwrap();
     let seed = Commitment([6; 32]);
@@ -87,6 +87,11 @@ pub(super) fn option_for<G: Game>(
         Pick::Param { param, read, .. } => [(param.name.to_string(), json!(read(event).unwrap()))].into(),
     };
     (option_id(len, &o), o.seat, params)
+}
+
+/// Whether the option recording `event` takes a secret its page makes or opens by itself.
+pub(super) fn is_secret<G: Game>(state: &G::State, event: &G::Event) -> bool {
+    offering::<G>(state, event).first().and_then(|o| o.param()).is_some_and(|p| p.kind == ParamKind::Secret)
 }
 
 /// Records the agent's game of `G` through the API, as described at the top of this file.

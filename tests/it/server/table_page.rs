@@ -33,7 +33,7 @@ use super::browser::{
     assert_no_sideways_scroll, axe_check, axe_source, connect_own, js, screenshot, serve_app, start_chromedriver,
     use_token, wait_for,
 };
-use super::five_games::{is_secret, open_pod, option_for, recordable};
+use super::five_games::{is_secret, open_pod, option_for, shortest_recordable};
 use super::leak::{assert_no_leak, hidden, occurrences, without_known_cards};
 use super::seals_page::{chain_links, in_cell_order, same_play, sealed_cards};
 use super::table_judge::{choose, judge_says};
@@ -129,9 +129,10 @@ pub(super) trait AtTable: Game + Sized {
     const NAME: &'static str;
     /// The seats at the table (a pod beyond two).
     const PLAYERS: usize = 2;
-    /// The agent's game as the pages play it.
+    /// The agent's game as the pages play it: the shortest of a few seeds (a browser records
+    /// every event of it).
     fn agent(players: &[String]) -> (Self::Config, Vec<Self::Event>) {
-        recordable::<Self>(players)
+        shortest_recordable::<Self>(players, 12)
     }
     /// What `seat`'s page keeps before the game (its storage), so its secrets are the agent's.
     fn kept(_events: &[Self::Event], _seat: u8) -> Option<Value> {
@@ -163,7 +164,7 @@ impl AtTable for NarutoV2 {
 impl AtTable for Brk {
     const NAME: &'static str = "brk";
     fn agent(players: &[String]) -> (Self::Config, Vec<BrkEvent>) {
-        let (config, events) = recordable::<Brk>(players);
+        let (config, events) = shortest_recordable::<Brk>(players, 12);
         (config, in_cell_order(&events))
     }
     fn placement(config: &Self::Config, events: &[BrkEvent], event: &BrkEvent) -> Vec<(String, String, bool)> {
@@ -437,6 +438,7 @@ pub(super) fn record_at_the_table<G: AtTable>() {
             }
             let placement = G::placement(&config, &events, event);
             let secret = is_secret::<G>(&state, event);
+            with_param += usize::from(!params.is_empty() || secret || !placement.is_empty());
             let mut next = state.clone();
             G::ledger_mut(&mut next).at(len);
             let ends = G::outcome(&G::apply(next, event)).is_some();
@@ -458,7 +460,6 @@ pub(super) fn record_at_the_table<G: AtTable>() {
                     tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                 }
                 if !params.is_empty() {
-                    with_param += 1;
                     // The picker as it opens, before a value is tapped (one value records at once).
                     let name = format!("{prefix}-{}-parameter", if seat == 0 { "phone" } else { "desktop" });
                     shots(&sessions, &mut shot, name, seat).await;

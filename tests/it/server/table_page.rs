@@ -121,7 +121,6 @@ pub(super) async fn tap_values(c: &Client, button: &str, params: &BTreeMap<Strin
     }
 }
 
-
 /// What a game brings to the table besides its options: its name, its seats, and only what its
 /// sealed forms need; everything else is the same for every game ([`record_at_the_table`]).
 pub(super) trait AtTable: Game + Sized {
@@ -234,7 +233,9 @@ fn illegal_again<G: Game>(state: &G::State, earlier: &[G::Event]) -> Option<(G::
     let flat = |v: &Value| match v {
         Value::String(_) => true,
         Value::Object(o) => {
-            o.len() == 1 && o.values().all(|b| b.as_object().is_some_and(|f| f.values().all(|x| !x.is_object() && !x.is_array())))
+            o.len() == 1
+                && o.values()
+                    .all(|b| b.as_object().is_some_and(|f| f.values().all(|x| !x.is_object() && !x.is_array())))
         }
         _ => false,
     };
@@ -248,7 +249,13 @@ fn illegal_again<G: Game>(state: &G::State, earlier: &[G::Event]) -> Option<(G::
 /// The judge's page forces `illegal` (the page lists the rules it breaks; the judge's note is
 /// recorded about it), backs the game up to before it, and warns `warned`; returns the forced
 /// event's sequence number.
-async fn judge_at_the_table(desk: &Client, store: &dyn Store, stream: &StreamId, illegal: &Value, warned: usize) -> u64 {
+async fn judge_at_the_table(
+    desk: &Client,
+    store: &dyn Store,
+    stream: &StreamId,
+    illegal: &Value,
+    warned: usize,
+) -> u64 {
     let at = store.head(stream).unwrap().len;
     tap(desk, "[data-judge=\"open-force\"]").await;
     wait_for(desk, "document.querySelector('[data-tool=\"force\"] [data-field=\"event\"]')").await;
@@ -293,7 +300,13 @@ fn public_cards(v: &Value, out: &mut HashSet<String>) {
 /// The spectator's page following the game live: what it shows at event `seq` and every board it
 /// received since the last look name no card the judge sees hidden from a spectator at that
 /// point. Returns how many cards were hidden from it at `seq` (the check is not vacuous).
-async fn spectator_saw_nothing_hidden(c: &Client, app: &axum::Router, judge: &str, stream: &StreamId, seq: u64) -> usize {
+async fn spectator_saw_nothing_hidden(
+    c: &Client,
+    app: &axum::Router,
+    judge: &str,
+    stream: &StreamId,
+    seq: u64,
+) -> usize {
     let hidden_at = |n: u64| async move {
         let base = format!("/api/v1/games/{stream}/board?seq={n}");
         let (_, j) = get(app, &format!("{base}&as=judge"), Some(judge)).await;

@@ -380,7 +380,7 @@ pub(super) fn record_at_the_table<G: AtTable>() {
     };
     let (config, events) = G::agent(&players);
     let stream = StreamId::new(&format!("{tid}-r1-g1")).unwrap();
-    let bound = MatchBinding { tournament: StreamId::new(&tid).unwrap(), round: 1, place: place.clone() };
+    let bound = MatchBinding { tournament: StreamId::new(&tid).unwrap(), round: 1, place };
     record::create_bound::<G>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
     let tokens: Vec<String> = players.iter().map(|p| env.token(Role::Player, &tid, p)).collect();
     let judge = env.token(Role::Judge, &tid, "jin");
@@ -487,14 +487,15 @@ pub(super) fn record_at_the_table<G: AtTable>() {
             }
             let now = grown(&*store, &stream, len).await;
             let logged = played_events::<G>(&*store, &stream);
-            for k in played..played + (now - len) as usize {
+            let upto = played + (now - len) as usize;
+            for k in played..upto {
                 let e = &logged[k];
                 assert!(G::same(&events[k], e), "{game} event {k}: the page recorded {e:?}, the agent played {:?}", events[k]);
                 G::ledger_mut(&mut state).at(len);
                 state = G::apply(state, e);
                 len += 1;
-                played += 1;
             }
+            played = upto;
             ever_hidden += spectator_saw_nothing_hidden(&watcher, &app, &judge, &stream, len).await;
         }
         let took = t0.elapsed();

@@ -234,6 +234,8 @@ fn browser_bad_input_at_the_table_says_what_happened_and_records_nothing_wrong()
 /// The page's live feed lags: new entries no longer refresh its options (as a page left open
 /// while its connection hangs).
 async fn kifu_freeze(c: &Client) {
+    // A refresh already on its way (an entry of a moment ago) lands first.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     js(c, "(window.kifuLive = kifuRecord.changed, kifuRecord.changed = () => {}, true)").await;
 }
 

@@ -40,13 +40,19 @@ pub struct Table<G: Game> {
     pub rulings: Rulings,
     /// How many events have been folded (the next sequence number).
     pub folded: u64,
-    seats: usize,
+    /// The player names, in seat order.
+    players: Vec<String>,
 }
 
 // Written by hand: a derive would demand `G: Clone`, but only the state needs to be.
 impl<G: Game> Clone for Table<G> {
     fn clone(&self) -> Self {
-        Table { game: self.game.clone(), rulings: self.rulings.clone(), folded: self.folded, seats: self.seats }
+        Table {
+            game: self.game.clone(),
+            rulings: self.rulings.clone(),
+            folded: self.folded,
+            players: self.players.clone(),
+        }
     }
 }
 
@@ -81,12 +87,13 @@ impl<G: Game> Table<G> {
             return G::outcome(&self.game);
         }
         let left: Vec<Seat> =
-            (0..self.seats).filter_map(|s| Seat::try_from(s).ok()).filter(|s| !lost.contains(s)).collect();
+            (0..self.players.len()).filter_map(|s| Seat::try_from(s).ok()).filter(|s| !lost.contains(s)).collect();
         if left.len() <= 1 {
             let placements = if left.is_empty() { vec![] } else { vec![left] };
             let base = Outcome { placements, eliminated: vec![], reason: String::new() };
             let mut o = base.with_eliminated(&lost);
-            o.reason = format!("game loss issued by a judge to seat(s) {lost:?}");
+            let names: Vec<String> = lost.iter().map(|&s| super::seat_name(&self.players, s)).collect();
+            o.reason = format!("game loss issued by a judge to {}", names.join(", "));
             return Some(o);
         }
         G::outcome(&self.game).map(|o| o.with_eliminated(&lost))
@@ -134,8 +141,8 @@ impl<G: Game> Replay<G> {
     ) -> Result<Self, Vec<super::Violation>> {
         // A setup that breaks rules is only ever stored by an as-recorded import; it still folds.
         let (game, _) = G::setup_as_recorded(&config)?;
-        let seats = G::players(&config).len();
-        let initial = Table { game, rulings: Rulings::default(), folded: 0, seats };
+        let players = G::players(&config);
+        let initial = Table { game, rulings: Rulings::default(), folded: 0, players };
         let mut replay = Replay {
             config,
             initial: initial.clone(),
@@ -189,7 +196,7 @@ impl<G: Game> Replay<G> {
                 Ruling::WarningIssued { seat, .. } => state.rulings.warnings.push((step.seq, *seat)),
                 Ruling::GameLossIssued { seat, .. } => {
                     state.rulings.game_losses.push((step.seq, *seat));
-                    if usize::from(*seat) < state.seats {
+                    if usize::from(*seat) < state.players.len() {
                         state.game = G::seat_eliminated(state.game, *seat);
                     }
                 }
@@ -199,7 +206,7 @@ impl<G: Game> Replay<G> {
                         state.game = self.state_at(*to_seq).game;
                         // Game losses stand through a backup: the restored state hears of them again.
                         for s in state.eliminated() {
-                            if usize::from(s) < state.seats {
+                            if usize::from(s) < state.players.len() {
                                 state.game = G::seat_eliminated(state.game, s);
                             }
                         }

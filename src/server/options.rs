@@ -33,9 +33,9 @@ pub struct OptionsQuery {
 
 /// The seats whose options the caller may list or pick: a player's own seats (or the one it
 /// names among them), any seat for a judge or organizer (all of them unless one is named).
-fn seats_for(access: &GameAccess, seat: Option<Seat>, players: usize) -> AppResult<Vec<Seat>> {
+fn seats_for(access: &GameAccess, seat: Option<Seat>, players: &[String]) -> AppResult<Vec<Seat>> {
     if access.judge {
-        let all: Vec<Seat> = (0..players).filter_map(|s| Seat::try_from(s).ok()).collect();
+        let all: Vec<Seat> = (0..players.len()).filter_map(|s| Seat::try_from(s).ok()).collect();
         return match seat {
             Some(s) if !all.contains(&s) => Err(AppError::NotFound(format!("this game has no seat {s}"))),
             Some(s) => Ok(vec![s]),
@@ -47,7 +47,10 @@ fn seats_for(access: &GameAccess, seat: Option<Seat>, players: usize) -> AppResu
     }
     match seat {
         Some(s) if !access.seats.contains(&s) => {
-            Err(AppError::Forbidden(format!("seat {s} is not yours: a player sees only their own options")))
+            let name = crate::game::seat_name(players, s);
+            Err(AppError::Forbidden(format!(
+                "seat {s} is {name}'s, not yours: a player sees and picks only their own options"
+            )))
         }
         Some(s) => Ok(vec![s]),
         None => Ok(access.seats.clone()),
@@ -80,7 +83,7 @@ pub async fn list(
     caller.require_token()?;
     let g = state.game(&id).await?;
     let access = game_access(&state, &caller, &g).await;
-    let seats = seats_for(&access, q.seat, g.players.len())?;
+    let seats = seats_for(&access, q.seat, &g.players)?;
     Ok(Json(current(&g, seats).await?))
 }
 
@@ -118,7 +121,7 @@ pub async fn pick(
     let grant = caller.require_token()?.clone();
     let g = state.game(&id).await?;
     let access = game_access(&state, &caller, &g).await;
-    let seats = seats_for(&access, body.seat, g.players.len())?;
+    let seats = seats_for(&access, body.seat, &g.players)?;
     let name =
         access.name.clone().ok_or_else(|| AppError::Forbidden("this game is outside your token's scope".into()))?;
     let actor = match grant.role {

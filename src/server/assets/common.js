@@ -142,5 +142,15 @@ const kifu = (() => {
     await show();
   }
 
-  return { api, el, short, token, setToken, tokenBox, who };
+  // A game's result in words, naming the players: "ana won", "ana, rui share the win",
+  // "draw: ana, rui", "everyone lost".
+  function outcomeText(o, players) {
+    const name = (s) => players[s] || "seat " + s;
+    const first = (o.placements[0] || []).filter((s) => !(o.eliminated || []).includes(s));
+    if (!first.length) return "everyone lost";
+    if (o.placements.length === 1) return "draw: " + first.map(name).join(", ");
+    return first.map(name).join(", ") + (first.length > 1 ? " share the win" : " won");
+  }
+
+  return { api, el, outcomeText, short, token, setToken, tokenBox, who };
 })();

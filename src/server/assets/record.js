@@ -19,7 +19,7 @@
 "use strict";
 
 const kifuRecord = (() => {
-  const { api, el } = kifu;
+  const { api, el, outcomeText } = kifu;
   const $ = (id) => document.getElementById(id);
   const st = {
     gid: null,
@@ -195,6 +195,7 @@ const kifuRecord = (() => {
     render();
     const params = o.param && o.param.kind !== "dealt" ? { [o.param.name]: values } : {};
     const body = { option: o.id, params, expected: st.events, seat: o.seat };
+    let stale = false;
     try {
       take(await post(body));
       ok = true;
@@ -204,15 +205,17 @@ const kifuRecord = (() => {
       $("record-status").dataset.recorded = String(Number($("record-status").dataset.recorded || 0) + 1);
     } catch (e) {
       if (e.status === 409 && e.data) {
-        // Someone acted first: fresh options, nothing recorded.
+        // Someone acted first (or the game ended): fresh options, nothing recorded.
         take(e.data);
         cancelEdit();
-        showError(new Error("the game moved on before this pick: the options are fresh, pick again"));
-      } else showError(e);
+        stale = true;
+      } else if (e.status === 401) showError(new Error("this page's token is unknown or was revoked: nothing was recorded; ask the event's organizer for a new token"));
+      else showError(e);
     } finally {
       st.busy = false;
     }
     if (!st.options.length) await whoIsAwaited();
+    if (stale) showError(new Error(st.over ? "the game ended before this pick reached it: nothing was recorded" : "the game moved on before this pick: the options are fresh, pick again"));
     render();
     return ok;
   }
@@ -516,8 +519,9 @@ const kifuRecord = (() => {
   }
 
   function overView() {
-    const reason = st.outcome && st.outcome.reason ? st.outcome.reason : "";
-    const out = [el("p", { class: "over-line" }, "The game is over", reason ? `: ${reason}` : ".")];
+    const o = st.outcome;
+    const said = o ? [outcomeText(o, st.players), o.reason].filter((x) => x).join(" — ") : "";
+    const out = [el("p", { class: "over-line", dataset: { outcome: o ? outcomeText(o, st.players) : "" } }, "The game is over", said ? `: ${said}` : ".")];
     const b = st.bound;
     if (!b || !b.place || b.place.Table === undefined) return out;
     const report = el("div", { class: "report", dataset: { report: "panel" } }, el("p", { class: "muted" }, "Reading the match's games…"));

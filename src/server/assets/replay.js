@@ -7,7 +7,7 @@
 "use strict";
 
 (() => {
-  const { api, el, short } = kifu;
+  const { api, el, outcomeText, short } = kifu;
   const $ = (id) => document.getElementById(id);
   const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
   const gid = encodeURIComponent(id);
@@ -298,15 +298,6 @@
       }
     }
     board.dataset.changed = String(n);
-  }
-
-  // The result in words from the outcome's placements: the first place minus eliminated seats won.
-  function outcomeText(o, players) {
-    const name = (s) => players[s] || "seat " + s;
-    const first = (o.placements[0] || []).filter((s) => !o.eliminated.includes(s));
-    if (!first.length) return "everyone lost";
-    if (o.placements.length === 1) return "draw";
-    return first.map(name).join(", ") + (first.length > 1 ? " share the win" : " won");
   }
 
   // --- position ---

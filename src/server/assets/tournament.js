@@ -399,7 +399,7 @@
     };
     const said = (r) => {
       const line = r.a ? `${r.a} ${r.score} ${r.b}` : r.score;
-      const won = r.a ? (r.winner ? ` · ${r.winner} won` : " · a draw") : "";
+      const won = r.a ? (r.winner ? ` · ${r.winner} won` : ` · draw: ${r.a}, ${r.b}`) : "";
       return line + won + (r.disputed ? ` (disputed: ${r.disputed})` : "");
     };
     $("pending").replaceChildren(

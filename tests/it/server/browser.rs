@@ -131,9 +131,19 @@ pub(super) fn start_chromedriver() -> ChromeDriver {
 /// A Chromium session; `phone` emulates a 390×844 phone screen (a desktop window cannot be
 /// made that narrow).
 pub(super) async fn connect(cd: &ChromeDriver, phone: bool) -> Client {
+    let profile = if phone { cd._profile.path().join("phone") } else { cd._profile.path().to_path_buf() };
+    session_in(cd, phone, &profile).await
+}
+
+/// As [`connect`], in a browser profile of its own (`name`): its storage and tokens are its own,
+/// as another person's device.
+pub(super) async fn connect_own(cd: &ChromeDriver, phone: bool, name: &str) -> Client {
+    session_in(cd, phone, &cd._profile.path().join("own").join(name)).await
+}
+
+async fn session_in(cd: &ChromeDriver, phone: bool, profile: &Path) -> Client {
     let chromium = find_program(&["chromium", "chromium-browser"]).unwrap();
     let mut args: Vec<String> = CHROME_FLAGS.iter().map(|s| s.to_string()).collect();
-    let profile = if phone { cd._profile.path().join("phone") } else { cd._profile.path().to_path_buf() };
     args.push(format!("--user-data-dir={}", profile.display()));
     let mut options = json!({"binary": chromium, "args": args});
     if phone {

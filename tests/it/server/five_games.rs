@@ -22,7 +22,7 @@ use crate::options::replay_of;
 
 /// A pod tournament of `game` with `players` registered and round 1 paired into one pod;
 /// returns the pod's players in seat order.
-fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String]) -> Vec<String> {
+pub(super) fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String]) -> Vec<String> {
     use kifu::game::commit::{commit_seed, Commitment};
     let id = StreamId::new(tournament).unwrap();
     let seed = Commitment([6; 32]);
@@ -48,11 +48,14 @@ fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String])
     pods[0].clone()
 }
 
-/// The first self-played game of `G` at this table (seats in order) that a table can record
-/// through options alone: every event an option or an automatic step, no escape hatch, and no
-/// dealer's seed.
-pub(super) fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
-    for seed in 0..100 {
+/// The self-played games of `G` at this table (seats in order) from `seeds` that a table can
+/// record through options alone: every event an option or an automatic step, no escape hatch,
+/// and no dealer's seed.
+fn recordable_games<G: Game>(
+    players: &[String],
+    seeds: std::ops::Range<u64>,
+) -> impl Iterator<Item = (G::Config, Vec<G::Event>)> + '_ {
+    seeds.filter_map(move |seed| {
         let game = selfplay::self_play::<G>(seed, players, 5_000).unwrap();
         let events: Vec<G::Event> = game
             .entries
@@ -62,15 +65,25 @@ pub(super) fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Even
         let replay = replay_of::<G>(&game.config, &events);
         let r = reach(&replay);
         // Escape hatches are a judge's events (the events API), not picks: a game without them.
-        if G::outcome(&replay.tip().game).is_some()
+        let recordable = G::outcome(&replay.tip().game).is_some()
             && dealer_of(&replay).is_none()
             && r.unreachable.is_empty()
-            && r.as_events.is_empty()
-        {
-            return (game.config, events);
-        }
-    }
-    panic!("no {} game recordable through options in 100 seeds", G::RULESET);
+            && r.as_events.is_empty();
+        recordable.then_some((game.config, events))
+    })
+}
+
+/// The first game of [`recordable_games`] in 100 seeds.
+pub(super) fn recordable<G: Game>(players: &[String]) -> (G::Config, Vec<G::Event>) {
+    recordable_games::<G>(players, 0..100)
+        .next()
+        .unwrap_or_else(|| panic!("no {} game recordable through options in 100 seeds", G::RULESET))
+}
+
+/// The shortest game of [`recordable_games`] in the first `seeds` (the quickest to record through
+/// a browser), or the first in 100 seeds when none of them is recordable.
+pub(super) fn shortest_recordable<G: Game>(players: &[String], seeds: u64) -> (G::Config, Vec<G::Event>) {
+    recordable_games::<G>(players, 0..seeds).min_by_key(|(_, e)| e.len()).unwrap_or_else(|| recordable::<G>(players))
 }
 
 /// The option (id, seat, parameters) that records `event` in `state` after `len` events, as a
@@ -87,6 +100,11 @@ pub(super) fn option_for<G: Game>(
         Pick::Param { param, read, .. } => [(param.name.to_string(), json!(read(event).unwrap()))].into(),
     };
     (option_id(len, &o), o.seat, params)
+}
+
+/// Whether the option recording `event` takes a secret its page makes or opens by itself.
+pub(super) fn is_secret<G: Game>(state: &G::State, event: &G::Event) -> bool {
+    offering::<G>(state, event).first().and_then(|o| o.param()).is_some_and(|p| p.kind == ParamKind::Secret)
 }
 
 /// Records the agent's game of `G` through the API, as described at the top of this file.

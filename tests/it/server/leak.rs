@@ -12,7 +12,7 @@ use kifu::server::tokens::Role;
 
 use super::{fixtures, get, rt, ServerEnv};
 
-type Hidden = HashSet<(String, String)>;
+pub(super) type Hidden = HashSet<(String, String)>;
 
 fn known(c: &Value) -> Option<(String, String)> {
     let k = c.get("Known")?;
@@ -50,7 +50,7 @@ fn hidden_zones(judge: &Value, view: &Value, out: &mut Hidden) {
     }
 }
 
-fn hidden(judge: &Value, view: &Value) -> Hidden {
+pub(super) fn hidden(judge: &Value, view: &Value) -> Hidden {
     let mut out = Hidden::new();
     let (js, vs) = (judge["seats"].as_array().unwrap(), view["seats"].as_array().unwrap());
     assert_eq!(js.len(), vs.len());
@@ -62,7 +62,7 @@ fn hidden(judge: &Value, view: &Value) -> Hidden {
 }
 
 /// Occurrences of `word` in `text` as a whole token (not part of a longer id).
-fn occurrences(text: &str, word: &str) -> Vec<usize> {
+pub(super) fn occurrences(text: &str, word: &str) -> Vec<usize> {
     let is_id = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
     text.match_indices(word)
         .filter(|(i, _)| {
@@ -76,7 +76,7 @@ fn occurrences(text: &str, word: &str) -> Vec<usize> {
 
 /// Fails if `text` names a hidden instance, or a hidden card's catalog id other than as the
 /// label `ID NAME (INSTANCE)` of a public instance.
-fn assert_no_leak(text: &str, hidden: &Hidden, what: &str) {
+pub(super) fn assert_no_leak(text: &str, hidden: &Hidden, what: &str) {
     let instances: HashSet<&str> = hidden.iter().map(|(i, _)| i.as_str()).collect();
     for (inst, card) in hidden {
         assert!(occurrences(text, inst).is_empty(), "{what}: hidden card {inst} ({card}) is named in {text}");
@@ -92,7 +92,7 @@ fn assert_no_leak(text: &str, hidden: &Hidden, what: &str) {
 }
 
 /// Removes the cards a viewer is shown face up, keeping everything else of a board response.
-fn without_known_cards(v: &Value) -> Value {
+pub(super) fn without_known_cards(v: &Value) -> Value {
     match v {
         Value::Object(m) if m.contains_key("Known") => Value::Null,
         Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), without_known_cards(x))).collect()),

@@ -25,6 +25,7 @@ mod pages;
 mod scopes;
 mod seals_page;
 mod table;
+mod table_bad_input;
 mod table_judge;
 mod table_page;
 mod token_store;
@@ -110,6 +111,12 @@ impl ServerEnv {
 
     pub fn app(&self) -> Router {
         app(self.state.clone())
+    }
+
+    /// Revokes `token` (as `kifu token revoke` does, by its hash's prefix).
+    pub fn revoke(&self, token: &str) {
+        let gone = tokens::revoke(&self.tokens, &tokens::hash(token)[..16]).unwrap();
+        assert_eq!(gone, 1, "one token revoked");
     }
 
     /// Issues a token (a fixed secret per role/scope/name, so tests are deterministic).

@@ -91,7 +91,7 @@ async fn assert_blake3_matches(c: &Client) {
 
 /// The card each sealed deployment of the agent's game hides: the one its reveal names, or, for
 /// a seal never opened, a squad card no other deployment names (its identity never matters).
-fn sealed_cards(state: &<Brk as Game>::State, events: &[BrkEvent]) -> BTreeMap<Commitment, String> {
+pub(super) fn sealed_cards(state: &<Brk as Game>::State, events: &[BrkEvent]) -> BTreeMap<Commitment, String> {
     let mut out = BTreeMap::new();
     let opened: Vec<(Commitment, String)> = events
         .iter()
@@ -121,7 +121,7 @@ fn sealed_cards(state: &<Brk as Game>::State, events: &[BrkEvent]) -> BTreeMap<C
 /// The agent's game as a page deploys it: a page sends a squad in cell order (BRK numbers the
 /// pieces by it: A1 is the first), the agent in its own, so each deployment is put in cell order
 /// and every piece id renamed to match (piece ids are the only strings like `A3` in the events).
-fn in_cell_order(events: &[BrkEvent]) -> Vec<BrkEvent> {
+pub(super) fn in_cell_order(events: &[BrkEvent]) -> Vec<BrkEvent> {
     let mut rename: BTreeMap<String, String> = BTreeMap::new();
     for e in events {
         if let BrkEvent::SquadDeployed { seat, cards } = e {
@@ -163,7 +163,7 @@ fn in_cell_order(events: &[BrkEvent]) -> Vec<BrkEvent> {
 
 /// The agent's event and the log's are the same play: the same cells and faces, the same cards
 /// revealed, everything else equal; only the seals and their salts are the pages' own.
-fn same_play(agent: &BrkEvent, logged: &BrkEvent) -> bool {
+pub(super) fn same_play(agent: &BrkEvent, logged: &BrkEvent) -> bool {
     match (agent, logged) {
         (BrkEvent::SquadDeployed { seat: a, cards: x }, BrkEvent::SquadDeployed { seat: b, cards: y }) => {
             a == b
@@ -378,7 +378,7 @@ fn digital_dice_game(players: &[String]) -> (<Fate as Game>::Config, Vec<FateEve
 }
 
 /// The dice-chain links `seat` revealed in `events`, in order.
-fn chain_links(events: &[FateEvent], seat: u8) -> Vec<Commitment> {
+pub(super) fn chain_links(events: &[FateEvent], seat: u8) -> Vec<Commitment> {
     events
         .iter()
         .filter_map(|e| match e {

@@ -33,7 +33,7 @@ fn entries(store: &dyn Store, stream: &StreamId) -> Vec<(Actor, GameEntry<LcEven
 }
 
 /// Sets a form control's value as a person would choose it, and tells the page.
-async fn choose(c: &Client, css: &str, value: &str) {
+pub(super) async fn choose(c: &Client, css: &str, value: &str) {
     wait_for(c, &format!("document.querySelector({})", json!(css))).await;
     js(
         c,
@@ -47,7 +47,7 @@ async fn choose(c: &Client, css: &str, value: &str) {
 }
 
 /// The judge's status line once it says `text`.
-async fn judge_says(c: &Client, text: &str) -> String {
+pub(super) async fn judge_says(c: &Client, text: &str) -> String {
     let expr = format!("document.getElementById('judge-status').textContent.includes({})", json!(text));
     wait_for(c, &expr).await;
     js(c, "document.getElementById('judge-status').textContent").await.as_str().unwrap_or_default().to_string()

@@ -322,7 +322,7 @@
           "tr",
           { dataset: { player: r.player } },
           el("td", {}, (r.tied ? "T" : "") + r.place),
-          el("td", {}, r.player + (r.dropped ? " (dropped)" : ""), " ", whyButton(r.player)),
+          el("td", {}, r.player + (r.dropped ? " (dropped)" : "")),
           el("td", {}, r.stage),
           el("td", {}, r.swiss_rank)
         )

@@ -236,7 +236,8 @@ fn main() {
     let tokens_file = dir.path().join("tokens.json");
     let judge =
         tokens::issue(&tokens_file, Role::Judge, "floor", "jin", [7; 32], "2026-01-01T00:00:00Z".into()).unwrap();
-    let server = ServerConfig { tokens: Some(tokens_file), ..ServerConfig::default() };
+    // The data directory: where the judges' sealed texts (statements) are kept.
+    let server = ServerConfig { tokens: Some(tokens_file), seeds: Some(data.clone()), ..ServerConfig::default() };
     let router = app(AppState::new(Arc::new(store), clock, server));
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let time = |path: &dyn Fn(&str) -> String| -> (Duration, Duration) {

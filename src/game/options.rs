@@ -76,6 +76,13 @@ pub struct Param {
     pub secret: Option<SecretForm>,
 }
 
+impl Param {
+    /// "Which cards": `count` cards named `cards` among `values` (drawn, discarded, rested).
+    pub fn cards(label: String, count: usize, values: Vec<ParamValue>) -> Self {
+        Param { name: "cards", label, kind: ParamKind::Card, count, values, secret: None }
+    }
+}
+
 /// What a [`ParamKind::Secret`] parameter's values are, in machine-readable form (API output
 /// only, never stored): the page acts on it, not on the game. Hex is 64 lowercase digits; the
 /// hashes are the ones [`crate::game::commit`] specifies. The page keeps what it made in the

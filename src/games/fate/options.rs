@@ -236,14 +236,7 @@ fn drawn_option(
     let concerns = vec![Concern::Zone("deck".into())];
     let values = own_deck(s, seat);
     let sample: Vec<String> = values.iter().take(count).map(|v| v.value.clone()).collect();
-    let param = Param {
-        name: "cards",
-        label: format!("the {count} card(s) you drew"),
-        kind: ParamKind::Card,
-        count,
-        values,
-        secret: None,
-    };
+    let param = Param::cards(format!("the {count} card(s) you drew"), count, values);
     param_option(s, seat, label, concerns, param, template, fill, read, &sample)
 }
 
@@ -602,14 +595,7 @@ fn end_step(s: &FateState, seat: Seat, in_hand: usize, o: &mut Vec<GameOption<Fa
         let values: Vec<ParamValue> = known_hand(s, seat).iter().map(|c| value(s, c)).collect();
         let count = in_hand - 4;
         let sample: Vec<String> = values.iter().take(count).map(|v| v.value.clone()).collect();
-        let param = Param {
-            name: "cards",
-            label: format!("the {count} card(s) you discard"),
-            kind: ParamKind::Card,
-            count,
-            values,
-            secret: None,
-        };
+        let param = Param::cards(format!("the {count} card(s) you discard"), count, values);
         o.extend(param_option(
             s,
             seat,
@@ -915,14 +901,11 @@ fn activations(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
             }
             let mut values: Vec<ParamValue> = pool.iter().map(|c| value(s, c)).collect();
             values.extend(hand.iter().map(|c| value(s, c)));
-            let param = Param {
-                name: "cards",
-                label: "the cards you rest, then the cards you discard, in cost order".into(),
-                kind: ParamKind::Card,
-                count: sample.len(),
+            let param = Param::cards(
+                "the cards you rest, then the cards you discard, in cost order".into(),
+                sample.len(),
                 values,
-                secret: None,
-            };
+            );
             o.extend(param_option(s, seat, label, concerns, param, event, fill_paid, read_paid, &sample));
         }
     }

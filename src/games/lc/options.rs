@@ -149,14 +149,7 @@ fn drawn_param(s: &LcState, seat: Seat, count: usize) -> Param {
         .get(seat)
         .map(|p| p.pile.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c) }).collect())
         .unwrap_or_default();
-    Param {
-        name: "cards",
-        label: format!("the {count} card(s) you drew"),
-        kind: ParamKind::Card,
-        count,
-        values,
-        secret: None,
-    }
+    Param::cards(format!("the {count} card(s) you drew"), count, values)
 }
 
 fn open_cards(values: &[String]) -> Vec<CardRef> {

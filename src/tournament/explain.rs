@@ -242,6 +242,11 @@ fn record_of(t: &Tally) -> String {
     format!("{}-{}-{}", t.wins, t.losses, t.draws)
 }
 
+/// A standings row's match record, "W-L-D".
+fn row_record(r: &StandingRow) -> String {
+    format!("{}-{}-{}", r.wins, r.losses, r.draws)
+}
+
 fn pct(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
 }
@@ -277,27 +282,7 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
         why: vec![],
     };
     if r.top_cut {
-        let t = r.tables.iter().find(|t| t.a == p || t.b == p)?;
-        let opp = if t.a == p { t.b } else { t.a };
-        let rank_of = |x: usize| {
-            st.standings().iter().find(|row| row.player == name(x)).map_or_else(|| "?".into(), |row| row.rank_label())
-        };
-        why.kind = "top cut".into();
-        why.table = Some(t.table);
-        why.opponents = vec![name(opp)];
-        let first_cut = st.rounds.iter().find(|x| x.top_cut).map(|x| x.round) == Some(r.round);
-        why.why.push(if first_cut {
-            format!(
-                "Top cut: the bracket is seeded from the Swiss standings, the best against the last of the cut \
-                 (1 v 8, 4 v 5, 2 v 7, 3 v 6 in a top 8); you finished the Swiss {}, {} finished {}.",
-                rank_of(p),
-                name(opp),
-                rank_of(opp)
-            )
-        } else {
-            format!("Top cut: the winners of the previous round meet in bracket order; you meet {}.", name(opp))
-        });
-        return Some(why);
+        return top_cut_why(st, r, p, why);
     }
     let pl = &st.players[p];
     if pl.first_round > r.round {
@@ -379,29 +364,8 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
     if r.byes.contains(&p) {
         why.kind = "bye".into();
         why.why.push(format!("{n} players were in the round, an odd number, so one of them had a bye (a match win)."));
-        let below: Vec<String> = b.order.iter().skip(rank).filter(|&&x| !b.had_bye[x]).map(|&x| name(x)).collect();
-        let below_had: Vec<String> = b.order.iter().skip(rank).filter(|&&x| b.had_bye[x]).map(|&x| name(x)).collect();
-        if !seeded {
-            // An imported or hand-changed round: say only what is known.
-        } else if b.had_bye[p] {
-            why.why.push(
-                "You had already had a bye: every player without one would have needed a rematch to leave the rest pairable, so a second bye was the least bad choice."
-                    .into(),
-            );
-        } else if below.is_empty() && below_had.is_empty() {
-            why.why.push(
-                "The bye goes to the lowest-ranked player who has not had one: you were last in the standings.".into(),
-            );
-        } else if below.is_empty() {
-            why.why.push(format!(
-                "The bye goes to the lowest-ranked player who has not had one: everyone ranked below you ({}) already had a bye.",
-                names(&below_had)
-            ));
-        } else {
-            why.why.push(format!(
-                "{} ranked below you without a bye, but giving one of them the bye would have needed a rematch or more pair-downs, which kifu avoids first; the bye then goes as low as it can.",
-                names(&below)
-            ));
+        if seeded {
+            why.why.push(bye_reason(b, p, rank, &name));
         }
         return Some(why);
     }
@@ -412,6 +376,51 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
     why.table = Some(t.table);
     why.opponents = vec![name(opp)];
     why.opponent_points = Some(opp_points);
+    why.paired_down = opp_points < my_points;
+    why.paired_up = opp_points > my_points;
+    why.why.push(direction_line(r, b, my_points, group.len(), opp, &name));
+    why.rematch = met.contains_key(&opp);
+    why.why.extend(rematch_line(&met, b, my_points, opp, seeded, &name));
+    Some(why)
+}
+
+/// A top-cut round: seeded from the Swiss standings, then the winners in bracket order.
+fn top_cut_why(st: &Tournament, r: &super::state::RoundState, p: usize, mut why: RoundWhy) -> Option<RoundWhy> {
+    let name = |i: usize| st.players.get(i).map_or_else(|| "?".to_string(), |x| x.name.clone());
+    let t = r.tables.iter().find(|t| t.a == p || t.b == p)?;
+    let opp = if t.a == p { t.b } else { t.a };
+    let rank_of = |x: usize| {
+        st.standings().iter().find(|row| row.player == name(x)).map_or_else(|| "?".into(), |row| row.rank_label())
+    };
+    why.kind = "top cut".into();
+    why.table = Some(t.table);
+    why.opponents = vec![name(opp)];
+    let first_cut = st.rounds.iter().find(|x| x.top_cut).map(|x| x.round) == Some(r.round);
+    why.why.push(if first_cut {
+        format!(
+            "Top cut: the bracket is seeded from the Swiss standings, the best against the last of the cut \
+             (1 v 8, 4 v 5, 2 v 7, 3 v 6 in a top 8); you finished the Swiss {}, {} finished {}.",
+            rank_of(p),
+            name(opp),
+            rank_of(opp)
+        )
+    } else {
+        format!("Top cut: the winners of the previous round meet in bracket order; you meet {}.", name(opp))
+    });
+    Some(why)
+}
+
+/// Inside the score group, paired down (and why: the group's parity after the players who came
+/// down into it), or paired up.
+fn direction_line(
+    r: &super::state::RoundState,
+    b: &Before,
+    my_points: u32,
+    group: usize,
+    opp: usize,
+    name: &dyn Fn(usize) -> String,
+) -> String {
+    let opp_points = b.points.get(opp).copied().flatten().unwrap_or(0);
     // Players from higher groups paired into this group, and this group's players paired lower.
     let in_group = |x: usize| b.points[x] == Some(my_points);
     let came_down = r
@@ -422,13 +431,12 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
             (in_group(t.a) && pb > my_points) || (in_group(t.b) && pa > my_points)
         })
         .count();
-    let left = group.len().saturating_sub(came_down).saturating_sub(usize::from(r.byes.iter().any(|&x| in_group(x))));
+    let left = group.saturating_sub(came_down).saturating_sub(usize::from(r.byes.iter().any(|&x| in_group(x))));
     match opp_points.cmp(&my_points) {
         std::cmp::Ordering::Equal => {
-            why.why.push(format!("You were paired inside your score group: {} also had {my_points} points.", name(opp)))
+            format!("You were paired inside your score group: {} also had {my_points} points.", name(opp))
         }
         std::cmp::Ordering::Less => {
-            why.paired_down = true;
             let parity = if came_down > 0 {
                 format!(
                     "After {came_down} player{} from higher groups {} paired into your group, {left} of its players were left",
@@ -438,7 +446,7 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
             } else {
                 format!("Your group had {left} players to pair")
             };
-            why.why.push(if left % 2 == 1 {
+            if left % 2 == 1 {
                 format!(
                     "You were paired down: {} had {opp_points} points. {parity}, an odd number, so one of them had to meet a player with fewer points; the seeded pairing made it you.",
                     name(opp)
@@ -448,20 +456,30 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
                     "You were paired down: {} had {opp_points} points. {parity}, an even number, but pairing them all among themselves would have needed a rematch or more pair-downs elsewhere, which kifu avoids first.",
                     name(opp)
                 )
-            });
+            }
         }
         std::cmp::Ordering::Greater => {
-            why.paired_up = true;
-            why.why.push(format!(
+            format!(
                 "You were paired up: {} ({opp_points} points) came down from a higher score group that had a player left over, and met a player of your group.",
                 name(opp)
-            ));
+            )
         }
     }
-    let earlier = |x: usize| met.get(&x).map(|rs| rs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "));
-    if let Some(rounds) = earlier(opp) {
-        why.rematch = true;
-        why.why.push(if seeded {
+}
+
+/// Whether `opp` was met before (and whether the seed, not a hand, paired them again), or which
+/// earlier opponents on the same points were avoided.
+fn rematch_line(
+    met: &BTreeMap<usize, Vec<u32>>,
+    b: &Before,
+    my_points: u32,
+    opp: usize,
+    seeded: bool,
+    name: &dyn Fn(usize) -> String,
+) -> Option<String> {
+    if let Some(rounds) = met.get(&opp) {
+        let rounds = rounds.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ");
+        return Some(if seeded {
             format!(
                 "This is a rematch: you had played {} in round {rounds}. No pairing of the whole round avoided every rematch (kifu checks the whole field before it accepts one).",
                 name(opp)
@@ -469,20 +487,43 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
         } else {
             format!("This is a rematch: you had played {} in round {rounds}.", name(opp))
         });
-    } else {
-        let avoided: Vec<String> =
-            met.keys().filter(|&&x| x != opp && b.points[x] == Some(my_points)).map(|&x| name(x)).collect();
-        if !avoided.is_empty() && seeded {
-            why.why.push(format!(
-                "Rematches avoided: you had already played {} in your score group, so kifu did not pair you with {}.",
-                names(&avoided),
-                if avoided.len() == 1 { "them" } else { "any of them" }
-            ));
-        } else if !met.is_empty() {
-            why.why.push(format!("Not a rematch: you had not played {} before.", name(opp)));
-        }
     }
-    Some(why)
+    let avoided: Vec<String> =
+        met.keys().filter(|&&x| x != opp && b.points[x] == Some(my_points)).map(|&x| name(x)).collect();
+    if !avoided.is_empty() && seeded {
+        Some(format!(
+            "Rematches avoided: you had already played {} in your score group, so kifu did not pair you with {}.",
+            names(&avoided),
+            if avoided.len() == 1 { "them" } else { "any of them" }
+        ))
+    } else if !met.is_empty() {
+        Some(format!("Not a rematch: you had not played {} before.", name(opp)))
+    } else {
+        None
+    }
+}
+
+/// Why a seeded round's bye went to `p`, ranked `rank` of the round's players (an imported or
+/// hand-changed round says only what is known, so it has no reason).
+fn bye_reason(b: &Before, p: usize, rank: usize, name: &dyn Fn(usize) -> String) -> String {
+    let below: Vec<String> = b.order.iter().skip(rank).filter(|&&x| !b.had_bye[x]).map(|&x| name(x)).collect();
+    let below_had: Vec<String> = b.order.iter().skip(rank).filter(|&&x| b.had_bye[x]).map(|&x| name(x)).collect();
+    if b.had_bye[p] {
+        "You had already had a bye: every player without one would have needed a rematch to leave the rest pairable, so a second bye was the least bad choice."
+            .into()
+    } else if below.is_empty() && below_had.is_empty() {
+        "The bye goes to the lowest-ranked player who has not had one: you were last in the standings.".into()
+    } else if below.is_empty() {
+        format!(
+            "The bye goes to the lowest-ranked player who has not had one: everyone ranked below you ({}) already had a bye.",
+            names(&below_had)
+        )
+    } else {
+        format!(
+            "{} ranked below you without a bye, but giving one of them the bye would have needed a rematch or more pair-downs, which kifu avoids first; the bye then goes as low as it can.",
+            names(&below)
+        )
+    }
 }
 
 /// The tiebreaker keys compare at this precision (as the ranking does).
@@ -513,82 +554,13 @@ fn standing(st: &Tournament, p: usize) -> Option<StandingWhy> {
         .iter()
         .filter_map(|&o| st.players.get(o).and_then(|x| row_of(&x.name)).map(|r| (r.player.as_str(), r)))
         .collect();
-    let record = |r: &StandingRow| format!("{}-{}-{}", r.wins, r.losses, r.draws);
-    let at_floor = |v: f64| same(v, rules.floor).then(|| format!("the {} floor", pct(rules.floor)));
     let mut tiebreakers = vec![TiebreakerWhy {
         name: "MW%".into(),
         value: Some(me.mw),
         how: own_match_win(&rules, t, me),
         parts: vec![],
     }];
-    for &tb in &rules.tiebreakers {
-        let (how, parts) = match tb {
-            Tiebreaker::OpponentMatchWin => {
-                let frozen = me.dropped && rules.pokemon_pct;
-                (
-                    format!(
-                        "the mean of your opponents' match-win % ({} opponent{}, byes are not opponents; each at least {}){}",
-                        opponents.len(),
-                        if opponents.len() == 1 { "" } else { "s" },
-                        pct(rules.floor),
-                        if frozen { "; a player who dropped keeps the value they had when they dropped" } else { "" }
-                    ),
-                    opponents
-                        .iter()
-                        .map(|(n, r)| Part {
-                            opponent: n.to_string(),
-                            record: record(r),
-                            value: r.mw,
-                            note: at_floor(r.mw),
-                        })
-                        .collect(),
-                )
-            }
-            Tiebreaker::GameWin => (
-                format!(
-                    "games won {}, lost {}, drawn {}: (3 × {} + {}) / (3 × {}){}",
-                    t.games_won,
-                    t.games_lost,
-                    t.games_drawn,
-                    t.games_won,
-                    t.games_drawn,
-                    t.games_won + t.games_lost + t.games_drawn,
-                    if rules.floor_own_gw { format!(", at least {}", pct(rules.floor)) } else { String::new() }
-                ),
-                vec![],
-            ),
-            Tiebreaker::OpponentGameWin => (
-                format!("the mean of your opponents' game-win % (each at least {})", pct(rules.floor)),
-                opponents
-                    .iter()
-                    .map(|(n, r)| {
-                        let v = r.gw.max(rules.floor);
-                        Part { opponent: n.to_string(), record: record(r), value: v, note: at_floor(v) }
-                    })
-                    .collect(),
-            ),
-            Tiebreaker::OpponentOpponentMatchWin => (
-                "the mean of your opponents' OMW% (their opponents' match-win %)".into(),
-                opponents
-                    .iter()
-                    .map(|(n, r)| Part { opponent: n.to_string(), record: record(r), value: r.omw, note: None })
-                    .collect(),
-            ),
-            Tiebreaker::LatePenalty => (
-                if me.late {
-                    "you entered late: you rank below every player on the same points who did not".into()
-                } else {
-                    "you did not enter late: no penalty".into()
-                },
-                vec![],
-            ),
-            Tiebreaker::HeadToHead => (
-                "only when exactly two players are tied on everything before it and they played each other".into(),
-                vec![],
-            ),
-        };
-        tiebreakers.push(TiebreakerWhy { name: tb.label().into(), value: tiebreaker_value(tb, me), how, parts });
-    }
+    tiebreakers.extend(rules.tiebreakers.iter().map(|&tb| tiebreaker_why(&rules, tb, me, t, &opponents)));
     let mut beside = Vec::new();
     for (at, above) in [(me_at.checked_sub(1), true), (Some(me_at + 1), false)] {
         let Some(other) = at.and_then(|i| rows.get(i)) else { continue };
@@ -606,7 +578,7 @@ fn standing(st: &Tournament, p: usize) -> Option<StandingWhy> {
         rank: me.rank_label(),
         of: rows.len() as u32,
         points: me.points,
-        record: record(me),
+        record: row_record(me),
         how_points: format!(
             "{} win{} × {} + {} draw{} × {} + {} loss{} × {} = {} points{}",
             t.wins,
@@ -636,6 +608,82 @@ fn standing(st: &Tournament, p: usize) -> Option<StandingWhy> {
         tiebreakers,
         beside,
     })
+}
+
+/// One of the policy's tiebreakers for the player: its formula and the opponents it comes from.
+fn tiebreaker_why(
+    rules: &Rules,
+    tb: Tiebreaker,
+    me: &StandingRow,
+    t: &Tally,
+    opponents: &[(&str, &StandingRow)],
+) -> TiebreakerWhy {
+    let at_floor = |v: f64| same(v, rules.floor).then(|| format!("the {} floor", pct(rules.floor)));
+    let (how, parts) = match tb {
+        Tiebreaker::OpponentMatchWin => {
+            let frozen = me.dropped && rules.pokemon_pct;
+            (
+                format!(
+                    "the mean of your opponents' match-win % ({} opponent{}, byes are not opponents; each at least {}){}",
+                    opponents.len(),
+                    if opponents.len() == 1 { "" } else { "s" },
+                    pct(rules.floor),
+                    if frozen { "; a player who dropped keeps the value they had when they dropped" } else { "" }
+                ),
+                opponents
+                    .iter()
+                    .map(|(n, r)| Part {
+                        opponent: n.to_string(),
+                        record: row_record(r),
+                        value: r.mw,
+                        note: at_floor(r.mw),
+                    })
+                    .collect(),
+            )
+        }
+        Tiebreaker::GameWin => (
+            format!(
+                "games won {}, lost {}, drawn {}: (3 × {} + {}) / (3 × {}){}",
+                t.games_won,
+                t.games_lost,
+                t.games_drawn,
+                t.games_won,
+                t.games_drawn,
+                t.games_won + t.games_lost + t.games_drawn,
+                if rules.floor_own_gw { format!(", at least {}", pct(rules.floor)) } else { String::new() }
+            ),
+            vec![],
+        ),
+        Tiebreaker::OpponentGameWin => (
+            format!("the mean of your opponents' game-win % (each at least {})", pct(rules.floor)),
+            opponents
+                .iter()
+                .map(|(n, r)| {
+                    let v = r.gw.max(rules.floor);
+                    Part { opponent: n.to_string(), record: row_record(r), value: v, note: at_floor(v) }
+                })
+                .collect(),
+        ),
+        Tiebreaker::OpponentOpponentMatchWin => (
+            "the mean of your opponents' OMW% (their opponents' match-win %)".into(),
+            opponents
+                .iter()
+                .map(|(n, r)| Part { opponent: n.to_string(), record: row_record(r), value: r.omw, note: None })
+                .collect(),
+        ),
+        Tiebreaker::LatePenalty => (
+            if me.late {
+                "you entered late: you rank below every player on the same points who did not".into()
+            } else {
+                "you did not enter late: no penalty".into()
+            },
+            vec![],
+        ),
+        Tiebreaker::HeadToHead => {
+            ("only when exactly two players are tied on everything before it and they played each other".into(), vec![])
+        }
+    };
+    TiebreakerWhy { name: tb.label().into(), value: tiebreaker_value(tb, me), how, parts }
 }
 
 fn own_match_win(rules: &Rules, t: &Tally, me: &StandingRow) -> String {

@@ -107,3 +107,25 @@ pub async fn case(
 ) -> AppResult<Json<Value>> {
     Ok(Json(case_of(&state, &caller, &id, &player, "case files").await?))
 }
+
+/// `GET /tournaments/{id}/case/{player}/export`: the player's case for conduct reviewers, as a
+/// file to hand over (the event's officials only): the tournament's log and the statements about
+/// the player revealed; `kifu tournament case-check FILE` checks it anywhere.
+pub async fn export(
+    State(state): State<AppState>,
+    Path((id, player)): Path<(String, String)>,
+    caller: Caller,
+) -> AppResult<impl axum::response::IntoResponse> {
+    judges_only(&caller, &id, "case exports")?;
+    let t = state.tournament(&id).await?;
+    let dir = super::decks::data_dir(&state)?;
+    let (store, sid) = (state.store().clone(), t.id.clone());
+    let bundle = tokio::task::spawn_blocking(move || {
+        crate::tournament::ops::export_case(&*store, &dir, &sid, &player).map_err(AppError::from)
+    })
+    .await??;
+    // The file name is built from the validated stream id and the registered name's safe characters.
+    let safe: String = bundle.player.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(40).collect();
+    let disposition = format!("attachment; filename=\"{}-case-{safe}.json\"", t.id);
+    Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], Json(bundle)))
+}

@@ -188,8 +188,14 @@ pub async fn floor(State(state): State<AppState>, Path(id): Path<String>, caller
                    "at": d.at.to_rfc3339(), "matches": cards == 0, "cards": cards})
         })
         .collect();
-    let overrides: Vec<Value> =
-        s.overrides.iter().map(|(r, by, why)| json!({"round": r, "by": by, "reason": why})).collect();
+    let overrides: Vec<Value> = s
+        .overrides
+        .iter()
+        .map(|o| {
+            json!({"round": o.round, "kind": o.kind_name(), "by": o.by, "reason": o.reason, "event": o.event,
+                   "what": o.describe()})
+        })
+        .collect();
     let statements: Vec<Value> = s
         .statements
         .iter()
@@ -413,9 +419,7 @@ pub async fn override_pairing(
     let g = official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
-    if g.role != Role::Organizer && s.head_judge.as_deref() != Some(g.name.as_str()) {
-        return Err(AppError::Forbidden("only the organizer or the head judge changes pairings by hand".into()));
-    }
+    super::tournaments::may_override(&g, s, "changes pairings by hand")?;
     let (x, y) = match (&body.swap, &body.seat, body.table) {
         (Some(pair), None, _) if pair.len() == 2 => (rules::resolve(s, &pair[0])?, rules::resolve(s, &pair[1])?),
         (None, Some(p), Some(table)) => {

@@ -120,6 +120,7 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}/appeals", post(judging::appeal))
         .route("/tournaments/{id}/statements", get(cases::list).post(cases::record))
         .route("/tournaments/{id}/case/{player}", get(cases::case))
+        .route("/tournaments/{id}/case/{player}/export", get(cases::export))
         .route("/tournaments/{id}/appeals/{appeal}/decision", post(judging::decide))
         .route("/tournaments/{id}/rounds", post(tournaments::pair))
         .route("/tournaments/{id}/rounds/{round}/tables/{table}/games", post(new_games::table_game))

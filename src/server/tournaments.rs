@@ -388,6 +388,22 @@ async fn official_report(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let Match { round, table, score, has_result } = at;
     let games = claimed_links(state, t, round, table, &body.games).await?;
+    // A result the players' reports do not support (disputed, or another score than the one
+    // waiting for confirmation) is an override; so is any entry an official gives a reason for.
+    let pending = state.pending_report(id, round, table)?;
+    let against = pending.as_ref().filter(|p| p.disputed.is_some() || p.score != score.to_string());
+    if !has_result && (against.is_some() || body.reason.is_some()) {
+        may_override(&official, &t.loaded.state, "enters a result against the players' reports")?;
+        let what = match against {
+            Some(p) => format!("entering {score} where {} reported {}", p.reported_by, p.score),
+            None => "a result entered by an official".to_string(),
+        };
+        let reason = override_reason(&body.reason, &what)?;
+        let ev = TournamentEvent::ResultEntered { round, table, score, games, by: official.name.clone(), reason };
+        let out = record_event(state, id, actor_of(&official), ev).await?;
+        state.drop_pending(id, round, table)?;
+        return Ok((StatusCode::CREATED, Json(out)));
+    }
     let (ev, actor) = match (&body.reason, has_result) {
         (Some(reason), true) => {
             let judge = official.name.clone();
@@ -468,6 +484,23 @@ pub(super) fn official<'a>(caller: &'a Caller, id: &str, organizer_only: bool) -
         Some(g) if !organizer_only || g.role == Role::Organizer => Ok(g),
         Some(_) => Err(AppError::Forbidden("only the organizer does this".into())),
         None => Err(AppError::Forbidden("this needs a judge or organizer token for this tournament".into())),
+    }
+}
+
+/// An override (pairings changed by hand, a late entry, a result entered against the players'
+/// reports) is the organizer's or the head judge's the event named (TOUR-OVER-1): 403 otherwise.
+pub(super) fn may_override(g: &super::tokens::Grant, s: &Tournament, what: &str) -> AppResult<()> {
+    if g.role == Role::Organizer || s.head_judge.as_deref() == Some(g.name.as_str()) {
+        return Ok(());
+    }
+    Err(AppError::Forbidden(format!("only the organizer or the head judge {what}")))
+}
+
+/// An override's reason from a body, trimmed; 400 when missing or blank (nothing is written).
+pub(super) fn override_reason(reason: &Option<String>, what: &str) -> AppResult<String> {
+    match reason.as_deref().map(str::trim) {
+        Some(r) if !r.is_empty() => Ok(r.to_string()),
+        _ => Err(AppError::BadRequest(format!("{what} is an override on the record: give its reason"))),
     }
 }
 
@@ -563,16 +596,19 @@ pub async fn create(
 #[derive(Deserialize)]
 pub struct PlayersBody {
     pub players: Vec<String>,
+    /// Once round 1 is paired a registration is a late entry: an override, with its reason.
+    pub reason: Option<String>,
 }
 
-/// `POST /tournaments/{id}/players`: register players (late entries once round 1 is paired).
+/// `POST /tournaments/{id}/players`: register players (the organizer); once round 1 is paired,
+/// late entries, admitted by the organizer or the head judge with a reason (an override).
 pub async fn register(
     State(state): State<AppState>,
     Path(id): Path<String>,
     caller: Caller,
     J(body): J<PlayersBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    let g = official(&caller, &id, true)?.clone();
+    let g = official(&caller, &id, false)?.clone();
     if body.players.is_empty() || body.players.len() > 10_000 {
         return Err(AppError::BadRequest("give 1 to 10,000 players".into()));
     }
@@ -584,15 +620,30 @@ pub async fn register(
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
     let next = s.rounds.len() as u32 + 1;
+    let late = match s.rounds.is_empty() {
+        true if g.role != Role::Organizer => {
+            return Err(AppError::Forbidden("only the organizer registers players".into()))
+        }
+        true => None,
+        false => {
+            may_override(&g, s, "admits a late entry")?;
+            Some(override_reason(&body.reason, "a late entry")?)
+        }
+    };
     let events = body
         .players
         .iter()
         .map(|p| {
             let player = p.trim().to_string();
-            if s.rounds.is_empty() {
-                TournamentEvent::PlayerRegistered { player, deck: None }
-            } else {
-                TournamentEvent::LateEntered { player, deck: None, first_round: next }
+            match &late {
+                None => TournamentEvent::PlayerRegistered { player, deck: None },
+                Some(reason) => TournamentEvent::LateEntryAdmitted {
+                    player,
+                    deck: None,
+                    first_round: next,
+                    by: g.name.clone(),
+                    reason: reason.clone(),
+                },
             }
         })
         .collect();

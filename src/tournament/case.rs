@@ -2,8 +2,12 @@
 //! penalties (with upgrades and appeals) and rulings in games, deck checks, the statements taken
 //! (their text revealed by the caller, who holds it), and disqualification reports with whether
 //! each signature verifies. Pure: the statements' text and the games' rulings are passed in.
+//! Also the case exported to conduct reviewers ([`CaseBundle`]): the tournament's log with the
+//! statements about the player revealed (text and salt), which [`open_bundle`] checks without
+//! any server: the chain, every event against the rules, each statement against the commitment
+//! the log sealed it under, and each report's signature.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::events::{DeckCheckResult, RulingRef};
 use super::game_rulings::GameRuling;
@@ -183,4 +187,165 @@ pub fn case_file(
         statements,
         reports,
     }
+}
+
+/// What an exported case says it is; a later layout gets a new name (the file is handed to
+/// other organizations and must open in every later build).
+pub const BUNDLE_FORMAT: &str = "kifu case bundle v1";
+
+/// A statement revealed to the reviewers a case is exported to: its text and the salt it was
+/// sealed with, so anyone can recompute the commitment the log recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealedStatement {
+    pub statement: u32,
+    /// 64 hex digits.
+    pub salt: String,
+    pub text: String,
+}
+
+/// A player's case exported for conduct reviewers (JSON): the whole tournament log as a `.kifu`
+/// file (hex), the statements about the player revealed, and the rulings in games as the
+/// exporting recorder found them (the games themselves are not in the bundle).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CaseBundle {
+    pub format: String,
+    pub tournament: String,
+    pub player: String,
+    pub log: String,
+    pub statements: Vec<RevealedStatement>,
+    pub game_rulings: Vec<GameRuling>,
+}
+
+/// One check of an opened bundle.
+#[derive(Clone, Debug, Serialize)]
+pub struct BundleCheck {
+    pub check: &'static str,
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// An opened bundle: the case file re-derived from its log, and what was checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpenedBundle {
+    pub case: CaseFile,
+    pub events: u64,
+    pub head: String,
+    pub checks: Vec<BundleCheck>,
+}
+
+impl OpenedBundle {
+    pub fn ok(&self) -> bool {
+        self.checks.iter().all(|c| c.ok)
+    }
+}
+
+/// Builds the bundle of `player` from a tournament's `.kifu` file, the revealed statements and
+/// the games' rulings.
+pub fn bundle(
+    kifu_file: &[u8],
+    tournament: &str,
+    player: &str,
+    statements: Vec<RevealedStatement>,
+    game_rulings: Vec<GameRuling>,
+) -> CaseBundle {
+    CaseBundle {
+        format: BUNDLE_FORMAT.into(),
+        tournament: tournament.into(),
+        player: player.into(),
+        log: hex::encode(kifu_file),
+        statements,
+        game_rulings,
+    }
+}
+
+/// Opens an exported case: fails when it is not a bundle or its log does not verify; otherwise
+/// every other problem (an event breaking a rule, a statement that does not match its seal or
+/// is missing, a signature that does not verify) is a failed check.
+pub fn open_bundle(b: &CaseBundle) -> Result<OpenedBundle, super::TournamentError> {
+    let bad = |m: String| super::TournamentError::Input(m);
+    if b.format != BUNDLE_FORMAT {
+        return Err(bad(format!("not a case bundle kifu reads: format {:?}, expected {BUNDLE_FORMAT:?}", b.format)));
+    }
+    let bytes = hex::decode(&b.log).map_err(|e| bad(format!("the bundle's log is not hex: {e}")))?;
+    let log = crate::log::file::read(&bytes).map_err(|e| bad(format!("the bundle's log does not verify: {e}")))?;
+    let loaded = super::record::from_log_checked(&log)?;
+    let stream = loaded.header.v1().stream.to_string();
+    if stream != b.tournament {
+        return Err(bad(format!("the bundle names tournament {}, its log is {stream}", b.tournament)));
+    }
+    let st = &loaded.state;
+    let p = st.player(&b.player).ok_or_else(|| bad(format!("{} is not a player of {stream}", b.player)))?;
+    let mut checks = vec![BundleCheck {
+        check: "log",
+        ok: loaded.problems.is_empty(),
+        detail: match loaded.problems.len() {
+            0 => format!("{} events, every hash and link verified, every event follows the rules", log.head.len),
+            n => format!(
+                "{} events, the chain verifies, but {n} event(s) break a rule (see kifu tournament verify)",
+                log.head.len
+            ),
+        },
+    }];
+    let mut texts = std::collections::HashMap::new();
+    let mut problems = Vec::new();
+    for r in &b.statements {
+        match st.statements.iter().find(|s| s.number == r.statement) {
+            None => problems.push(format!("statement {} is not in the log", r.statement)),
+            Some(s) if s.player != b.player => {
+                problems.push(format!("statement {} is about {}, not {}", r.statement, s.player, b.player))
+            }
+            Some(s) => {
+                let mut salt = [0u8; 32];
+                hex::decode_to_slice(r.salt.trim(), &mut salt)
+                    .map_err(|_| bad(format!("statement {}: the salt is not 64 hex digits", r.statement)))?;
+                let salt = crate::game::commit::Commitment(salt);
+                let key = super::events::statement_key(s.number);
+                if crate::game::commit::seal_choice(&key, &r.text, &salt) == s.commitment {
+                    texts.insert(s.number, r.text.clone());
+                } else {
+                    problems.push(format!("statement {}'s text is not the one the log sealed", r.statement));
+                }
+            }
+        }
+    }
+    let about: Vec<u32> = st.statements.iter().filter(|s| s.player == b.player).map(|s| s.number).collect();
+    let missing: Vec<String> = about.iter().filter(|n| !texts.contains_key(n)).map(|n| n.to_string()).collect();
+    if !missing.is_empty() && problems.is_empty() {
+        problems.push(format!("statement(s) {} about {} are not revealed in the bundle", missing.join(", "), b.player));
+    }
+    checks.push(BundleCheck {
+        check: "statements",
+        ok: problems.is_empty(),
+        detail: if problems.is_empty() {
+            format!("{} statement(s) about {}, each matching the commitment the log sealed", about.len(), b.player)
+        } else {
+            problems.join("; ")
+        },
+    });
+    let reveal = |s: &Statement| texts.get(&s.number).cloned();
+    let case = case_file(st, &stream, p, b.game_rulings.clone(), Some(&reveal));
+    let unsigned: Vec<String> = case
+        .reports
+        .iter()
+        .filter(|r| !r.signature_verifies)
+        .map(|r| format!("penalty {}: {}", r.penalty, r.signature_problem.clone().unwrap_or_default()))
+        .collect();
+    checks.push(BundleCheck {
+        check: "reports",
+        ok: unsigned.is_empty(),
+        detail: if unsigned.is_empty() {
+            format!("{} disqualification report(s), each signed by its head judge's recorded key", case.reports.len())
+        } else {
+            format!("signatures that do not verify: {}", unsigned.join("; "))
+        },
+    });
+    checks.push(BundleCheck {
+        check: "game rulings",
+        ok: true,
+        detail: format!(
+            "{} ruling(s) in games, as the exporting recorder found them (the games are not in the bundle)",
+            case.game_rulings.len()
+        ),
+    });
+    Ok(OpenedBundle { case, events: log.head.len, head: log.head.hash.to_hex(), checks })
 }

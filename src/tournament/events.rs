@@ -529,6 +529,37 @@ pub enum TournamentEvent {
         #[schemars(with = "String")]
         signature: Vec<u8>,
     },
+    /// An organizer or the head judge (`by`) let `player` enter after round 1 was paired, with a
+    /// reason: an override on the record (TOUR-OVER-1), folded as [`Self::LateEntered`] (which
+    /// imports and builds before 2026-11-27 wrote without an author or a reason). The rounds
+    /// before `first_round` count as losses.
+    LateEntryAdmitted {
+        player: String,
+        deck: Option<String>,
+        first_round: u32,
+        by: String,
+        reason: String,
+    },
+    /// An organizer or the head judge (`by`) entered a table's result against the players'
+    /// reports (a disputed report, or one the opponent never confirmed), with a reason: counted
+    /// as [`Self::ResultReported`], listed by `verify` as an override (TOUR-OVER-1).
+    ResultEntered {
+        round: u32,
+        table: u32,
+        score: MatchScore,
+        games: Vec<GameLink>,
+        by: String,
+        reason: String,
+    },
+    /// As [`Self::ResultEntered`] for a pod's places (counted as [`Self::PodResultReported`]).
+    PodResultEntered {
+        round: u32,
+        pod: u32,
+        places: Vec<u32>,
+        games: Vec<GameLink>,
+        by: String,
+        reason: String,
+    },
 }
 
 /// Who gave a statement in an investigation. Stored format: variants are only appended.
@@ -601,6 +632,16 @@ impl TournamentEvent {
             // A deck is a deck list (checked by the game's deck rules), not a name.
             TournamentEvent::PlayerRegistered { player: p, .. } | TournamentEvent::LateEntered { player: p, .. } => {
                 player(p)
+            }
+            TournamentEvent::LateEntryAdmitted { player: p, by, reason: r, .. } => {
+                player(p)?;
+                check_name(|| "the override's author".into(), by)?;
+                reason(r)
+            }
+            TournamentEvent::ResultEntered { by, reason: r, .. }
+            | TournamentEvent::PodResultEntered { by, reason: r, .. } => {
+                check_name(|| "the override's author".into(), by)?;
+                reason(r)
             }
             TournamentEvent::PlayerDropped { player: p, reason: r, .. } => player(p).and_then(|_| reason(r)),
             TournamentEvent::DeckListRegistered { player: p, .. } => player(p),
@@ -687,7 +728,10 @@ pub fn check_imported_text(
     TournamentEvent::Created { config: config.clone() }.check_text().map_err(bad)?;
     let mut registered = 0;
     for e in events {
-        if let TournamentEvent::PlayerRegistered { player, .. } | TournamentEvent::LateEntered { player, .. } = e {
+        if let TournamentEvent::PlayerRegistered { player, .. }
+        | TournamentEvent::LateEntered { player, .. }
+        | TournamentEvent::LateEntryAdmitted { player, .. } = e
+        {
             registered += 1;
             check_name(|| format!("player name {registered}"), player).map_err(bad)?;
         }
@@ -820,6 +864,9 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::DeckChecked { .. } => "deck checked",
         TournamentEvent::StatementRecorded { .. } => "statement recorded",
         TournamentEvent::DisqualificationReported { .. } => "disqualification reported",
+        TournamentEvent::LateEntryAdmitted { .. } => "late entry admitted",
+        TournamentEvent::ResultEntered { .. } => "result entered",
+        TournamentEvent::PodResultEntered { .. } => "pod result entered",
     }
 }
 

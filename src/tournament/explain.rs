@@ -305,10 +305,11 @@ fn round_why(st: &Tournament, r: &super::state::RoundState, p: usize, before: Op
     let overrides: Vec<String> = st
         .overrides
         .iter()
-        .filter(|(round, _, _)| *round == r.round)
-        .map(|(_, by, reason)| {
+        .filter(|o| o.round == r.round && o.kind == super::state::OverrideKind::Pairing)
+        .map(|o| {
             format!(
-                "This round's pairings were changed by hand by {by}: {reason}. Verify lists the change; the pairing the seed gave is still checked."
+                "This round's pairings were changed by hand by {}: {}. Verify lists the change; the pairing the seed gave is still checked.",
+                o.by, o.reason
             )
         })
         .collect();

@@ -3,7 +3,7 @@
 //! link and those whose hashed header binds them to one of its matches (still being played).
 //! Read through the store, so this is beside [`super::record`], not in the pure core.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::state::Tournament;
 use super::TournamentError;
@@ -13,7 +13,7 @@ use crate::log::envelope::{MatchPlace, StreamId, StreamKind};
 use crate::store::Store;
 
 /// A ruling given in a game of the event against a player.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRuling {
     pub game: String,
     /// The ruling's event number in the game.
@@ -22,7 +22,7 @@ pub struct GameRuling {
     pub table: Option<u32>,
     pub player: String,
     /// `warning` or `game-loss`.
-    pub kind: &'static str,
+    pub kind: String,
     pub judge: String,
     pub rule: Option<String>,
     pub note: String,
@@ -73,7 +73,17 @@ pub fn game_rulings(
                 _ => continue,
             };
             let player = players.get(usize::from(seat)).cloned().unwrap_or_else(|| format!("seat {seat}"));
-            out.push(GameRuling { game: game.clone(), seq: seq as u64, round, table, player, kind, judge, rule, note });
+            out.push(GameRuling {
+                game: game.clone(),
+                seq: seq as u64,
+                round,
+                table,
+                player,
+                kind: kind.to_string(),
+                judge,
+                rule,
+                note,
+            });
         }
     }
     Ok(out)

@@ -250,6 +250,38 @@ pub fn save_deck_list(
     Ok(commitment)
 }
 
+/// Player `player`'s case in tournament `id` exported for conduct reviewers (see
+/// [`super::case::CaseBundle`]): the tournament's log and the statements about the player, each
+/// with the salt it was sealed with, read from the data directory and checked against the log.
+/// `Input` when a statement's text is not on this machine (the bundle would be incomplete).
+pub fn export_case(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    player: &str,
+) -> Result<super::case::CaseBundle, TournamentError> {
+    let log = store.export(id)?;
+    let loaded = record::from_log(&log)?;
+    let state = &loaded.state;
+    let name = super::rules::resolve(state, player)?;
+    let mut statements = Vec::new();
+    for s in state.statements.iter().filter(|s| s.player == name) {
+        let p = statement_path(data_dir, id, s.number);
+        let key = super::events::statement_key(s.number);
+        let (salt, text) = read_sealed_salted(&p, &key, &s.commitment)?.ok_or_else(|| {
+            TournamentError::Input(format!(
+                "statement {}'s text is not in {} (only the recorder that took it holds it)",
+                s.number,
+                p.display()
+            ))
+        })?;
+        statements.push(super::case::RevealedStatement { statement: s.number, salt: salt.to_string(), text });
+    }
+    let rulings = super::game_rulings::game_rulings(store, id, state)?;
+    let file = crate::log::file::write(&log);
+    Ok(super::case::bundle(&file, id.as_str(), &name, statements, rulings))
+}
+
 /// Keeps a sealed text (a deck list, a deck check's differences, a statement) where `p` says:
 /// the salt on the first line, then the text, in an owner-only file in an owner-only folder.
 fn keep_sealed(p: &Path, salt: &Secret, text: &str) -> Result<(), TournamentError> {
@@ -262,6 +294,15 @@ fn keep_sealed(p: &Path, salt: &Secret, text: &str) -> Result<(), TournamentErro
 /// The text [`keep_sealed`] kept at `p`, checked against the log's `commitment` under `key`:
 /// `None` when this machine does not hold it, `Internal` when it no longer matches.
 fn read_sealed(p: &Path, key: &str, commitment: &Commitment) -> Result<Option<String>, TournamentError> {
+    Ok(read_sealed_salted(p, key, commitment)?.map(|(_, text)| text))
+}
+
+/// As [`read_sealed`], with the salt the text was sealed with (to reveal it to someone else).
+fn read_sealed_salted(
+    p: &Path,
+    key: &str,
+    commitment: &Commitment,
+) -> Result<Option<(Secret, String)>, TournamentError> {
     let kept = match std::fs::read_to_string(p) {
         Ok(kept) => kept,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -275,7 +316,7 @@ fn read_sealed(p: &Path, key: &str, commitment: &Commitment) -> Result<Option<St
             p.display()
         )));
     }
-    Ok(Some(text.to_string()))
+    Ok(Some((salt, text.to_string())))
 }
 
 /// The deck list `player` registered last in `state`, read from its file and checked against

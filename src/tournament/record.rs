@@ -192,6 +192,10 @@ fn fold_fingerprint() -> [u8; 32] {
             include_bytes!("rules/judging.rs"),
             include_bytes!("rules/penalties.rs"),
             include_bytes!("rules/overrides.rs"),
+            include_bytes!("rules/mod.rs"),
+            include_bytes!("rules/registration.rs"),
+            include_bytes!("rules/results.rs"),
+            include_bytes!("rules/pods.rs"),
         ] {
             h.update(&(src.len() as u64).to_le_bytes());
             h.update(src);

@@ -151,8 +151,9 @@ pub struct Tournament {
     /// Appeals in the order lodged (appeal `n` is `appeals[n - 1]`).
     pub appeals: Vec<super::judging::Appeal>,
     pub head_judge: Option<String>,
-    /// Pairings changed by hand: (round, by, reason).
-    pub overrides: Vec<(u32, String, String)>,
+    /// Everything changed by hand, in the order recorded: pairings, late entries, results
+    /// entered against the players' reports.
+    pub overrides: Vec<Override>,
     /// Deck checks in the order recorded (check `n` is `deck_checks[n - 1]`).
     pub deck_checks: Vec<DeckCheck>,
     /// Deck lists changed after the lock: (player, judge, reason).
@@ -162,6 +163,62 @@ pub struct Tournament {
     pub statements: Vec<Statement>,
     /// Disqualification reports, in the order recorded.
     pub dq_reports: Vec<DqReport>,
+}
+
+/// What an override changed by hand (see [`Override`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OverrideKind {
+    /// The round's pairings (`PairingOverridden`).
+    Pairing,
+    /// `player` entered the event late (`LateEntryAdmitted`, or an unattributed `LateEntered`).
+    LateEntry { player: String },
+    /// A table's result entered against the players' reports (`ResultEntered`).
+    Result { table: u32, score: String },
+    /// A pod's places entered against the players' reports (`PodResultEntered`).
+    PodResult { pod: u32, places: Vec<u32> },
+}
+
+/// An override on the record: what an organizer or head judge did by hand in `round`, the
+/// event that did it, who and why. `by` and `reason` are empty only for a late entry an import
+/// or a build before 2026-11-27 recorded without them (`LateEntered`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Override {
+    pub event: u64,
+    pub round: u32,
+    pub kind: OverrideKind,
+    pub by: String,
+    pub reason: String,
+}
+
+impl Override {
+    /// One line for `verify`, the judges' page and the CLI: what was changed, by whom and why.
+    pub fn describe(&self) -> String {
+        let what = match &self.kind {
+            OverrideKind::Pairing => format!("round {} pairings changed by hand", self.round),
+            OverrideKind::LateEntry { player } => format!("{player} entered late, from round {}", self.round),
+            OverrideKind::Result { table, score } => {
+                format!("round {} table {table} result {score} entered against the players' reports", self.round)
+            }
+            OverrideKind::PodResult { pod, places } => {
+                format!("round {} pod {pod} places {places:?} entered against the players' reports", self.round)
+            }
+        };
+        if self.by.is_empty() {
+            format!("{what} (event {}; no author or reason recorded: an import or an earlier build)", self.event)
+        } else {
+            format!("{what} by {} ({}) (event {})", self.by, self.reason, self.event)
+        }
+    }
+
+    /// The kind as a short word for JSON readers: pairing, late entry, result, pod result.
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            OverrideKind::Pairing => "pairing",
+            OverrideKind::LateEntry { .. } => "late entry",
+            OverrideKind::Result { .. } => "result",
+            OverrideKind::PodResult { .. } => "pod result",
+        }
+    }
 }
 
 /// A statement on the record: who gave it, about whom, taken by which judge, and the commitment
@@ -226,6 +283,12 @@ impl Tournament {
             (false, true) => c.policy.rules_v2(),
             (false, false) => c.policy.rules(),
         })
+    }
+
+    /// Keeps an override made by the event being folded (`seen` already counts it).
+    pub fn record_override(&mut self, round: u32, kind: OverrideKind, by: &str, reason: &str) {
+        let event = self.seen.saturating_sub(1);
+        self.overrides.push(Override { event, round, kind, by: by.to_string(), reason: reason.to_string() });
     }
 
     pub fn swiss(&self) -> impl Iterator<Item = &RoundState> {

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::events::{GameLink, TournamentEvent};
 use super::record::{self, Loaded};
-use super::state::{PodState, TableState, Tournament};
+use super::state::{OverrideKind, PodState, TableState, Tournament};
 use super::TournamentError;
 use crate::game::driver::Driver;
 use crate::log::envelope::{MatchBinding, MatchPlace, StreamId};
@@ -97,6 +97,8 @@ pub fn verify(
     check_penalties(&loaded, &mut add);
     check_finalized(&loaded.state, &mut add);
     check_corrections(&loaded, &mut add);
+    check_overrides(&loaded, &mut add);
+    check_decks(&loaded, &mut add);
     check_standings(&loaded.state, &mut add);
     check_linked_games(store, &loaded, drivers, &mut add);
     let games = linked_games(&loaded);
@@ -140,9 +142,10 @@ fn check_pairings(loaded: &Loaded, add: &mut Add) {
     if !cut.is_empty() {
         parts.push(format!("top-cut round(s) {} re-derived from the standings and winners", list(cut)));
     }
-    for (r, by, why) in &st.overrides {
+    for o in st.overrides.iter().filter(|o| o.kind == OverrideKind::Pairing) {
         parts.push(format!(
-            "round {r} overridden by {by} ({why}); later rounds re-derived from the standings as they are"
+            "round {} overridden by {} ({}); later rounds re-derived from the standings as they are",
+            o.round, o.by, o.reason
         ));
     }
     for (r, why) in &st.voided {
@@ -289,6 +292,50 @@ fn check_corrections(loaded: &Loaded, add: &mut Add) {
         let bad = broke(loaded, &["result corrected", "pod result corrected"]);
         add("corrections", !bad, format!("{}; the standings count the corrected results", corrections.join("; ")));
     }
+}
+
+/// Every override with its author and reason: pairings changed by hand, late entries, results
+/// entered against the players' reports. Listed, not failed: an override breaks a rule only when
+/// it lacks its author or reason, or changes what it may not (TOUR-OVER-*).
+fn check_overrides(loaded: &Loaded, add: &mut Add) {
+    let st = &loaded.state;
+    if st.overrides.is_empty() {
+        return;
+    }
+    let list: Vec<String> = st.overrides.iter().map(|o| o.describe()).collect();
+    let kinds = ["pairing overridden", "late entry admitted", "result entered", "pod result entered"];
+    add("overrides", !broke(loaded, &kinds), format!("{} override(s): {}", list.len(), list.join("; ")))
+}
+
+/// Deck lists registered, changed after the lock (with the judge and the reason), and every
+/// deck check with its result (which cards differ stays sealed with the judges).
+fn check_decks(loaded: &Loaded, add: &mut Add) {
+    let st = &loaded.state;
+    let registered = st.players.iter().filter(|p| p.deck_list.is_some()).count();
+    if registered == 0 && st.deck_checks.is_empty() {
+        return;
+    }
+    let mut parts = vec![format!("{registered} list(s) registered")];
+    for (player, judge, reason) in &st.deck_changes {
+        parts.push(format!("{player}'s list changed after the lock by {judge} ({reason})"));
+    }
+    for (i, d) in st.deck_checks.iter().enumerate() {
+        let result = match &d.result {
+            super::events::DeckCheckResult::Matches => "matched".to_string(),
+            super::events::DeckCheckResult::Differs { cards, .. } => format!("{cards} card(s) differ"),
+        };
+        let at = d.table.map(|t| format!(" table {t}")).unwrap_or_default();
+        parts.push(format!(
+            "deck check {} of {} in round {}{at} by {} at {}: {result}",
+            i + 1,
+            d.player,
+            d.round,
+            d.judge,
+            d.at.to_rfc3339()
+        ));
+    }
+    let kinds = ["deck list registered", "deck list changed", "deck checked"];
+    add("decks", !broke(loaded, &kinds), parts.join("; "))
 }
 
 /// The incrementally kept tallies against a recomputation from every match.
@@ -627,7 +674,9 @@ pub fn links(e: &TournamentEvent) -> &[GameLink] {
         TournamentEvent::ResultReported { games, .. }
         | TournamentEvent::ResultCorrected { games, .. }
         | TournamentEvent::PodResultReported { games, .. }
-        | TournamentEvent::PodResultCorrected { games, .. } => games,
+        | TournamentEvent::PodResultCorrected { games, .. }
+        | TournamentEvent::ResultEntered { games, .. }
+        | TournamentEvent::PodResultEntered { games, .. } => games,
         _ => &[],
     }
 }

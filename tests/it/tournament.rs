@@ -640,6 +640,7 @@ mod deck_checks;
 mod exchange;
 mod explain;
 mod judging;
+mod overrides;
 mod pods;
 mod rules;
 mod runs;

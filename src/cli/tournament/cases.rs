@@ -133,12 +133,37 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
 pub struct CaseArgs {
     pub id: StreamId,
     pub player: String,
+    /// Write the case for conduct reviewers to this file (owner-only): the tournament's log and
+    /// the statements about the player revealed; `kifu tournament case-check FILE` checks it.
+    #[arg(long)]
+    pub export: Option<PathBuf>,
 }
 
 /// `kifu tournament case`: the player's case file, statements included (whoever holds the data
-/// directory is the event's official).
+/// directory is the event's official), or with `--export` the bundle for conduct reviewers.
 pub fn run_case(ctx: &Context, a: CaseArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
+    if let Some(to) = &a.export {
+        let bundle = ops::export_case(&store, &ctx.data_dir, &a.id, &a.player)?;
+        let bytes = serde_json::to_vec_pretty(&bundle)?;
+        kifu::store::write_private_atomic(to, &bytes).with_context(|| format!("cannot write {}", to.display()))?;
+        let n = bundle.statements.len();
+        if json {
+            output::print_json(
+                &json!({"exported": to, "player": bundle.player, "statements": n, "bytes": bytes.len()}),
+            )?;
+        } else {
+            println!(
+                "{}'s case in {} exported to {} ({n} statement(s) revealed, {} bytes); give it only to the \
+                 conduct reviewers: it holds the statements' text",
+                bundle.player,
+                a.id,
+                to.display(),
+                bytes.len()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let case = ops::case_file(&store, &ctx.data_dir, &a.id, &a.player, true)?;
     if json {
         output::print_json(&case)?;
@@ -209,4 +234,37 @@ fn case_text(c: &CaseFile) -> String {
         let _ = writeln!(o, "    Reasons: {}", r.reasons);
     }
     o
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CaseCheckArgs {
+    /// A file written by `kifu tournament case --export`.
+    pub file: PathBuf,
+}
+
+/// The largest bundle `case-check` reads (a tournament log of a large event is a few MB).
+const BUNDLE_MAX: u64 = 256 * 1024 * 1024;
+
+/// `kifu tournament case-check FILE`: opens an exported case with no store: prints the case
+/// file re-derived from the bundle's log and each check; exit 1 when a check fails.
+pub fn run_case_check(a: CaseCheckArgs, json: bool) -> Result<ExitCode> {
+    let size = std::fs::metadata(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?.len();
+    if size > BUNDLE_MAX {
+        bail!("{} has {size} bytes: a case bundle has at most {BUNDLE_MAX}", a.file.display());
+    }
+    let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+    let bundle: kifu::tournament::case::CaseBundle = serde_json::from_slice(&bytes).with_context(|| {
+        format!("{} is not a case bundle (kifu tournament case --export writes one)", a.file.display())
+    })?;
+    let opened = kifu::tournament::case::open_bundle(&bundle)?;
+    if json {
+        output::print_json(&opened)?;
+    } else {
+        print!("{}", case_text(&opened.case));
+        println!("\nChecked ({} events, head {}):", opened.events, opened.head);
+        for c in &opened.checks {
+            println!("  {} {}: {}", if c.ok { "ok    " } else { "FAILED" }, c.check, c.detail);
+        }
+    }
+    Ok(if opened.ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -197,6 +197,13 @@ pub struct RegisterArgs {
     /// A deck list file (the game's deck-list format), checked by the game's deck rules.
     #[arg(long)]
     pub deck: Option<PathBuf>,
+    /// Once round 1 is paired, a registration is a late entry, an override on the record: who
+    /// admits it (an organizer or the head judge) ...
+    #[arg(long)]
+    pub by: Option<String>,
+    /// ... and why (both listed by verify).
+    #[arg(long)]
+    pub reason: Option<String>,
     #[arg(long, default_value = "organizer:organizer")]
     pub actor: Actor,
 }
@@ -253,6 +260,19 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
     };
     let late = !loaded.state.rounds.is_empty();
     let next = loaded.state.rounds.len() as u32 + 1;
+    let admitted = match (late, a.by.as_deref().map(str::trim), a.reason.as_deref().map(str::trim)) {
+        (false, None, None) => None,
+        (false, _, _) => bail!("--by and --reason are for late entries; round 1 is not paired yet"),
+        (true, Some(by), Some(reason)) if !by.is_empty() && !reason.is_empty() => {
+            kifu::log::limits::check_name(|| "--by".into(), by)?;
+            Some((by.to_string(), reason.to_string()))
+        }
+        (true, _, _) => bail!(
+            "round 1 of {} is paired: a late entry is an override on the record; give --by (an organizer or the \
+             head judge) and --reason",
+            a.id
+        ),
+    };
     let mut events = Vec::new();
     let mut names: Vec<String> = Vec::new();
     for (i, p) in a.players.iter().enumerate() {
@@ -267,10 +287,15 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
         if let Some(d) = &deck {
             check_deck(&loaded.config.game, p, d)?;
         }
-        events.push(if late {
-            TournamentEvent::LateEntered { player: p.clone(), deck: deck.clone(), first_round: next }
-        } else {
-            TournamentEvent::PlayerRegistered { player: p.clone(), deck: deck.clone() }
+        events.push(match &admitted {
+            Some((by, reason)) => TournamentEvent::LateEntryAdmitted {
+                player: p.clone(),
+                deck: deck.clone(),
+                first_round: next,
+                by: by.clone(),
+                reason: reason.clone(),
+            },
+            None => TournamentEvent::PlayerRegistered { player: p.clone(), deck: deck.clone() },
         });
     }
     let (head, state) = record::record(&store, &a.id, a.actor, events)?;
@@ -280,7 +305,11 @@ pub fn run_register(ctx: &Context, a: RegisterArgs, json: bool) -> Result<ExitCo
         )?;
     } else {
         for p in &names {
-            println!("{p} {}", if late { format!("entered late (from round {next})") } else { "registered".into() });
+            let how = match &admitted {
+                Some((by, reason)) => format!("entered late (from round {next}), admitted by {by}: {reason}"),
+                None => "registered".into(),
+            };
+            println!("{p} {how}");
         }
         println!("{} players", state.players.len());
     }

@@ -92,6 +92,9 @@ pub enum Command {
     /// A player's case file: calls, penalties with upgrades and appeals, deck checks, statements,
     /// disqualification reports and whether their signatures verify.
     Case(cases::CaseArgs),
+    /// Check a case exported with `case --export` (by a conduct reviewer, with no data
+    /// directory): the log's chain and rules, each statement against its seal, each signature.
+    CaseCheck(cases::CaseCheckArgs),
     /// Verify the chain, every pairing, the standings and every linked game; prints the root hash.
     Verify(show::VerifyArgs),
     /// Write the tournament's events as JSON.
@@ -153,6 +156,7 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::Statement(a) => cases::run_statement(ctx, a, json),
         Command::DqReport(a) => cases::run_report(ctx, a, json),
         Command::Case(a) => cases::run_case(ctx, a, json),
+        Command::CaseCheck(a) => cases::run_case_check(a, json),
         Command::Verify(a) => show::run_verify(ctx, a, json),
         Command::Export(a) => io::run_export(ctx, a, json),
         Command::Import(a) => io::run_import(ctx, a, json),

@@ -230,9 +230,13 @@ pub struct ReportArgs {
     #[arg(long = "game")]
     pub games: Vec<StreamId>,
     /// Correct an existing result as this judge.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "by")]
     pub judge: Option<String>,
-    /// Why the result is corrected.
+    /// Enter the result against the players' reports (a dispute, a report never confirmed) as
+    /// this organizer or head judge: an override, listed by verify.
+    #[arg(long)]
+    pub by: Option<String>,
+    /// Why the result is corrected, or entered against the players' reports.
     #[arg(long)]
     pub reason: Option<String>,
     #[arg(long, default_value = "organizer:scorekeeper")]
@@ -264,6 +268,29 @@ fn by_player(state: &Tournament, round: u32, player: &str, score: &str, won: boo
     Ok((t.table, if t.a == p { mine } else { mine.swapped() }))
 }
 
+/// Who stands behind a report that is not the players' own: a judge correcting it, or an
+/// organizer or head judge entering it against the players' reports.
+enum Who {
+    Judge(String),
+    By(String),
+}
+
+const NEEDS_REASON: &str =
+    "a correction needs --judge and --reason; a result entered against the players' reports needs --by and --reason";
+
+fn who(a: &ReportArgs) -> Result<Option<Who>> {
+    let name = |flag: &str, n: &String| -> Result<String> {
+        let n = n.trim().to_string();
+        kifu::log::limits::check_name(|| flag.to_string(), &n)?;
+        Ok(n)
+    };
+    Ok(match (&a.judge, &a.by) {
+        (Some(j), _) => Some(Who::Judge(name("--judge", j)?)),
+        (None, Some(b)) => Some(Who::By(name("--by", b)?)),
+        (None, None) => None,
+    })
+}
+
 pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let loaded = record::load(&store, &a.id)?;
@@ -282,8 +309,8 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
     };
     let names: Vec<String> = a.games.iter().map(|g| g.to_string()).collect();
     let games = kifu::tournament::claim::claim_games(&store, &loaded, round, table, &names)?;
-    let (ev, actor) = match (&a.judge, &a.reason) {
-        (Some(judge), Some(reason)) => (
+    let (ev, actor) = match (who(&a)?, &a.reason) {
+        (Some(Who::Judge(judge)), Some(reason)) => (
             TournamentEvent::ResultCorrected {
                 round,
                 table,
@@ -292,10 +319,13 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
                 judge: judge.clone(),
                 reason: reason.clone(),
             },
-            Actor::Judge(judge.clone()),
+            Actor::Judge(judge),
         ),
+        (Some(Who::By(by)), Some(reason)) => {
+            (TournamentEvent::ResultEntered { round, table, score, games, by, reason: reason.clone() }, a.actor)
+        }
         (None, None) => (TournamentEvent::ResultReported { round, table, score, games }, a.actor),
-        _ => bail!("a correction needs both --judge and --reason"),
+        _ => bail!(NEEDS_REASON),
     };
     let (head, _) = record::record(&store, &a.id, actor, vec![ev])?;
     if json {
@@ -320,22 +350,25 @@ fn report_pod(
 ) -> Result<ExitCode> {
     let names: Vec<String> = a.games.iter().map(|g| g.to_string()).collect();
     let games = kifu::tournament::claim::claim_pod_games(store, loaded, round, pod, &names)?;
-    let (ev, actor) = match (&a.judge, &a.reason) {
-        (Some(judge), Some(reason)) => (
+    let places2 = places.clone();
+    let (ev, actor) = match (who(a)?, &a.reason) {
+        (Some(Who::Judge(judge)), Some(reason)) => (
             TournamentEvent::PodResultCorrected {
                 round,
                 pod,
-                places: places.clone(),
+                places: places2,
                 games,
                 judge: judge.clone(),
                 reason: reason.clone(),
             },
-            Actor::Judge(judge.clone()),
+            Actor::Judge(judge),
         ),
-        (None, None) => {
-            (TournamentEvent::PodResultReported { round, pod, places: places.clone(), games }, a.actor.clone())
-        }
-        _ => bail!("a correction needs both --judge and --reason"),
+        (Some(Who::By(by)), Some(reason)) => (
+            TournamentEvent::PodResultEntered { round, pod, places: places2, games, by, reason: reason.clone() },
+            a.actor.clone(),
+        ),
+        (None, None) => (TournamentEvent::PodResultReported { round, pod, places: places2, games }, a.actor.clone()),
+        _ => bail!(NEEDS_REASON),
     };
     let corrected = matches!(ev, TournamentEvent::PodResultCorrected { .. });
     let (head, _) = record::record(store, &a.id, actor, vec![ev])?;

@@ -1,8 +1,9 @@
 // The judges' floor (/tournament/ID/judge), phone first: judge calls (open, take, escalate,
 // close with an outcome), penalties by the policy's infraction table and each player's history
 // (upgrades, appeals, rulings in games; searchable by name), appeals for the head judge to
-// decide, deck checks, investigations' statements, a player's printable case file, and pairing
-// overrides. Everything is chosen from lists (players by name); nothing is typed as JSON or ids.
+// decide, deck checks, investigations' statements, a player's printable case file, and
+// overrides (pairings swapped, late entries admitted, results entered where the players' reports
+// do not settle them). Everything is chosen from lists (players by name); nothing is typed as JSON or ids.
 // Only an official's token for this event sees it; anyone else gets a message, not the data.
 "use strict";
 
@@ -182,8 +183,31 @@
   }
 
   function renderOverrides() {
-    $("ov-list").replaceChildren(...(floor.overrides.length ? floor.overrides.map((o, i) => el("div", { class: "item", dataset: { override: i + 1 } }, `Round ${o.round}: changed by ${o.by} — ${o.reason}`))
-      : [el("p", { class: "muted" }, "No pairing was changed by hand.")]));
+    $("ov-list").replaceChildren(...(floor.overrides.length ? floor.overrides.map((o, i) => el("div", { class: "item", dataset: { override: i + 1, overrideKind: o.kind } }, o.what))
+      : [el("p", { class: "muted" }, "Nothing was changed by hand.")]));
+  }
+
+  // A table's pending report, with number steppers for the score an official enters instead
+  // (games won by each player, draws) and the reason; the page never asks for a bare "2-1-0".
+  function pendingCard(r) {
+    const n = (label, key, v) => el("label", { class: "stepper" }, label, el("input", { type: "number", min: 0, max: 9, value: v, inputmode: "numeric", dataset: { enterScore: key } }));
+    const [aw, bw, d] = r.score.split("-").map(Number);
+    const a = n(`${r.a} won`, "a", aw), b = n(`${r.b} won`, "b", bw), dr = n("draws", "d", d || 0);
+    const reason = el("input", { "aria-label": `reason for table ${r.table}`, placeholder: "reason", dataset: { enterReason: r.table } });
+    const said = `${r.reported_by} reported ${r.winner ? r.winner + " won " : "a draw "}${r.score}` + (r.disputed ? `; ${r.disputed}` : `; waiting for ${r.confirms}`);
+    const enter = el("button", { type: "button", dataset: { enterResult: r.table }, onclick: () => {
+      const score = [a, b, dr].map((l) => Number(l.querySelector("input").value) || 0).join("-");
+      return act(() => `round ${r.round} table ${r.table}: ${score} entered`, () => post("results", { round: r.round, table: r.table, score, reason: reason.value }));
+    } }, "Enter result");
+    return el("div", { class: "item", dataset: { pendingTable: r.table, disputed: r.disputed ? "yes" : "no" } },
+      el("div", { class: "item-head" }, `Round ${r.round} table ${r.table}: ${r.a} v ${r.b}`), el("div", { class: "muted" }, said),
+      el("div", { class: "stack" }, a, b, dr, reason, enter));
+  }
+
+  async function renderPending() {
+    const list = (await api(`/tournaments/${enc}/results`)).pending.filter((r) => r.table !== undefined && r.a);
+    list.sort((x, y) => (y.disputed ? 1 : 0) - (x.disputed ? 1 : 0));
+    $("ov-results").replaceChildren(...(list.length ? list.map(pendingCard) : [el("p", { class: "muted" }, "No report is waiting.")]));
   }
 
   // The case file as sections of headed lists: on screen, and into #print to print.
@@ -229,6 +253,7 @@
     renderAppeals();
     renderDecks();
     renderOverrides();
+    await renderPending();
     await renderStatements();
   }
 
@@ -293,9 +318,31 @@
     $("print").replaceChildren(el("div", { class: "case-print" }, ...caseSections(c)));
     window.print();
   });
+  // The bundle for conduct reviewers, saved as a file (it holds the statements' text).
+  $("case-export").addEventListener("click", async () => {
+    const who = $("case-player").value;
+    if (!who) return;
+    try {
+      const b = await api(`/tournaments/${enc}/case/${encodeURIComponent(who)}/export`);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(b, null, 2)], { type: "application/json" }));
+      const a = el("a", { href: url, download: `${id}-case-${who}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      say(`${who}'s case exported (${b.statements.length} statement(s)); check it with kifu tournament case-check`);
+    } catch (e) {
+      say(e.message, true);
+    }
+  });
   $("override").addEventListener("submit", (e) => {
     e.preventDefault();
     act(() => "pairings changed", () => post("overrides", { swap: [$("ov-a").value, $("ov-b").value], reason: $("ov-reason").value }));
+  });
+  $("late").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = $("late-name").value.trim();
+    act(() => `${name} entered late`, () => post("players", { players: [name], reason: $("late-reason").value })).then((r) => r && ($("late-name").value = "", $("late-reason").value = ""));
   });
   for (const b of document.querySelectorAll("nav.floor-tabs button")) b.addEventListener("click", () => tab(b.dataset.tab));
   window.addEventListener("hashchange", () => tab(location.hash.slice(1)));

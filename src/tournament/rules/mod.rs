@@ -21,7 +21,7 @@ mod results;
 mod signing;
 
 use super::events::{PairedTable, TournamentEvent};
-use super::state::Tournament;
+use super::state::{OverrideKind, Tournament};
 use crate::game::{RuleId, Violation};
 
 pub use cut::derive_top_cut;
@@ -160,14 +160,18 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
     use TournamentEvent as E;
     match event {
         E::Created { .. } => v.push(Violation::new("TOUR-LOG-1", "the tournament was already created")),
-        E::PlayerRegistered { .. } | E::LateEntered { .. } => registration::check_entry(state, event, &mut v),
+        E::PlayerRegistered { .. } | E::LateEntered { .. } | E::LateEntryAdmitted { .. } => {
+            registration::check_entry(state, event, &mut v)
+        }
         E::PlayerDropped { player, after_round, .. } => registration::check_drop(state, player, *after_round, &mut v),
         E::RoundPaired { .. } => pairing::check_round(state, event, rederive, &mut v),
         E::SwissRoundsSet { rounds } => pairing::check_plan(state, *rounds, &mut v),
         E::RoundVoided { round, reason } => pairing::check_void(state, *round, reason, &mut v),
         E::SeedCommitted { .. } => pairing::check_commit(state, &mut v),
         E::SeedRevealed { seed } => pairing::check_reveal(state, seed, &mut v),
-        E::ResultReported { .. } | E::ResultCorrected { .. } => results::check_result(state, event, &mut v),
+        E::ResultReported { .. } | E::ResultCorrected { .. } | E::ResultEntered { .. } => {
+            results::check_result(state, event, &mut v)
+        }
         E::MatchFormatSet { best_of } => results::check_format(state, *best_of, &mut v),
         E::PenaltyIssued { .. } | E::InfractionPenalized { .. } => penalties::check_penalty(state, event, &mut v),
         E::JudgeCallOpened { .. }
@@ -186,7 +190,9 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::CheckpointSigned { .. } => signing::check_checkpoint(state, event, &mut v),
         E::PodFormatSet { .. } => pods::check_format(state, event, &mut v),
         E::PodRoundPaired { .. } => pods::check_round(state, event, rederive, &mut v),
-        E::PodResultReported { .. } | E::PodResultCorrected { .. } => pods::check_result(state, event, &mut v),
+        E::PodResultReported { .. } | E::PodResultCorrected { .. } | E::PodResultEntered { .. } => {
+            pods::check_result(state, event, &mut v)
+        }
         E::DeckListRegistered { player, .. } => decks::check_registration(state, player, &mut v),
         E::DeckListChanged { player, judge, reason, .. } => decks::check_change(state, player, judge, reason, &mut v),
         E::DeckChecked { round, table, judge, player, .. } => {
@@ -219,7 +225,11 @@ fn gates(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) ->
     }
     let two_player = matches!(
         event,
-        E::RoundPaired { .. } | E::TopCutPaired { .. } | E::ResultReported { .. } | E::ResultCorrected { .. }
+        E::RoundPaired { .. }
+            | E::TopCutPaired { .. }
+            | E::ResultReported { .. }
+            | E::ResultCorrected { .. }
+            | E::ResultEntered { .. }
     );
     if state.pod_format.is_some() && two_player {
         v.push(Violation::new(
@@ -243,7 +253,13 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         E::Created { config } => registration::created(&mut state, config),
         E::PlayerRegistered { player, deck } => registration::registered(&mut state, player, deck, 1),
         E::LateEntered { player, deck, first_round } => {
-            registration::registered(&mut state, player, deck, *first_round)
+            registration::registered(&mut state, player, deck, *first_round);
+            let late = OverrideKind::LateEntry { player: player.clone() };
+            state.record_override(*first_round, late, "", "");
+        }
+        E::LateEntryAdmitted { player, deck, first_round, by, reason } => {
+            registration::registered(&mut state, player, deck, *first_round);
+            state.record_override(*first_round, OverrideKind::LateEntry { player: player.clone() }, by, reason);
         }
         E::PlayerDropped { player, after_round, .. } => registration::dropped(&mut state, player, *after_round),
         E::RoundPaired { round, tables, byes, round_seed } => {
@@ -260,6 +276,11 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         }
         E::ResultCorrected { round, table, score, games, .. } => {
             results::reported(&mut state, *round, *table, *score, games, true)
+        }
+        E::ResultEntered { round, table, score, games, by, reason } => {
+            results::reported(&mut state, *round, *table, *score, games, false);
+            let kind = OverrideKind::Result { table: *table, score: score.to_string() };
+            state.record_override(*round, kind, by, reason);
         }
         E::MatchFormatSet { best_of } => {
             state.best_of.get_or_insert(*best_of);
@@ -288,6 +309,11 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         }
         E::PodResultCorrected { round, pod, places, games, .. } => {
             pods::reported(&mut state, *round, *pod, places, games, true)
+        }
+        E::PodResultEntered { round, pod, places, games, by, reason } => {
+            pods::reported(&mut state, *round, *pod, places, games, false);
+            let kind = OverrideKind::PodResult { pod: *pod, places: places.clone() };
+            state.record_override(*round, kind, by, reason);
         }
         E::DeckListRegistered { player, commitment } => decks::registered(&mut state, player, *commitment),
         E::DeckListChanged { player, commitment, judge, reason } => {

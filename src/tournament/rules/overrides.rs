@@ -1,20 +1,19 @@
 //! Overrides that stay on the record: an organizer or the head judge changes the latest Swiss
 //! round's pairings by hand (swap two players, seat a player at a table for accessibility),
-//! with a reason, before any result in it. The round's `RoundPaired` stays in the log and is
+//! with a reason, before any result in it; late entries and results entered against the
+//! players' reports name their author and reason by the same rule (TOUR-OVER-1). The round's `RoundPaired` stays in the log and is
 //! still checked against its seed; `verify` lists the override with its author and reason, and
 //! every later round is re-derived from the standings as they are.
 
 use super::{check_seated, Violation};
 use crate::tournament::events::{PairedTable, TournamentEvent};
 use crate::tournament::standings::MatchRecord;
-use crate::tournament::state::Tournament;
+use crate::tournament::state::{OverrideKind, Tournament};
 
 /// TOUR-OVER-1 and TOUR-OVER-2 (with TOUR-PAIR-5 and TOUR-PAIR-6) for `PairingOverridden`.
 pub(super) fn check(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) {
     let TournamentEvent::PairingOverridden { round, tables, byes, by, reason } = event else { return };
-    if by.trim().is_empty() || reason.trim().is_empty() {
-        v.push(Violation::new("TOUR-OVER-1", "an override names who made it and gives its reason"));
-    }
+    check_author(by, reason, v);
     let Some(l) = state.rounds.last() else {
         v.push(Violation::new("TOUR-OVER-2", "no round is paired"));
         return;
@@ -74,7 +73,15 @@ pub(super) fn apply(state: &mut Tournament, event: &TournamentEvent) {
     for b in new_byes {
         state.tallies.add(&MatchRecord::bye(b));
     }
-    state.overrides.push((*round, by.clone(), reason.clone()));
+    state.record_override(*round, OverrideKind::Pairing, by, reason);
+}
+
+/// TOUR-OVER-1: an override names its author and its reason (pairings, late entries, results
+/// entered against the players' reports).
+pub(super) fn check_author(by: &str, reason: &str, v: &mut Vec<Violation>) {
+    if by.trim().is_empty() || reason.trim().is_empty() {
+        v.push(Violation::new("TOUR-OVER-1", "an override names who made it and gives its reason"));
+    }
 }
 
 /// The latest round's pairings with two players' seats swapped (either may have the bye).

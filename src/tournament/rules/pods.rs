@@ -66,6 +66,10 @@ pub(super) fn check_round(state: &Tournament, event: &TournamentEvent, rederive:
 pub(super) fn check_result(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) {
     let (round, pod, places, games, correction) = match event {
         TournamentEvent::PodResultReported { round, pod, places, games } => (*round, *pod, places, games, None),
+        TournamentEvent::PodResultEntered { round, pod, places, games, by, reason } => {
+            super::overrides::check_author(by, reason, v);
+            (*round, *pod, places, games, None)
+        }
         TournamentEvent::PodResultCorrected { round, pod, places, games, judge, reason } => {
             (*round, *pod, places, games, Some((judge, reason)))
         }

@@ -7,9 +7,12 @@ use crate::tournament::policy::TOP_CUT_BY_ATTENDANCE;
 use crate::tournament::state::{fold_name, tie_key, Player, Tournament};
 use crate::tournament::TournamentError;
 
-/// TOUR-REG-1..3 for `PlayerRegistered` and `LateEntered`.
+/// TOUR-REG-1..3 for `PlayerRegistered`, `LateEntered` and `LateEntryAdmitted` (with TOUR-OVER-1).
 pub(super) fn check_entry(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) {
-    let (TournamentEvent::PlayerRegistered { player, .. } | TournamentEvent::LateEntered { player, .. }) = event else {
+    let (TournamentEvent::PlayerRegistered { player, .. }
+    | TournamentEvent::LateEntered { player, .. }
+    | TournamentEvent::LateEntryAdmitted { player, .. }) = event
+    else {
         return;
     };
     check_name(player, v);
@@ -26,6 +29,10 @@ pub(super) fn check_entry(state: &Tournament, event: &TournamentEvent, v: &mut V
             v.push(Violation::new("TOUR-REG-3", "round 1 is already paired: register latecomers as late entries"))
         }
         TournamentEvent::LateEntered { first_round, .. } => check_late(state, *first_round, v),
+        TournamentEvent::LateEntryAdmitted { first_round, by, reason, .. } => {
+            super::overrides::check_author(by, reason, v);
+            check_late(state, *first_round, v)
+        }
         _ => {}
     }
 }

@@ -6,10 +6,15 @@ use crate::tournament::events::{GameLink, MatchScore, TournamentEvent, FORMATS};
 use crate::tournament::standings::MatchRecord;
 use crate::tournament::state::Tournament;
 
-/// TOUR-RESULT-1..4 and TOUR-PEN-4 for `ResultReported` and `ResultCorrected`.
+/// TOUR-RESULT-1..4 and TOUR-PEN-4 for `ResultReported`, `ResultCorrected` and `ResultEntered`
+/// (with TOUR-OVER-1).
 pub(super) fn check_result(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) {
     let (round, table, score, correction) = match event {
         TournamentEvent::ResultReported { round, table, score, .. } => (*round, *table, *score, None),
+        TournamentEvent::ResultEntered { round, table, score, by, reason, .. } => {
+            super::overrides::check_author(by, reason, v);
+            (*round, *table, *score, None)
+        }
         TournamentEvent::ResultCorrected { round, table, score, judge, reason, .. } => {
             (*round, *table, *score, Some((judge, reason)))
         }

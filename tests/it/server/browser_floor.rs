@@ -2,7 +2,8 @@
 //! and at one desktop size: a judge opens, takes and closes a call; issues slow play twice (the
 //! second upgraded) and finds the player's history by name; records the player's appeal, which
 //! the head judge decides; records a deck check and a statement and reads it back; shows and
-//! prints the case file. A player's token, or none, gets a message instead of the data. Every
+//! prints the case file; swaps two players, admits a late entry and enters a disputed result
+//! (each listed as an override). A player's token, or none, gets a message instead of the data. Every
 //! control is at least 44 px tall and nothing scrolls sideways. Screenshots go to
 //! `target/screenshots/floor-*.png`.
 
@@ -239,8 +240,36 @@ fn browser_judges_floor() {
         type_in(&c, "[data-override-reason]", "Bea needs the accessible table").await;
         tap(&c, "[data-override]").await;
         let o = wait_for(&c, "document.querySelector('[data-override=\"1\"]') && document.querySelector('[data-override=\"1\"]').textContent").await;
-        assert!(o.as_str().unwrap().contains("changed by hana — Bea needs the accessible table"), "{o}");
+        assert!(o.as_str().unwrap().contains("round 1 pairings changed by hand by hana (Bea needs the accessible table)"), "{o}");
+        // Ann and Dov (now at table 1) disagree on their result; the head judge enters it with a
+        // reason from the steppers, and admits a latecomer; both join the overrides on the record.
+        let router = kifu::server::app(state.clone());
+        let (tann, tdov) = (floor.token(Role::Player, "Ann"), floor.token(Role::Player, "Dov"));
+        let results = format!("/api/v1/tournaments/{ID}/results");
+        let (s, v) = super::call(&router, "POST", &results, Some(&tann), Some(json!({"table": 1, "score": "2-0-0"}))).await;
+        assert_eq!(s.as_u16(), 202, "{v}");
+        let confirm = format!("{results}/confirm");
+        let (s, v) = super::call(&router, "POST", &confirm, Some(&tdov), Some(json!({"table": 1, "score": "0-2-0"}))).await;
+        assert_eq!(s.as_u16(), 409, "{v}");
+        type_in(&c, "[data-late-name]", "Eli").await;
+        type_in(&c, "[data-late-reason]", "arrived after the pairings").await;
+        tap(&c, "[data-late]").await;
+        status_says(&c, "Eli entered late").await;
+        let o = wait_for(&c, "document.querySelector('[data-override=\"2\"]') && document.querySelector('[data-override=\"2\"]').textContent").await;
+        assert!(o.as_str().unwrap().contains("Eli entered late, from round 2 by hana (arrived after the pairings)"), "{o}");
+        wait_for(&c, "document.querySelector('[data-pending-table=\"1\"][data-disputed=\"yes\"]')").await;
+        for (key, v) in [("a", "1"), ("b", "1"), ("d", "1")] {
+            type_in(&c, &format!("[data-pending-table=\"1\"] [data-enter-score={key}]"), v).await;
+        }
         fits_a_thumb(&c, "floor-phone-overrides").await;
+        screenshot(&c, "floor-phone-result-entry").await;
+        type_in(&c, "[data-enter-reason=\"1\"]", "both agreed to a draw in front of jin").await;
+        tap(&c, "[data-enter-result=\"1\"]").await;
+        status_says(&c, "round 1 table 1: 1-1-1 entered").await;
+        let o = wait_for(&c, "document.querySelector('[data-override=\"3\"]') && document.querySelector('[data-override=\"3\"]').textContent").await;
+        assert!(o.as_str().unwrap().contains("round 1 table 1 result 1-1-1 entered against the players' reports by hana"), "{o}");
+        wait_for(&c, "!document.querySelector('[data-pending-table]')").await;
+        screenshot(&c, "floor-phone-overrides").await;
         c.close().await.unwrap();
 
         // A desktop: the same page, wider, still fitting.

@@ -164,5 +164,103 @@ fn statements_and_case_files_are_for_the_events_judges_only_over_the_api() {
         assert_eq!(s, StatusCode::OK, "{v}");
         assert_eq!((v["player"].as_str(), v["statements"][0]["author"].as_str()), (Some("cy"), Some("ann")), "{v}");
         assert_eq!(v["reports"], json!([]), "{v}");
+        // The case exported for conduct reviewers: officials only, a file with the statement revealed.
+        let (s, v) = get(&router, &p("/case/cy/export"), Some(&ann)).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+        let (s, v) = get(&router, &p("/case/cy/export"), Some(&jin)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!((v["format"].as_str(), v["player"].as_str()), (Some("kifu case bundle v1"), Some("cy")), "{v}");
+        assert_eq!(v["statements"][0]["text"], "cy drew an extra card", "{v}");
+        let bundle: kifu::tournament::case::CaseBundle = serde_json::from_value(v).unwrap();
+        let opened = kifu::tournament::case::open_bundle(&bundle).unwrap();
+        assert!(opened.ok(), "{:?}", opened.checks);
     });
+}
+
+#[test]
+fn a_case_exported_to_conduct_reviewers_checks_anywhere_and_shows_any_tampering() {
+    // Given p1's case with two statements (one about p2, which stays out) and a signed report,
+    let env = TestEnv::new();
+    let seed = "36".repeat(32);
+    env.ok(&["tournament", "new", "--name", "Export", "--game", "stones", "--id", "cx", "--seed", &seed]);
+    env.ok(&["tournament", "register", "cx", "p1", "p2", "p3", "p4"]);
+    env.ok(&["tournament", "pair", "cx"]);
+    env.ok(&["tournament", "head-judge", "cx", "hana"]);
+    let key = env.path("hana.key");
+    env.ok(&["key", "new", "-o", key.to_str().unwrap()]);
+    env.ok(&["tournament", "signer", "cx", "--name", "hana", "--key", key.to_str().unwrap()]);
+    env.ok(&["tournament", "penalty", "cx", "p1", "--type", "dq", "--judge", "hana", "--reason", "cheating"]);
+    let st = |player: &str, text: &str| {
+        env.ok(&[
+            "tournament",
+            "statement",
+            "cx",
+            player,
+            "--by",
+            "witness",
+            "--author",
+            "wes",
+            "--judge",
+            "jin",
+            "--text",
+            text,
+        ]);
+    };
+    st("p1", SAW);
+    st("p2", "p2 was elsewhere");
+    st("p1", "p1 says the cards stuck together");
+    let report = ["tournament", "dq-report", "cx", "p1", "--name", "hana", "--key", key.to_str().unwrap()];
+    env.ok(&[&report[..], &["--facts", "looked at p2's hand", "--reasons", "cheating"][..]].concat());
+    // when it is exported (owner-only),
+    let file = env.path("p1-case.json");
+    let v = json_of(&env.ok(&["tournament", "case", "cx", "p1", "--export", file.to_str().unwrap(), "--json"]));
+    assert_eq!(v["statements"], 2, "{v}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("p2 was elsewhere"), "only the statements about p1 are revealed");
+    // then a reviewer with no data directory checks it: the log, both statements, the signature.
+    let reviewer = TestEnv::new();
+    let out = reviewer.ok(&["tournament", "case-check", file.to_str().unwrap()]);
+    for want in [
+        "Case file: p1 in cx",
+        "    while p2 drew.",
+        "ok     statements: 2 statement(s) about p1, each matching the commitment the log sealed",
+        "ok     reports: 1 disqualification report(s), each signed by its head judge's recorded key",
+        "ok     log: ",
+    ] {
+        assert!(out.contains(want), "{want:?} in {out}");
+    }
+    // A statement's text changed after the export fails its check (exit 1), naming it;
+    let mut b: Value = serde_json::from_str(&text).unwrap();
+    b["statements"][1]["text"] = json!("p1 says nothing happened");
+    std::fs::write(&file, serde_json::to_vec(&b).unwrap()).unwrap();
+    let out = reviewer.kifu(&["tournament", "case-check", file.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checks = v["checks"].as_array().unwrap();
+    let statements = checks.iter().find(|c| c["check"] == "statements").unwrap();
+    assert_eq!(statements["ok"], false, "{v}");
+    assert!(statements["detail"].as_str().unwrap().contains("statement 3's text is not the one the log sealed"), "{v}");
+    // a statement left out is named;
+    b["statements"] = json!([b["statements"][0].clone()]);
+    std::fs::write(&file, serde_json::to_vec(&b).unwrap()).unwrap();
+    let out = reviewer.kifu(&["tournament", "case-check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("statement(s) 3 about p1 are not revealed"));
+    // and a log edited by one byte does not open at all.
+    let mut log = hex::decode(b["log"].as_str().unwrap()).unwrap();
+    let last = log.len() - 40;
+    log[last] ^= 1;
+    b["log"] = json!(hex::encode(log));
+    std::fs::write(&file, serde_json::to_vec(&b).unwrap()).unwrap();
+    let err = reviewer.fails(&["tournament", "case-check", file.to_str().unwrap()]);
+    assert!(err.contains("the bundle's log does not verify"), "{err}");
+    // A case for a player not in the event is refused, and nothing is written.
+    let err = env.fails(&["tournament", "case", "cx", "zed", "--export", env.path("zed.json").to_str().unwrap()]);
+    assert!(err.contains("\"zed\" is not registered"), "{err}");
+    assert!(!env.path("zed.json").exists());
 }

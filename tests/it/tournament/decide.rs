@@ -419,6 +419,41 @@ cases! {
         let (round, tables, byes) = kifu::tournament::rules::swapped(&g.0, "p1", "p2").unwrap();
         g.when(E::PairingOverridden { round, tables, byes, by: "olga".into(), reason: " ".into() })
     };
+    a_late_entry_names_who_admitted_it_and_why [ "TOUR-OVER-1" ] => || {
+        let late = E::LateEntryAdmitted {
+            player: "zed".into(),
+            deck: None,
+            first_round: 2,
+            by: "olga".into(),
+            reason: "".into(),
+        };
+        Given::players(4, 3, 0).paired().when(late)
+    };
+    an_admitted_late_entrant_starts_next_round [ "TOUR-REG-3" ] => || {
+        let late = E::LateEntryAdmitted {
+            player: "zed".into(),
+            deck: None,
+            first_round: 3,
+            by: "olga".into(),
+            reason: "stuck in traffic".into(),
+        };
+        Given::players(4, 3, 0).paired().when(late)
+    };
+    a_result_entered_against_the_reports_names_who_and_why [ "TOUR-OVER-1" ] => || {
+        let score = MatchScore { a_wins: 2, b_wins: 0, draws: 0 };
+        let entered = E::ResultEntered { round: 1, table: 1, score, games: vec![], by: " ".into(), reason: "slip".into() };
+        Given::players(4, 3, 0).paired().when(entered)
+    };
+    a_result_is_entered_once [ "TOUR-RESULT-2" ] => || {
+        let score = MatchScore { a_wins: 2, b_wins: 0, draws: 0 };
+        let entered = E::ResultEntered { round: 1, table: 1, score, games: vec![], by: "olga".into(), reason: "x".into() };
+        Given::players(4, 3, 0).paired().reported().when(entered)
+    };
+    a_pod_result_entered_names_who_and_why [ "TOUR-OVER-1" ] => || {
+        let entered =
+            E::PodResultEntered { round: 1, pod: 1, places: vec![1, 2, 3, 4], games: vec![], by: "olga".into(), reason: "".into() };
+        Given::pods(8).when(entered)
+    };
     only_the_latest_round_before_results_is_overridden [ "TOUR-OVER-2" ] => || {
         let g = Given::players(4, 3, 0).paired().reported();
         let (round, tables, byes) = kifu::tournament::rules::swapped(&g.0, "p1", "p2").unwrap();

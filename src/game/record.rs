@@ -353,8 +353,11 @@ pub struct LiveGame<G: Game> {
     /// Each seat's options at the head of the given length, computed once per head: a pick
     /// checks them, its answer lists the next head's, and every seat's page asks after each
     /// event (a game such as Naruto validates each of many candidates to list them).
-    options_memo: std::sync::Mutex<(u64, Vec<(Seat, Vec<GameOption<G::Event>>)>)>,
+    options_memo: std::sync::Mutex<OptionsMemo<G::Event>>,
 }
+
+/// The head's length and each seat's options there (see `LiveGame::options_memo`).
+type OptionsMemo<E> = (u64, Vec<(Seat, Vec<GameOption<E>>)>);
 
 impl<G: Game> LiveGame<G> {
     /// Opens a verified log.

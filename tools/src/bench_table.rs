@@ -274,7 +274,11 @@ async fn bench_game<G: Game>(
             Pick::Param { param, read, .. } if param.kind != ParamKind::Dealt => {
                 let first = read(event).unwrap().into_iter().next().unwrap_or_default();
                 let css = value_css(&id, param.name, &first);
-                wait_for(c, &format!("!!document.querySelector({}) || !!document.querySelector({})", json!(button), json!(css))).await;
+                wait_for(
+                    c,
+                    &format!("!!document.querySelector({}) || !!document.querySelector({})", json!(button), json!(css)),
+                )
+                .await;
                 js(c, &format!("!!document.querySelector({})", json!(css))).await == json!(true)
             }
             _ => false,

@@ -37,6 +37,7 @@ const kifuRecord = (() => {
     timer: null,
     confirming: null, // an option that ends the game, waiting for a second tap
     dismissed: null, // the only option whose picker the player closed (it does not open again by itself)
+    auto: false, // the picker open is the only option's, opened by itself (and untouched since)
     refreshing: false, // an options refresh on its way
     pending: null, // a pick sent but not yet answered (retried after a dropped connection)
     rules: null, // rule ID -> summary, loaded at the first refusal
@@ -257,6 +258,7 @@ const kifuRecord = (() => {
       }
     }
     st.editing = o;
+    st.auto = false;
     st.picked = usesStepper(o.param) ? [o.param.values[0].value] : [];
     showError(null);
     render();
@@ -266,6 +268,7 @@ const kifuRecord = (() => {
     st.editing = null;
     st.picked = [];
     st.confirming = null;
+    st.auto = false;
   }
 
   // How often each value is offered (copies of one card in a pile may be offered twice).
@@ -289,6 +292,8 @@ const kifuRecord = (() => {
     const p = o.param;
     const n = (offered(p).get(value) || { n: 0 }).n;
     const taken = st.picked.filter((v) => v === value).length;
+    // The player's picks are theirs: the picker no longer closes by itself.
+    st.auto = false;
     if (p.count === 1) {
       st.picked = [value];
       return send(o, [value]);
@@ -493,9 +498,13 @@ const kifuRecord = (() => {
   function render() {
     if (!st.on) return;
     const only = st.options.length === 1 ? st.options[0] : null;
+    // A picker that opened by itself closes by itself once that action is no longer the seat's
+    // only one (another seat's action gave it more to choose from): the list shows them all.
+    if (st.auto && st.editing && !(only && only.id === st.editing.id)) cancelEdit();
     if (only && !st.editing && !st.confirming && !st.busy && !st.focus && st.dismissed !== only.id && opensAlone(only)) {
       st.editing = only;
       st.picked = [];
+      st.auto = true;
     }
     // Card names come from the board: a panel drawn before the first board is drawn again with it.
     st.beforeBoard = !$("board").querySelector(".seat");

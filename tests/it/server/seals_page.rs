@@ -434,8 +434,10 @@ fn browser_pages_commit_and_reveal_digital_dice_chains() {
             let button = format!("[data-option={}]", quoted(&id));
             wait_for(c, &format!("document.querySelector({})", json!(button))).await;
             assert_no_hash_shown(c, &format!("event {played}")).await;
-            let chained =
-                matches!(event, FateEvent::Common(CommonEvent::ChainLinkRevealed { .. } | CommonEvent::ChainCommitted { .. }));
+            let chained = matches!(
+                event,
+                FateEvent::Common(CommonEvent::ChainLinkRevealed { .. } | CommonEvent::ChainCommitted { .. })
+            );
             if chained {
                 tap(c, &button).await;
             } else {

@@ -350,7 +350,14 @@ pub struct LiveGame<G: Game> {
     state_bytes: usize,
     /// The seeds kifu holds as this game's dealer ([`crate::game::dealer`]), if it deals it.
     dealer: Option<super::commit::AgentSecrets>,
+    /// Each seat's options at the head of the given length, computed once per head: a pick
+    /// checks them, its answer lists the next head's, and every seat's page asks after each
+    /// event (a game such as Naruto validates each of many candidates to list them).
+    options_memo: std::sync::Mutex<OptionsMemo<G::Event>>,
 }
+
+/// The head's length and each seat's options there (see `LiveGame::options_memo`).
+type OptionsMemo<E> = (u64, Vec<(Seat, Vec<GameOption<E>>)>);
 
 impl<G: Game> LiveGame<G> {
     /// Opens a verified log.
@@ -369,6 +376,7 @@ impl<G: Game> LiveGame<G> {
             timeline_bytes: 0,
             state_bytes,
             dealer: None,
+            options_memo: std::sync::Mutex::new((u64::MAX, Vec::new())),
         })
     }
 
@@ -920,9 +928,26 @@ impl<G: Game> LiveGame<G> {
             return Some(Vec::new());
         }
         let out = tip.eliminated();
+        let len = self.len();
         let mut all = Vec::new();
         for seat in seats.iter().filter(|s| !out.contains(s)) {
-            all.extend(G::options(&tip.game, *seat)?);
+            let kept = {
+                let memo = self.options_memo.lock().unwrap_or_else(|p| p.into_inner());
+                (memo.0 == len).then(|| memo.1.iter().find(|(s, _)| s == seat).map(|(_, o)| o.clone())).flatten()
+            };
+            let listed = match kept {
+                Some(o) => o,
+                None => {
+                    let o = G::options(&tip.game, *seat)?;
+                    let mut memo = self.options_memo.lock().unwrap_or_else(|p| p.into_inner());
+                    if memo.0 != len {
+                        *memo = (len, Vec::new());
+                    }
+                    memo.1.push((*seat, o.clone()));
+                    o
+                }
+            };
+            all.extend(listed);
         }
         Some(all)
     }

@@ -27,6 +27,7 @@ const FLOOR: &str = include_str!("assets/floor.html");
 /// Every embedded file under `/assets/`, with its content type.
 const FILES: &[(&str, &str, &str)] = &[
     ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
+    ("early.js", "text/javascript; charset=utf-8", include_str!("assets/early.js")),
     ("common.js", "text/javascript; charset=utf-8", include_str!("assets/common.js")),
     ("index.js", "text/javascript; charset=utf-8", include_str!("assets/index.js")),
     ("replay.js", "text/javascript; charset=utf-8", include_str!("assets/replay.js")),

@@ -82,6 +82,17 @@ impl GameAccess {
         self.viewers.contains(&viewer_key(v))
     }
 
+    /// The caller's own view (`as=own`): their first seat, a judge's view for a judge, else the
+    /// public's; what the table page shows a token holder, asked for before it has read who
+    /// they are.
+    pub fn own(&self) -> Viewer {
+        match (self.seats.first(), self.judge) {
+            (Some(&s), _) => Viewer::Player(s),
+            (None, true) => Viewer::Judge,
+            (None, false) => Viewer::Spectator,
+        }
+    }
+
     /// Fails with 403 unless the caller may see the game as `v`.
     pub fn check(&self, v: Viewer) -> AppResult<()> {
         if self.allows(v) {

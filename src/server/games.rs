@@ -96,7 +96,10 @@ pub struct ViewQuery {
 
 /// The viewer asked for, checked against the caller's access (403 when not allowed).
 pub fn requested_viewer(access: &GameAccess, q: Option<&str>) -> AppResult<Viewer> {
-    let v = parse_viewer(q.unwrap_or("spectator"))?;
+    let v = match q {
+        Some("own") => access.own(),
+        q => parse_viewer(q.unwrap_or("spectator"))?,
+    };
     access.check(v)?;
     Ok(v)
 }

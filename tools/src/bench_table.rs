@@ -59,6 +59,13 @@ fn quoted(v: &str) -> String {
     format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
+/// The control of value `value` of option `id`'s parameter `name`: beside the action in the list
+/// (it records at once), or in the action's open picker.
+fn value_css(id: &str, name: &str, value: &str) -> String {
+    let (id, name, value) = (quoted(id), quoted(name), quoted(value));
+    format!("[data-option={id}][data-param={name}][data-value={value}], #record-body[data-editing={id}] [data-param={name}][data-value={value}]")
+}
+
 /// Clicks `css` inside the page (no WebDriver round trip between the clock and the click) and
 /// returns the page's clock when it did.
 async fn tap(c: &Client, css: &str) -> f64 {
@@ -150,6 +157,13 @@ struct Row {
     first_cold: f64,
     first_warm: f64,
     note: String,
+    /// Taps by the option's label (digits dropped): (decisions, taps).
+    by_label: std::collections::BTreeMap<String, (usize, usize)>,
+}
+
+/// The wall clock in ms, as a page's `Date.now()` reads it.
+fn wall_ms() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64() * 1000.0
 }
 
 fn pct(v: &[f64], p: f64) -> f64 {
@@ -162,7 +176,8 @@ fn pct(v: &[f64], p: f64) -> f64 {
 }
 
 /// Time to the page's first options for a player opening the game: the token already in the
-/// browser, the link throttled; cold (new profile) and warm (the same browser again).
+/// browser, the link throttled; cold (new profile) and warm (the same browser again, from a blank
+/// page: not from kifu's index, whose own requests would still be on the throttled link).
 async fn first_options(driver_port: u16, base: &str, url: &str, token: &str) -> (f64, f64) {
     let profile = tempfile::tempdir().unwrap();
     let c = session(driver_port, profile.path()).await;
@@ -172,7 +187,7 @@ async fn first_options(driver_port: u16, base: &str, url: &str, token: &str) -> 
     let mark = "(() => { const e = performance.getEntriesByName('kifu-first-options'); return e.length ? e[0].startTime : null; })()";
     c.goto(url).await.unwrap();
     let cold = wait_for(&c, mark).await.as_f64().unwrap();
-    c.goto(&format!("{base}/")).await.unwrap();
+    c.goto("about:blank").await.unwrap();
     c.goto(url).await.unwrap();
     let warm = wait_for(&c, mark).await.as_f64().unwrap();
     c.close().await.unwrap();
@@ -200,7 +215,9 @@ async fn bench_game<G: Game>(
         first_cold: f64::NAN,
         first_warm: f64::NAN,
         note: String::new(),
+        by_label: Default::default(),
     };
+    let trace = std::env::var_os("BENCH_TABLE_TRACE").is_some();
     let tid = StreamId::new(&format!("{game}-bench")).unwrap();
     let (players, place) = open_event(&**store, &tid, game, &names);
     eprintln!("{game}: finding a self-played game a page can record");
@@ -232,6 +249,8 @@ async fn bench_game<G: Game>(
         wait_for(&c, "!document.getElementById('record').hidden").await;
         // When each event reaches this page: the board's position, stamped by the page's clock.
         js(&c, "(() => { window.__seen = {}; const b = document.getElementById('board'); new MutationObserver(() => { const n = Number(b.dataset.seq); if (!(n in window.__seen)) window.__seen[n] = Date.now(); }).observe(b, { attributes: true, attributeFilter: ['data-seq'] }); return true; })()").await;
+        // When each entry's frame reached the page (record mode hears of every one).
+        js(&c, "(() => { window.__frames = {}; const real = kifuRecord.changed; kifuRecord.changed = () => { const n = Number(document.getElementById('scrubber').max); if (!(n in window.__frames)) window.__frames[n] = Date.now(); real(); }; return true; })()").await;
         sessions.push(c);
     }
     eprintln!("{game}: recording through {seats} pages");
@@ -245,9 +264,29 @@ async fn bench_game<G: Game>(
         let id = option_id(len, &o);
         let c = &sessions[usize::from(o.seat)];
         let button = format!("[data-option={}]", quoted(&id));
-        let mut sent = tap(c, &button).await;
-        row.taps += 1;
+        let taps_before = row.taps;
         row.decisions += 1;
+        // Values the page shows already (a short list beside the action, or the picker of a seat's
+        // only action, opened by itself) are tapped at once; anything else starts with the
+        // action's own button.
+        let mut sent = f64::NAN;
+        let shown = match &o.pick {
+            Pick::Param { param, read, .. } if param.kind != ParamKind::Dealt => {
+                let first = read(event).unwrap().into_iter().next().unwrap_or_default();
+                let css = value_css(&id, param.name, &first);
+                wait_for(
+                    c,
+                    &format!("!!document.querySelector({}) || !!document.querySelector({})", json!(button), json!(css)),
+                )
+                .await;
+                js(c, &format!("!!document.querySelector({})", json!(css))).await == json!(true)
+            }
+            _ => false,
+        };
+        if !shown {
+            sent = tap(c, &button).await;
+            row.taps += 1;
+        }
         if let Pick::Param { param, read, .. } = &o.pick {
             let values = read(event).unwrap();
             let stepper = param.kind == ParamKind::Number && param.values.len() > 12;
@@ -263,11 +302,11 @@ async fn bench_game<G: Game>(
             } else if param.kind != ParamKind::Dealt {
                 // One value records on its tap; several need Record.
                 for v in &values {
-                    sent = tap(c, &format!("[data-param={}][data-value={}]", quoted(param.name), quoted(v))).await;
+                    sent = tap(c, &value_css(&id, param.name, v)).await;
                     row.taps += 1;
                 }
                 if values.len() > 1 {
-                    sent = tap(c, &button).await;
+                    sent = tap(c, &format!("button.primary{button}")).await;
                     row.taps += 1;
                 }
             }
@@ -277,9 +316,11 @@ async fn bench_game<G: Game>(
             row.taps += 1;
         }
         let t0 = Instant::now();
+        let appended_at;
         let now = loop {
             let h = store.head(&stream).unwrap().len;
             if h > len {
+                appended_at = wall_ms();
                 break h;
             }
             assert!(t0.elapsed() < Duration::from_secs(20), "{game}: nothing recorded after event {len}");
@@ -291,7 +332,24 @@ async fn bench_game<G: Game>(
             }
             let seen = wait_for(other, &format!("window.__seen[{now}] || (Number(document.getElementById('board').dataset.seq) >= {now} && Date.now())")).await;
             row.latencies.push(seen.as_f64().unwrap() - sent);
+            if trace {
+                let frame = js(other, &format!("window.__frames[{now}] || null")).await.as_f64().unwrap_or(f64::NAN);
+                eprintln!(
+                    "trace {game} #{len}->{now} seat {s}: appended +{:.0} ms, frame +{:.0} ms, board +{:.0} ms",
+                    appended_at - sent,
+                    frame - sent,
+                    seen.as_f64().unwrap() - sent
+                );
+            }
         }
+        let label = match &o.pick {
+            Pick::Param { param, .. } => format!("{} [{:?} ×{}]", o.label, param.kind, param.count),
+            Pick::Event(_) => o.label.clone(),
+        };
+        let label: String = label.chars().filter(|c| !c.is_ascii_digit()).collect();
+        let e = row.by_label.entry(label).or_insert((0, 0));
+        e.0 += 1;
+        e.1 += row.taps - taps_before;
         row.automatic += (now - len - 1) as usize;
         for e in &events[played..played + (now - len) as usize] {
             G::ledger_mut(&mut state).at(len);
@@ -332,13 +390,26 @@ fn main() {
             std::thread::sleep(Duration::from_millis(50));
         }
         use kifu::games::{brk::Brk, fate::Fate, lc::Lc, naruto::Naruto, vanguard::Vanguard};
-        vec![
-            bench_game::<Lc>("lc", 2, &store, &tokens_path, driver_port, &base).await,
-            bench_game::<Vanguard>("vanguard", 2, &store, &tokens_path, driver_port, &base).await,
-            bench_game::<Naruto>("naruto", 2, &store, &tokens_path, driver_port, &base).await,
-            bench_game::<Brk>("brk", 2, &store, &tokens_path, driver_port, &base).await,
-            bench_game::<Fate>("fate", 3, &store, &tokens_path, driver_port, &base).await,
-        ]
+        // BENCH_TABLE_GAMES=naruto,fate measures only those.
+        let only = std::env::var("BENCH_TABLE_GAMES").unwrap_or_default();
+        let wanted = |g: &str| only.is_empty() || only.split(',').any(|x| x == g);
+        let mut rows = Vec::new();
+        if wanted("lc") {
+            rows.push(bench_game::<Lc>("lc", 2, &store, &tokens_path, driver_port, &base).await);
+        }
+        if wanted("vanguard") {
+            rows.push(bench_game::<Vanguard>("vanguard", 2, &store, &tokens_path, driver_port, &base).await);
+        }
+        if wanted("naruto") {
+            rows.push(bench_game::<Naruto>("naruto", 2, &store, &tokens_path, driver_port, &base).await);
+        }
+        if wanted("brk") {
+            rows.push(bench_game::<Brk>("brk", 2, &store, &tokens_path, driver_port, &base).await);
+        }
+        if wanted("fate") {
+            rows.push(bench_game::<Fate>("fate", 3, &store, &tokens_path, driver_port, &base).await);
+        }
+        rows
     });
     let _ = driver.kill();
     let _ = driver.wait();
@@ -358,6 +429,14 @@ fn main() {
         "first options warm (ms)",
     ]);
     let mut unmeasured = Vec::new();
+    let mut costly = Vec::new();
+    for r in &rows {
+        for (label, (n, taps)) in &r.by_label {
+            if taps > n {
+                costly.push(format!("{}: {label}: {n} decisions, {taps} taps", r.game));
+            }
+        }
+    }
     for r in rows {
         if !r.note.is_empty() {
             unmeasured.push(format!("{}: {}", r.game, r.note));
@@ -384,5 +463,9 @@ fn main() {
     println!("{t}");
     for u in unmeasured {
         println!("not measured: {u}");
+    }
+    // Where the taps beyond one per decision go.
+    for c in costly {
+        println!("more than one tap: {c}");
     }
 }

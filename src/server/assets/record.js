@@ -36,6 +36,9 @@ const kifuRecord = (() => {
     over: false,
     timer: null,
     confirming: null, // an option that ends the game, waiting for a second tap
+    dismissed: null, // the only option whose picker the player closed (it does not open again by itself)
+    auto: false, // the picker open is the only option's, opened by itself (and untouched since)
+    refreshing: false, // an options refresh on its way
     pending: null, // a pick sent but not yet answered (retried after a dropped connection)
     rules: null, // rule ID -> summary, loaded at the first refusal
     bound: null, // the match the game was created bound to
@@ -86,7 +89,10 @@ const kifuRecord = (() => {
 
   // The options asked for as the page loads, beside the summary and the board (one round trip
   // fewer before the first options on a slow link); used once, and only under the same token.
+  // early.js, in the page's head, asks before this script has even arrived.
   const early = (() => {
+    const e = window.kifuEarly;
+    if (e && e.options) return { gid: e.gid, token: e.token, answer: e.options.catch(() => null) };
     const path = location.pathname.split("/").filter(Boolean);
     if (path[0] !== "replay" || path.length !== 2 || !kifu.token()) return null;
     const gid = encodeURIComponent(decodeURIComponent(path[1]));
@@ -106,6 +112,8 @@ const kifuRecord = (() => {
 
   async function refresh() {
     if (!st.on) return;
+    st.refreshing = true;
+    settled();
     try {
       const fresh = take(await options());
       if (!fresh && st.options.length) return;
@@ -113,8 +121,19 @@ const kifuRecord = (() => {
       else st.over = false;
     } catch (e) {
       showError(e);
+    } finally {
+      st.refreshing = false;
+      settled();
     }
     render();
+  }
+
+  // Whether a refresh of the options is due or on its way (#record's data-settled, with the head
+  // its options are at in data-events): what a test waits on before it acts on the options shown.
+  function settled() {
+    const r = $("record");
+    r.dataset.settled = st.timer || st.refreshing || st.busy ? "" : "yes";
+    r.dataset.events = String(st.events);
   }
 
   // With nothing to pick, the page says who the game waits for (a public fact of the head board).
@@ -239,6 +258,7 @@ const kifuRecord = (() => {
       }
     }
     st.editing = o;
+    st.auto = false;
     st.picked = usesStepper(o.param) ? [o.param.values[0].value] : [];
     showError(null);
     render();
@@ -248,6 +268,7 @@ const kifuRecord = (() => {
     st.editing = null;
     st.picked = [];
     st.confirming = null;
+    st.auto = false;
   }
 
   // How often each value is offered (copies of one card in a pile may be offered twice).
@@ -271,6 +292,8 @@ const kifuRecord = (() => {
     const p = o.param;
     const n = (offered(p).get(value) || { n: 0 }).n;
     const taken = st.picked.filter((v) => v === value).length;
+    // The player's picks are theirs: the picker no longer closes by itself.
+    st.auto = false;
     if (p.count === 1) {
       st.picked = [value];
       return send(o, [value]);
@@ -302,6 +325,36 @@ const kifuRecord = (() => {
   }
 
   // --- drawing ---
+  // A short list of values for an action that takes one (a coin's side, a die's six faces, one of
+  // a few targets): the values stand beside the action's name, and a value's tap records the
+  // action with it, as the picker's would, one tap sooner. Six 44 px buttons fit a phone's row.
+  const INLINE_VALUES = 6;
+  const inline = (o) =>
+    o.param && o.param.count === 1 && !["dealt", "secret"].includes(o.param.kind) && !usesStepper(o.param) && !o.ends_game && offered(o.param).size <= INLINE_VALUES;
+
+  // A value button that records option `o` with `value` on its tap.
+  function recordingValue(o, value, label) {
+    return el(
+      "button",
+      { type: "button", class: "value", dataset: { option: o.id, seat: o.seat, param: o.param.name, value }, disabled: st.busy, onclick: () => send(o, [value]) },
+      label
+    );
+  }
+
+  function optionControl(o) {
+    if (!inline(o)) return optionButton(o);
+    return el(
+      "div",
+      { class: "opt-inline", role: "group", "aria-label": o.label },
+      el("span", { class: "opt-label" }, o.label),
+      [...offered(o.param)].map(([value, { label }]) => recordingValue(o, value, label))
+    );
+  }
+
+  // A seat's only action that takes values opens its picker by itself: the action is no choice,
+  // its values are (the list would offer that one button and nothing else).
+  const opensAlone = (o) => o.param && !["dealt", "secret"].includes(o.param.kind) && !usesStepper(o.param) && !o.ends_game;
+
   function optionButton(o) {
     if (o.param && o.param.kind === "secret" && !kifuSeal.handles(o.param)) {
       // Sealed values need the seat's own device to hold a secret: not on this page yet.
@@ -341,15 +394,16 @@ const kifuRecord = (() => {
       byCard.get(c).push(o);
     }
     const out = [];
-    if (plain.length) out.push(el("div", { class: "opts" }, plain.map(optionButton)));
+    if (plain.length) out.push(el("div", { class: "opts" }, plain.map(optionControl)));
     for (const [c, list] of byCard) {
       if (!st.focus) out.push(el("h3", { class: "on-card" }, cardName(c)));
-      out.push(el("div", { class: "opts" }, list.map(optionButton)));
+      out.push(el("div", { class: "opts" }, list.map(optionControl)));
     }
     return out;
   }
 
   function valueButtons(p) {
+    const o = st.editing;
     const values = [...offered(p)];
     // A long list (a whole pile) reads best in name order.
     if (values.length > 8) values.sort((a, b) => a[1].label.localeCompare(b[1].label));
@@ -358,9 +412,12 @@ const kifuRecord = (() => {
       { class: "values" + (values.length > 8 ? " long" : ""), role: "group", "aria-label": p.label },
       values.map(([value, { label, n }]) => {
         const taken = st.picked.filter((v) => v === value).length;
+        // A value that records the option on its tap carries the option's id, as every control
+        // that records one does.
+        const records = p.count === 1 ? { option: o.id, seat: o.seat } : {};
         return el(
           "button",
-          { type: "button", class: "value" + (taken ? " on" : ""), "aria-pressed": String(taken > 0), dataset: { param: p.name, value }, onclick: () => toggleValue(value) },
+          { type: "button", class: "value" + (taken ? " on" : ""), "aria-pressed": String(taken > 0), dataset: { ...records, param: p.name, value }, disabled: st.busy, onclick: () => toggleValue(value) },
           label,
           n > 1 ? el("span", { class: "muted" }, ` ${taken}/${n}`) : taken ? " ✓" : ""
         );
@@ -407,7 +464,7 @@ const kifuRecord = (() => {
         p.count > 1 || usesStepper(p)
           ? el("button", { type: "button", class: "opt primary", dataset: { option: o.id, seat: o.seat }, disabled: !ready || st.busy, onclick: () => send(o, st.picked.slice()) }, "Record")
           : null,
-        el("button", { type: "button", class: "opt", onclick: () => (cancelEdit(), render()) }, "Cancel")
+        el("button", { type: "button", class: "opt", onclick: () => ((st.dismissed = o.id), cancelEdit(), render()) }, "Cancel")
       ),
     ];
   }
@@ -440,13 +497,33 @@ const kifuRecord = (() => {
 
   function render() {
     if (!st.on) return;
+    const only = st.options.length === 1 ? st.options[0] : null;
+    // A picker that opened by itself closes by itself once that action is no longer the seat's
+    // only one (another seat's action gave it more to choose from): the list shows them all.
+    if (st.auto && st.editing && !(only && only.id === st.editing.id)) cancelEdit();
+    if (only && !st.editing && !st.confirming && !st.busy && !st.focus && st.dismissed !== only.id && opensAlone(only)) {
+      st.editing = only;
+      st.picked = [];
+      st.auto = true;
+    }
+    // Card names come from the board: a panel drawn before the first board is drawn again with it.
+    st.beforeBoard = !$("board").querySelector(".seat");
     $("record-status").textContent = statusText();
     // What tools/bench-table reads: when a player opening the page first saw their options.
     if (st.options.length && performance.mark && !performance.getEntriesByName("kifu-first-options").length) performance.mark("kifu-first-options");
     const body = st.confirming ? confirmView() : st.editing ? editorView() : st.over ? overView() : listView();
     $("record-body").replaceChildren(...body.filter(Boolean));
+    $("record-body").dataset.editing = st.editing ? st.editing.id : "";
     $("record-status").dataset.pending = st.pending && st.pending.tries ? "yes" : "";
+    settled();
     mark();
+  }
+
+  // A board was drawn: mark what the options concern on it (and name the cards in the panel, if
+  // it was drawn before any board).
+  function board() {
+    if (st.on && st.beforeBoard) render();
+    else mark();
   }
 
   // The board's cards and zones the options concern, the focused one, and the cards the open
@@ -577,6 +654,7 @@ const kifuRecord = (() => {
     st.options = [];
     st.events = -1;
     st.focus = null;
+    st.dismissed = null;
     cancelEdit();
     $("record").hidden = !st.on;
     document.body.classList.toggle("recording", st.on);
@@ -591,6 +669,7 @@ const kifuRecord = (() => {
       st.timer = null;
       refresh();
     }, 60);
+    settled();
   }
 
   // Keys on a desktop: 1-9 the n-th action (or value) shown, Enter the Record button, Escape
@@ -602,7 +681,7 @@ const kifuRecord = (() => {
     if (t && t.closest && t.closest("#judge")) return;
     const body = $("record-body");
     if (/^[1-9]$/.test(e.key)) {
-      const buttons = [...body.querySelectorAll(st.editing ? "button.value" : "button.opt[data-option]")].filter((b) => !b.disabled);
+      const buttons = [...body.querySelectorAll(st.editing ? "button.value" : "button.opt[data-option], button.value[data-option]")].filter((b) => !b.disabled);
       const b = buttons[Number(e.key) - 1];
       if (b) {
         e.preventDefault();
@@ -617,6 +696,7 @@ const kifuRecord = (() => {
       }
     } else if (e.key === "Escape" && (st.editing || st.confirming || st.focus)) {
       e.preventDefault();
+      if (st.editing) st.dismissed = st.editing.id;
       st.focus = null;
       cancelEdit();
       render();
@@ -637,5 +717,5 @@ const kifuRecord = (() => {
   wide.addEventListener("change", placePanel);
   placePanel();
 
-  return { start, changed, board: mark };
+  return { start, changed, board };
 })();

@@ -25,6 +25,8 @@
     request: 0,
     inflight: null,
     boards: new Map(), // "viewer seq" -> board response; a small cache, oldest dropped first
+    rows: [], // the event list's row of each event, by sequence number
+    synced: null, // the position the rows' "future" marks were last set for (null: none yet)
     source: null,
     following: true,
     lastSeen: -1, // the last live sequence number received
@@ -312,13 +314,16 @@
     const list = $("events");
     const prev = list.querySelector("li.current");
     if (prev) prev.classList.remove("current");
-    // Touch only the rows whose state changes (cheap when stepping one at a time).
-    for (const li of list.querySelectorAll("li.ev")) {
-      const s = Number(li.dataset.seq);
+    // Only the rows between the last position and this one change (a new row is marked as it is
+    // added): a step or a live event touches a row or two, not the whole list of a long game.
+    const [lo, hi] = st.synced === null ? [0, st.rows.length] : [Math.min(st.synced, st.seq), Math.max(st.synced, st.seq)];
+    for (let s = lo; s < Math.min(hi, st.rows.length); s++) {
+      const li = st.rows[s];
       const future = s >= st.seq;
       if (li.classList.contains("future") !== future) li.classList.toggle("future", future);
     }
-    const current = list.querySelector(`li.ev[data-seq="${st.seq - 1}"]`);
+    st.synced = st.seq;
+    const current = st.rows[st.seq - 1];
     if (current) {
       current.classList.add("current");
       // The sticky turn header covers the list's first line: a row under it is out of sight too.
@@ -370,8 +375,12 @@
     return `/games/${gid}/board?seq=${seq}&as=${encodeURIComponent(st.viewer)}`;
   }
 
+  // A board is the game's first `seq` events seen by a viewer: the log only grows, so it never
+  // changes, and the one shown before a live event is the "before" of what the event changed.
+  const boardKey = (seq) => st.viewer + " " + seq;
+
   async function fetchBoard(seq, signal) {
-    const key = st.viewer + " " + seq + " " + st.len;
+    const key = boardKey(seq);
     if (st.boards.has(key)) return st.boards.get(key);
     const resp = await api(boardUrl(seq), { signal });
     st.boards.set(key, resp);
@@ -382,7 +391,7 @@
   // The neighbours of the shown position, fetched while the reader looks at it.
   function prefetch(seq) {
     for (const n of [seq + 1, seq - 1]) {
-      if (n < 0 || n > st.len || st.boards.has(st.viewer + " " + n + " " + st.len)) continue;
+      if (n < 0 || n > st.len || st.boards.has(boardKey(n))) continue;
       fetchBoard(n).catch(() => {});
     }
   }
@@ -395,11 +404,15 @@
     $("seq-label").textContent = `event ${seq} / ${st.len}`;
     syncUrl();
     syncEvents();
+    // The board on its way already (each live entry of one append names the same head): its
+    // answer is the one to draw, not a request again.
+    const key = boardKey(seq);
+    if (st.inflight && st.inflight.key === key) return;
     const n = ++st.request;
     // A newer position cancels the request for an older one.
-    if (st.inflight) st.inflight.abort();
+    if (st.inflight) st.inflight.ctl.abort();
     const ctl = new AbortController();
-    st.inflight = ctl;
+    st.inflight = { ctl, key };
     try {
       const resp = await fetchBoard(seq, ctl.signal);
       if (n !== st.request) return;
@@ -408,6 +421,7 @@
       showError(null);
       if (!st.playing) prefetch(seq);
     } catch (e) {
+      if (n === st.request) st.inflight = null;
       if (e.name !== "AbortError" && n === st.request) showError(e);
     }
   }
@@ -495,7 +509,7 @@
         lastTurn = e.turn;
       }
       st.entries.push(e);
-      items.push(
+      const row = (st.rows[e.seq] =
         el(
           "li",
           { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), tabindex: "-1", dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
@@ -504,8 +518,8 @@
           el("span", { class: "actor" }, e.action_of ? `${e.action_of} (entered by ${e.actor})` : e.actor),
           el("time", { class: "at", datetime: e.recorded_at }, timeOf(e.recorded_at)),
           el("span", { class: "text" }, e.text)
-        )
-      );
+        ));
+      items.push(row);
     }
     list.append(...items);
     // During a live game the count follows the list.
@@ -518,6 +532,8 @@
     const viewer = st.viewer;
     $("events").replaceChildren();
     st.entries = [];
+    st.rows = [];
+    st.synced = null;
     st.eventsDone = false;
     $("events-status").textContent = "loading…";
     for (;;) {
@@ -737,18 +753,27 @@
     }
   }
 
+  // What early.js asked for before the scripts arrived: used once, and only under the same token.
+  function takeEarly() {
+    const e = window.kifuEarly;
+    window.kifuEarly = null;
+    return e && e.gid === gid && e.token === kifu.token() ? e : {};
+  }
+
   async function load() {
     stop();
     const boot = takeBoot();
+    const early = takeEarly();
     // The summary and the first board in parallel: one round trip, not two, on a slow link (none
-    // when the page brought them).
+    // when the page brought them). A token holder's board is asked "as own" (their seat, or the
+    // judge's view), the one record mode shows, so it is not asked again once the summary says.
     const want = params.has("seq") ? Number(params.get("seq")) : null;
-    const asked = st.viewer;
+    const asked = params.has("as") || !kifu.token() ? st.viewer : "own";
     const firstBoard =
       boot.board && asked === "spectator"
         ? Promise.resolve(boot.board)
-        : api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`)).catch((e) => e);
-    const s = boot.summary || (await api(`/games/${gid}`));
+        : (early.board || api(`/games/${gid}/board?as=${encodeURIComponent(asked)}` + (want === null ? "" : `&seq=${want}`))).catch((e) => e);
+    const s = boot.summary || (await (early.summary || api(`/games/${gid}`)));
     st.summary = s;
     // Record mode: a live game's player sees the table from their own seat, a judge as judge,
     // unless the address names a perspective.
@@ -764,12 +789,14 @@
     showChain(s);
     fillPerspectives();
     fillPhases();
+    // Record mode starts with the summary: its options (asked for as the page loaded) need no
+    // board, and the board marks them when it comes.
+    kifuRecord.start({ gid, summary: s });
     // The first board first; the event list and the audit page in behind it.
     const b = await firstBoard;
-    if (!(b instanceof Error) && b.viewer === st.viewer && b.events === st.len) st.boards.set(st.viewer + " " + b.seq + " " + st.len, b);
+    if (!(b instanceof Error) && b.viewer === st.viewer && b.events === st.len) st.boards.set(boardKey(b.seq), b);
     await go(b instanceof Error || want !== null ? (want === null ? s.events : want) : b.seq);
     follow();
-    kifuRecord.start({ gid, summary: s });
     kifuJudge.start({ gid, summary: s });
     loadAudit();
     await loadEvents();

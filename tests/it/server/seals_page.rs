@@ -29,7 +29,7 @@ use super::browser::{
     use_token, wait_for,
 };
 use super::five_games::{option_for, recordable};
-use super::table_page::{grown, quoted, tap, tap_values};
+use super::table_page::{grown, open_option, quoted, tap, tap_values};
 use super::{get, open_match_of, rt, ServerEnv};
 
 /// The record panel never shows a hash (64 hex digits) to the player.
@@ -223,7 +223,10 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
             let button = format!("[data-option={}]", quoted(&id));
             wait_for(c, &format!("document.querySelector({})", json!(button))).await;
             assert_no_hash_shown(c, &format!("event {played}")).await;
-            tap(c, &button).await;
+            match event {
+                BrkEvent::SquadDeployed { .. } | BrkEvent::CardRevealed { proof: Some(_), .. } => tap(c, &button).await,
+                _ => open_option(c, &id, &params).await,
+            }
             match event {
                 BrkEvent::SquadDeployed { cards, .. } => {
                     // Each card on the agent's cell, face down where the agent hid it.
@@ -268,7 +271,7 @@ fn browser_pages_seal_a_brk_deployment_and_open_the_seals_themselves() {
                     if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {
                         tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                     }
-                    tap_values(c, &button, &params).await;
+                    tap_values(c, &id, &params).await;
                 }
             }
             let now = grown(&*store, &stream, len).await;
@@ -431,14 +434,22 @@ fn browser_pages_commit_and_reveal_digital_dice_chains() {
             let button = format!("[data-option={}]", quoted(&id));
             wait_for(c, &format!("document.querySelector({})", json!(button))).await;
             assert_no_hash_shown(c, &format!("event {played}")).await;
-            tap(c, &button).await;
+            let chained = matches!(
+                event,
+                FateEvent::Common(CommonEvent::ChainLinkRevealed { .. } | CommonEvent::ChainCommitted { .. })
+            );
+            if chained {
+                tap(c, &button).await;
+            } else {
+                open_option(c, &id, &params).await;
+            }
             if matches!(event, FateEvent::Common(CommonEvent::ChainLinkRevealed { .. })) {
                 links += 1;
             } else if !matches!(event, FateEvent::Common(CommonEvent::ChainCommitted { .. })) {
                 if js(c, "!!document.querySelector('[data-confirm]')").await == json!(true) {
                     tap(c, &format!("[data-confirm][data-option={}]", quoted(&id))).await;
                 }
-                tap_values(c, &button, &params).await;
+                tap_values(c, &id, &params).await;
             }
             let now = grown(&*store, &stream, len).await;
             for e in &events[played..played + (now - len) as usize] {

@@ -143,7 +143,7 @@ fn browser_bad_input_at_the_table_says_what_happened_and_records_nothing_wrong()
         let len = store.head(&stream).unwrap().len;
         for (c, b) in pages.iter().zip(&both) {
             wait_for(c, &format!("document.querySelector({})", json!(b))).await;
-            kifu_freeze(c).await;
+            kifu_freeze(c, len).await;
         }
         let scripts: Vec<String> =
             both.iter().map(|b| format!("(document.querySelector({}).click(), true)", json!(b))).collect();
@@ -171,9 +171,9 @@ fn browser_bad_input_at_the_table_says_what_happened_and_records_nothing_wrong()
         let (button, seat) = t.next(None).await;
         let c = &pages[seat];
         wait_for(c, &format!("document.querySelector({})", json!(button))).await;
-        kifu_freeze(c).await;
-        js(c, &format!("(kifu.setToken({}), true)", json!(tokens[1 - seat]))).await;
         let len = store.head(&stream).unwrap().len;
+        kifu_freeze(c, len).await;
+        js(c, &format!("(kifu.setToken({}), true)", json!(tokens[1 - seat]))).await;
         tap(c, &button).await;
         let says = page_says(c, "not yours").await;
         assert!(says.contains(&format!("{}'s", players[seat])), "the page names whose seat it is: {says}");
@@ -184,7 +184,7 @@ fn browser_bad_input_at_the_table_says_what_happened_and_records_nothing_wrong()
         // A page left open on an old head (its live feed lagging): a judge's note moved the game
         // on; the tap is refused as stale, the page shows the fresh options, and the same action
         // tapped again is recorded once.
-        kifu_freeze(c).await;
+        kifu_freeze(c, len).await;
         let note = json!({ "ruling": { "NoteRecorded": { "judge": "jin", "about": null, "note": "table 1 moved" } }, "expected": len });
         let (st, v) = call(&app, "POST", &format!("/api/v1/games/{stream}/rulings"), Some(&judge), Some(note)).await;
         assert_eq!(st, StatusCode::CREATED, "{v}");
@@ -211,8 +211,8 @@ fn browser_bad_input_at_the_table_says_what_happened_and_records_nothing_wrong()
         let (button, other) = t.next(Some(seat)).await;
         let c = &pages[other];
         wait_for(c, &format!("document.querySelector({})", json!(button))).await;
-        kifu_freeze(c).await;
         let len = store.head(&stream).unwrap().len;
+        kifu_freeze(c, len).await;
         let loss = json!({ "ruling": { "GameLossIssued": { "judge": "jin", "seat": seat, "rule": null, "about": null, "note": "marked cards" } }, "expected": len });
         let (st, v) = call(&app, "POST", &format!("/api/v1/games/{stream}/rulings"), Some(&judge), Some(loss)).await;
         assert_eq!(st, StatusCode::CREATED, "{v}");
@@ -232,10 +232,11 @@ fn browser_bad_input_at_the_table_says_what_happened_and_records_nothing_wrong()
 }
 
 /// The page's live feed lags: new entries no longer refresh its options (as a page left open
-/// while its connection hangs).
-async fn kifu_freeze(c: &Client) {
-    // A refresh already on its way (an entry of a moment ago) lands first.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+/// while its connection hangs). First the page settles at `len` events: its options are those of
+/// that head and no refresh is due or on its way (one already started lands first).
+async fn kifu_freeze(c: &Client, len: u64) {
+    let settled = format!("(() => {{ const r = document.getElementById('record'); return r.dataset.settled === 'yes' && r.dataset.events === '{len}'; }})()");
+    wait_for(c, &settled).await;
     js(c, "(window.kifuLive = kifuRecord.changed, kifuRecord.changed = () => {}, true)").await;
 }
 

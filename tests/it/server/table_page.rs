@@ -101,10 +101,35 @@ async fn shots(sessions: &[Client], shot: &mut Vec<String>, name: String, seat: 
     shot.push(name);
 }
 
-/// Taps the values of each parameter (a value picked twice is tapped twice), then the option's
-/// Record button (`button`, in the list's place) when there are several: one value is recorded
-/// by its tap.
-pub(super) async fn tap_values(c: &Client, button: &str, params: &BTreeMap<String, Value>) {
+/// The control of value `value` of option `id`'s parameter `name`: beside the action in the list
+/// (where it records at once), or in the action's open picker.
+pub(super) fn value_css(id: &str, name: &str, value: &str) -> String {
+    let (id, name, value) = (quoted(id), quoted(name), quoted(value));
+    format!("[data-option={id}][data-param={name}][data-value={value}], #record-body[data-editing={id}] [data-param={name}][data-value={value}]")
+}
+
+/// Opens option `id` with its button, unless the page shows its values already (a short list
+/// beside the action, or the picker of the seat's only action, open by itself). The page shows
+/// the option (`[data-option]`) when this is called.
+pub(super) async fn open_option(c: &Client, id: &str, params: &BTreeMap<String, Value>) {
+    let first = params.iter().next().and_then(|(name, v)| {
+        let v = match v {
+            Value::Array(a) => a.first()?.as_str()?.to_string(),
+            v => v.as_str()?.to_string(),
+        };
+        Some(value_css(id, name, &v))
+    });
+    if let Some(css) = first {
+        if js(c, &format!("!!document.querySelector({})", json!(css))).await == json!(true) {
+            return;
+        }
+    }
+    tap(c, &format!("[data-option={}]", quoted(id))).await;
+}
+
+/// Taps the values of each parameter of option `id` (a value picked twice is tapped twice), then
+/// its Record button when there are several: one value is recorded by its tap.
+pub(super) async fn tap_values(c: &Client, id: &str, params: &BTreeMap<String, Value>) {
     let mut tapped = 0;
     for (name, values) in params {
         let values: Vec<String> = match values {
@@ -112,12 +137,12 @@ pub(super) async fn tap_values(c: &Client, button: &str, params: &BTreeMap<Strin
             v => v.as_str().map(String::from).into_iter().collect(),
         };
         for v in values {
-            tap(c, &format!("[data-param={}][data-value={}]", quoted(name), quoted(&v))).await;
+            tap(c, &value_css(id, name, &v)).await;
             tapped += 1;
         }
     }
     if tapped > 1 {
-        tap(c, button).await;
+        tap(c, &format!("button.primary[data-option={}]", quoted(id))).await;
     }
 }
 
@@ -455,7 +480,11 @@ pub(super) fn record_at_the_table<G: AtTable>() {
             let mut next = state.clone();
             G::ledger_mut(&mut next).at(len);
             let ends = G::outcome(&G::apply(next, event)).is_some();
-            tap(c, &button).await;
+            if !placement.is_empty() || secret {
+                tap(c, &button).await;
+            } else {
+                open_option(c, &id, &params).await;
+            }
             if !placement.is_empty() {
                 for (card, cell, face_down) in &placement {
                     choose(c, &format!("select[data-card={}]", quoted(card)), cell).await;
@@ -482,7 +511,7 @@ pub(super) fn record_at_the_table<G: AtTable>() {
                         axe_check(c, &axe, "record mode's parameter picker", &mut axe_found).await;
                         axed = true;
                     }
-                    tap_values(c, &button, &params).await;
+                    tap_values(c, &id, &params).await;
                 }
             }
             let now = grown(&*store, &stream, len).await;

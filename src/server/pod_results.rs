@@ -20,7 +20,7 @@ use super::auth::Caller;
 use super::error::{AppError, AppResult, J};
 use super::state::{AppState, OpenTournament, PendingPodReport};
 use super::tokens::{Grant, Role};
-use super::tournaments::{official_entry, record_event, round_of, Entry};
+use super::tournaments::{name, official_entry, record_event, round_of, Entry};
 use crate::log::envelope::Actor;
 use crate::tournament::events::GameLink;
 use crate::tournament::state::{PodState, Tournament};
@@ -62,10 +62,6 @@ pub struct PodConfirmBody {
     /// Disputes the report even with the same places (the player disagrees with something else).
     #[serde(default)]
     pub dispute: bool,
-}
-
-fn name(s: &Tournament, i: usize) -> String {
-    s.players.get(i).map_or_else(|| "?".to_string(), |p| p.name.clone())
 }
 
 fn pod_at(s: &Tournament, round: u32, pod: u32) -> AppResult<&PodState> {

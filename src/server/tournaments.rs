@@ -24,7 +24,7 @@ use crate::tournament::state::{RoundState, TableState, Tournament};
 use crate::tournament::{claim, rules, TournamentError};
 use crate::tournament::{MatchScore, TournamentEvent};
 
-fn name(t: &Tournament, i: usize) -> String {
+pub(super) fn name(t: &Tournament, i: usize) -> String {
     t.players.get(i).map_or_else(|| "?".to_string(), |p| p.name.clone())
 }
 

@@ -252,7 +252,8 @@ pub async fn confirm(
         return Err(AppError::Conflict(format!("you already confirmed {at}")));
     }
     if body.dispute || places != report.places {
-        let yours = if places == report.places { "disputes it".to_string() } else { format!("says {}", said(&seats, &places)) };
+        let yours =
+            if places == report.places { "disputes it".to_string() } else { format!("says {}", said(&seats, &places)) };
         report.disputed = Some(format!("{} {yours}", grant.name));
         let msg = format!(
             "{} reported {}; {} {yours}: disputed, a judge will decide",
@@ -298,7 +299,8 @@ fn pending_json(s: &Tournament, r: &PendingPodReport) -> Value {
     let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
     if let Ok(p) = pod_at(s, r.round, r.pod) {
         let seats = seat_names(s, p);
-        v["seats"] = json!(seats.iter().zip(&r.places).map(|(n, pl)| json!({"player": n, "place": pl})).collect::<Vec<_>>());
+        v["seats"] =
+            json!(seats.iter().zip(&r.places).map(|(n, pl)| json!({"player": n, "place": pl})).collect::<Vec<_>>());
         v["to_confirm"] = json!(waiting_for(&seats, r));
     }
     v

@@ -494,11 +494,14 @@
       ];
     } else note = `Reported by ${pending.reported_by}; waiting for ${(pending.to_confirm || []).join(", ")} to confirm.`;
     const mayChange = !recorded && (!pending || (!pending.disputed && (pending.to_confirm || []).includes(me.name)));
+    // replaceChildren writes a null as the text "null": only the nodes.
     form.replaceChildren(
-      el("h2", { class: "sub" }, `Your pod: round ${round}, pod ${pod.pod}`),
-      placePicker(seats, places, !mayChange),
-      note ? el("p", { class: "pod-note", dataset: { podState: recorded ? "recorded" : pending ? (pending.disputed ? "disputed" : "waiting") : "open" } }, note) : null,
-      actions.length ? el("div", { class: "buttons" }, ...actions) : null
+      ...[
+        el("h2", { class: "sub" }, `Your pod: round ${round}, pod ${pod.pod}`),
+        placePicker(seats, places, !mayChange),
+        note ? el("p", { class: "pod-note", dataset: { podState: recorded ? "recorded" : pending ? (pending.disputed ? "disputed" : "waiting") : "open" } }, note) : null,
+        actions.length ? el("div", { class: "buttons" }, ...actions) : null,
+      ].filter(Boolean)
     );
   }
 
@@ -529,7 +532,8 @@
     const r = podPending.find((x) => x.round === latestPods.round && x.pod === p.pod);
     const recorded = p.seats.every((x) => x.place);
     judgePlaces = recorded ? p.seats.map((x) => x.place) : r ? r.places.slice() : seats.map(() => 0);
-    $("jp-seats").replaceChildren(placePicker(seats, judgePlaces, false), r && r.disputed ? el("p", { class: "pod-note" }, `Disputed: ${r.reported_by} reported ${placesSaid(seats, r.places)}; ${r.disputed}.`) : null);
+    const dispute = r && r.disputed ? el("p", { class: "pod-note" }, `Disputed: ${r.reported_by} reported ${placesSaid(seats, r.places)}; ${r.disputed}.`) : "";
+    $("jp-seats").replaceChildren(placePicker(seats, judgePlaces, false), dispute);
     $("jp-enter").textContent = recorded ? "Correct places" : "Enter places";
     $("jp-reason").required = recorded;
   }

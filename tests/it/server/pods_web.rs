@@ -19,7 +19,8 @@ const T: &str = "fate-night";
 fn pod_places_are_reported_confirmed_disputed_entered_and_corrected_and_refusals_write_nothing() {
     let floor = Floor::new(T);
     let store = floor.state.store().clone();
-    let names: Vec<String> = ["ann", "bo", "cy", "di", "eve", "fay", "gus", "hal"].iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> =
+        ["ann", "bo", "cy", "di", "eve", "fay", "gus", "hal"].iter().map(|s| s.to_string()).collect();
     let pods = open_pods(&*store, T, "fate", &names, 4);
     assert_eq!(pods.len(), 2, "8 players in two pods of 4");
     let (p1, p2) = (&pods[0], &pods[1]);
@@ -50,7 +51,8 @@ fn pod_places_are_reported_confirmed_disputed_entered_and_corrected_and_refusals
         refused(s, &v, StatusCode::FORBIDDEN, &format!("{} does not sit in round 1 pod 1", p2[0]));
         let (s, v) = call(&app, "POST", &url, Some(&tok(&p1[0])), Some(json!({"pod": 1, "places": [1, 2, 3]}))).await;
         refused(s, &v, StatusCode::UNPROCESSABLE_ENTITY, "pod 1 has 4 seats; 3 places were reported");
-        let (s, v) = call(&app, "POST", &url, Some(&tok(&p1[0])), Some(json!({"pod": 1, "places": [1, 2, 2, 3]}))).await;
+        let (s, v) =
+            call(&app, "POST", &url, Some(&tok(&p1[0])), Some(json!({"pod": 1, "places": [1, 2, 2, 3]}))).await;
         refused(s, &v, StatusCode::UNPROCESSABLE_ENTITY, "TOUR-POD-3");
         let nine = json!({"pod": 1, "places": [1, 2, 3, 4, 5, 6, 7, 8, 9]});
         let (s, v) = call(&app, "POST", &url, Some(&tok(&p1[0])), Some(nine)).await;
@@ -94,7 +96,8 @@ fn pod_places_are_reported_confirmed_disputed_entered_and_corrected_and_refusals
         assert_eq!(v["pending"]["to_confirm"], json!(&p1[2..]));
         let (s, v) = call(&app, "POST", &confirm, Some(&tok(&p1[1])), Some(yes.clone())).await;
         refused(s, &v, StatusCode::CONFLICT, "you already confirmed round 1 pod 1");
-        let by_player = json!({"pod": 1, "places": {p1[0].as_str(): 1, p1[1].as_str(): 2, p1[2].as_str(): 2, p1[3].as_str(): 4}});
+        let by_player =
+            json!({"pod": 1, "places": {p1[0].as_str(): 1, p1[1].as_str(): 2, p1[2].as_str(): 2, p1[3].as_str(): 4}});
         let (s, v) = call(&app, "POST", &confirm, Some(&tok(&p1[2])), Some(by_player)).await;
         assert_eq!(s, StatusCode::ACCEPTED, "{v}");
         assert_eq!(len(), before);
@@ -104,7 +107,10 @@ fn pod_places_are_reported_confirmed_disputed_entered_and_corrected_and_refusals
         let loaded = record::load(&*store, &id).unwrap();
         let last = loaded.entries.last().unwrap();
         assert_eq!(last.actor.to_string(), format!("player:{}", p1[3]), "the last confirming player");
-        assert_eq!(last.event, TournamentEvent::PodResultReported { round: 1, pod: 1, places: vec![1, 2, 2, 4], games: vec![] });
+        assert_eq!(
+            last.event,
+            TournamentEvent::PodResultReported { round: 1, pod: 1, places: vec![1, 2, 2, 4], games: vec![] }
+        );
         let (_, p) = get(&app, &url, None).await;
         assert_eq!(p["pending"], json!([]));
 
@@ -127,12 +133,18 @@ fn pod_places_are_reported_confirmed_disputed_entered_and_corrected_and_refusals
         refused(s, &v, StatusCode::CONFLICT, &said);
         let (_, p) = get(&app, &url, None).await;
         assert!(p["pending"][0]["disputed"].as_str().unwrap().starts_with(&format!("{} says", p2[1])), "{p}");
-        let (s, v) = call(&app, "POST", &confirm, Some(&tok(&p2[2])), Some(json!({"pod": 2, "places": [1, 2, 3, 4]}))).await;
+        let (s, v) =
+            call(&app, "POST", &confirm, Some(&tok(&p2[2])), Some(json!({"pod": 2, "places": [1, 2, 3, 4]}))).await;
         refused(s, &v, StatusCode::CONFLICT, "is disputed");
         // One tap: the same places, disputed anyway.
-        let (s, v) =
-            call(&app, "POST", &confirm, Some(&tok(&p2[3])), Some(json!({"pod": 2, "places": [1, 2, 3, 4], "dispute": true})))
-                .await;
+        let (s, v) = call(
+            &app,
+            "POST",
+            &confirm,
+            Some(&tok(&p2[3])),
+            Some(json!({"pod": 2, "places": [1, 2, 3, 4], "dispute": true})),
+        )
+        .await;
         refused(s, &v, StatusCode::CONFLICT, &format!("{} disputes it", p2[3]));
         assert_eq!(len(), at);
         // A judge gives the pod (a judge has none of their own) and enters the places.
@@ -146,7 +158,10 @@ fn pod_places_are_reported_confirmed_disputed_entered_and_corrected_and_refusals
         let loaded = record::load(&*store, &id).unwrap();
         let last = loaded.entries.last().unwrap();
         assert_eq!(last.actor.to_string(), "judge:jin");
-        assert_eq!(last.event, TournamentEvent::PodResultReported { round: 1, pod: 2, places: vec![2, 1, 3, 4], games: vec![] });
+        assert_eq!(
+            last.event,
+            TournamentEvent::PodResultReported { round: 1, pod: 2, places: vec![2, 1, 3, 4], games: vec![] }
+        );
         assert_eq!(get(&app, &url, None).await.1["pending"], json!([]), "the disputed report is gone");
 
         // A correction of recorded places gives its reason.
@@ -236,6 +251,7 @@ fn browser_pod_players_report_and_confirm_places_and_a_judge_enters_and_corrects
         let e = last();
         assert_eq!(e.actor.to_string(), format!("player:{}", p1[2]));
         assert_eq!(e.event, TournamentEvent::PodResultReported { round: 1, pod: 1, places: vec![1, 2, 3], games: vec![] });
+        thumb_sized(&sessions[2], "the recorded pod").await;
         screenshot(&sessions[2], "pods-phone-recorded").await;
 
         // Pod 2 is disputed (through the API); the judge's form opens on it.
@@ -270,6 +286,7 @@ fn browser_pod_players_report_and_confirm_places_and_a_judge_enters_and_corrects
         tap(&desk, "#jp-seats [data-seat='1'] [data-place='2']").await;
         tap(&desk, "#jp-seats [data-seat='2'] [data-place='1']").await;
         type_in(&desk, "#jp-reason", "places swapped on the slip").await;
+        thumb_sized(&desk, "the judge's correction").await;
         screenshot(&desk, "pods-phone-judge-correct").await;
         tap(&desk, "#jp-enter").await;
         wait_for(&desk, "document.getElementById('jp-status').textContent.startsWith('Recorded')").await;
@@ -293,7 +310,7 @@ fn browser_pod_players_report_and_confirm_places_and_a_judge_enters_and_corrects
 }
 
 /// Every visible control of the results tab fits a thumb (44 px tall, a place button 44 px wide
-/// too), and the page does not scroll sideways.
+/// too), the page does not scroll sideways, and no text reads "null" or "undefined".
 async fn thumb_sized(c: &fantoccini::Client, at: &str) {
     super::browser_floor::controls_fit_a_thumb(c, "#results", at).await;
     let narrow = super::browser::js(
@@ -302,4 +319,7 @@ async fn thumb_sized(c: &fantoccini::Client, at: &str) {
     )
     .await;
     assert_eq!(narrow, json!(0), "{at}: place buttons under 44 px wide");
+    let text = super::browser::js(c, "document.getElementById('results').innerText").await;
+    let text = text.as_str().unwrap_or_default();
+    assert!(!text.contains("null") && !text.contains("undefined"), "{at}: {text}");
 }

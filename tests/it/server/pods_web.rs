@@ -288,6 +288,8 @@ fn browser_pod_players_report_and_confirm_places_and_a_judge_enters_and_corrects
         type_in(&desk, "#jp-reason", "places swapped on the slip").await;
         thumb_sized(&desk, "the judge's correction").await;
         screenshot(&desk, "pods-phone-judge-correct").await;
+        // The status still says pod 2's entry was recorded: cleared, so the wait below is for this one.
+        js(&desk, "(document.getElementById('jp-status').textContent = '', true)").await;
         tap(&desk, "#jp-enter").await;
         wait_for(&desk, "document.getElementById('jp-status').textContent.startsWith('Recorded')").await;
         let e = last();

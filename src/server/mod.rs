@@ -4,7 +4,8 @@
 //! Layout: [`state`] (the shared state: store handle, caches of opened games and tournaments,
 //! the live feeds, tokens and pending result reports), [`auth`] (who is calling and what they may
 //! see), [`tokens`] (the token file or the store's shared tokens), [`games`], [`tournaments`] and `judging` (the API handlers; `judging`: judge calls,
-//! penalty histories, appeals), [`live`]
+//! penalty histories, appeals), `pod_results` (a pod's places reported, confirmed by its players,
+//! entered or corrected by a judge), [`live`]
 //! (server-sent events), [`assets`] (the pages), `compress` (gzip for assets, pages and JSON responses)
 //! and [`error`].
 //!
@@ -65,6 +66,7 @@ mod judging;
 pub mod live;
 mod new_games;
 pub mod options;
+mod pod_results;
 mod standings;
 pub mod state;
 pub mod tokens;
@@ -103,6 +105,8 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}/verify", get(tournaments::verify))
         .route("/tournaments/{id}/results", get(tournaments::pending).post(tournaments::report))
         .route("/tournaments/{id}/results/confirm", post(tournaments::confirm))
+        .route("/tournaments/{id}/pods/results", get(pod_results::pending).post(pod_results::report))
+        .route("/tournaments/{id}/pods/results/confirm", post(pod_results::confirm))
         .route("/tournaments", post(tournaments::create))
         .route("/tournaments/{id}/players", post(tournaments::register))
         .route("/tournaments/{id}/drops", post(tournaments::drop_player))

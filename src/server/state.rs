@@ -173,6 +173,63 @@ pub struct PendingReport {
     pub disputed: Option<String>,
 }
 
+/// A pending pod report: a pod player reported its places; the other players of the pod confirm
+/// it one by one. Kept apart from [`PendingReport`] (its own file and shared table), so neither
+/// stored shape ever changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingPodReport {
+    pub tournament: String,
+    pub round: u32,
+    pub pod: u32,
+    /// Each seat's place in seat order (1 best, a shared place repeated).
+    pub places: Vec<u32>,
+    pub games: Vec<String>,
+    pub reported_by: String,
+    /// The pod players who confirmed it so far, in the order they did.
+    pub confirmed_by: Vec<String>,
+    /// Set when a pod player disagreed (who said what): a judge decides.
+    pub disputed: Option<String>,
+}
+
+/// A kind of pending report: where a shared store keeps it, where a lone server keeps it, and
+/// the result it waits for (tournament, round, table or pod). The one store code serves both.
+pub trait Pending: Clone + Serialize + serde::de::DeserializeOwned {
+    /// The shared records it is kept in.
+    const TABLE: Table;
+    /// Its file beside the server's pending-results file.
+    fn file(pending: &std::path::Path) -> PathBuf;
+    /// The memory list of a server without shared records.
+    fn memory(state: &AppState) -> &Mutex<Vec<Self>>;
+    /// The tournament, round and table (or pod) it is a report for.
+    fn at(&self) -> (&str, u32, u32);
+}
+
+impl Pending for PendingReport {
+    const TABLE: Table = Table::PendingResults;
+    fn file(pending: &std::path::Path) -> PathBuf {
+        pending.to_path_buf()
+    }
+    fn memory(state: &AppState) -> &Mutex<Vec<Self>> {
+        &state.0.pending
+    }
+    fn at(&self) -> (&str, u32, u32) {
+        (&self.tournament, self.round, self.table)
+    }
+}
+
+impl Pending for PendingPodReport {
+    const TABLE: Table = Table::PendingPodResults;
+    fn file(pending: &std::path::Path) -> PathBuf {
+        pending.with_file_name("pending-pod-results.json")
+    }
+    fn memory(state: &AppState) -> &Mutex<Vec<Self>> {
+        &state.0.pod_pending
+    }
+    fn at(&self) -> (&str, u32, u32) {
+        (&self.tournament, self.round, self.pod)
+    }
+}
+
 type Slot<T> = Arc<tokio::sync::Mutex<Option<Arc<T>>>>;
 
 struct Inner {
@@ -187,6 +244,8 @@ struct Inner {
     seen_grants: Mutex<HashMap<String, Grant>>,
     /// The pending reports of a store without shared records (kept in `config.pending`).
     pending: Mutex<Vec<PendingReport>>,
+    /// The pending pod reports of a store without shared records.
+    pod_pending: Mutex<Vec<PendingPodReport>>,
 }
 
 /// What tells one version of the token file from another: its inode too, since every save
@@ -267,6 +326,7 @@ pub fn parse_viewer(s: &str) -> AppResult<Viewer> {
 impl AppState {
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: ServerConfig) -> Self {
         let pending = config.pending.as_deref().map(load_pending).unwrap_or_default();
+        let pod_pending = config.pending.as_deref().map(load_pending).unwrap_or_default();
         AppState(Arc::new(Inner {
             store,
             clock,
@@ -275,6 +335,7 @@ impl AppState {
             tokens: Mutex::new((None, HashMap::new())),
             seen_grants: Mutex::new(HashMap::new()),
             pending: Mutex::new(pending),
+            pod_pending: Mutex::new(pod_pending),
             config,
         }))
     }
@@ -471,76 +532,74 @@ impl AppState {
             .cloned()
     }
 
-    /// The store's shared pending reports, if it has them.
-    fn shared_pending(&self) -> AppResult<Option<Box<dyn Records + '_>>> {
-        Ok(self.0.store.records(Table::PendingResults)?)
+    /// The store's shared pending reports of kind `T`, if it has them.
+    fn shared_pending<T: Pending>(&self) -> AppResult<Option<Box<dyn Records + '_>>> {
+        Ok(self.0.store.records(T::TABLE)?)
     }
 
-    fn file_pending(&self) -> AppResult<std::sync::MutexGuard<'_, Vec<PendingReport>>> {
-        self.0.pending.lock().map_err(|_| AppError::Internal("pending reports poisoned".into()))
+    fn file_pending<T: Pending>(&self) -> AppResult<std::sync::MutexGuard<'_, Vec<T>>> {
+        T::memory(self).lock().map_err(|_| AppError::Internal("pending reports poisoned".into()))
     }
 
-    /// The reports of `tournament` waiting for confirmation, by round and table.
-    pub fn pending_of(&self, tournament: &str) -> AppResult<Vec<PendingReport>> {
-        let Some(records) = self.shared_pending()? else {
-            return Ok(self.file_pending()?.iter().filter(|p| p.tournament == tournament).cloned().collect());
+    /// The reports of `tournament` waiting for confirmation, by round and table (or pod).
+    pub fn pending_of<T: Pending>(&self, tournament: &str) -> AppResult<Vec<T>> {
+        let Some(records) = self.shared_pending::<T>()? else {
+            return Ok(self.file_pending::<T>()?.iter().filter(|p| p.at().0 == tournament).cloned().collect());
         };
         let prefix = format!("{}.", tournament.replace('.', "="));
-        let mut out = Vec::new();
+        let mut out: Vec<T> = Vec::new();
         for key in records.keys()?.into_iter().filter(|k| k.starts_with(&prefix)) {
-            if let Some(p) = records.get(&key)?.as_deref().map(parse_report).transpose()? {
-                if p.tournament == tournament {
+            if let Some(p) = records.get(&key)?.as_deref().map(parse_report::<T>).transpose()? {
+                if p.at().0 == tournament {
                     out.push(p);
                 }
             }
         }
-        out.sort_by_key(|p| (p.round, p.table));
+        out.sort_by_key(|p| (p.at().1, p.at().2));
         Ok(out)
     }
 
-    /// The pending report of one table, if any.
-    pub fn pending_report(&self, tournament: &str, round: u32, table: u32) -> AppResult<Option<PendingReport>> {
-        let Some(records) = self.shared_pending()? else {
-            let list = self.file_pending()?;
-            return Ok(list
-                .iter()
-                .find(|p| p.tournament == tournament && p.round == round && p.table == table)
-                .cloned());
+    /// The pending report of one table (or pod), if any.
+    pub fn pending_report<T: Pending>(&self, tournament: &str, round: u32, table: u32) -> AppResult<Option<T>> {
+        let Some(records) = self.shared_pending::<T>()? else {
+            let list = self.file_pending::<T>()?;
+            return Ok(list.iter().find(|p| p.at() == (tournament, round, table)).cloned());
         };
-        records.get(&pending_key(tournament, round, table))?.as_deref().map(parse_report).transpose()
+        records.get(&pending_key(tournament, round, table))?.as_deref().map(parse_report::<T>).transpose()
     }
 
-    /// Keeps `report` as its table's pending report (replacing an earlier one).
-    pub fn set_pending(&self, report: &PendingReport) -> AppResult<()> {
-        let Some(records) = self.shared_pending()? else {
-            let mut list = self.file_pending()?;
-            list.retain(|p| !(p.tournament == report.tournament && p.round == report.round && p.table == report.table));
+    /// Keeps `report` as its table's (or pod's) pending report (replacing an earlier one).
+    pub fn set_pending<T: Pending>(&self, report: &T) -> AppResult<()> {
+        let (tournament, round, table) = report.at();
+        let Some(records) = self.shared_pending::<T>()? else {
+            let mut list = self.file_pending::<T>()?;
+            list.retain(|p| p.at() != (tournament, round, table));
             list.push(report.clone());
             return self.save_pending(&list);
         };
         let bytes = serde_json::to_vec(report).map_err(|e| AppError::Internal(e.to_string()))?;
-        let key = pending_key(&report.tournament, report.round, report.table);
+        let key = pending_key(tournament, round, table);
         Ok(records.update(&key, &mut |_| Change::Put(bytes.clone()))?)
     }
 
-    /// Forgets the pending report of one table (its result was recorded).
-    pub fn drop_pending(&self, tournament: &str, round: u32, table: u32) -> AppResult<()> {
-        let Some(records) = self.shared_pending()? else {
-            let mut list = self.file_pending()?;
-            list.retain(|p| !(p.tournament == tournament && p.round == round && p.table == table));
+    /// Forgets the pending report of one table (or pod): its result was recorded.
+    pub fn drop_pending<T: Pending>(&self, tournament: &str, round: u32, table: u32) -> AppResult<()> {
+        let Some(records) = self.shared_pending::<T>()? else {
+            let mut list = self.file_pending::<T>()?;
+            list.retain(|p| p.at() != (tournament, round, table));
             return self.save_pending(&list);
         };
         Ok(records.update(&pending_key(tournament, round, table), &mut |_| Change::Delete)?)
     }
 
-    /// Writes the pending reports to their file, if the server has one.
-    fn save_pending(&self, list: &[PendingReport]) -> AppResult<()> {
-        let Some(p) = &self.0.config.pending else { return Ok(()) };
+    /// Writes the pending reports of kind `T` to their file, if the server has one.
+    fn save_pending<T: Pending>(&self, list: &[T]) -> AppResult<()> {
+        let Some(p) = self.0.config.pending.as_deref().map(T::file) else { return Ok(()) };
         let text = serde_json::to_string_pretty(list).map_err(|e| AppError::Internal(e.to_string()))?;
         if let Some(d) = p.parent() {
             crate::store::private_dir(d).map_err(|e| AppError::Internal(e.to_string()))?;
         }
-        crate::store::write_private_atomic(p, text.as_bytes()).map_err(|e| {
+        crate::store::write_private_atomic(&p, text.as_bytes()).map_err(|e| {
             eprintln!("kifu serve: cannot write {}: {e}", p.display());
             if e.kind() == std::io::ErrorKind::StorageFull {
                 return AppError::disk_full();
@@ -550,7 +609,7 @@ impl AppState {
     }
 }
 
-fn parse_report(bytes: &[u8]) -> AppResult<PendingReport> {
+fn parse_report<T: Pending>(bytes: &[u8]) -> AppResult<T> {
     serde_json::from_slice(bytes)
         .map_err(|e| AppError::Internal(format!("a shared pending report does not parse: {e}")))
 }
@@ -564,7 +623,8 @@ fn not_cached(what: &str, id: &str) -> AppError {
 
 /// The pending reports saved in `path`. A file that does not parse is never silently dropped:
 /// it is moved aside to `NAME.unreadable` (kept for the operator) and the server says so.
-fn load_pending(path: &std::path::Path) -> Vec<PendingReport> {
+fn load_pending<T: Pending>(pending: &std::path::Path) -> Vec<T> {
+    let path = &T::file(pending);
     let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
     match serde_json::from_str(&text) {
         Ok(list) => list,

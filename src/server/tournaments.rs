@@ -24,7 +24,7 @@ use crate::tournament::state::{RoundState, TableState, Tournament};
 use crate::tournament::{claim, rules, TournamentError};
 use crate::tournament::{MatchScore, TournamentEvent};
 
-fn name(t: &Tournament, i: usize) -> String {
+pub(super) fn name(t: &Tournament, i: usize) -> String {
     t.players.get(i).map_or_else(|| "?".to_string(), |p| p.name.clone())
 }
 
@@ -270,7 +270,7 @@ pub struct ReportBody {
     pub reason: Option<String>,
 }
 
-fn round_of(t: &OpenTournament, round: Option<u32>) -> AppResult<u32> {
+pub(super) fn round_of(t: &OpenTournament, round: Option<u32>) -> AppResult<u32> {
     round
         .or(t.loaded.state.rounds.last().map(|r| r.round))
         .ok_or_else(|| AppError::BadRequest("no round is paired yet".into()))
@@ -288,7 +288,7 @@ fn table_of(t: &OpenTournament, round: u32, table: u32) -> AppResult<(String, St
     Ok((name(s, tb.a), name(s, tb.b), tb.result.is_some()))
 }
 
-async fn record_event(state: &AppState, id: &str, actor: Actor, ev: TournamentEvent) -> AppResult<Value> {
+pub(super) async fn record_event(state: &AppState, id: &str, actor: Actor, ev: TournamentEvent) -> AppResult<Value> {
     record_events(state, id, actor, vec![ev]).await
 }
 
@@ -390,7 +390,7 @@ async fn official_report(
     let games = claimed_links(state, t, round, table, &body.games).await?;
     // A result the players' reports do not support (disputed, or another score than the one
     // waiting for confirmation) is an override; so is any entry an official gives a reason for.
-    let pending = state.pending_report(id, round, table)?;
+    let pending = state.pending_report::<PendingReport>(id, round, table)?;
     let against = pending.as_ref().filter(|p| p.disputed.is_some() || p.score != score.to_string());
     if !has_result && (against.is_some() || body.reason.is_some()) {
         may_override(&official, &t.loaded.state, "enters a result against the players' reports")?;
@@ -401,31 +401,45 @@ async fn official_report(
         let reason = override_reason(&body.reason, &what)?;
         let ev = TournamentEvent::ResultEntered { round, table, score, games, by: official.name.clone(), reason };
         let out = record_event(state, id, actor_of(&official), ev).await?;
-        state.drop_pending(id, round, table)?;
+        state.drop_pending::<PendingReport>(id, round, table)?;
         return Ok((StatusCode::CREATED, Json(out)));
     }
-    let (ev, actor) = match (&body.reason, has_result) {
-        (Some(reason), true) => {
-            let judge = official.name.clone();
-            let ev = TournamentEvent::ResultCorrected { round, table, score, games, judge, reason: reason.clone() };
-            (ev, Actor::Judge(official.name.clone()))
+    let at = format!("round {round} table {table}");
+    let (ev, actor) = match official_entry(&official, body.reason.as_deref(), has_result, &at)? {
+        Entry::Correction { judge, reason, actor } => {
+            (TournamentEvent::ResultCorrected { round, table, score, games, judge, reason }, actor)
         }
-        (None, true) => {
-            return Err(AppError::Conflict(format!(
-                "round {round} table {table} already has a result; a correction gives a reason"
-            )))
-        }
-        (_, false) => {
-            let actor = match official.role {
-                Role::Organizer => Actor::Organizer(official.name.clone()),
-                _ => Actor::Judge(official.name.clone()),
-            };
-            (TournamentEvent::ResultReported { round, table, score, games }, actor)
-        }
+        Entry::Report(actor) => (TournamentEvent::ResultReported { round, table, score, games }, actor),
     };
     let out = record_event(state, id, actor, ev).await?;
-    state.drop_pending(id, round, table)?;
+    state.drop_pending::<PendingReport>(id, round, table)?;
     Ok((StatusCode::CREATED, Json(out)))
+}
+
+/// What an official's result is: a first report, or a correction of a recorded one.
+pub(super) enum Entry {
+    Report(Actor),
+    Correction { judge: String, reason: String, actor: Actor },
+}
+
+/// A judge's or the organizer's result for a table or pod (`at`): recorded at once as a report
+/// (the organizer acting as such), or, when there is a result already, a correction that gives
+/// its reason (in the judge's name), else 409.
+pub(super) fn official_entry(
+    official: &super::tokens::Grant,
+    reason: Option<&str>,
+    has_result: bool,
+    at: &str,
+) -> AppResult<Entry> {
+    match (reason, has_result) {
+        (Some(reason), true) => Ok(Entry::Correction {
+            judge: official.name.clone(),
+            reason: reason.to_string(),
+            actor: Actor::Judge(official.name.clone()),
+        }),
+        (None, true) => Err(AppError::Conflict(format!("{at} already has a result; a correction gives a reason"))),
+        (_, false) => Ok(Entry::Report(actor_of(official))),
+    }
 }
 
 #[derive(Deserialize)]
@@ -453,7 +467,7 @@ pub async fn confirm(
     let round = round_of(&t, body.round)?;
     let (a, b, _) = table_of(&t, round, body.table)?;
     let score: MatchScore = body.score.parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
-    let Some(mut report) = state.pending_report(&id, round, body.table)? else {
+    let Some(mut report) = state.pending_report::<PendingReport>(&id, round, body.table)? else {
         return Err(AppError::NotFound(format!("no pending report for round {round} table {}", body.table)));
     };
     let opponent = if report.reported_by == a { &b } else { &a };
@@ -470,7 +484,7 @@ pub async fn confirm(
     let games = claimed_links(&state, &t, round, body.table, &report.games).await?;
     let ev = TournamentEvent::ResultReported { round, table: body.table, score, games };
     let out = record_event(&state, &id, Actor::Player(grant.name.clone()), ev).await?;
-    state.drop_pending(&id, round, body.table)?;
+    state.drop_pending::<PendingReport>(&id, round, body.table)?;
     Ok((StatusCode::CREATED, Json(out)))
 }
 

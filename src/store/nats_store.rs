@@ -540,7 +540,7 @@ impl NatsStore {
     pub fn destroy(&self) -> Result<(), StoreError> {
         let js = self.js.clone();
         let (name, bucket) = (format!("KIFU_{}", self.ns), format!("KIFU_{}_IDEM", self.ns));
-        let tables: Vec<String> = [Table::Tokens, Table::PendingResults]
+        let tables: Vec<String> = [Table::Tokens, Table::PendingResults, Table::PendingPodResults]
             .iter()
             .map(|t| format!("KV_KIFU_{}_{}", self.ns, t.name()))
             .collect();

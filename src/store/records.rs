@@ -14,6 +14,8 @@ pub enum Table {
     Tokens,
     /// Result reports waiting for the opponent's confirmation.
     PendingResults,
+    /// Pod result reports waiting for the other pod players' confirmations.
+    PendingPodResults,
 }
 
 impl Table {
@@ -22,6 +24,7 @@ impl Table {
         match self {
             Table::Tokens => "TOKENS",
             Table::PendingResults => "PENDING",
+            Table::PendingPodResults => "PENDING_PODS",
         }
     }
 }

@@ -14,7 +14,8 @@
 // recorded" meanwhile), so it is never recorded twice. A judge's or organizer's token records for
 // every seat (a scorekeeper at a feature match): the options are grouped by whose action they
 // are, and the log records who entered them. When the game ends, a player or judge of a match
-// game is offered to report the match's result, prefilled from the games' outcomes.
+// game is offered to report the match's result, prefilled from the games' outcomes (a pod's game:
+// the pod's places).
 // Keys on a desktop: 1-9 pick the n-th action shown, Enter records, Escape cancels.
 "use strict";
 
@@ -595,11 +596,59 @@ const kifuRecord = (() => {
     }
   }
 
+  // The places a game's outcome gives each seat, as competition ranks (1, 2, 2, 4); when
+  // everyone lost, every seat is last (as tournament::pods::places_from_outcome).
+  function placesFromOutcome(o, seats) {
+    const all = (o.placements || []).flat();
+    if (all.length && all.every((s) => (o.eliminated || []).includes(s))) return Array(seats).fill(seats);
+    const out = Array(seats).fill(seats);
+    let before = 0;
+    for (const group of o.placements || []) {
+      for (const s of group) if (s < seats) out[s] = before + 1;
+      before += group.length;
+    }
+    return out;
+  }
+
+  // A pod's game plays the pod's one game: its players report the pod's places from the outcome
+  // (by player, so the seat order cannot be misread), the game linked; the other players of the
+  // pod confirm them on the event's page.
+  function podReport(b, o) {
+    const places = placesFromOutcome(o, st.players.length);
+    const byPlayer = Object.fromEntries(st.players.map((p, i) => [p, places[i]]));
+    const said = st.players.map((p, i) => `${p} ${places[i]}`).join(", ");
+    const panel = el("div", { class: "report", dataset: { report: "pod" } }, el("p", {}, `Pod ${b.place.Pod}'s places from this game: `, el("strong", { dataset: { places: places.join(",") } }, said), "."));
+    const event = `/tournament/${encodeURIComponent(b.tournament)}`;
+    panel.append(
+      el("div", { class: "opts actions" }, el("button", {
+        type: "button",
+        class: "opt primary",
+        dataset: { reportPlaces: places.join(",") },
+        onclick: async (e) => {
+          e.target.disabled = true;
+          try {
+            const r = await api(`/tournaments/${encodeURIComponent(b.tournament)}/pods/results`, {
+              method: "POST",
+              body: { round: b.round, pod: b.place.Pod, places: byPlayer, games: [st.gid] },
+            });
+            const next = r.recorded ? "Recorded (a judge's entry). " : "Reported. ";
+            panel.append(el("p", { class: "ok", role: "status", dataset: { reported: places.join(",") } }, next, el("a", { href: event }, r.recorded ? "The event's page" : "The other players of the pod confirm them on the event's page.")));
+          } catch (err) {
+            e.target.disabled = false;
+            showError(err);
+          }
+        },
+      }, "Report the pod's places"))
+    );
+    return panel;
+  }
+
   function overView() {
     const o = st.outcome;
     const said = o ? [outcomeText(o, st.players), o.reason].filter((x) => x).join(" — ") : "";
     const out = [el("p", { class: "over-line", dataset: { outcome: o ? outcomeText(o, st.players) : "" } }, "The game is over", said ? `: ${said}` : ".")];
     const b = st.bound;
+    if (b && b.place && b.place.Pod !== undefined && o) out.push(podReport(b, o));
     if (!b || !b.place || b.place.Table === undefined) return out;
     const report = el("div", { class: "report", dataset: { report: "panel" } }, el("p", { class: "muted" }, "Reading the match's games…"));
     out.push(report);

@@ -1,7 +1,9 @@
 // The tournament page: pairings by table and by name (points before the round), standings with
 // tiebreakers and shared ranks, the top-cut bracket with seeds and the champion, final placings,
 // the verification badge with the root hash, result reporting, printing (pairings by table, by
-// name, result slips), each player's "why?" (pairings and tiebreakers explained) and running the event with an organizer's or judge's token. Tabs follow
+// name, result slips), each player's "why?" (pairings and tiebreakers explained), a pod's places
+// (reported by a pod player, confirmed by the others, entered or corrected by a judge) and
+// running the event with an organizer's or judge's token. Tabs follow
 // the URL hash (#standings, #bracket, ...).
 "use strict";
 
@@ -281,7 +283,7 @@
                       el(
                         "table",
                         { class: "grid" },
-                        el("tr", {}, el("th", {}, "opponent"), el("th", {}, "record"), el("th", {}, "value")),
+                        el("tr", {}, el("th", {}, format === "pods" ? "pod-mate" : "opponent"), el("th", {}, "record"), el("th", {}, "value")),
                         ...tb.parts.map((p) => el("tr", {}, el("td", {}, p.opponent), el("td", {}, p.record), el("td", {}, value(tb.name, p.value) + (p.note ? ` (${p.note})` : ""))))
                       )
                     )
@@ -373,6 +375,9 @@
   // reported it and who is to confirm it. Only that opponent is offered Confirm, or a different
   // score (a dispute a judge decides); the reporter and everyone else see whom it waits for.
   async function loadPending() {
+    if (format === "pods") return loadPodResults();
+    $("pod-results").hidden = true;
+    $("table-results").hidden = false;
     const p = await api(`/tournaments/${enc}/results`);
     const me = kifu.who();
     const post = async (r, score) => {
@@ -409,6 +414,164 @@
       )
     );
     $("pending-none").hidden = p.pending.length > 0;
+  }
+
+  // --- a pod's places: a pod player reports them, the others confirm, a judge enters them ---
+  let podPending = [];
+  let latestPods = null; // the latest round's pods (a player's own pod is in the round being played)
+
+  // A place control per seat: a button per place, 1 (best) to n, one tap each, the chosen one
+  // pressed; `places` is changed in place (0: not chosen yet).
+  function placePicker(seats, places, readOnly) {
+    const n = seats.length;
+    const row = (player, i) => {
+      const buttons = Array.from({ length: n }, (_, k) => k + 1).map((pl) =>
+        el("button", {
+          type: "button",
+          class: "place" + (places[i] === pl ? " on" : ""),
+          "aria-pressed": String(places[i] === pl),
+          "aria-label": `${player}: place ${pl}`,
+          dataset: { place: pl },
+          onclick: (e) => {
+            places[i] = pl;
+            for (const b of e.target.parentNode.children) {
+              const on = Number(b.dataset.place) === pl;
+              b.classList.toggle("on", on);
+              b.setAttribute("aria-pressed", String(on));
+            }
+          },
+        }, String(pl))
+      );
+      return el("div", { class: "pod-seat", role: "group", "aria-label": `seat ${i + 1}, ${player}: place`, dataset: { seat: i + 1, player } }, el("span", { class: "pod-seat-name" }, `seat ${i + 1} · ${player}`), el("span", { class: "places" }, ...buttons));
+    };
+    return el("fieldset", { class: "pod-seats", disabled: readOnly ? true : null }, el("legend", { class: "muted" }, "places (1 best; a shared place repeats: 1, 2, 2, 4)"), ...seats.map(row));
+  }
+
+  const placesSaid = (seats, places) => seats.map((p, i) => `${p} ${places[i]}`).join(", ");
+
+  // Posts to the pod results endpoints; the answer (or the refusal, which says why) goes to `status`.
+  async function podPost(path, body, status) {
+    try {
+      const r = await api(`/tournaments/${enc}/pods/results${path}`, { method: "POST", body });
+      status.textContent = r.recorded ? "Recorded: the pod's places are in the event's log." : r.pending && r.pending.to_confirm && r.pending.to_confirm.length ? `Sent; waiting for ${r.pending.to_confirm.join(", ")} to confirm.` : "Sent.";
+    } catch (e) {
+      status.textContent = e.message;
+    }
+    await loadAll();
+  }
+
+  // "Your pod" for a player's token: the seats with a place control each, and what the pod's
+  // report waits for: a report, this player's confirmation (or dispute), others, or a judge.
+  function renderMyPod() {
+    const me = kifu.who();
+    const form = $("my-pod");
+    const pod = latestPods && me.role === "player" && me.scope === id && (latestPods.pods || []).find((p) => p.seats.some((x) => x.player === me.name));
+    form.hidden = !pod;
+    if (!pod) return form.replaceChildren();
+    const round = latestPods.round;
+    const seats = pod.seats.map((x) => x.player);
+    const pending = podPending.find((r) => r.round === round && r.pod === pod.pod);
+    const recorded = pod.seats.every((x) => x.place);
+    const places = recorded ? pod.seats.map((x) => x.place) : pending ? pending.places.slice() : seats.map(() => 0);
+    const status = $("mp-status");
+    const act = (name, label, onclick, primary) => el("button", { type: "button", class: primary ? "primary" : "", dataset: { action: name }, onclick }, label);
+    let note;
+    let actions = [];
+    if (recorded) note = "Places recorded" + (pod.corrections ? " (corrected by a judge)." : ".");
+    else if (!pending)
+      actions = [
+        act("report", "Report places", () => {
+          if (places.some((x) => !x)) return (status.textContent = "Choose a place for every seat.");
+          podPost("", { round, pod: pod.pod, places }, status);
+        }, true),
+      ];
+    else if (pending.disputed) note = `Disputed (${pending.disputed}); a judge enters the places.`;
+    else if ((pending.to_confirm || []).includes(me.name)) {
+      note = `${pending.reported_by} reported these places. Confirm them, or set the places you saw and dispute.`;
+      actions = [
+        act("confirm", "Confirm", () => podPost("/confirm", { round, pod: pod.pod, places: pending.places }, status), true),
+        act("dispute", "Dispute", () => podPost("/confirm", { round, pod: pod.pod, places, dispute: true }, status)),
+      ];
+    } else note = `Reported by ${pending.reported_by}; waiting for ${(pending.to_confirm || []).join(", ")} to confirm.`;
+    const mayChange = !recorded && (!pending || (!pending.disputed && (pending.to_confirm || []).includes(me.name)));
+    // replaceChildren writes a null as the text "null": only the nodes.
+    form.replaceChildren(
+      ...[
+        el("h2", { class: "sub" }, `Your pod: round ${round}, pod ${pod.pod}`),
+        placePicker(seats, places, !mayChange),
+        note ? el("p", { class: "pod-note", dataset: { podState: recorded ? "recorded" : pending ? (pending.disputed ? "disputed" : "waiting") : "open" } }, note) : null,
+        actions.length ? el("div", { class: "buttons" }, ...actions) : null,
+      ].filter(Boolean)
+    );
+  }
+
+  // The judges' form: any pod of the latest round, its places prefilled (recorded, or as
+  // reported), entered at once; a pod with places is corrected, with a reason.
+  let judgePlaces = [];
+  function renderJudgePod() {
+    const form = $("judge-pod");
+    form.hidden = !(official() && latestPods && (latestPods.pods || []).length);
+    if (form.hidden) return;
+    const sel = $("jp-pod");
+    const was = sel.value;
+    const stateOf = (p) => {
+      if (p.seats.every((x) => x.place)) return "recorded";
+      const r = podPending.find((x) => x.round === latestPods.round && x.pod === p.pod);
+      return r ? (r.disputed ? "disputed" : "waiting") : "open";
+    };
+    sel.replaceChildren(...latestPods.pods.map((p) => el("option", { value: p.pod }, `pod ${p.pod} (${stateOf(p)})`)));
+    const disputed = latestPods.pods.find((p) => stateOf(p) === "disputed");
+    sel.value = was && latestPods.pods.some((p) => String(p.pod) === was) ? was : disputed ? disputed.pod : latestPods.pods[0].pod;
+    showJudgePod();
+  }
+
+  function showJudgePod() {
+    const p = latestPods.pods.find((x) => String(x.pod) === $("jp-pod").value);
+    if (!p) return;
+    const seats = p.seats.map((x) => x.player);
+    const r = podPending.find((x) => x.round === latestPods.round && x.pod === p.pod);
+    const recorded = p.seats.every((x) => x.place);
+    judgePlaces = recorded ? p.seats.map((x) => x.place) : r ? r.places.slice() : seats.map(() => 0);
+    const dispute = r && r.disputed ? el("p", { class: "pod-note" }, `Disputed: ${r.reported_by} reported ${placesSaid(seats, r.places)}; ${r.disputed}.`) : "";
+    $("jp-seats").replaceChildren(placePicker(seats, judgePlaces, false), dispute);
+    $("jp-enter").textContent = recorded ? "Correct places" : "Enter places";
+    // Correcting recorded places, or settling a dispute, is on the record with its reason.
+    $("jp-reason").required = recorded || !!(r && r.disputed);
+  }
+
+  function renderPodPending() {
+    const me = kifu.who();
+    $("pod-pending").replaceChildren(
+      ...podPending.map((r) => {
+        const seats = (r.seats || []).map((x) => x.player);
+        const mine = me.role === "player" && me.scope === id && seats.includes(me.name);
+        return el(
+          "div",
+          { class: "pod-report" + (r.disputed ? " disputed" : ""), dataset: { round: r.round, pod: r.pod, state: r.disputed ? "disputed" : "waiting" } },
+          el("p", {}, el("strong", {}, `Round ${r.round}, pod ${r.pod}: `), placesSaid(seats, r.places)),
+          el("p", { class: "muted" }, `reported by ${r.reported_by}` + (r.confirmed_by.length ? ` · confirmed by ${r.confirmed_by.join(", ")}` : "") + ((r.to_confirm || []).length ? ` · waiting for ${r.to_confirm.join(", ")}` : "")),
+          r.disputed ? el("p", { class: "error" }, `Disputed: ${r.disputed}. A judge enters the places.`) : null,
+          mine && (r.to_confirm || []).includes(me.name) && !r.disputed ? el("p", {}, "Your pod: confirm or dispute above.") : null,
+          official() && latestPods && latestPods.round === r.round
+            ? el("div", { class: "buttons" }, el("button", { type: "button", dataset: { judgePod: r.pod }, onclick: () => (($("jp-pod").value = r.pod), showJudgePod(), $("judge-pod").scrollIntoView({ block: "start" })) }, `Enter pod ${r.pod}'s places`))
+            : null
+        );
+      })
+    );
+    $("pod-pending-none").hidden = podPending.length > 0;
+  }
+
+  async function loadPodResults() {
+    const pods = format === "pods";
+    $("pod-results").hidden = !pods;
+    $("table-results").hidden = pods;
+    if (!pods) return;
+    const [latest, p] = await Promise.all([api(`/tournaments/${enc}/pairings`).catch(() => null), api(`/tournaments/${enc}/pods/results`)]);
+    latestPods = latest;
+    podPending = p.pending;
+    renderMyPod();
+    renderJudgePod();
+    renderPodPending();
   }
 
   async function report(e) {
@@ -529,6 +692,17 @@
   $("by-table").addEventListener("click", () => ((byName = false), renderPairings()));
   $("by-name").addEventListener("click", () => ((byName = true), renderPairings()));
   $("report-form").addEventListener("submit", report);
+  $("jp-pod").addEventListener("change", () => {
+    $("jp-status").textContent = "";
+    showJudgePod();
+  });
+  $("judge-pod").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const body = { round: latestPods.round, pod: Number($("jp-pod").value), places: judgePlaces };
+    if ($("jp-reason").value.trim()) body.reason = $("jp-reason").value.trim();
+    if (judgePlaces.some((x) => !x)) return ($("jp-status").textContent = "Choose a place for every seat.");
+    podPost("", body, $("jp-status")).then(() => ($("jp-reason").value = ""));
+  });
   initExplain();
   if (asked && asked !== "run") tab(asked);
   kifu.tokenBox($("auth"), () => (showExplainMe(), loadAll())).then(() => (showExplainMe(), loadAll()));

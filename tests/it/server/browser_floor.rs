@@ -54,20 +54,20 @@ fn build(store: &dyn kifu::store::Store, data: &std::path::Path) {
 }
 
 /// Sets a `<select>` (found by a CSS selector) to `value` as a tap on an option would.
-async fn choose(c: &Client, css: &str, value: &str) {
+pub(super) async fn choose(c: &Client, css: &str, value: &str) {
     let script = format!(
         "const s = document.querySelector({css:?}); s.value = {value:?}; s.dispatchEvent(new Event('change')); return s.value;"
     );
     assert_eq!(c.execute(&script, vec![]).await.unwrap(), json!(value), "{css} offers {value}");
 }
 
-async fn type_in(c: &Client, css: &str, text: &str) {
+pub(super) async fn type_in(c: &Client, css: &str, text: &str) {
     let input = c.find(Locator::Css(css)).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(text).await.unwrap();
 }
 
-async fn tap(c: &Client, css: &str) {
+pub(super) async fn tap(c: &Client, css: &str) {
     c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
 }
 
@@ -78,12 +78,20 @@ async fn status_says(c: &Client, text: &str) {
 /// Every visible control of the page is at least 44 px tall (a thumb's target), and nothing
 /// scrolls sideways.
 async fn fits_a_thumb(c: &Client, at: &str) {
+    controls_fit_a_thumb(c, "main", at).await;
+}
+
+/// As [`fits_a_thumb`] for the controls inside `scope` (a CSS selector).
+pub(super) async fn controls_fit_a_thumb(c: &Client, scope: &str, at: &str) {
+    let controls = ["button", "select", "input", "textarea", "summary"].map(|t| format!("{scope} {t}")).join(", ");
     let small = js(
         c,
-        "[...document.querySelectorAll('main button, main select, main input, main textarea, main summary')]
-           .filter((e) => e.offsetParent !== null)
-           .map((e) => [e.dataset && Object.keys(e.dataset)[0] || e.id || e.textContent.trim(), Math.round(e.getBoundingClientRect().height)])
-           .filter(([, h]) => h < 44)",
+        &format!(
+            "[...document.querySelectorAll({controls:?})]
+               .filter((e) => e.offsetParent !== null)
+               .map((e) => [e.dataset && Object.keys(e.dataset)[0] || e.id || e.textContent.trim(), Math.round(e.getBoundingClientRect().height)])
+               .filter(([, h]) => h < 44)"
+        ),
     )
     .await;
     assert_eq!(small, json!([]), "{at}: controls under 44 px");

@@ -23,6 +23,17 @@ use crate::options::replay_of;
 /// A pod tournament of `game` with `players` registered and round 1 paired into one pod;
 /// returns the pod's players in seat order.
 pub(super) fn open_pod(store: &dyn Store, tournament: &str, game: &str, players: &[String]) -> Vec<String> {
+    open_pods(store, tournament, game, players, players.len() as u32).remove(0)
+}
+
+/// As [`open_pod`] with pods of `size` (and one smaller): every pod of round 1, seats in order.
+pub(super) fn open_pods(
+    store: &dyn Store,
+    tournament: &str,
+    game: &str,
+    players: &[String],
+    size: u32,
+) -> Vec<Vec<String>> {
     use kifu::game::commit::{commit_seed, Commitment};
     let id = StreamId::new(tournament).unwrap();
     let seed = Commitment([6; 32]);
@@ -36,7 +47,6 @@ pub(super) fn open_pod(store: &dyn Store, tournament: &str, game: &str, players:
     };
     let mut events: Vec<TournamentEvent> =
         players.iter().map(|p| TournamentEvent::PlayerRegistered { player: p.clone(), deck: None }).collect();
-    let size = players.len() as u32;
     events.push(TournamentEvent::PodFormatSet { size, sole_win: 3, shared_win: 1, loss: 0 });
     let org = Actor::Organizer("ora".into());
     tournament::create(store, &id, &config, org.clone(), Timestamp(1_767_225_600_000_000), events).unwrap();
@@ -45,7 +55,7 @@ pub(super) fn open_pod(store: &dyn Store, tournament: &str, game: &str, players:
     let pods = state.derive_pods(1, &rs).unwrap();
     let paired = TournamentEvent::PodRoundPaired { round: 1, pods: pods.clone(), round_seed: rs };
     tournament::record(store, &id, org, vec![paired]).unwrap();
-    pods[0].clone()
+    pods
 }
 
 /// The self-played games of `G` at this table (seats in order) from `seeds` that a table can

@@ -22,6 +22,7 @@ mod memory;
 mod new_games;
 mod options;
 mod pages;
+mod pods_web;
 mod scopes;
 mod seals_page;
 mod table;
@@ -287,9 +288,13 @@ impl Floor {
     }
 
     pub fn token(&self, role: kifu::server::tokens::Role, name: &str) -> String {
-        let secret = *blake3::hash(format!("{role}/{}/{name}", self.scope).as_bytes()).as_bytes();
-        kifu::server::tokens::issue(&self.tokens, role, &self.scope, name, secret, "2026-01-01T00:00:00Z".into())
-            .unwrap()
+        self.token_in(&self.scope.clone(), role, name)
+    }
+
+    /// A token for another tournament, `scope` (one the server may not hold at all).
+    pub fn token_in(&self, scope: &str, role: kifu::server::tokens::Role, name: &str) -> String {
+        let secret = *blake3::hash(format!("{role}/{scope}/{name}").as_bytes()).as_bytes();
+        kifu::server::tokens::issue(&self.tokens, role, scope, name, secret, "2026-01-01T00:00:00Z".into()).unwrap()
     }
 }
 

@@ -382,7 +382,7 @@ fn score_of(placements: &[Vec<u8>], seat: u8) -> String {
 /// placement where each card goes) its page offers; once the game is under way the judge forces
 /// an earlier action again through the panel's force form (with a note), backs it up and issues a
 /// warning. Then the first seat reports the match's result from the outcome on the finish panel
-/// (a pod's result is not reported from the page: its outcome is checked instead). The log
+/// (a pod's places, which the pod's other players confirm). The log
 /// equals the agent's game, verifies, audits with exactly the forced event flagged and resolved,
 /// and holds the warning; no page offered another seat's options; the spectator's page never
 /// showed or received a hidden card. Screenshots of record mode go under `target/screenshots/`.
@@ -582,8 +582,29 @@ pub(super) fn record_at_the_table<G: AtTable>() {
             assert_eq!(report["reported_by"], players[0], "{game}: {results}");
             assert_eq!(report["games"], json!([stream.as_str()]), "{game}: {results}");
         } else {
-            // A pod's result is not reported from the page (yet): no page offers it.
-            assert_eq!(js(&sessions[0], "!!document.querySelector('[data-report]')").await, json!(false), "{game}");
+            // The pod's places from the outcome, reported from the finish panel with the game
+            // linked; the other players of the pod confirm them and they are recorded.
+            let places = kifu::tournament::pods::places_from_outcome(&outcome, players.len());
+            let joined = places.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",");
+            let c = &sessions[0];
+            tap(c, &format!("[data-report-places={}]", quoted(&joined))).await;
+            wait_for(c, "document.querySelector('[data-reported]')").await;
+            let url = format!("/api/v1/tournaments/{tid}/pods/results");
+            let (_, results) = get(&app, &url, None).await;
+            let report = &results["pending"][0];
+            assert_eq!(report["reported_by"], players[0], "{game}: {results}");
+            assert_eq!(report["games"], json!([stream.as_str()]), "{game}: {results}");
+            assert_eq!(report["places"], json!(places), "{game}: {results}");
+            for (i, token) in tokens.iter().enumerate().skip(1) {
+                let body = json!({"pod": 1, "places": places});
+                let (s, v) = super::call(&app, "POST", &format!("{url}/confirm"), Some(token), Some(body)).await;
+                let want = if i + 1 == tokens.len() { StatusCode::CREATED } else { StatusCode::ACCEPTED };
+                assert_eq!(s, want, "{game}: {v}");
+            }
+            let t = kifu::tournament::record::load(&*store, &StreamId::new(&tid).unwrap()).unwrap();
+            let pod = &t.state.rounds[0].pods[0];
+            assert_eq!(pod.places.as_ref(), Some(&places), "{game}");
+            assert_eq!(pod.games.iter().map(|g| g.stream.as_str()).collect::<Vec<_>>(), [stream.as_str()], "{game}");
         }
         eprintln!("{game}: {} events on the table page in {:.1} s", events.len(), took.as_secs_f64());
         for c in sessions.into_iter().chain([desk, watcher]) {

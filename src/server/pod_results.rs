@@ -186,6 +186,11 @@ pub async fn report(
         // the ones waiting for confirmation), or any entry given a reason, are an override.
         let pending = state.pending_report::<PendingPodReport>(&id, round, pod)?;
         let against = pending.as_ref().filter(|r| r.disputed.is_some() || r.places != places);
+        if p.places.is_none() {
+            // The places themselves first: impossible ones are refused under their rule before
+            // anyone is asked for a reason.
+            check(s, &TournamentEvent::PodResultReported { round, pod, places: places.clone(), games: games.clone() })?;
+        }
         if p.places.is_none() && (against.is_some() || body.reason.is_some()) {
             may_override(&official, s, "enters a pod's places against the players' reports")?;
             let what = match against {

@@ -44,7 +44,7 @@ pub fn standings_body(loaded: &Loaded) -> Value {
             "policy": rules.name,
             "format": "pods",
             "swiss_played": loaded.state.rounds.len(),
-            "columns": [{"key": "opponents_average", "label": "Opp. avg points"}],
+            "columns": [{"key": "opponents_average", "label": "Pod-mates' avg points"}],
             "rows": rows,
         });
     }

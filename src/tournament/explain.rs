@@ -27,7 +27,7 @@ const SWISS_METHOD: &str = "Each Swiss round is paired from the standings before
      pair-downs as few and as short as it can; among equally good pairings the round's seed decides, and the seed is \
      committed before round 1, so anyone can re-derive every round (kifu tournament verify).";
 
-const POD_METHOD: &str = "Each round's pods are built from the standings before it (points, then opponents' \
+const POD_METHOD: &str = "Each round's pods are built from the standings before it (points, then pod-mates' \
      average points, then the round seed's draw): each pod opens with the best-ranked player not yet seated and takes \
      the best-ranked players who have met its members least often. The seed is committed before round 1, so anyone \
      can re-derive every round (kifu tournament verify).";
@@ -775,11 +775,11 @@ fn pod_standing(st: &Tournament, p: usize) -> Option<StandingWhy> {
                     above,
                     decided_by: if (hi.opponents_average - lo.opponents_average).abs() > 1e-12 {
                         format!(
-                            "opponents' average points: {} {:.2} against {} {:.2}",
+                            "pod-mates' average points: {} {:.2} against {} {:.2}",
                             hi.player, hi.opponents_average, lo.player, lo.opponents_average
                         )
                     } else {
-                        "tied on opponents' average points: the event's seeded random draw orders them".into()
+                        "tied on pod-mates' average points: the event's seeded random draw orders them".into()
                     },
                 }
             })
@@ -797,7 +797,7 @@ fn pod_standing(st: &Tournament, p: usize) -> Option<StandingWhy> {
             if me.games == 1 { "" } else { "s" }
         ),
         tiebreakers: vec![TiebreakerWhy {
-            name: "opponents' average points".into(),
+            name: "pod-mates' average points".into(),
             value: Some(me.opponents_average),
             how: "each pod-mate of each game, their points per game, averaged".into(),
             parts,

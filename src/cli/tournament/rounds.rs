@@ -276,7 +276,8 @@ enum Who {
 }
 
 const NEEDS_REASON: &str =
-    "a correction needs --judge and --reason; a result entered against the players' reports needs --by and --reason";
+    "a correction needs both --judge and --reason; a result entered against the players' reports needs --by and \
+     --reason";
 
 fn who(a: &ReportArgs) -> Result<Option<Who>> {
     let name = |flag: &str, n: &String| -> Result<String> {

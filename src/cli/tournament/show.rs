@@ -126,7 +126,7 @@ fn print_pod_standings(loaded: &record::Loaded) {
         table.loss
     );
     println!("{t}");
-    println!("Ties: points, then opponents' average points, then the seeded draw recorded with the event");
+    println!("Ties: points, then pod-mates' average points, then the seeded draw recorded with the event");
     for e in &loaded.entries {
         if let TournamentEvent::PodResultCorrected { round, pod, places, judge, reason, .. } = &e.event {
             println!("Corrected: round {round} pod {pod} to places {places:?} by judge {judge} ({reason})");

@@ -187,7 +187,7 @@ fn a_bound_game_is_in_its_matchs_scope_from_its_first_event() {
             "POST",
             "/api/v1/tournaments/fri/players",
             Some(&env.token(Role::Organizer, "fri", "ora")),
-            Some(json!({"players": ["carol"]})),
+            Some(json!({"players": ["carol"], "reason": "arrived after round 1 was paired"})),
         )
         .await;
         assert_eq!(s, StatusCode::CREATED);

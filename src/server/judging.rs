@@ -180,10 +180,7 @@ pub async fn floor(State(state): State<AppState>, Path(id): Path<String>, caller
         .iter()
         .enumerate()
         .map(|(i, d)| {
-            let cards = match &d.result {
-                crate::tournament::events::DeckCheckResult::Matches => 0,
-                crate::tournament::events::DeckCheckResult::Differs { cards, .. } => *cards,
-            };
+            let cards = d.result.cards();
             json!({"check": i + 1, "round": d.round, "table": d.table, "player": d.player, "judge": d.judge,
                    "at": d.at.to_rfc3339(), "matches": cards == 0, "cards": cards})
         })

@@ -139,10 +139,7 @@ pub fn case_file(
             at: d.at.to_rfc3339(),
             judge: d.judge.clone(),
             matches: d.result == DeckCheckResult::Matches,
-            cards: match &d.result {
-                DeckCheckResult::Matches => 0,
-                DeckCheckResult::Differs { cards, .. } => *cards,
-            },
+            cards: d.result.cards(),
         })
         .collect();
     let statements = statement_text.map(|text| {
@@ -286,6 +283,44 @@ pub fn open_bundle(b: &CaseBundle) -> Result<OpenedBundle, super::TournamentErro
             ),
         },
     }];
+    let (texts, revealed) = revealed_statements(st, b)?;
+    checks.push(revealed);
+    let reveal = |s: &Statement| texts.get(&s.number).cloned();
+    let case = case_file(st, &stream, p, b.game_rulings.clone(), Some(&reveal));
+    let unsigned: Vec<String> = case
+        .reports
+        .iter()
+        .filter(|r| !r.signature_verifies)
+        .map(|r| format!("penalty {}: {}", r.penalty, r.signature_problem.clone().unwrap_or_default()))
+        .collect();
+    checks.push(BundleCheck {
+        check: "reports",
+        ok: unsigned.is_empty(),
+        detail: if unsigned.is_empty() {
+            format!("{} disqualification report(s), each signed by its head judge's recorded key", case.reports.len())
+        } else {
+            format!("signatures that do not verify: {}", unsigned.join("; "))
+        },
+    });
+    checks.push(BundleCheck {
+        check: "game rulings",
+        ok: true,
+        detail: format!(
+            "{} ruling(s) in games, as the exporting recorder found them (the games are not in the bundle)",
+            case.game_rulings.len()
+        ),
+    });
+    Ok(OpenedBundle { case, events: log.head.len, head: log.head.hash.to_hex(), checks })
+}
+
+/// The statements a bundle reveals, each checked against the commitment its log sealed (the
+/// texts that match, by statement number), and the check: every statement about the player is
+/// revealed and matches.
+fn revealed_statements(
+    st: &Tournament,
+    b: &CaseBundle,
+) -> Result<(std::collections::HashMap<u32, String>, BundleCheck), super::TournamentError> {
+    let bad = |m: String| super::TournamentError::Input(m);
     let mut texts = std::collections::HashMap::new();
     let mut problems = Vec::new();
     for r in &b.statements {
@@ -313,7 +348,7 @@ pub fn open_bundle(b: &CaseBundle) -> Result<OpenedBundle, super::TournamentErro
     if !missing.is_empty() && problems.is_empty() {
         problems.push(format!("statement(s) {} about {} are not revealed in the bundle", missing.join(", "), b.player));
     }
-    checks.push(BundleCheck {
+    let check = BundleCheck {
         check: "statements",
         ok: problems.is_empty(),
         detail: if problems.is_empty() {
@@ -321,31 +356,6 @@ pub fn open_bundle(b: &CaseBundle) -> Result<OpenedBundle, super::TournamentErro
         } else {
             problems.join("; ")
         },
-    });
-    let reveal = |s: &Statement| texts.get(&s.number).cloned();
-    let case = case_file(st, &stream, p, b.game_rulings.clone(), Some(&reveal));
-    let unsigned: Vec<String> = case
-        .reports
-        .iter()
-        .filter(|r| !r.signature_verifies)
-        .map(|r| format!("penalty {}: {}", r.penalty, r.signature_problem.clone().unwrap_or_default()))
-        .collect();
-    checks.push(BundleCheck {
-        check: "reports",
-        ok: unsigned.is_empty(),
-        detail: if unsigned.is_empty() {
-            format!("{} disqualification report(s), each signed by its head judge's recorded key", case.reports.len())
-        } else {
-            format!("signatures that do not verify: {}", unsigned.join("; "))
-        },
-    });
-    checks.push(BundleCheck {
-        check: "game rulings",
-        ok: true,
-        detail: format!(
-            "{} ruling(s) in games, as the exporting recorder found them (the games are not in the bundle)",
-            case.game_rulings.len()
-        ),
-    });
-    Ok(OpenedBundle { case, events: log.head.len, head: log.head.hash.to_hex(), checks })
+    };
+    Ok((texts, check))
 }

@@ -614,6 +614,16 @@ pub enum DeckCheckResult {
     Differs { cards: u32, differences: Commitment },
 }
 
+impl DeckCheckResult {
+    /// How many cards differ (0 when the deck matches).
+    pub fn cards(&self) -> u32 {
+        match self {
+            DeckCheckResult::Matches => 0,
+            DeckCheckResult::Differs { cards, .. } => *cards,
+        }
+    }
+}
+
 impl TournamentEvent {
     /// Checks the names and notes an event carries against [`crate::log::limits`]: player,
     /// judge and signer names, the tournament's name and game, reasons. Checked when

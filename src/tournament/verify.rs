@@ -322,7 +322,7 @@ fn check_decks(loaded: &Loaded, add: &mut Add) {
     for (i, d) in st.deck_checks.iter().enumerate() {
         let result = match &d.result {
             super::events::DeckCheckResult::Matches => "matched".to_string(),
-            super::events::DeckCheckResult::Differs { cards, .. } => format!("{cards} card(s) differ"),
+            differs => format!("{} card(s) differ", differs.cards()),
         };
         let at = d.table.map(|t| format!(" table {t}")).unwrap_or_default();
         parts.push(format!(

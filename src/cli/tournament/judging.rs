@@ -729,10 +729,7 @@ pub fn run_deck_check(ctx: &Context, a: DeckCheckArgs, json: bool) -> Result<Exi
         &salt,
         a.actor,
     )?;
-    let cards = match &done.result {
-        kifu::tournament::events::DeckCheckResult::Matches => 0,
-        kifu::tournament::events::DeckCheckResult::Differs { cards, .. } => *cards,
-    };
+    let cards = done.result.cards();
     if json {
         output::print_json(&json!({
             "check": done.check,

@@ -107,6 +107,10 @@ pub trait Driver: Send + Sync {
     fn ruleset(&self) -> &'static str;
     fn ruleset_version(&self) -> u32;
     fn coverage(&self) -> Vec<RuleCoverage>;
+    /// How many judge's scenarios each rule ID has.
+    fn scenarios(&self) -> Vec<super::ScenarioCount>;
+    /// The actions the rules give a player that a table still cannot record.
+    fn unrecordable(&self) -> &'static [super::Unrecordable];
     /// The JSON Schema of the entries `kifu game act` and `kifu game import` accept.
     fn entry_schema(&self) -> String;
     /// Creates a game stream from what a user brings.
@@ -395,6 +399,14 @@ impl<G: Game> Driver for GameDriver<G> {
 
     fn coverage(&self) -> Vec<RuleCoverage> {
         G::coverage()
+    }
+
+    fn scenarios(&self) -> Vec<super::ScenarioCount> {
+        G::scenarios()
+    }
+
+    fn unrecordable(&self) -> &'static [super::Unrecordable] {
+        G::unrecordable()
     }
 
     fn entry_schema(&self) -> String {

@@ -34,7 +34,7 @@ use std::fmt::Debug;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 pub use catalog::ConfigProblem;
-pub use rules::{Enforcement, RuleCoverage, RuleId, Violation};
+pub use rules::{Enforcement, RuleCoverage, RuleId, ScenarioCount, Unrecordable, Violation};
 pub use seats::{SeatRange, Seats};
 pub use view::{BoardView, Viewer};
 pub use visibility::Visibility;
@@ -386,6 +386,16 @@ pub trait Game: 'static {
     /// Every rule ID of the game's digest section, with whether and how it is enforced.
     fn coverage() -> Vec<RuleCoverage>;
 
+    /// How many judge's scenarios each rule ID has (the generated `scenarios.tsv`).
+    fn scenarios() -> Vec<ScenarioCount> {
+        Vec::new()
+    }
+
+    /// The actions the rules give a player that a table still cannot record.
+    fn unrecordable() -> &'static [Unrecordable] {
+        &[]
+    }
+
     /// The commitments a game checks at audit time (sealed cards and shuffle seeds).
     fn ledger(state: &Self::State) -> &commit::CommitmentLedger;
 
@@ -595,6 +605,14 @@ macro_rules! forward_game {
 
         fn coverage() -> Vec<$crate::game::RuleCoverage> {
             coverage::coverage()
+        }
+
+        fn scenarios() -> Vec<$crate::game::ScenarioCount> {
+            $crate::game::rules::parse_scenarios(coverage::SCENARIOS)
+        }
+
+        fn unrecordable() -> &'static [$crate::game::Unrecordable] {
+            coverage::UNRECORDABLE
         }
 
         fn ledger(state: &$state) -> &$crate::game::commit::CommitmentLedger {

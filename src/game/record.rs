@@ -297,7 +297,14 @@ fn checked_entry<G: Game>(
             if !recorder.is_empty() {
                 return Err(GameError::Refused(recorder));
             }
-            let broke = rules.iter().map(|v| v.rule.to_string()).collect();
+            // Each rule once, in the order the rules report them: a judge names a rule once
+            // however many times the action broke it.
+            let mut broke: Vec<String> = Vec::new();
+            for v in &rules {
+                if !broke.iter().any(|b| b == v.rule) {
+                    broke.push(v.rule.to_string());
+                }
+            }
             Ok((GameEntry::Forced { judge, broke, event }, rules))
         }
         GameEntry::RecordedElsewhere(_) => Err(GameError::RecordedElsewhere),
@@ -829,16 +836,8 @@ fn jsonl_refusals<G: Game>(
         match &step.entry {
             GameEntry::RecordedElsewhere(_) => {}
             GameEntry::Forced { broke, .. } => {
-                let mut reported: Vec<&str> =
-                    violations.iter().map(|v| v.rule).filter(|r| !r.starts_with("KIFU-RULING")).collect();
-                let mut claimed: Vec<&str> = broke.iter().map(String::as_str).collect();
-                reported.sort_unstable();
-                claimed.sort_unstable();
-                if reported != claimed {
-                    refusals.push(Violation::new(
-                        "KIFU-RULING-3",
-                        at(format!("the forced entry says it broke {claimed:?}, but the rules report {reported:?}")),
-                    ));
+                if let Some(message) = broke_mismatch(broke, &violations) {
+                    refusals.push(Violation::new("KIFU-RULING-3", at(message)));
                 }
                 for v in violations.into_iter().filter(|v| v.rule.starts_with("KIFU-RULING")) {
                     refusals.push(Violation::new(v.rule, at(v.message)));
@@ -849,6 +848,29 @@ fn jsonl_refusals<G: Game>(
     })
     .map_err(GameError::Setup)?;
     Ok(refusals)
+}
+
+/// What is wrong with a forced entry's `broke` list, compared as a set with the rules the
+/// rules report (each named once, in any order, however many times it was broken): the rules
+/// it leaves out and those it names that were not broken.
+fn broke_mismatch(broke: &[String], violations: &[Violation]) -> Option<String> {
+    use std::collections::BTreeSet;
+    let reported: BTreeSet<&str> =
+        violations.iter().map(|v| v.rule).filter(|r| !r.starts_with("KIFU-RULING")).collect();
+    let claimed: BTreeSet<&str> = broke.iter().map(String::as_str).collect();
+    if reported == claimed {
+        return None;
+    }
+    let list = |s: Vec<&&str>| {
+        if s.is_empty() {
+            "none".to_string()
+        } else {
+            s.iter().map(|r| **r).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let missing = list(reported.difference(&claimed).collect());
+    let extra = list(claimed.difference(&reported).collect());
+    Some(format!("the forced entry's broke list is not what the rules report: missing {missing}; not broken {extra}"))
 }
 
 /// A game in JSON lines as an in-memory, hash-chained log (times zero), parsed as recorded: how

@@ -49,30 +49,147 @@ pub fn row(rule: RuleId, summary: &'static str, enforcement: Enforcement) -> Rul
     RuleCoverage { rule, summary, enforcement }
 }
 
+/// How many of a game's judge's scenarios (the given/when/then table in `tests/it/{game}/rules.rs`)
+/// concern one rule ID, and where its illegal ones are cited: one line of the generated
+/// `src/games/{game}/scenarios.tsv`, which a test keeps in step with the table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ScenarioCount {
+    pub rule: String,
+    /// Cases where the action breaks it; each is recorded judge-forced and imported as recorded
+    /// elsewhere, and both must cite it at that action.
+    pub illegal: u32,
+    /// Legal-but-tricky cases about it that must give no finding at all.
+    pub tricky: u32,
+    /// The events its illegal cases are cited at (`setup` for registering the decks).
+    pub cited_at: Vec<String>,
+}
+
+impl ScenarioCount {
+    /// Both an illegal and a tricky case: what the issue of judge's scenarios asks of every
+    /// enforced rule.
+    pub fn has_both(&self) -> bool {
+        self.illegal > 0 && self.tricky > 0
+    }
+}
+
+/// The first line of `scenarios.tsv`.
+const SCENARIO_COLUMNS: &str = "rule\tillegal\ttricky\tcited at";
+
+/// The lines of a `scenarios.tsv` (generated, so a line that does not parse is skipped, not an error).
+pub fn parse_scenarios(text: &str) -> Vec<ScenarioCount> {
+    text.lines()
+        .filter(|l| *l != SCENARIO_COLUMNS)
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let rule = f.next()?.to_string();
+            let illegal = f.next()?.parse().ok()?;
+            let tricky = f.next()?.parse().ok()?;
+            let cited_at = f.next().unwrap_or("").split(',').filter(|e| !e.is_empty()).map(str::to_string).collect();
+            Some(ScenarioCount { rule, illegal, tricky, cited_at })
+        })
+        .collect()
+}
+
+/// `scenarios.tsv` for `counts`: what [`parse_scenarios`] reads back.
+pub fn scenarios_text(counts: &[ScenarioCount]) -> String {
+    let mut out = format!("{SCENARIO_COLUMNS}\n");
+    for c in counts {
+        out.push_str(&format!("{}\t{}\t{}\t{}\n", c.rule, c.illegal, c.tricky, c.cited_at.join(",")));
+    }
+    out
+}
+
+/// An action the rules give a player that a table cannot record in kifu (kifu performs it by
+/// itself inside another event, or has no event for it), so a table that got it wrong cannot
+/// be recorded and its mistake cannot be caught. Each game lists what remains (`coverage::UNRECORDABLE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Unrecordable {
+    pub rule: RuleId,
+    /// What the table does that kifu cannot record.
+    pub action: &'static str,
+    /// Why it stays so.
+    pub why: &'static str,
+}
+
+/// One game's measure of how far a judge can trust its rules: rule IDs in the digest section,
+/// enforced ones, enforced ones with both an illegal and a tricky scenario, and actions a table
+/// cannot record. `kifu game rules --summary` prints it; COVERAGE.md opens with it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesSummary {
+    pub rule_ids: usize,
+    pub enforced: usize,
+    pub enforced_with_both_cases: usize,
+    pub cannot_record: usize,
+}
+
+/// The summary of a game's coverage rows, scenario counts and unrecordable actions.
+pub fn rules_summary(
+    rows: &[RuleCoverage],
+    scenarios: &[ScenarioCount],
+    unrecordable: &[Unrecordable],
+) -> RulesSummary {
+    let enforced: Vec<&RuleCoverage> = rows.iter().filter(|r| r.enforcement == Enforcement::Enforced).collect();
+    let both = enforced.iter().filter(|r| scenarios.iter().any(|c| c.rule == r.rule && c.has_both())).count();
+    RulesSummary {
+        rule_ids: rows.len(),
+        enforced: enforced.len(),
+        enforced_with_both_cases: both,
+        cannot_record: unrecordable.len(),
+    }
+}
+
+/// What a game's COVERAGE.md is made of.
+pub struct CoverageDoc<'a> {
+    pub title: &'a str,
+    pub game: &'a str,
+    /// Rule-ID prefixes counted on lines of their own (`["VG-", "VGC-"]`, for a game whose digest
+    /// section holds two rule families); empty counts all rows on one line.
+    pub groups: &'a [&'a str],
+    pub rows: &'a [RuleCoverage],
+    pub scenarios: &'a [ScenarioCount],
+    pub unrecordable: &'a [Unrecordable],
+}
+
 /// One game's coverage table as markdown: the generated `src/games/{game}/COVERAGE.md`.
-///
-/// `groups` are rule-ID prefixes counted on lines of their own (`["VG-", "VGC-"]`, for a game whose
-/// digest section holds two rule families); empty counts all rows on one line.
-pub fn coverage_markdown(title: &str, game: &str, groups: &[&str], rows: &[RuleCoverage]) -> String {
-    let mut out = format!("# {title}\n\n");
+pub fn coverage_markdown(doc: &CoverageDoc<'_>) -> String {
+    let (game, rows) = (doc.game, doc.rows);
+    let mut out = format!("# {}\n\n", doc.title);
     out.push_str(&format!(
-        "Generated from `src/games/{game}/coverage.rs` by `coverage_markdown()`; do not edit by hand.\n"
+        "Generated from `src/games/{game}/coverage.rs` and `src/games/{game}/scenarios.tsv` (itself generated from \
+         the judge's scenarios in `tests/it/{game}/rules.rs`) by `coverage_markdown()`; do not edit by hand.\n"
     ));
-    out.push_str(&format!("Regenerate with `UPDATE_EXPECT=1 cargo test --release {game}`.\n\n"));
-    if groups.is_empty() {
+    out.push_str(&format!("Regenerate with `UPDATE_EXPECT=1 cargo test --release {game}` (twice: the first run updates `scenarios.tsv`).\n\n"));
+    if doc.groups.is_empty() {
         out.push_str(&count_line(rows.iter()));
     }
-    for prefix in groups {
+    for prefix in doc.groups {
         let line = count_line(rows.iter().filter(|r| r.rule.starts_with(prefix)));
         out.push_str(&format!("{prefix}*: {line}"));
     }
-    out.push_str("| Rule | Summary | Enforcement |\n|---|---|---|\n");
+    let sum = rules_summary(rows, doc.scenarios, doc.unrecordable);
+    out.push_str(&format!(
+        "Judge's scenarios: {} of {} enforced IDs have an illegal case (recorded judge-forced and imported as \
+         recorded elsewhere) and a legal-but-tricky case. Actions a table cannot record: {}.\n\n",
+        sum.enforced_with_both_cases, sum.enforced, sum.cannot_record
+    ));
+    for u in doc.unrecordable {
+        out.push_str(&format!("- cannot record ({}): {}; {}\n", u.rule, u.action, u.why));
+    }
+    if !doc.unrecordable.is_empty() {
+        out.push('\n');
+    }
+    out.push_str("| Rule | Summary | Enforcement | Cited at | Illegal / tricky cases |\n|---|---|---|---|---|\n");
     for r in rows {
+        let count = doc.scenarios.iter().find(|c| c.rule == r.rule);
+        let cited = count.map(|c| c.cited_at.join(", ")).unwrap_or_default();
+        let cases = count.map_or("0 / 0".to_string(), |c| format!("{} / {}", c.illegal, c.tricky));
         out.push_str(&format!(
-            "| {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} |\n",
             r.rule,
             r.summary.replace('|', "\\|"),
-            enforcement_cell(&r.enforcement).replace('|', "\\|")
+            enforcement_cell(&r.enforcement).replace('|', "\\|"),
+            cited,
+            cases
         ));
     }
     out

@@ -63,6 +63,14 @@ impl Driver for Versions {
         self.newest().map(|d| d.coverage()).unwrap_or_default()
     }
 
+    fn scenarios(&self) -> Vec<super::ScenarioCount> {
+        self.newest().map(|d| d.scenarios()).unwrap_or_default()
+    }
+
+    fn unrecordable(&self) -> &'static [super::Unrecordable] {
+        self.newest().map_or(&[], |d| d.unrecordable())
+    }
+
     fn entry_schema(&self) -> String {
         self.newest().map(|d| d.entry_schema()).unwrap_or_default()
     }

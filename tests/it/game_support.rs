@@ -6,10 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use kifu::clock::SteppingClock;
+use kifu::game::audit::Finding;
 use kifu::game::driver::Driver;
 use kifu::game::policy::{self, Policy};
-use kifu::game::{AgentRng, Enforcement, Game, RuleCoverage, Viewer, Violation};
+use kifu::game::record::{self, GameError, LiveGame};
+use kifu::game::{actor_for, AgentRng, Enforcement, Game, GameEntry, RuleCoverage, ScenarioCount, Viewer, Violation};
 use kifu::log::chain::VerifiedLog;
+use kifu::log::envelope::{Actor, StreamId, Timestamp};
 use kifu::log::{file, json};
 use kifu::store::sled_store::SledStore;
 use kifu::store::Store;
@@ -272,6 +275,140 @@ pub fn run_case<G: Game>(name: &str, covers: &[&str], c: Case<G>) {
         state = G::apply(state, g);
     }
     check_when::<G>(name, covers, &c.then, state, &event);
+    check_recorded::<G>(name, &c.config, (&c.given, &c.forced, &c.tolerated), &event, &c.then);
+}
+
+/// The two ways a judge meets a case on the record, each through the recorder and a store: at
+/// the table (every given event recorded as played, a judge forcing those the case forces, then
+/// the moment: an illegal one forced by the judge, flagged with exactly `then`; a tricky one
+/// played and accepted) and recorded elsewhere (the same game as JSON lines imported as recorded,
+/// whose audit must cite exactly `then` at the moment, unresolved, and nothing anywhere else).
+fn check_recorded<G: Game>(
+    name: &str,
+    config: &G::Config,
+    (given, forced, tolerated): (&[G::Event], &[usize], &[&'static str]),
+    event: &G::Event,
+    then: &[&'static str],
+) {
+    let store = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
+    let players = G::players(config);
+    let table = StreamId::new("scenario-at-the-table").unwrap();
+    record::create::<G>(&store, &table, config, Timestamp(0)).unwrap_or_else(|e| panic!("{name}: create: {e}"));
+    let mut live = LiveGame::<G>::load(&store, &table).unwrap();
+    let judge = || Actor::Judge("judge".into());
+    let forcing = |event: &G::Event| GameEntry::Forced { judge: "judge".into(), broke: vec![], event: event.clone() };
+    for (i, g) in given.iter().enumerate() {
+        let played = live.record(&store, actor_for::<G>(&players, g), GameEntry::Played(g.clone()), None, None);
+        if let Err(e) = played {
+            // What the case forces, or lets break a tolerated rule, a judge forces at the table
+            // too; so does a step the case takes out of turn to set the scene (only the recorder's
+            // own checks refuse it: its validate-level cases do not ask who is awaited).
+            let excused = forced.contains(&i)
+                || matches!(&e, GameError::Refused(v) if v.iter().all(|v| tolerated.contains(&v.rule) || v.rule.starts_with("KIFU-TURN")));
+            assert!(excused, "{name}: given event {i} {g:?} cannot be recorded at a table: {e}");
+            live.record(&store, judge(), forcing(g), None, None)
+                .unwrap_or_else(|e| panic!("{name}: a judge cannot force given event {i}: {e}"));
+        }
+    }
+    let want = sorted(then);
+    if want.is_empty() {
+        live.record(&store, actor_for::<G>(&players, event), GameEntry::Played(event.clone()), None, None)
+            .unwrap_or_else(|e| panic!("{name}: the tricky moment {event:?} is refused at the table: {e}"));
+    } else {
+        let forced = live
+            .record(&store, judge(), forcing(event), None, None)
+            .unwrap_or_else(|e| panic!("{name}: a judge cannot force {event:?}: {e}"));
+        let flagged: Vec<&str> = rule_ids(&forced.flagged).into_iter().filter(|r| !awaited_only(r, &want)).collect();
+        assert_eq!(flagged, want, "{name}: forced at the table, flagged {:#?}", forced.flagged);
+    }
+    check_imported_as_recorded::<G>(name, &store, &table, (given.len() as u64, event), &want);
+}
+
+/// The recorder's awaited-seat check (KIFU-TURN-1), which the validate-level cases do not make:
+/// it is the case's business only when the case names it.
+fn awaited_only(rule: &str, want: &[&str]) -> bool {
+    rule == "KIFU-TURN-1" && !want.contains(&rule)
+}
+
+/// The table's game, its moment played as the table played it, exported as JSON lines and
+/// imported as recorded elsewhere: the audit cites exactly `want` at the moment, and any other
+/// finding is one a judge resolved (a forced given event).
+fn check_imported_as_recorded<G: Game>(
+    name: &str,
+    store: &SledStore,
+    table: &StreamId,
+    (at, event): (u64, &G::Event),
+    want: &[&'static str],
+) {
+    let loaded = record::load::<G>(store, table).unwrap();
+    let players = G::players(&loaded.config);
+    let mut steps = loaded.steps;
+    if let Some(last) = steps.last_mut() {
+        last.actor = actor_for::<G>(&players, event);
+        last.entry = GameEntry::Played(event.clone());
+    }
+    let elsewhere = StreamId::new("scenario-recorded-elsewhere").unwrap();
+    let text = record::to_jsonl::<G>(&elsewhere, &loaded.config, &steps).unwrap();
+    let parsed = record::parse_jsonl::<G>(&text, true).unwrap_or_else(|e| panic!("{name}: import as recorded: {e}"));
+    record::import_entries::<G>(store, &elsewhere, &parsed.config, parsed.entries, Timestamp(0))
+        .unwrap_or_else(|e| panic!("{name}: import as recorded: {e}"));
+    let report = LiveGame::<G>::load(store, &elsewhere).unwrap().audit();
+    let open: Vec<&Finding> =
+        report.findings.iter().filter(|f| f.resolution.is_none() && !awaited_only(&f.rule, want)).collect();
+    let elsewhere_cited: Vec<&&Finding> = open.iter().filter(|f| f.seq != Some(at)).collect();
+    assert!(
+        elsewhere_cited.is_empty(),
+        "{name}: imported, findings not at the moment (event {at}): {elsewhere_cited:#?}"
+    );
+    let mut got: Vec<&str> = open.iter().map(|f| f.rule.as_str()).collect();
+    got.sort_unstable();
+    got.dedup();
+    assert_eq!(got, want, "{name}: imported as recorded, the audit found {open:#?}");
+}
+
+/// The scenario index of a game's cases (`src/games/{game}/scenarios.tsv`) is checked in: for every
+/// rule ID of the coverage table, its illegal cases (the moment breaks it; counted with the
+/// event it is cited at, `setup` for registering the decks) and its tricky ones (the case
+/// covers it and the moment breaks nothing). UPDATE_EXPECT=1 rewrites it.
+pub fn check_scenario_index<G: Game>(game: &str, cases: Vec<(&'static str, &'static [&'static str], Case<G>)>) {
+    let mut counts: Vec<ScenarioCount> =
+        G::coverage().iter().map(|r| ScenarioCount { rule: r.rule.to_string(), ..Default::default() }).collect();
+    for (_, covers, case) in &cases {
+        let cited = match &case.when {
+            When::Setup => "setup".to_string(),
+            When::Event(e) => event_name(e),
+        };
+        for c in counts.iter_mut() {
+            if case.then.contains(&c.rule.as_str()) {
+                c.illegal += 1;
+                if !c.cited_at.contains(&cited) {
+                    c.cited_at.push(cited.clone());
+                }
+            } else if case.then.is_empty() && covers.contains(&c.rule.as_str()) {
+                c.tricky += 1;
+            }
+        }
+    }
+    let rel = format!("src/games/{game}/scenarios.tsv");
+    check_coverage_markdown(&rel, &kifu::game::rules::scenarios_text(&counts), &format!("{game}::rules"));
+}
+
+/// An event's variant name as its JSON form spells it (a common event by its inner name).
+fn event_name<E: serde::Serialize>(event: &E) -> String {
+    let mut v = serde_json::to_value(event).unwrap_or_default();
+    loop {
+        match v {
+            serde_json::Value::String(s) => return s,
+            serde_json::Value::Object(m) if m.len() == 1 => {
+                let Some((k, inner)) = m.into_iter().next() else { return "?".into() };
+                if k != "Common" {
+                    return k;
+                }
+                v = inner;
+            }
+            _ => return "?".into(),
+        }
+    }
 }
 
 /// Every rule the coverage table marks Enforced has a case, and no case claims an ID the table
@@ -310,6 +447,12 @@ macro_rules! cases {
         )*
         /// (test name, rule IDs it covers) for every case above.
         const CASES: &[(&str, &[&str])] = &[$((stringify!($name), &[$($id),*])),*];
+
+        /// Every case above, built: what the scenario index counts (the toy game keeps none).
+        #[allow(dead_code)]
+        fn built_cases() -> Vec<(&'static str, &'static [&'static str], Case)> {
+            vec![$((stringify!($name), &[$($id),*] as &'static [&'static str], $body)),*]
+        }
     };
 }
 pub(crate) use cases;

@@ -35,6 +35,9 @@ pub enum BrkConfig {
 
 /// Version 1 of the header. Never add fields (postcard is positional).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct ConfigV1 {
     /// Player names in seat order; exactly two. Seat 0 is the First player.
     pub players: Vec<String>,
@@ -74,6 +77,9 @@ pub enum FalseAssumption {
 
 /// The policy for every OPEN point that changes validation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct Policies {
     pub stack_order: StackOrder,
     pub priority: PriorityRule,

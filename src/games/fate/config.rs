@@ -41,6 +41,9 @@ pub enum FateConfig {
 
 /// Version 1 of the header. Never add fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct ConfigV1 {
     /// Master names in seat order.
     pub players: Vec<String>,
@@ -130,6 +133,9 @@ impl DiceMode {
 
 /// The policy for every OPEN point that changes validation. Stored: never add fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct Policies {
     pub min_masters: u8,
     pub max_masters: u8,

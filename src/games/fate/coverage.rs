@@ -88,5 +88,19 @@ pub fn coverage() -> Vec<RuleCoverage> {
 
 /// The generated `src/games/fate/COVERAGE.md`.
 pub fn coverage_markdown() -> String {
-    crate::game::rules::coverage_markdown("FATE rule coverage", "fate", &[], &coverage())
+    crate::game::rules::coverage_markdown(&crate::game::rules::CoverageDoc {
+        title: "FATE rule coverage",
+        game: "fate",
+        groups: &[],
+        rows: &coverage(),
+        scenarios: &crate::game::rules::parse_scenarios(SCENARIOS),
+        unrecordable: UNRECORDABLE,
+    })
 }
+
+/// How many judge's scenarios each rule ID has: generated from `tests/it/fate/rules.rs` by its
+/// `scenario_index_is_checked_in` test.
+pub const SCENARIOS: &str = include_str!("scenarios.tsv");
+
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md).
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

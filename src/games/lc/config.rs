@@ -45,6 +45,9 @@ pub enum LcConfig {
 
 /// Version 1 of the header. Never add fields (postcard is positional).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct ConfigV1 {
     /// Player names in seat order; exactly two.
     pub players: Vec<String>,
@@ -104,6 +107,9 @@ pub enum EmptyPileWinner {
 
 /// The policy for every OPEN point that changes validation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct Policies {
     pub opening_rounds: OpeningRounds,
     pub draw_order: DrawOrder,

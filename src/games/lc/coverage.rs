@@ -71,5 +71,19 @@ pub fn coverage() -> Vec<RuleCoverage> {
 
 /// The generated `COVERAGE.md`.
 pub fn coverage_markdown() -> String {
-    crate::game::rules::coverage_markdown("LC (line-combat game) rule coverage", "lc", &[], &coverage())
+    crate::game::rules::coverage_markdown(&crate::game::rules::CoverageDoc {
+        title: "LC (line-combat game) rule coverage",
+        game: "lc",
+        groups: &[],
+        rows: &coverage(),
+        scenarios: &crate::game::rules::parse_scenarios(SCENARIOS),
+        unrecordable: UNRECORDABLE,
+    })
 }
+
+/// How many judge's scenarios each rule ID has: generated from `tests/it/lc/rules.rs` by its
+/// `scenario_index_is_checked_in` test.
+pub const SCENARIOS: &str = include_str!("scenarios.tsv");
+
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md).
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

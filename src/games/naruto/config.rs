@@ -36,6 +36,9 @@ pub enum NarutoConfig {
 
 /// Version 1 of the header. Never add fields (postcard is positional).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct ConfigV1 {
     /// Player names in seat order; exactly two (NAR-DECK-1).
     pub players: Vec<String>,
@@ -123,6 +126,9 @@ pub enum EmptyDeckDrawPolicy {
 
 /// The policy for every OPEN point that changes validation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct Policies {
     pub turn_marker: TurnMarkerPolicy,
     pub multi_element_cost: MultiElementPolicy,

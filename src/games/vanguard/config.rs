@@ -36,6 +36,9 @@ pub enum VanguardConfig {
 
 /// Version 1 of the header. Never add fields (postcard is positional).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct ConfigV1 {
     /// Player names in seat order; exactly two.
     pub players: Vec<String>,
@@ -83,6 +86,9 @@ pub enum GradeAssistRemoval {
 
 /// The policy for every OPEN point that changes validation or views.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// A key this build does not know is refused, naming the known ones, never silently dropped
+// (postcard is positional, so the stored form is unaffected).
+#[serde(deny_unknown_fields)]
 pub struct Policies {
     pub first_turn_attack: FirstTurnAttack,
     pub simultaneous_loss: SimultaneousLoss,

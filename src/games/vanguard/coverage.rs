@@ -197,10 +197,19 @@ pub fn coverage() -> Vec<RuleCoverage> {
 
 /// The coverage table as markdown (checked in as `src/games/vanguard/COVERAGE.md`).
 pub fn coverage_markdown() -> String {
-    crate::game::rules::coverage_markdown(
-        "Cardfight!! Vanguard rule coverage",
-        "vanguard",
-        &["VG-", "VGC-"],
-        &coverage(),
-    )
+    crate::game::rules::coverage_markdown(&crate::game::rules::CoverageDoc {
+        title: "Cardfight!! Vanguard rule coverage",
+        game: "vanguard",
+        groups: &["VG-", "VGC-"],
+        rows: &coverage(),
+        scenarios: &crate::game::rules::parse_scenarios(SCENARIOS),
+        unrecordable: UNRECORDABLE,
+    })
 }
+
+/// How many judge's scenarios each rule ID has: generated from `tests/it/vanguard/rules.rs` by
+/// its `scenario_index_is_checked_in` test.
+pub const SCENARIOS: &str = include_str!("scenarios.tsv");
+
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md).
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

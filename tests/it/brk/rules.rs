@@ -340,6 +340,12 @@ fn every_enforced_rule_has_a_case() {
     check_enforced_rules_have_cases(CASES, Brk::coverage());
 }
 
+/// `src/games/brk/scenarios.tsv` counts this table's illegal and tricky cases per rule ID.
+#[test]
+fn scenario_index_is_checked_in() {
+    crate::game_support::check_scenario_index::<Brk>("brk", built_cases());
+}
+
 // ---------------------------------------------------------------------------------------------
 // What the fold does on its own.
 // ---------------------------------------------------------------------------------------------

@@ -492,6 +492,12 @@ fn every_enforced_rule_has_a_case() {
     check_enforced_rules_have_cases(CASES, Fate::coverage());
 }
 
+/// `src/games/fate/scenarios.tsv` counts this table's illegal and tricky cases per rule ID.
+#[test]
+fn scenario_index_is_checked_in() {
+    crate::game_support::check_scenario_index::<Fate>("fate", built_cases());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fold checks the cases cannot express (the state after an event).
 #[test]

@@ -329,3 +329,9 @@ cases! {
 fn every_enforced_rule_has_a_case() {
     check_enforced_rules_have_cases(CASES, Lc::coverage());
 }
+
+/// `src/games/lc/scenarios.tsv` counts this table's illegal and tricky cases per rule ID.
+#[test]
+fn scenario_index_is_checked_in() {
+    crate::game_support::check_scenario_index::<Lc>("lc", built_cases());
+}

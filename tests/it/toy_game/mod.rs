@@ -14,8 +14,10 @@ use kifu::log::envelope::{StreamId, Timestamp};
 use kifu::store::sled_store::SledStore;
 use kifu::store::Store;
 
-use crate::game_support::{cases, check_enforced_rules_have_cases, Case};
+use crate::game_support::{cases, check_enforced_rules_have_cases};
 use ten::{Ten, TenConfig, TenEvent as E};
+
+type Case = crate::game_support::Case<Ten>;
 
 static TEN: GameDriver<Ten> = GameDriver::new();
 
@@ -98,9 +100,9 @@ fn play(seat: u8, i: usize) -> E {
 }
 
 cases! {
-    ten_end_1_no_play_after_the_end ["TEN-END-1"] => Case::<Ten>::event(config(), vec![play(0, 0), play(1, 0), play(0, 1), play(1, 1), play(0, 2)], play(1, 2), &["TEN-END-1"]);
-    ten_card_played_twice ["TEN-END-1"] => Case::<Ten>::event(config(), vec![play(0, 0), play(1, 0)], play(0, 0), &["KIFU-CARD-1"]);
-    ten_deck_1_an_empty_deck ["TEN-DECK-1"] => Case::<Ten>::setup({ let mut c = config(); let TenConfig::V1(v) = &mut c; v.decks[1].clear(); c }, &["TEN-DECK-1"]);
+    ten_end_1_no_play_after_the_end ["TEN-END-1"] => Case::event(config(), vec![play(0, 0), play(1, 0), play(0, 1), play(1, 1), play(0, 2)], play(1, 2), &["TEN-END-1"]);
+    ten_card_played_twice ["TEN-END-1"] => Case::event(config(), vec![play(0, 0), play(1, 0)], play(0, 0), &["KIFU-CARD-1"]);
+    ten_deck_1_an_empty_deck ["TEN-DECK-1"] => Case::setup({ let mut c = config(); let TenConfig::V1(v) = &mut c; v.decks[1].clear(); c }, &["TEN-DECK-1"]);
 }
 
 #[test]

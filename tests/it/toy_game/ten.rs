@@ -305,6 +305,11 @@ pub mod coverage {
             row("TEN-WIN-2", "no card left for the player to move: the higher score wins", fold),
         ]
     }
+
+    /// The toy game keeps no scenario index (its cases still run through the recorder).
+    pub const SCENARIOS: &str = "";
+
+    pub const UNRECORDABLE: &[kifu::game::Unrecordable] = &[];
 }
 
 pub mod agent {

@@ -224,3 +224,79 @@ fn the_cli_audits_a_json_lines_file_without_a_store() {
     assert!(v["unresolved"].as_u64().unwrap() >= 2, "{v}");
     assert!(!env.data().join("db").exists(), "no store was opened");
 }
+
+/// A header key this build does not know (a policy, or a field of the configuration) refuses
+/// the file, as `kifu game new --policy` does, naming the keys it knows; nothing is stored.
+#[test]
+fn an_unknown_header_key_is_refused_naming_the_known_ones() {
+    let driver = kifu::games::driver("brk").unwrap();
+    let clean = replays("brk-clean.jsonl");
+    let mut lines: Vec<String> = clean.lines().map(str::to_string).collect();
+    let head: Value = serde_json::from_str(&lines[0]).unwrap();
+    for (place, key) in [("policies", "min_squad"), ("config", "houserules")] {
+        let mut h = head.clone();
+        let target = if place == "policies" { &mut h["config"]["V1"]["policies"] } else { &mut h["config"]["V1"] };
+        target.as_object_mut().unwrap().insert(key.into(), Value::from("x"));
+        lines[0] = serde_json::to_string(&h).unwrap();
+        let s = store();
+        for as_recorded in [true, false] {
+            let err = driver.import_jsonl(&s, &(lines.join("\n") + "\n"), None, t0(), as_recorded).unwrap_err();
+            let text = err.to_string();
+            assert!(text.contains(&format!("unknown field `{key}`")), "{text}");
+            let known = if place == "policies" { "`stack_order`" } else { "`players`" };
+            assert!(text.contains(known), "the known keys are named: {text}");
+        }
+        assert!(s.streams().unwrap().is_empty());
+    }
+}
+
+/// A forced entry's `broke` list is a set: each rule named once, in any order, however many times
+/// the action broke it; a list that leaves a rule out or names one not broken is refused, naming
+/// which.
+#[test]
+fn a_forced_entrys_broke_list_is_compared_as_a_set() {
+    let driver = kifu::games::driver("naruto").unwrap();
+    let clean = replays("naruto-physical.jsonl");
+    let clean: Vec<String> = clean.lines().map(str::to_string).collect();
+    let unseq = |l: &str| {
+        let mut v: Value = serde_json::from_str(l).unwrap();
+        v.as_object_mut().unwrap().remove("seq");
+        serde_json::to_string(&v).unwrap()
+    };
+    // The first action that is illegal when recorded a second time at once (line k + 1 repeats
+    // line k, event k - 1): which rules it breaks, the audit of the game imported as recorded says.
+    let (k, lines, broke) = (5..clean.len())
+        .find_map(|k| {
+            let mut lines = clean.clone();
+            lines.insert(k + 1, lines[k].clone());
+            let lines: Vec<String> =
+                lines.iter().enumerate().map(|(i, l)| if i == 0 { l.clone() } else { unseq(l) }).collect();
+            let s = store();
+            let (id, _) = driver.import_jsonl(&s, &(lines.join("\n") + "\n"), None, t0(), true).ok()?;
+            let report = driver.audit(&s.export(&id).unwrap()).unwrap();
+            let mut broke: Vec<String> =
+                report.findings.iter().filter(|f| f.seq == Some(k as u64)).map(|f| f.rule.clone()).collect();
+            broke.sort();
+            broke.dedup();
+            (!broke.is_empty()).then_some((k, lines, broke))
+        })
+        .expect("some action of the fixture is illegal when repeated");
+    let forced = |names: &[String]| {
+        let mut out = lines.clone();
+        let mut v: Value = serde_json::from_str(&out[k + 1]).unwrap();
+        let event = v["entry"]["Played"].clone();
+        v["actor"] = Value::String("judge:jo".into());
+        v["entry"] = serde_json::json!({"Forced": {"judge": "jo", "broke": names, "event": event}});
+        out[k + 1] = serde_json::to_string(&v).unwrap();
+        out.join("\n") + "\n"
+    };
+    // Each rule twice, in reverse order: accepted.
+    let twice: Vec<String> = broke.iter().rev().flat_map(|r| [r.clone(), r.clone()]).collect();
+    driver.import_jsonl(&store(), &forced(&twice), None, t0(), true).unwrap();
+    // One left out, one made up: refused, both named.
+    let mut wrong: Vec<String> = broke[1..].to_vec();
+    wrong.push("NAR-MADE-UP-1".into());
+    let err = driver.import_jsonl(&store(), &forced(&wrong), None, t0(), true).unwrap_err().to_string();
+    assert!(err.contains(&format!("missing {}", broke[0])), "{err}");
+    assert!(err.contains("not broken NAR-MADE-UP-1"), "{err}");
+}

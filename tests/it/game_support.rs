@@ -601,3 +601,37 @@ pub fn check_self_play_audits_clean<G: Game>(seeds: std::ops::Range<u64>, tables
         }
     }
 }
+
+/// The README's coverage table (between `<!-- rules-coverage -->` markers) is what every game's
+/// coverage rows, scenario index and unrecordable list say; UPDATE_EXPECT=1 rewrites it.
+#[test]
+fn the_readmes_coverage_table_is_current() {
+    let mut table = String::from(
+        "| game | rule IDs | enforced | enforced with an illegal and a tricky scenario | actions a table cannot record |\n\
+         |---|---|---|---|---|\n",
+    );
+    for d in kifu::games::drivers() {
+        let s = kifu::game::rules::rules_summary(&d.coverage(), &d.scenarios(), d.unrecordable());
+        table.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            d.ruleset(),
+            s.rule_ids,
+            s.enforced,
+            s.enforced_with_both_cases,
+            s.cannot_record
+        ));
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (open, close) = ("<!-- rules-coverage -->\n", "<!-- /rules-coverage -->");
+    let start = readme.find(open).expect("the README has a rules-coverage block") + open.len();
+    let end = readme[start..].find(close).expect("the rules-coverage block is closed") + start;
+    if readme[start..end] == table {
+        return;
+    }
+    if std::env::var("UPDATE_EXPECT").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[end..])).unwrap();
+        return;
+    }
+    panic!("README.md's rules coverage table is out of date; regenerate it with `UPDATE_EXPECT=1 cargo test --release readmes_coverage`");
+}

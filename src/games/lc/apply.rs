@@ -35,6 +35,14 @@ pub fn apply(mut s: LcState, event: &LcEvent) -> LcState {
         TurnPassed { seat } => turn_passed(&mut s, seat),
         GameEnded { reason, winners } => game_ended(&mut s, reason, winners),
         ModifierApplied { target, stat, delta, duration } => modifier_applied(&mut s, target, stat, delta, duration),
+        StrategyPointsChanged { seat, card, changes } => {
+            strategy_activated(&mut s, seat, card);
+            for c in changes {
+                if let Some(p) = s.players.get_mut(c.seat) {
+                    p.points = p.points.saturating_add(c.delta);
+                }
+            }
+        }
     }
     s
 }

@@ -65,7 +65,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("LC-OPEN-12", "full discard with under 5 cards or under 10 points", policy("policies full_discard_hand and full_discard_points")),
         row("LC-OPEN-13", "the winner when an empty Draw Pile ends the game", policy("policy empty_pile_winner")),
         row("LC-OPEN-14", "negative Combat Points", policy("policy negative_points")),
-        row("LC-OPEN-15", "what Strategy cards do and cost", RecordedNotEnforced { reason: "card-defined; recorded through EffectResolved and ModifierApplied" }),
+        row("LC-OPEN-15", "what Strategy cards do and cost", RecordedNotEnforced { reason: "card-defined: what a card does is not in the seed; recorded through StrategyPointsChanged (Combat Points, one player's or both at once; whether the card may be used then is checked as LC-STRAT-1) and ModifierApplied (Sword or Shield)" }),
     ]
 }
 

@@ -12,7 +12,8 @@
 //! `draw-pile`, `draw-pile-bottom`, `attack`, `defense`, `strategy`, `dead-zone`), both of the
 //! card's owner; [`CommonEvent::CounterSet`] sets `combat-points`, `attack-line-points` or
 //! `defense-line-points` of its seat. A Sword or Shield change is the game's own
-//! [`LcEvent::ModifierApplied`].
+//! [`LcEvent::ModifierApplied`]; a Strategy card's effect on Combat Points (one player's or both
+//! at once) is [`LcEvent::StrategyPointsChanged`].
 
 use serde::{Deserialize, Serialize};
 
@@ -149,6 +150,13 @@ pub struct PointsLost {
     pub points: u32,
 }
 
+/// A change of one seat's Combat Points by an effect (a Strategy card's, LC-OPEN-15).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PointsChanged {
+    pub seat: Seat,
+    pub delta: i32,
+}
+
 /// A line point a seat lost in an attack's result (LC-FIELD-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LinePointLost {
@@ -231,6 +239,11 @@ pub enum LcEvent {
     GameEnded { reason: EndReason, winners: Vec<Seat> },
     /// Escape hatch: an effect (a Strategy card's, LC-OPEN-15) changed a field card's Sword or Shield.
     ModifierApplied { target: String, stat: Stat, delta: i32, duration: Duration },
+    /// The effect of `seat`'s Strategy card `card` (on its Strategy line, in `seat`'s Combat-Phase
+    /// turn) changed Combat Points: of one player or of both at once. One event, because an
+    /// effect that takes both players' last points takes them together (LC-END-2: a draw); two
+    /// events would have one player at zero first, and the second flagged as after the end.
+    StrategyPointsChanged { seat: Seat, card: String, changes: Vec<PointsChanged> },
 }
 
 impl LcEvent {
@@ -250,6 +263,7 @@ impl LcEvent {
             | DirectAttackDeclared { seat, .. }
             | ProtectionPlayed { seat, .. }
             | RefillDrawn { seat, .. }
+            | StrategyPointsChanged { seat, .. }
             | TurnPassed { seat } => Some(*seat),
             Common(c) => c.seat(),
             FirstPlayerChosen { .. }

@@ -13,7 +13,7 @@
 
 use super::catalog::{CardKind, HAND_SIZE};
 use super::config::{RoundKind, ShuffleMode, SEED_KEY};
-use super::events::{CardRef, CommonEvent, Duration, EndReason, LcEvent, Line, ProtectFrom, Stat};
+use super::events::{CardRef, CommonEvent, Duration, EndReason, LcEvent, Line, PointsChanged, ProtectFrom, Stat};
 use super::rules::expected_result;
 use super::state::{pile_name, Held, LcState};
 use super::Lc;
@@ -405,6 +405,65 @@ fn strategies(s: &LcState, seat: Seat, note: &str, o: &mut Vec<GameOption<LcEven
             vec![Concern::Card(f.card.clone())],
             LcEvent::StrategyActivated { seat, card: f.card.clone(), note: note.into() },
         ));
+        o.push(strategy_points_option(s, seat, &f.card));
+    }
+}
+
+/// Who a Strategy card's effect on Combat Points changes, in a picked value `WHO:DELTA`.
+const POINTS_WHO: [(&str, &str); 3] = [("opponent", "your opponent"), ("self", "you"), ("both", "both players")];
+
+/// The changes a picked `WHO:DELTA` value stands for (`seat` used the card).
+fn points_changes(seat: Seat, value: &str) -> Option<Vec<PointsChanged>> {
+    let (who, delta) = value.split_once(':')?;
+    let delta: i32 = delta.parse().ok().filter(|d| *d != 0)?;
+    let seats = match who {
+        "opponent" => vec![opponent(seat)],
+        "self" => vec![seat],
+        "both" => vec![seat, opponent(seat)],
+        _ => return None,
+    };
+    Some(seats.into_iter().map(|seat| PointsChanged { seat, delta }).collect())
+}
+
+/// A Strategy card's effect on Combat Points (card-defined, LC-OPEN-15): whose points and by how
+/// much, as one choice; "both players" is one event, so both reaching zero is a draw (LC-END-2).
+fn strategy_points_option(s: &LcState, seat: Seat, card: &str) -> GameOption<LcEvent> {
+    let mut values = Vec::new();
+    for (who, label) in POINTS_WHO {
+        for delta in [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
+            values.push(ParamValue { value: format!("{who}:{delta}"), label: format!("{label} {delta:+}") });
+        }
+    }
+    let param = Param {
+        name: "change",
+        label: "whose Combat Points the effect changes, and by how much".into(),
+        kind: ParamKind::Choice,
+        count: 1,
+        values,
+        secret: None,
+    };
+    GameOption {
+        seat,
+        label: format!("Combat Points changed by {} (its effect)", card_name(s, card)),
+        concerns: vec![Concern::Card(card.to_string())],
+        pick: Pick::Param {
+            param,
+            template: LcEvent::StrategyPointsChanged { seat, card: card.to_string(), changes: vec![] },
+            fill: |e, v| {
+                let LcEvent::StrategyPointsChanged { seat, card, .. } = e else { return None };
+                let changes = points_changes(*seat, v.first()?)?;
+                Some(LcEvent::StrategyPointsChanged { seat: *seat, card: card.clone(), changes })
+            },
+            read: |e| {
+                let LcEvent::StrategyPointsChanged { seat, changes, .. } = e else { return None };
+                let delta = changes.first()?.delta;
+                let value = POINTS_WHO
+                    .iter()
+                    .map(|(who, _)| format!("{who}:{delta}"))
+                    .find(|v| points_changes(*seat, v).as_ref() == Some(changes))?;
+                Some(vec![value])
+            },
+        },
     }
 }
 

@@ -161,6 +161,8 @@ impl Check<'_> {
             TurnPassed { seat } => self.pass(*seat),
             GameEnded { reason, winners } => self.ended(*reason, winners),
             ModifierApplied { target, .. } => self.modifier(target),
+            // What the card does is card-defined (LC-OPEN-15); whether it may be used now is not.
+            StrategyPointsChanged { seat, card, .. } => self.strategy(*seat, card),
         }
     }
 

@@ -246,6 +246,10 @@ pub fn describe(s: &LcState, event: &LcEvent, viewer: Viewer) -> String {
         ModifierApplied { target, stat, delta, duration } => {
             format!("{} got {delta:+} {stat:?} ({duration:?})", shown(s, viewer, target))
         }
+        StrategyPointsChanged { seat, card, changes } => {
+            let each: Vec<String> = changes.iter().map(|c| format!("{} {:+}", who(c.seat), c.delta)).collect();
+            format!("{}'s Strategy {} changed Combat Points: {}", who(*seat), label(s, card), each.join(", "))
+        }
         GameEnded { reason, winners } => {
             let w: Vec<String> = winners.iter().map(|&w| who(w)).collect();
             let res = if w.is_empty() { "a draw".to_string() } else { format!("{} won", w.join(", ")) };

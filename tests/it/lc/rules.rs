@@ -5,7 +5,9 @@
 use kifu::game::Game;
 use kifu::games::lc::catalog::Catalog;
 use kifu::games::lc::config::ShuffleMode;
-use kifu::games::lc::events::{CardRef, CommonEvent, EndReason, Line, LinePointLost, PointsLost, ProtectFrom, Zone};
+use kifu::games::lc::events::{
+    CardRef, CommonEvent, EndReason, Line, LinePointLost, PointsChanged, PointsLost, ProtectFrom, Zone,
+};
 use kifu::games::lc::{Lc, LcConfig, LcEvent as E};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
@@ -155,6 +157,15 @@ fn direct(attacker: usize) -> E {
     E::DirectAttackDeclared { seat: 0, attacker: p(0, attacker) }
 }
 
+/// Alice's War Drums (card 4) on her Strategy line, activated: its effect changes Combat Points.
+fn drums_change(changes: &[(u8, i32)]) -> E {
+    E::StrategyPointsChanged {
+        seat: 0,
+        card: p(0, 4),
+        changes: changes.iter().map(|&(seat, delta)| PointsChanged { seat, delta }).collect(),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The cases.
 // ---------------------------------------------------------------------------------------------
@@ -167,7 +178,7 @@ cases! {
     placement_rounds_allow_face_down_cards ["LC-FIELD-4"] => placement_case(
         vec![E::RoundStarted { round: 1, first: 0 }], put_down(0, 0, Line::Attack), &[]);
     rounds_are_numbered_in_order ["LC-ROUND-1"] => placement_case(vec![], E::RoundStarted { round: 2, first: 0 }, &["LC-ROUND-1"]);
-    combat_phase_attack_is_legal ["LC-ATK-1"] => case(vec![put(0, 0, Line::Attack), bob(0, Zone::Attack)], attack(0, 0), &[]);
+    combat_phase_attack_is_legal ["LC-ATK-1", "LC-ROUND-1"] => case(vec![put(0, 0, Line::Attack), bob(0, Zone::Attack)], attack(0, 0), &[]);
     cards_go_down_before_attacking ["LC-ROUND-2"] => case(tie(), put(0, 1, Line::Attack), &["LC-ROUND-2"]);
     only_the_active_player_puts_cards_down ["LC-ROUND-2"] => case(vec![], put(1, 0, Line::Attack), &["LC-ROUND-2"]);
     no_attack_after_the_refill ["LC-ROUND-3"] => case(
@@ -210,7 +221,7 @@ cases! {
     // LC-STRAT and LC-PROT.
     strategy_from_the_hand ["LC-STRAT-1"] => case(vec![],
         E::StrategyActivated { seat: 0, card: p(0, 4), note: String::new() }, &["LC-STRAT-1"]);
-    strategy_from_the_field ["LC-STRAT-1"] => case(vec![put_down(0, 4, Line::Strategy)],
+    strategy_from_the_field ["LC-STRAT-1", "LC-ROUND-2"] => case(vec![put_down(0, 4, Line::Strategy)],
         E::StrategyActivated { seat: 0, card: p(0, 4), note: String::new() }, &[]);
     protection_on_ones_own_turn ["LC-PROT-1"] => case(vec![],
         E::ProtectionPlayed { seat: 0, card: p(0, 5), from: ProtectFrom::Hand }, &["LC-PROT-1", "KIFU-CARD-1"]);
@@ -288,7 +299,7 @@ cases! {
     refill_right ["LC-REFILL-1"] => case(vec![put(0, 0, Line::Attack)], refill(&[5]), &[]);
     refill_counts_put_down_cards_under_that_policy ["LC-REFILL-1"] => case_with(&[("refill", "put-down-count")],
         vec![put(0, 0, Line::Attack), put(0, 1, Line::Attack)], refill(&[5]), &["LC-REFILL-1"]);
-    full_discard_at_the_start ["LC-DISCARD-1"] => case(vec![], E::FullDiscarded {
+    full_discard_at_the_start ["LC-DISCARD-1", "LC-DISCARD-2"] => case(vec![], E::FullDiscarded {
         seat: 0, discarded: (0..5).map(|i| p(0, i)).collect(), drawn: (5..10).map(|i| CardRef::Open(p(0, i))).collect(), cost: 10 }, &[]);
     full_discard_after_acting ["LC-DISCARD-1"] => case(vec![put(0, 0, Line::Attack)], E::FullDiscarded {
         seat: 0, discarded: (1..5).map(|i| p(0, i)).collect(), drawn: (5..10).map(|i| CardRef::Open(p(0, i))).collect(), cost: 10 }, &["LC-DISCARD-1"]);
@@ -322,6 +333,49 @@ cases! {
         E::GameEnded { reason: EndReason::EmptyDrawPile, winners: vec![0] },
         &["LC-END-3"],
     );
+    // Tricky cases: close to a rule, and legal.
+    the_turn_passes_after_the_refill ["LC-ROUND-3", "LC-REFILL-1"] => case(vec![put(0, 0, Line::Attack), refill(&[5])],
+        E::TurnPassed { seat: 0 }, &[]);
+    equipment_attaches_to_a_field_card ["LC-CARD-1", "LC-CARD-2"] => case(vec![put(0, 0, Line::Attack)],
+        E::CardAttached { seat: 0, card: p(0, 3), to: p(0, 0) }, &[]);
+    a_defense_card_moves_into_a_free_attack_slot ["LC-FIELD-1", "LC-MOVE-2"] => case_with(&[("slots", "1")],
+        vec![put(0, 0, Line::Defense)], E::CardShifted { seat: 0, card: p(0, 0), to: Line::Attack }, &[]);
+    a_line_at_zero_points_leaves_the_other_line_open ["LC-FIELD-3"] => case_with(&[("line_points", "1")],
+        vec![put(0, 1, Line::Attack), bob(0, Zone::Attack), attack(1, 0),
+             resolved(5, 4, &[p(1, 0)], vec![lost(1, 1)], vec![line_lost(1, Line::Attack)]),
+             refill(&[5]), E::TurnPassed { seat: 0 }],
+        put(1, 1, Line::Defense), &[]);
+    a_card_that_has_not_attacked_moves_back_to_defense ["LC-MOVE-1"] => case(vec![put(0, 0, Line::Attack)],
+        E::CardShifted { seat: 0, card: p(0, 0), to: Line::Defense }, &[]);
+    another_card_attacks_after_the_first ["LC-ATK-5"] => case(
+        vec![put(0, 0, Line::Attack), put(0, 1, Line::Attack), bob(0, Zone::Attack), attack(0, 0), resolved(4, 4, &[], vec![], vec![])],
+        attack(1, 0), &[]);
+    a_strategy_card_does_not_shield_from_a_direct_attack ["LC-DIRECT-1"] => case(
+        vec![put(0, 0, Line::Attack), bob(4, Zone::Strategy)], direct(0), &[]);
+    a_direct_attack_after_an_attack_cleared_the_field ["LC-DIRECT-1", "LC-DIRECT-3"] => case(
+        vec![put(0, 0, Line::Attack), put(0, 1, Line::Attack), bob(0, Zone::Attack), attack(1, 0),
+             resolved(5, 4, &[p(1, 0)], vec![lost(1, 1)], vec![line_lost(1, Line::Attack)])],
+        direct(0), &[]);
+    protection_against_a_direct_attack ["LC-DIRECT-4"] => case(
+        vec![put(0, 0, Line::Attack), direct(0), cm(1, 5, Zone::DrawPile, Zone::Hand)], protect(5), &[]);
+    play_goes_on_above_zero ["LC-END-1"] => case_with(&[("combat_points", "2")],
+        vec![put(0, 1, Line::Attack), bob(0, Zone::Attack), attack(1, 0), resolved(5, 4, &[p(1, 0)], vec![lost(1, 1)], vec![line_lost(1, Line::Attack)])],
+        refill(&[5]), &[]);
+
+    // A Strategy card's effect on both players' points is one event (LC-END-2, LC-OPEN-15).
+    an_effect_takes_both_last_points_at_once_a_draw ["LC-END-2"] => case_with(&[("combat_points", "1")],
+        vec![put_down(0, 4, Line::Strategy), drums_change(&[(0, -1), (1, -1)])],
+        E::GameEnded { reason: EndReason::BothZero, winners: vec![] }, &[]);
+    an_effect_takes_both_last_points_no_winner ["LC-END-2"] => case_with(&[("combat_points", "1")],
+        vec![put_down(0, 4, Line::Strategy), drums_change(&[(0, -1), (1, -1)])],
+        E::GameEnded { reason: EndReason::BothZero, winners: vec![0] }, &["LC-END-2"]);
+    an_effect_after_both_reached_zero_is_after_the_end ["LC-END-1"] => case_with(&[("combat_points", "1")],
+        vec![put_down(0, 4, Line::Strategy), drums_change(&[(0, -1), (1, -1)])],
+        drums_change(&[(1, 1)]), &["LC-END-1"]);
+    an_effect_on_points_needs_the_card_on_the_strategy_line ["LC-STRAT-1"] => case(vec![],
+        drums_change(&[(1, -2)]), &["LC-STRAT-1"]);
+    an_effect_on_points_by_the_waiting_player ["LC-ROUND-2"] => case(vec![bob(4, Zone::Strategy)],
+        E::StrategyPointsChanged { seat: 1, card: p(1, 4), changes: vec![PointsChanged { seat: 0, delta: -2 }] }, &["LC-ROUND-2"]);
     a_deck_too_small_for_the_opening_hand ["LC-REFILL-1"] => Case::setup(config_with(vec![deck()[..3].to_vec(), deck()], &[]), &["LC-REFILL-1"]);
 }
 

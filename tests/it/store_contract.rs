@@ -256,63 +256,51 @@ fn big_log(stream: &str, events: usize) -> (chain::VerifiedLog, usize) {
     (log, limit)
 }
 
-/// Imports `log` through `importer` while another store (another server) reads the stream's
-/// head over and over; returns every head length the reader saw (0 for no stream yet).
-fn heads_seen_during_import(
-    ns: &crate::support::NatsNamespace,
-    importer: NatsStore,
-    log: &chain::VerifiedLog,
-) -> Vec<u64> {
+/// Imports [`big_log`]`(stream, events)`, one message per event, while another store (another
+/// server) reads the stream's head over and over; returns every head length the reader saw (0
+/// for no stream yet), after checking that the stream reads back as the log.
+fn import_watched(stream: &str, events: usize) -> Vec<u64> {
+    let ns = nats_namespace();
+    let (log, limit) = big_log(stream, events);
+    let mut importer = ns.store();
+    importer.limit_import_messages(limit);
     let reader = ns.store();
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let stream = log.header.stream().clone();
-    let (full, until) = (log.head.len, done.clone());
+    let (id, full, until) = (sid(stream), log.head.len, done.clone());
     let watcher = std::thread::spawn(move || {
         let mut seen = Vec::new();
-        while !until.load(std::sync::atomic::Ordering::SeqCst) {
-            match reader.head(&stream) {
+        while !until.load(std::sync::atomic::Ordering::SeqCst) && seen.last() != Some(&full) {
+            match reader.head(&id) {
                 Ok(head) => seen.push(head.len),
                 Err(StoreError::UnknownStream(_)) => seen.push(0),
                 Err(e) => panic!("{e}"),
             }
-            if seen.last() == Some(&full) {
-                break;
-            }
         }
         seen
     });
-    assert_eq!(importer.import(log).unwrap(), Imported::Created);
+    assert_eq!(importer.import(&log).unwrap(), Imported::Created);
     done.store(true, std::sync::atomic::Ordering::SeqCst);
     let mut seen = watcher.join().unwrap();
     seen.dedup();
+    let back = ns.store().export(&sid(stream)).unwrap();
+    assert_eq!((back.head, &back.events), (log.head, &log.events));
     seen
 }
 
 /// An import of 600 messages is one atomic batch: a reader on another server sees no stream,
-/// then all of it, never a part; what it reads is the log, event for event.
+/// then all of it, never a part.
 #[test]
 fn a_large_import_lands_whole_as_one_atomic_batch() {
-    let ns = nats_namespace();
-    let (log, limit) = big_log("whole", 600);
-    let mut importer = ns.store();
-    importer.limit_import_messages(limit);
-    let seen = heads_seen_during_import(&ns, importer, &log);
+    let seen = import_watched("whole", 600);
     assert!(seen.iter().all(|&h| h == 0 || h == 600), "heads seen: {seen:?}");
-    assert_eq!(ns.store().export(&sid("whole")).unwrap().events, log.events);
 }
 
 /// An import over 1,000 messages lands in batches of at most 1,000 (each verified before the
 /// next builds on it): a reader sees only the heads between whole batches.
 #[test]
 fn an_import_over_one_batch_lands_in_whole_batches() {
-    let ns = nats_namespace();
-    let (log, limit) = big_log("batches", 2_300);
-    let mut importer = ns.store();
-    importer.limit_import_messages(limit);
-    let seen = heads_seen_during_import(&ns, importer, &log);
+    let seen = import_watched("batches", 2_300);
     assert!(seen.iter().all(|h| [0, 1_000, 2_000, 2_300].contains(h)), "heads seen: {seen:?}");
-    let back = ns.store().export(&sid("batches")).unwrap();
-    assert_eq!((back.head, back.events), (log.head, log.events));
 }
 
 /// A batch the cluster refuses at its last message leaves nothing of the import visible, and

@@ -364,6 +364,16 @@ impl IdIndex {
     }
 }
 
+/// How long a request to the cluster (a read, an index write's acknowledgement) waits for its
+/// answer. Short, because a request sent to a leader that has just died is never answered: it
+/// fails as unavailable (retry) instead of holding the caller for the 10 s it waited before, so
+/// appends resume soon after the new leader is elected. Answers under load take milliseconds.
+const REQUEST_WAIT: Duration = Duration::from_secs(2);
+
+/// How long an import's batch waits for its commit to be acknowledged: up to 1,000 messages of
+/// up to `max_payload` each are stored and replicated first.
+const BATCH_WAIT: Duration = Duration::from_secs(60);
+
 /// How long [`NatsStore::connect`] keeps retrying a stream setup that timed out.
 const SETUP_PATIENCE: Duration = Duration::from_secs(30);
 
@@ -494,7 +504,7 @@ impl NatsStore {
                     }
                 })
                 .connection_timeout(Duration::from_secs(3))
-                .request_timeout(Some(Duration::from_secs(10)))
+                .request_timeout(Some(REQUEST_WAIT))
                 .connect(servers.as_slice())
                 .await
                 .map_err(|e| StoreError::Unavailable {
@@ -502,7 +512,7 @@ impl NatsStore {
                     reason: format!("cannot connect: {e}"),
                 })?;
             supported(&here, &client.server_info().version)?;
-            let js = jetstream::new(client.clone());
+            let js = jetstream::ContextBuilder::new().timeout(REQUEST_WAIT).build(client.clone());
             // A cluster that has just formed (or is electing its JetStream leader, or is under
             // load) can time out a stream creation it then completes: setting up is idempotent,
             // so retry transient failures for a while rather than refuse to start.
@@ -1275,7 +1285,6 @@ enum BatchFailure {
 /// the commit header, whose acknowledgement names the stream sequence of the batch's last message.
 async fn send_batch(
     client: async_nats::Client,
-    js: jetstream::Context,
     subject: String,
     mut messages: Vec<(async_nats::HeaderMap, bytes::Bytes)>,
 ) -> Result<jetstream::publish::PublishAck, BatchFailure> {
@@ -1303,6 +1312,7 @@ async fn send_batch(
             );
         }
     }
+    let js = jetstream::ContextBuilder::new().timeout(BATCH_WAIT).build(client);
     let publish = jetstream::message::PublishMessage::build().headers(last_headers).payload(last_body);
     let ack = match js.send_publish(subject, publish).await {
         Ok(pending) => pending.await,
@@ -1375,8 +1385,8 @@ impl NatsStore {
                 }
                 messages.push((headers, m.body.clone().into()));
             }
-            let (client, js, subject) = (self.client.clone(), self.js.clone(), self.subject(sid));
-            match self.block(send_batch(client, js, subject, messages))? {
+            let (client, subject) = (self.client.clone(), self.subject(sid));
+            match self.block(send_batch(client, subject, messages))? {
                 Ok(ack) if ack.sequence == last + n && ack.batch_size == Some(n) => return Ok(last + 1),
                 Ok(ack) => {
                     return Err(StoreError::CorruptIndex(format!(

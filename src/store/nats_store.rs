@@ -917,18 +917,7 @@ impl NatsStore {
             // Resends after no acknowledgement, and after no stream answered.
             let (mut resent, mut unheard) = (0, 0);
             loop {
-                let attempt = async {
-                    match js.send_publish(subject.clone(), publish.clone()).await {
-                        Ok(pending) => pending.await,
-                        Err(e) => Err(e),
-                    }
-                };
-                // Each try waits [`ACK_WAIT`], not the client's 5 s: an acknowledgement lost with a
-                // killed leader is asked for again soon after the new one is elected.
-                let ack = tokio::time::timeout(ACK_WAIT, attempt).await.unwrap_or_else(|_| {
-                    Err(jetstream::context::PublishError::new(jetstream::context::PublishErrorKind::TimedOut))
-                });
-                match ack {
+                match publish_once(&js, &subject, &publish).await {
                     Ok(ack) => {
                         // Best effort: watchers also poll, so a lost notice only delays them.
                         let _ = client.publish(notice, len.to_string().into()).await;
@@ -1037,6 +1026,25 @@ const ACK_WAIT: Duration = Duration::from_millis(1_000);
 /// How many times (100 ms apart) a publish no stream answered is sent again: a stream created
 /// on a cluster that has just formed elects its leader within a few seconds.
 const UNHEARD_TRIES: u32 = 50;
+
+/// One try of a publish: sent, and its acknowledgement awaited for [`ACK_WAIT`], not the
+/// client's 5 s, so that an acknowledgement lost with a killed leader is asked for again soon
+/// after the new one is elected.
+async fn publish_once(
+    js: &jetstream::Context,
+    subject: &str,
+    publish: &jetstream::message::PublishMessage,
+) -> Result<jetstream::publish::PublishAck, jetstream::context::PublishError> {
+    let attempt = async {
+        match js.send_publish(subject.to_string(), publish.clone()).await {
+            Ok(pending) => pending.await,
+            Err(e) => Err(e),
+        }
+    };
+    tokio::time::timeout(ACK_WAIT, attempt)
+        .await
+        .unwrap_or_else(|_| Err(jetstream::context::PublishError::new(jetstream::context::PublishErrorKind::TimedOut)))
+}
 
 /// A publish refused because the subject's last message is not the one it was built on:
 /// another writer appended first (10071, 10164), or the leader cannot check yet (10163, as

@@ -207,6 +207,15 @@ pub enum StoreError {
          expected-sequence checks and message-id deduplication that hold across leader changes)"
     )]
     ServerTooOld { location: String, version: String, minimum: String },
+    /// One atomic batch of an import (at most [`nats_store::BATCH_MESSAGES`] messages) was refused
+    /// whole: none of events `from..to` is stored. An import larger than one batch keeps the
+    /// batches before it, a verified prefix that the same import again completes.
+    #[error(
+        "stream {stream}: the cluster refused events {from}..{to}, sent as one atomic batch, so none of them is \
+         stored{}: {reason}",
+        if *from > 0 { " (the events before them are; importing the same log again goes on from there)" } else { "" }
+    )]
+    BatchRefused { stream: String, from: u64, to: u64, reason: String },
 }
 
 /// Persistence of append-only, hash-chained streams.

@@ -26,6 +26,9 @@
 //!   in: a publish left without an acknowledgement (a timeout, a dropped request) is sent again,
 //!   and one that had landed is answered as a duplicate with its first sequence. Past the
 //!   stream's duplicate window, the idempotency ids below settle it.
+//! - **Imports** are published as atomic batches (`allow_atomic` on the stream) of at most
+//!   [`BATCH_MESSAGES`] chunks, each verified before the next builds on it: a reader never sees
+//!   part of a batch (see `publish_batch`).
 //! - **Acknowledgement.** An append returns `Ok` only after JetStream's publish acknowledgement
 //!   from the R3 stream (a quorum has it on disk), then its idempotency ids are indexed and
 //!   the notice published.
@@ -226,6 +229,9 @@ pub struct NatsStore {
     /// sequence of the chunk the append was built on. A retry looks at that chunk's accepted
     /// successor, so it is recognised however many chunks other writers appended since.
     in_doubt: Mutex<HashMap<(String, [u8; 16]), u64>>,
+    /// At most this many bytes per imported message (`None`: as many as the server takes); see
+    /// [`NatsStore::limit_import_messages`].
+    import_bytes: Option<usize>,
 }
 
 impl Drop for NatsStore {
@@ -310,14 +316,9 @@ async fn try_open_bucket(
 /// The idempotency index: the last message on subject `$KV.<bucket>.<key>` of stream
 /// `KV_<bucket>` holds the key's value. That is a KV bucket's layout (earlier builds opened it
 /// as one, and their entries read the same), but with no per-subject limit, which a KV bucket
-/// must have. The limit is the likely way index entries were lost (inferred from the server's
-/// fixes; not reproduced on demand): nats-server 2.9.10 (Debian's) miscounts a subject's
-/// messages under concurrent writes to a stream with a per-subject limit (fixed in 2.9.15,
-/// nats-server#3900) and enforces the limit on those counts when a node recovers after a crash
-/// (#3579), which fits what the fault trials saw: a SIGKILLed replica one entry short of the
-/// other two, at the same last sequence. Without a limit the server runs none of that. An id
-/// is written once, or again with the same value by a retry, so the subject's last message is
-/// the answer and nothing needs removing.
+/// must have: nats-server 2.9 enforced that limit on miscounted subjects when a replica recovered
+/// from a crash, dropping an entry the others kept (#3900, #3579), and an id is written once (or
+/// again with the same value by a retry), so the subject's last message is the answer anyway.
 #[derive(Clone)]
 struct IdIndex {
     js: jetstream::Context,
@@ -363,6 +364,16 @@ impl IdIndex {
     }
 }
 
+/// How long a request to the cluster (a read, an index write's acknowledgement) waits for its
+/// answer. Short, because a request sent to a leader that has just died is never answered: it
+/// fails as unavailable (retry) instead of holding the caller for the 10 s it waited before, so
+/// appends resume soon after the new leader is elected. Answers under load take milliseconds.
+const REQUEST_WAIT: Duration = Duration::from_secs(2);
+
+/// How long an import's batch waits for its commit to be acknowledged: up to 1,000 messages of
+/// up to `max_payload` each are stored and replicated first.
+const BATCH_WAIT: Duration = Duration::from_secs(60);
+
 /// How long [`NatsStore::connect`] keeps retrying a stream setup that timed out.
 const SETUP_PATIENCE: Duration = Duration::from_secs(30);
 
@@ -379,14 +390,24 @@ async fn set_up(
             num_replicas: replicas,
             storage: stream::StorageType::File,
             allow_direct: true,
+            allow_atomic_publish: true,
             ..Default::default()
         })
         .await?;
-    // A stream an earlier build created has no direct gets: allow them. This build reads from
-    // the leader only, but servers of the build before it (its race check) read through direct
-    // gets, and may share the cluster while an upgrade rolls. Should the server refuse, they
-    // read from the leader.
-    let events = reconfigured(js, events, |c| !c.allow_direct, |c| c.allow_direct = true).await?;
+    // A stream an earlier build created may have no direct gets (servers of older builds read
+    // through them while an upgrade rolls) and has no atomic batches (an import needs them: see
+    // `publish_batch`): allow both, a configuration change only. Should the server refuse, the
+    // stream works as before and an import says why it cannot land.
+    let events = reconfigured(
+        js,
+        events,
+        |c| !c.allow_direct || !c.allow_atomic_publish,
+        |c| {
+            c.allow_direct = true;
+            c.allow_atomic_publish = true;
+        },
+    )
+    .await?;
     Ok((events, IdIndex::open(js, &format!("KIFU_{ns}_IDEM"), replicas).await?))
 }
 
@@ -483,7 +504,7 @@ impl NatsStore {
                     }
                 })
                 .connection_timeout(Duration::from_secs(3))
-                .request_timeout(Some(Duration::from_secs(10)))
+                .request_timeout(Some(REQUEST_WAIT))
                 .connect(servers.as_slice())
                 .await
                 .map_err(|e| StoreError::Unavailable {
@@ -491,7 +512,7 @@ impl NatsStore {
                     reason: format!("cannot connect: {e}"),
                 })?;
             supported(&here, &client.server_info().version)?;
-            let js = jetstream::new(client.clone());
+            let js = jetstream::ContextBuilder::new().timeout(REQUEST_WAIT).build(client.clone());
             // A cluster that has just formed (or is electing its JetStream leader, or is under
             // load) can time out a stream creation it then completes: setting up is idempotent,
             // so retry transient failures for a while rather than refuse to start.
@@ -528,6 +549,7 @@ impl NatsStore {
             headers: Mutex::new(HashMap::new()),
             chunk_ids: Mutex::new(HashMap::new()),
             in_doubt: Mutex::new(HashMap::new()),
+            import_bytes: None,
         })
     }
 
@@ -895,11 +917,7 @@ impl NatsStore {
             // Resends after no acknowledgement, and after no stream answered.
             let (mut resent, mut unheard) = (0, 0);
             loop {
-                let ack = match js.send_publish(subject.clone(), publish.clone()).await {
-                    Ok(pending) => pending.await,
-                    Err(e) => Err(e),
-                };
-                match ack {
+                match publish_once(&js, &subject, &publish).await {
                     Ok(ack) => {
                         // Best effort: watchers also poll, so a lost notice only delays them.
                         let _ = client.publish(notice, len.to_string().into()).await;
@@ -998,11 +1016,35 @@ struct Dropped;
 /// How many times one append's message is published when no acknowledgement comes back (a
 /// timeout, a dropped request): the same message again is answered as a duplicate if the first
 /// landed, so only the last try's silence reaches the caller.
-const PUBLISH_TRIES: u32 = 3;
+const PUBLISH_TRIES: u32 = 10;
+
+/// How long one try of a publish waits for its acknowledgement (an R3 append is acknowledged in
+/// milliseconds; under 64 writers on 2 cores its p99 stays well below this). Ten tries keep the
+/// whole wait near the 10 s it was, in shorter steps.
+const ACK_WAIT: Duration = Duration::from_millis(1_000);
 
 /// How many times (100 ms apart) a publish no stream answered is sent again: a stream created
 /// on a cluster that has just formed elects its leader within a few seconds.
 const UNHEARD_TRIES: u32 = 50;
+
+/// One try of a publish: sent, and its acknowledgement awaited for [`ACK_WAIT`], not the
+/// client's 5 s, so that an acknowledgement lost with a killed leader is asked for again soon
+/// after the new one is elected.
+async fn publish_once(
+    js: &jetstream::Context,
+    subject: &str,
+    publish: &jetstream::message::PublishMessage,
+) -> Result<jetstream::publish::PublishAck, jetstream::context::PublishError> {
+    let attempt = async {
+        match js.send_publish(subject.to_string(), publish.clone()).await {
+            Ok(pending) => pending.await,
+            Err(e) => Err(e),
+        }
+    };
+    tokio::time::timeout(ACK_WAIT, attempt)
+        .await
+        .unwrap_or_else(|_| Err(jetstream::context::PublishError::new(jetstream::context::PublishErrorKind::TimedOut)))
+}
 
 /// A publish refused because the subject's last message is not the one it was built on:
 /// another writer appended first (10071, 10164), or the leader cannot check yet (10163, as
@@ -1171,6 +1213,231 @@ impl NatsStore {
     }
 }
 
+/// At most this many messages in one atomic batch: the server's limit (`max_msgs` in its
+/// `jetstream.limits.batch`, 1,000 unless configured).
+pub const BATCH_MESSAGES: usize = 1_000;
+
+const H_BATCH_ID: &str = "Nats-Batch-Id";
+const H_BATCH_SEQ: &str = "Nats-Batch-Sequence";
+const H_BATCH_COMMIT: &str = "Nats-Batch-Commit";
+
+/// How often an import's batch is sent again because other streams of the namespace were
+/// appended to meanwhile (its first message expects the stream's last sequence; see `publish_batch`).
+const IMPORT_TRIES: usize = 20;
+
+/// One message of an import: the frames of events `first..upto` (and, first of all in a new
+/// stream, the header's), its message id and the idempotency ids to index once it lands.
+struct Packed {
+    first: u64,
+    upto: u64,
+    header: bool,
+    body: Vec<u8>,
+    id: String,
+    ids: Vec<(u64, [u8; 16])>,
+}
+
+/// The hash `log` ends in after its first `upto` events.
+fn log_hash(log: &VerifiedLog, upto: u64) -> Result<Hash32, StoreError> {
+    let sid = log.header.stream().as_str();
+    match upto.checked_sub(1) {
+        None => Ok(chain::header_hash(&log.header_bytes)),
+        Some(last) => stored_hash(sid, last, log.events.get(last as usize).map_or(&[][..], |e| &e[..])),
+    }
+}
+
+/// Packs `log`'s events from `from` on into messages of at most `limit` bytes (a larger event
+/// alone), as many events per message as fit; the first carries the header when `header`.
+fn pack(log: &VerifiedLog, from: u64, header: bool, limit: usize) -> Result<Vec<Packed>, StoreError> {
+    let mut out = Vec::new();
+    let mut next = Packed { first: from, upto: from, header, body: Vec::new(), id: String::new(), ids: Vec::new() };
+    if header {
+        push_frame(&mut next.body, &log.header_bytes)?;
+    }
+    for (seq, stored) in log.events.iter().enumerate().skip(from as usize) {
+        let seq = seq as u64;
+        if !next.body.is_empty() && next.body.len() + 4 + stored.len() > limit {
+            let fresh =
+                Packed { first: seq, upto: seq, header: false, body: Vec::new(), id: String::new(), ids: Vec::new() };
+            out.push(std::mem::replace(&mut next, fresh));
+        }
+        push_frame(&mut next.body, stored)?;
+        next.upto = seq + 1;
+        if let Ok((env, _)) = chain::open_event(stored) {
+            if let Some(id) = env.v1().idempotency {
+                next.ids.push((seq, id.0));
+            }
+        }
+    }
+    if !next.body.is_empty() {
+        out.push(next);
+    }
+    for m in &mut out {
+        // The same id an append of these events would carry: the hash its last event ends in.
+        m.id = log_hash(log, m.upto)?.to_hex();
+    }
+    Ok(out)
+}
+
+/// Why an atomic batch did not land.
+enum BatchFailure {
+    /// The stream's last sequence was not the one the batch expected: another append came first.
+    Overtaken,
+    /// No acknowledgement of the commit: it may have landed.
+    Silent(String),
+    /// The cluster refused it (nothing of it is stored), for this reason.
+    Refused(String),
+}
+
+/// Sends `messages` to `subject` as one atomic batch: the first as a request (the server answers
+/// it empty once the batch is started, or with why not), the rest without waiting, the last with
+/// the commit header, whose acknowledgement names the stream sequence of the batch's last message.
+async fn send_batch(
+    client: async_nats::Client,
+    subject: String,
+    mut messages: Vec<(async_nats::HeaderMap, bytes::Bytes)>,
+) -> Result<jetstream::publish::PublishAck, BatchFailure> {
+    let refused = |e: &dyn std::fmt::Display| BatchFailure::Refused(e.to_string());
+    let Some((last_headers, last_body)) = messages.pop() else { return Err(refused(&"an empty batch")) };
+    for (i, (headers, body)) in messages.into_iter().enumerate() {
+        if i > 0 {
+            client.publish_with_headers(subject.clone(), headers, body).await.map_err(|e| refused(&e))?;
+            continue;
+        }
+        // Nobody answered the start (a leader election): the batch is not started; send it again.
+        let reply = client.request_with_headers(subject.clone(), headers, body).await.map_err(|e| {
+            use async_nats::RequestErrorKind as K;
+            match e.kind() {
+                K::TimedOut | K::NoResponders => BatchFailure::Silent(e.to_string()),
+                _ => refused(&e),
+            }
+        })?;
+        if !reply.payload.is_empty() {
+            return Err(
+                match serde_json::from_slice::<jetstream::response::Response<serde_json::Value>>(&reply.payload) {
+                    Ok(jetstream::response::Response::Err { error }) => refused(&error),
+                    _ => refused(&String::from_utf8_lossy(&reply.payload)),
+                },
+            );
+        }
+    }
+    let js = jetstream::ContextBuilder::new().timeout(BATCH_WAIT).build(client);
+    let publish = jetstream::message::PublishMessage::build().headers(last_headers).payload(last_body);
+    let ack = match js.send_publish(subject, publish).await {
+        Ok(pending) => pending.await,
+        Err(e) => Err(e),
+    };
+    ack.map_err(|e| match () {
+        _ if another_was_first(&e) => BatchFailure::Overtaken,
+        _ if ambiguous(&e) || e.kind() == jetstream::context::PublishErrorKind::StreamNotFound => {
+            BatchFailure::Silent(e.to_string())
+        }
+        _ => refused(&e),
+    })
+}
+
+impl NatsStore {
+    /// The largest message an import packs: the server's limit less room for headers.
+    fn import_limit(&self) -> usize {
+        self.import_bytes.unwrap_or(self.max_payload.saturating_sub(SLACK)).min(self.max_payload.saturating_sub(SLACK))
+    }
+
+    /// Makes imports pack at most `bytes` per message, so that a test spans many messages and
+    /// batches with a small log (never more than the server takes).
+    #[doc(hidden)]
+    pub fn limit_import_messages(&mut self, bytes: usize) {
+        self.import_bytes = Some(bytes);
+    }
+
+    /// The JetStream sequence of the namespace stream's last message (from its leader).
+    fn stream_last(&self) -> Result<u64, StoreError> {
+        let events = self.events.clone();
+        let info = self.block(async move { events.get_info().await })?;
+        Ok(info.map_err(|e| self.lost("cannot read the stream's state", e))?.state.last_sequence)
+    }
+
+    /// Publishes `batch` (at most [`BATCH_MESSAGES`] of `sid`'s messages, in order) as one atomic
+    /// batch built on the chunk at JetStream sequence `prev` (`subject_last`: the subject's last
+    /// message); returns the JetStream sequence of its first message. A chunk's `Kifu-Prev` is an
+    /// absolute sequence, so the batch's first message expects the stream's last sequence: the
+    /// batch then lands right after it, contiguous, and each message's predecessor is known
+    /// before it is sent. Another stream's append in between refuses it whole, and it is sent
+    /// again on the new last sequence.
+    fn publish_batch(&self, sid: &str, batch: &[Packed], (prev, subject_last): (u64, u64)) -> Result<u64, StoreError> {
+        let (from, to) = (batch.first().map_or(0, |m| m.first), batch.last().map_or(0, |m| m.upto));
+        let n = batch.len() as u64;
+        let refused = |reason: String| StoreError::BatchRefused { stream: sid.to_string(), from, to, reason };
+        let mut why = String::new();
+        for _ in 0..IMPORT_TRIES {
+            let last = self.stream_last()?;
+            let batch_id = self.client.new_inbox().rsplit('.').next().unwrap_or_default().to_string();
+            let mut messages = Vec::with_capacity(batch.len());
+            for (i, m) in batch.iter().enumerate() {
+                let mut headers = async_nats::HeaderMap::new();
+                headers.insert(H_FIRST, m.first.to_string().as_str());
+                headers.insert(H_PREV, if i == 0 { prev } else { last + i as u64 }.to_string().as_str());
+                if m.header {
+                    headers.insert(H_HEADER, "1");
+                }
+                headers.insert(async_nats::header::NATS_MESSAGE_ID, m.id.as_str());
+                headers.insert(H_BATCH_ID, batch_id.as_str());
+                headers.insert(H_BATCH_SEQ, (i + 1).to_string().as_str());
+                if i == 0 {
+                    headers.insert(async_nats::header::NATS_EXPECTED_LAST_SEQUENCE, last.to_string().as_str());
+                    headers.insert(
+                        async_nats::header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE,
+                        subject_last.to_string().as_str(),
+                    );
+                }
+                if i + 1 == batch.len() {
+                    headers.insert(H_BATCH_COMMIT, "1");
+                }
+                messages.push((headers, m.body.clone().into()));
+            }
+            let (client, subject) = (self.client.clone(), self.subject(sid));
+            match self.block(send_batch(client, subject, messages))? {
+                Ok(ack) if ack.sequence == last + n && ack.batch_size == Some(n) => return Ok(last + 1),
+                Ok(ack) => {
+                    return Err(StoreError::CorruptIndex(format!(
+                        "stream {sid}: a batch of {n} messages expected after {last} was acknowledged at {} ({:?} messages)",
+                        ack.sequence, ack.batch_size
+                    )))
+                }
+                Err(BatchFailure::Refused(reason)) => return Err(refused(reason)),
+                Err(failure) => {
+                    let silent = matches!(failure, BatchFailure::Silent(_));
+                    why = match failure {
+                        BatchFailure::Silent(e) => format!("no answer ({e})"),
+                        _ => "other streams kept being appended to".to_string(),
+                    };
+                    // It may have landed after all (an acknowledgement lost): the stream says.
+                    let want = batch.last().map(|m| m.id.as_str());
+                    match self.load_tip(sid)? {
+                        Some(tip) if tip.js_seq != prev && Some(tip.head.hash.to_hex().as_str()) == want => {
+                            return Ok(tip.js_seq + 1 - n)
+                        }
+                        Some(tip) if tip.js_seq != prev => {
+                            return Err(StoreError::StreamExists {
+                                stream: sid.to_string(),
+                                events: tip.head.len,
+                                head: tip.head.hash.to_hex(),
+                            })
+                        }
+                        // Not landed. Unanswered: give an election a moment to end.
+                        _ if silent => std::thread::sleep(Duration::from_millis(100)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Err(StoreError::Unavailable {
+            location: self.location.clone(),
+            reason: format!(
+                "importing {sid}: {why} ({IMPORT_TRIES} tries; nothing of events {from}..{to} is stored); retry"
+            ),
+        })
+    }
+}
+
 impl Store for NatsStore {
     fn append(&self, req: AppendRequest) -> Result<Appended, StoreError> {
         let sid = req.stream.as_str();
@@ -1250,58 +1517,48 @@ impl Store for NatsStore {
         let lock = self.tip_lock(sid);
         let mut cached = lock.lock().unwrap_or_else(|p| p.into_inner());
         *cached = self.load_tip(sid)?;
-        if let Some(tip) = *cached {
-            let same_header = self.header(log.header.stream()).is_ok_and(|(h, _)| h == log.header_bytes);
-            if tip.head == log.head && same_header {
-                return Ok(Imported::AlreadyPresent);
-            }
-            return Err(StoreError::StreamExists {
-                stream: sid.to_string(),
-                events: tip.head.len,
-                head: tip.head.hash.to_hex(),
-            });
-        }
-        // As many events per message as fit: a log larger than one message lands in several,
-        // each built on the last (an interrupted import leaves a verified prefix).
-        let limit = self.max_payload.saturating_sub(SLACK);
-        let mut body = Vec::new();
-        push_frame(&mut body, &log.header_bytes)?;
-        let (mut first, mut prev, mut header) = (0u64, 0u64, true);
-        let mut ids = Vec::new();
-        // The hash the log ends in after `upto` events (the chunk's message id).
-        let hash_at = |upto: u64| match upto.checked_sub(1) {
-            None => Ok(chain::header_hash(&log.header_bytes)),
-            Some(last) => stored_hash(sid, last, log.events.get(last as usize).map_or(&[][..], |e| &e[..])),
-        };
-        let mut flush = |body: &mut Vec<u8>,
-                         upto: u64,
-                         header: &mut bool,
-                         first: &mut u64,
-                         ids: &mut Vec<(u64, [u8; 16])>| {
-            let js = self
-                .publish(sid, *first, (prev, prev), *header, (upto, hash_at(upto)?), std::mem::take(body))?
-                .ok_or_else(|| StoreError::StreamExists { stream: sid.to_string(), events: 0, head: String::new() })?;
-            self.remember_start(sid, *first, js);
-            self.index(sid, std::mem::take(ids))?;
-            prev = js;
-            *header = false;
-            *first = upto;
-            Ok::<_, StoreError>(js)
-        };
-        for (seq, stored) in log.events.iter().enumerate() {
-            let seq = seq as u64;
-            if !body.is_empty() && body.len() + 4 + stored.len() > limit {
-                flush(&mut body, seq, &mut header, &mut first, &mut ids)?;
-            }
-            push_frame(&mut body, stored)?;
-            if let Ok((env, _)) = chain::open_event(stored) {
-                if let Some(id) = env.v1().idempotency {
-                    ids.push((seq, id.0));
+        let from = match *cached {
+            None => 0,
+            Some(tip) => {
+                let same_header = self.header(log.header.stream()).is_ok_and(|(h, _)| h == log.header_bytes);
+                if tip.head == log.head && same_header {
+                    return Ok(Imported::AlreadyPresent);
                 }
+                // An import cut off between two of its batches left a verified prefix of this
+                // very log: the same import again goes on from there.
+                let prefix =
+                    same_header && tip.head.len < log.head.len && log_hash(log, tip.head.len)? == tip.head.hash;
+                if !prefix {
+                    return Err(StoreError::StreamExists {
+                        stream: sid.to_string(),
+                        events: tip.head.len,
+                        head: tip.head.hash.to_hex(),
+                    });
+                }
+                tip.head.len
             }
+        };
+        let messages = pack(log, from, cached.is_none(), self.import_limit())?;
+        for batch in messages.chunks(BATCH_MESSAGES) {
+            let built_on = cached.map_or((0, 0), |t| (t.js_seq, t.subject_last));
+            let first_js = self.publish_batch(sid, batch, built_on)?;
+            // Verified before the next batch builds on it: the stream ends exactly where the log
+            // does after this batch, in the batch's last message (read from the leader).
+            let upto = batch.last().map_or(from, |m| m.upto);
+            let want = Head { len: upto, hash: log_hash(log, upto)? };
+            let last_js = first_js + batch.len() as u64 - 1;
+            let tip = self.load_tip(sid)?;
+            if tip.map(|t| (t.head, t.js_seq)) != Some((want, last_js)) {
+                return Err(StoreError::CorruptIndex(format!(
+                    "stream {sid}: after importing events up to {upto} the stream does not end in them"
+                )));
+            }
+            for (i, m) in batch.iter().enumerate() {
+                self.remember_start(sid, m.first, first_js + i as u64);
+            }
+            self.index(sid, batch.iter().flat_map(|m| m.ids.iter().copied()).collect())?;
+            *cached = tip;
         }
-        let js = flush(&mut body, log.head.len, &mut header, &mut first, &mut ids)?;
-        *cached = Some(Tip { head: log.head, js_seq: js, subject_last: js });
         Ok(Imported::Created)
     }
 

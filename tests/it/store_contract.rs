@@ -242,6 +242,92 @@ fn import_and_export_round_trip_between_backends() {
     assert!(matches!(err, StoreError::StreamExists { events: 302, .. }), "{err}");
 }
 
+/// A log of `events` events of 400 bytes each on `stream` (from sled), and the largest message
+/// size that holds one event but never two: an import of it then sends one message per event
+/// (the first with the header).
+fn big_log(stream: &str, events: usize) -> (chain::VerifiedLog, usize) {
+    let sled = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
+    let evs: Vec<NewEvent> = (0..events).map(|i| ev(&format!("{i:0>400}"))).collect();
+    sled.append(req(stream, ExpectedVersion::NoStream, evs)).unwrap();
+    let log = sled.export(&sid(stream)).unwrap();
+    let widest = log.events.iter().map(|e| e.len()).max().unwrap();
+    let limit = log.header_bytes.len() + 4 + widest + 4;
+    assert!(2 * (log.events.iter().map(|e| e.len()).min().unwrap() + 4) > limit, "one event per message");
+    (log, limit)
+}
+
+/// Imports [`big_log`]`(stream, events)`, one message per event, while another store (another
+/// server) reads the stream's head over and over; returns every head length the reader saw (0
+/// for no stream yet), after checking that the stream reads back as the log.
+fn import_watched(stream: &str, events: usize) -> Vec<u64> {
+    let ns = nats_namespace();
+    let (log, limit) = big_log(stream, events);
+    let mut importer = ns.store();
+    importer.limit_import_messages(limit);
+    let reader = ns.store();
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (id, full, until) = (sid(stream), log.head.len, done.clone());
+    let watcher = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        while !until.load(std::sync::atomic::Ordering::SeqCst) && seen.last() != Some(&full) {
+            match reader.head(&id) {
+                Ok(head) => seen.push(head.len),
+                Err(StoreError::UnknownStream(_)) => seen.push(0),
+                Err(e) => panic!("{e}"),
+            }
+        }
+        seen
+    });
+    assert_eq!(importer.import(&log).unwrap(), Imported::Created);
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut seen = watcher.join().unwrap();
+    seen.dedup();
+    let back = ns.store().export(&sid(stream)).unwrap();
+    assert_eq!((back.head, &back.events), (log.head, &log.events));
+    seen
+}
+
+/// An import of 600 messages is one atomic batch: a reader on another server sees no stream,
+/// then all of it, never a part.
+#[test]
+fn a_large_import_lands_whole_as_one_atomic_batch() {
+    let seen = import_watched("whole", 600);
+    assert!(seen.iter().all(|&h| h == 0 || h == 600), "heads seen: {seen:?}");
+}
+
+/// An import over 1,000 messages lands in batches of at most 1,000 (each verified before the
+/// next builds on it): a reader sees only the heads between whole batches.
+#[test]
+fn an_import_over_one_batch_lands_in_whole_batches() {
+    let seen = import_watched("batches", 2_300);
+    assert!(seen.iter().all(|h| [0, 1_000, 2_000, 2_300].contains(h)), "heads seen: {seen:?}");
+}
+
+/// A batch the cluster refuses at its last message leaves nothing of the import visible, and
+/// the error says so. The refusal: a message already in the stream (another subject) carries the
+/// message id of the batch's last message (the hash the log ends in).
+#[test]
+fn an_import_batch_refused_at_its_end_stores_nothing_of_it() {
+    use async_nats::jetstream;
+    let ns = nats_namespace();
+    let (log, limit) = big_log("refused", 50);
+    let mut importer = ns.store();
+    importer.limit_import_messages(limit);
+    let (servers, subject, id) =
+        (ns.url.servers.clone(), format!("{}.ev.decoy", ns.url.namespace), log.head.hash.to_hex());
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async move {
+        let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+        let decoy = jetstream::message::PublishMessage::build().message_id(id).payload("decoy".into());
+        js.send_publish(subject, decoy).await.unwrap().await.unwrap();
+    });
+    let err = importer.import(&log).unwrap_err();
+    assert!(matches!(err, StoreError::BatchRefused { from: 0, to: 50, .. }), "{err}");
+    assert!(err.to_string().contains("none of them is stored"), "{err}");
+    let head = ns.store().head(&sid("refused"));
+    assert!(matches!(head, Err(StoreError::UnknownStream(_))), "{head:?}");
+}
+
 /// Two stores over one namespace stand for two kifu servers on one cluster: appends with
 /// expected versions from both never fork the stream, each sees the other's appends, and a
 /// watch on one wakes for an append through the other.
@@ -342,10 +428,11 @@ fn racing_appends_with_one_expected_length_land_exactly_once() {
     assert_eq!(messages, rounds + 1, "messages in the events stream");
 }
 
-/// A namespace whose events stream an earlier build created (without direct gets) opens,
-/// gains direct gets (the race check reads from any replica), and keeps its chain.
+/// A namespace whose events stream an earlier build created (without direct gets or atomic
+/// batches) opens, gains both (a configuration change: nothing is lost), keeps its chain, and
+/// takes an import as an atomic batch.
 #[test]
-fn a_stream_an_earlier_build_created_gains_direct_gets() {
+fn a_stream_an_earlier_build_created_gains_direct_gets_and_atomic_batches() {
     use async_nats::jetstream::{self, stream};
     let ns = nats_namespace();
     let (servers, name, subjects, replicas) = (
@@ -355,11 +442,12 @@ fn a_stream_an_earlier_build_created_gains_direct_gets() {
         ns.url.replicas,
     );
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let allows_direct = || {
+    let allows = || {
         let (servers, name) = (servers.clone(), name.clone());
         rt.block_on(async move {
             let js = jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
-            js.get_stream(&name).await.unwrap().cached_info().config.allow_direct
+            let config = js.get_stream(&name).await.unwrap().cached_info().config.clone();
+            (config.allow_direct, config.allow_atomic_publish)
         })
     };
     rt.block_on(async {
@@ -373,9 +461,9 @@ fn a_stream_an_earlier_build_created_gains_direct_gets() {
         };
         js.create_stream(config).await.unwrap();
     });
-    assert!(!allows_direct(), "the earlier build's stream, as it made it");
+    assert_eq!(allows(), (false, false), "the earlier build's stream, as it made it");
     let (one, two) = (ns.store(), ns.store());
-    assert!(allows_direct(), "opening it allowed direct gets");
+    assert_eq!(allows(), (true, true), "opening it allowed direct gets and atomic batches");
     one.append(req("old", ExpectedVersion::NoStream, vec![ev("a")])).unwrap();
     two.append(req("old", ExpectedVersion::Exact(1), vec![ev("b")])).unwrap();
     // `one`'s cached tip is stale: its publish loses to `two`'s chunk and is judged again.
@@ -383,6 +471,11 @@ fn a_stream_an_earlier_build_created_gains_direct_gets() {
     assert!(matches!(stale, Err(StoreError::WrongExpectedVersion { .. })), "{stale:?}");
     one.append(req("old", ExpectedVersion::Exact(2), vec![ev("c")])).unwrap();
     assert_eq!(payloads(&two, "old"), ["a", "b", "c"]);
+    let (log, limit) = big_log("imported", 40);
+    let mut three = ns.store();
+    three.limit_import_messages(limit);
+    assert_eq!(three.import(&log).unwrap(), Imported::Created);
+    assert_eq!(two.export(&sid("imported")).unwrap().events, log.events);
 }
 
 /// The idempotency index an earlier build created as a KV bucket (one message per subject) loses

@@ -4,7 +4,7 @@
 //! `tools/nats-cluster` in its own directory and ports), two `kifu debug cluster-writer` processes
 //! appending to the same streams with idempotency ids and retries (through two `kifu serve`
 //! processes over the cluster, or to the store directly), SIGKILLs of NATS nodes (and of the
-//! stream's leader) while they append, then the counts: acknowledged events lost, forks, chains
+//! stream's leader) and stream-leader step-downs while they append, then the counts: acknowledged events lost, forks, chains
 //! that fail to verify, events recorded twice.
 
 // Each includer uses a different part of this file.
@@ -107,6 +107,31 @@ impl Cluster {
             std::thread::sleep(Duration::from_millis(10));
         }
         Ok(())
+    }
+
+    /// Asks JetStream stream `name`'s leader to step down (`$JS.API.STREAM.LEADER.STEPDOWN`),
+    /// so that another replica is elected, as in a rolling restart; retried for a while when
+    /// the stream has no leader to ask (an election after a restart).
+    pub fn step_down(&self, name: &str) -> Result<(), String> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+        let nodes: Vec<String> = NODES.iter().map(|&n| self.node_url(n)).collect();
+        let subject = format!("$JS.API.STREAM.LEADER.STEPDOWN.{name}");
+        rt.block_on(async move {
+            let client = async_nats::connect(nodes.as_slice()).await.map_err(|e| format!("cannot connect: {e}"))?;
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                let answer = client.request(subject.clone(), "".into()).await.map_err(|e| e.to_string());
+                let answer = answer
+                    .and_then(|m| serde_json::from_slice::<serde_json::Value>(&m.payload).map_err(|e| e.to_string()));
+                match answer {
+                    Ok(v) if v["success"] == true => return Ok(()),
+                    other if Instant::now() > deadline => {
+                        return Err(format!("stream {name} did not step down within 30 s: {other:?}"))
+                    }
+                    _ => tokio::time::sleep(Duration::from_millis(200)).await,
+                }
+            }
+        })
     }
 
     /// Node `n`'s client URL alone.
@@ -213,6 +238,8 @@ pub struct Plan {
     pub kills: usize,
     /// One more trial that kills the leader of the events' stream.
     pub leader_kill: bool,
+    /// Leader step-downs (after the kills), each of the events' stream and the index in turn.
+    pub step_downs: usize,
     pub streams: usize,
     /// Writer processes (the clients); every one appends to every stream.
     pub writers: usize,
@@ -236,6 +263,7 @@ pub struct Plan {
 pub struct Counts {
     pub kills: u64,
     pub leader_kills: u64,
+    pub step_downs: u64,
     pub acked: u64,
     /// Acknowledgements of a retry the store recognised (the first attempt had landed).
     pub acked_as_retry: u64,
@@ -281,6 +309,7 @@ impl Counts {
     pub fn add(&mut self, o: &Counts) {
         self.kills += o.kills;
         self.leader_kills += o.leader_kills;
+        self.step_downs += o.step_downs;
         self.acked += o.acked;
         self.acked_as_retry += o.acked_as_retry;
         self.retries += o.retries;
@@ -409,6 +438,15 @@ pub fn run(kifu: &Path, cluster: &Cluster, data: &Path, plan: &Plan) -> Result<C
             counts.kills += 1;
             std::thread::sleep(plan.down);
             cluster.restart()?;
+        }
+        for k in 0..plan.step_downs {
+            std::thread::sleep(plan.up);
+            let name = match k % 2 {
+                0 => events_stream(&plan.namespace),
+                _ => format!("KV_KIFU_{}_IDEM", plan.namespace),
+            };
+            cluster.step_down(&name)?;
+            counts.step_downs += 1;
         }
         if plan.leader_kill {
             std::thread::sleep(plan.up);

@@ -2,8 +2,9 @@
 //! `cluster_trial.rs`, which `tests/it/cluster_faults.rs` runs smaller). A 3-node cluster of its
 //! own under target/cluster-trials, two writer processes appending to 50 streams with idempotency
 //! ids and retries through two `kifu serve` processes over the cluster (`--servers 0`: to the
-//! store directly), `--kills N` SIGKILLs of a node (nodes in turn, each restarted), then one of
-//! the events' stream leader; prints one table and exits non-zero if a bad count is not 0.
+//! store directly), `--kills N` SIGKILLs of a node (nodes in turn, each restarted), `--step-downs N`
+//! stream-leader step-downs, then a SIGKILL of the events' stream leader; prints one table and
+//! exits non-zero if a bad count is not 0.
 
 mod cluster_trial;
 mod crash_trial;
@@ -41,6 +42,9 @@ struct Args {
     /// Milliseconds a killed node stays down.
     #[arg(long, default_value_t = 2000)]
     down_ms: u64,
+    /// Stream-leader step-downs after the kills (the events' stream and the index in turn).
+    #[arg(long, default_value_t = 5)]
+    step_downs: usize,
     /// No leader trial.
     #[arg(long)]
     no_leader: bool,
@@ -67,6 +71,7 @@ fn main() -> Result<()> {
     let plan = Plan {
         kills: args.kills,
         leader_kill: !args.no_leader,
+        step_downs: args.step_downs,
         streams: args.streams,
         writers: args.writers,
         threads: args.threads,
@@ -107,6 +112,7 @@ fn print_table(args: &Args, plan: &Plan, url: &str, c: &Counts, took: Duration) 
         ("kifu servers the writers append through (0: to the store)".to_string(), plan.servers.to_string(), ""),
         (format!("node kills (SIGKILL, down {} ms, then restarted)", args.down_ms), c.kills.to_string(), ""),
         ("stream-leader kills".into(), c.leader_kills.to_string(), ""),
+        ("stream-leader step-downs (events' stream and index in turn)".into(), c.step_downs.to_string(), ""),
         ("acknowledged appends".into(), c.acked.to_string(), ""),
         ("  of which retries recognised (the first attempt had landed)".into(), c.acked_as_retry.to_string(), ""),
         ("retries made (same idempotency id)".into(), c.retries.to_string(), ""),

@@ -183,19 +183,12 @@ fn two_waiting() -> Vec<E> {
 /// As [`two_waiting`], but #2 (last in, first out) already performed and done; #1 still waits.
 /// Priority came back to Alice, who passed again: Bob holds it.
 fn top_resolved() -> Vec<E> {
-    with(
-        t1(),
-        vec![
-            declare(0, "A2", 0, "B3"),
-            declare(1, "B1", 0, "B3"),
-            pass(0),
-            pass(1),
-            perform(2),
-            pay(2, "B1", 0),
-            effect(2, "B3"),
-            pass(0),
-        ],
-    )
+    with(two_waiting(), with(mend_resolved(), vec![pass(0)]))
+}
+
+/// Bob's mend #2 on B3, on top of the stack, performed and resolved once both passed after Alice.
+fn mend_resolved() -> Vec<E> {
+    vec![pass(1), perform(2), pay(2, "B1", 0), effect(2, "B3")]
 }
 
 fn lives(piece: &str, delta: i8) -> E {
@@ -224,19 +217,8 @@ fn fb_interrupted() -> Vec<E> {
 
 /// The seed's example (BRK-INT-5): a finishing blow of 2 on B3 at 2 lives; Bob heals B3 by 1 first.
 fn fb_healed() -> Vec<E> {
-    with(
-        t1(),
-        vec![
-            lives("B3", -3),
-            declare(0, "A1", 0, "B3"),
-            declare(1, "B1", 0, "B3"),
-            pass(0),
-            pass(1),
-            perform(2),
-            pay(2, "B1", 0),
-            effect(2, "B3"),
-        ],
-    )
+    let given = vec![lives("B3", -3), declare(0, "A1", 0, "B3"), declare(1, "B1", 0, "B3"), pass(0)];
+    with(with(t1(), given), mend_resolved())
 }
 
 /// Alice's net shot (only on [flying]) on Bob's hidden B6, which is no flyer; B6 revealed.

@@ -20,7 +20,10 @@ static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
 /// Vanguard's released rules versions, as Naruto's.
 static VANGUARD: Versions = Versions { ruleset: "vanguard", released: &[&VANGUARD_V1, &VANGUARD_V2] };
 static LC: GameDriver<lc::Lc> = GameDriver::new();
-static BRK: GameDriver<brk::Brk> = GameDriver::new();
+static BRK_V1: GameDriver<brk::Brk> = GameDriver::new();
+static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();
+/// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches.
+static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2] };
 static FATE: GameDriver<fate::Fate> = GameDriver::new();
 
 /// Every game this build can record, by ruleset name: each creates games under its newest rules
@@ -40,6 +43,7 @@ pub fn released(ruleset: &str, version: u32) -> Option<&'static dyn Driver> {
     match ruleset {
         "naruto" => NARUTO.get(version),
         "vanguard" => VANGUARD.get(version),
+        "brk" => BRK.get(version),
         _ => driver(ruleset).filter(|d| d.ruleset_version() == version),
     }
 }

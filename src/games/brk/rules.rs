@@ -35,11 +35,71 @@ use crate::game::{Seat, Violation};
 /// The rule-check scaffold on a BRK state (see [`crate::game::check`]).
 type Check<'a> = crate::game::check::Check<'a, BrkState>;
 
-/// Every rule `event` would break if applied to `state`.
+/// Every rule `event` would break if applied to `state`, under rules version 1.
 pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
     let mut c = Check::new(s);
     c.check(event);
     c.finish()
+}
+
+/// Every rule `event` would break under rules `version`: version 2 adds [`escape_hatch_checks`]
+/// and [`decided_checks`] to version 1's, which stay as released so old games audit unchanged.
+pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
+    let mut out = validate(s, event);
+    if version >= 2 && s.result.is_none() {
+        out.extend(decided_checks(s, event));
+        out.extend(escape_hatch_checks(s, event));
+    }
+    out
+}
+
+/// Version 2: once the skeleton's victory holds (BRK-OPEN-1), the game's end is recorded next.
+/// Without it a later event could change who lost first (a later loss by the other player turns
+/// a win into a draw).
+fn decided_checks(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
+    // What a performed or blocked action still owes (a reveal, its payment, its effects) is part
+    // of the same resolution and comes first, as the automatic steps record it.
+    let owing = !s.pending_reveals.is_empty() || s.payment_due().is_some() || s.performing().is_some();
+    let decided = if owing || s.declaring.is_some() { None } else { victory(s) };
+    match (decided, event) {
+        (Some((_, why)), e) if !matches!(e, BrkEvent::GameEnded { .. } | BrkEvent::Common(_)) => {
+            vec![Violation::new("BRK-OPEN-1", format!("the game is decided ({why}); its end comes next"))]
+        }
+        _ => vec![],
+    }
+}
+
+/// Version 2: the escape hatches held to the rules that govern what they change. An effect
+/// places markers, changes lives or opens a card only in play (BRK-OPEN-1: the skeleton has
+/// no effects on cards elsewhere); a face-up card gets no marker of a kind it is protected from
+/// (BRK-PROT-1), while a hidden card's protections are absent (BRK-HID-6), so it may.
+fn escape_hatch_checks(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
+    let (piece, what) = match event {
+        BrkEvent::MarkerPlaced { piece, .. } => (piece, "gets a marker"),
+        BrkEvent::LivesChanged { piece, .. } => (piece, "changes lives"),
+        BrkEvent::CardOpened { piece, .. } => (piece, "opens"),
+        _ => return vec![],
+    };
+    // A piece that does not exist is version 1's KIFU-CARD-1 already.
+    let Some(p) = s.piece(piece) else { return vec![] };
+    let mut out = Vec::new();
+    if p.zone != Zone::Play {
+        out.push(Violation::new(
+            "BRK-OPEN-1",
+            format!("{piece} is in the {}: only a card in play {what}", p.zone.name()),
+        ));
+    }
+    if let BrkEvent::MarkerPlaced { marker, .. } = event {
+        let def = s.def_of(p).filter(|_| !p.hidden);
+        let prot = def.and_then(|d| d.protections.iter().find(|x| x.components.iter().any(|c| c == marker)));
+        if let Some(prot) = prot {
+            out.push(Violation::new(
+                "BRK-PROT-1",
+                format!("{piece} has protection {} from {marker}: it gets no {marker} markers", prot.name),
+            ));
+        }
+    }
+    out
 }
 
 /// The gold of `seat` already promised to its actions on the stack (BRK-BLOCK-5: a blocked action still pays).

@@ -30,8 +30,9 @@ fn t0() -> kifu::log::envelope::Timestamp {
     kifu::log::envelope::Timestamp(1_767_225_600_000_000)
 }
 
+/// The pinned fixtures keep their bytes under the rules version they were recorded with.
 fn driver() -> &'static dyn Driver {
-    kifu::games::driver("brk").unwrap()
+    kifu::games::released("brk", 1).unwrap()
 }
 
 fn players() -> Vec<String> {

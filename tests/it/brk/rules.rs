@@ -10,7 +10,7 @@ use kifu::games::brk::events::{
     BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
 };
 use kifu::games::brk::state::{BrkState, Status};
-use kifu::games::brk::{Brk, BrkConfig};
+use kifu::games::brk::{BrkConfig, BrkV2 as Brk};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -167,6 +167,30 @@ fn interrupt(seat: u8, action: u32, by: &str) -> E {
     E::GameActionInterrupted { seat, action, by: by.into(), reason: "Dispel".into() }
 }
 
+fn marker(piece: &str, kind: &str) -> E {
+    E::MarkerPlaced { piece: piece.into(), marker: kind.into(), cause: "test".into() }
+}
+
+fn hide(piece: &str) -> E {
+    E::CardHidden { piece: piece.into(), cause: "test".into() }
+}
+
+/// Two actions waiting: Alice's strike #1 on B3, then Bob's mend #2 on B3; Alice passed.
+fn two_waiting() -> Vec<E> {
+    with(t1(), vec![declare(0, "A2", 0, "B3"), declare(1, "B1", 0, "B3"), pass(0)])
+}
+
+/// As [`two_waiting`], but #2 (last in, first out) already performed and done; #1 still waits.
+/// Priority came back to Alice, who passed again: Bob holds it.
+fn top_resolved() -> Vec<E> {
+    with(two_waiting(), with(mend_resolved(), vec![pass(0)]))
+}
+
+/// Bob's mend #2 on B3, on top of the stack, performed and resolved once both passed after Alice.
+fn mend_resolved() -> Vec<E> {
+    vec![pass(1), perform(2), pay(2, "B1", 0), effect(2, "B3")]
+}
+
 fn lives(piece: &str, delta: i8) -> E {
     E::LivesChanged { piece: piece.into(), delta, cause: "test".into() }
 }
@@ -193,24 +217,24 @@ fn fb_interrupted() -> Vec<E> {
 
 /// The seed's example (BRK-INT-5): a finishing blow of 2 on B3 at 2 lives; Bob heals B3 by 1 first.
 fn fb_healed() -> Vec<E> {
-    with(
-        t1(),
-        vec![
-            lives("B3", -3),
-            declare(0, "A1", 0, "B3"),
-            declare(1, "B1", 0, "B3"),
-            pass(0),
-            pass(1),
-            perform(2),
-            pay(2, "B1", 0),
-            effect(2, "B3"),
-        ],
-    )
+    let given = vec![lives("B3", -3), declare(0, "A1", 0, "B3"), declare(1, "B1", 0, "B3"), pass(0)];
+    with(with(t1(), given), mend_resolved())
 }
 
 /// Alice's net shot (only on [flying]) on Bob's hidden B6, which is no flyer; B6 revealed.
 fn net_shot_on_b6() -> Vec<E> {
     with(t1(), vec![declare(0, "A5", 0, "B6"), reveal(1, "B6", RevealReason::Targeted), pass(1), pass(0)])
+}
+
+/// Turn 1, Alice's main phase: every card of Bob's revealed and then killed by effects, one by
+/// one; the skeleton's victory holds for Alice (BRK-OPEN-1).
+fn bob_wiped_out() -> Vec<E> {
+    let mut given = with(
+        t1(),
+        vec![reveal(1, "B6", RevealReason::ControllerChoice), reveal(1, "B7", RevealReason::ControllerChoice)],
+    );
+    given.extend((1..=8).map(|n| lives(&format!("B{n}"), -10)));
+    given
 }
 
 /// Turn 2 (Bob's), in its Reveal subphase.
@@ -219,7 +243,7 @@ fn t2() -> Vec<E> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper.
+// The one helper. The cases run under the newest rules version (2).
 // ---------------------------------------------------------------------------------------------
 
 type Case = crate::game_support::Case<Brk>;
@@ -308,7 +332,7 @@ cases! {
     brk_hid_4c_only_targets_revealed_as_targets ["BRK-HID-4"] => case(t1(), reveal(1, "B7", RevealReason::Targeted), &["BRK-HID-4"]);
     brk_hid_4d_controller_reveals_at_will ["BRK-HID-4"] => case(t1(), reveal(1, "B7", RevealReason::ControllerChoice), &[]);
     brk_hid_6_hidden_protection_is_absent ["BRK-HID-6"] => case(with(t1(), vec![declare(0, "A3", 0, "B2"), E::CardHidden { piece: "B2".into(), cause: "test".into() }, pass(1), pass(0), perform(1), pay(1, "A3", 0)]), protected(1, "B2", "spells", "spell"), &["BRK-HID-6"]);
-    brk_hid_8_hidden_card_targeted_on_its_cell ["BRK-HID-8"] => case(t1(), declare(0, "A2", 0, "B6"), &[]);
+    brk_hid_8_hidden_card_targeted_on_its_cell ["BRK-HID-9", "BRK-HID-4"] => case(t1(), declare(0, "A2", 0, "B6"), &[]);
     brk_hid_9_restriction_on_a_face_up_card ["BRK-HID-9"] => case(t1(), declare(0, "A5", 0, "B1"), &["BRK-HID-9"]);
     brk_hid_9_opponents_hidden_card_assumed ["BRK-HID-9"] => case(t1(), declare(0, "A5", 0, "B6"), &[]);
     brk_hid_10_no_false_assumption_about_ones_own ["BRK-HID-10"] => case(with(t1(), vec![E::CardHidden { piece: "A1".into(), cause: "test".into() }]), declare(0, "A5", 0, "A1"), &["BRK-HID-10"]);
@@ -318,11 +342,38 @@ cases! {
     brk_hid_11_true_assumption_holds ["BRK-HID-11"] => case(with(t1(), vec![declare(0, "A5", 0, "B7"), reveal(1, "B7", RevealReason::Targeted), pass(1), pass(0)]), perform(1), &[]);
 
     // Fragments.
-    brk_frag_1_payment_of_lives_ignores_protection ["BRK-FRAG-1"] => case(with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1)]), pay(1, "A7", 0), &[]);
+    brk_frag_1_payment_of_lives_ignores_protection ["BRK-BLOCK-6", "BRK-PROT-1"] => case(with(t1(), vec![declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1)]), pay(1, "A7", 0), &[]);
     brk_frag_6_once_per_turn ["BRK-FRAG-6"] => case(with(performed("A2", 0, "B3"), vec![effect(1, "B3")]), declare(0, "A2", 0, "B3"), &["BRK-FRAG-6"]);
     brk_frag_6_opening_restores_the_action ["BRK-FRAG-6"] => case(with(performed("A2", 0, "B3"), vec![effect(1, "B3"), E::CardOpened { piece: "A2".into(), cause: "test".into() }]), declare(0, "A2", 0, "B3"), &[]);
     brk_frag_6_blocker_acts_once ["BRK-FRAG-6"] => case(with(fb_blocked(), vec![pay(1, "A1", 0), pass(0), declare(1, "B3", 0, "A3")]), block(0, 2, "A2", "B3"), &[]);
     brk_frag_6_a_blocker_that_acted ["BRK-FRAG-6"] => case(with(fb_blocked(), vec![pay(1, "A1", 0), declare(0, "A3", 1, "B1")]), block(1, 2, "B2", "A3"), &["BRK-FRAG-6"]);
+
+    // Legal play close to a rule (tricky: no finding at all), written from the digest.
+    brk_stack_2_the_action_below_still_waits ["BRK-STACK-2", "BRK-BLOCK-1"] => case(top_resolved(), block(1, 1, "B2", "A2"), &[]);
+    brk_int_3_the_action_below_can_still_be_interrupted ["BRK-INT-3", "BRK-STACK-2"] => case(top_resolved(), interrupt(1, 1, "B8"), &[]);
+    brk_block_1_blocking_an_action_under_the_top ["BRK-BLOCK-1"] => case(two_waiting(), block(1, 1, "B2", "A2"), &[]);
+    brk_int_2_nothing_owed_after_an_interruption ["BRK-INT-2", "BRK-BLOCK-6"] => case(fb_interrupted(), pass(0), &[]);
+    brk_int_5_finishing_blow_of_exactly_the_lives_left ["BRK-INT-5"] => case(t1(), declare(0, "A1", 0, "B1"), &[]);
+    brk_block_4_another_action_on_the_same_target_works ["BRK-BLOCK-4"] => case(with(t1(), vec![declare(0, "A2", 0, "B3"), pass(1), declare(0, "A1", 0, "B1"), block(1, 2, "B2", "A1"), pay(2, "A1", 0), pass(0), pass(1), perform(1), pay(1, "A2", 0)]), effect(1, "B3"), &[]);
+    brk_block_6_performed_pays_exactly_its_cost ["BRK-BLOCK-6"] => case(with(t1(), vec![declare(0, "A1", 0, "B1"), pass(1), pass(0), perform(1)]), pay(1, "A1", 0), &[]);
+    brk_prot_2_the_complex_stops_a_spell_by_its_component ["BRK-PROT-2", "BRK-PROT-1"] => case(performed("A3", 0, "B3"), protected(1, "B3", "magic", "spell"), &[]);
+    brk_hid_1_a_face_up_card_in_play_hides ["BRK-HID-1"] => case(t1(), hide("B2"), &[]);
+    brk_hid_2_markers_once_revealed ["BRK-HID-2"] => case(t1(), marker("B5", "poison"), &[]);
+    brk_hid_2_a_card_hidden_later_may_get_markers ["BRK-HID-2"] => case(with(t1(), vec![hide("B1")]), marker("B1", "poison"), &[]);
+    brk_hid_6_a_hidden_target_has_no_protection ["BRK-HID-6", "BRK-PROT-1"] => case(with(t1(), vec![declare(0, "A3", 0, "B2"), hide("B2"), pass(1), pass(0), perform(1), pay(1, "A3", 0)]), effect(1, "B2"), &[]);
+    brk_hid_10_the_controller_reveals_its_own ["BRK-HID-10"] => case(t1(), reveal(1, "B6", RevealReason::ControllerChoice), &[]);
+    brk_open_1_the_second_turn_is_the_second_players ["BRK-OPEN-1"] => case(with(t1(), vec![E::TurnEnded { seat: 0 }]), E::TurnStarted { seat: 1, turn: 2 }, &[]);
+
+    // Escape hatches held to the rules that govern what they change (rules version 2).
+    brk_prot_1_no_marker_of_a_protected_kind ["BRK-PROT-1", "BRK-PROT-2"] => case(t1(), marker("B3", "poison"), &["BRK-PROT-1"]);
+    brk_prot_1_a_marker_of_another_kind ["BRK-PROT-1"] => case(t1(), marker("B2", "poison"), &[]);
+    brk_hid_6_a_hidden_card_gets_markers_it_would_be_protected_from ["BRK-HID-6", "BRK-PROT-1"] => case(with(t1(), vec![hide("B3")]), marker("B3", "poison"), &[]);
+    brk_open_1_no_marker_in_the_graveyard ["BRK-OPEN-1"] => case(fb_done(), marker("B1", "poison"), &["BRK-OPEN-1"]);
+    brk_open_1_no_opening_in_the_graveyard ["BRK-OPEN-1"] => case(fb_done(), E::CardOpened { piece: "B1".into(), cause: "test".into() }, &["BRK-OPEN-1"]);
+    brk_open_1_no_lives_in_the_graveyard ["BRK-OPEN-1"] => case(fb_done(), lives("B1", 1), &["BRK-OPEN-1"]);
+
+    brk_open_1_a_decided_game_ends_next ["BRK-OPEN-1"] => case(bob_wiped_out(), pass(0), &["BRK-OPEN-1"]);
+    brk_open_1_the_decided_game_ends ["BRK-OPEN-1"] => case(bob_wiped_out(), E::GameEnded { winner: Some(0), reason: "test".into() }, &[]);
 
     // The skeleton (BRK-OPEN-1) and the recorder's own checks.
     brk_open_1_turn_order ["BRK-OPEN-1"] => case(vec![deploy0(), deploy1()], E::TurnStarted { seat: 1, turn: 1 }, &["BRK-OPEN-1"]);
@@ -417,4 +468,24 @@ fn an_on_death_feature_comes_from_the_graveyard() {
     let s = fold(&config_with(&[]), &with(t1(), vec![lives("B4", -2), pass(0), declare(1, "B4", 0, "B1")]));
     assert_eq!(s.piece("B4").unwrap().zone, Zone::Graveyard);
     assert_eq!(s.stack, vec![1]);
+}
+
+/// Version 2's checks are its own: under version 1 (the pinned fixtures and every game recorded
+/// before), a marker of a protected kind, a marker in the graveyard and an event after the
+/// skeleton's victory still validate as they did, so old games audit unchanged.
+#[test]
+fn version_1_games_audit_as_released() {
+    use kifu::games::brk::Brk as BrkV1;
+    let config = config_with(&[]);
+    let at = |given: &[E], when: &E| {
+        let mut s = BrkV1::setup(&config).unwrap();
+        for g in given {
+            s = BrkV1::apply(s, g);
+        }
+        (BrkV1::validate(&s, when), Brk::validate(&s, when))
+    };
+    let (v1, v2) = at(&t1(), &marker("B3", "poison"));
+    assert!(v1.is_empty() && v2.iter().any(|v| v.rule == "BRK-PROT-1"), "{v1:?} {v2:?}");
+    let (v1, v2) = at(&fb_done(), &marker("B1", "poison"));
+    assert!(v1.is_empty() && v2.iter().any(|v| v.rule == "BRK-OPEN-1"), "{v1:?} {v2:?}");
 }

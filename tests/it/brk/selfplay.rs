@@ -137,3 +137,13 @@ fn self_play_is_deterministic_and_validates_every_event() {
     crate::game_support::check_self_play_is_deterministic::<Brk>();
     assert!(Brk::outcome(&play(3, false).last).is_some());
 }
+
+/// Rules version 2, what new games record, self-plays and audits clean too: its added checks
+/// refuse nothing the agent plays.
+#[test]
+fn version_2_self_plays_and_audits_clean() {
+    crate::game_support::check_self_play_audits_clean::<kifu::games::brk::BrkV2>(
+        0..200,
+        &[crate::game_support::table(2)],
+    );
+}

@@ -21,6 +21,10 @@ pub struct Finding {
     pub message: String,
     /// How a judge resolved it, if one did: forced entry, ruling, or backup.
     pub resolution: Option<String>,
+    /// For a violation found late, the later event that brought it to light (a reveal): the
+    /// finding is cited at `seq`, where the rule was broken, and mentioned at this event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_at: Option<u64>,
 }
 
 /// The result of auditing one game.
@@ -131,6 +135,20 @@ pub fn step_violations<G: Game>(
     out
 }
 
+/// The violations of earlier events that `step` brings to light (only a game action can), each
+/// naming an event before `step`: a game that names a later one is ignored, not trusted.
+pub fn step_revealed_violations<G: Game>(
+    state_before: &super::replay::Table<G>,
+    step: &Step<G::Event>,
+) -> Vec<super::LateViolation> {
+    match &step.entry {
+        GameEntry::Played(e) | GameEntry::Forced { event: e, .. } | GameEntry::RecordedElsewhere(e) => {
+            G::revealed_violations(&state_before.game, e).into_iter().filter(|l| l.at < step.seq).collect()
+        }
+        GameEntry::Ruled(_) => Vec::new(),
+    }
+}
+
 /// The recorder's seat checks on a game action, written once for every game: the acting seat
 /// exists (`KIFU-SEAT-1`, unless the game's own `validate` already said so), was not eliminated
 /// by a judge (`KIFU-SEAT-3`), and, for games that ask for it, is awaited (`KIFU-TURN-1`) unless
@@ -185,6 +203,7 @@ impl<G: Game> Auditor<G> {
                     rule: v.rule.to_string(),
                     message: format!("at setup: {}", v.message),
                     resolution: None,
+                    found_at: None,
                 })
                 .collect(),
             forced: HashMap::new(),
@@ -204,6 +223,17 @@ impl<G: Game> Auditor<G> {
                 rule: v.rule.to_string(),
                 message: v.message,
                 resolution: None,
+                found_at: None,
+            });
+        }
+        for late in step_revealed_violations::<G>(before, step) {
+            self.findings.push(Finding {
+                seq: Some(late.at),
+                actor: None,
+                rule: late.violation.rule.to_string(),
+                message: format!("{} (found when event {} revealed it)", late.violation.message, step.seq),
+                resolution: None,
+                found_at: Some(step.seq),
             });
         }
         self.events = step.seq + 1;
@@ -267,6 +297,7 @@ impl<G: Game> Auditor<G> {
                 rule: v.rule.to_string(),
                 message: v.message,
                 resolution: seq.and_then(|s| self.resolution(s)),
+                found_at: None,
             });
         }
         AuditReport {

@@ -338,6 +338,12 @@ impl CommitmentLedger {
         self.seq = seq;
     }
 
+    /// The sequence number of the event being applied (what a fold remembers of a declaration
+    /// whose mistake only a later reveal can show: [`crate::game::Game::revealed_violations`]).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
     pub fn seed_committed(&mut self, key: &str, commitment: Commitment) {
         self.seeds.insert(key.to_string(), SeedEntry { commitment, revealed: None });
     }

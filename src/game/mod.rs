@@ -34,7 +34,7 @@ use std::fmt::Debug;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 pub use catalog::ConfigProblem;
-pub use rules::{Enforcement, RuleCoverage, RuleId, ScenarioCount, Unrecordable, Violation};
+pub use rules::{Enforcement, LateViolation, RuleCoverage, RuleId, ScenarioCount, Unrecordable, Violation};
 pub use seats::{SeatRange, Seats};
 pub use view::{BoardView, Viewer};
 pub use visibility::Visibility;
@@ -287,6 +287,16 @@ pub trait Game: 'static {
 
     /// Every rule the event would break if applied to `state`. Empty means legal.
     fn validate(state: &Self::State, event: &Self::Event) -> Vec<Violation>;
+
+    /// The violations of earlier events that `event` brings to light when applied to `state`
+    /// (a sealed card revealed to lack what its owner assumed when declaring): each names the
+    /// event that broke the rule, where the audit cites it. `event` itself stays legal (its own
+    /// violations are [`Game::validate`]'s), so the table records the reveal as played. The fold
+    /// keeps the sequence number it needs from [`commit::CommitmentLedger::seq`].
+    fn revealed_violations(state: &Self::State, event: &Self::Event) -> Vec<LateViolation> {
+        let _ = (state, event);
+        Vec::new()
+    }
 
     /// Applies an event. Total: never fails and holds no rule logic, so illegal events that a
     /// judge forced into the log still fold.

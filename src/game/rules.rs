@@ -19,6 +19,16 @@ impl Violation {
     }
 }
 
+/// A violation an event brings to light about an earlier one: the earlier event (`at`, its
+/// sequence number) broke the rule, but only this event (a reveal of a sealed card, say) shows it.
+/// The audit cites it at `at`, where the mistake was made, and says which event found it; the
+/// revealing event itself is legal and recorded as played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LateViolation {
+    pub at: u64,
+    pub violation: Violation,
+}
+
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.rule, self.message)

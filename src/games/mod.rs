@@ -22,8 +22,10 @@ static VANGUARD: Versions = Versions { ruleset: "vanguard", released: &[&VANGUAR
 static LC: GameDriver<lc::Lc> = GameDriver::new();
 static BRK_V1: GameDriver<brk::Brk> = GameDriver::new();
 static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();
-/// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches.
-static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2] };
+static BRK_V3: GameDriver<brk::BrkV3> = GameDriver::new();
+/// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches;
+/// version 3 cites a false assumption about one's own hidden card at the declaration.
+static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3] };
 static FATE: GameDriver<fate::Fate> = GameDriver::new();
 
 /// Every game this build can record, by ruleset name: each creates games under its newest rules

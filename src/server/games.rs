@@ -206,6 +206,7 @@ pub async fn audit(State(state): State<AppState>, Path(id): Path<String>, caller
                 "summary": summary(&f.rule),
                 "message": if access.judge { Some(f.message.clone()) } else { None },
                 "resolution": f.resolution,
+                "found_at": f.found_at,
             })
         })
         .collect();

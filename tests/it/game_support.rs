@@ -173,6 +173,7 @@ pub fn viewers(seats: u8) -> Vec<Viewer> {
 // ---------------------------------------------------------------------------------------------
 
 /// What a rule case does after its `given` events.
+#[derive(Clone)]
 pub enum When<E> {
     /// Registering the decks (`Game::setup`).
     Setup,
@@ -222,7 +223,8 @@ pub fn start_case<G: Game>(
 /// case must declare in `covers` (KIFU IDs are the recorder's own); then applies it, because the
 /// fold is total: applying any event, legal or not, must not panic.
 pub fn check_when<G: Game>(name: &str, covers: &[&str], then: &[&'static str], state: G::State, event: &G::Event) {
-    let violations = G::validate(&state, event);
+    let mut violations = G::validate(&state, event);
+    violations.extend(G::revealed_violations(&state, event).into_iter().map(|l| l.violation));
     let want = sorted(then);
     assert_eq!(rule_ids(&violations), want, "{name}: when {event:?}\nviolations: {violations:#?}");
     for id in &want {
@@ -261,34 +263,60 @@ impl<G: Game> Case<G> {
     }
 }
 
-/// Runs a case: sets the game up ([`start_case`]), folds `given` as the recorder would (each given
-/// event must itself be legal unless forced or breaking only tolerated rules), then validates
-/// `when` and compares the sorted, de-duplicated rule IDs with `then` ([`check_when`]).
-pub fn run_case<G: Game>(name: &str, covers: &[&str], c: Case<G>) {
-    let Some((mut state, event)) = start_case::<G>(name, &c.config, c.when, &c.then) else {
-        return;
-    };
+/// Sets the case's game up ([`start_case`]) and folds `given` as the recorder would (each given
+/// event must itself be legal unless forced or breaking only tolerated rules): the state before
+/// the moment, and the moment. `None` for a case whose moment is the setup.
+fn fold_given<G: Game>(name: &str, c: &Case<G>) -> Option<(G::State, G::Event)> {
+    let (mut state, event) = start_case::<G>(name, &c.config, c.when.clone(), &c.then)?;
     for (i, g) in c.given.iter().enumerate() {
         let v: Vec<Violation> = G::validate(&state, g).into_iter().filter(|v| !c.tolerated.contains(&v.rule)).collect();
         assert!(c.forced.contains(&i) || v.is_empty(), "{name}: given event {i} {g:?} is itself illegal: {v:?}");
         G::ledger_mut(&mut state).at(i as u64);
         state = G::apply(state, g);
     }
+    Some((state, event))
+}
+
+/// What the moment breaks: its own violations (`now`, cited at the moment) and those it brings
+/// to light about a given event (`late`: the given event's index and the rule, cited there).
+struct Broken {
+    now: Vec<&'static str>,
+    late: Vec<(u64, String)>,
+}
+
+fn broken<G: Game>(state: &G::State, event: &G::Event) -> Broken {
+    let mut late: Vec<(u64, String)> =
+        G::revealed_violations(state, event).into_iter().map(|l| (l.at, l.violation.rule.to_string())).collect();
+    late.sort_unstable();
+    late.dedup();
+    Broken { now: rule_ids(&G::validate(state, event)), late }
+}
+
+/// Runs a case: folds it to the moment ([`fold_given`]), then validates `when` and compares the
+/// sorted, de-duplicated rule IDs it breaks, at once or found late, with `then` ([`check_when`]);
+/// then meets it on the record ([`check_recorded`]).
+pub fn run_case<G: Game>(name: &str, covers: &[&str], c: Case<G>) {
+    let Some((state, event)) = fold_given::<G>(name, &c) else {
+        return;
+    };
+    let broke = broken::<G>(&state, &event);
     check_when::<G>(name, covers, &c.then, state, &event);
-    check_recorded::<G>(name, &c.config, (&c.given, &c.forced, &c.tolerated), &event, &c.then);
+    check_recorded::<G>(name, &c.config, (&c.given, &c.forced, &c.tolerated), &event, &broke);
 }
 
 /// The two ways a judge meets a case on the record, each through the recorder and a store: at
 /// the table (every given event recorded as played, a judge forcing those the case forces, then
-/// the moment: an illegal one forced by the judge, flagged with exactly `then`; a tricky one
-/// played and accepted) and recorded elsewhere (the same game as JSON lines imported as recorded,
-/// whose audit must cite exactly `then` at the moment, unresolved, and nothing anywhere else).
+/// the moment: one that breaks a rule itself forced by the judge, flagged with exactly those
+/// rules; one that breaks none played and accepted, and what it brings to light about earlier
+/// events cited there) and recorded elsewhere (the same game as JSON lines imported as recorded,
+/// whose audit must cite exactly the moment's rules at the moment and the late ones at their
+/// events, unresolved, and nothing anywhere else).
 fn check_recorded<G: Game>(
     name: &str,
     config: &G::Config,
     (given, forced, tolerated): (&[G::Event], &[usize], &[&'static str]),
     event: &G::Event,
-    then: &[&'static str],
+    broke: &Broken,
 ) {
     let store = SledStore::temporary(Arc::new(SteppingClock::fixed())).unwrap();
     let players = G::players(config);
@@ -310,18 +338,29 @@ fn check_recorded<G: Game>(
                 .unwrap_or_else(|e| panic!("{name}: a judge cannot force given event {i}: {e}"));
         }
     }
-    let want = sorted(then);
+    let want = &broke.now;
     if want.is_empty() {
         live.record(&store, actor_for::<G>(&players, event), GameEntry::Played(event.clone()), None, None)
-            .unwrap_or_else(|e| panic!("{name}: the tricky moment {event:?} is refused at the table: {e}"));
+            .unwrap_or_else(|e| panic!("{name}: the moment {event:?} breaks nothing and is refused at the table: {e}"));
     } else {
         let forced = live
             .record(&store, judge(), forcing(event), None, None)
             .unwrap_or_else(|e| panic!("{name}: a judge cannot force {event:?}: {e}"));
-        let flagged: Vec<&str> = rule_ids(&forced.flagged).into_iter().filter(|r| !awaited_only(r, &want)).collect();
-        assert_eq!(flagged, want, "{name}: forced at the table, flagged {:#?}", forced.flagged);
+        let flagged: Vec<&str> = rule_ids(&forced.flagged).into_iter().filter(|r| !awaited_only(r, want)).collect();
+        assert_eq!(&flagged, want, "{name}: forced at the table, flagged {:#?}", forced.flagged);
     }
-    check_imported_as_recorded::<G>(name, &store, &table, (given.len() as u64, event), &want);
+    let moment = given.len() as u64;
+    assert_eq!(late_findings(&live.audit().findings, moment), broke.late, "{name}: at the table, found late");
+    check_imported_as_recorded::<G>(name, &store, &table, (moment, event), broke);
+}
+
+/// The findings the moment brought to light about earlier events: (where cited, rule), sorted.
+fn late_findings(findings: &[Finding], moment: u64) -> Vec<(u64, String)> {
+    let mut got: Vec<(u64, String)> =
+        findings.iter().filter(|f| f.found_at == Some(moment)).filter_map(|f| Some((f.seq?, f.rule.clone()))).collect();
+    got.sort_unstable();
+    got.dedup();
+    got
 }
 
 /// The recorder's awaited-seat check (KIFU-TURN-1), which the validate-level cases do not make:
@@ -338,8 +377,9 @@ fn check_imported_as_recorded<G: Game>(
     store: &SledStore,
     table: &StreamId,
     (at, event): (u64, &G::Event),
-    want: &[&'static str],
+    broke: &Broken,
 ) {
+    let want = &broke.now;
     let loaded = record::load::<G>(store, table).unwrap();
     let players = G::players(&loaded.config);
     let mut steps = loaded.steps;
@@ -353,8 +393,12 @@ fn check_imported_as_recorded<G: Game>(
     record::import_entries::<G>(store, &elsewhere, &parsed.config, parsed.entries, Timestamp(0))
         .unwrap_or_else(|e| panic!("{name}: import as recorded: {e}"));
     let report = LiveGame::<G>::load(store, &elsewhere).unwrap().audit();
-    let open: Vec<&Finding> =
-        report.findings.iter().filter(|f| f.resolution.is_none() && !awaited_only(&f.rule, want)).collect();
+    assert_eq!(late_findings(&report.findings, at), broke.late, "{name}: imported as recorded, found late");
+    let open: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| f.resolution.is_none() && f.found_at.is_none() && !awaited_only(&f.rule, want))
+        .collect();
     let elsewhere_cited: Vec<&&Finding> = open.iter().filter(|f| f.seq != Some(at)).collect();
     assert!(
         elsewhere_cited.is_empty(),
@@ -363,7 +407,7 @@ fn check_imported_as_recorded<G: Game>(
     let mut got: Vec<&str> = open.iter().map(|f| f.rule.as_str()).collect();
     got.sort_unstable();
     got.dedup();
-    assert_eq!(got, want, "{name}: imported as recorded, the audit found {open:#?}");
+    assert_eq!(&got, want, "{name}: imported as recorded, the audit found {open:#?}");
 }
 
 /// The scenario index of a game's cases (`src/games/{game}/scenarios.tsv`) is checked in: for every
@@ -373,16 +417,19 @@ fn check_imported_as_recorded<G: Game>(
 pub fn check_scenario_index<G: Game>(game: &str, cases: Vec<(&'static str, &'static [&'static str], Case<G>)>) {
     let mut counts: Vec<ScenarioCount> =
         G::coverage().iter().map(|r| ScenarioCount { rule: r.rule.to_string(), ..Default::default() }).collect();
-    for (_, covers, case) in &cases {
-        let cited = match &case.when {
-            When::Setup => "setup".to_string(),
-            When::Event(e) => event_name(e),
+    for (name, covers, case) in &cases {
+        let (cited, late) = match fold_given::<G>(name, case) {
+            None => ("setup".to_string(), vec![]),
+            Some((state, e)) => (event_name(&e), broken::<G>(&state, &e).late),
         };
         for c in counts.iter_mut() {
             if case.then.contains(&c.rule.as_str()) {
                 c.illegal += 1;
+                // A violation found late is cited at the given event that made it.
+                let late_at = late.iter().find(|(_, r)| *r == c.rule).and_then(|(at, _)| case.given.get(*at as usize));
+                let cited = late_at.map_or_else(|| cited.clone(), event_name);
                 if !c.cited_at.contains(&cited) {
-                    c.cited_at.push(cited.clone());
+                    c.cited_at.push(cited);
                 }
             } else if case.then.is_empty() && covers.contains(&c.rule.as_str()) {
                 c.tricky += 1;

@@ -58,7 +58,11 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         let mut t = output::table(["seq", "actor", "rule", "explanation", "ruled on"]);
         for f in &report.findings {
             t.add_row([
-                f.seq.map_or("end".into(), |s| s.to_string()),
+                match (f.seq, f.found_at) {
+                    (None, _) => "end".into(),
+                    (Some(s), None) => s.to_string(),
+                    (Some(s), Some(found)) => format!("{s} (found at {found})"),
+                },
                 f.actor.clone().unwrap_or_default(),
                 f.rule.clone(),
                 f.message.clone(),

@@ -170,6 +170,7 @@ fn game_action_declared(
         status: Status::OnStack,
         paid: None,
         applied: Vec::new(),
+        declared_at: s.ledger.seq(),
     });
     s.stack.push(id);
     s.declaring = None;

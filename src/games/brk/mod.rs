@@ -56,10 +56,12 @@ pub struct Brk;
 /// the skeleton's victory holds only the game's end may be recorded (BRK-OPEN-1).
 pub struct BrkV2;
 
+pub struct BrkV3;
+
 /// The one `Game` implementation of both versions: `$rules` is the module whose `validate` the
 /// version uses (the fold, views, options and agent are shared).
 macro_rules! brk_game {
-    ($game:ty, $version:expr) => {
+    ($game:ty, $version:expr $(, { $($extra:tt)* })?) => {
         impl Game for $game {
             const RULESET: &'static str = "brk";
             const RULESET_VERSION: u32 = $version;
@@ -103,26 +105,41 @@ macro_rules! brk_game {
             fn interjects(_state: &BrkState, event: &BrkEvent) -> bool {
                 matches!(event, BrkEvent::CardRevealed { .. })
             }
+
+            $($($extra)*)?
         }
     };
 }
 
 brk_game!(Brk, 1);
 
-/// Version 2's rules: the same modules, but `rules::validate` is version 2's.
-mod v2 {
-    use super::{agent, apply, catalog, coverage, options, view, BrkConfig, BrkEvent, BrkState, BrkV2};
-    use crate::game::catalog::{config_from_request, DeckFormat};
-    use crate::game::{Game, NewGame, Position, Seat, SeatRange};
+/// A later rules version: the same modules, but `rules::validate` is that version's
+/// (`rules::validate_as`), and any hook the version adds.
+macro_rules! brk_version {
+    ($module:ident, $game:ident, $version:literal $(, { $($extra:tt)* })?) => {
+        mod $module {
+            use super::{agent, apply, catalog, coverage, options, view, BrkConfig, BrkEvent, BrkState, $game};
+            use crate::game::catalog::{config_from_request, DeckFormat};
+            use crate::game::{Game, NewGame, Position, Seat, SeatRange};
 
-    /// `validate` under rules version 2 (the name the game macro calls).
-    mod rules {
-        use super::super::{rules, BrkEvent, BrkState};
+            /// `validate` under this rules version (the name the game macro calls).
+            mod rules {
+                use super::super::{rules, BrkEvent, BrkState};
 
-        pub fn validate(state: &BrkState, event: &BrkEvent) -> Vec<crate::game::Violation> {
-            rules::validate_as(state, event, 2)
+                pub fn validate(state: &BrkState, event: &BrkEvent) -> Vec<crate::game::Violation> {
+                    rules::validate_as(state, event, $version)
+                }
+            }
+
+            brk_game!($game, $version $(, { $($extra)* })?);
         }
-    }
-
-    brk_game!(BrkV2, 2);
+    };
 }
+
+brk_version!(v2, BrkV2, 2);
+
+brk_version!(v3, BrkV3, 3, {
+    fn revealed_violations(state: &BrkState, event: &BrkEvent) -> Vec<crate::game::LateViolation> {
+        super::rules::revealed_violations(state, event)
+    }
+});

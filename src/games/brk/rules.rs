@@ -30,7 +30,7 @@ use super::catalog::{AbilityKind, Resource, ResourceAmount, Trigger};
 use super::events::{BrkEvent, CardRef, Phase, ProtectionHit, RevealReason, Zone};
 pub use super::state::{illegal_reason, priority_after};
 use super::state::{Action, BrkState, Piece, Status, TURN_LIMIT};
-use crate::game::{Seat, Violation};
+use crate::game::{LateViolation, Seat, Violation};
 
 /// The rule-check scaffold on a BRK state (see [`crate::game::check`]).
 type Check<'a> = crate::game::check::Check<'a, BrkState>;
@@ -43,14 +43,53 @@ pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
 }
 
 /// Every rule `event` would break under rules `version`: version 2 adds [`escape_hatch_checks`]
-/// and [`decided_checks`] to version 1's, which stay as released so old games audit unchanged.
+/// and [`decided_checks`] to version 1's, which stay as released so old games audit unchanged;
+/// version 3 cites a false assumption about one's own hidden card (BRK-HID-10) at the declaration
+/// ([`revealed_violations`]) instead of at the reveal.
 pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
     let mut out = validate(s, event);
+    if version >= 3 {
+        // Version 3 cites a false assumption at the declaration, not at the reveal that shows
+        // it: the reveal itself is true and the table records it as played.
+        let late: Vec<Violation> = revealed_violations(s, event).into_iter().map(|l| l.violation).collect();
+        out.retain(|v| !late.contains(v));
+    }
     if version >= 2 && s.result.is_none() {
         out.extend(decided_checks(s, event));
         out.extend(escape_hatch_checks(s, event));
     }
     out
+}
+
+/// BRK-HID-10: the actions on the stack whose declaring player treated their own hidden `p` as
+/// having a trait that `instance`, its identity now revealed, lacks. The mistake was made at the
+/// declaration (where only the owner could know the sealed card), so each names that event.
+fn false_assumptions(s: &BrkState, p: &Piece, instance: Option<&str>) -> Vec<LateViolation> {
+    let Some(def) = instance.and_then(|i| s.def(i)) else { return vec![] };
+    let mut out = Vec::new();
+    for a in s.stack.iter().filter_map(|id| s.action(*id)) {
+        if a.seat == p.owner && a.assumed.contains(&p.id) {
+            if let Some(x) = a.ability.requires.as_ref().filter(|x| !def.has_trait(x)) {
+                let message = format!(
+                    "action #{} treated {}'s own hidden {} as having [{x}]; it has not",
+                    a.id,
+                    s.name(p.owner),
+                    p.id
+                );
+                out.push(LateViolation { at: a.declared_at, violation: Violation::new("BRK-HID-10", message) });
+            }
+        }
+    }
+    out
+}
+
+/// Version 3: what a reveal brings to light about the declarations before it
+/// ([`crate::game::Game::revealed_violations`]): a false assumption about one's own hidden card.
+pub fn revealed_violations(s: &BrkState, event: &BrkEvent) -> Vec<LateViolation> {
+    let BrkEvent::CardRevealed { piece, proof, .. } = event else { return vec![] };
+    let Some(p) = s.piece(piece) else { return vec![] };
+    let instance = p.instance.clone().or_else(|| proof.as_ref().map(|pr| pr.instance.clone()));
+    false_assumptions(s, p, instance.as_deref())
 }
 
 /// Version 2: once the skeleton's victory holds (BRK-OPEN-1), the game's end is recorded next.
@@ -435,24 +474,8 @@ impl Check<'_> {
             }
             _ => {}
         }
-        // BRK-HID-10: the owner may not have assumed a property its own hidden card lacks.
-        let def = instance.as_ref().and_then(|i| s.def(i));
-        if let Some(def) = def {
-            for a in s.stack.iter().filter_map(|id| s.action(*id)) {
-                if a.seat == p.owner && a.assumed.iter().any(|t| t == piece) {
-                    if let Some(x) = a.ability.requires.as_ref().filter(|x| !def.has_trait(x)) {
-                        self.v(
-                            "BRK-HID-10",
-                            format!(
-                                "action #{} treated {}'s own hidden {piece} as having [{x}]; it has not",
-                                a.id,
-                                s.name(p.owner)
-                            ),
-                        );
-                    }
-                }
-            }
-        }
+        // BRK-HID-10 under versions 1 and 2: cited at the reveal (version 3 cites the declaration).
+        self.out.extend(false_assumptions(s, &p, instance.as_deref()).into_iter().map(|l| l.violation));
     }
 
     fn declared(&mut self, seat: Seat, source: &str, ability: u8, targets: &[String], payment: &[ResourceAmount]) {

@@ -69,6 +69,8 @@ pub struct Action {
     pub status: Status,
     /// What was actually paid, once a payment was recorded (the audit compares it).
     pub paid: Option<Vec<ResourceAmount>>,
+    /// The sequence number of the declaring event: where a false assumption is cited (BRK-HID-10).
+    pub declared_at: u64,
     /// Targets whose effect (or protection) was recorded.
     pub applied: Vec<String>,
 }

@@ -555,6 +555,9 @@
       if (f.seq === null || f.seq === undefined) continue;
       const li = $("events").querySelector(`li.ev[data-seq="${f.seq}"]`);
       if (li) li.classList.add("flagged");
+      // ...and mentioned at the event that brought it to light.
+      const at = f.found_at === null || f.found_at === undefined ? null : $("events").querySelector(`li.ev[data-seq="${f.found_at}"]`);
+      if (at) at.classList.add("reveals");
     }
   }
 
@@ -567,7 +570,9 @@
       const list = $("findings");
       list.replaceChildren();
       for (const [i, f] of a.findings.entries()) {
-        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq + 1}`;
+        // A violation found late is cited where it was made and names the event that showed it.
+        const found = f.found_at === null || f.found_at === undefined ? "" : ` (found at event #${f.found_at + 1})`;
+        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq + 1}${found}`;
         const res = f.resolution ? `ruled: ${f.resolution}` : "unresolved";
         const jumpTo = () => {
           if (f.seq !== null && f.seq !== undefined) go(f.seq + 1);

@@ -10,7 +10,7 @@ use kifu::games::brk::events::{
     BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
 };
 use kifu::games::brk::state::{BrkState, Status};
-use kifu::games::brk::{BrkConfig, BrkV2 as Brk};
+use kifu::games::brk::{BrkConfig, BrkV3 as Brk};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -60,6 +60,28 @@ fn deploy0() -> E {
         })
         .collect();
     E::SquadDeployed { seat: 0, cards }
+}
+
+/// Bob's squad with a Sky Hunter (net shot: only [flying]) as B8 in place of the Counterspeller.
+fn config_bob_hunter() -> BrkConfig {
+    let mut bob = BOB;
+    bob[7] = "BRK-08";
+    let decks =
+        [&ALICE[..], &bob[..]].iter().map(|d| DeckList { cards: d.iter().map(|s| s.to_string()).collect() }).collect();
+    BrkConfig::new(vec!["Alice".into(), "Bob".into()], decks, &Catalog::sample()).unwrap()
+}
+
+/// Turn 1, Alice passes; Bob's Sky Hunter B8 declares its net shot on his own sealed B6 (a
+/// Warded Sentinel, no flyer), treating it as a flyer: only the reveal can show it is not.
+fn net_shot_on_own_sealed_b6() -> Vec<E> {
+    let net_shot = E::GameActionDeclared {
+        seat: 1,
+        source: "B8".into(),
+        ability: 0,
+        targets: vec!["B6".into()],
+        payment: Catalog::sample().get("BRK-08").unwrap().abilities[0].cost.clone(),
+    };
+    with(t1(), vec![pass(0), net_shot])
 }
 
 fn deploy1() -> E {
@@ -243,7 +265,7 @@ fn t2() -> Vec<E> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper. The cases run under the newest rules version (2).
+// The one helper. The cases run under the newest rules version (3).
 // ---------------------------------------------------------------------------------------------
 
 type Case = crate::game_support::Case<Brk>;
@@ -336,6 +358,8 @@ cases! {
     brk_hid_9_restriction_on_a_face_up_card ["BRK-HID-9"] => case(t1(), declare(0, "A5", 0, "B1"), &["BRK-HID-9"]);
     brk_hid_9_opponents_hidden_card_assumed ["BRK-HID-9"] => case(t1(), declare(0, "A5", 0, "B6"), &[]);
     brk_hid_10_no_false_assumption_about_ones_own ["BRK-HID-10"] => case(with(t1(), vec![E::CardHidden { piece: "A1".into(), cause: "test".into() }]), declare(0, "A5", 0, "A1"), &["BRK-HID-10"]);
+    // Found late: the reveal is true and recorded as played; the finding is cited at the declaration.
+    brk_hid_10_false_assumption_cited_at_the_declaration ["BRK-HID-10"] => Case::event(config_bob_hunter(), net_shot_on_own_sealed_b6(), reveal(1, "B6", RevealReason::Targeted), &["BRK-HID-10"]);
     brk_hid_10_opponent_cannot_read_a_hidden_identity ["BRK-HID-10"] => case(t1(), reveal(0, "B6", RevealReason::ControllerChoice), &["BRK-HID-10"]);
     brk_hid_11_false_assumption_interrupts ["BRK-HID-11"] => case(net_shot_on_b6(), perform(1), &["BRK-HID-11"]);
     brk_hid_11_false_assumption_stands_by_policy ["BRK-HID-11"] => case_with(&[("false_assumption", "stands")], net_shot_on_b6(), perform(1), &[]);
@@ -488,4 +512,27 @@ fn version_1_games_audit_as_released() {
     assert!(v1.is_empty() && v2.iter().any(|v| v.rule == "BRK-PROT-1"), "{v1:?} {v2:?}");
     let (v1, v2) = at(&fb_done(), &marker("B1", "poison"));
     assert!(v1.is_empty() && v2.iter().any(|v| v.rule == "BRK-OPEN-1"), "{v1:?} {v2:?}");
+}
+
+/// Version 3 cites a false assumption about one's own sealed card at the declaration; version 2
+/// (and 1), as released, refuse the reveal that shows it, and find nothing late.
+#[test]
+fn version_2_games_cite_a_false_assumption_at_the_reveal() {
+    use kifu::games::brk::BrkV2;
+    let given = net_shot_on_own_sealed_b6();
+    let revealed = reveal(1, "B6", RevealReason::Targeted);
+    let mut s = BrkV2::setup(&config_bob_hunter()).unwrap();
+    for (i, g) in given.iter().enumerate() {
+        s.ledger.at(i as u64);
+        s = BrkV2::apply(s, g);
+    }
+    let rules = |v: Vec<kifu::game::Violation>| v.into_iter().map(|v| v.rule).collect::<Vec<_>>();
+    assert_eq!(rules(BrkV2::validate(&s, &revealed)), ["BRK-HID-10"]);
+    assert!(BrkV2::revealed_violations(&s, &revealed).is_empty());
+    assert!(Brk::validate(&s, &revealed).is_empty());
+    let late = Brk::revealed_violations(&s, &revealed);
+    assert_eq!(
+        late.iter().map(|l| (l.at, l.violation.rule)).collect::<Vec<_>>(),
+        [(given.len() as u64 - 1, "BRK-HID-10")]
+    );
 }

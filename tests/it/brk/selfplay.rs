@@ -138,11 +138,11 @@ fn self_play_is_deterministic_and_validates_every_event() {
     assert!(Brk::outcome(&play(3, false).last).is_some());
 }
 
-/// Rules version 2, what new games record, self-plays and audits clean too: its added checks
-/// refuse nothing the agent plays.
+/// Rules version 3, what new games record, self-plays and audits clean too: version 2's added
+/// checks refuse nothing the agent plays, and version 3 finds nothing late in its games.
 #[test]
-fn version_2_self_plays_and_audits_clean() {
-    crate::game_support::check_self_play_audits_clean::<kifu::games::brk::BrkV2>(
+fn version_3_self_plays_and_audits_clean() {
+    crate::game_support::check_self_play_audits_clean::<kifu::games::brk::BrkV3>(
         0..200,
         &[crate::game_support::table(2)],
     );

@@ -36,8 +36,8 @@
 //! does not await (`KIFU-TURN-1`; a chat line interjects); version 3 ([`VanguardV3`], what new
 //! games record) also cites the most specific digest ID where the earlier versions cite a general
 //! one ([`rules::validate_as`]). All record the common events ([`events::CommonEvent`], appended
-//! last) and share every event, fold and agent. The cards are the shared registry ([`crate::game::cards::Cards`]) over Vanguard's
-//! main-and-G deck lists.
+//! last) and share every event, fold and agent. The cards are the shared registry
+//! ([`crate::game::cards::Cards`]) over Vanguard's main-and-G deck lists.
 
 pub mod agent;
 pub mod apply;

@@ -32,11 +32,12 @@
 //! line's broken rule with its sequence number (see [`rules`]).
 //!
 //! Rules versions ([`VanguardRules`]): version 1 ([`Vanguard`]) is the game as released, turn
-//! order checked by `VG-*` IDs only; version 2 ([`VanguardV2`], what new games record) also
-//! refuses a seat the game does not await (`KIFU-TURN-1`; a chat line interjects). Both record
-//! the common events ([`events::CommonEvent`], appended last) and share every rule, fold and
-//! agent. The cards are the shared registry ([`crate::game::cards::Cards`]) over Vanguard's
-//! main-and-G deck lists.
+//! order checked by `VG-*` IDs only; version 2 ([`VanguardV2`]) also refuses a seat the game
+//! does not await (`KIFU-TURN-1`; a chat line interjects); version 3 ([`VanguardV3`], what new
+//! games record) also cites the most specific digest ID where the earlier versions cite a general
+//! one ([`rules::validate_as`]). All record the common events ([`events::CommonEvent`], appended
+//! last) and share every event, fold and agent. The cards are the shared registry
+//! ([`crate::game::cards::Cards`]) over Vanguard's main-and-G deck lists.
 
 pub mod agent;
 pub mod apply;
@@ -59,75 +60,122 @@ pub use state::VanguardState;
 
 /// The Cardfight!! Vanguard ruleset under rules version `V`. Every released version stays behind
 /// its number (see [`crate::game::versions`]), so a stored game replays and audits under its own
-/// rules. The versions share every rule, event and agent; version 2 also refuses an action by a
-/// seat the game does not await (`KIFU-TURN-1`), which version 1's findings never named.
+/// rules. The versions share every event, fold and agent; version 2 also refuses an action by a
+/// seat the game does not await (`KIFU-TURN-1`), which version 1's findings never named; version 3
+/// cites the most specific digest ID where the earlier versions cite a general one
+/// ([`rules::validate_as`]).
 pub struct VanguardRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures, every game recorded before version 2, and the
 /// client logs `kifu game import --from vgc-log` reads (the client never held a player to a turn).
 pub type Vanguard = VanguardRules<1>;
-/// Version 2, the newest: what new games record.
+/// Version 2: turn order held by `KIFU-TURN-1`.
 pub type VanguardV2 = VanguardRules<2>;
+/// Version 3, the newest: what new games record (version 2 with the most specific rule IDs).
+pub type VanguardV3 = VanguardRules<3>;
 
-impl<const V: u32> Game for VanguardRules<V> {
-    const RULESET: &'static str = "vanguard";
-    const RULESET_VERSION: u32 = V;
-    const SEATS: SeatRange = SeatRange::TWO;
-    // Version 1 checked turn order only by the game's own rule IDs, which its games' findings
-    // name; version 2 also refuses a seat the game does not await.
-    const CHECKS_AWAITED: bool = V >= 2;
-    const RECORDED_AS_EVENTS: &'static [&'static str] =
-        &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
+/// The `Game` implementation of version `$v`, in a module whose `rules::validate` is the
+/// version's (`forward_game!` calls it by that name).
+macro_rules! vanguard_game {
+    ($v:literal) => {
+        impl Game for VanguardRules<$v> {
+            const RULESET: &'static str = "vanguard";
+            const RULESET_VERSION: u32 = $v;
+            const SEATS: SeatRange = SeatRange::TWO;
+            // Version 1 checked turn order only by the game's own rule IDs, which its games'
+            // findings name; later versions also refuse a seat the game does not await.
+            const CHECKS_AWAITED: bool = $v >= 2;
+            const RECORDED_AS_EVENTS: &'static [&'static str] =
+                &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
 
-    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
+            crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
 
-    fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
-        let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
-        config_from_request(request, catalog::Catalog::sample, format, VanguardConfig::new, VanguardConfig::set_policy)
-    }
+            fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
+                let format =
+                    DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
+                config_from_request(request, catalog::Catalog::sample, format, VanguardConfig::new, VanguardConfig::set_policy)
+            }
 
-    fn position(state: &VanguardState) -> Position {
-        let phase = if state.result.is_some() { "over" } else { state.phase.name() };
-        // The digest's Vanguard phases have no named steps, so the step is the phase.
-        Position { turn: state.turn, phase, step: phase, active: state.active, awaited: Self::awaited(state) }
-    }
+            fn position(state: &VanguardState) -> Position {
+                let phase = if state.result.is_some() { "over" } else { state.phase.name() };
+                // The digest's Vanguard phases have no named steps, so the step is the phase.
+                Position { turn: state.turn, phase, step: phase, active: state.active, awaited: Self::awaited(state) }
+            }
 
-    fn awaited(state: &VanguardState) -> Vec<Seat> {
-        use crate::game::opponent;
-        if state.result.is_some() {
-            return vec![];
+            fn awaited(state: &VanguardState) -> Vec<Seat> {
+                awaited(state)
+            }
+
+            /// What `seat` may record now: the rules' actions, and in version 1 (the fan client's
+            /// games) the client's manual operations too.
+            fn options(
+                state: &VanguardState,
+                seat: Seat,
+            ) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
+                let mut o = options::options(state, seat);
+                if $v == 1 {
+                    o.extend(options::client_options(state, seat));
+                }
+                Some(o)
+            }
+
+            fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
+                options::automatic(state)
+            }
+
+            /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever
+            /// the game awaits.
+            fn interjects(_state: &VanguardState, event: &VanguardEvent) -> bool {
+                event.is_table_talk()
+            }
         }
-        // A revealed trigger is resolved by the seat that checked it, before anything else (VG-BATTLE-8).
-        if let Some(c) = state.check.as_ref().filter(|c| c.open()) {
-            return vec![c.seat];
-        }
-        match (state.active, &state.attack) {
-            (None, _) => vec![0, 1],
-            // An attack awaiting its hit: the defender guards.
-            (Some(a), Some(at)) if at.hit.is_none() => vec![a, opponent(a)],
-            // A hit: the defender checks its damage.
-            (Some(a), Some(at)) if at.hit == Some(true) && at.damage_left > 0 => vec![opponent(a)],
-            // The end phase hands over: the next turn starts for (and is recorded by) the other player.
-            (Some(a), None) if state.phase == events::Phase::End => vec![opponent(a)],
-            (Some(a), _) => vec![a],
+    };
+}
+
+/// Who the game awaits (every version).
+fn awaited(state: &VanguardState) -> Vec<Seat> {
+    use crate::game::opponent;
+    if state.result.is_some() {
+        return vec![];
+    }
+    // A revealed trigger is resolved by the seat that checked it, before anything else (VG-BATTLE-8).
+    if let Some(c) = state.check.as_ref().filter(|c| c.open()) {
+        return vec![c.seat];
+    }
+    match (state.active, &state.attack) {
+        (None, _) => vec![0, 1],
+        // An attack awaiting its hit: the defender guards.
+        (Some(a), Some(at)) if at.hit.is_none() => vec![a, opponent(a)],
+        // A hit: the defender checks its damage.
+        (Some(a), Some(at)) if at.hit == Some(true) && at.damage_left > 0 => vec![opponent(a)],
+        // The end phase hands over: the next turn starts for (and is recorded by) the other player.
+        (Some(a), None) if state.phase == events::Phase::End => vec![opponent(a)],
+        (Some(a), _) => vec![a],
+    }
+}
+
+/// Versions 1 and 2 share `validate`.
+mod v1_v2 {
+    use super::*;
+
+    mod rules {
+        pub use super::super::rules::validate;
+    }
+
+    vanguard_game!(1);
+    vanguard_game!(2);
+}
+
+/// Version 3's `validate` cites the most specific IDs.
+mod v3 {
+    use super::*;
+
+    mod rules {
+        use super::super::{VanguardEvent, VanguardState};
+
+        pub fn validate(state: &VanguardState, event: &VanguardEvent) -> Vec<crate::game::Violation> {
+            super::super::rules::validate_as(state, event, 3)
         }
     }
 
-    /// What `seat` may record now: the rules' actions, and in version 1 (the fan client's games)
-    /// the client's manual operations too.
-    fn options(state: &VanguardState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
-        let mut o = options::options(state, seat);
-        if V == 1 {
-            o.extend(options::client_options(state, seat));
-        }
-        Some(o)
-    }
-
-    fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
-        options::automatic(state)
-    }
-
-    /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever the game awaits.
-    fn interjects(_state: &VanguardState, event: &VanguardEvent) -> bool {
-        event.is_table_talk()
-    }
+    vanguard_game!(3);
 }

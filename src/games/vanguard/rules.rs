@@ -27,6 +27,48 @@ pub fn validate(s: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
     c.finish()
 }
 
+/// Every rule `event` would break under rules version `version`: version 3 cites the most
+/// specific digest ID where versions 1 and 2 cite a general one ([`most_specific`]).
+pub fn validate_as(s: &VanguardState, event: &VanguardEvent, version: u32) -> Vec<Violation> {
+    let mut out = validate(s, event);
+    if version >= 3 {
+        most_specific(s, event, &mut out);
+    }
+    out
+}
+
+/// Version 3's rule IDs: a trigger that did not activate for want of a same-clan unit is
+/// VG-BATTLE-9 (not "no trigger is waiting", VG-TRIG-1), and a loss recorded while a damage
+/// check's heal is still to come is VG-BATTLE-13 (not "nobody lost", VG-WIN-1). Versions 1 and 2
+/// keep their findings, so their logs keep their verdicts.
+fn most_specific(s: &VanguardState, event: &VanguardEvent, out: &mut [Violation]) {
+    let (rule, from, message) = match event {
+        VanguardEvent::TriggerResolved { seat, .. }
+        | VanguardEvent::Client { seat, op: ClientOp::TriggerApplied { .. } } => {
+            let Some(c) = s.check.as_ref().filter(|c| c.seat == *seat && c.trigger.is_none()) else { return };
+            if s.def(&c.card).and_then(|d| d.trigger).is_none() {
+                return;
+            }
+            let card = super::view::label(s, &c.card);
+            let why =
+                format!("{} has no unit of {card}'s clan on the field: its trigger does not activate", s.name(*seat));
+            ("VG-BATTLE-9", "VG-TRIG-1", why)
+        }
+        VanguardEvent::GameEnded { loser: Some(l), .. } => {
+            if !s.check.as_ref().is_some_and(|c| c.seat == *l && c.heal_pending()) {
+                return;
+            }
+            let why = "the damage check's heal trigger resolves before the loss is checked".to_string();
+            ("VG-BATTLE-13", "VG-WIN-1", why)
+        }
+        _ => return,
+    };
+    for v in out.iter_mut().filter(|v| v.rule == from) {
+        v.rule = rule;
+        v.message = message.clone();
+    }
+}
+
 type Check<'a> = crate::game::check::Check<'a, VanguardState>;
 
 fn grade(def: Option<&CardDef>) -> u8 {

@@ -5,7 +5,7 @@
 use kifu::game::Game;
 use kifu::games::vanguard::catalog::{Catalog, DeckList};
 use kifu::games::vanguard::events::{Circle, ClientOp, EffectKind, LossReason, Phase, Place, PowerEdit};
-use kifu::games::vanguard::{Vanguard, VanguardConfig, VanguardEvent as E};
+use kifu::games::vanguard::{VanguardConfig, VanguardEvent as E, VanguardV3 as Vanguard};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -163,6 +163,68 @@ fn legion(returned: [usize; 4], mate: usize) -> E {
     E::LegionPerformed { seat: 0, returned: returned.iter().map(|i| p(0, *i)).collect(), mate: p(0, mate) }
 }
 
+/// A deck whose G deck is full: eight G units (VG-DECK-6, VG-ZONE-7).
+fn full_g_deck() -> DeckList {
+    super::alpha_deck(&["TA-G1", "TA-G1", "TA-G1", "TA-G2", "TA-G2", "TA-G2", "TA-G3", "TA-G3"])
+}
+
+/// The main deck with `swaps` (index, card) applied.
+fn deck_with(swaps: &[(usize, &str)]) -> DeckList {
+    let mut d = deck();
+    for (i, id) in swaps {
+        d.main[*i] = (*id).into();
+    }
+    d
+}
+
+/// Bob's stride phase on turn 2, both vanguards grade 3 and p1-46 in his hand, with `extra` first.
+fn stride_ready(extra: Vec<E>) -> Vec<E> {
+    t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand)], extra].concat())
+}
+
+fn stride_g0() -> E {
+    E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }
+}
+
+/// The current turn (of `seat`, in any phase) ends and the opponent's turn `turn` runs to its
+/// draw of card `drew`.
+fn next_turn(seat: u8, turn: u32, drew: usize) -> Vec<E> {
+    let next = 1 - seat;
+    vec![
+        phase(seat, Phase::End),
+        E::TurnStarted { turn, seat: next },
+        phase(next, Phase::Draw),
+        E::CardDrawn { seat: next, card: p(next, drew) },
+    ]
+}
+
+/// Bob performed legion on turn 2 (vanguard p1-48, mate p1-43; Alice's vanguard grade 3).
+fn bob_legion() -> Vec<E> {
+    let board = vec![
+        cm(p(1, 48), Place::Circle(Circle::Vanguard)),
+        cm(p(0, 45), Place::Circle(Circle::Vanguard)),
+        cm(p(1, 2), Place::Drop),
+        cm(p(1, 3), Place::Drop),
+        cm(p(1, 4), Place::Drop),
+        cm(p(1, 6), Place::Drop),
+    ];
+    [
+        t2_at(Phase::Main, board),
+        vec![E::LegionPerformed { seat: 1, returned: [2, 3, 4, 6].iter().map(|i| p(1, *i)).collect(), mate: p(1, 43) }],
+    ]
+    .concat()
+}
+
+/// Bob's deck with two draw triggers of another clan (p1-2, p1-3): they do not activate (VG-BATTLE-9).
+fn beta_draw_triggers() -> VanguardConfig {
+    config_with(vec![deck(), deck_with(&[(2, "TB-01"), (3, "TB-01")])], &[])
+}
+
+/// Both players at 5 damage; Bob's attack hit and Alice's damage check revealed a heal (p0-9).
+fn heal_at_five() -> Vec<E> {
+    [hit([damage(0, 5), damage(1, 5)].concat()), vec![E::DamageChecked { seat: 0, card: p(0, 9) }]].concat()
+}
+
 cases! {
     // Deck construction.
     vg_deck_ok [] => setup_case(deck(), &[]);
@@ -271,8 +333,8 @@ cases! {
     vg_ride_1_in_the_ride_phase ["VG-RIDE-1"] => case(t1_at(Phase::Main, vec![]), E::Rode { seat: 0, card: p(0, 17) }, &["VG-RIDE-1"]);
     vg_ride_2_one_grade_up ["VG-RIDE-2"] => case(t1_at(Phase::Ride, vec![]), E::Rode { seat: 0, card: p(0, 31) }, &["VG-RIDE-2"]);
     vg_ride_3_once_per_turn ["VG-RIDE-3"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::Rode { seat: 0, card: p(0, 21) }, &["VG-RIDE-3"]);
-    vg_ride_6_superior_ride_ignores_grade ["VG-RIDE-6"] => case(t1_at(Phase::Ride, vec![]), E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 0) }, &[]);
-    vg_ride_7_superior_ride_after_a_ride ["VG-RIDE-7"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 17) }, &[]);
+    vg_ride_6_superior_ride_ignores_grade ["VG-RIDE-2"] => case(t1_at(Phase::Ride, vec![]), E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 0) }, &[]);
+    vg_ride_7_superior_ride_after_a_ride ["VG-RIDE-3"] => case([t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }]].concat(), E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 17) }, &[]);
     vg_ride_8_no_ride_over_a_g_unit ["VG-RIDE-8"] => case(
         [t2_at(Phase::Stride, [grade3(), vec![cm(p(1, 46), Place::Hand)]].concat()), vec![E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 45), discarded: vec![p(1, 46)] }]].concat(),
         E::SuperiorRode { seat: 1, card: p(1, 42), from: Place::Hand, source: p(1, 45) },
@@ -361,15 +423,16 @@ cases! {
     vg_battle_7_drives_before_resolving ["VG-BATTLE-7"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::AttackResolved { hit: true }, &["VG-BATTLE-7"]);
     vg_battle_7_rear_guards_do_not_drive ["VG-BATTLE-7"] => case([battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]), vec![E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }]].concat(), E::DriveChecked { seat: 1, card: p(1, 18) }, &["VG-BATTLE-7"]);
     vg_battle_8_resolve_each_trigger ["VG-BATTLE-8"] => case([battle(vec![cm(p(1, 45), Place::Circle(Circle::Vanguard))]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 6) }]].concat(), E::DriveChecked { seat: 1, card: p(1, 19) }, &["VG-BATTLE-8"]);
-    vg_battle_9_same_clan_for_triggers ["VG-BATTLE-9", "VG-TRIG-1"] => Case::event(config_with(vec![deck(), { let mut d = deck(); d.main[2] = "TB-01".into(); d.main[3] = "TB-01".into(); d }], &[]), [battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(), E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: Some(p(1, 19)), healed: None, stood: None }, &["VG-TRIG-1"]);
+    vg_battle_9_same_clan_for_triggers ["VG-BATTLE-9"] => Case::event(beta_draw_triggers(), [battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(), E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: Some(p(1, 19)), healed: None, stood: None }, &["VG-BATTLE-9"]);
+    vg_battle_9_another_clans_trigger_is_just_a_card ["VG-BATTLE-9", "VG-BATTLE-7"] => Case::event(beta_draw_triggers(), [battle(vec![cm(p(1, 45), Place::Circle(Circle::Vanguard))]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(), E::DriveChecked { seat: 1, card: p(1, 19) }, &[]);
     vg_battle_10_hit_when_at_least_equal ["VG-BATTLE-10"] => case([battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }]].concat(), E::AttackResolved { hit: false }, &["VG-BATTLE-10"]);
     vg_battle_10_shields_count ["VG-BATTLE-10"] => case([battle(vec![]), vec![attack_vc(), E::GuardianCalled { seat: 0, card: p(0, 1) }, E::DriveChecked { seat: 1, card: p(1, 18) }]].concat(), E::AttackResolved { hit: true }, &["VG-BATTLE-10"]);
     vg_battle_10_resolved_once ["VG-BATTLE-10"] => case(hit(vec![]), E::AttackResolved { hit: true }, &["VG-BATTLE-10"]);
     vg_battle_11_damage_check_after_a_hit ["VG-BATTLE-11"] => case([battle(vec![]), vec![attack_vc()]].concat(), E::DamageChecked { seat: 0, card: p(0, 18) }, &["VG-BATTLE-11"]);
     vg_battle_11_one_per_critical ["VG-BATTLE-11"] => case([hit(vec![]), vec![E::DamageChecked { seat: 0, card: p(0, 18) }]].concat(), E::DamageChecked { seat: 0, card: p(0, 19) }, &["VG-BATTLE-11"]);
     vg_battle_11_no_end_with_damage_owed ["VG-BATTLE-11"] => case(hit(vec![]), E::BattleEnded {}, &["VG-BATTLE-11"]);
-    vg_battle_13_heal_saves_at_five ["VG-BATTLE-13"] => case([hit(damage(0, 5)), vec![E::DamageChecked { seat: 0, card: p(0, 9) }]].concat(), E::TriggerResolved { seat: 0, power_to: p(0, 17), critical_to: None, drew: None, healed: Some(p(0, 25)), stood: None }, &[]);
-    vg_battle_13_no_loss_before_the_heal ["VG-BATTLE-13", "VG-WIN-1"] => case([hit([damage(0, 5), damage(1, 5)].concat()), vec![E::DamageChecked { seat: 0, card: p(0, 9) }]].concat(), E::GameEnded { loser: Some(0), reason: LossReason::SixDamage }, &["VG-WIN-1"]);
+    vg_battle_13_heal_saves_at_five ["VG-BATTLE-13"] => case(heal_at_five(), E::TriggerResolved { seat: 0, power_to: p(0, 17), critical_to: None, drew: None, healed: Some(p(0, 25)), stood: None }, &[]);
+    vg_battle_13_no_loss_before_the_heal ["VG-BATTLE-13"] => case(heal_at_five(), E::GameEnded { loser: Some(0), reason: LossReason::SixDamage }, &["VG-BATTLE-13"]);
     vg_battle_14_one_battle_at_a_time ["VG-BATTLE-14"] => case([battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]), vec![attack_vc()]].concat(), E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard }, &["VG-BATTLE-14"]);
     vg_battle_14_no_end_phase_mid_battle ["VG-BATTLE-14"] => case([battle(vec![]), vec![attack_vc()]].concat(), phase(1, Phase::End), &["VG-BATTLE-14"]);
     vg_battle_14_battle_ends ["VG-BATTLE-14"] => case([hit(vec![]), vec![E::DamageChecked { seat: 0, card: p(0, 18) }]].concat(), E::BattleEnded {}, &[]);
@@ -411,6 +474,201 @@ cases! {
     vgc_op_12_client_only_policy ["VGC-OP-12"] => case_with(&[("power_multiple", "client-only")], t1(), client(0, ClientOp::PowerEdited { card: p(0, 0), mode: PowerEdit::Add, value: 150 }), &[]);
     vgc_upd_2_g_units_never_into_the_main_deck ["VGC-UPD-2", "VG-DECK-6"] => case(t1(), client(0, ClientOp::ToTopOfDeck { card: g(0, 0) }), &["VGC-UPD-2", "VG-DECK-6"]);
 
+    // Judge's tricky cases: moves a table might think illegal, or the edge of a rule.
+    vg_deck_1_starter_counts_g_deck_does_not ["VG-DECK-1"] => Case::setup(config_with(vec![full_g_deck(), deck()], &[]), &[]);
+    vg_deck_2_exactly_four_copies ["VG-DECK-2"] => setup_case(deck_with(&[(25, "TB-10"), (26, "TB-10"), (27, "TB-10"), (28, "TB-10")]), &[]);
+    vg_deck_3_triggers_of_another_clan_count ["VG-DECK-3"] => setup_case(deck_with(&[(1, "TB-01"), (5, "TB-02")]), &[]);
+    vg_deck_4_four_heals_of_two_clans ["VG-DECK-4"] => setup_case(deck_with(&[(9, "TB-03"), (10, "TB-03")]), &[]);
+    vg_deck_5_four_sentinels_of_two_names ["VG-DECK-5"] => setup_case(deck_with(&[(25, "TB-13")]), &[]);
+    vg_deck_6_eight_g_units ["VG-DECK-6", "VG-ZONE-7"] => Case::setup(config_with(vec![full_g_deck(), full_g_deck()], &[]), &[]);
+    vg_zone_5_call_onto_an_occupied_circle ["VG-ZONE-5", "VG-MAIN-1"] => case(t1_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]), E::Called { seat: 0, card: p(0, 1), circle: Circle::FrontLeft }, &[]);
+    vg_zone_7_g_unit_back_to_a_full_g_zone ["VG-ZONE-7"] => Case::event(
+        config_with(vec![full_g_deck(), full_g_deck()], &[]),
+        [stride_ready(vec![]), vec![stride_g0()]].concat(),
+        cm(g(1, 0), Place::GZone),
+        &[],
+    );
+    vg_setup_1_a_trigger_is_grade_0 ["VG-SETUP-1"] => case(vec![], E::StartingVanguardSet { seat: 0, card: p(0, 1) }, &[]);
+    vg_setup_2_second_player_attacks_on_turn_2 ["VG-SETUP-2", "VG-BATTLE-2"] => case(battle(vec![]), attack_vc(), &[]);
+    vg_setup_3_second_player_draws_first ["VG-SETUP-3"] => case(setup()[..3].to_vec(), E::OpeningHandDrawn { seat: 1, cards: HAND.iter().map(|i| p(1, *i)).collect() }, &[]);
+    vg_setup_5_flip_without_redraws ["VG-SETUP-5"] => case(setup()[..5].to_vec(), E::VanguardsRevealed {}, &[]);
+    vg_win_1_face_down_damage_counts ["VG-WIN-1", "VG-WIN-2"] => case(
+        [t1(), damage(1, 5), vec![E::CounterBlasted { seat: 1, cards: vec![p(1, 25)] }, cm(p(1, 40), Place::Damage)]].concat(),
+        E::GameEnded { loser: Some(1), reason: LossReason::SixDamage },
+        &[],
+    );
+    vg_win_4_chat_after_the_result ["VG-WIN-4"] => case(
+        [t1(), damage(1, 6), vec![E::GameEnded { loser: Some(1), reason: LossReason::SixDamage }]].concat(),
+        E::ChatMessage { seat: 1, text: "good game".into() },
+        &[],
+    );
+    vg_turn_1_empty_phases_pass_unrecorded ["VG-TURN-1"] => case(t1(), phase(0, Phase::Main), &[]);
+    vg_turn_2_superior_call_in_the_battle_phase ["VG-TURN-2", "VG-MAIN-2"] => case(
+        t1_at(Phase::Battle, vec![cm(p(0, 2), Place::Drop)]),
+        E::SuperiorCalled { seat: 0, card: p(0, 2), from: Place::Drop, circle: Circle::BackLeft, source: p(0, 0) },
+        &[],
+    );
+    vg_draw_1_client_draw_for_a_draw_trigger ["VG-DRAW-1"] => case(
+        [battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(),
+        client(1, ClientOp::Drew { card: p(1, 19) }),
+        &[],
+    );
+    vg_ga_1_grade_2_vanguard ["VG-GA-1", "VG-GA-3"] => case(
+        t1_at(Phase::GradeAssist, vec![cm(p(0, 31), Place::Circle(Circle::Vanguard)), cm(p(0, 42), Place::Drop)]),
+        E::GradeAssisted { seat: 0, taken: Some(p(0, 43)), removed: vec![p(0, 1), p(0, 5), g(0, 0), g(0, 1)] },
+        &[],
+    );
+    vg_ga_2_second_players_grade_assist ["VG-GA-2"] => case(
+        t2_at(Phase::GradeAssist, vec![cm(p(1, 17), Place::Drop), cm(p(1, 21), Place::Drop)]),
+        E::GradeAssisted { seat: 1, taken: Some(p(1, 25)), removed: vec![p(1, 31), p(1, 42), g(1, 0), g(1, 1)] },
+        &[],
+    );
+    vg_ride_1_ride_a_trigger_of_the_same_grade ["VG-RIDE-1", "VG-RIDE-2"] => case(t1_at(Phase::Ride, vec![]), E::Rode { seat: 0, card: p(0, 1) }, &[]);
+    vg_ride_3_normal_ride_after_a_superior_ride ["VG-RIDE-3"] => case(
+        [t1_at(Phase::Ride, vec![]), vec![E::SuperiorRode { seat: 0, card: p(0, 17), from: Place::Hand, source: p(0, 0) }]].concat(),
+        E::Rode { seat: 0, card: p(0, 31) },
+        &[],
+    );
+    vg_ride_8_face_up_g_units_are_not_on_the_field ["VG-RIDE-8"] => case(
+        t1_at(Phase::Ride, vec![client(0, ClientOp::GZoneFlipped { card: g(0, 0), face_up: true })]),
+        E::SuperiorRode { seat: 0, card: p(0, 42), from: Place::Hand, source: p(0, 0) },
+        &[],
+    );
+    vg_stride_2_face_down_beside_a_face_up ["VG-STRIDE-2", "VG-STRIDE-1"] => case(
+        stride_ready(vec![client(1, ClientOp::GZoneFlipped { card: g(1, 1), face_up: true })]),
+        stride_g0(),
+        &[],
+    );
+    vg_stride_3_the_legion_mate_as_the_heart ["VG-STRIDE-3"] => case(
+        [bob_legion(), next_turn(1, 3, 22), next_turn(0, 4, 22), vec![phase(1, Phase::Stride)]].concat(),
+        E::Strode { seat: 1, g_unit: g(1, 0), heart: p(1, 43), discarded: vec![p(1, 42)] },
+        &[],
+    );
+    vg_main_5_second_players_legion ["VG-MAIN-5", "VG-KW-8"] => case(
+        bob_legion()[..bob_legion().len() - 1].to_vec(),
+        E::LegionPerformed { seat: 1, returned: [2, 3, 4, 6].iter().map(|i| p(1, *i)).collect(), mate: p(1, 43) },
+        &[],
+    );
+    vg_open_8_legion_again_next_turn ["VG-OPEN-8"] => case_with(
+        &[("legion_limit", "once-per-turn")],
+        [
+            t1_at(Phase::Main, legion_board()),
+            vec![legion([2, 3, 4, 6], 43), E::SuperiorRode { seat: 0, card: p(0, 49), from: Place::DeckSearch, source: p(0, 48) }],
+            next_turn(0, 2, 21),
+            next_turn(1, 3, 22),
+            vec![phase(0, Phase::Main)],
+        ]
+        .concat(),
+        legion([7, 8, 10, 11], 44),
+        &[],
+    );
+    vg_battle_2_target_a_front_row_rear_guard ["VG-BATTLE-2"] => case(
+        battle(vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]),
+        E::AttackDeclared { seat: 1, attacker: Circle::Vanguard, target: Circle::FrontLeft },
+        &[],
+    );
+    vg_battle_8_next_drive_after_the_trigger ["VG-BATTLE-8", "VG-BATTLE-7"] => case(
+        [
+            battle(vec![cm(p(1, 45), Place::Circle(Circle::Vanguard))]),
+            vec![
+                attack_vc(),
+                E::DriveChecked { seat: 1, card: p(1, 6) },
+                E::TriggerResolved { seat: 1, power_to: p(1, 45), critical_to: Some(p(1, 45)), drew: None, healed: None, stood: None },
+            ],
+        ]
+        .concat(),
+        E::DriveChecked { seat: 1, card: p(1, 19) },
+        &[],
+    );
+    vg_battle_10_equal_power_hits ["VG-BATTLE-10"] => case(
+        [
+            t2_at(Phase::Battle, vec![cm(p(1, 31), Place::Circle(Circle::Vanguard)), cm(p(0, 32), Place::Circle(Circle::Vanguard))]),
+            vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 18) }],
+        ]
+        .concat(),
+        E::AttackResolved { hit: true },
+        &[],
+    );
+    vg_battle_11_two_checks_after_a_critical ["VG-BATTLE-11", "VG-TRIG-4"] => case(
+        [
+            battle(vec![]),
+            vec![
+                attack_vc(),
+                E::DriveChecked { seat: 1, card: p(1, 6) },
+                E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: Some(p(1, 31)), drew: None, healed: None, stood: None },
+                E::AttackResolved { hit: true },
+                E::DamageChecked { seat: 0, card: p(0, 18) },
+            ],
+        ]
+        .concat(),
+        E::DamageChecked { seat: 0, card: p(0, 19) },
+        &[],
+    );
+    vg_end_1_turn_ends_from_the_draw_phase ["VG-END-1"] => case([t1(), vec![phase(0, Phase::End)]].concat(), E::TurnStarted { turn: 2, seat: 1 }, &[]);
+    vg_trig_1_power_and_critical_to_different_units ["VG-TRIG-1", "VG-TRIG-4"] => case(
+        [battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 6) }]].concat(),
+        E::TriggerResolved { seat: 1, power_to: p(1, 35), critical_to: Some(p(1, 31)), drew: None, healed: None, stood: None },
+        &[],
+    );
+    vg_trig_3_draw_trigger_in_a_damage_check ["VG-TRIG-3"] => case(
+        [hit(vec![]), vec![E::DamageChecked { seat: 0, card: p(0, 2) }]].concat(),
+        E::TriggerResolved { seat: 0, power_to: p(0, 17), critical_to: None, drew: Some(p(0, 19)), healed: None, stood: None },
+        &[],
+    );
+    vg_trig_6_stand_the_rear_guard_that_attacked ["VG-TRIG-6"] => case(
+        [
+            battle(vec![cm(p(1, 35), Place::Circle(Circle::FrontLeft))]),
+            vec![
+                E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard },
+                E::AttackResolved { hit: true },
+                E::DamageChecked { seat: 0, card: p(0, 18) },
+                E::BattleEnded {},
+                attack_vc(),
+                E::DriveChecked { seat: 1, card: p(1, 14) },
+            ],
+        ]
+        .concat(),
+        E::TriggerResolved { seat: 1, power_to: p(1, 31), critical_to: None, drew: None, healed: None, stood: Some(p(1, 35)) },
+        &[],
+    );
+    vg_eff_2_auto_in_the_opponents_battle ["VG-EFF-2"] => case(
+        [battle(vec![]), vec![attack_vc()]].concat(),
+        E::EffectActivated { seat: 0, source: p(0, 17), kind: EffectKind::Auto, description: "test".into() },
+        &[],
+    );
+    vg_cost_1_soul_blast_the_ridden_upon_unit ["VG-COST-1"] => case(
+        [t1_at(Phase::Ride, vec![]), vec![E::Rode { seat: 0, card: p(0, 17) }, phase(0, Phase::Main)]].concat(),
+        E::SoulBlasted { seat: 0, cards: vec![p(0, 0)] },
+        &[],
+    );
+    vg_cost_2_soul_charge_a_trigger ["VG-COST-2"] => case(t1_at(Phase::Main, vec![]), E::SoulCharged { seat: 0, cards: vec![p(0, 2)] }, &[]);
+    vg_cost_3_two_face_up_beside_a_face_down ["VG-COST-3"] => case(
+        t1_at(Phase::Main, [damage(0, 3), vec![E::CounterBlasted { seat: 0, cards: vec![p(0, 25)] }]].concat()),
+        E::CounterBlasted { seat: 0, cards: vec![p(0, 26), p(0, 27)] },
+        &[],
+    );
+    vg_kw_2_a_locked_unit_can_be_attacked ["VG-KW-2"] => case(
+        battle(vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft)), client(1, ClientOp::LockChanged { card: p(0, 2), locked: true })]),
+        E::AttackDeclared { seat: 1, attacker: Circle::Vanguard, target: Circle::FrontLeft },
+        &[],
+    );
+    vg_kw_4_lord_with_only_its_clan ["VG-KW-4"] => case(
+        battle(vec![cm(p(1, 42), Place::Circle(Circle::FrontLeft)), cm(p(1, 2), Place::Circle(Circle::BackLeft))]),
+        E::AttackDeclared { seat: 1, attacker: Circle::FrontLeft, target: Circle::Vanguard },
+        &[],
+    );
+    vg_kw_5_restraint_still_intercepts ["VG-KW-5", "VG-BATTLE-6"] => case(
+        [battle(vec![cm(p(0, 39), Place::Circle(Circle::FrontLeft))]), vec![attack_vc()]].concat(),
+        E::Intercepted { seat: 0, circle: Circle::FrontLeft },
+        &[],
+    );
+    vgc_ui_2_ride_button_starts_the_turn ["VGC-UI-2"] => case([t1(), vec![phase(0, Phase::End)]].concat(), client(1, ClientOp::PhaseButton { phase: Phase::Ride }), &[]);
+    vgc_ui_4_l_button_from_the_soul ["VGC-UI-4"] => case(t1_at(Phase::Main, [legion_board(), vec![cm(p(0, 43), Place::Soul)]].concat()), client(0, ClientOp::Legion { mate: p(0, 43) }), &[]);
+    vgc_op_3_damage_check_in_the_opponents_battle ["VGC-OP-3"] => case(hit(vec![]), client(0, ClientOp::Checked { card: p(0, 18) }), &[]);
+    vgc_op_10_lock_the_opponents_rear_guard ["VGC-OP-10"] => case(t2_at(Phase::Main, vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]), client(1, ClientOp::LockChanged { card: p(0, 2), locked: true }), &[]);
+    vgc_op_11_delete_the_opponents_vanguard ["VGC-OP-11"] => case(t2_at(Phase::Main, vec![]), client(1, ClientOp::DeleteChanged { card: p(0, 0), deleted: true }), &[]);
+    vgc_upd_2_g_unit_back_to_the_g_zone_by_hand ["VGC-UPD-2"] => case([stride_ready(vec![]), vec![stride_g0()]].concat(), client(1, ClientOp::Moved { card: g(1, 0), to: Place::GZone }), &[]);
+
     // Recorder checks.
     kifu_card_1_card_where_the_event_says ["KIFU-CARD-1"] => case(t1_at(Phase::Main, vec![]), E::Called { seat: 0, card: p(0, 40), circle: Circle::BackLeft }, &["KIFU-CARD-1"]);
     kifu_card_2_unknown_instances ["KIFU-CARD-2"] => case(t1(), cm("p0-99".into(), Place::Drop), &["KIFU-CARD-2"]);
@@ -427,4 +685,50 @@ fn every_enforced_rule_has_a_case() {
 #[test]
 fn scenario_index_is_checked_in() {
     crate::game_support::check_scenario_index::<Vanguard>("vanguard", built_cases());
+}
+
+/// Versions 1 and 2 keep the general IDs their logs were audited under (a trigger without its
+/// clan: VG-TRIG-1; a loss inside the heal window: VG-WIN-1), where version 3 cites VG-BATTLE-9
+/// and VG-BATTLE-13.
+#[test]
+fn versions_1_and_2_keep_their_ids_where_version_3_is_specific() {
+    use kifu::games::vanguard::{Vanguard as V1, VanguardV2 as V2};
+    let moments = [
+        (
+            beta_draw_triggers(),
+            [battle(vec![]), vec![attack_vc(), E::DriveChecked { seat: 1, card: p(1, 2) }]].concat(),
+            E::TriggerResolved {
+                seat: 1,
+                power_to: p(1, 31),
+                critical_to: None,
+                drew: Some(p(1, 19)),
+                healed: None,
+                stood: None,
+            },
+            ("VG-TRIG-1", "VG-BATTLE-9"),
+        ),
+        (
+            config_with(vec![deck(), deck()], &[]),
+            heal_at_five(),
+            E::GameEnded { loser: Some(0), reason: LossReason::SixDamage },
+            ("VG-WIN-1", "VG-BATTLE-13"),
+        ),
+    ];
+    for (config, given, when, (old, new)) in moments {
+        let mut s = V1::setup(&config).unwrap();
+        for g in &given {
+            s = V1::apply(s, g);
+        }
+        let ids = |v: Vec<kifu::game::Violation>| v.into_iter().map(|v| v.rule).collect::<Vec<_>>();
+        assert_eq!(ids(V1::validate(&s, &when)), vec![old]);
+        assert_eq!(ids(V2::validate(&s, &when)), vec![old]);
+        assert_eq!(ids(Vanguard::validate(&s, &when)), vec![new]);
+    }
+}
+
+/// Version 3 self-plays and audits clean, holding every seat to its turn.
+#[test]
+fn version_3_self_plays_and_audits_clean() {
+    use crate::game_support::{check_self_play_audits_clean, table};
+    check_self_play_audits_clean::<Vanguard>(0..20, &[table(2)]);
 }

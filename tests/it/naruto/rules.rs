@@ -397,6 +397,25 @@ fn sealed_hand(sealed: Commitment) -> Vec<E> {
     [pre_hands(), vec![E::OpeningHandDrawn { seat: 0, cards }]].concat()
 }
 
+/// Seat 0 draws six, mulligans, draws five, mulligans again: both shuffles after each.
+fn two_mulligans() -> Vec<E> {
+    let reshuffle = [E::DeckShuffled { deck: 0, by: 0, seed: None }, E::DeckShuffled { deck: 0, by: 1, seed: None }];
+    [
+        pre_hands(),
+        vec![
+            E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4, 5]) },
+            E::MulliganTaken { seat: 0, attempt: 1 },
+        ],
+        reshuffle.to_vec(),
+        vec![
+            E::OpeningHandDrawn { seat: 0, cards: open(0, &[6, 7, 8, 9, 10]) },
+            E::MulliganTaken { seat: 0, attempt: 2 },
+        ],
+        reshuffle.to_vec(),
+    ]
+    .concat()
+}
+
 fn setup_case(decks: Vec<Vec<String>>, players: usize, then: &[&'static str]) -> Case {
     Case::setup(config_with(decks, players, &[]), then)
 }
@@ -507,16 +526,7 @@ cases! {
     );
     nar_mull_1_not_after_keeping ["NAR-MULL-1"] => case(setup(), E::MulliganTaken { seat: 0, attempt: 1 }, &["NAR-MULL-1"]);
     nar_mull_2_four_cards_after_two ["NAR-MULL-2"] => case(
-        [pre_hands(), vec![
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4, 5]) },
-            E::MulliganTaken { seat: 0, attempt: 1 },
-            E::DeckShuffled { deck: 0, by: 0, seed: None },
-            E::DeckShuffled { deck: 0, by: 1, seed: None },
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[6, 7, 8, 9, 10]) },
-            E::MulliganTaken { seat: 0, attempt: 2 },
-            E::DeckShuffled { deck: 0, by: 0, seed: None },
-            E::DeckShuffled { deck: 0, by: 1, seed: None },
-        ]].concat(),
+        two_mulligans(),
         E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4]) },
         &["NAR-MULL-2"],
     );
@@ -526,17 +536,7 @@ cases! {
         &["NAR-MULL-2"],
     );
     nar_mull_3_no_third_mulligan ["NAR-MULL-3"] => case(
-        [pre_hands(), vec![
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4, 5]) },
-            E::MulliganTaken { seat: 0, attempt: 1 },
-            E::DeckShuffled { deck: 0, by: 0, seed: None },
-            E::DeckShuffled { deck: 0, by: 1, seed: None },
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[6, 7, 8, 9, 10]) },
-            E::MulliganTaken { seat: 0, attempt: 2 },
-            E::DeckShuffled { deck: 0, by: 0, seed: None },
-            E::DeckShuffled { deck: 0, by: 1, seed: None },
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3]) },
-        ]].concat(),
+        [two_mulligans(), vec![E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3]) }]].concat(),
         E::MulliganTaken { seat: 0, attempt: 3 },
         &["NAR-MULL-3"],
     );
@@ -943,16 +943,7 @@ cases! {
     nar_setup_4_six_cards_after_the_lot ["NAR-SETUP-4"] => case(pre_hands(), E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4, 5]) }, &[]);
     nar_setup_5_play_begins_once_both_kept ["NAR-SETUP-5"] => case(setup(), E::TurnStarted { turn: 1, attacker: 0 }, &[]);
     nar_mull_2_the_second_mulligan_draws_four ["NAR-MULL-2", "NAR-MULL-3"] => case(
-        [pre_hands(), vec![
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3, 4, 5]) },
-            E::MulliganTaken { seat: 0, attempt: 1 },
-            E::DeckShuffled { deck: 0, by: 0, seed: None },
-            E::DeckShuffled { deck: 0, by: 1, seed: None },
-            E::OpeningHandDrawn { seat: 0, cards: open(0, &[6, 7, 8, 9, 10]) },
-            E::MulliganTaken { seat: 0, attempt: 2 },
-            E::DeckShuffled { deck: 0, by: 0, seed: None },
-            E::DeckShuffled { deck: 0, by: 1, seed: None },
-        ]].concat(),
+        two_mulligans(),
         E::OpeningHandDrawn { seat: 0, cards: open(0, &[0, 1, 2, 3]) },
         &[],
     );

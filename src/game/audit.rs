@@ -268,9 +268,10 @@ impl<G: Game> Auditor<G> {
     }
 
     /// How a judge resolved a finding at event `seq`, if one did: its forced entry, else the
-    /// first later ruling about it or backup over it.
-    fn resolution(&self, seq: u64) -> Option<String> {
-        if let Some(judge) = self.forced.get(&seq) {
+    /// first later ruling about it or backup over it. A finding brought to light later (`late`)
+    /// is not resolved by its event's forced entry: the judge who forced it could not know it.
+    fn resolution(&self, seq: u64, late: bool) -> Option<String> {
+        if let Some(judge) = self.forced.get(&seq).filter(|_| !late) {
             return Some(format!("forced entry by judge {judge} (event {seq})"));
         }
         let ruled = self.about.get(&seq);
@@ -288,7 +289,7 @@ impl<G: Game> Auditor<G> {
         let mut findings: Vec<Finding> = self
             .findings
             .iter()
-            .map(|f| Finding { resolution: f.seq.and_then(|s| self.resolution(s)), ..f.clone() })
+            .map(|f| Finding { resolution: f.seq.and_then(|s| self.resolution(s, f.found_at.is_some())), ..f.clone() })
             .collect();
         for (seq, v) in G::ledger(&tip.game).audit() {
             findings.push(Finding {
@@ -296,7 +297,7 @@ impl<G: Game> Auditor<G> {
                 actor: None,
                 rule: v.rule.to_string(),
                 message: v.message,
-                resolution: seq.and_then(|s| self.resolution(s)),
+                resolution: seq.and_then(|s| self.resolution(s, false)),
                 found_at: None,
             });
         }

@@ -522,11 +522,13 @@ impl<E> GameEntry<E> {
 /// `apply::apply`, `view::{view, describe}`, `coverage::coverage`,
 /// `agent::{self_play_config, agent_step}` (with `version: V`, each also takes the rules version
 /// as its last argument); the config `v1().players` and `check()`; the state `new(&config)`,
-/// `result` and `ledger`; the event `seat()`.
+/// `result` and `ledger`; the event `seat()`. A game whose released rules versions differ in what
+/// `validate` refuses passes `rules_version: V` and has `rules::validate_as(state, event, V)`
+/// instead of `rules::validate`: one `impl<const V: u32> Game for MyGame<V>` serves every version.
 #[macro_export]
 macro_rules! forward_game {
-    (config: $config:ty, event: $event:ty, state: $state:ty) => {
-        $crate::forward_game!(@rules config: $config, event: $event, state: $state);
+    (config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)?) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)?);
 
         fn self_play_config(
             players: &[String],
@@ -563,7 +565,13 @@ macro_rules! forward_game {
             agent::agent_step(state, secrets, rng, $version)
         }
     };
-    (@rules config: $config:ty, event: $event:ty, state: $state:ty) => {
+    (@validate $s:ident, $e:ident) => {
+        rules::validate($s, $e)
+    };
+    (@validate $s:ident, $e:ident, $rules_version:expr) => {
+        rules::validate_as($s, $e, $rules_version)
+    };
+    (@rules config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)?) => {
         type Config = $config;
         type Event = $event;
         type State = $state;
@@ -590,7 +598,7 @@ macro_rules! forward_game {
         }
 
         fn validate(state: &$state, event: &$event) -> Vec<$crate::game::Violation> {
-            rules::validate(state, event)
+            $crate::forward_game!(@validate state, event $(, $rules_version)?)
         }
 
         fn apply(state: $state, event: &$event) -> $state {

@@ -219,14 +219,22 @@ pub fn start_case<G: Game>(
     }
 }
 
-/// Validates `event` on `state` and compares the violated rule IDs with `then`, each of which the
-/// case must declare in `covers` (KIFU IDs are the recorder's own); then applies it, because the
-/// fold is total: applying any event, legal or not, must not panic.
-pub fn check_when<G: Game>(name: &str, covers: &[&str], then: &[&'static str], state: G::State, event: &G::Event) {
-    let mut violations = G::validate(&state, event);
-    violations.extend(G::revealed_violations(&state, event).into_iter().map(|l| l.violation));
+/// Compares the rule IDs the moment breaks ([`Broken`]: at once, or found late about an earlier
+/// event) with `then`, each of which the case must declare in `covers` (KIFU IDs are the
+/// recorder's own); then applies the moment to `state`, because the fold is total: applying any
+/// event, legal or not, must not panic.
+fn check_when<G: Game>(
+    name: &str,
+    covers: &[&str],
+    then: &[&'static str],
+    broke: &Broken,
+    (state, event): (G::State, &G::Event),
+) {
+    let mut got: Vec<&str> = broke.now.iter().copied().chain(broke.late.iter().map(|(_, rule)| *rule)).collect();
+    got.sort_unstable();
+    got.dedup();
     let want = sorted(then);
-    assert_eq!(rule_ids(&violations), want, "{name}: when {event:?}\nviolations: {violations:#?}");
+    assert_eq!(got, want, "{name}: when {event:?}\nbroke now {:?}, found late {:?}", broke.now, broke.late);
     for id in &want {
         assert!(covers.contains(id) || id.starts_with("KIFU"), "{name}: expects {id} but does not declare it covered");
     }
@@ -281,12 +289,12 @@ fn fold_given<G: Game>(name: &str, c: &Case<G>) -> Option<(G::State, G::Event)> 
 /// to light about a given event (`late`: the given event's index and the rule, cited there).
 struct Broken {
     now: Vec<&'static str>,
-    late: Vec<(u64, String)>,
+    late: Vec<(u64, &'static str)>,
 }
 
 fn broken<G: Game>(state: &G::State, event: &G::Event) -> Broken {
-    let mut late: Vec<(u64, String)> =
-        G::revealed_violations(state, event).into_iter().map(|l| (l.at, l.violation.rule.to_string())).collect();
+    let mut late: Vec<(u64, &'static str)> =
+        G::revealed_violations(state, event).into_iter().map(|l| (l.at, l.violation.rule)).collect();
     late.sort_unstable();
     late.dedup();
     Broken { now: rule_ids(&G::validate(state, event)), late }
@@ -300,7 +308,7 @@ pub fn run_case<G: Game>(name: &str, covers: &[&str], c: Case<G>) {
         return;
     };
     let broke = broken::<G>(&state, &event);
-    check_when::<G>(name, covers, &c.then, state, &event);
+    check_when::<G>(name, covers, &c.then, &broke, (state, &event));
     check_recorded::<G>(name, &c.config, (&c.given, &c.forced, &c.tolerated), &event, &broke);
 }
 
@@ -355,9 +363,12 @@ fn check_recorded<G: Game>(
 }
 
 /// The findings the moment brought to light about earlier events: (where cited, rule), sorted.
-fn late_findings(findings: &[Finding], moment: u64) -> Vec<(u64, String)> {
-    let mut got: Vec<(u64, String)> =
-        findings.iter().filter(|f| f.found_at == Some(moment)).filter_map(|f| Some((f.seq?, f.rule.clone()))).collect();
+fn late_findings(findings: &[Finding], moment: u64) -> Vec<(u64, &str)> {
+    let mut got: Vec<(u64, &str)> = findings
+        .iter()
+        .filter(|f| f.found_at == Some(moment))
+        .filter_map(|f| Some((f.seq?, f.rule.as_str())))
+        .collect();
     got.sort_unstable();
     got.dedup();
     got

@@ -37,23 +37,17 @@ type Check<'a> = crate::game::check::Check<'a, BrkState>;
 
 /// Every rule `event` would break if applied to `state`, under rules version 1.
 pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
-    let mut c = Check::new(s);
-    c.check(event);
-    c.finish()
+    validate_as(s, event, 1)
 }
 
 /// Every rule `event` would break under rules `version`: version 2 adds [`escape_hatch_checks`]
 /// and [`decided_checks`] to version 1's, which stay as released so old games audit unchanged;
-/// version 3 cites a false assumption about one's own hidden card (BRK-HID-10) at the declaration
-/// ([`revealed_violations`]) instead of at the reveal.
+/// version 3 leaves a false assumption about one's own hidden card (BRK-HID-10) out of the
+/// reveal's violations: it is cited at the declaration ([`revealed_violations`]).
 pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
-    let mut out = validate(s, event);
-    if version >= 3 {
-        // Version 3 cites a false assumption at the declaration, not at the reveal that shows
-        // it: the reveal itself is true and the table records it as played.
-        let late: Vec<Violation> = revealed_violations(s, event).into_iter().map(|l| l.violation).collect();
-        out.retain(|v| !late.contains(v));
-    }
+    let mut c = Check::new(s);
+    c.check(event, version);
+    let mut out = c.finish();
     if version >= 2 && s.result.is_none() {
         out.extend(decided_checks(s, event));
         out.extend(escape_hatch_checks(s, event));
@@ -289,7 +283,7 @@ impl Check<'_> {
         }
     }
 
-    fn check(&mut self, event: &BrkEvent) {
+    fn check(&mut self, event: &BrkEvent, version: u32) {
         use BrkEvent::*;
         let s = self.s;
         if let Some(r) = &s.result {
@@ -306,7 +300,9 @@ impl Check<'_> {
             SquadDeployed { seat, cards } => self.deployed(*seat, cards),
             TurnStarted { seat, turn } => self.turn_started(*seat, *turn),
             MainPhaseEntered { seat } => self.main_phase_entered(*seat),
-            CardRevealed { seat, piece, reason, proof } => self.revealed(*seat, piece, *reason, proof.as_ref()),
+            CardRevealed { seat, piece, reason, proof } => {
+                self.revealed(*seat, piece, *reason, proof.as_ref(), version)
+            }
             GameActionDeclared { seat, source, ability, targets, payment } => {
                 self.declared(*seat, source, *ability, targets, payment)
             }
@@ -434,7 +430,14 @@ impl Check<'_> {
         }
     }
 
-    fn revealed(&mut self, seat: Seat, piece: &str, reason: RevealReason, proof: Option<&super::events::RevealProof>) {
+    fn revealed(
+        &mut self,
+        seat: Seat,
+        piece: &str,
+        reason: RevealReason,
+        proof: Option<&super::events::RevealProof>,
+        version: u32,
+    ) {
         let s = self.s;
         let Some(p) = self.piece(piece).cloned() else { return };
         if p.owner != seat {
@@ -474,8 +477,11 @@ impl Check<'_> {
             }
             _ => {}
         }
-        // BRK-HID-10 under versions 1 and 2: cited at the reveal (version 3 cites the declaration).
-        self.out.extend(false_assumptions(s, &p, instance.as_deref()).into_iter().map(|l| l.violation));
+        // BRK-HID-10 under versions 1 and 2: cited at the reveal (version 3 cites the declaration,
+        // through `revealed_violations`).
+        if version < 3 {
+            self.out.extend(false_assumptions(s, &p, instance.as_deref()).into_iter().map(|l| l.violation));
+        }
     }
 
     fn declared(&mut self, seat: Seat, source: &str, ability: u8, targets: &[String], payment: &[ResourceAmount]) {

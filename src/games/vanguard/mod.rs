@@ -73,62 +73,52 @@ pub type VanguardV2 = VanguardRules<2>;
 /// Version 3, the newest: what new games record (version 2 with the most specific rule IDs).
 pub type VanguardV3 = VanguardRules<3>;
 
-/// The `Game` implementation of version `$v`, in a module whose `rules::validate` is the
-/// version's (`forward_game!` calls it by that name).
-macro_rules! vanguard_game {
-    ($v:literal) => {
-        impl Game for VanguardRules<$v> {
-            const RULESET: &'static str = "vanguard";
-            const RULESET_VERSION: u32 = $v;
-            const SEATS: SeatRange = SeatRange::TWO;
-            // Version 1 checked turn order only by the game's own rule IDs, which its games'
-            // findings name; later versions also refuse a seat the game does not await.
-            const CHECKS_AWAITED: bool = $v >= 2;
-            const RECORDED_AS_EVENTS: &'static [&'static str] =
-                &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
+impl<const V: u32> Game for VanguardRules<V> {
+    const RULESET: &'static str = "vanguard";
+    const RULESET_VERSION: u32 = V;
+    const SEATS: SeatRange = SeatRange::TWO;
+    // Version 1 checked turn order only by the game's own rule IDs, which its games'
+    // findings name; later versions also refuse a seat the game does not await.
+    const CHECKS_AWAITED: bool = V >= 2;
+    const RECORDED_AS_EVENTS: &'static [&'static str] =
+        &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
 
-            crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState);
+    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState, rules_version: V);
 
-            fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
-                let format =
-                    DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
-                config_from_request(request, catalog::Catalog::sample, format, VanguardConfig::new, VanguardConfig::set_policy)
-            }
+    fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
+        let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
+        config_from_request(request, catalog::Catalog::sample, format, VanguardConfig::new, VanguardConfig::set_policy)
+    }
 
-            fn position(state: &VanguardState) -> Position {
-                let phase = if state.result.is_some() { "over" } else { state.phase.name() };
-                // The digest's Vanguard phases have no named steps, so the step is the phase.
-                Position { turn: state.turn, phase, step: phase, active: state.active, awaited: Self::awaited(state) }
-            }
+    fn position(state: &VanguardState) -> Position {
+        let phase = if state.result.is_some() { "over" } else { state.phase.name() };
+        // The digest's Vanguard phases have no named steps, so the step is the phase.
+        Position { turn: state.turn, phase, step: phase, active: state.active, awaited: Self::awaited(state) }
+    }
 
-            fn awaited(state: &VanguardState) -> Vec<Seat> {
-                awaited(state)
-            }
+    fn awaited(state: &VanguardState) -> Vec<Seat> {
+        awaited(state)
+    }
 
-            /// What `seat` may record now: the rules' actions, and in version 1 (the fan client's
-            /// games) the client's manual operations too.
-            fn options(
-                state: &VanguardState,
-                seat: Seat,
-            ) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
-                let mut o = options::options(state, seat);
-                if $v == 1 {
-                    o.extend(options::client_options(state, seat));
-                }
-                Some(o)
-            }
-
-            fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
-                options::automatic(state)
-            }
-
-            /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever
-            /// the game awaits.
-            fn interjects(_state: &VanguardState, event: &VanguardEvent) -> bool {
-                event.is_table_talk()
-            }
+    /// What `seat` may record now: the rules' actions, and in version 1 (the fan client's
+    /// games) the client's manual operations too.
+    fn options(state: &VanguardState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
+        let mut o = options::options(state, seat);
+        if V == 1 {
+            o.extend(options::client_options(state, seat));
         }
-    };
+        Some(o)
+    }
+
+    fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
+        options::automatic(state)
+    }
+
+    /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever
+    /// the game awaits.
+    fn interjects(_state: &VanguardState, event: &VanguardEvent) -> bool {
+        event.is_table_talk()
+    }
 }
 
 /// Who the game awaits (every version).
@@ -151,31 +141,4 @@ fn awaited(state: &VanguardState) -> Vec<Seat> {
         (Some(a), None) if state.phase == events::Phase::End => vec![opponent(a)],
         (Some(a), _) => vec![a],
     }
-}
-
-/// Versions 1 and 2 share `validate`.
-mod v1_v2 {
-    use super::*;
-
-    mod rules {
-        pub use super::super::rules::validate;
-    }
-
-    vanguard_game!(1);
-    vanguard_game!(2);
-}
-
-/// Version 3's `validate` cites the most specific IDs.
-mod v3 {
-    use super::*;
-
-    mod rules {
-        use super::super::{VanguardEvent, VanguardState};
-
-        pub fn validate(state: &VanguardState, event: &VanguardEvent) -> Vec<crate::game::Violation> {
-            super::super::rules::validate_as(state, event, 3)
-        }
-    }
-
-    vanguard_game!(3);
 }

@@ -516,6 +516,45 @@ fn version_1_games_audit_as_released() {
 
 /// Version 3 cites a false assumption about one's own sealed card at the declaration; version 2
 /// (and 1), as released, refuse the reveal that shows it, and find nothing late.
+/// A judge who forced the declaration (for what it broke then) did not rule on a false assumption
+/// nobody could see until the reveal: the late finding at that event stays open until a ruling
+/// about it, while the forced entry still resolves what it was forced for.
+#[test]
+fn a_forced_declaration_does_not_resolve_what_its_reveal_finds_later() {
+    use kifu::game::audit::audit;
+    use kifu::game::replay::Step;
+    use kifu::game::{GameEntry, Ruling};
+    use kifu::log::envelope::{Actor, Timestamp};
+    let given = net_shot_on_own_sealed_b6();
+    let declared = given.len() as u64 - 1;
+    let mut entries: Vec<GameEntry<E>> = given.into_iter().map(GameEntry::Played).collect();
+    let last = entries.pop().map(|e| match e {
+        GameEntry::Played(event) => GameEntry::Forced { judge: "jin".into(), broke: vec![], event },
+        other => other,
+    });
+    entries.extend(last);
+    entries.push(GameEntry::Played(reveal(1, "B6", RevealReason::Targeted)));
+    let step =
+        |seq: usize, entry| Step { seq: seq as u64, recorded_at: Timestamp(seq as i64), actor: Actor::System, entry };
+    let steps: Vec<Step<E>> = entries.iter().cloned().enumerate().map(|(i, e)| step(i, e)).collect();
+    let (report, _) = audit::<Brk>(config_bob_hunter(), steps.clone()).unwrap();
+    let late: Vec<_> = report.findings.iter().filter(|f| f.found_at.is_some()).collect();
+    assert_eq!(late.len(), 1, "{:#?}", report.findings);
+    assert_eq!((late[0].seq, late[0].rule.as_str(), &late[0].resolution), (Some(declared), "BRK-HID-10", &None));
+    let warned = Ruling::WarningIssued {
+        judge: "jin".into(),
+        seat: 1,
+        about: Some(declared),
+        rule: Some("BRK-HID-10".into()),
+        note: "assumed its own hidden card could be netted".into(),
+    };
+    let mut ruled = steps;
+    ruled.push(step(ruled.len(), GameEntry::Ruled(warned)));
+    let (report, _) = audit::<Brk>(config_bob_hunter(), ruled).unwrap();
+    let late = report.findings.iter().find(|f| f.found_at.is_some()).unwrap();
+    assert!(late.resolution.as_deref().is_some_and(|r| r.starts_with("warning by judge jin")), "{late:?}");
+}
+
 #[test]
 fn version_2_games_cite_a_false_assumption_at_the_reveal() {
     use kifu::games::brk::BrkV2;

@@ -25,6 +25,11 @@ use kifu::server::tokens::Role;
 
 use super::{rt, ServerEnv};
 
+/// How long a browser test waits for a page to show something before it fails: generous, because
+/// CI runs the browser tests beside each other and beside the rest of the suite on two cores, where
+/// one game's page can take several seconds to redraw.
+pub(super) const PATIENCE: Duration = Duration::from_secs(60);
+
 const CHROME_FLAGS: [&str; 9] = [
     "--headless",
     "--no-sandbox",
@@ -122,7 +127,7 @@ pub(super) fn start_chromedriver() -> ChromeDriver {
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let t0 = Instant::now();
     while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-        assert!(t0.elapsed() < Duration::from_secs(15), "chromedriver did not listen on {addr}");
+        assert!(t0.elapsed() < PATIENCE, "chromedriver did not listen on {addr}");
         std::thread::sleep(Duration::from_millis(50));
     }
     cd
@@ -187,7 +192,7 @@ pub(super) async fn wait_for(c: &Client, expr: &str) -> Value {
         if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
             return v;
         }
-        if t0.elapsed() > Duration::from_secs(10) {
+        if t0.elapsed() > PATIENCE {
             let err = c
                 .execute(
                     "return document.getElementById('error') && document.getElementById('error').textContent",

@@ -31,7 +31,7 @@ use kifu::store::Store;
 
 use super::browser::{
     assert_no_sideways_scroll, axe_check, axe_source, connect_own, js, screenshot, serve_app, start_chromedriver,
-    use_token, wait_for,
+    use_token, wait_for, PATIENCE,
 };
 use super::five_games::{is_secret, open_pod, option_for, shortest_recordable};
 use super::leak::{assert_no_leak, hidden, occurrences, without_known_cards};
@@ -56,7 +56,7 @@ pub(super) async fn tap(c: &Client, css: &str) {
         match tried {
             Ok(()) => return,
             Err(e) => {
-                assert!(t0.elapsed() < Duration::from_secs(10), "cannot tap {css}: {e}");
+                assert!(t0.elapsed() < PATIENCE, "cannot tap {css}: {e}");
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }
@@ -79,7 +79,7 @@ async fn assert_touch_targets(c: &Client, at: &str) {
     assert_eq!(small, json!([]), "touch targets under 44 px at {at}");
 }
 
-/// The number of events in `stream` once it is more than `len` (10 s).
+/// The number of events in `stream` once it is more than `len` (within [`PATIENCE`]).
 pub(super) async fn grown(store: &dyn Store, stream: &StreamId, len: u64) -> u64 {
     let t0 = Instant::now();
     loop {
@@ -87,7 +87,7 @@ pub(super) async fn grown(store: &dyn Store, stream: &StreamId, len: u64) -> u64
         if now > len {
             return now;
         }
-        assert!(t0.elapsed() < Duration::from_secs(10), "nothing was recorded after event {len}");
+        assert!(t0.elapsed() < PATIENCE, "nothing was recorded after event {len}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -547,8 +547,8 @@ macro_rules! forward_game {
     };
     // A game whose released rules versions differ in what its agent records: `agent` takes the
     // version as its last argument (`version: V` in an `impl<const V: u32> Game for MyGame<V>`).
-    (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr) => {
-        $crate::forward_game!(@rules config: $config, event: $event, state: $state);
+    (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr $(, rules_version: $rules_version:expr)?) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)?);
 
         fn self_play_config(
             players: &[String],

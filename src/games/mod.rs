@@ -12,9 +12,11 @@ use crate::game::versions::Versions;
 
 static NARUTO_V1: GameDriver<naruto::Naruto> = GameDriver::new();
 static NARUTO_V2: GameDriver<naruto::NarutoV2> = GameDriver::new();
-/// Naruto's released rules versions: new games record version 2; version 1's games (and the
-/// pinned fixtures) open, replay and audit under version 1's rules.
-static NARUTO: Versions = Versions { ruleset: "naruto", released: &[&NARUTO_V1, &NARUTO_V2] };
+static NARUTO_V3: GameDriver<naruto::NarutoV3> = GameDriver::new();
+/// Naruto's released rules versions: new games record version 3 (version 2 with the most specific
+/// rule IDs); version 1's games (and the pinned fixtures) open, replay and audit under version 1's
+/// rules, version 2's under version 2's.
+static NARUTO: Versions = Versions { ruleset: "naruto", released: &[&NARUTO_V1, &NARUTO_V2, &NARUTO_V3] };
 static VANGUARD_V1: GameDriver<vanguard::Vanguard> = GameDriver::new();
 static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
 static VANGUARD_V3: GameDriver<vanguard::VanguardV3> = GameDriver::new();

@@ -18,9 +18,10 @@
 //!
 //! Rules versions ([`NarutoRules`]): version 1 ([`Naruto`]) is the game as released, with its own
 //! `SeedCommitted`, `SeedRevealed` and `CardRevealed` events and turn order checked by `NAR-*` IDs
-//! only; version 2 ([`NarutoV2`], what new games record) records the common events
-//! ([`events::CommonEvent`]), refuses a seat the game does not await (`KIFU-TURN-1`) and
-//! self-plays with an even policy mix. One code path folds and checks both shapes.
+//! only; version 2 ([`NarutoV2`]) records the common events ([`events::CommonEvent`]), refuses a
+//! seat the game does not await (`KIFU-TURN-1`) and self-plays with an even policy mix; version 3
+//! ([`NarutoV3`], what new games record) is version 2 citing the most specific digest ID for a
+//! fight resolved wrongly ([`rules::validate_as`]). One code path folds and checks every shape.
 //!
 //! Options ([`options::options`]): every action a seat may record now, from its own view; a draw
 //! (the opening hand, step A, a battle reward) takes the cards drawn as a parameter, as do hand
@@ -54,7 +55,8 @@ pub use state::NarutoState;
 /// The Naruto CCG ruleset under rules version `V`. Every released version stays behind its
 /// number (see [`crate::game::versions`]), so a stored game replays and audits under its own rules.
 ///
-/// The versions share every rule and every event; what version 2 changes is written here and in
+/// The versions share every rule and every event; what version 3 changes is in
+/// [`rules::validate_as`]; what version 2 changes is written here and in
 /// [`agent`], once: it checks that every acting seat is awaited (`KIFU-TURN-1`), its agent records
 /// the dealer's seed as the common [`events::CommonEvent`]s (version 1 as Naruto's own
 /// `SeedCommitted` and `SeedRevealed`), and its self-play mixes the policies through
@@ -62,8 +64,11 @@ pub use state::NarutoState;
 pub struct NarutoRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures and every game recorded before version 2.
 pub type Naruto = NarutoRules<1>;
-/// Version 2, the newest: what new games record.
+/// Version 2: turn order held by `KIFU-TURN-1`; the dealer's seed as the common events.
 pub type NarutoV2 = NarutoRules<2>;
+/// Version 3, the newest: what new games record. Version 2, citing the most specific digest ID
+/// for a fight resolved wrongly ([`rules::validate_as`]: NAR-BSTAT-2, NAR-DMG-4, NAR-POWER-2).
+pub type NarutoV3 = NarutoRules<3>;
 
 impl<const V: u32> Game for NarutoRules<V> {
     const RULESET: &'static str = "naruto";
@@ -74,7 +79,7 @@ impl<const V: u32> Game for NarutoRules<V> {
     const CHECKS_AWAITED: bool = V >= 2;
     const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardMoved", "EffectResolved", "ModifierApplied"];
 
-    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V);
+    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V, rules_version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {

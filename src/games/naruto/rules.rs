@@ -26,11 +26,74 @@ use super::state::NarutoState;
 use crate::game::commit::{Commitment, Secret};
 use crate::game::{RuleId, Seat, Violation};
 
-/// Every rule `event` would break if applied to `s`. Empty means legal.
+/// Every rule `event` would break if applied to `s`, under rules versions 1 and 2. Empty means
+/// legal.
 pub fn validate(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
     let mut c = Check::new(s);
     c.event(event);
     c.finish()
+}
+
+/// Every rule `event` would break under rules `version`: version 3 cites the most specific digest
+/// ID where versions 1 and 2 cite a general one ([`most_specific`]); what is refused is the same.
+pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Violation> {
+    let mut out = validate(s, event);
+    if version >= 3 {
+        most_specific(s, event, &mut out);
+    }
+    out
+}
+
+/// Version 3's rule IDs for a fight resolved wrongly. A fight for an attacking team that nobody
+/// blocked is NAR-BSTAT-2 (an unblocked team is non-fighting), not "not a blocked team and its
+/// blocker" (NAR-BSTAT-1). Team powers that would be right had every injured member fought with
+/// its healthy values are NAR-DMG-4; powers that would be right without the modifiers in play are
+/// NAR-POWER-2; either, not the power formula (NAR-POWER-1/3). Versions 1 and 2 keep their
+/// findings, so their logs keep their verdicts.
+fn most_specific(s: &NarutoState, event: &NarutoEvent, out: &mut [Violation]) {
+    let NarutoEvent::FightResolved { attacker, blocker, mental, attack_power, block_power, .. } = event else {
+        return;
+    };
+    let Some(att) = s.attacker else { return };
+    let attacking = s.battle.attacks.iter().find(|t| t.leader == *attacker);
+    let blocked = s.battle.blocks.iter().any(|b| b.blocks == *attacker);
+    let mut rename = |from: &[RuleId], rule: RuleId, message: String| {
+        for v in out.iter_mut().filter(|v| from.contains(&v.rule)) {
+            v.rule = rule;
+            v.message = message.clone();
+        }
+    };
+    let Some(a) = attacking else { return };
+    if !blocked {
+        let why =
+            format!("the team led by {attacker} was not blocked: it is non-fighting, and no fight is resolved for it");
+        rename(&["NAR-BSTAT-1"], "NAR-BSTAT-2", why);
+        return;
+    }
+    let Some(b) = s.battle.blocks.iter().find(|t| t.leader == *blocker && t.blocks == *attacker) else { return };
+    let powers = |values: Values| {
+        (
+            team_power_with(s, att, &a.leader, &a.supports, *mental, values),
+            team_power_with(s, crate::game::opponent(att), &b.leader, &b.supports, *mental, values),
+        )
+    };
+    let recorded = (*attack_power, *block_power);
+    let formula: &[RuleId] = &["NAR-POWER-1", "NAR-POWER-3"];
+    if recorded == powers(Values { injuries: false, modifiers: true }) {
+        let hurt: Vec<&str> = std::iter::once(&a.leader)
+            .chain(&a.supports)
+            .chain(std::iter::once(&b.leader))
+            .chain(&b.supports)
+            .map(String::as_str)
+            .filter(|n| s.injured.contains(*n))
+            .collect();
+        let why = format!("{} fought with healthy values; an injured ninja uses its injured values", hurt.join(", "));
+        rename(formula, "NAR-DMG-4", why);
+    } else if recorded == powers(Values { injuries: true, modifiers: false }) {
+        let (want_a, want_b) = powers(Values::CURRENT);
+        let why = format!("the modifiers in play apply: team powers are {want_a} vs {want_b}");
+        rename(formula, "NAR-POWER-2", why);
+    }
 }
 
 type Check<'a> = crate::game::check::Check<'a, NarutoState>;
@@ -1091,10 +1154,27 @@ fn describe_damage(d: &[Damage]) -> String {
     d.iter().map(|d| format!("{} to {}", d.amount, d.ninja)).collect::<Vec<_>>().join(", ")
 }
 
+/// Which of a ninja's current circumstances its value counts (NAR-POWER-2): its injury (NAR-DMG-4)
+/// and the modifiers in play. Rules count both ([`Values::CURRENT`]); version 3 names the one a
+/// recorded power left out.
+#[derive(Clone, Copy)]
+struct Values {
+    injuries: bool,
+    modifiers: bool,
+}
+
+impl Values {
+    const CURRENT: Values = Values { injuries: true, modifiers: true };
+}
+
 /// A ninja's current value (NAR-POWER-2, NAR-DMG-4): healthy or injured printed value plus modifiers.
 pub fn ninja_value(s: &NarutoState, ninja: &str, stat: Stat) -> i32 {
+    ninja_value_with(s, ninja, stat, Values::CURRENT)
+}
+
+fn ninja_value_with(s: &NarutoState, ninja: &str, stat: Stat, values: Values) -> i32 {
     let Some(d) = s.def(ninja) else { return 0 };
-    let injured = s.injured.contains(ninja);
+    let injured = values.injuries && s.injured.contains(ninja);
     let base = match (stat, injured) {
         (Stat::Attack, false) => d.attack,
         (Stat::Attack, true) => d.injured_attack,
@@ -1102,22 +1182,38 @@ pub fn ninja_value(s: &NarutoState, ninja: &str, stat: Stat) -> i32 {
         (Stat::Support, true) => d.injured_support,
         (Stat::MentalPower, _) => d.mental_power.unwrap_or(0),
     };
-    base.saturating_add(s.modifier(ninja, stat))
+    if values.modifiers {
+        base.saturating_add(s.modifier(ninja, stat))
+    } else {
+        base
+    }
 }
 
 /// Team power (NAR-POWER-1): the leader's attack plus each support's support; for a mental
 /// battle (NAR-POWER-3), the sum of every member's mental power. Members no longer in play count nothing.
 pub fn team_power(s: &NarutoState, seat: Seat, leader: &str, supports: &[String], mental: bool) -> i32 {
+    team_power_with(s, seat, leader, supports, mental, Values::CURRENT)
+}
+
+fn team_power_with(
+    s: &NarutoState,
+    seat: Seat,
+    leader: &str,
+    supports: &[String],
+    mental: bool,
+    values: Values,
+) -> i32 {
     let present = |c: &str| s.players.get(seat).is_some_and(|p| p.in_play(c));
+    let value = |c: &str, stat| ninja_value_with(s, c, stat, values);
     if mental {
         return std::iter::once(leader)
             .chain(supports.iter().map(String::as_str))
             .filter(|c| present(c))
-            .map(|c| ninja_value(s, c, Stat::MentalPower))
+            .map(|c| value(c, Stat::MentalPower))
             .sum();
     }
-    let lead = if present(leader) { ninja_value(s, leader, Stat::Attack) } else { 0 };
-    lead + supports.iter().filter(|c| present(c)).map(|c| ninja_value(s, c, Stat::Support)).sum::<i32>()
+    let lead = if present(leader) { value(leader, Stat::Attack) } else { 0 };
+    lead + supports.iter().filter(|c| present(c)).map(|c| value(c, Stat::Support)).sum::<i32>()
 }
 
 /// NAR-RESULT-1: the fight result from the two powers.

@@ -516,45 +516,6 @@ fn version_1_games_audit_as_released() {
 
 /// Version 3 cites a false assumption about one's own sealed card at the declaration; version 2
 /// (and 1), as released, refuse the reveal that shows it, and find nothing late.
-/// A judge who forced the declaration (for what it broke then) did not rule on a false assumption
-/// nobody could see until the reveal: the late finding at that event stays open until a ruling
-/// about it, while the forced entry still resolves what it was forced for.
-#[test]
-fn a_forced_declaration_does_not_resolve_what_its_reveal_finds_later() {
-    use kifu::game::audit::audit;
-    use kifu::game::replay::Step;
-    use kifu::game::{GameEntry, Ruling};
-    use kifu::log::envelope::{Actor, Timestamp};
-    let given = net_shot_on_own_sealed_b6();
-    let declared = given.len() as u64 - 1;
-    let mut entries: Vec<GameEntry<E>> = given.into_iter().map(GameEntry::Played).collect();
-    let last = entries.pop().map(|e| match e {
-        GameEntry::Played(event) => GameEntry::Forced { judge: "jin".into(), broke: vec![], event },
-        other => other,
-    });
-    entries.extend(last);
-    entries.push(GameEntry::Played(reveal(1, "B6", RevealReason::Targeted)));
-    let step =
-        |seq: usize, entry| Step { seq: seq as u64, recorded_at: Timestamp(seq as i64), actor: Actor::System, entry };
-    let steps: Vec<Step<E>> = entries.iter().cloned().enumerate().map(|(i, e)| step(i, e)).collect();
-    let (report, _) = audit::<Brk>(config_bob_hunter(), steps.clone()).unwrap();
-    let late: Vec<_> = report.findings.iter().filter(|f| f.found_at.is_some()).collect();
-    assert_eq!(late.len(), 1, "{:#?}", report.findings);
-    assert_eq!((late[0].seq, late[0].rule.as_str(), &late[0].resolution), (Some(declared), "BRK-HID-10", &None));
-    let warned = Ruling::WarningIssued {
-        judge: "jin".into(),
-        seat: 1,
-        about: Some(declared),
-        rule: Some("BRK-HID-10".into()),
-        note: "assumed its own hidden card could be netted".into(),
-    };
-    let mut ruled = steps;
-    ruled.push(step(ruled.len(), GameEntry::Ruled(warned)));
-    let (report, _) = audit::<Brk>(config_bob_hunter(), ruled).unwrap();
-    let late = report.findings.iter().find(|f| f.found_at.is_some()).unwrap();
-    assert!(late.resolution.as_deref().is_some_and(|r| r.starts_with("warning by judge jin")), "{late:?}");
-}
-
 #[test]
 fn version_2_games_cite_a_false_assumption_at_the_reveal() {
     use kifu::games::brk::BrkV2;
@@ -574,4 +535,85 @@ fn version_2_games_cite_a_false_assumption_at_the_reveal() {
         late.iter().map(|l| (l.at, l.violation.rule)).collect::<Vec<_>>(),
         [(given.len() as u64 - 1, "BRK-HID-10")]
     );
+}
+
+/// The steps of a game that declares a net shot on Bob's own sealed B6 (assuming it flies) and then
+/// reveals it, each played, except the declaration when a judge forced it (`forced_declaration`).
+fn false_assumption_game(forced_declaration: bool) -> Vec<kifu::game::replay::Step<E>> {
+    use kifu::game::GameEntry;
+    use kifu::log::envelope::{Actor, Timestamp};
+    let given = net_shot_on_own_sealed_b6();
+    let declared = given.len() - 1;
+    let entries = given.into_iter().enumerate().map(|(i, event)| {
+        if i == declared && forced_declaration {
+            GameEntry::Forced { judge: "jin".into(), broke: vec![], event }
+        } else {
+            GameEntry::Played(event)
+        }
+    });
+    let entries = entries.chain([GameEntry::Played(reveal(1, "B6", RevealReason::Targeted))]);
+    let step = |(i, entry)| kifu::game::replay::Step {
+        seq: i as u64,
+        recorded_at: Timestamp(i as i64),
+        actor: Actor::System,
+        entry,
+    };
+    entries.enumerate().map(step).collect()
+}
+
+/// `kifu game audit` on the game recorded elsewhere (JSON lines, audited under the newest rules)
+/// cites the false assumption at the declaration and says which event found it, in its table and
+/// in `--json`, and exits non-zero for the unresolved finding.
+#[test]
+fn the_cli_audit_says_where_a_late_finding_was_found() {
+    use crate::support::{kifu_cmd, TestEnv};
+    let env = TestEnv::new();
+    let steps = false_assumption_game(false);
+    let (declared, reveal_at) = (steps.len() - 2, steps.len() - 1);
+    let id = kifu::log::envelope::StreamId::new("brk-net-shot").unwrap();
+    let text = kifu::game::record::to_jsonl::<Brk>(&id, &config_bob_hunter(), &steps).unwrap();
+    let file = env.path("net-shot.jsonl");
+    std::fs::write(&file, text).unwrap();
+    let out = kifu_cmd(&env.data()).args(["game", "audit"]).arg(&file).output().unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{table}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(table.contains(&format!("{declared} (found at {reveal_at})")) && table.contains("BRK-HID-10"), "{table}");
+    let out = kifu_cmd(&env.data()).args(["game", "audit", "--json"]).arg(&file).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let late: Vec<&serde_json::Value> =
+        v["report"]["findings"].as_array().into_iter().flatten().filter(|f| !f["found_at"].is_null()).collect();
+    assert_eq!(late.len(), 1, "{v}");
+    let want = (serde_json::json!(declared), serde_json::json!(reveal_at), serde_json::json!("BRK-HID-10"));
+    assert_eq!((late[0]["seq"].clone(), late[0]["found_at"].clone(), late[0]["rule"].clone()), want);
+}
+
+/// A judge who forced the declaration (for what it broke then) did not rule on a false assumption
+/// nobody could see until the reveal: the late finding at that event stays open until a ruling
+/// about it.
+#[test]
+fn a_forced_declaration_does_not_resolve_what_its_reveal_finds_later() {
+    use kifu::game::audit::audit;
+    use kifu::game::replay::Step;
+    use kifu::game::{GameEntry, Ruling};
+    use kifu::log::envelope::{Actor, Timestamp};
+    let steps = false_assumption_game(true);
+    let declared = steps.len() as u64 - 2;
+    let (report, _) = audit::<Brk>(config_bob_hunter(), steps.clone()).unwrap();
+    let late: Vec<_> = report.findings.iter().filter(|f| f.found_at.is_some()).collect();
+    assert_eq!(late.len(), 1, "{:#?}", report.findings);
+    assert_eq!((late[0].seq, late[0].rule.as_str(), &late[0].resolution), (Some(declared), "BRK-HID-10", &None));
+    let warned = Ruling::WarningIssued {
+        judge: "jin".into(),
+        seat: 1,
+        about: Some(declared),
+        rule: Some("BRK-HID-10".into()),
+        note: "assumed its own hidden card could be netted".into(),
+    };
+    let mut ruled = steps;
+    let seq = ruled.len() as u64;
+    let judge = Actor::Judge("jin".into());
+    ruled.push(Step { seq, recorded_at: Timestamp(seq as i64), actor: judge, entry: GameEntry::Ruled(warned) });
+    let (report, _) = audit::<Brk>(config_bob_hunter(), ruled).unwrap();
+    let late = report.findings.iter().find(|f| f.found_at.is_some()).unwrap();
+    assert!(late.resolution.as_deref().is_some_and(|r| r.starts_with("warning by judge jin")), "{late:?}");
 }

@@ -10,7 +10,7 @@ use kifu::games::naruto::events::{
     BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam, Stat, Step, Throw,
     WinReason, Zone, ZoneRef,
 };
-use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent as E};
+use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV3 as Naruto};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -769,9 +769,19 @@ cases! {
 
     nar_power_1_fight ["NAR-POWER-1", "NAR-RESULT-1", "NAR-DMG-2", "NAR-BSTAT-1", "NAR-RESULT-2"] => case(battle_at_calc(), fight_ok(), &[]);
     nar_power_1_wrong_power ["NAR-POWER-1"] => case(battle_at_calc(), fight(11, 11, false, 7, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]), &["NAR-POWER-1"]);
-    nar_power_2_modifiers_count ["NAR-POWER-2", "NAR-POWER-1"] => case(
+    nar_power_2_modifiers_count ["NAR-POWER-2"] => case(
         battle_at_calc_with(vec![], vec![blocking(11, &[], 11)], vec![E::ModifierApplied { target: p(1, 11), stat: Stat::Attack, delta: 1, duration: Duration::EndOfTurn }]),
         fight_ok(),
+        &["NAR-POWER-2"],
+    );
+    nar_power_2_a_modifier_counted_is_no_finding ["NAR-POWER-2"] => case(
+        battle_at_calc_with(vec![], vec![blocking(11, &[], 11)], vec![E::ModifierApplied { target: p(1, 11), stat: Stat::Attack, delta: 1, duration: Duration::EndOfTurn }]),
+        fight(11, 11, false, 7, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]),
+        &[],
+    );
+    nar_power_1_a_wrong_sum_that_no_circumstance_explains ["NAR-POWER-1", "NAR-POWER-2", "NAR-DMG-4"] => case(
+        battle_at_calc_with(vec![E::NinjaInjured { ninja: p(1, 11), cause: "test".into() }], vec![blocking(11, &[], 11)], vec![E::ModifierApplied { target: p(1, 11), stat: Stat::Attack, delta: 1, duration: Duration::EndOfTurn }]),
+        fight(11, 11, false, 9, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]),
         &["NAR-POWER-1"],
     );
     nar_dmg_4_injured_values ["NAR-DMG-4", "NAR-POWER-2", "NAR-DMG-3"] => case(
@@ -779,10 +789,10 @@ cases! {
         fight(11, 11, false, 3, 5, FightResult::BlockerVictory, &[(1, 11, 1)], &[], &[(1, 11)]),
         &[],
     );
-    nar_dmg_4_healthy_values_are_wrong_when_injured ["NAR-DMG-4", "NAR-POWER-1"] => case(
+    nar_dmg_4_healthy_values_are_wrong_when_injured ["NAR-DMG-4"] => case(
         battle_at_calc_with(vec![E::NinjaInjured { ninja: p(1, 11), cause: "test".into() }], vec![blocking(11, &[], 11)], vec![]),
         fight(11, 11, false, 6, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]),
-        &["NAR-POWER-1"],
+        &["NAR-DMG-4"],
     );
     nar_power_3_mental_battle ["NAR-POWER-3"] => case(battle_at_calc(), fight(11, 11, true, 4, 0, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]), &[]);
     nar_power_3_mental_power_is_summed ["NAR-POWER-3"] => case(battle_at_calc(), fight(11, 11, true, 6, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]), &["NAR-POWER-3"]);
@@ -813,7 +823,8 @@ cases! {
         fight(11, 12, false, 6, 1, FightResult::AttackerCrushingVictory, &[(0, 12, 2)], &[], &[]),
         &["NAR-DMG-3"],
     );
-    nar_bstat_1_only_fighting_pairs_fight ["NAR-BSTAT-1"] => case(battle_at_calc(), fight(0, 11, false, 3, 5, FightResult::BlockerVictory, &[(1, 0, 1)], &[(1, 0)], &[]), &["NAR-BSTAT-1"]);
+    nar_bstat_2_an_unblocked_team_does_not_fight ["NAR-BSTAT-2"] => case(battle_at_calc(), fight(0, 11, false, 3, 5, FightResult::BlockerVictory, &[(1, 0, 1)], &[(1, 0)], &[]), &["NAR-BSTAT-2"]);
+    nar_bstat_1_only_a_team_and_its_blocker_fight ["NAR-BSTAT-1"] => case(battle_at_calc(), fight(11, 14, false, 6, 6, FightResult::Draw, &[(1, 11, 1), (0, 14, 1)], &[(1, 11), (0, 14)], &[]), &["NAR-BSTAT-1"]);
     nar_result_1_each_fight_once ["NAR-RESULT-1"] => case([battle_at_calc(), vec![fight_ok()]].concat(), fight_ok(), &["NAR-RESULT-1"]);
 
     nar_reward_1_ordinary_reward ["NAR-REWARD-1", "NAR-BSTAT-2", "NAR-REWARD-2"] => case(battle_at_calc(), reward(0, &[30]), &[]);
@@ -1014,4 +1025,47 @@ fn every_enforced_rule_has_a_case() {
 #[test]
 fn scenario_index_is_checked_in() {
     crate::game_support::check_scenario_index::<Naruto>("naruto", built_cases());
+}
+
+/// Versions 1 and 2 keep citing the general rule for a fight resolved wrongly, so their games keep
+/// their verdicts; version 3 (what the cases above run) names the specific one, with the same
+/// event refused either way.
+#[test]
+fn earlier_versions_cite_the_general_rule_for_a_wrong_fight() {
+    use kifu::games::naruto::{Naruto as V1, NarutoV2};
+    let injured = || {
+        let hurt = E::NinjaInjured { ninja: p(1, 11), cause: "test".into() };
+        battle_at_calc_with(vec![hurt], vec![blocking(11, &[], 11)], vec![])
+    };
+    let modified = || {
+        let plus = E::ModifierApplied { target: p(1, 11), stat: Stat::Attack, delta: 1, duration: Duration::EndOfTurn };
+        battle_at_calc_with(vec![], vec![blocking(11, &[], 11)], vec![plus])
+    };
+    let wrong = [
+        (
+            battle_at_calc(),
+            fight(0, 11, false, 3, 5, FightResult::BlockerVictory, &[(1, 0, 1)], &[(1, 0)], &[]),
+            "NAR-BSTAT-1",
+            "NAR-BSTAT-2",
+        ),
+        (
+            injured(),
+            fight(11, 11, false, 6, 5, FightResult::AttackerVictory, &[(0, 11, 1)], &[(0, 11)], &[]),
+            "NAR-POWER-1",
+            "NAR-DMG-4",
+        ),
+        (modified(), fight_ok(), "NAR-POWER-1", "NAR-POWER-2"),
+    ];
+    fn rules_under<G: Game<Config = NarutoConfig, Event = E>>(given: &[E], when: &E) -> Vec<&'static str> {
+        let mut s = G::setup(&config(&[])).unwrap_or_else(|v| panic!("{v:?}"));
+        for g in given {
+            s = G::apply(s, g);
+        }
+        G::validate(&s, when).into_iter().map(|v| v.rule).collect()
+    }
+    for (given, when, general, specific) in wrong {
+        assert_eq!(rules_under::<V1>(&given, &when), [general], "version 1: {when:?}");
+        assert_eq!(rules_under::<NarutoV2>(&given, &when), [general], "version 2: {when:?}");
+        assert_eq!(rules_under::<Naruto>(&given, &when), [specific], "version 3: {when:?}");
+    }
 }

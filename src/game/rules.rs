@@ -19,6 +19,16 @@ impl Violation {
     }
 }
 
+/// A later rules version's more specific citation: every violation in `out` under one of the
+/// `general` rule IDs is cited under `specific` instead, with `message`. The event is refused
+/// exactly as before; only the rule a judge reads changes (earlier versions keep their findings).
+pub fn cite_specifically(out: &mut [Violation], general: &[RuleId], specific: RuleId, message: &str) {
+    for v in out.iter_mut().filter(|v| general.contains(&v.rule)) {
+        v.rule = specific;
+        v.message = message.to_string();
+    }
+}
+
 /// A violation an event brings to light about an earlier one: the earlier event (`at`, its
 /// sequence number) broke the rule, but only this event (a reveal of a sealed card, say) shows it.
 /// The audit cites it at `at`, where the mistake was made, and says which event found it; the

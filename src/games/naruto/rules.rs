@@ -24,6 +24,7 @@ use super::events::{
 };
 use super::state::NarutoState;
 use crate::game::commit::{Commitment, Secret};
+use crate::game::rules::cite_specifically;
 use crate::game::{RuleId, Seat, Violation};
 
 /// Every rule `event` would break if applied to `s`, under rules versions 1 and 2. Empty means
@@ -57,17 +58,11 @@ fn most_specific(s: &NarutoState, event: &NarutoEvent, out: &mut [Violation]) {
     let Some(att) = s.attacker else { return };
     let attacking = s.battle.attacks.iter().find(|t| t.leader == *attacker);
     let blocked = s.battle.blocks.iter().any(|b| b.blocks == *attacker);
-    let mut rename = |from: &[RuleId], rule: RuleId, message: String| {
-        for v in out.iter_mut().filter(|v| from.contains(&v.rule)) {
-            v.rule = rule;
-            v.message = message.clone();
-        }
-    };
     let Some(a) = attacking else { return };
     if !blocked {
         let why =
             format!("the team led by {attacker} was not blocked: it is non-fighting, and no fight is resolved for it");
-        rename(&["NAR-BSTAT-1"], "NAR-BSTAT-2", why);
+        cite_specifically(out, &["NAR-BSTAT-1"], "NAR-BSTAT-2", &why);
         return;
     }
     let Some(b) = s.battle.blocks.iter().find(|t| t.leader == *blocker && t.blocks == *attacker) else { return };
@@ -88,11 +83,11 @@ fn most_specific(s: &NarutoState, event: &NarutoEvent, out: &mut [Violation]) {
             .filter(|n| s.injured.contains(*n))
             .collect();
         let why = format!("{} fought with healthy values; an injured ninja uses its injured values", hurt.join(", "));
-        rename(formula, "NAR-DMG-4", why);
+        cite_specifically(out, formula, "NAR-DMG-4", &why);
     } else if recorded == powers(Values { injuries: true, modifiers: false }) {
         let (want_a, want_b) = powers(Values::CURRENT);
         let why = format!("the modifiers in play apply: team powers are {want_a} vs {want_b}");
-        rename(formula, "NAR-POWER-2", why);
+        cite_specifically(out, formula, "NAR-POWER-2", &why);
     }
 }
 

@@ -63,10 +63,7 @@ fn most_specific(s: &VanguardState, event: &VanguardEvent, out: &mut [Violation]
         }
         _ => return,
     };
-    for v in out.iter_mut().filter(|v| v.rule == from) {
-        v.rule = rule;
-        v.message = message.clone();
-    }
+    crate::game::rules::cite_specifically(out, &[from], rule, &message);
 }
 
 type Check<'a> = crate::game::check::Check<'a, VanguardState>;

@@ -524,7 +524,8 @@ impl<E> GameEntry<E> {
 /// as its last argument); the config `v1().players` and `check()`; the state `new(&config)`,
 /// `result` and `ledger`; the event `seat()`. A game whose released rules versions differ in what
 /// `validate` refuses passes `rules_version: V` and has `rules::validate_as(state, event, V)`
-/// instead of `rules::validate`: one `impl<const V: u32> Game for MyGame<V>` serves every version.
+/// instead of `rules::validate`: one `impl<const V: u32> Game for MyGame<V>` serves every version
+/// (a game whose versions differ in both passes `version: V, rules_version: V`).
 #[macro_export]
 macro_rules! forward_game {
     (config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)?) => {
@@ -546,7 +547,8 @@ macro_rules! forward_game {
         }
     };
     // A game whose released rules versions differ in what its agent records: `agent` takes the
-    // version as its last argument (`version: V` in an `impl<const V: u32> Game for MyGame<V>`).
+    // version as its last argument (`version: V` in an `impl<const V: u32> Game for MyGame<V>`);
+    // with `rules_version: V` too, `validate` also calls `rules::validate_as`.
     (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr $(, rules_version: $rules_version:expr)?) => {
         $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)?);
 

@@ -29,7 +29,11 @@ static BRK_V3: GameDriver<brk::BrkV3> = GameDriver::new();
 /// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches;
 /// version 3 cites a false assumption about one's own hidden card at the declaration.
 static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3] };
-static FATE: GameDriver<fate::Fate> = GameDriver::new();
+static FATE_V1: GameDriver<fate::Fate> = GameDriver::new();
+static FATE_V2: GameDriver<fate::FateV2> = GameDriver::new();
+/// FATE's released rules versions, as Naruto's: version 2 refuses Command Spell option 4 on a
+/// Servant in Danger (FATE-EFF-2) and holds the escape hatches to the rules.
+static FATE: Versions = Versions { ruleset: "fate", released: &[&FATE_V1, &FATE_V2] };
 
 /// Every game this build can record, by ruleset name: each creates games under its newest rules
 /// version and opens a stored game under the version its header names.
@@ -49,6 +53,7 @@ pub fn released(ruleset: &str, version: u32) -> Option<&'static dyn Driver> {
         "naruto" => NARUTO.get(version),
         "vanguard" => VANGUARD.get(version),
         "brk" => BRK.get(version),
+        "fate" => FATE.get(version),
         _ => driver(ruleset).filter(|d| d.ruleset_version() == version),
     }
 }

@@ -105,7 +105,7 @@ fn recipes() -> Vec<(&'static dyn Driver, &'static str, String, &'static str)> {
             "VG-DECK-",
         ),
         (
-            kifu::games::driver("fate").unwrap(),
+            kifu::games::released("fate", 1).unwrap(),
             "fate-as-recorded",
             as_recorded_text_with(&replays("fate-clean.jsonl"), "fate-as-recorded", DeckBreak::MinDeck(30)),
             "FATE-OPEN-1",

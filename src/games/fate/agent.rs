@@ -5,6 +5,10 @@
 //! (paying its costs left to right with real dice), use a Command Spell, or record an effect's
 //! result through an escape hatch, so every mechanic occurs. Command Spells are spent at a steady
 //! rate, so every game ends (FATE-WIN-1).
+//!
+//! The agent plays under a rules version: every choice it checks, it checks with that version's
+//! `validate` ([`validate_as`]). Version 1's games come out as they were pinned: its checks are
+//! the released ones, and the random stream is drawn the same way under every version.
 
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt};
@@ -15,7 +19,7 @@ use super::events::{
     AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Stat, Step,
     Unveiled, DICE_CHAIN,
 };
-use super::rules::{position_labels, seat_labels, servant_candidates, validate};
+use super::rules::{position_labels, seat_labels, servant_candidates, validate_as};
 use super::state::{FateState, Held, Pose};
 use crate::game::commit::{die_roll, hash_chain, random_pick, AgentSecrets, Commitment};
 use crate::game::selfplay::{mix_policies, Mix};
@@ -40,8 +44,9 @@ pub fn random_deck(rng: &mut AgentRng) -> Vec<String> {
     deck
 }
 
-/// A self-play configuration: random decks and a random mix of policies.
-pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (FateConfig, AgentSecrets) {
+/// A self-play configuration: random decks and a random mix of policies. Every rules version
+/// self-plays the same configurations (`_version`: no version changes them).
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, _version: u32) -> (FateConfig, AgentSecrets) {
     let cat = catalog::Catalog::sample();
     let decks: Vec<Vec<String>> = players.iter().map(|_| random_deck(rng)).collect();
     let mut config = FateConfig::new(players.to_vec(), decks.clone(), &cat).unwrap_or_else(|_| {
@@ -153,10 +158,10 @@ fn pending_pick(s: &FateState) -> Option<usize> {
     }
 }
 
-/// The first event of `candidates` (tried in a random order) that validates clean.
-fn first_legal(s: &FateState, mut candidates: Vec<FateEvent>, rng: &mut AgentRng) -> Option<FateEvent> {
+/// The first event of `candidates` (tried in a random order) that validates clean under `version`.
+fn first_legal(s: &FateState, mut candidates: Vec<FateEvent>, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
     candidates.shuffle(rng);
-    candidates.into_iter().find(|e| validate(s, e).is_empty())
+    candidates.into_iter().find(|e| validate_as(s, e, version).is_empty())
 }
 
 fn deck_cards(s: &FateState, seat: Seat, n: usize, rng: &mut AgentRng) -> Vec<CardRef> {
@@ -179,8 +184,8 @@ fn unveil_all(s: &FateState, seat: Seat) -> Vec<Unveiled> {
         .unwrap_or_default()
 }
 
-/// The next event of a random legal game, or `None` once the game is over.
-pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
+/// The next event of a random legal game under rules `version`, or `None` once the game is over.
+pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
     if s.result.is_some() {
         return None;
     }
@@ -192,15 +197,15 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng)
     let drawing_step = s.step == Step::Encounter
         || (s.step == Step::Battle && s.battle.as_ref().is_some_and(|b| b.process == Process::Retreat));
     if !s.pending.is_empty() {
-        return if drawing_step { turn_step(s, secrets, rng) } else { activate(s, secrets, rng) };
+        return if drawing_step { turn_step(s, secrets, rng, version) } else { activate(s, secrets, rng, version) };
     }
     let roll: f64 = rng.random();
     if roll < 0.035 {
-        if let Some(e) = command_spell(s, rng) {
+        if let Some(e) = command_spell(s, rng, version) {
             return Some(e);
         }
     } else if roll < 0.14 && !drawing_step {
-        if let Some(e) = activate(s, secrets, rng) {
+        if let Some(e) = activate(s, secrets, rng, version) {
             return Some(e);
         }
     } else if roll < 0.15 {
@@ -208,7 +213,7 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng)
             return Some(e);
         }
     }
-    turn_step(s, secrets, rng)
+    turn_step(s, secrets, rng, version)
 }
 
 fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
@@ -245,7 +250,7 @@ fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opti
     draw(s, secrets, rng, None, Some(seat_labels(&s.living())))
 }
 
-fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
+fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
     use FateEvent::*;
     let me = s.turn_master;
     match s.step {
@@ -276,7 +281,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Optio
                 let n = 2.min(s.master(seat)?.deck_count);
                 options.push(ServantRevealed { seat, cards: unveil_all(s, seat), drawn: deck_cards(s, seat, n, rng) });
             }
-            first_legal(s, options, rng).or(Some(RitualStepEnded { seat }))
+            first_legal(s, options, rng, version).or(Some(RitualStepEnded { seat }))
         }
         Step::Encounter => {
             let seat = me?;
@@ -302,7 +307,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Optio
             if rng.random_bool(0.7) {
                 let targets: Vec<FateEvent> =
                     s.living().into_iter().map(|target| AssaultDeclared { seat, target }).collect();
-                if let Some(e) = first_legal(s, targets, rng) {
+                if let Some(e) = first_legal(s, targets, rng, version) {
                     return Some(e);
                 }
             }
@@ -373,7 +378,9 @@ fn battle_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opt
     })
 }
 
-fn command_spell(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
+/// A random Master uses a random Command Spell its version accepts: under version 2 that leaves
+/// out option 4 for a Servant in Danger (FATE-EFF-2).
+fn command_spell(s: &FateState, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
     let seat = *s.living().choose(rng)?;
     let m = s.master(seat)?;
     let mut options = vec![
@@ -392,7 +399,7 @@ fn command_spell(s: &FateState, rng: &mut AgentRng) -> Option<FateEvent> {
         }
     }
     let events = options.into_iter().map(|spell| FateEvent::CommandSpellUsed { seat, spell }).collect();
-    first_legal(s, events, rng)
+    first_legal(s, events, rng, version)
 }
 
 /// The cards on a Master's field whose effects it may activate: its Secret Signs and its face-up Servant.
@@ -420,7 +427,7 @@ fn dice_effect(s: &FateState, seat: Seat) -> Option<(String, usize)> {
 
 /// A random Master tries a random [Activated] effect of a card on its field, paying its costs left
 /// to right; the dice of a die cost are recorded first, one roll per call, and used by the activation.
-fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
+fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
     let rolling = match s.pending.first() {
         Some(CommonEvent::DieRolled { seat, .. }) => Some((*seat)?),
         Some(_) => return None,
@@ -451,7 +458,7 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
     };
     let e = s.def(&card)?.effects.get(i)?.clone();
     match pay(s, seat, &card, i, &e.costs(), rng, &|k| pending_die(s, k)) {
-        Some(event) => validate(s, &event).is_empty().then_some(event),
+        Some(event) => validate_as(s, &event, version).is_empty().then_some(event),
         None if s.pending.is_empty() => {
             // Before the first die: roll only for an activation that would be legal.
             let mut t = s.clone();
@@ -475,7 +482,7 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option
                     }
                 }
             }
-            if !validate(&t, &planned).is_empty() {
+            if !validate_as(&t, &planned, version).is_empty() {
                 return None;
             }
             draw(s, secrets, rng, Some(seat), None)

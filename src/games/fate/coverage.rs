@@ -67,7 +67,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("FATE-CTX-1", "play-by-post: field states and texts are posted publicly", Informational { reason: "views show every field card's state to everyone" }),
         row("FATE-OPEN-1", "setup: deck, opening hand, Servants face down", Enforced),
         row("FATE-OPEN-2", "a Servant is a Heroic Spirit and a Class card", Enforced),
-        row("FATE-OPEN-3", "how a Servant enters Danger", RecordedNotEnforced { reason: "policy prana_zero=danger (default) puts a Servant at 0 prana in Danger; any other way in is an effect the seed does not define, recorded with CardStateChanged and checked only for a card on a field (KIFU-CARD-1)" }),
+        row("FATE-OPEN-3", "how a Servant enters Danger", RecordedNotEnforced { reason: "policy prana_zero=danger (default) puts a Servant at 0 prana in Danger; any other way in is an effect the seed does not define, recorded with CardStateChanged and checked for a card on a field (KIFU-CARD-1); from rules version 2 only a Servant enters Danger (FATE-STATE-3) and no card of a defeated Master's changes (FATE-WIN-1)" }),
         row("FATE-OPEN-4", "which cards T/R(n) may rest", Informational { reason: "policy rest_cost (default own), enforced as FATE-COST-2; T on a resting card is FATE-COST-1" }),
         row("FATE-OPEN-5", "a failed die: activation used? costs refunded?", Informational { reason: "policies failed_roll (default counts), enforced as FATE-EFF-3, and failed_roll_refund (default kept), applied by the fold" }),
         row("FATE-OPEN-6", "the X cost", Informational { reason: "policy x_cost (default forbid), enforced as FATE-COST-6" }),

@@ -1,6 +1,10 @@
 //! The Fate-style Masters/Servants multiplayer card game, digest §5, rule prefix `FATE`.
 //!
-//! [`Fate`] implements [`crate::game::Game`]. The module has the shape every game has:
+//! [`FateRules`] implements [`crate::game::Game`] under each rules version: [`Fate`] (version 1,
+//! as released) and [`FateV2`] (the newest: a Command Spell's option 4 waives only the cost, so
+//! it cannot use an effect of a Servant in Danger, FATE-EFF-2; and the escape hatches are held to
+//! the rules that govern what they change, [`rules::validate_as`]). The module has the shape every
+//! game has:
 //! - [`config`]: the stored header (Masters, decks, embedded card definitions, OPEN-point policies);
 //! - [`catalog`]: the card file format users bring, deck lists, deck checks;
 //! - [`events`]: the versioned, past-tense event enum;
@@ -44,12 +48,24 @@ pub use config::FateConfig;
 pub use events::FateEvent;
 pub use state::FateState;
 
-/// The FATE ruleset.
-pub struct Fate;
+/// The FATE ruleset under rules version `V`. Every released version stays behind its number (see
+/// [`crate::game::versions`]), so a stored game replays and audits under its own rules. The
+/// versions share every event, the fold and views; what a version changes is in
+/// [`rules::validate_as`], and the options and agent offer only what their version's `validate`
+/// accepts.
+pub struct FateRules<const V: u32>;
+/// Version 1, as released: the pinned fixtures and every game recorded before version 2 open,
+/// replay and audit under it.
+pub type Fate = FateRules<1>;
+/// Version 2, the newest: what new games record. Command Spell option 4 on a Servant in Danger is
+/// refused (FATE-EFF-2: the spell waives the cost, not the state), and the escape hatches are held
+/// to the rules: nothing changes for a defeated Master (FATE-WIN-1), and Danger is for Servants
+/// only (FATE-STATE-3).
+pub type FateV2 = FateRules<2>;
 
-impl Game for Fate {
+impl<const V: u32> Game for FateRules<V> {
     const RULESET: &'static str = "fate";
-    const RULESET_VERSION: u32 = 1;
+    const RULESET_VERSION: u32 = V;
     /// 2 to 8 seats at most; the `masters` policy narrows it (3 to 6 by default, FATE-PHASE-1).
     const SEATS: SeatRange = SeatRange::new(2, 8);
     // Any Master may use a Command Spell at any moment (FATE-CS-1) and activate effects outside
@@ -65,7 +81,7 @@ impl Game for Fate {
         "CommandSpellLost",
     ];
 
-    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState);
+    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState, version: V, rules_version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
@@ -103,7 +119,7 @@ impl Game for Fate {
     }
 
     fn options(state: &FateState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<FateEvent>>> {
-        Some(options::options(state, seat))
+        Some(options::options::<V>(state, seat))
     }
 
     fn automatic(state: &FateState) -> Option<FateEvent> {

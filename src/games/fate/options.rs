@@ -31,13 +31,15 @@ use super::events::{
 use super::rules::{position_labels, seat_labels, servant_candidates, validate};
 use super::state::{FateState, Held, Pose};
 use super::view::{hand_visibility, servant_visibility};
-use super::Fate;
+use super::FateRules;
 use crate::game::commit::{die_roll, random_pick, Commitment};
 use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick, SecretForm};
 use crate::game::{Seat, Viewer};
 
-/// The actions `seat` may record now.
-pub fn options(s: &FateState, seat: Seat) -> Vec<GameOption<FateEvent>> {
+/// The actions `seat` may record now under rules version `V`: each is kept only when that
+/// version's `validate` accepts it (so version 2 offers no Command Spell option 4 for a Servant
+/// in Danger, FATE-EFF-2).
+pub fn options<const V: u32>(s: &FateState, seat: Seat) -> Vec<GameOption<FateEvent>> {
     let mut o = Vec::new();
     if s.result.is_some() || !s.is_living(seat) {
         return o;
@@ -50,7 +52,7 @@ pub fn options(s: &FateState, seat: Seat) -> Vec<GameOption<FateEvent>> {
         activations(s, seat, &mut o);
     }
     dice_chain(s, seat, &mut o);
-    legal::<Fate>(s, o)
+    legal::<FateRules<V>>(s, o)
 }
 
 /// The next event the rules fully determine, recorded by kifu itself: see the module docs.

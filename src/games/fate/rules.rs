@@ -16,8 +16,8 @@ use std::collections::BTreeSet;
 use super::catalog::{CardType, Cost, EffectKind};
 use super::config::{DiceMode, FirstMaster, HandPick, RestCost};
 use super::events::{
-    AttackType, CardRef, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Step, Unveiled,
-    DICE_CHAIN,
+    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Step,
+    Unveiled, DICE_CHAIN,
 };
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Zone};
 use crate::game::{RuleId, Seat, Violation};
@@ -25,10 +25,18 @@ use crate::game::{RuleId, Seat, Violation};
 /// The rule-check scaffold on a FATE state (see [`crate::game::check`]).
 type Check<'a> = crate::game::check::Check<'a, FateState>;
 
-/// Every rule `event` breaks in `s`.
+/// Every rule `event` breaks in `s`, under rules version 1.
 pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
+    validate_as(s, event, 1)
+}
+
+/// Every rule `event` breaks in `s` under rules `version`. Version 1's checks stay as released,
+/// so its games audit unchanged; version 2 adds that a Command Spell's option 4 waives only the
+/// cost, not the state (a Servant in Danger uses no [Activated] effect, FATE-EFF-2), and
+/// [`Check::escape_hatch`]: the escape hatches held to the rules that govern what they change.
+pub fn validate_as(s: &FateState, event: &FateEvent, version: u32) -> Vec<Violation> {
     let mut c = Check::new(s);
-    c.event(event);
+    c.event(event, version);
     c.finish()
 }
 
@@ -55,18 +63,31 @@ impl Check<'_> {
             }
         }
         if let Some(seat) = event.seat() {
-            if !s.is_living(seat) {
-                self.v("FATE-WIN-1", format!("{} was defeated and takes no further part", s.name(seat)));
+            if self.defeated(seat) {
                 return false;
             }
         }
         true
     }
 
-    fn event(&mut self, event: &FateEvent) {
+    /// Whether `seat` was defeated, cited as FATE-WIN-1 if so: a defeated Master takes no further
+    /// part, so nothing it does or has is recorded.
+    fn defeated(&mut self, seat: Seat) -> bool {
+        let s = self.s;
+        let out = !s.is_living(seat);
+        if out {
+            self.v("FATE-WIN-1", format!("{} was defeated and takes no further part", s.name(seat)));
+        }
+        out
+    }
+
+    fn event(&mut self, event: &FateEvent, version: u32) {
         use FateEvent::*;
         if !self.preliminaries(event) {
             return;
+        }
+        if version >= 2 {
+            self.escape_hatch(event);
         }
         self.uses_pending(event);
         match event {
@@ -115,7 +136,7 @@ impl Check<'_> {
             EffectActivated { seat, card, effect, paid, succeeded } => {
                 self.activated(*seat, card, *effect, paid, *succeeded)
             }
-            CommandSpellUsed { seat, spell } => self.command_spell(*seat, spell),
+            CommandSpellUsed { seat, spell } => self.command_spell(*seat, spell, version),
             CardStateChanged { card, .. } => {
                 if !self.s.masters.iter().any(|m| m.field_pose(card).is_some()) {
                     self.v("KIFU-CARD-1", format!("{card} is not on any field"));
@@ -387,7 +408,7 @@ impl Check<'_> {
     }
 
     /// The five options of a Command Spell (FATE-CS-3); a fourth spell is `preliminaries`'.
-    fn command_spell(&mut self, seat: Seat, spell: &SpellUse) {
+    fn command_spell(&mut self, seat: Seat, spell: &SpellUse, version: u32) {
         let s = self.s;
         let Some(m) = s.master(seat) else { return };
         let servant = m.servant.as_ref();
@@ -403,10 +424,12 @@ impl Check<'_> {
                 }
             }
             SpellUse::EffectUsedFree { card, effect } => {
-                if !servant.is_some_and(|x| x.holds(card) && !x.face_down) {
+                let face_up = servant.filter(|x| x.holds(card) && !x.face_down);
+                if face_up.is_none() {
                     self.v("FATE-CS-3", format!("{card} is not a face-up card of the Master's Servant"));
                 }
-                match s.def(card).and_then(|d| d.effects.get(usize::from(*effect))) {
+                let used = s.def(card).and_then(|d| d.effects.get(usize::from(*effect)));
+                match used {
                     None => self.v("FATE-CS-3", format!("{card} has no effect {effect}")),
                     Some(e) if e.costs().contains(&Cost::X) => {
                         self.v("FATE-CS-3", "option 4 is not allowed on a cost marked X")
@@ -415,6 +438,13 @@ impl Check<'_> {
                         self.v("FATE-EFF-1", "a [Constant] effect always applies; it is not used")
                     }
                     Some(_) => {}
+                }
+                // Version 2: the spell waives the cost, not the state the effect is used in. Option
+                // 4 names a Servant's card (FATE-CS-3 above), never a Secret Sign.
+                if let (true, Some(sv), Some(e)) = (version >= 2, face_up, used) {
+                    if e.kind == EffectKind::Activated {
+                        self.activated_usable(false, sv.pose);
+                    }
                 }
             }
             SpellUse::ServantStood => {
@@ -696,13 +726,48 @@ impl<'a> Check<'a> {
         let sign = s.kind(card) == Some(CardType::SecretSign);
         if face_down {
             self.v("FATE-STATE-4", "a face-down card cannot use any of its properties");
-        } else if !sign && pose == Pose::Danger {
+        } else {
+            self.activated_usable(sign, pose);
+        }
+        if e.costs().contains(&Cost::X) && !s.policies.x_cost_allowed {
+            self.v("FATE-COST-6", "the x_cost policy is forbid: an X cost cannot be paid");
+        }
+    }
+
+    /// FATE-EFF-2: a face-up card in `pose` may use its [Activated] effects, unless it is a Servant
+    /// in Danger, or a Secret Sign (`sign`) that is not Standing.
+    fn activated_usable(&mut self, sign: bool, pose: Pose) {
+        if !sign && pose == Pose::Danger {
             self.v("FATE-EFF-2", "a Servant in Danger cannot use its [Activated] effects");
         } else if sign && pose != Pose::Standing {
             self.v("FATE-EFF-2", "a Resting Secret Sign cannot use a non-[Constant] effect");
         }
-        if e.costs().contains(&Cost::X) && !s.policies.x_cost_allowed {
-            self.v("FATE-COST-6", "the x_cost policy is forbid: an X cost cannot be paid");
+    }
+
+    /// Version 2: the escape hatches held to the rules that govern what they change. A defeated
+    /// Master takes no further part (FATE-WIN-1), so neither its prana, stats, marks, Command
+    /// Spells nor field cards change; and Danger is for Servants only (FATE-STATE-3: FATE-EFF-2's
+    /// mention of a Secret Sign in Danger is the source inconsistency FATE-OPEN-3, and no policy
+    /// reads it otherwise), so a Secret Sign is never put in Danger.
+    fn escape_hatch(&mut self, event: &FateEvent) {
+        let s = self.s;
+        match event {
+            FateEvent::PranaChanged { seat, .. }
+            | FateEvent::StatModified { seat, .. }
+            | FateEvent::SpecialMarkPlaced { seat, .. }
+            | FateEvent::CommandSpellLost { seat, .. } => {
+                self.defeated(*seat);
+            }
+            FateEvent::CardStateChanged { card, state, .. } => {
+                // A card on no field is version 1's KIFU-CARD-1 already.
+                if let Some((owner, _)) = s.masters.enumerate().find(|(_, m)| m.field_pose(card).is_some()) {
+                    self.defeated(owner);
+                }
+                if *state == CardState::Danger && s.kind(card) == Some(CardType::SecretSign) {
+                    self.v("FATE-STATE-3", format!("{card} is a Secret Sign: only a Servant enters Danger"));
+                }
+            }
+            _ => {}
         }
     }
 

@@ -32,8 +32,9 @@ fn t0() -> kifu::log::envelope::Timestamp {
     kifu::log::envelope::Timestamp(1_767_225_600_000_000)
 }
 
+/// The pinned fixtures keep their bytes under the rules version they were recorded with.
 fn driver() -> &'static dyn Driver {
-    kifu::games::driver("fate").unwrap()
+    kifu::games::released("fate", 1).unwrap()
 }
 
 /// The first seed from `from` whose self-play game has digital dice.

@@ -12,7 +12,7 @@ use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKi
 use kifu::games::fate::events::{AttackType, CardRef, CardState, Payment, ServantUnveiled, SpellUse, Stat, Unveiled};
 use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
-use kifu::games::fate::{Fate, FateConfig, FateEvent as E, FateState};
+use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV2 as Fate};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -236,7 +236,7 @@ impl G {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper.
+// The one helper. The cases run under the newest rules version (2).
 // ---------------------------------------------------------------------------------------------
 
 type Case = crate::game_support::Case<Fate>;
@@ -266,6 +266,20 @@ fn cs(seat: u8, spell: SpellUse) -> E {
 
 fn danger(seat: u8) -> E {
     E::CardStateChanged { card: p(seat, 0), state: CardState::Danger, note: "test".into() }
+}
+
+fn option_four(seat: u8, effect: u8) -> E {
+    cs(seat, SpellUse::EffectUsedFree { card: p(seat, 0), effect })
+}
+
+/// Four Masters; seat 3 spent its three Command Spells and is defeated (FATE-WIN-1), its face-down
+/// Servant still on its field. The game goes on (`game_end` last-standing, the default).
+fn seat_3_defeated() -> G {
+    G::new(4, &[])
+        .setup()
+        .push(cs(3, SpellUse::PranaRestored))
+        .push(cs(3, SpellUse::PranaRestored))
+        .push(cs(3, SpellUse::PranaRestored))
 }
 
 fn rest(seat: u8) -> E {
@@ -511,13 +525,13 @@ cases! {
     command_spells_at_any_moment ["FATE-CS-1"] =>
         case(g3().setup().battle(1), cs(2, SpellUse::PranaRestored), &[]);
     a_fourth_command_spell ["FATE-CS-1"] =>
-        case(G::new(4, &[]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+        case(seat_3_defeated(),
              cs(3, SpellUse::PranaRestored), &["FATE-CS-1"]);
     spending_the_third_command_spell_is_defeat ["FATE-WIN-1"] =>
-        case(G::new(4, &[]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+        case(seat_3_defeated(),
              E::CardsDealt { seat: 3, cards: vec![] }, &["FATE-WIN-1"]);
     the_game_goes_on_after_a_defeat_by_default ["FATE-WIN-1"] =>
-        case(G::new(4, &[]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
+        case(seat_3_defeated(),
              E::TurnStarted { seat: 0 }, &[]);
     first_defeat_policy_ends_the_game ["FATE-WIN-1"] =>
         case(G::new(4, &[("game_end", "first-defeat")]).setup().push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)).push(cs(3, SpellUse::PranaRestored)),
@@ -528,6 +542,12 @@ cases! {
         case(g3().setup().revealed_declare(), cs(0, SpellUse::EffectUsedFree { card: p(0, 0), effect: 3 }), &["FATE-CS-3"]);
     option_four_uses_an_effect_without_its_cost ["FATE-CS-3"] =>
         case(g3().setup().revealed_declare(), cs(0, SpellUse::EffectUsedFree { card: p(0, 0), effect: 1 }), &[]);
+    option_four_waives_the_cost_not_the_danger ["FATE-EFF-2", "FATE-CS-3"] =>
+        case(g3().setup().revealed_declare().push(danger(0)), option_four(0, 0), &["FATE-EFF-2"]);
+    option_four_on_a_standing_servants_activated_effect ["FATE-EFF-2", "FATE-CS-3"] =>
+        case(g3().setup().revealed_declare(), option_four(0, 0), &[]);
+    option_four_on_a_resting_servant_waives_its_t ["FATE-EFF-2", "FATE-COST-1", "FATE-CS-3"] =>
+        case(g3().setup().revealed_declare().push(rest(0)), option_four(0, 0), &[]);
     option_three_removes_a_mark_the_master_has ["FATE-CS-3"] =>
         case(g3().setup(), cs(0, SpellUse::MarkRemoved("curse".into())), &["FATE-CS-3"]);
     option_two_raises_a_stat ["FATE-CS-3"] =>
@@ -535,6 +555,20 @@ cases! {
     prana_zero_defeat_policy_defeats_the_master ["FATE-WIN-1"] =>
         case(G::new(3, &[("prana_zero", "defeat")]).setup().push(E::PranaChanged { seat: 2, delta: -5, note: "test".into() }),
              cs(2, SpellUse::PranaRestored), &["FATE-WIN-1"]);
+
+    // --- Escape hatches held to the rules that govern what they change (rules version 2) ---
+    no_prana_changes_for_a_defeated_master ["FATE-WIN-1"] =>
+        case(seat_3_defeated(), E::PranaChanged { seat: 3, delta: 1, note: "test".into() }, &["FATE-WIN-1"]);
+    no_stat_changes_for_a_defeated_master ["FATE-WIN-1"] =>
+        case(seat_3_defeated(), E::StatModified { seat: 3, stat: Stat::PhysicalAttack, delta: 1, note: "test".into() }, &["FATE-WIN-1"]);
+    no_card_state_changes_on_a_defeated_masters_field ["FATE-WIN-1"] =>
+        case(seat_3_defeated(), E::CardStateChanged { card: p(3, 0), state: CardState::Danger, note: "test".into() }, &["FATE-WIN-1"]);
+    a_living_masters_prana_changes_after_a_defeat ["FATE-WIN-1"] =>
+        case(seat_3_defeated(), E::PranaChanged { seat: 2, delta: -1, note: "test".into() }, &[]);
+    a_secret_sign_never_enters_danger ["FATE-STATE-3"] =>
+        case(g3().setup().start(0).sign(0), E::CardStateChanged { card: p(0, 3), state: CardState::Danger, note: "test".into() }, &["FATE-STATE-3"]);
+    a_servant_enters_danger_by_an_effect ["FATE-STATE-3"] =>
+        case(g3().setup().revealed_declare(), danger(1), &[]);
 
     // --- The edges of each rule: moves a table might think illegal that give no finding ---
     a_second_stand_step ["FATE-TURN-1"] =>
@@ -773,4 +807,31 @@ fn a_digital_roll_waits_for_every_master_and_no_host_can_predict_or_bias_it() {
     assert_eq!(g.s.encounter_pending, want == 1);
     assert_eq!(g.s.ledger.chain_round("dice"), "dice/1");
     assert_eq!(g.s.ledger.chain_link_due("dice", 0), Some(1));
+}
+
+/// Version 2's checks are its own: under version 1 (the pinned fixtures and every game recorded
+/// before), Command Spell option 4 on a Servant in Danger and the escape hatches still validate
+/// as released, and version 1's options still offer that option, so old games audit unchanged.
+#[test]
+fn version_1_games_audit_as_released() {
+    use kifu::game::options::GameOption;
+    use kifu::games::fate::Fate as FateV1;
+    let offers = |options: Option<Vec<GameOption<E>>>, e: &E| options.unwrap_or_default().iter().any(|o| o.offers(e));
+    let g = g3().setup().revealed_declare().push(danger(0));
+    let free = option_four(0, 0);
+    assert_eq!(rule_ids(&g.s, &free), ["FATE-EFF-2"]);
+    assert!(!offers(Fate::options(&g.s, 0), &free), "version 2 offers option 4 on a Servant in Danger");
+    assert!(FateV1::validate(&g.s, &free).is_empty());
+    assert!(offers(FateV1::options(&g.s, 0), &free), "version 1 offered it");
+    let standing = g3().setup().revealed_declare();
+    assert!(offers(Fate::options(&standing.s, 0), &free), "a Standing Servant's effect is offered");
+
+    let g = seat_3_defeated();
+    let prana = E::PranaChanged { seat: 3, delta: 1, note: "test".into() };
+    assert_eq!(rule_ids(&g.s, &prana), ["FATE-WIN-1"]);
+    assert!(FateV1::validate(&g.s, &prana).is_empty());
+    let g = g3().setup().start(0).sign(0);
+    let sign_danger = E::CardStateChanged { card: p(0, 3), state: CardState::Danger, note: "test".into() };
+    assert_eq!(rule_ids(&g.s, &sign_danger), ["FATE-STATE-3"]);
+    assert!(FateV1::validate(&g.s, &sign_danger).is_empty());
 }

@@ -130,3 +130,24 @@ fn the_same_seed_gives_the_same_game() {
     let c = play(8, 4, false);
     assert_ne!(a.events, c.events);
 }
+
+/// Whether `e`, in `state`, is Command Spell option 4 on a Servant in Danger (FATE-EFF-2).
+fn free_effect_in_danger(state: &kifu::games::fate::FateState, e: &E) -> bool {
+    let E::CommandSpellUsed { seat, spell: SpellUse::EffectUsedFree { .. } } = e else { return false };
+    let servant = state.master(*seat).and_then(|m| m.servant.as_ref());
+    servant.is_some_and(|sv| sv.pose == kifu::games::fate::state::Pose::Danger)
+}
+
+/// Rules version 2, what new games record, self-plays and audits clean: its added checks refuse
+/// nothing its agent plays. Version 1's agent did use option 4 on a Servant in Danger (the
+/// released behaviour its pinned games keep); version 2's never does, so the audit above holds it.
+#[test]
+fn version_2_self_plays_and_audits_clean() {
+    use crate::game_support::{check_self_play_audits_clean, table};
+    check_self_play_audits_clean::<kifu::games::fate::FateV2>(0..60, &[table(3), table(4), table(6)]);
+    let released = (1..=300u64)
+        .map(|seed| play(seed, 4, true))
+        .filter(|g| g.events.iter().zip(&g.states).any(|(e, s)| free_effect_in_danger(s, e)))
+        .count();
+    assert!(released > 0, "no version 1 game used option 4 on a Servant in Danger");
+}

@@ -825,6 +825,12 @@ impl CommitmentLedger {
         }
     }
 
+    /// The sequence number of the event that sealed `commitment`, if a card was sealed under it:
+    /// where a false statement about the sealed card was made, found when it is revealed.
+    pub fn sealed_at(&self, commitment: &Commitment) -> Option<u64> {
+        self.sealed.get(commitment).map(|e| e.sealed_at)
+    }
+
     /// Sealed cards not (yet) revealed: (commitment, sequence it was sealed at).
     pub fn unrevealed(&self) -> Vec<(Commitment, u64)> {
         self.sealed.iter().filter(|(_, e)| e.revealed.is_none()).map(|(c, e)| (*c, e.sealed_at)).collect()

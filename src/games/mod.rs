@@ -13,10 +13,11 @@ use crate::game::versions::Versions;
 static NARUTO_V1: GameDriver<naruto::Naruto> = GameDriver::new();
 static NARUTO_V2: GameDriver<naruto::NarutoV2> = GameDriver::new();
 static NARUTO_V3: GameDriver<naruto::NarutoV3> = GameDriver::new();
-/// Naruto's released rules versions: new games record version 3 (version 2 with the most specific
-/// rule IDs); version 1's games (and the pinned fixtures) open, replay and audit under version 1's
-/// rules, version 2's under version 2's.
-static NARUTO: Versions = Versions { ruleset: "naruto", released: &[&NARUTO_V1, &NARUTO_V2, &NARUTO_V3] };
+static NARUTO_V4: GameDriver<naruto::NarutoV4> = GameDriver::new();
+/// Naruto's released rules versions: new games record version 4 (version 2 with the most specific
+/// rule IDs, 3, and the escape hatches held to the rules, 4); every older version's games (and the
+/// pinned fixtures, version 1) open, replay and audit under their own version's rules.
+static NARUTO: Versions = Versions { ruleset: "naruto", released: &[&NARUTO_V1, &NARUTO_V2, &NARUTO_V3, &NARUTO_V4] };
 static VANGUARD_V1: GameDriver<vanguard::Vanguard> = GameDriver::new();
 static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
 static VANGUARD_V3: GameDriver<vanguard::VanguardV3> = GameDriver::new();
@@ -31,9 +32,11 @@ static BRK_V3: GameDriver<brk::BrkV3> = GameDriver::new();
 static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3] };
 static FATE_V1: GameDriver<fate::Fate> = GameDriver::new();
 static FATE_V2: GameDriver<fate::FateV2> = GameDriver::new();
+static FATE_V3: GameDriver<fate::FateV3> = GameDriver::new();
 /// FATE's released rules versions, as Naruto's: version 2 refuses Command Spell option 4 on a
-/// Servant in Danger (FATE-EFF-2) and holds the escape hatches to the rules.
-static FATE: Versions = Versions { ruleset: "fate", released: &[&FATE_V1, &FATE_V2] };
+/// Servant in Danger (FATE-EFF-2) and holds the escape hatches to the rules; version 3 checks a
+/// sealed card when its seal opens, citing the event that sealed it.
+static FATE: Versions = Versions { ruleset: "fate", released: &[&FATE_V1, &FATE_V2, &FATE_V3] };
 
 /// Every game this build can record, by ruleset name: each creates games under its newest rules
 /// version and opens a stored game under the version its header names.

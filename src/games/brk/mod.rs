@@ -93,7 +93,7 @@ impl<const V: u32> Game for BrkRules<V> {
     }
 
     fn options(state: &BrkState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<BrkEvent>>> {
-        Some(options::options(state, seat))
+        Some(options::options::<V>(state, seat))
     }
 
     fn automatic(state: &BrkState) -> Option<BrkEvent> {

@@ -17,7 +17,7 @@ use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof
 use super::rules::{expected_protection, victory};
 use super::state::{BrkState, Piece};
 use super::view::can_see;
-use super::Brk;
+use super::BrkRules;
 use crate::game::commit::Commitment;
 use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick, SecretForm};
 use crate::game::{Seat, Viewer};
@@ -29,8 +29,9 @@ pub const INTERRUPT_REASON: &str = "card text: Dispel makes it impossible";
 /// The cause the escape hatch "an effect hid this card" records (BRK-OPEN-7).
 pub const HIDE_CAUSE: &str = "an effect turned it face down";
 
-/// The actions `seat` may record now.
-pub fn options(s: &BrkState, seat: Seat) -> Vec<GameOption<E>> {
+/// The actions `seat` may record now under rules version `V` (each kept only when that version's
+/// `validate` accepts it).
+pub fn options<const V: u32>(s: &BrkState, seat: Seat) -> Vec<GameOption<E>> {
     let mut o = Vec::new();
     if s.result.is_some() || seat > 1 {
         return o;
@@ -39,14 +40,14 @@ pub fn options(s: &BrkState, seat: Seat) -> Vec<GameOption<E>> {
         if !s.deployed(seat) {
             o.push(deploy_option(s, seat));
         }
-        return legal::<Brk>(s, o);
+        return legal::<BrkRules<V>>(s, o);
     }
     // A targeted hidden card is revealed before anything else (BRK-HID-4 (c)).
     if let Some(p) = s.pending_reveals.first().and_then(|id| s.piece(id)) {
         if p.owner == seat {
             o.push(reveal_option(s, p, RevealReason::Targeted));
         }
-        return legal::<Brk>(s, o);
+        return legal::<BrkRules<V>>(s, o);
     }
     if s.phase == Phase::Reveal {
         for p in s.reveal_due().into_iter().filter(|p| p.owner == seat) {
@@ -56,7 +57,7 @@ pub fn options(s: &BrkState, seat: Seat) -> Vec<GameOption<E>> {
     if s.phase == Phase::Main && s.priority == Some(seat) && automatic(s).is_none() {
         main(s, seat, &mut o);
     }
-    legal::<Brk>(s, o)
+    legal::<BrkRules<V>>(s, o)
 }
 
 /// The next event the rules fully determine, recorded by kifu itself: the next turn, the main

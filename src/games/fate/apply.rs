@@ -9,7 +9,8 @@
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
 use super::events::{
-    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Step, Unveiled,
+    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, PranaChange, Process, ServantUnveiled, SpellUse,
+    Step, Unveiled,
 };
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::commit::Commitment;
@@ -67,16 +68,13 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat),
         Common(_) => {}
         CardRevealed { seat, commitment, card, .. } => card_revealed(&mut s, seat, commitment, card),
+        PranaChangedTogether { changes, .. } => prana_changed_together(&mut s, changes),
     }
     s
 }
 
 fn servant_set(s: &mut FateState, seat: &Seat, heroic_spirit: &CardRef, class: &CardRef) {
-    for r in [heroic_spirit, class] {
-        if let CardRef::Sealed(c) = r {
-            s.ledger.card_sealed(*c);
-        }
-    }
+    sealed_from_deck(s, *seat, &[heroic_spirit.clone(), class.clone()]);
     if let Some(m) = s.master_mut(*seat) {
         let (hs, cl) = (held_ref(heroic_spirit), held_ref(class));
         m.take_from_deck(&hs);
@@ -340,12 +338,18 @@ fn start_battle(s: &mut FateState, attacker: Seat, responder: Seat) {
     }
 }
 
-fn draw(s: &mut FateState, seat: Seat, cards: &[CardRef]) {
+/// The ledger learns each sealed card of `cards`, and the state which deck it came from.
+fn sealed_from_deck(s: &mut FateState, seat: Seat, cards: &[CardRef]) {
     for c in cards {
         if let CardRef::Sealed(x) = c {
             s.ledger.card_sealed(*x);
+            s.sealed_from.insert(*x, seat);
         }
     }
+}
+
+fn draw(s: &mut FateState, seat: Seat, cards: &[CardRef]) {
+    sealed_from_deck(s, seat, cards);
     if let Some(m) = s.master_mut(seat) {
         for c in cards {
             let h = held_ref(c);
@@ -426,6 +430,17 @@ fn rest(s: &mut FateState, card: &str) {
             sign.pose = Pose::Resting;
         }
     }
+}
+
+/// Every change at once: the Masters whose prana reaching 0 defeats them fall together.
+fn prana_changed_together(s: &mut FateState, changes: &[PranaChange]) {
+    let mut fallen = Vec::new();
+    for c in changes {
+        if lose_prana(s, c.seat, c.delta) && !fallen.contains(&c.seat) {
+            fallen.push(c.seat);
+        }
+    }
+    defeat(s, &fallen, "FATE-OPEN-13: the Servants' prana reached 0 at once");
 }
 
 fn change_prana(s: &mut FateState, seat: Seat, delta: i32) {

@@ -251,6 +251,17 @@ pub enum FateEvent {
     /// every die roll, random Servant, blind pick and lot as a [`CommonEvent::DieRolled`] or
     /// [`CommonEvent::RandomPicked`], which the FATE event that acts on it must then match.
     Common(CommonEvent),
+    /// Escape hatch: one card effect changed several Masters' prana at once (a drain on every
+    /// Master, say). The changes are simultaneous: Masters it defeats fall together, so the last
+    /// ones falling at once share the result instead of whoever was recorded first losing.
+    PranaChangedTogether { changes: Vec<PranaChange>, note: String },
+}
+
+/// One Master's share of a [`FateEvent::PranaChangedTogether`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PranaChange {
+    pub seat: Seat,
+    pub delta: i32,
 }
 
 /// The hash chain every Master of a digital game commits to (the key of its `ChainCommitted`).
@@ -292,7 +303,8 @@ impl FateEvent {
             | StatModified { .. }
             | SpecialMarkPlaced { .. }
             | EffectResolved { .. }
-            | CommandSpellLost { .. } => None,
+            | CommandSpellLost { .. }
+            | PranaChangedTogether { .. } => None,
         }
     }
 }

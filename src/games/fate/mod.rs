@@ -57,11 +57,15 @@ pub struct FateRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures and every game recorded before version 2 open,
 /// replay and audit under it.
 pub type Fate = FateRules<1>;
-/// Version 2, the newest: what new games record. Command Spell option 4 on a Servant in Danger is
-/// refused (FATE-EFF-2: the spell waives the cost, not the state), and the escape hatches are held
-/// to the rules: nothing changes for a defeated Master (FATE-WIN-1), and Danger is for Servants
-/// only (FATE-STATE-3).
+/// Version 2: Command Spell option 4 on a Servant in Danger is refused (FATE-EFF-2: the spell
+/// waives the cost, not the state), and the escape hatches are held to the rules: nothing changes
+/// for a defeated Master (FATE-WIN-1), and Danger is for Servants only (FATE-STATE-3).
 pub type FateV2 = FateRules<2>;
+/// Version 3, the newest: what new games record. Version 2, with a sealed card checked when its
+/// seal opens (a Servant's card of its slot's type, FATE-OPEN-2; a dealt or drawn card from that
+/// deck, FATE-TURN-2), cited at the event that sealed it ([`rules::revealed_violations`]); and an
+/// escape hatch no longer turns a Servant with a sealed card face up (KIFU-SEAL-1).
+pub type FateV3 = FateRules<3>;
 
 impl<const V: u32> Game for FateRules<V> {
     const RULESET: &'static str = "fate";
@@ -79,6 +83,7 @@ impl<const V: u32> Game for FateRules<V> {
         "SpecialMarkPlaced",
         "EffectResolved",
         "CommandSpellLost",
+        "PranaChangedTogether",
     ];
 
     crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState, version: V, rules_version: V);
@@ -145,5 +150,14 @@ impl<const V: u32> Game for FateRules<V> {
 
     fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
         apply::eliminate(state, seat)
+    }
+
+    /// Version 3: a reveal checks the sealed cards it opens, citing the event that sealed them.
+    fn revealed_violations(state: &FateState, event: &FateEvent) -> Vec<crate::game::LateViolation> {
+        if V >= 3 {
+            rules::revealed_violations(state, event)
+        } else {
+            vec![]
+        }
     }
 }

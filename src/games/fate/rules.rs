@@ -20,7 +20,9 @@ use super::events::{
     Unveiled, DICE_CHAIN,
 };
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Zone};
-use crate::game::{RuleId, Seat, Violation};
+use crate::game::check::CardTable;
+use crate::game::commit::Commitment;
+use crate::game::{LateViolation, RuleId, Seat, Violation};
 
 /// The rule-check scaffold on a FATE state (see [`crate::game::check`]).
 type Check<'a> = crate::game::check::Check<'a, FateState>;
@@ -34,10 +36,72 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
 /// so its games audit unchanged; version 2 adds that a Command Spell's option 4 waives only the
 /// cost, not the state (a Servant in Danger uses no [Activated] effect, FATE-EFF-2), and
 /// [`Check::escape_hatch`]: the escape hatches held to the rules that govern what they change.
+/// Version 3 adds that an escape hatch does not turn a Servant with a sealed card face up (its
+/// seal opens only at its reveal, KIFU-SEAL-1), and what a reveal brings to light about the
+/// event that sealed the card ([`revealed_violations`]).
 pub fn validate_as(s: &FateState, event: &FateEvent, version: u32) -> Vec<Violation> {
     let mut c = Check::new(s);
     c.event(event, version);
     c.finish()
+}
+
+/// Version 3: what a reveal brings to light about the event that sealed a card
+/// ([`crate::game::Game::revealed_violations`]). A sealed card could not be checked when it was
+/// set, dealt or drawn; once its seal opens, it must have been a card of the deck it was taken
+/// from, not seen leaving it openly nor shown elsewhere since (FATE-TURN-2), and a Servant's card
+/// must be of its slot's type (FATE-OPEN-2). Each finding names the event that sealed the card,
+/// where the mistake was made; the audit says which reveal found it.
+pub fn revealed_violations(s: &FateState, event: &FateEvent) -> Vec<LateViolation> {
+    let opened: Vec<(Commitment, &str, Option<CardType>)> = match event {
+        FateEvent::CardRevealed { commitment, card, salt, .. }
+            if s.ledger.check_reveal(commitment, card, salt).is_empty() =>
+        {
+            vec![(*commitment, card.as_str(), None)]
+        }
+        FateEvent::ServantRevealed { seat, cards, .. } => servant_seals(s, *seat, cards),
+        FateEvent::BattleServantsRevealed { servants } => {
+            servants.iter().flat_map(|sv| servant_seals(s, sv.seat, &sv.cards)).collect()
+        }
+        _ => return vec![],
+    };
+    let mut out = Vec::new();
+    let mut shown = BTreeSet::new();
+    for (commitment, card, want) in opened {
+        let Some(at) = s.ledger.sealed_at(&commitment) else { continue };
+        let late = |rule: RuleId, message: String| LateViolation { at, violation: Violation::new(rule, message) };
+        if let Some(want) = want.filter(|w| s.kind(card) != Some(*w)) {
+            let is = s.kind(card).map_or_else(|| "not a card of any deck".to_string(), |k| format!("a {k:?} card"));
+            out.push(late("FATE-OPEN-2", format!("{card}, set face down as the Servant's {want:?} card, is {is}")));
+        }
+        let Some(&deck) = s.sealed_from.get(&commitment) else { continue };
+        let fresh = shown.insert(card);
+        if !fresh || s.card_at(card) != Some((deck, Zone::Deck)) {
+            let where_ = match s.card_at(card) {
+                _ if !fresh => "this reveal shows it twice".to_string(),
+                Some((owner, zone)) => format!("it is in {}'s {}", s.name(owner), zone.name()),
+                None => "no deck holds it".to_string(),
+            };
+            let message = format!("{card}, taken sealed from {}'s deck, was not in it: {where_}", s.name(deck));
+            out.push(late("FATE-TURN-2", message));
+        }
+    }
+    out
+}
+
+/// The sealed cards of `seat`'s face-down Servant that `cards` open (with the type each slot
+/// holds); a seal that does not open is `validate`'s KIFU-SEAL-1, not a late finding.
+fn servant_seals<'a>(s: &FateState, seat: Seat, cards: &'a [Unveiled]) -> Vec<(Commitment, &'a str, Option<CardType>)> {
+    let Some(sv) = s.master(seat).and_then(|m| m.servant.as_ref()).filter(|sv| sv.face_down) else { return vec![] };
+    let slots = sv.cards().into_iter().zip([CardType::HeroicSpirit, CardType::Class]);
+    slots
+        .zip(cards)
+        .filter_map(|((held, want), u)| match (held, &u.salt) {
+            (Held::Sealed(c), Some(salt)) if s.ledger.check_reveal(c, &u.card, salt).is_empty() => {
+                Some((*c, u.card.as_str(), Some(want)))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 impl Check<'_> {
@@ -88,6 +152,9 @@ impl Check<'_> {
         }
         if version >= 2 {
             self.escape_hatch(event);
+        }
+        if version >= 3 {
+            self.unsealed_by_hatch(event);
         }
         self.uses_pending(event);
         match event {
@@ -142,7 +209,11 @@ impl Check<'_> {
                     self.v("KIFU-CARD-1", format!("{card} is not on any field"));
                 }
             }
-            PranaChanged { .. } | StatModified { .. } | SpecialMarkPlaced { .. } | CommandSpellLost { .. } => {}
+            PranaChanged { .. }
+            | StatModified { .. }
+            | SpecialMarkPlaced { .. }
+            | CommandSpellLost { .. }
+            | PranaChangedTogether { .. } => {}
             EffectResolved { .. } => {}
             Common(c) => self.common(c),
             CardRevealed { seat, commitment, card, salt } => {
@@ -471,6 +542,7 @@ fn seats_named(event: &FateEvent) -> Vec<Seat> {
         RandomServantSelected { target, .. } | AssaultDeclared { target, .. } => out.push(*target),
         CardTakenFromHand { loser, .. } => out.push(*loser),
         BattleServantsRevealed { servants } => out.extend(servants.iter().map(|x| x.seat)),
+        PranaChangedTogether { changes, .. } => out.extend(changes.iter().map(|c| c.seat)),
         _ => {}
     }
     out
@@ -758,6 +830,11 @@ impl<'a> Check<'a> {
             | FateEvent::CommandSpellLost { seat, .. } => {
                 self.defeated(*seat);
             }
+            FateEvent::PranaChangedTogether { changes, .. } => {
+                for c in changes {
+                    self.defeated(c.seat);
+                }
+            }
             FateEvent::CardStateChanged { card, state, .. } => {
                 // A card on no field is version 1's KIFU-CARD-1 already.
                 if let Some((owner, _)) = s.masters.enumerate().find(|(_, m)| m.field_pose(card).is_some()) {
@@ -768,6 +845,23 @@ impl<'a> Check<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Version 3: `CardStateChanged` turning a face-down Servant face up while one of its cards is
+    /// sealed would show a card whose seal never opened; a Servant turns up at its reveal
+    /// (FATE-TURN-3, FATE-BATTLE-1), which opens each seal with its salt.
+    fn unsealed_by_hatch(&mut self, event: &FateEvent) {
+        let FateEvent::CardStateChanged { card, state, .. } = event else { return };
+        if *state == CardState::FaceDown {
+            return;
+        }
+        let servant = self.s.masters.iter().filter_map(|m| m.servant.as_ref()).find(|sv| sv.holds(card));
+        if servant.is_some_and(|sv| sv.face_down && sv.cards().iter().any(|h| matches!(h, Held::Sealed(_)))) {
+            self.v(
+                "KIFU-SEAL-1",
+                format!("{card}'s Servant has a sealed card: it turns face up at its reveal, which opens the seal"),
+            );
         }
     }
 

@@ -5,13 +5,13 @@
 //! Deliberately not serializable: it is not a format. Deck order is unknown to the fold (physical
 //! dealing): the deck is the set of instances that may still be in it plus an exact count.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::catalog::{CardDef, CardType};
 use super::config::{parse_instance, FateConfig, GameEnd, Policies, Seating, TurnOrder};
 use super::events::{AttackType, CardRef, Process, Stat, Step};
-use crate::game::commit::CommitmentLedger;
+use crate::game::commit::{Commitment, CommitmentLedger};
 use crate::game::{Outcome, Seat, Seats};
 
 pub use crate::game::cards::Held;
@@ -179,6 +179,10 @@ pub struct FateState {
     /// next FATE event must use exactly these (an encounter roll, a lot, a random Servant, a blind
     /// pick, the dice of a cost), so no roll can be made again until one is liked.
     pub pending: Vec<super::events::CommonEvent>,
+    /// The deck each sealed card was dealt or drawn from (a Servant's cards, a deal, a draw): a
+    /// reveal checks the card against that deck (rules version 3, see
+    /// [`super::rules::revealed_violations`]). A card taken from a hand is not in it.
+    pub sealed_from: BTreeMap<Commitment, Seat>,
 }
 
 impl FateState {
@@ -223,6 +227,7 @@ impl FateState {
             result: None,
             ledger: CommitmentLedger::default(),
             pending: Vec::new(),
+            sealed_from: BTreeMap::new(),
         }
     }
 

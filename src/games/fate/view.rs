@@ -276,6 +276,10 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
         SpecialMarkPlaced { seat, mark, note } => format!("{} got the special mark {mark:?} ({note})", n(seat)),
         EffectResolved { seat, card, note } => format!("{}'s {}: {note}", n(seat), l(card)),
         CommandSpellLost { seat, note } => format!("{} lost a Command Spell ({note})", n(seat)),
+        PranaChangedTogether { changes, note } => {
+            let each: Vec<String> = changes.iter().map(|c| format!("{} {:+}", n(&c.seat), c.delta)).collect();
+            format!("prana changed at once: {} ({note})", each.join(", "))
+        }
         Common(c) => crate::game::common::describe(c, viewer, |x| s.name(x)),
         CardRevealed { seat, card, .. } => {
             if hand_visibility(*seat).sees(viewer) {

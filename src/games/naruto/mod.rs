@@ -66,9 +66,14 @@ pub struct NarutoRules<const V: u32>;
 pub type Naruto = NarutoRules<1>;
 /// Version 2: turn order held by `KIFU-TURN-1`; the dealer's seed as the common events.
 pub type NarutoV2 = NarutoRules<2>;
-/// Version 3, the newest: what new games record. Version 2, citing the most specific digest ID
-/// for a fight resolved wrongly ([`rules::validate_as`]: NAR-BSTAT-2, NAR-DMG-4, NAR-POWER-2).
+/// Version 3: version 2, citing the most specific digest ID for a fight resolved wrongly
+/// ([`rules::validate_as`]: NAR-BSTAT-2, NAR-DMG-4, NAR-POWER-2).
 pub type NarutoV3 = NarutoRules<3>;
+/// Version 4, the newest: what new games record. Version 3, with the escape hatches held to the
+/// rules that govern what they change: an effect moves into the village only ninja, clients and
+/// permanent missions (NAR-ZONE-4) and into the battlefield only ninja (NAR-ZONE-5); a modifier
+/// changes a ninja in play (NAR-POWER-2, KIFU-CARD-1).
+pub type NarutoV4 = NarutoRules<4>;
 
 impl<const V: u32> Game for NarutoRules<V> {
     const RULESET: &'static str = "naruto";

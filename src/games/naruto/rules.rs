@@ -9,7 +9,9 @@
 //! - `KIFU-SEED-4`: a digital game's shuffle that does not name a committed, unrevealed seed.
 //!
 //! Effect-driven actions recorded through the escape hatches (`CardMoved`, `EffectResolved`,
-//! `ModifierApplied`, `NinjaInjured`/`Defeated`/`Healed`) only get the KIFU checks.
+//! `ModifierApplied`) get the KIFU checks; from rules version 4 `CardMoved` and `ModifierApplied`
+//! are also held to the rules that govern what they change ([`escape_hatch_checks`]).
+//! `NinjaInjured`/`Defeated`/`Healed` are checked against the damage rules (NAR-DMG) already.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,10 +39,62 @@ pub fn validate(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
 
 /// Every rule `event` would break under rules `version`: version 3 cites the most specific digest
 /// ID where versions 1 and 2 cite a general one ([`most_specific`]); what is refused is the same.
+/// Version 4 holds the escape hatches to the rules that govern what they change
+/// ([`escape_hatch_checks`]).
 pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Violation> {
     let mut out = validate(s, event);
     if version >= 3 {
         most_specific(s, event, &mut out);
+    }
+    if version >= 4 {
+        out.extend(escape_hatch_checks(s, event));
+    }
+    out
+}
+
+/// Version 4: an effect's card move and value change, held to the zones and values they change.
+/// The village holds ninja, clients and permanent missions (NAR-ZONE-4) and the battlefield the
+/// teams' ninja (NAR-ZONE-5), so an effect moves nothing else there; a modifier changes a ninja's
+/// value (NAR-POWER-2), so it names a ninja in play (the village or the battlefield, KIFU-CARD-1
+/// otherwise). A card `validate` already finds missing is not judged again here.
+fn escape_hatch_checks(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
+    let mut out = Vec::new();
+    match event {
+        NarutoEvent::CardMoved { card, to, .. } => {
+            let Some(def) = s.def(card) else { return out };
+            let fits = match to.zone {
+                Zone::Village => {
+                    matches!(def.kind, CardType::Ninja | CardType::Client)
+                        || (def.kind == CardType::Mission && def.permanent)
+                }
+                Zone::Battlefield => def.kind == CardType::Ninja,
+                _ => true,
+            };
+            if !fits {
+                let (rule, holds) = if to.zone == Zone::Village {
+                    ("NAR-ZONE-4", "ninja, clients and permanent missions")
+                } else {
+                    ("NAR-ZONE-5", "the teams' ninja")
+                };
+                let what = def.kind.name();
+                out.push(Violation::new(rule, format!("{card} is a {what}: the {} holds {holds}", to.zone.name())));
+            }
+        }
+        NarutoEvent::ModifierApplied { target, .. } => {
+            let Some(def) = s.def(target) else { return out };
+            let owner = parse_instance(target).map(|(seat, _)| seat);
+            let in_play = owner.and_then(|o| s.players.get(o)).is_some_and(|p| p.in_play(target));
+            if def.kind != CardType::Ninja {
+                let what = def.kind.name();
+                out.push(Violation::new("NAR-POWER-2", format!("{target} is a {what}: only a ninja has values")));
+            } else if !in_play {
+                out.push(Violation::new(
+                    "KIFU-CARD-1",
+                    format!("{target} is not in play: a modifier changes a ninja in play"),
+                ));
+            }
+        }
+        _ => {}
     }
     out
 }

@@ -6,7 +6,7 @@ mod cli;
 mod coverage;
 mod fixtures;
 mod options;
-mod rules;
+pub(crate) mod rules;
 mod selfplay;
 mod views;
 

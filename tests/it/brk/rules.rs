@@ -539,7 +539,7 @@ fn version_2_games_cite_a_false_assumption_at_the_reveal() {
 
 /// The steps of a game that declares a net shot on Bob's own sealed B6 (assuming it flies) and then
 /// reveals it, each played, except the declaration when a judge forced it (`forced_declaration`).
-fn false_assumption_game(forced_declaration: bool) -> Vec<kifu::game::replay::Step<E>> {
+pub(crate) fn false_assumption_game(forced_declaration: bool) -> Vec<kifu::game::replay::Step<E>> {
     use kifu::game::GameEntry;
     use kifu::log::envelope::{Actor, Timestamp};
     let given = net_shot_on_own_sealed_b6();
@@ -561,6 +561,15 @@ fn false_assumption_game(forced_declaration: bool) -> Vec<kifu::game::replay::St
     entries.enumerate().map(step).collect()
 }
 
+/// The false-assumption game as JSON lines recorded elsewhere, for `id`: the index of the
+/// declaration its reveal finds a false assumption in, the reveal's, and the text.
+pub(crate) fn false_assumption_jsonl(id: &str) -> (usize, usize, String) {
+    let steps = false_assumption_game(false);
+    let (declared, reveal_at) = (steps.len() - 2, steps.len() - 1);
+    let id = kifu::log::envelope::StreamId::new(id).unwrap();
+    (declared, reveal_at, kifu::game::record::to_jsonl::<Brk>(&id, &config_bob_hunter(), &steps).unwrap())
+}
+
 /// `kifu game audit` on the game recorded elsewhere (JSON lines, audited under the newest rules)
 /// cites the false assumption at the declaration and says which event found it, in its table and
 /// in `--json`, and exits non-zero for the unresolved finding.
@@ -568,10 +577,7 @@ fn false_assumption_game(forced_declaration: bool) -> Vec<kifu::game::replay::St
 fn the_cli_audit_says_where_a_late_finding_was_found() {
     use crate::support::{kifu_cmd, TestEnv};
     let env = TestEnv::new();
-    let steps = false_assumption_game(false);
-    let (declared, reveal_at) = (steps.len() - 2, steps.len() - 1);
-    let id = kifu::log::envelope::StreamId::new("brk-net-shot").unwrap();
-    let text = kifu::game::record::to_jsonl::<Brk>(&id, &config_bob_hunter(), &steps).unwrap();
+    let (declared, reveal_at, text) = false_assumption_jsonl("brk-net-shot");
     let file = env.path("net-shot.jsonl");
     std::fs::write(&file, text).unwrap();
     let out = kifu_cmd(&env.data()).args(["game", "audit"]).arg(&file).output().unwrap();

@@ -5,14 +5,16 @@
 //! `given` is built by [`G`], which validates and applies each event as it goes, so a case's
 //! setup is itself legal by construction.
 
-use kifu::game::commit::{chain_round_seed, die_roll, hash_chain, Commitment};
+use kifu::game::commit::{chain_round_seed, die_roll, hash_chain, seal, Commitment};
 use kifu::game::common::CommonEvent;
 use kifu::game::Game;
 use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKind};
-use kifu::games::fate::events::{AttackType, CardRef, CardState, Payment, ServantUnveiled, SpellUse, Stat, Unveiled};
+use kifu::games::fate::events::{
+    AttackType, CardRef, CardState, Payment, PranaChange, ServantUnveiled, SpellUse, Stat, Unveiled,
+};
 use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
-use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV2 as Fate};
+use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV3 as Fate};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -236,7 +238,7 @@ impl G {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper. The cases run under the newest rules version (2).
+// The one helper. The cases run under the newest rules version (3).
 // ---------------------------------------------------------------------------------------------
 
 type Case = crate::game_support::Case<Fate>;
@@ -311,6 +313,72 @@ fn responding(prep: E, target: u8) -> G {
         .push(E::AssaultDeclared { seat: 0, target })
         .push(E::BattleProcessEnded)
         .push(E::AttackTypeChosen { seat: 0, attack: AttackType::Physical })
+}
+
+fn salt(n: u8) -> Commitment {
+    Commitment([n; 32])
+}
+
+/// Three Masters; seat 0 sets its Servant sealed, naming `hs` and `class` (salts 1 and 2), the
+/// others theirs openly; everyone is dealt, seat 0 is the Active Master and in its ritual step.
+fn sealed_servant(hs: &str, class: &str) -> G {
+    let sealed = E::ServantSet {
+        seat: 0,
+        heroic_spirit: CardRef::Sealed(seal(hs, &salt(1))),
+        class: CardRef::Sealed(seal(class, &salt(2))),
+    };
+    let mut g =
+        g3().push(sealed).push(E::CardsDealt { seat: 0, cards: (3..7).map(|i| CardRef::Open(p(0, i))).collect() });
+    for seat in 1..3u8 {
+        let hs = if seat == 2 { p(seat, 2) } else { p(seat, 0) };
+        g = g
+            .push(E::ServantSet { seat, heroic_spirit: CardRef::Open(hs), class: CardRef::Open(p(seat, 1)) })
+            .push(E::CardsDealt { seat, cards: (3..7).map(|i| CardRef::Open(p(seat, i))).collect() });
+    }
+    // The draw names a card the seal does not hide (the deck's set still holds the sealed ones).
+    let g = g.lot(0).push(E::FirstActiveMasterChosen { seat: 0 });
+    g.push(E::TurnStarted { seat: 0 })
+        .push(E::CardsStood { seat: 0 })
+        .push(E::CardDrawn { seat: 0, card: Some(CardRef::Open(p(0, 7))) })
+}
+
+/// Seat 0 reveals its sealed Servant as `hs` and `class` (the salts it was sealed with).
+fn reveal_sealed(g: &G, hs: &str, class: &str) -> E {
+    let unsealed = g.s.masters[0].deck.iter().filter(|c| ![hs, class].contains(&c.as_str()));
+    let drawn: Vec<CardRef> = unsealed.take(2).map(|c| CardRef::Open(c.clone())).collect();
+    let cards =
+        vec![Unveiled { card: hs.into(), salt: Some(salt(1)) }, Unveiled { card: class.into(), salt: Some(salt(2)) }];
+    E::ServantRevealed { seat: 0, cards, drawn }
+}
+
+/// A Servant sealed as `hs` + `class`, revealed in the first ritual step (found late, if at all).
+fn servant_revealed_as(hs: &str, class: &str, then: &[&'static str]) -> Case {
+    let g = sealed_servant(hs, class);
+    let when = reveal_sealed(&g, hs, class);
+    case(g, when, then)
+}
+
+/// Seat 0 draws `card` sealed (salt 3) at turn 1 and shows it from its hand at once.
+fn sealed_draw_shown(card: &str, then: &[&'static str]) -> Case {
+    let g = g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 });
+    let commitment = seal(card, &salt(3));
+    let g = g.push(E::CardDrawn { seat: 0, card: Some(CardRef::Sealed(commitment)) });
+    case(g, E::CardRevealed { seat: 0, commitment, card: card.into(), salt: salt(3) }, then)
+}
+
+/// Seat 0's Servant set with an open Heroic Spirit and a sealed Class card, still face down.
+fn half_sealed() -> G {
+    let set = E::ServantSet {
+        seat: 0,
+        heroic_spirit: CardRef::Open(p(0, 0)),
+        class: CardRef::Sealed(seal(&p(0, 1), &salt(2))),
+    };
+    g3().push(set)
+}
+
+fn together(changes: &[(u8, i32)]) -> E {
+    let changes = changes.iter().map(|&(seat, delta)| PranaChange { seat, delta }).collect();
+    E::PranaChangedTogether { changes, note: "test".into() }
 }
 
 /// At the end step of turn 1 with a hand of 5, seat 0 discards the card it just drew.
@@ -632,6 +700,30 @@ cases! {
         case(G::new(3, &[("opening_hand", "3")]), E::CardsDealt { seat: 0, cards: (3..6).map(|i| CardRef::Open(p(0, i))).collect() }, &[]);
     any_heroic_spirit_of_the_deck_may_be_the_servant ["FATE-OPEN-2"] =>
         case(g3(), E::ServantSet { seat: 0, heroic_spirit: CardRef::Open(p(0, 2)), class: CardRef::Open(p(0, 1)) }, &[]);
+
+    // --- Version 3: a sealed card checked when its seal opens, cited where it was sealed ---
+    // Found late: the reveal itself is legal and recorded as played; the finding is cited at the
+    // ServantSet (given event 0) that set the Class card in the Heroic Spirit's place.
+    a_sealed_servant_of_the_wrong_types_is_found_at_its_reveal ["FATE-OPEN-2"] =>
+        servant_revealed_as(&p(0, 1), &p(0, 0), &["FATE-OPEN-2"]);
+    a_sealed_servant_of_another_masters_card_is_found_at_its_reveal ["FATE-TURN-2"] =>
+        servant_revealed_as(&p(1, 0), &p(0, 1), &["FATE-TURN-2"]);
+    a_sealed_servant_may_be_any_heroic_spirit_of_the_deck ["FATE-OPEN-2", "FATE-TURN-2"] =>
+        servant_revealed_as(&p(0, 2), &p(0, 1), &[]);
+    a_sealed_draw_of_a_card_already_in_hand_is_found_when_shown ["FATE-TURN-2"] =>
+        sealed_draw_shown(&p(0, 3), &["FATE-TURN-2"]);
+    a_sealed_draw_may_be_any_card_left_in_the_deck ["FATE-TURN-2"] =>
+        sealed_draw_shown(&p(0, 12), &[]);
+    no_escape_hatch_turns_a_sealed_servant_face_up ["KIFU-SEAL-1"] =>
+        case(half_sealed(), E::CardStateChanged { card: p(0, 0), state: CardState::Standing, note: "test".into() }, &["KIFU-SEAL-1"]);
+    an_effect_may_keep_a_sealed_servant_face_down ["KIFU-SEAL-1"] =>
+        case(half_sealed(), E::CardStateChanged { card: p(0, 0), state: CardState::FaceDown, note: "test".into() }, &[]);
+
+    // --- One effect on several Masters' prana: a single, simultaneous event ---
+    no_prana_changes_together_for_a_defeated_master ["FATE-WIN-1"] =>
+        case(seat_3_defeated(), together(&[(2, -1), (3, -1)]), &["FATE-WIN-1"]);
+    every_living_masters_prana_changes_together ["FATE-WIN-1"] =>
+        case(g3().setup(), together(&[(0, -1), (1, -1), (2, -1)]), &[]);
 }
 
 #[test]
@@ -834,4 +926,40 @@ fn version_1_games_audit_as_released() {
     let sign_danger = E::CardStateChanged { card: p(0, 3), state: CardState::Danger, note: "test".into() };
     assert_eq!(rule_ids(&g.s, &sign_danger), ["FATE-STATE-3"]);
     assert!(FateV1::validate(&g.s, &sign_danger).is_empty());
+}
+
+/// Two Masters at 5 prana under `prana_zero` defeat, each losing all of it to one effect: recorded
+/// as two `PranaChanged`, whoever is recorded first loses and the game is over before the second;
+/// recorded as the one simultaneous event it was, both fall together and share the result.
+#[test]
+fn a_simultaneous_loss_of_every_masters_prana_is_a_draw_not_a_win_for_the_one_counted_second() {
+    use kifu::game::OutcomeKind;
+    let g = || G::new(2, &[("masters", "2-6"), ("prana_zero", "defeat")]).setup();
+    let split = g().push(E::PranaChanged { seat: 0, delta: -5, note: "test".into() });
+    let outcome = split.s.result.clone().expect("the first change ends the game");
+    assert_eq!((outcome.kind(), outcome.placements[0].clone()), (OutcomeKind::Won, vec![1]));
+    assert_eq!(rule_ids(&split.s, &E::PranaChanged { seat: 1, delta: -5, note: "test".into() }), ["FATE-WIN-1"]);
+
+    let at_once = g().push(together(&[(0, -5), (1, -5)]));
+    let outcome = at_once.s.result.clone().expect("both fall: the game is over");
+    assert_eq!(outcome.kind(), OutcomeKind::Draw, "{outcome:?}");
+    assert_eq!(outcome.placements, vec![vec![0, 1]], "{outcome:?}");
+    assert!(outcome.eliminated.is_empty(), "{outcome:?}");
+    assert_eq!(at_once.s.defeated, vec![0, 1]);
+}
+
+/// Version 3's checks are its own: under version 2 a sealed Servant of the wrong types reveals
+/// with nothing found late, and an escape hatch still turns a half-sealed Servant face up.
+#[test]
+fn version_2_games_audit_as_released() {
+    use kifu::games::fate::FateV2;
+    let g = sealed_servant(&p(0, 1), &p(0, 0));
+    let reveal = reveal_sealed(&g, &p(0, 1), &p(0, 0));
+    assert!(FateV2::validate(&g.s, &reveal).is_empty());
+    assert!(FateV2::revealed_violations(&g.s, &reveal).is_empty());
+    let late: Vec<(u64, &str)> =
+        Fate::revealed_violations(&g.s, &reveal).into_iter().map(|l| (l.at, l.violation.rule)).collect();
+    assert_eq!(late, [(0, "FATE-OPEN-2"), (0, "FATE-OPEN-2")], "both slots, cited at the ServantSet");
+    let up = E::CardStateChanged { card: p(0, 0), state: CardState::Standing, note: "test".into() };
+    assert!(FateV2::validate(&half_sealed().s, &up).is_empty());
 }

@@ -138,13 +138,15 @@ fn free_effect_in_danger(state: &kifu::games::fate::FateState, e: &E) -> bool {
     servant.is_some_and(|sv| sv.pose == kifu::games::fate::state::Pose::Danger)
 }
 
-/// Rules version 2, what new games record, self-plays and audits clean: its added checks refuse
-/// nothing its agent plays. Version 1's agent did use option 4 on a Servant in Danger (the
+/// Rules versions 2 and 3 (what new games record) self-play and audit clean: their added checks
+/// refuse nothing their agent plays, and version 3's reveals find nothing late about the agent's
+/// sealed Servants and draws. Version 1's agent did use option 4 on a Servant in Danger (the
 /// released behaviour its pinned games keep); version 2's never does, so the audit above holds it.
 #[test]
-fn version_2_self_plays_and_audits_clean() {
+fn versions_2_and_3_self_play_and_audit_clean() {
     use crate::game_support::{check_self_play_audits_clean, table};
     check_self_play_audits_clean::<kifu::games::fate::FateV2>(0..60, &[table(3), table(4), table(6)]);
+    check_self_play_audits_clean::<kifu::games::fate::FateV3>(0..60, &[table(3), table(4), table(6)]);
     let released = (1..=300u64)
         .map(|seed| play(seed, 4, true))
         .filter(|g| g.events.iter().zip(&g.states).any(|(e, s)| free_effect_in_danger(s, e)))

@@ -10,7 +10,7 @@ use kifu::games::naruto::events::{
     BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam, Stat, Step, Throw,
     WinReason, Zone, ZoneRef,
 };
-use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV3 as Naruto};
+use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV4 as Naruto};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -1012,6 +1012,14 @@ cases! {
         let seed = Commitment([9; 32]);
         case(vec![E::SeedCommitted { key: "s".into(), commitment: commit_seed(&seed) }], E::SeedRevealed { key: "s".into(), seed: Commitment([8; 32]) }, &["KIFU-SEED-1"])
     };
+    // --- Version 4: the escape hatches held to the zones and values they change ---
+    nar_zone_4_an_effect_moves_no_plain_mission_into_the_village ["NAR-ZONE-4"] => case(turn1(), mv(0, 4, Zone::Hand, Zone::Village), &["NAR-ZONE-4"]);
+    nar_zone_4_an_effect_may_move_a_client_into_the_village ["NAR-ZONE-4"] => case(turn1(), mv(0, 5, Zone::Hand, Zone::Village), &[]);
+    nar_zone_4_an_effect_may_move_a_permanent_mission_into_the_village ["NAR-ZONE-4"] => case(turn1(), mv(0, 8, Zone::Deck, Zone::Village), &[]);
+    nar_zone_5_an_effect_moves_no_jutsu_onto_the_battlefield ["NAR-ZONE-5"] => case(turn1(), mv(0, 6, Zone::Deck, Zone::Battlefield), &["NAR-ZONE-5"]);
+    nar_zone_5_an_effect_may_move_a_ninja_onto_the_battlefield ["NAR-ZONE-5"] => case(turn1(), mv(0, 0, Zone::Hand, Zone::Battlefield), &[]);
+    nar_power_2_a_modifier_changes_only_a_ninjas_values ["NAR-POWER-2"] => case(turn1(), E::ModifierApplied { target: p(0, 4), stat: Stat::Attack, delta: 1, duration: Duration::Permanent }, &["NAR-POWER-2"]);
+    kifu_card_1_a_modifier_changes_a_ninja_in_play ["KIFU-CARD-1"] => case(turn1(), E::ModifierApplied { target: p(0, 0), stat: Stat::Attack, delta: 1, duration: Duration::Permanent }, &["KIFU-CARD-1"]);
     kifu_seed_4_digital_shuffles_are_seeded ["KIFU-SEED-4"] => Case::event({ let mut c = config(&[]); c.set_policy("shuffles", "digital").unwrap_or_else(|e| panic!("{e}")); c }, markers(), E::DeckShuffled { deck: 0, by: 0, seed: None }, &["KIFU-SEED-4"]);
 }
 
@@ -1028,7 +1036,7 @@ fn scenario_index_is_checked_in() {
 }
 
 /// Versions 1 and 2 keep citing the general rule for a fight resolved wrongly, so their games keep
-/// their verdicts; version 3 (what the cases above run) names the specific one, with the same
+/// their verdicts; versions 3 and 4 (the cases above run 4) name the specific one, with the same
 /// event refused either way.
 #[test]
 fn earlier_versions_cite_the_general_rule_for_a_wrong_fight() {
@@ -1066,6 +1074,40 @@ fn earlier_versions_cite_the_general_rule_for_a_wrong_fight() {
     for (given, when, general, specific) in wrong {
         assert_eq!(rules_under::<V1>(&given, &when), [general], "version 1: {when:?}");
         assert_eq!(rules_under::<NarutoV2>(&given, &when), [general], "version 2: {when:?}");
-        assert_eq!(rules_under::<Naruto>(&given, &when), [specific], "version 3: {when:?}");
+        assert_eq!(rules_under::<Naruto>(&given, &when), [specific], "version 4: {when:?}");
+    }
+}
+
+/// Version 4's escape-hatch checks are its own: under versions 1 to 3 (the pinned fixtures and
+/// every game recorded before) an effect's move of a plain mission into the village and a
+/// modifier on a card in hand validate as released.
+#[test]
+fn earlier_versions_accept_the_escape_hatches_as_released() {
+    use kifu::games::naruto::{Naruto as V1, NarutoV2, NarutoV3};
+    let hatches = [
+        (mv(0, 4, Zone::Hand, Zone::Village), "NAR-ZONE-4"),
+        (mv(0, 6, Zone::Deck, Zone::Battlefield), "NAR-ZONE-5"),
+        (
+            E::ModifierApplied { target: p(0, 4), stat: Stat::Attack, delta: 1, duration: Duration::Permanent },
+            "NAR-POWER-2",
+        ),
+        (
+            E::ModifierApplied { target: p(0, 0), stat: Stat::Attack, delta: 1, duration: Duration::Permanent },
+            "KIFU-CARD-1",
+        ),
+    ];
+    fn rules_under<G: Game<Config = NarutoConfig, Event = E>>(when: &E) -> Vec<&'static str> {
+        let mut s = G::setup(&config(&[])).unwrap_or_else(|v| panic!("{v:?}"));
+        for (i, g) in turn1().iter().enumerate() {
+            G::ledger_mut(&mut s).at(i as u64);
+            s = G::apply(s, g);
+        }
+        G::validate(&s, when).into_iter().map(|v| v.rule).collect()
+    }
+    for (when, rule) in hatches {
+        assert!(rules_under::<V1>(&when).is_empty(), "version 1: {when:?}");
+        assert!(rules_under::<NarutoV2>(&when).is_empty(), "version 2: {when:?}");
+        assert!(rules_under::<NarutoV3>(&when).is_empty(), "version 3: {when:?}");
+        assert_eq!(rules_under::<Naruto>(&when), [rule], "version 4: {when:?}");
     }
 }

@@ -348,6 +348,10 @@ fn browser_end_to_end() {
     let log = super::fixture_log("naruto-physical");
     let session = kifu::games::driver("naruto").unwrap().open(&log).unwrap();
     let judged = super::fixture_log("naruto-judged");
+    // A BRK game recorded elsewhere whose reveal finds a false assumption made at a declaration.
+    let (late_declared, late_reveal, late_text) = crate::brk::rules::false_assumption_jsonl("brk-net-shot");
+    let brk = kifu::games::driver("brk").unwrap();
+    brk.import_jsonl(&*env.state.store().clone(), &late_text, None, kifu::log::envelope::Timestamp(0), true).unwrap();
     let alice = env.token(Role::Player, "naruto", "alice");
     let judge = env.token(Role::Judge, "*", "jules");
     let store = env.state.store().clone();
@@ -501,6 +505,19 @@ fn browser_end_to_end() {
         wait_for(&c, "document.getElementById('download-status').dataset.bytes").await;
         let bytes = js(&c, "Number(document.getElementById('download-status').dataset.bytes)").await;
         assert_eq!(bytes, kifu::log::file::write(&judged).len(), "the page saved the whole .kifu file");
+
+        // A finding found late: cited at the declaration that made the false assumption, saying
+        // which later event (the reveal) brought it to light, and marked there in the list.
+        goto_board(&c, &format!("{base}/replay/brk-net-shot?as=judge&seq=0"), 0).await;
+        let found = format!("found at event #{}", late_reveal + 1);
+        wait_for(&c, &format!("[...document.querySelectorAll('#findings li')].some(li => li.textContent.includes('{found}'))")).await;
+        let f = js(&c, "[...document.querySelectorAll('#findings li')].map(li => li.textContent).join(' | ')").await;
+        let f = f.as_str().unwrap();
+        assert!(f.contains("BRK-HID-10") && f.contains(&format!("event #{} ({found})", late_declared + 1)), "{f}");
+        let marked = format!("document.querySelector('#events li.ev[data-seq=\"{late_reveal}\"]')?.classList.contains('reveals')");
+        wait_for(&c, &marked).await;
+        c.execute("document.getElementById('findings').scrollIntoView()", vec![]).await.unwrap();
+        screenshot(&c, "replay-found-late").await;
         c.execute("localStorage.removeItem('kifu-token')", vec![]).await.unwrap();
 
         // A live game: events appended through the server reach the page; scrubbing back stops

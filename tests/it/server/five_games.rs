@@ -117,8 +117,11 @@ pub(super) fn is_secret<G: Game>(state: &G::State, event: &G::Event) -> bool {
     offering::<G>(state, event).first().and_then(|o| o.param()).is_some_and(|p| p.kind == ParamKind::Secret)
 }
 
-/// Records the agent's game of `G` through the API, as described at the top of this file.
+/// Records the agent's game of `G` through the API, as described at the top of this file. `G` is
+/// the version a new game of `game` records (the registry's newest), as at a real table.
 fn record_through_the_api<G: Game>(game: &str, seats: usize) {
+    let newest = kifu::games::driver(game).unwrap().ruleset_version();
+    assert_eq!(G::RULESET_VERSION, newest, "{game}: record under the version a new game records");
     let env = ServerEnv::new();
     let store = env.state.store().clone();
     let tid = format!("{game}-cup");
@@ -227,20 +230,20 @@ fn a_whole_lc_game_through_the_options_api() {
 
 #[test]
 fn a_whole_brk_game_through_the_options_api() {
-    record_through_the_api::<kifu::games::brk::Brk>("brk", 2);
+    record_through_the_api::<kifu::games::brk::BrkV3>("brk", 2);
 }
 
 #[test]
 fn a_whole_naruto_game_through_the_options_api() {
-    record_through_the_api::<kifu::games::naruto::NarutoV2>("naruto", 2);
+    record_through_the_api::<kifu::games::naruto::NarutoV4>("naruto", 2);
 }
 
 #[test]
 fn a_whole_vanguard_game_through_the_options_api() {
-    record_through_the_api::<kifu::games::vanguard::VanguardV2>("vanguard", 2);
+    record_through_the_api::<kifu::games::vanguard::VanguardV3>("vanguard", 2);
 }
 
 #[test]
 fn a_whole_fate_game_of_three_masters_through_the_options_api() {
-    record_through_the_api::<kifu::games::fate::Fate>("fate", 3);
+    record_through_the_api::<kifu::games::fate::FateV3>("fate", 3);
 }

@@ -23,7 +23,7 @@ use kifu::games::brk::events::{BrkEvent, CardRef};
 use kifu::games::brk::Brk;
 use kifu::games::fate::{Fate, FateEvent};
 use kifu::games::lc::Lc;
-use kifu::games::naruto::NarutoV3;
+use kifu::games::naruto::NarutoV4;
 use kifu::games::vanguard::VanguardV2;
 use kifu::log::envelope::{Actor, MatchBinding, MatchPlace, StreamId, Timestamp};
 use kifu::server::tokens::Role;
@@ -181,7 +181,7 @@ impl AtTable for VanguardV2 {
     const NAME: &'static str = "vanguard";
 }
 
-impl AtTable for NarutoV3 {
+impl AtTable for NarutoV4 {
     const NAME: &'static str = "naruto";
 }
 
@@ -631,7 +631,7 @@ fn browser_a_vanguard_game_recorded_at_the_table_with_a_judge_and_a_spectator() 
 
 #[test]
 fn browser_a_naruto_game_recorded_at_the_table_with_a_judge_and_a_spectator() {
-    record_at_the_table::<NarutoV3>();
+    record_at_the_table::<NarutoV4>();
 }
 
 #[test]

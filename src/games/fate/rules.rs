@@ -155,6 +155,7 @@ impl Check<'_> {
         }
         if version >= 3 {
             self.unsealed_by_hatch(event);
+            self.shown_cards_left_the_deck(event);
         }
         self.uses_pending(event);
         match event {
@@ -862,6 +863,27 @@ impl<'a> Check<'a> {
                 "KIFU-SEAL-1",
                 format!("{card}'s Servant has a sealed card: it turns face up at its reveal, which opens the seal"),
             );
+        }
+    }
+
+    /// Version 3: a card a reveal showed out of its seal has left its deck, though the deck's set
+    /// of instances still names it (a sealed draw cannot say which card it took). Named again as
+    /// taken from that deck, openly, it was not in it (FATE-TURN-2).
+    fn shown_cards_left_the_deck(&mut self, event: &FateEvent) {
+        let s = self.s;
+        let (seat, cards): (Seat, Vec<&CardRef>) = match event {
+            FateEvent::ServantSet { seat, heroic_spirit, class } => (*seat, vec![heroic_spirit, class]),
+            FateEvent::CardsDealt { seat, cards } => (*seat, cards.iter().collect()),
+            FateEvent::CardDrawn { seat, card } => (*seat, card.iter().collect()),
+            FateEvent::ServantRevealed { seat, drawn, .. } => (*seat, drawn.iter().collect()),
+            _ => return,
+        };
+        let Some(m) = s.master(seat) else { return };
+        for c in cards.into_iter().filter_map(|r| if let CardRef::Open(c) = r { Some(c) } else { None }) {
+            if let Some((owner, zone)) = s.card_at(c).filter(|at| m.deck.contains(c) && *at != (seat, Zone::Deck)) {
+                let (name, zone) = (s.name(owner), zone.name());
+                self.v("FATE-TURN-2", format!("{c} was shown out of its seal and is in {name}'s {zone}, not the deck"));
+            }
         }
     }
 

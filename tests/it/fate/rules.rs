@@ -366,6 +366,20 @@ fn sealed_draw_shown(card: &str, then: &[&'static str]) -> Case {
     case(g, E::CardRevealed { seat: 0, commitment, card: card.into(), salt: salt(3) }, then)
 }
 
+/// Seat 0 draws deck card 12 sealed at turn 1 and shows it from its hand: it is in the hand now.
+fn shown_then() -> G {
+    let g = g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 });
+    let commitment = seal(&p(0, 12), &salt(3));
+    let g = g.push(E::CardDrawn { seat: 0, card: Some(CardRef::Sealed(commitment)) });
+    g.push(E::CardRevealed { seat: 0, commitment, card: p(0, 12), salt: salt(3) })
+}
+
+/// Seat 0's Servant reveal, drawing deck cards `drawn` openly.
+fn drawn_at_reveal(drawn: &[usize]) -> E {
+    let cards = vec![Unveiled { card: p(0, 0), salt: None }, Unveiled { card: p(0, 1), salt: None }];
+    E::ServantRevealed { seat: 0, cards, drawn: drawn.iter().map(|i| CardRef::Open(p(0, *i))).collect() }
+}
+
 /// Seat 0's Servant set with an open Heroic Spirit and a sealed Class card, still face down.
 fn half_sealed() -> G {
     let set = E::ServantSet {
@@ -714,6 +728,10 @@ cases! {
         sealed_draw_shown(&p(0, 3), &["FATE-TURN-2"]);
     a_sealed_draw_may_be_any_card_left_in_the_deck ["FATE-TURN-2"] =>
         sealed_draw_shown(&p(0, 12), &[]);
+    a_card_shown_out_of_its_seal_is_not_drawn_again ["FATE-TURN-2"] =>
+        case(shown_then(), drawn_at_reveal(&[12, 13]), &["FATE-TURN-2"]);
+    after_a_shown_card_any_other_card_may_be_drawn ["FATE-TURN-2"] =>
+        case(shown_then(), drawn_at_reveal(&[13, 14]), &[]);
     no_escape_hatch_turns_a_sealed_servant_face_up ["KIFU-SEAL-1"] =>
         case(half_sealed(), E::CardStateChanged { card: p(0, 0), state: CardState::Standing, note: "test".into() }, &["KIFU-SEAL-1"]);
     an_effect_may_keep_a_sealed_servant_face_down ["KIFU-SEAL-1"] =>

@@ -150,13 +150,7 @@ impl Check<'_> {
         if !self.preliminaries(event) {
             return;
         }
-        if version >= 2 {
-            self.escape_hatch(event);
-        }
-        if version >= 3 {
-            self.unsealed_by_hatch(event);
-            self.shown_cards_left_the_deck(event);
-        }
+        self.added_by_version(event, version);
         self.uses_pending(event);
         match event {
             ServantSet { seat, heroic_spirit, class } => self.servant_set(*seat, heroic_spirit, class),
@@ -814,6 +808,18 @@ impl<'a> Check<'a> {
             self.v("FATE-EFF-2", "a Servant in Danger cannot use its [Activated] effects");
         } else if sign && pose != Pose::Standing {
             self.v("FATE-EFF-2", "a Resting Secret Sign cannot use a non-[Constant] effect");
+        }
+    }
+
+    /// The checks later versions add, each from the version that added it (earlier versions'
+    /// games keep their verdicts).
+    fn added_by_version(&mut self, event: &FateEvent, version: u32) {
+        if version >= 2 {
+            self.escape_hatch(event);
+        }
+        if version >= 3 {
+            self.unsealed_by_hatch(event);
+            self.shown_cards_left_the_deck(event);
         }
     }
 

@@ -82,16 +82,14 @@ fn escape_hatch_checks(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
         }
         NarutoEvent::ModifierApplied { target, .. } => {
             let Some(def) = s.def(target) else { return out };
-            let owner = parse_instance(target).map(|(seat, _)| seat);
-            let in_play = owner.and_then(|o| s.players.get(o)).is_some_and(|p| p.in_play(target));
             if def.kind != CardType::Ninja {
                 let what = def.kind.name();
                 out.push(Violation::new("NAR-POWER-2", format!("{target} is a {what}: only a ninja has values")));
-            } else if !in_play {
-                out.push(Violation::new(
-                    "KIFU-CARD-1",
-                    format!("{target} is not in play: a modifier changes a ninja in play"),
-                ));
+            } else {
+                // The scaffold's own in-play check (KIFU-CARD-1), as for an injured or healed ninja.
+                let mut c = Check::new(s);
+                c.in_play(target);
+                out.extend(c.finish());
             }
         }
         _ => {}

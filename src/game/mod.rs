@@ -525,11 +525,13 @@ impl<E> GameEntry<E> {
 /// `result` and `ledger`; the event `seat()`. A game whose released rules versions differ in what
 /// `validate` refuses passes `rules_version: V` and has `rules::validate_as(state, event, V)`
 /// instead of `rules::validate`: one `impl<const V: u32> Game for MyGame<V>` serves every version
-/// (a game whose versions differ in both passes `version: V, rules_version: V`).
+/// (a game whose versions differ in both passes `version: V, rules_version: V`). A game whose
+/// versions also fold events differently (a step a later version records as its own event)
+/// passes `fold_version: V` last and has `apply::apply_as(state, event, V)`.
 #[macro_export]
 macro_rules! forward_game {
-    (config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)?) => {
-        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)?);
+    (config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)? $(, fold_version: $fold_version:expr)?) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)? $(, fold_version: $fold_version)?);
 
         fn self_play_config(
             players: &[String],
@@ -549,8 +551,8 @@ macro_rules! forward_game {
     // A game whose released rules versions differ in what its agent records: `agent` takes the
     // version as its last argument (`version: V` in an `impl<const V: u32> Game for MyGame<V>`);
     // with `rules_version: V` too, `validate` also calls `rules::validate_as`.
-    (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr $(, rules_version: $rules_version:expr)?) => {
-        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)?);
+    (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr $(, rules_version: $rules_version:expr)? $(, fold_version: $fold_version:expr)?) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)? $(, fold_version: $fold_version)?);
 
         fn self_play_config(
             players: &[String],
@@ -573,7 +575,13 @@ macro_rules! forward_game {
     (@validate $s:ident, $e:ident, $rules_version:expr) => {
         rules::validate_as($s, $e, $rules_version)
     };
-    (@rules config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)?) => {
+    (@apply $s:ident, $e:ident) => {
+        apply::apply($s, $e)
+    };
+    (@apply $s:ident, $e:ident, $fold_version:expr) => {
+        apply::apply_as($s, $e, $fold_version)
+    };
+    (@rules config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)? $(, fold_version: $fold_version:expr)?) => {
         type Config = $config;
         type Event = $event;
         type State = $state;
@@ -604,7 +612,7 @@ macro_rules! forward_game {
         }
 
         fn apply(state: $state, event: &$event) -> $state {
-            apply::apply(state, event)
+            $crate::forward_game!(@apply state, event $(, $fold_version)?)
         }
 
         fn acting_seat(event: &$event) -> Option<$crate::game::Seat> {

@@ -21,8 +21,10 @@ static NARUTO: Versions = Versions { ruleset: "naruto", released: &[&NARUTO_V1, 
 static VANGUARD_V1: GameDriver<vanguard::Vanguard> = GameDriver::new();
 static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
 static VANGUARD_V3: GameDriver<vanguard::VanguardV3> = GameDriver::new();
+static VANGUARD_V4: GameDriver<vanguard::VanguardV4> = GameDriver::new();
 /// Vanguard's released rules versions, as Naruto's: version 3 cites the most specific rule IDs.
-static VANGUARD: Versions = Versions { ruleset: "vanguard", released: &[&VANGUARD_V1, &VANGUARD_V2, &VANGUARD_V3] };
+static VANGUARD: Versions =
+    Versions { ruleset: "vanguard", released: &[&VANGUARD_V1, &VANGUARD_V2, &VANGUARD_V3, &VANGUARD_V4] };
 static LC: GameDriver<lc::Lc> = GameDriver::new();
 static BRK_V1: GameDriver<brk::Brk> = GameDriver::new();
 static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();

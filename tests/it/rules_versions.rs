@@ -66,6 +66,14 @@ fn vanguard_v2_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
     check_every_actor_was_awaited::<VanguardV2>(0..60, &[table(2)]);
 }
 
+#[test]
+fn vanguard_v4_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
+    use kifu::games::vanguard::VanguardV4;
+    const _: () = assert!(VanguardV4::CHECKS_AWAITED && VanguardV4::RULESET_VERSION == 4);
+    check_self_play_audits_clean::<VanguardV4>(0..30, &[table(2)]);
+    check_every_actor_was_awaited::<VanguardV4>(0..30, &[table(2)]);
+}
+
 /// Given the registry, when it self-plays a new Naruto game, then the game is recorded under
 /// version 4 (the newest), audits clean, and a digital game's seed is the common `SeedCommitted` /
 /// `SeedRevealed` (the dealer's, `seat: None`), never version 1's own seed events.

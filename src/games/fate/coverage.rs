@@ -102,5 +102,44 @@ pub fn coverage_markdown() -> String {
 /// `scenario_index_is_checked_in` test.
 pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 
-/// The actions the rules give a player that a table still cannot record (see COVERAGE.md).
-pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md):
+/// transitions the fold makes inside another event. Each is a new rules version whose fold stops
+/// doing it and records it as its own step (as Vanguard's version 4 did for its stand and
+/// end-of-turn clean-up); not done yet.
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[
+    crate::game::Unrecordable {
+        rule: "FATE-PHASE-3",
+        action: "turns the new Active Master's Servant from Danger to Resting (or forgets to)",
+        why: "the fold turns it inside ActiveMasterHandedOver (the same moment, no choice); a Servant left in Danger shows only when a Command Spell stands it, which kifu then refuses",
+    },
+    crate::game::Unrecordable {
+        rule: "FATE-TURN-1",
+        action: "stands each of the Master's Resting cards in the stand step (or forgets one)",
+        why: "CardsStood names no card, and the fold stands every Resting card of the Master (no choice); a card the table left resting shows only if a Command Spell stands it",
+    },
+    crate::game::Unrecordable {
+        rule: "FATE-BATTLE-8",
+        action: "removes the prana tokens a wounded side lost (or forgets some)",
+        why: "the fold takes them inside DamageDealt, from the damage it records (no choice); a forgotten token shows only when kifu's prana reaches 0 and the prana_zero policy acts",
+    },
+    crate::game::Unrecordable {
+        rule: "FATE-BATTLE-9",
+        action: "rests a wounded Servant (or forgets to)",
+        why: "the fold rests it inside DamageDealt (the retreat, no choice); a Servant left standing shows only if it pays a T or R cost before its Master's next stand step",
+    },
+    crate::game::Unrecordable {
+        rule: "FATE-OPEN-13",
+        action: "puts a Servant at 0 prana in Danger, or declares its Master defeated, as prana_zero says (or forgets to)",
+        why: "the fold does it inside the event that took the last prana (DamageDealt, PranaChanged, PranaChangedTogether; the policy leaves no choice); acting with the Servant or Master later is refused",
+    },
+    crate::game::Unrecordable {
+        rule: "FATE-WIN-1",
+        action: "declares defeated a Master who lost the third Command Spell (or plays on)",
+        why: "the fold defeats the Master inside CommandSpellUsed or CommandSpellLost (unconditional, no choice); its next action is refused as defeated",
+    },
+    crate::game::Unrecordable {
+        rule: "FATE-PHASE-4",
+        action: "passes on the status of an Active Master who was defeated (or does not)",
+        why: "the fold passes it to the next living Master inside the event that defeated the Active Master, a reading the rules leave open (FATE-OPEN-18), without the handover's Danger to Resting; a policy and a recorded handover are still to come",
+    },
+];

@@ -62,7 +62,8 @@ pub fn random_deck(catalog: &Catalog, rng: &mut AgentRng) -> DeckList {
 }
 
 /// A self-play configuration: random decks from the sample catalog and a random mix of policies.
-pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (VanguardConfig, AgentSecrets) {
+/// The same configuration under every rules version.
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, _version: u32) -> (VanguardConfig, AgentSecrets) {
     let catalog = Catalog::sample();
     let decks = vec![random_deck(&catalog, rng), random_deck(&catalog, rng)];
     let mut config = match VanguardConfig::new(players.to_vec(), decks.clone(), &catalog) {
@@ -106,8 +107,8 @@ fn grade(s: &VanguardState, c: &str) -> u8 {
 /// The next event of a random legal game, or `None` once the game is over: an automatic step
 /// ([`super::options::automatic`], as a recorded game gets them, so both have one shape), the
 /// setup, an open trigger, or the step of the turn's phase.
-pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<E> {
-    if let Some(step) = super::options::automatic(s) {
+pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<E> {
+    if let Some(step) = super::options::automatic(s, version) {
         weigh_skipped_phase(s, &step, rng);
         return Some(step);
     }

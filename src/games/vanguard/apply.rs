@@ -12,9 +12,18 @@ use crate::game::{Outcome, Seat};
 /// The power every trigger gives (VG-TRIG-1).
 pub const TRIGGER_POWER: i32 = 5000;
 
-/// Applies one event.
-pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
+/// Applies one event as rules versions 1 to 3 fold it.
+pub fn apply(s: VanguardState, event: &VanguardEvent) -> VanguardState {
+    apply_as(s, event, 1)
+}
+
+/// Applies one event under rules version `version`. Up to version 3 the fold stands the turn
+/// player's units when the turn starts (VG-STAND-1) and cleans up when the end phase is entered
+/// (VG-STRIDE-4, VG-END-2, VG-END-4); from version 4 `UnitsStood` and `TurnCleanedUp` record
+/// those steps, so a table that forgot one shows it on the board.
+pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> VanguardState {
     use VanguardEvent::*;
+    let folds_transitions = version < 4;
     match event {
         StartingVanguardSet { seat, card } => starting_vanguard_set(&mut s, seat, card),
         FirstPlayerDetermined { first } => s.first = Some(*first),
@@ -29,8 +38,8 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
             }
             s.revealed = true;
         }
-        TurnStarted { turn, seat } => start_turn(&mut s, *turn, *seat),
-        PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase),
+        TurnStarted { turn, seat } => start_turn(&mut s, *turn, *seat, folds_transitions),
+        PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase, folds_transitions),
         CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
         GradeAssisted { seat, taken, removed } => grade_assisted(&mut s, seat, taken, removed),
         Rode { seat, card } => rode(&mut s, seat, card),
@@ -76,6 +85,8 @@ pub fn apply(mut s: VanguardState, event: &VanguardEvent) -> VanguardState {
         SpectatorLeft { user } => spectator_left(&mut s, user),
         // The ledger's part only: Vanguard's own events move its cards.
         Common(c) => crate::game::common::record(&mut s.ledger, c),
+        UnitsStood { seat, cards } => units_stood(&mut s, *seat, cards),
+        TurnCleanedUp { seat, g_unit, flipped, expired } => turn_cleaned_up(&mut s, *seat, g_unit, flipped, expired),
     }
     s
 }
@@ -424,7 +435,7 @@ fn phase_button(s: &mut VanguardState, seat: Seat, phase: Phase) {
     if phase == Phase::Ride && s.active != Some(seat) {
         // The client has no turn button: the ride phase button starts the player's turn and
         // stands their units (VGC-UI-2).
-        start_turn(s, s.turn + 1, seat);
+        start_turn(s, s.turn + 1, seat, true);
     }
     if phase == Phase::Ride {
         if let Some(p) = s.players.get_mut(seat) {
@@ -434,7 +445,8 @@ fn phase_button(s: &mut VanguardState, seat: Seat, phase: Phase) {
             }
         }
     }
-    enter_phase(s, seat, phase);
+    // The client's buttons stand and clean up themselves, whatever the rules version.
+    enter_phase(s, seat, phase, true);
 }
 
 fn client_moved(s: &mut VanguardState, seat: Seat, card: &str, to: Place) {
@@ -445,7 +457,7 @@ fn client_moved(s: &mut VanguardState, seat: Seat, card: &str, to: Place) {
     }
 }
 
-fn start_turn(s: &mut VanguardState, turn: u32, seat: Seat) {
+fn start_turn(s: &mut VanguardState, turn: u32, seat: Seat, stands: bool) {
     s.turn = turn;
     s.active = Some(seat);
     s.phase = Phase::Stand;
@@ -457,6 +469,9 @@ fn start_turn(s: &mut VanguardState, turn: u32, seat: Seat) {
     }
     if let Some(p) = s.players.get_mut(seat) {
         p.turns_taken += 1;
+        if !stands {
+            return;
+        }
         // VG-STAND-1: the stand phase stands every rested unit; a locked card "can do nothing".
         for u in p.units_mut() {
             if !u.locked {
@@ -466,7 +481,47 @@ fn start_turn(s: &mut VanguardState, turn: u32, seat: Seat) {
     }
 }
 
-fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase) {
+/// VG-STAND-1 (version 4): the named units stand, wherever they are on the seat's field.
+fn units_stood(s: &mut VanguardState, seat: Seat, cards: &[String]) {
+    let Some(p) = s.players.get_mut(seat) else { return };
+    for u in p.units_mut() {
+        if cards.contains(&u.card) {
+            u.rested = false;
+        }
+    }
+}
+
+/// The end phase's clean-up (version 4), as recorded: only what the event names happens.
+fn turn_cleaned_up(s: &mut VanguardState, seat: Seat, g_unit: &Option<String>, flipped: &[String], expired: &[String]) {
+    for p in &mut s.players {
+        for u in p.units_mut() {
+            if expired.contains(&u.card) {
+                u.power_turn = 0;
+                u.crit_turn = 0;
+            }
+        }
+    }
+    let Some(p) = s.players.get_mut(seat) else { return };
+    for u in p.units_mut() {
+        if flipped.contains(&u.card) {
+            u.locked = false;
+            u.deleted = false;
+        }
+    }
+    if g_unit.is_some() && p.g_unit.as_ref().map(|u| &u.card) == g_unit.as_ref() {
+        return_g_unit(p);
+    }
+}
+
+/// VG-STRIDE-4: the G unit returns to the G zone face up; the heart is the vanguard again.
+fn return_g_unit(p: &mut super::state::PlayerState) {
+    if let Some(g) = p.g_unit.take() {
+        p.g_zone.push((g.card, true));
+    }
+    p.heart = None;
+}
+
+fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase, cleans_up: bool) {
     s.phase = phase;
     s.ridden_upon = s.ridden_upon.take().filter(|_| phase == Phase::Ride);
     if phase == Phase::Battle {
@@ -481,19 +536,21 @@ fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase) {
     s.check = None;
     for p in &mut s.players {
         p.drop.append(&mut p.guardians);
-        // VG-END-2: until-end-of-turn modifiers expire.
         for u in p.units_mut() {
-            u.power_turn = 0;
             u.power_battle = 0;
-            u.crit_turn = 0;
+            if cleans_up {
+                // VG-END-2: until-end-of-turn modifiers expire.
+                u.power_turn = 0;
+                u.crit_turn = 0;
+            }
         }
     }
+    if !cleans_up {
+        return;
+    }
     if let Some(p) = s.players.get_mut(seat) {
-        // VG-END-3 / VG-STRIDE-4: the G unit returns to the G zone face up; the heart is the vanguard again.
-        if let Some(g) = p.g_unit.take() {
-            p.g_zone.push((g.card, true));
-        }
-        p.heart = None;
+        // VG-END-3 / VG-STRIDE-4: the G unit returns to the G zone face up.
+        return_g_unit(p);
         // VG-END-4: the owner's locked and deleted cards turn face up.
         for u in p.units_mut() {
             u.locked = false;

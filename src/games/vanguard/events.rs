@@ -293,7 +293,8 @@ pub enum VanguardEvent {
     Redrawn { seat: Seat, returned: Vec<String>, drawn: Vec<String> },
     /// VG-SETUP-5: both vanguards flipped face up.
     VanguardsRevealed {},
-    /// A turn began (VG-END-1); the stand phase stands the player's rested units (VG-STAND-1).
+    /// A turn began (VG-END-1); up to rules version 3 the fold also stands the player's rested
+    /// units here (VG-STAND-1), from version 4 `UnitsStood` records it.
     TurnStarted { turn: u32, seat: Seat },
     /// The turn moved to `phase` (VG-TURN-1).
     PhaseEntered { seat: Seat, phase: Phase },
@@ -371,6 +372,14 @@ pub enum VanguardEvent {
     /// (a die roll or a coin an effect asks for, a sealed choice). Vanguard's own events move its
     /// cards; the common escape hatches are recorded, not folded onto the board.
     Common(CommonEvent),
+    /// VG-STAND-1 (rules version 4): the stand phase stood the turn player's rested `cards`
+    /// (a locked card does nothing, VG-KW-2). Earlier versions stood them inside `TurnStarted`.
+    UnitsStood { seat: Seat, cards: Vec<String> },
+    /// The end phase's clean-up (rules version 4): `g_unit` returned face up to the G zone and
+    /// the heart is the vanguard again (VG-STRIDE-4), the `seat`'s locked and deleted `flipped`
+    /// cards turned face up (VG-END-4), and the until-end-of-turn modifiers of the `expired`
+    /// units gone (VG-END-2). Earlier versions did all of it inside `PhaseEntered` of the end phase.
+    TurnCleanedUp { seat: Seat, g_unit: Option<String>, flipped: Vec<String>, expired: Vec<String> },
 }
 
 impl VanguardEvent {
@@ -417,6 +426,8 @@ impl VanguardEvent {
             | ModifierApplied { .. }
             | SpectatorJoined { .. }
             | SpectatorLeft { .. } => None,
+            // Steps the rules leave no choice in: kifu records them, for no seat.
+            UnitsStood { .. } | TurnCleanedUp { .. } => None,
             Common(c) => c.seat(),
         }
     }

@@ -70,8 +70,13 @@ pub struct VanguardRules<const V: u32>;
 pub type Vanguard = VanguardRules<1>;
 /// Version 2: turn order held by `KIFU-TURN-1`.
 pub type VanguardV2 = VanguardRules<2>;
-/// Version 3, the newest: what new games record (version 2 with the most specific rule IDs).
+/// Version 3: version 2 with the most specific rule IDs.
 pub type VanguardV3 = VanguardRules<3>;
+/// Version 4, the newest: what new games record. The stand phase's stand (`UnitsStood`) and the
+/// end phase's clean-up (`TurnCleanedUp`) are automatic steps of their own, not folded into
+/// `TurnStarted` and `PhaseEntered`, so a table that forgot one is on the record and its turn
+/// moving on is held to VG-STAND-1, VG-STRIDE-4, VG-END-2 and VG-END-4.
+pub type VanguardV4 = VanguardRules<4>;
 
 impl<const V: u32> Game for VanguardRules<V> {
     const RULESET: &'static str = "vanguard";
@@ -83,7 +88,7 @@ impl<const V: u32> Game for VanguardRules<V> {
     const RECORDED_AS_EVENTS: &'static [&'static str] =
         &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
 
-    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState, rules_version: V);
+    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState, version: V, rules_version: V, fold_version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
@@ -103,7 +108,7 @@ impl<const V: u32> Game for VanguardRules<V> {
     /// What `seat` may record now: the rules' actions, and in version 1 (the fan client's
     /// games) the client's manual operations too.
     fn options(state: &VanguardState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
-        let mut o = options::options(state, seat);
+        let mut o = options::options::<V>(state, seat);
         if V == 1 {
             o.extend(options::client_options(state, seat));
         }
@@ -111,7 +116,7 @@ impl<const V: u32> Game for VanguardRules<V> {
     }
 
     fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
-        options::automatic(state)
+        options::automatic(state, V)
     }
 
     /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever

@@ -32,8 +32,8 @@ type Read = fn(&E) -> Option<Vec<String>>;
 /// The phases a turn may move to, in order (VG-TURN-1).
 const LATER: [Phase; 6] = [Phase::GradeAssist, Phase::Ride, Phase::Stride, Phase::Main, Phase::Battle, Phase::End];
 
-/// The actions `seat` may record now in the rules' own terms (what version 2 offers).
-pub fn options(s: &VanguardState, seat: Seat) -> Vec<Opt> {
+/// The actions `seat` may record now in the rules' own terms, each accepted by rules version `V`.
+pub fn options<const V: u32>(s: &VanguardState, seat: Seat) -> Vec<Opt> {
     if s.result.is_some() || !Vanguard::awaited(s).contains(&seat) {
         return Vec::new();
     }
@@ -51,14 +51,14 @@ pub fn options(s: &VanguardState, seat: Seat) -> Vec<Opt> {
         o.costs();
     }
     o.shuffle();
-    legal::<Vanguard>(s, o.out)
+    legal::<super::VanguardRules<V>>(s, o.out)
 }
 
 /// The next event the rules fully determine: the end of the game once the board shows a loss
 /// (VG-WIN), the vanguards flipped once both players redrew, the first turn, the draw phase after
 /// the stand phase, the phases with nothing to choose (no grade assist, ride or stride possible),
 /// the end of a resolved battle, and the turn handed over after the end phase.
-pub fn automatic(s: &VanguardState) -> Option<E> {
+pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
     if s.result.is_some() {
         return None;
     }
@@ -75,6 +75,12 @@ pub fn automatic(s: &VanguardState) -> Option<E> {
     let p = s.players.get(seat)?;
     let next = |phase| Some(E::PhaseEntered { seat, phase });
     match s.phase {
+        // From version 4 the stand and the end-of-turn clean-up are steps of their own.
+        Phase::Stand if version >= 4 && !p.to_stand().is_empty() => Some(E::UnitsStood { seat, cards: p.to_stand() }),
+        Phase::End if version >= 4 && s.attack.is_none() && !s.cleanup_due(seat).is_empty() => {
+            let c = s.cleanup_due(seat);
+            Some(E::TurnCleanedUp { seat, g_unit: c.g_unit, flipped: c.flipped, expired: c.expired })
+        }
         Phase::Stand => next(Phase::Draw),
         Phase::Draw | Phase::GradeAssist if p.turn.drew && !grade_assist_possible(s, seat) => next(Phase::Ride),
         Phase::Ride if !ride_possible(s, seat) && !forerunner_possible(s, seat) => next(Phase::Stride),

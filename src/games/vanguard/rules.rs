@@ -28,11 +28,18 @@ pub fn validate(s: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
 }
 
 /// Every rule `event` would break under rules version `version`: version 3 cites the most
-/// specific digest ID where versions 1 and 2 cite a general one ([`most_specific`]).
+/// specific digest ID where versions 1 and 2 cite a general one ([`most_specific`]); version 4
+/// records the stand and the end-of-turn clean-up as steps of their own and holds a turn that
+/// moved on without them to the rules they break ([`steps_left_out`]).
 pub fn validate_as(s: &VanguardState, event: &VanguardEvent, version: u32) -> Vec<Violation> {
     let mut out = validate(s, event);
     if version >= 3 {
         most_specific(s, event, &mut out);
+    }
+    if version >= 4 && s.result.is_none() {
+        let mut c = Check::new(s);
+        c.steps_left_out(event);
+        out.extend(c.finish());
     }
     out
 }
@@ -230,6 +237,102 @@ impl<'a> Check<'a> {
             Client { seat, op } => self.client(*seat, op),
             ChatMessage { .. } | SpectatorJoined { .. } | SpectatorLeft { .. } => {}
             Common(c) => self.common(c),
+            UnitsStood { seat, cards } => self.units_stood(*seat, cards),
+            TurnCleanedUp { seat, g_unit, flipped, expired } => {
+                self.turn_cleaned_up(*seat, g_unit.as_deref(), flipped, expired)
+            }
+        }
+    }
+
+    /// `UnitsStood`: in the turn player's stand phase, exactly its rested units that may stand
+    /// (VG-STAND-1); a locked card does nothing (VG-KW-2).
+    fn units_stood(&mut self, seat: Seat, cards: &[String]) {
+        let s = self.s;
+        if self.in_turn(seat, "VG-STAND-1", "standing units") {
+            self.phase(Phase::Stand, "VG-STAND-1", "standing units");
+        }
+        let Some(p) = s.players.get(seat) else { return };
+        for card in cards {
+            if self.own_unit(seat, card).is_none() {
+                continue;
+            }
+            let unit = p.units().into_iter().find(|(_, u)| &u.card == card).map(|(_, u)| u);
+            if unit.is_some_and(|u| u.locked) {
+                self.v("VG-KW-2", format!("{} is locked and can do nothing: it does not stand", self.label(card)));
+            } else if unit.is_some_and(|u| !u.rested) {
+                self.v("VG-STAND-1", format!("{} is standing already", self.label(card)));
+            }
+        }
+        for card in p.to_stand().iter().filter(|c| !cards.contains(c)) {
+            self.v("VG-STAND-1", format!("{} is rested and stands in the stand phase", self.label(card)));
+        }
+    }
+
+    /// `TurnCleanedUp`: in the turn player's end phase, exactly what its end does
+    /// ([`Check::cleanup_matches`]).
+    fn turn_cleaned_up(&mut self, seat: Seat, g_unit: Option<&str>, flipped: &[String], expired: &[String]) {
+        if self.in_turn(seat, "VG-TURN-1", "the end-of-turn clean-up") {
+            self.phase(Phase::End, "VG-TURN-1", "the end-of-turn clean-up");
+        }
+        self.cleanup_matches(seat, g_unit, flipped, expired);
+    }
+
+    /// The end of `seat`'s turn as recorded against what it does ([`VanguardState::cleanup_due`]):
+    /// its G unit back (VG-STRIDE-4), its locked and deleted cards face up (VG-END-4), every
+    /// until-end-of-turn modifier gone (VG-END-2).
+    fn cleanup_matches(&mut self, seat: Seat, g_unit: Option<&str>, flipped: &[String], expired: &[String]) {
+        let s = self.s;
+        let due = s.cleanup_due(seat);
+        match (g_unit, due.g_unit.as_deref()) {
+            (Some(named), due_g) if due_g != Some(named) => self.v(
+                "VG-STRIDE-4",
+                format!("{} is not a G unit on {}'s vanguard circle", self.label(named), s.name(seat)),
+            ),
+            (None, Some(due_g)) => self.v(
+                "VG-STRIDE-4",
+                format!(
+                    "{} stayed on the vanguard circle: it returns to the G zone at the end of the turn",
+                    self.label(due_g)
+                ),
+            ),
+            _ => {}
+        }
+        let face_down = "stays face down: locked and deleted cards turn face up at the end of their owner's turn";
+        self.same_cards(
+            "VG-END-4",
+            flipped,
+            &due.flipped,
+            ("is neither locked nor deleted on the turn player's field", face_down),
+        );
+        let kept = "keeps an until-end-of-turn modifier past the end of the turn";
+        self.same_cards("VG-END-2", expired, &due.expired, ("has no until-end-of-turn modifier", kept));
+    }
+
+    /// `rule` for each card of `named` not in `due` (`extra` says why) and each of `due` missing
+    /// from it (`missing`).
+    fn same_cards(&mut self, rule: RuleId, named: &[String], due: &[String], (extra, missing): (&str, &str)) {
+        for card in named.iter().filter(|c| !due.contains(c)) {
+            self.v(rule, format!("{} {extra}", self.label(card)));
+        }
+        for card in due.iter().filter(|c| !named.contains(c)) {
+            self.v(rule, format!("{} {missing}", self.label(card)));
+        }
+    }
+
+    /// Version 4: a turn that moved on past a step it left out. Leaving the stand phase with
+    /// units still rested breaks VG-STAND-1; starting the next turn without the end phase's
+    /// clean-up breaks the rule of each part left undone.
+    fn steps_left_out(&mut self, event: &VanguardEvent) {
+        let s = self.s;
+        let Some(seat) = s.active else { return };
+        match event {
+            VanguardEvent::PhaseEntered { .. } if s.phase == Phase::Stand => {
+                for card in s.players.get(seat).map(|p| p.to_stand()).unwrap_or_default() {
+                    self.v("VG-STAND-1", format!("{} was left rested: the stand phase stands it", self.label(&card)));
+                }
+            }
+            VanguardEvent::TurnStarted { .. } if s.phase == Phase::End => self.cleanup_matches(seat, None, &[], &[]),
+            _ => {}
         }
     }
 

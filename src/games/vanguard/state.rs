@@ -64,6 +64,20 @@ pub struct TurnFlags {
     pub client_drives_left: u8,
 }
 
+/// The end-of-turn clean-up due ([`VanguardState::cleanup_due`]), as `TurnCleanedUp` records it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cleanup {
+    pub g_unit: Option<String>,
+    pub flipped: Vec<String>,
+    pub expired: Vec<String>,
+}
+
+impl Cleanup {
+    pub fn is_empty(&self) -> bool {
+        self.g_unit.is_none() && self.flipped.is_empty() && self.expired.is_empty()
+    }
+}
+
 /// One player's side.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlayerState {
@@ -106,6 +120,11 @@ impl PlayerState {
             Circle::Vanguard => self.g_unit.as_ref().or(self.vanguard.as_ref()),
             c => self.rear.get(&c),
         }
+    }
+
+    /// The rested units the stand phase stands (VG-STAND-1): a locked card does nothing (VG-KW-2).
+    pub fn to_stand(&self) -> Vec<String> {
+        self.units().into_iter().filter(|(_, u)| u.rested && !u.locked).map(|(_, u)| u.card.clone()).collect()
     }
 
     /// Every unit on the field with its circle (the vanguard circle may hold several).
@@ -237,6 +256,25 @@ impl VanguardState {
 
     pub fn def(&self, instance: &str) -> Option<&CardDef> {
         self.cards.def(instance)
+    }
+
+    /// What the end of `seat`'s turn does (rules version 4 records it as `TurnCleanedUp`): its G
+    /// unit returns (VG-STRIDE-4), its locked and deleted cards turn face up (VG-END-4), and every
+    /// unit's until-end-of-turn modifiers expire (VG-END-2).
+    pub fn cleanup_due(&self, seat: Seat) -> Cleanup {
+        let own = self.players.get(seat);
+        let g_unit = own.and_then(|p| p.g_unit.as_ref()).map(|u| u.card.clone());
+        let flipped = own.map_or_else(Vec::new, |p| {
+            p.units().into_iter().filter(|(_, u)| u.locked || u.deleted).map(|(_, u)| u.card.clone()).collect()
+        });
+        let expired = self
+            .players
+            .iter()
+            .flat_map(|p| p.units())
+            .filter(|(_, u)| u.power_turn != 0 || u.crit_turn != 0)
+            .map(|(_, u)| u.card.clone())
+            .collect();
+        Cleanup { g_unit, flipped, expired }
     }
 
     pub fn name(&self, seat: Seat) -> String {

@@ -234,7 +234,7 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
         OpeningHandDrawn { seat, cards } => describe_opening_hand(s, *seat, cards, viewer),
         Redrawn { seat, returned, drawn } => describe_redraw(s, *seat, returned, drawn, viewer),
         VanguardsRevealed {} => describe_vanguards_revealed(s),
-        TurnStarted { turn, seat } => format!("turn {turn}: {}'s turn began; their units stood", n(seat)),
+        TurnStarted { turn, seat } => format!("turn {turn}: {}'s turn began", n(seat)),
         PhaseEntered { seat, phase } => format!("{} entered the {} phase", n(seat), phase.name()),
         CardDrawn { seat, card } => format!("{} drew {}", n(seat), shown(card, *seat, Place::Hand)),
         GradeAssisted { seat, taken, removed } => format!(
@@ -295,7 +295,35 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
             format!("{} revealed {}", n(seat), l(card))
         }
         Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
+        UnitsStood { seat, cards } => format!("{}'s stand phase stood {}", n(seat), list(cards)),
+        TurnCleanedUp { seat, g_unit, flipped, expired } => {
+            describe_clean_up(s, *seat, g_unit.as_deref(), flipped, expired)
+        }
     }
+}
+
+/// The end-of-turn clean-up (rules version 4), naming each part that happened.
+fn describe_clean_up(
+    s: &VanguardState,
+    seat: Seat,
+    g_unit: Option<&str>,
+    flipped: &[String],
+    expired: &[String],
+) -> String {
+    let mut parts = Vec::new();
+    if let Some(g) = g_unit {
+        parts.push(format!("{} returned to the G zone face up", label(s, g)));
+    }
+    if !flipped.is_empty() {
+        parts.push(format!("{} turned face up", list(s, flipped)));
+    }
+    if !expired.is_empty() {
+        parts.push(format!("the until-end-of-turn modifiers of {} expired", list(s, expired)));
+    }
+    if parts.is_empty() {
+        parts.push("nothing to clean up".to_string());
+    }
+    format!("end of {}'s turn: {}", s.name(seat), parts.join("; "))
 }
 
 fn describe_starting_vanguard(s: &VanguardState, seat: Seat, card: &str, viewer: Viewer) -> String {

@@ -4,8 +4,8 @@
 
 use kifu::game::Game;
 use kifu::games::vanguard::catalog::{Catalog, DeckList};
-use kifu::games::vanguard::events::{Circle, ClientOp, EffectKind, LossReason, Phase, Place, PowerEdit};
-use kifu::games::vanguard::{VanguardConfig, VanguardEvent as E, VanguardV3 as Vanguard};
+use kifu::games::vanguard::events::{Circle, ClientOp, EffectKind, LossReason, Phase, Place, PowerEdit, Stat, Until};
+use kifu::games::vanguard::{VanguardConfig, VanguardEvent as E, VanguardV4 as Vanguard};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -225,7 +225,70 @@ fn heal_at_five() -> Vec<E> {
     [hit([damage(0, 5), damage(1, 5)].concat()), vec![E::DamageChecked { seat: 0, card: p(0, 9) }]].concat()
 }
 
+/// Alice's vanguard p0-0 and rear-guard p0-17 (on fl) rested by effects on turn 1 (the client's
+/// position toggle), `bob` on Bob's turn 2, and Alice's turn 3 begun: her stand phase.
+fn alice_rested(bob: Vec<E>) -> Vec<E> {
+    let rest = |card| client(0, ClientOp::PositionChanged { card, rested: true });
+    [
+        t1_at(Phase::Main, vec![cm(p(0, 17), Place::Circle(Circle::FrontLeft))]),
+        vec![rest(p(0, 0)), rest(p(0, 17))],
+        next_turn(0, 2, 22),
+        bob,
+        vec![phase(1, Phase::End), E::TurnStarted { turn: 3, seat: 0 }],
+    ]
+    .concat()
+}
+
+/// Bob locked Alice's rested rear-guard p0-17 on his turn.
+fn bob_locks() -> Vec<E> {
+    vec![client(1, ClientOp::LockChanged { card: p(0, 17), locked: true })]
+}
+
+fn stood(cards: &[String]) -> E {
+    E::UnitsStood { seat: 0, cards: cards.to_vec() }
+}
+
+/// Bob's end phase on turn 2 after `extra` in his main phase.
+fn bob_ends(extra: Vec<E>) -> Vec<E> {
+    [t2_at(Phase::Main, extra), vec![phase(1, Phase::End)]].concat()
+}
+
+/// Bob's end phase on turn 2, his G unit p1-g0 strode over p1-45.
+fn bob_ends_strode() -> Vec<E> {
+    [stride_ready(vec![]), vec![stride_g0(), phase(1, Phase::End)]].concat()
+}
+
+fn cleaned(g_unit: Option<String>, flipped: Vec<String>, expired: Vec<String>) -> E {
+    E::TurnCleanedUp { seat: 1, g_unit, flipped, expired }
+}
+
+fn until_end_of_turn(card: String) -> E {
+    E::ModifierApplied { card, stat: Stat::Power, delta: 5000, until: Until::EndOfTurn }
+}
+
+fn turn_3() -> E {
+    E::TurnStarted { turn: 3, seat: 0 }
+}
+
 cases! {
+    // Version 4: the stand phase's stand and the end phase's clean-up are steps of their own.
+    vg_stand_1_left_rested ["VG-STAND-1"] => case(alice_rested(vec![]), phase(0, Phase::Draw), &["VG-STAND-1"]);
+    vg_stand_1_one_unit_not_stood ["VG-STAND-1"] => case(alice_rested(vec![]), stood(&[p(0, 0)]), &["VG-STAND-1"]);
+    vg_stand_1_a_locked_unit_stays_rested ["VG-STAND-1"] => case([alice_rested(bob_locks()), vec![stood(&[p(0, 0)])]].concat(), phase(0, Phase::Draw), &[]);
+    vg_stand_1_both_stood ["VG-STAND-1"] => case(alice_rested(vec![]), stood(&[p(0, 0), p(0, 17)]), &[]);
+    vg_kw_2_a_locked_unit_does_not_stand ["VG-KW-2"] => case(alice_rested(bob_locks()), stood(&[p(0, 0), p(0, 17)]), &["VG-KW-2"]);
+    vg_stride_4_g_unit_left_on_the_vanguard_circle ["VG-STRIDE-4"] => case(bob_ends_strode(), turn_3(), &["VG-STRIDE-4"]);
+    vg_stride_4_clean_up_without_the_g_unit ["VG-STRIDE-4"] => case(bob_ends_strode(), cleaned(None, vec![], vec![]), &["VG-STRIDE-4"]);
+    vg_stride_4_g_unit_returned ["VG-STRIDE-4"] => case(bob_ends_strode(), cleaned(Some(g(1, 0)), vec![], vec![]), &[]);
+    vg_stride_4_next_turn_after_the_return ["VG-STRIDE-4"] => case([bob_ends_strode(), vec![cleaned(Some(g(1, 0)), vec![], vec![])]].concat(), turn_3(), &[]);
+    vg_end_2_modifier_kept_into_the_next_turn ["VG-END-2"] => case(bob_ends(vec![until_end_of_turn(p(1, 0))]), turn_3(), &["VG-END-2"]);
+    vg_end_2_clean_up_keeps_a_modifier ["VG-END-2"] => case(bob_ends(vec![until_end_of_turn(p(1, 0))]), cleaned(None, vec![], vec![]), &["VG-END-2"]);
+    vg_end_2_the_opponents_modifier_expires_too ["VG-END-2"] => case(bob_ends(vec![until_end_of_turn(p(0, 0))]), cleaned(None, vec![], vec![p(0, 0)]), &[]);
+    vg_end_2_battle_modifiers_are_gone_already ["VG-END-2"] => case(bob_ends(vec![E::ModifierApplied { card: p(1, 0), stat: Stat::Power, delta: 5000, until: Until::EndOfBattle }]), turn_3(), &[]);
+    vg_end_4_deleted_vanguard_left_face_down ["VG-END-4"] => case(bob_ends(vec![client(0, ClientOp::DeleteChanged { card: p(1, 0), deleted: true })]), turn_3(), &["VG-END-4"]);
+    vg_end_4_clean_up_leaves_it_face_down ["VG-END-4"] => case(bob_ends(vec![client(0, ClientOp::DeleteChanged { card: p(1, 0), deleted: true })]), cleaned(None, vec![], vec![]), &["VG-END-4"]);
+    vg_end_4_the_opponents_locked_card_waits_for_its_owner ["VG-END-4"] => case(bob_ends(vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft)), client(1, ClientOp::LockChanged { card: p(0, 2), locked: true })]), turn_3(), &[]);
+
     // Deck construction.
     vg_deck_ok [] => setup_case(deck(), &[]);
     vg_deck_1_exactly_fifty ["VG-DECK-1"] => setup_case({ let mut d = deck(); d.main.pop(); d }, &["VG-DECK-1"]);
@@ -726,9 +789,45 @@ fn versions_1_and_2_keep_their_ids_where_version_3_is_specific() {
     }
 }
 
-/// Version 3 self-plays and audits clean, holding every seat to its turn.
+/// Versions 3 and 4 self-play and audit clean, holding every seat to its turn (version 4 with
+/// its stand and clean-up steps).
 #[test]
-fn version_3_self_plays_and_audits_clean() {
+fn versions_3_and_4_self_play_and_audit_clean() {
     use crate::game_support::{check_self_play_audits_clean, table};
+    check_self_play_audits_clean::<kifu::games::vanguard::VanguardV3>(0..10, &[table(2)]);
     check_self_play_audits_clean::<Vanguard>(0..20, &[table(2)]);
+}
+
+/// Version 4's self-play records the stand and the clean-up as their own steps whenever something
+/// is due (units rested by attacks, a strode G unit, trigger power), and version 3's never does.
+#[test]
+fn version_4_self_play_records_the_stand_and_the_clean_up() {
+    use crate::game_support::play;
+    let count = |events: &[E], f: fn(&E) -> bool| events.iter().filter(|e| f(e)).count();
+    let (mut stood, mut cleaned) = (0, 0);
+    for seed in 0..5 {
+        let v4 = play::<Vanguard>(seed, false);
+        stood += count(&v4.events, |e| matches!(e, E::UnitsStood { .. }));
+        cleaned += count(&v4.events, |e| matches!(e, E::TurnCleanedUp { .. }));
+        let v3 = play::<kifu::games::vanguard::VanguardV3>(seed, false);
+        assert_eq!(count(&v3.events, |e| matches!(e, E::UnitsStood { .. } | E::TurnCleanedUp { .. })), 0);
+    }
+    assert!(stood >= 5 && cleaned >= 5, "5 games: {stood} stands, {cleaned} clean-ups recorded");
+}
+
+/// Versions 1 to 3 fold the stand into `TurnStarted` and the clean-up into the end phase, so
+/// their logs replay and audit as released; version 4 leaves both to their own steps.
+#[test]
+fn versions_1_to_3_fold_the_stand_and_the_clean_up_themselves() {
+    use kifu::games::vanguard::VanguardV3 as V3;
+    let config = config_with(vec![deck(), deck()], &[]);
+    let fold = |apply: fn(_, &E) -> _, given: &[E]| given.iter().fold(V3::setup(&config).unwrap(), apply);
+    let v3 = fold(V3::apply, &alice_rested(vec![]));
+    assert!(v3.players[0].to_stand().is_empty(), "version 3 stands Alice's units as her turn starts");
+    assert!(V3::validate(&v3, &phase(0, Phase::Draw)).is_empty());
+    let v4 = fold(Vanguard::apply, &alice_rested(vec![]));
+    assert_eq!(v4.players[0].to_stand(), vec![p(0, 0), p(0, 17)], "version 4 leaves them to UnitsStood");
+    let strode = [bob_ends_strode(), vec![turn_3()]].concat();
+    assert!(fold(V3::apply, &strode).players[1].g_unit.is_none(), "version 3 returns the G unit in the end phase");
+    assert!(fold(Vanguard::apply, &strode).players[1].g_unit.is_some(), "version 4 left it where the table left it");
 }

@@ -12,15 +12,12 @@ use crate::game::{Outcome, Seat};
 /// The power every trigger gives (VG-TRIG-1).
 pub const TRIGGER_POWER: i32 = 5000;
 
-/// Applies one event as rules versions 1 to 3 fold it.
-pub fn apply(s: VanguardState, event: &VanguardEvent) -> VanguardState {
-    apply_as(s, event, 1)
-}
-
 /// Applies one event under rules version `version`. Up to version 3 the fold stands the turn
-/// player's units when the turn starts (VG-STAND-1) and cleans up when the end phase is entered
-/// (VG-STRIDE-4, VG-END-2, VG-END-4); from version 4 `UnitsStood` and `TurnCleanedUp` record
-/// those steps, so a table that forgot one shows it on the board.
+/// player's units when the turn starts (VG-STAND-1), cleans up when the end phase is entered
+/// (VG-STRIDE-4, VG-END-2, VG-END-4), retires a hit rear-guard when the attack is resolved
+/// (VG-BATTLE-10) and the guardians when the battle ends (VG-BATTLE-14); from version 4
+/// `UnitsStood`, `TurnCleanedUp`, `HitUnitRetired` and `GuardiansRetired` record those steps, so
+/// a table that forgot one shows it on the board.
 pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> VanguardState {
     use VanguardEvent::*;
     let folds_transitions = version < 4;
@@ -64,11 +61,13 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
         TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => {
             trigger_resolved(&mut s, seat, power_to, critical_to, drew, healed, stood)
         }
-        AttackResolved { hit } => attack_resolved(&mut s, hit),
+        AttackResolved { hit } => attack_resolved(&mut s, hit, folds_transitions),
         BattleEnded {} => {
             for p in &mut s.players {
-                let g = std::mem::take(&mut p.guardians);
-                p.drop.extend(g);
+                if folds_transitions {
+                    let g = std::mem::take(&mut p.guardians);
+                    p.drop.extend(g);
+                }
                 for u in p.units_mut() {
                     u.power_battle = 0;
                 }
@@ -87,6 +86,12 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
         Common(c) => crate::game::common::record(&mut s.ledger, c),
         UnitsStood { seat, cards } => units_stood(&mut s, *seat, cards),
         TurnCleanedUp { seat, g_unit, flipped, expired } => turn_cleaned_up(&mut s, *seat, g_unit, flipped, expired),
+        HitUnitRetired { seat, card } => put(&mut s, *seat, card, Place::Drop),
+        GuardiansRetired { seat, cards } => {
+            for card in cards {
+                put(&mut s, *seat, card, Place::Drop);
+            }
+        }
     }
     s
 }
@@ -253,7 +258,8 @@ fn trigger_resolved(
     }
 }
 
-fn attack_resolved(s: &mut VanguardState, hit: &bool) {
+/// The attack's outcome; up to rules version 3 (`retires`) a hit rear-guard retires here too.
+fn attack_resolved(s: &mut VanguardState, hit: &bool, retires: bool) {
     let Some(a) = s.attack.clone() else { return };
     if let Some(at) = &mut s.attack {
         at.hit = Some(*hit);
@@ -265,7 +271,9 @@ fn attack_resolved(s: &mut VanguardState, hit: &bool) {
             if let Some(at) = &mut s.attack {
                 at.damage_left = u32::try_from(crit).unwrap_or(0);
             }
-        } else if let Some(card) = s.players.get(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone()) {
+        } else if let Some(card) =
+            s.players.get(defender).and_then(|p| p.rear.get(&a.target)).map(|u| u.card.clone()).filter(|_| retires)
+        {
             put(s, defender, &card, Place::Drop);
         }
     }
@@ -535,7 +543,9 @@ fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase, cleans_up: bool)
     s.attack = None;
     s.check = None;
     for p in &mut s.players {
-        p.drop.append(&mut p.guardians);
+        if cleans_up {
+            p.drop.append(&mut p.guardians);
+        }
         for u in p.units_mut() {
             u.power_battle = 0;
             if cleans_up {

@@ -212,20 +212,10 @@ pub fn coverage_markdown() -> String {
 pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 
 /// The actions the rules give a player that a table still cannot record (see COVERAGE.md):
-/// transitions the fold makes inside another event. Version 4 made the stand (`UnitsStood`) and
-/// the end-of-turn clean-up (`TurnCleanedUp`) steps of their own; these are left for a later
-/// version (the digest's recorder spec has `UnitRetired` and `GuardiansCleared` for the first two).
+/// transitions the fold makes inside another event. Version 4 made the stand (`UnitsStood`), the
+/// end-of-turn clean-up (`TurnCleanedUp`), the hit rear-guard's retirement (`HitUnitRetired`) and
+/// the guardians' (`GuardiansRetired`) steps of their own; these are left for a later version.
 pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[
-    crate::game::Unrecordable {
-        rule: "VG-BATTLE-10",
-        action: "retires the hit rear-guard to the drop zone (or forgets to)",
-        why: "the fold retires it inside AttackResolved (hit only names the outcome, no choice); acting with it later is refused as not on the field",
-    },
-    crate::game::Unrecordable {
-        rule: "VG-BATTLE-14",
-        action: "moves the guardians and interceptors to the drop zone after the battle (or forgets one)",
-        why: "the fold moves them inside BattleEnded (no choice); a guardian the table left on its circle shows only when its shield decides a later hit",
-    },
     crate::game::Unrecordable {
         rule: "VG-ZONE-5",
         action: "retires the unit on the circle a unit is called onto (or forgets to)",

@@ -380,6 +380,12 @@ pub enum VanguardEvent {
     /// cards turned face up (VG-END-4), and the until-end-of-turn modifiers of the `expired`
     /// units gone (VG-END-2). Earlier versions did all of it inside `PhaseEntered` of the end phase.
     TurnCleanedUp { seat: Seat, g_unit: Option<String>, flipped: Vec<String>, expired: Vec<String> },
+    /// VG-BATTLE-10 (rules version 4): the defender `seat`'s rear-guard `card`, hit by the
+    /// attack, retired to the drop zone. Earlier versions retired it inside `AttackResolved`.
+    HitUnitRetired { seat: Seat, card: String },
+    /// VG-BATTLE-14 (rules version 4): at the end of the battle `seat`'s guardians and
+    /// interceptors (`cards`) went to the drop zone. Earlier versions moved them inside `BattleEnded`.
+    GuardiansRetired { seat: Seat, cards: Vec<String> },
 }
 
 impl VanguardEvent {
@@ -427,7 +433,7 @@ impl VanguardEvent {
             | SpectatorJoined { .. }
             | SpectatorLeft { .. } => None,
             // Steps the rules leave no choice in: kifu records them, for no seat.
-            UnitsStood { .. } | TurnCleanedUp { .. } => None,
+            UnitsStood { .. } | TurnCleanedUp { .. } | HitUnitRetired { .. } | GuardiansRetired { .. } => None,
             Common(c) => c.seat(),
         }
     }

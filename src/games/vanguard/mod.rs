@@ -72,10 +72,12 @@ pub type Vanguard = VanguardRules<1>;
 pub type VanguardV2 = VanguardRules<2>;
 /// Version 3: version 2 with the most specific rule IDs.
 pub type VanguardV3 = VanguardRules<3>;
-/// Version 4, the newest: what new games record. The stand phase's stand (`UnitsStood`) and the
-/// end phase's clean-up (`TurnCleanedUp`) are automatic steps of their own, not folded into
-/// `TurnStarted` and `PhaseEntered`, so a table that forgot one is on the record and its turn
-/// moving on is held to VG-STAND-1, VG-STRIDE-4, VG-END-2 and VG-END-4.
+/// Version 4, the newest: what new games record. The stand phase's stand (`UnitsStood`), the end
+/// phase's clean-up (`TurnCleanedUp`) and a battle's retirements (`HitUnitRetired`,
+/// `GuardiansRetired`) are automatic steps of their own, not folded into `TurnStarted`,
+/// `PhaseEntered`, `AttackResolved` and `BattleEnded`, so a table that forgot one is on the record
+/// and its turn or battle moving on is held to VG-STAND-1, VG-STRIDE-4, VG-END-2, VG-END-4,
+/// VG-BATTLE-10 and VG-BATTLE-14.
 pub type VanguardV4 = VanguardRules<4>;
 
 impl<const V: u32> Game for VanguardRules<V> {

@@ -86,11 +86,25 @@ pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
         Phase::Ride if !ride_possible(s, seat) && !forerunner_possible(s, seat) => next(Phase::Stride),
         Phase::Stride if !stride_possible(s, seat) => next(Phase::Main),
         Phase::Battle => match &s.attack {
+            // From version 4 the hit rear-guard and the guardians retire in steps of their own.
+            Some(a) if a.hit.is_some() && a.damage_left == 0 && version >= 4 => Some(battle_end_step(s)),
             Some(a) if a.hit.is_some() && a.damage_left == 0 => Some(E::BattleEnded {}),
             _ => None,
         },
         Phase::End if s.attack.is_none() => Some(E::TurnStarted { turn: s.turn + 1, seat: opponent(seat) }),
         _ => None,
+    }
+}
+
+/// Version 4's next step of a resolved battle: the hit rear-guard retires, then the guardians,
+/// then the battle ends.
+fn battle_end_step(s: &VanguardState) -> E {
+    if let Some((seat, card)) = s.hit_unit_due() {
+        return E::HitUnitRetired { seat, card };
+    }
+    match s.guardians_due() {
+        Some((seat, cards)) => E::GuardiansRetired { seat, cards },
+        None => E::BattleEnded {},
     }
 }
 

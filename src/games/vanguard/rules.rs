@@ -238,6 +238,12 @@ impl<'a> Check<'a> {
             ChatMessage { .. } | SpectatorJoined { .. } | SpectatorLeft { .. } => {}
             Common(c) => self.common(c),
             UnitsStood { seat, cards } => self.units_stood(*seat, cards),
+            HitUnitRetired { seat, card } => {
+                if self.s.hit_unit_due().as_ref().is_none_or(|(due_seat, due)| due_seat != seat || due != card) {
+                    self.v("VG-BATTLE-10", format!("{} is no rear-guard the attack hit", self.label(card)));
+                }
+            }
+            GuardiansRetired { seat, cards } => self.guardians_retired(*seat, cards),
             TurnCleanedUp { seat, g_unit, flipped, expired } => {
                 self.turn_cleaned_up(*seat, g_unit.as_deref(), flipped, expired)
             }
@@ -265,6 +271,22 @@ impl<'a> Check<'a> {
         }
         for card in p.to_stand().iter().filter(|c| !cards.contains(c)) {
             self.v("VG-STAND-1", format!("{} is rested and stands in the stand phase", self.label(card)));
+        }
+    }
+
+    /// `GuardiansRetired`: once the attack is resolved and its damage checked, exactly `seat`'s
+    /// guardians and interceptors (VG-BATTLE-14).
+    fn guardians_retired(&mut self, seat: Seat, cards: &[String]) {
+        let s = self.s;
+        if !s.attack.as_ref().is_some_and(|a| a.hit.is_some() && a.damage_left == 0) {
+            self.v("VG-BATTLE-14", "guardians retire at the end of the battle, once the attack is resolved");
+        }
+        for card in cards {
+            self.holds(seat, Place::Guardian, card);
+        }
+        let kept = s.players.get(seat).map(|p| p.guardians.clone()).unwrap_or_default();
+        for card in kept.iter().filter(|c| !cards.contains(c)) {
+            self.v("VG-BATTLE-14", format!("{} stays on the guardian circle after the battle", self.label(card)));
         }
     }
 
@@ -321,7 +343,9 @@ impl<'a> Check<'a> {
 
     /// Version 4: a turn that moved on past a step it left out. Leaving the stand phase with
     /// units still rested breaks VG-STAND-1; starting the next turn without the end phase's
-    /// clean-up breaks the rule of each part left undone.
+    /// clean-up breaks the rule of each part left undone; ending a battle with the hit
+    /// rear-guard still on the field breaks VG-BATTLE-10, with guardians still on the guardian
+    /// circle VG-BATTLE-14.
     fn steps_left_out(&mut self, event: &VanguardEvent) {
         let s = self.s;
         let Some(seat) = s.active else { return };
@@ -332,6 +356,22 @@ impl<'a> Check<'a> {
                 }
             }
             VanguardEvent::TurnStarted { .. } if s.phase == Phase::End => self.cleanup_matches(seat, None, &[], &[]),
+            VanguardEvent::BattleEnded {} => {
+                if let Some((_, card)) = s.hit_unit_due() {
+                    self.v(
+                        "VG-BATTLE-10",
+                        format!("{} was hit and stays on the field: a hit rear-guard retires", self.label(&card)),
+                    );
+                }
+                for (_, p) in s.players.enumerate() {
+                    for card in &p.guardians {
+                        self.v(
+                            "VG-BATTLE-14",
+                            format!("{} stays on the guardian circle after the battle", self.label(card)),
+                        );
+                    }
+                }
+            }
             _ => {}
         }
     }

@@ -258,6 +258,21 @@ impl VanguardState {
         self.cards.def(instance)
     }
 
+    /// The defender's rear-guard an attack hit that is still on its circle (VG-BATTLE-10; rules
+    /// version 4 records its retirement as `HitUnitRetired`): the seat and the card.
+    pub fn hit_unit_due(&self) -> Option<(Seat, String)> {
+        let a = self.attack.as_ref().filter(|a| a.hit == Some(true) && a.target != Circle::Vanguard)?;
+        let defender = crate::game::opponent(a.seat);
+        let unit = self.players.get(defender)?.rear.get(&a.target)?;
+        Some((defender, unit.card.clone()))
+    }
+
+    /// The first seat with guardians or interceptors on its guardian circle, and those cards
+    /// (VG-BATTLE-14; rules version 4 records their retirement as `GuardiansRetired`).
+    pub fn guardians_due(&self) -> Option<(Seat, Vec<String>)> {
+        self.players.enumerate().find(|(_, p)| !p.guardians.is_empty()).map(|(seat, p)| (seat, p.guardians.clone()))
+    }
+
     /// What the end of `seat`'s turn does (rules version 4 records it as `TurnCleanedUp`): its G
     /// unit returns (VG-STRIDE-4), its locked and deleted cards turn face up (VG-END-4), and every
     /// unit's until-end-of-turn modifiers expire (VG-END-2).

@@ -295,6 +295,10 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
             format!("{} revealed {}", n(seat), l(card))
         }
         Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
+        HitUnitRetired { seat, card } => format!("{}'s hit rear-guard {} retired to the drop zone", n(seat), l(card)),
+        GuardiansRetired { seat, cards } => {
+            format!("{}'s guardians and interceptors {} went to the drop zone", n(seat), list(cards))
+        }
         UnitsStood { seat, cards } => format!("{}'s stand phase stood {}", n(seat), list(cards)),
         TurnCleanedUp { seat, g_unit, flipped, expired } => {
             describe_clean_up(s, *seat, g_unit.as_deref(), flipped, expired)

@@ -270,6 +270,27 @@ fn turn_3() -> E {
     E::TurnStarted { turn: 3, seat: 0 }
 }
 
+/// Bob's vanguard attacked Alice's rear-guard p0-2 on fl and hit.
+fn rear_hit() -> Vec<E> {
+    let attack = E::AttackDeclared { seat: 1, attacker: Circle::Vanguard, target: Circle::FrontLeft };
+    let resolved = vec![attack, E::DriveChecked { seat: 1, card: p(1, 18) }, E::AttackResolved { hit: true }];
+    [battle(vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft))]), resolved].concat()
+}
+
+/// Alice guarded Bob's vanguard attack with p0-1, and it failed.
+fn guarded() -> Vec<E> {
+    let guard = E::GuardianCalled { seat: 0, card: p(0, 1) };
+    [
+        battle(vec![]),
+        vec![attack_vc(), guard, E::DriveChecked { seat: 1, card: p(1, 18) }, E::AttackResolved { hit: false }],
+    ]
+    .concat()
+}
+
+fn guardians_retired(cards: Vec<String>) -> E {
+    E::GuardiansRetired { seat: 0, cards }
+}
+
 cases! {
     // Version 4: the stand phase's stand and the end phase's clean-up are steps of their own.
     vg_stand_1_left_rested ["VG-STAND-1"] => case(alice_rested(vec![]), phase(0, Phase::Draw), &["VG-STAND-1"]);
@@ -287,6 +308,14 @@ cases! {
     vg_end_2_battle_modifiers_are_gone_already ["VG-END-2"] => case(bob_ends(vec![E::ModifierApplied { card: p(1, 0), stat: Stat::Power, delta: 5000, until: Until::EndOfBattle }]), turn_3(), &[]);
     vg_end_4_deleted_vanguard_left_face_down ["VG-END-4"] => case(bob_ends(vec![client(0, ClientOp::DeleteChanged { card: p(1, 0), deleted: true })]), turn_3(), &["VG-END-4"]);
     vg_end_4_clean_up_leaves_it_face_down ["VG-END-4"] => case(bob_ends(vec![client(0, ClientOp::DeleteChanged { card: p(1, 0), deleted: true })]), cleaned(None, vec![], vec![]), &["VG-END-4"]);
+    vg_battle_10_hit_rear_guard_left_on_the_field ["VG-BATTLE-10"] => case(rear_hit(), E::BattleEnded {}, &["VG-BATTLE-10"]);
+    vg_battle_10_retired_a_unit_not_hit ["VG-BATTLE-10"] => case(rear_hit(), E::HitUnitRetired { seat: 0, card: p(0, 17) }, &["VG-BATTLE-10"]);
+    vg_battle_10_hit_rear_guard_retired ["VG-BATTLE-10"] => case(rear_hit(), E::HitUnitRetired { seat: 0, card: p(0, 2) }, &[]);
+    vg_battle_10_battle_ends_after_the_retirement ["VG-BATTLE-10"] => case([rear_hit(), vec![E::HitUnitRetired { seat: 0, card: p(0, 2) }]].concat(), E::BattleEnded {}, &[]);
+    vg_battle_14_guardian_left_on_the_circle ["VG-BATTLE-14"] => case(guarded(), E::BattleEnded {}, &["VG-BATTLE-14"]);
+    vg_battle_14_a_guardian_not_retired ["VG-BATTLE-14"] => case(guarded(), guardians_retired(vec![]), &["VG-BATTLE-14"]);
+    vg_battle_14_guardians_retired ["VG-BATTLE-14"] => case(guarded(), guardians_retired(vec![p(0, 1)]), &[]);
+    vg_battle_14_battle_ends_after_the_guardians ["VG-BATTLE-14"] => case([guarded(), vec![guardians_retired(vec![p(0, 1)])]].concat(), E::BattleEnded {}, &[]);
     vg_end_4_the_opponents_locked_card_waits_for_its_owner ["VG-END-4"] => case(bob_ends(vec![cm(p(0, 2), Place::Circle(Circle::FrontLeft)), client(1, ClientOp::LockChanged { card: p(0, 2), locked: true })]), turn_3(), &[]);
 
     // Deck construction.
@@ -798,8 +827,9 @@ fn versions_3_and_4_self_play_and_audit_clean() {
     check_self_play_audits_clean::<Vanguard>(0..20, &[table(2)]);
 }
 
-/// Version 4's self-play records the stand and the clean-up as their own steps whenever something
-/// is due (units rested by attacks, a strode G unit, trigger power), and version 3's never does.
+/// Version 4's self-play records the stand, the clean-up and the retirements of a battle as their
+/// own steps whenever something is due (units rested by attacks, a strode G unit, trigger power,
+/// a hit rear-guard, guardians), and version 3's never does.
 #[test]
 fn version_4_self_play_records_the_stand_and_the_clean_up() {
     use crate::game_support::play;
@@ -813,6 +843,14 @@ fn version_4_self_play_records_the_stand_and_the_clean_up() {
         assert_eq!(count(&v3.events, |e| matches!(e, E::UnitsStood { .. } | E::TurnCleanedUp { .. })), 0);
     }
     assert!(stood >= 5 && cleaned >= 5, "5 games: {stood} stands, {cleaned} clean-ups recorded");
+    let retired: usize = (0..5)
+        .map(|seed| {
+            count(&play::<Vanguard>(seed, false).events, |e| {
+                matches!(e, E::HitUnitRetired { .. } | E::GuardiansRetired { .. })
+            })
+        })
+        .sum();
+    assert!(retired >= 5, "5 games: {retired} hit rear-guards and guardians retired as steps of their own");
 }
 
 /// Versions 1 to 3 fold the stand into `TurnStarted` and the clean-up into the end phase, so
@@ -830,4 +868,9 @@ fn versions_1_to_3_fold_the_stand_and_the_clean_up_themselves() {
     let strode = [bob_ends_strode(), vec![turn_3()]].concat();
     assert!(fold(V3::apply, &strode).players[1].g_unit.is_none(), "version 3 returns the G unit in the end phase");
     assert!(fold(Vanguard::apply, &strode).players[1].g_unit.is_some(), "version 4 left it where the table left it");
+    let hit_rear = |apply| fold(apply, &rear_hit()).players[0].rear.contains_key(&Circle::FrontLeft);
+    assert!(!hit_rear(V3::apply), "version 3 retires the hit rear-guard inside AttackResolved");
+    assert!(hit_rear(Vanguard::apply), "version 4 leaves it to HitUnitRetired");
+    let guardians = |apply| fold(apply, &[guarded(), vec![E::BattleEnded {}]].concat()).players[0].guardians.len();
+    assert_eq!((guardians(V3::apply), guardians(Vanguard::apply)), (0, 1), "version 4 leaves them to GuardiansRetired");
 }

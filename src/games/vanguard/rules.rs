@@ -238,11 +238,7 @@ impl<'a> Check<'a> {
             ChatMessage { .. } | SpectatorJoined { .. } | SpectatorLeft { .. } => {}
             Common(c) => self.common(c),
             UnitsStood { seat, cards } => self.units_stood(*seat, cards),
-            HitUnitRetired { seat, card } => {
-                if self.s.hit_unit_due().as_ref().is_none_or(|(due_seat, due)| due_seat != seat || due != card) {
-                    self.v("VG-BATTLE-10", format!("{} is no rear-guard the attack hit", self.label(card)));
-                }
-            }
+            HitUnitRetired { seat, card } => self.hit_unit_retired(*seat, card),
             GuardiansRetired { seat, cards } => self.guardians_retired(*seat, cards),
             TurnCleanedUp { seat, g_unit, flipped, expired } => {
                 self.turn_cleaned_up(*seat, g_unit.as_deref(), flipped, expired)
@@ -269,8 +265,22 @@ impl<'a> Check<'a> {
                 self.v("VG-STAND-1", format!("{} is standing already", self.label(card)));
             }
         }
-        for card in p.to_stand().iter().filter(|c| !cards.contains(c)) {
-            self.v("VG-STAND-1", format!("{} is rested and stands in the stand phase", self.label(card)));
+        self.left_rested(seat, cards);
+    }
+
+    /// VG-STAND-1 for each of `seat`'s units the stand phase stands that `stood` leaves out.
+    fn left_rested(&mut self, seat: Seat, stood: &[String]) {
+        for card in self.s.players.get(seat).map(|p| p.to_stand()).unwrap_or_default() {
+            if !stood.contains(&card) {
+                self.v("VG-STAND-1", format!("{} was left rested: the stand phase stands it", self.label(&card)));
+            }
+        }
+    }
+
+    /// `HitUnitRetired`: the rear-guard the resolved attack hit, still on its circle (VG-BATTLE-10).
+    fn hit_unit_retired(&mut self, seat: Seat, card: &str) {
+        if self.s.hit_unit_due().is_none_or(|(due_seat, due)| due_seat != seat || due != card) {
+            self.v("VG-BATTLE-10", format!("{} is no rear-guard the attack hit", self.label(card)));
         }
     }
 
@@ -284,8 +294,13 @@ impl<'a> Check<'a> {
         for card in cards {
             self.holds(seat, Place::Guardian, card);
         }
-        let kept = s.players.get(seat).map(|p| p.guardians.clone()).unwrap_or_default();
-        for card in kept.iter().filter(|c| !cards.contains(c)) {
+        self.guardians_kept(seat, cards);
+    }
+
+    /// VG-BATTLE-14 for each of `seat`'s guardians and interceptors that `retired` leaves out.
+    fn guardians_kept(&mut self, seat: Seat, retired: &[String]) {
+        let kept = self.s.players.get(seat).map(|p| p.guardians.clone()).unwrap_or_default();
+        for card in kept.iter().filter(|c| !retired.contains(c)) {
             self.v("VG-BATTLE-14", format!("{} stays on the guardian circle after the battle", self.label(card)));
         }
     }
@@ -350,11 +365,7 @@ impl<'a> Check<'a> {
         let s = self.s;
         let Some(seat) = s.active else { return };
         match event {
-            VanguardEvent::PhaseEntered { .. } if s.phase == Phase::Stand => {
-                for card in s.players.get(seat).map(|p| p.to_stand()).unwrap_or_default() {
-                    self.v("VG-STAND-1", format!("{} was left rested: the stand phase stands it", self.label(&card)));
-                }
-            }
+            VanguardEvent::PhaseEntered { .. } if s.phase == Phase::Stand => self.left_rested(seat, &[]),
             VanguardEvent::TurnStarted { .. } if s.phase == Phase::End => self.cleanup_matches(seat, None, &[], &[]),
             VanguardEvent::BattleEnded {} => {
                 if let Some((_, card)) = s.hit_unit_due() {
@@ -363,13 +374,8 @@ impl<'a> Check<'a> {
                         format!("{} was hit and stays on the field: a hit rear-guard retires", self.label(&card)),
                     );
                 }
-                for (_, p) in s.players.enumerate() {
-                    for card in &p.guardians {
-                        self.v(
-                            "VG-BATTLE-14",
-                            format!("{} stays on the guardian circle after the battle", self.label(card)),
-                        );
-                    }
+                for each in s.players.seats() {
+                    self.guardians_kept(each, &[]);
                 }
             }
             _ => {}

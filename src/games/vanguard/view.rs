@@ -287,22 +287,42 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
         ChatMessage { seat, text } => format!("{} said: {text}", n(seat)),
         SpectatorJoined { user } => format!("spectator {user} joined"),
         SpectatorLeft { user } => format!("spectator {user} left"),
-        // A revealed card is named to those who may see it where it lies.
-        Common(super::events::CommonEvent::CardRevealed { seat, card, .. }) if !visible_now(s, viewer, card) => {
-            format!("{} revealed a sealed card to the record", n(seat))
+        Common(c) => describe_common(s, c, viewer),
+        UnitsStood { .. } | TurnCleanedUp { .. } | HitUnitRetired { .. } | GuardiansRetired { .. } => {
+            describe_step(s, event)
         }
-        Common(super::events::CommonEvent::CardRevealed { seat, card, .. }) => {
-            format!("{} revealed {}", n(seat), l(card))
+    }
+}
+
+/// A common event; a revealed card is named to those who may see it where it lies.
+fn describe_common(s: &VanguardState, c: &super::events::CommonEvent, viewer: Viewer) -> String {
+    match c {
+        super::events::CommonEvent::CardRevealed { seat, card, .. } if !visible_now(s, viewer, card) => {
+            format!("{} revealed a sealed card to the record", s.name(*seat))
         }
-        Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
-        HitUnitRetired { seat, card } => format!("{}'s hit rear-guard {} retired to the drop zone", n(seat), l(card)),
-        GuardiansRetired { seat, cards } => {
-            format!("{}'s guardians and interceptors {} went to the drop zone", n(seat), list(cards))
+        super::events::CommonEvent::CardRevealed { seat, card, .. } => {
+            format!("{} revealed {}", s.name(*seat), label(s, card))
         }
-        UnitsStood { seat, cards } => format!("{}'s stand phase stood {}", n(seat), list(cards)),
-        TurnCleanedUp { seat, g_unit, flipped, expired } => {
+        c => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
+    }
+}
+
+/// A step rules version 4 records on its own (the stand, the clean-up, a battle's retirements);
+/// every card it names is on the field in the open.
+fn describe_step(s: &VanguardState, event: &VanguardEvent) -> String {
+    let n = |seat: &Seat| s.name(*seat);
+    match event {
+        VanguardEvent::UnitsStood { seat, cards } => format!("{}'s stand phase stood {}", n(seat), list(s, cards)),
+        VanguardEvent::TurnCleanedUp { seat, g_unit, flipped, expired } => {
             describe_clean_up(s, *seat, g_unit.as_deref(), flipped, expired)
         }
+        VanguardEvent::HitUnitRetired { seat, card } => {
+            format!("{}'s hit rear-guard {} retired to the drop zone", n(seat), label(s, card))
+        }
+        VanguardEvent::GuardiansRetired { seat, cards } => {
+            format!("{}'s guardians and interceptors {} went to the drop zone", n(seat), list(s, cards))
+        }
+        _ => String::new(),
     }
 }
 

@@ -192,6 +192,13 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng,
     if s.step == Step::Setup {
         return setup_step(s, secrets, rng);
     }
+    // Version 4's owed steps are automatic, as a recorded game gets them (no random draw, so
+    // earlier versions' streams are unchanged).
+    if version >= 4 {
+        if let Some(step) = s.owed_steps().into_iter().next() {
+            return Some(step);
+        }
+    }
     // Rolls and picks already recorded are used next: by the step that drew them, or else by the
     // activation whose dice they are.
     let drawing_step = s.step == Step::Encounter
@@ -241,7 +248,7 @@ fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opti
         }
     }
     // The first Active Master (and a digital lot) are the shared automatic steps.
-    if let Some(e) = super::options::automatic(s) {
+    if let Some(e) = super::options::automatic(s, 1) {
         return Some(e);
     }
     if s.policies.first_master == FirstMaster::FirstSeat || pending_pick(s).is_some() {
@@ -263,6 +270,11 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version:
                 // Recorded for the Master "who may act" names: the one whose turn starts.
                 Some(TurnStarted { seat: s.step_owner()? })
             }
+        }
+        Step::Stand if version >= 4 => {
+            let seat = me?;
+            let (servant, signs) = s.to_stand(seat);
+            Some(RestingCardsStood { seat, servant, signs })
         }
         Step::Stand => Some(CardsStood { seat: me? }),
         Step::Draw => {
@@ -286,7 +298,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version:
         Step::Encounter => {
             let seat = me?;
             // The encounter and the random Servant, once their draw is recorded, are automatic.
-            if let Some(e) = super::options::automatic(s) {
+            if let Some(e) = super::options::automatic(s, 1) {
                 return Some(e);
             }
             if s.encounter_pending {
@@ -356,7 +368,7 @@ fn battle_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opt
                 } else {
                     let index = if s.policies.hand_pick == HandPick::Blind {
                         // The card a recorded blind pick names is an automatic step.
-                        if let Some(e) = super::options::automatic(s) {
+                        if let Some(e) = super::options::automatic(s, 1) {
                             return Some(e);
                         }
                         match pending_pick(s) {

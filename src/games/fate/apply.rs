@@ -2,23 +2,34 @@
 //!
 //! A judge may force an illegal event into the log, so every branch does what it can: an unknown
 //! seat changes nothing, a card that is not where the event says is looked for wherever it is.
-//! The consequences the digest states as automatic are folded here: the Danger→Resting turn of the
-//! new Active Master's Servant (FATE-PHASE-3), the wounded Servant resting (FATE-BATTLE-9), prana
-//! at 0 under the `prana_zero` policy, and defeat on the last Command Spell (FATE-WIN-1).
+//! Up to rules version 3 the consequences the digest states as automatic are folded inside the
+//! event that causes them: the Danger→Resting turn of the new Active Master's Servant
+//! (FATE-PHASE-3), the wounding's prana loss (FATE-BATTLE-8), the wounded Servant resting
+//! (FATE-BATTLE-9), prana at 0 under the `prana_zero` policy (FATE-OPEN-13), defeat on the last
+//! Command Spell (FATE-WIN-1) and a defeated Active Master's status moving on (FATE-PHASE-4).
+//! From version 4 each is an event of its own, which the fold only marks as owed
+//! ([`super::state::Owed`]) so that a table that forgot one can be recorded and cited.
 
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
 use super::events::{
-    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, PranaChange, Process, ServantUnveiled, SpellUse,
-    Step, Unveiled,
+    AttackType, CardRef, CardState, CommonEvent, DefeatReason, FateEvent, Payment, PranaChange, PranaLoss, Process,
+    ServantUnveiled, SpellUse, Step, Unveiled,
 };
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::commit::Commitment;
 use crate::game::{Outcome, Seat};
 
-/// Applies one event.
-pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
+/// Applies one event under rules version 1 (versions 1 to 3 fold alike).
+pub fn apply(s: FateState, event: &FateEvent) -> FateState {
+    apply_as(s, event, 1)
+}
+
+/// Applies one event under rules `version`: from version 4 the steps without a choice are events
+/// of their own, and the events that make them due only mark them owed.
+pub fn apply_as(mut s: FateState, event: &FateEvent, version: u32) -> FateState {
     use FateEvent::*;
+    let folds = version < 4;
     if let Common(c) = event {
         crate::game::common::record(&mut s.ledger, c);
         if matches!(c, CommonEvent::DieRolled { .. } | CommonEvent::RandomPicked { .. }) {
@@ -32,7 +43,7 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         ServantSet { seat, heroic_spirit, class } => servant_set(&mut s, seat, heroic_spirit, class),
         CardsDealt { seat, cards } => cards_dealt(&mut s, seat, cards),
         FirstActiveMasterChosen { seat } => first_active_master_chosen(&mut s, seat),
-        ActiveMasterHandedOver { to, .. } => hand_over(&mut s, *to),
+        ActiveMasterHandedOver { to, .. } => hand_over(&mut s, *to, folds),
         TurnStarted { seat } => turn_started(&mut s, seat),
         CardsStood { seat } => cards_stood(&mut s, seat),
         CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
@@ -48,7 +59,7 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         BattleServantsRevealed { servants } => battle_servants_revealed(&mut s, servants),
         BattleProcessEnded => to_process(&mut s, Process::Attack),
         AttackTypeChosen { seat, attack } => attack_type_chosen(&mut s, seat, attack),
-        DamageDealt { to_attacker, to_responder } => damage_dealt(&mut s, to_attacker, to_responder),
+        DamageDealt { to_attacker, to_responder } => damage_dealt(&mut s, *to_attacker, *to_responder, folds),
         CardTakenFromHand { winner, loser, index, card } => card_taken_from_hand(&mut s, winner, loser, index, card),
         BattleEnded => {
             s.battle = None;
@@ -59,18 +70,79 @@ pub fn apply(mut s: FateState, event: &FateEvent) -> FateState {
         EffectActivated { seat, card, effect, paid, succeeded } => {
             effect_activated(&mut s, seat, card, effect, paid, succeeded)
         }
-        CommandSpellUsed { seat, spell } => command_spell_used(&mut s, seat, spell),
+        CommandSpellUsed { seat, spell } => command_spell_used(&mut s, seat, spell, folds),
         CardStateChanged { card, state, .. } => card_state_changed(&mut s, card, state),
-        PranaChanged { seat, delta, .. } => change_prana(&mut s, *seat, *delta),
+        PranaChanged { seat, delta, .. } => change_prana(&mut s, *seat, *delta, folds),
         StatModified { seat, stat, delta, .. } => s.bonuses.push((*seat, *stat, *delta)),
         SpecialMarkPlaced { seat, mark, .. } => special_mark_placed(&mut s, seat, mark),
         EffectResolved { .. } => {}
-        CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat),
+        CommandSpellLost { seat, .. } => lose_spell(&mut s, *seat, folds),
         Common(_) => {}
         CardRevealed { seat, commitment, card, .. } => card_revealed(&mut s, seat, commitment, card),
-        PranaChangedTogether { changes, .. } => prana_changed_together(&mut s, changes),
+        PranaChangedTogether { changes, .. } => prana_changed_together(&mut s, changes, folds),
+        RestingCardsStood { seat, servant, signs } => resting_cards_stood(&mut s, *seat, *servant, signs),
+        ServantLeftDanger { seat } => {
+            s.owed.leaves_danger = None;
+            set_servant_pose(&mut s, *seat, Pose::Resting);
+        }
+        PranaLost { losses } => prana_lost(&mut s, losses),
+        WoundedServantsRested { seats } => {
+            if let Some(b) = s.battle.as_mut() {
+                b.wounded_rested = true;
+            }
+            seats.iter().for_each(|x| set_servant_pose(&mut s, *x, Pose::Resting));
+        }
+        ServantsEndangered { seats } => {
+            s.owed.prana_out.retain(|x| !seats.contains(x));
+            seats.iter().for_each(|x| set_servant_pose(&mut s, *x, Pose::Danger));
+        }
+        MastersDefeated { seats, reason } => {
+            let owed = match reason {
+                DefeatReason::CommandSpellsLost => &mut s.owed.spells_out,
+                DefeatReason::PranaRanOut => &mut s.owed.prana_out,
+            };
+            owed.retain(|x| !seats.contains(x));
+            let (rule, why) = reason.rule();
+            defeat(&mut s, seats, &format!("{rule}: {why}"), false);
+        }
+        ActiveStatusPassed { to, .. } => {
+            // As a defeat passed it up to version 3: the new Active Master's count starts afresh.
+            s.owed.status_left = None;
+            s.am_turns = 0;
+            s.phase_turns = 0;
+            pass_status(&mut s, *to, false);
+        }
     }
     s
+}
+
+fn resting_cards_stood(s: &mut FateState, seat: Seat, servant: bool, signs: &[String]) {
+    if let Some(m) = s.master_mut(seat) {
+        if let Some(sv) = m.servant.as_mut().filter(|x| servant && x.pose == Pose::Resting) {
+            sv.pose = Pose::Standing;
+        }
+        for sign in m.signs.iter_mut().filter(|x| x.pose == Pose::Resting && signs.contains(&x.card)) {
+            sign.pose = Pose::Standing;
+        }
+    }
+    to_step(s, Step::Draw);
+}
+
+fn set_servant_pose(s: &mut FateState, seat: Seat, pose: Pose) {
+    if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
+        sv.pose = pose;
+    }
+}
+
+/// Version 4's wounding (FATE-BATTLE-8): every named side loses its prana at once, and the
+/// battle goes to the retreat process. What 0 prana does is owed to a step of its own.
+fn prana_lost(s: &mut FateState, losses: &[PranaLoss]) {
+    let changes: Vec<PranaChange> = losses
+        .iter()
+        .map(|l| PranaChange { seat: l.seat, delta: -i32::try_from(l.amount).unwrap_or(i32::MAX) })
+        .collect();
+    prana_changed_together(s, &changes, false);
+    to_process(s, Process::Retreat);
 }
 
 fn servant_set(s: &mut FateState, seat: &Seat, heroic_spirit: &CardRef, class: &CardRef) {
@@ -180,24 +252,31 @@ fn attack_type_chosen(s: &mut FateState, seat: &Seat, attack: &AttackType) {
     }
 }
 
-fn damage_dealt(s: &mut FateState, to_attacker: &u32, to_responder: &u32) {
+/// The damage of the wounding process. Up to version 3 (`folds`) both sides' Servants rest and
+/// lose prana here; from version 4 the loss and the rest are steps of their own, so the battle
+/// stays in the wounding process while prana is owed.
+fn damage_dealt(s: &mut FateState, to_attacker: u32, to_responder: u32, folds: bool) {
     let Some(b) = s.battle.clone() else { return };
     if let Some(x) = s.battle.as_mut() {
-        x.damage = Some((*to_attacker, *to_responder));
+        x.damage = Some((to_attacker, to_responder));
+    }
+    if !folds {
+        if to_attacker == 0 && to_responder == 0 {
+            to_process(s, Process::Retreat);
+        }
+        return;
     }
     // Damage is simultaneous (FATE-BATTLE-10): both sides lose prana before either defeat counts.
     let mut fallen = Vec::new();
-    for (seat, dmg) in [(b.attacker, *to_attacker), (b.responder, *to_responder)] {
+    for (seat, dmg) in [(b.attacker, to_attacker), (b.responder, to_responder)] {
         if dmg > 0 {
-            if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
-                sv.pose = Pose::Resting;
-            }
-            if lose_prana(s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX)) {
+            set_servant_pose(s, seat, Pose::Resting);
+            if lose_prana(s, seat, -i32::try_from(dmg).unwrap_or(i32::MAX), true) {
                 fallen.push(seat);
             }
         }
     }
-    defeat(s, &fallen, "FATE-OPEN-13: the Servant's prana reached 0");
+    defeat(s, &fallen, "FATE-OPEN-13: the Servant's prana reached 0", true);
     to_process(s, Process::Retreat);
 }
 
@@ -242,10 +321,10 @@ fn effect_activated(s: &mut FateState, seat: &Seat, card: &str, effect: &u8, pai
     let _ = effect;
 }
 
-fn command_spell_used(s: &mut FateState, seat: &Seat, spell: &SpellUse) {
+fn command_spell_used(s: &mut FateState, seat: &Seat, spell: &SpellUse, folds: bool) {
     let seat = *seat;
     match spell {
-        SpellUse::PranaRestored => change_prana(s, seat, 1),
+        SpellUse::PranaRestored => change_prana(s, seat, 1, folds),
         SpellUse::StatRaised(stat) => {
             let n = s.sign_count(seat);
             s.bonuses.push((seat, *stat, n));
@@ -258,13 +337,9 @@ fn command_spell_used(s: &mut FateState, seat: &Seat, spell: &SpellUse) {
             }
         }
         SpellUse::EffectUsedFree { .. } => {}
-        SpellUse::ServantStood => {
-            if let Some(sv) = s.master_mut(seat).and_then(|m| m.servant.as_mut()) {
-                sv.pose = Pose::Standing;
-            }
-        }
+        SpellUse::ServantStood => set_servant_pose(s, seat, Pose::Standing),
     }
-    lose_spell(s, seat);
+    lose_spell(s, seat, folds);
 }
 
 fn card_state_changed(s: &mut FateState, card: &str, state: &CardState) {
@@ -329,6 +404,7 @@ fn start_battle(s: &mut FateState, attacker: Seat, responder: Seat) {
         response: None,
         damage: None,
         card_taken: false,
+        wounded_rested: false,
     });
     to_step(s, Step::Battle);
     let face_down = |seat: Seat| s.master(seat).and_then(|m| m.servant.as_ref()).is_some_and(|x| x.face_down);
@@ -390,17 +466,28 @@ fn turn_up(s: &mut FateState, seat: Seat, cards: &[super::events::Unveiled]) {
     }
 }
 
-fn hand_over(s: &mut FateState, to: Seat) {
-    s.active_master = Some(to);
+/// The handover at the end of a phase (FATE-PHASE-3/4). Up to version 3 (`folds`) the new
+/// Active Master's Servant leaves Danger here; from version 4 that is owed to a step of its own.
+fn hand_over(s: &mut FateState, to: Seat, folds: bool) {
     s.am_turns = 0;
     s.phase += 1;
     if s.policies.turn_order == TurnOrder::R1 {
         s.phase_turns = 0;
     }
-    if let Some(sv) = s.master_mut(to).and_then(|m| m.servant.as_mut()) {
-        if sv.pose == Pose::Danger {
-            sv.pose = Pose::Resting;
-        }
+    pass_status(s, to, folds);
+}
+
+/// `to` receives the Active Master status: a Servant in Danger turns Resting (FATE-PHASE-3),
+/// folded here up to version 3, owed from version 4.
+fn pass_status(s: &mut FateState, to: Seat, folds: bool) {
+    s.active_master = Some(to);
+    if s.pose_of_servant(to) != Some(Pose::Danger) {
+        return;
+    }
+    if folds {
+        set_servant_pose(s, to, Pose::Resting);
+    } else {
+        s.owed.leaves_danger = Some(to);
     }
 }
 
@@ -433,59 +520,75 @@ fn rest(s: &mut FateState, card: &str) {
 }
 
 /// Every change at once: the Masters whose prana reaching 0 defeats them fall together.
-fn prana_changed_together(s: &mut FateState, changes: &[PranaChange]) {
+fn prana_changed_together(s: &mut FateState, changes: &[PranaChange], folds: bool) {
     let mut fallen = Vec::new();
     for c in changes {
-        if lose_prana(s, c.seat, c.delta) && !fallen.contains(&c.seat) {
+        if lose_prana(s, c.seat, c.delta, folds) && !fallen.contains(&c.seat) {
             fallen.push(c.seat);
         }
     }
-    defeat(s, &fallen, "FATE-OPEN-13: the Servants' prana reached 0 at once");
+    defeat(s, &fallen, "FATE-OPEN-13: the Servants' prana reached 0 at once", folds);
 }
 
-fn change_prana(s: &mut FateState, seat: Seat, delta: i32) {
-    if lose_prana(s, seat, delta) {
-        defeat(s, &[seat], "FATE-OPEN-13: the Servant's prana reached 0");
+fn change_prana(s: &mut FateState, seat: Seat, delta: i32, folds: bool) {
+    if lose_prana(s, seat, delta, folds) {
+        defeat(s, &[seat], "FATE-OPEN-13: the Servant's prana reached 0", folds);
     }
 }
 
-/// Changes a Master's prana; at 0 applies the `prana_zero` policy and says whether it defeats.
-fn lose_prana(s: &mut FateState, seat: Seat, delta: i32) -> bool {
+/// Changes a Master's prana and says whether reaching 0 defeats it. At 0, up to version 3
+/// (`folds`) the `prana_zero` policy acts here; from version 4 what it does is owed to a step of
+/// its own (only when it would change something).
+fn lose_prana(s: &mut FateState, seat: Seat, delta: i32, folds: bool) -> bool {
     let zero = s.policies.prana_zero;
     let Some(m) = s.master_mut(seat) else { return false };
     m.prana = (m.prana.saturating_add(delta)).max(0);
     if m.prana > 0 || m.defeated {
         return false;
     }
+    let in_danger = m.servant.as_ref().is_none_or(|sv| sv.pose == Pose::Danger);
     match zero {
-        PranaZero::Danger => {
+        PranaZero::Danger if folds => {
             if let Some(sv) = m.servant.as_mut() {
                 sv.pose = Pose::Danger;
             }
             false
         }
-        PranaZero::Defeat => true,
+        PranaZero::Defeat if folds => true,
         PranaZero::Nothing => false,
+        PranaZero::Danger if in_danger => false,
+        PranaZero::Danger | PranaZero::Defeat => {
+            if !s.owed.prana_out.contains(&seat) {
+                s.owed.prana_out.push(seat);
+            }
+            false
+        }
     }
 }
 
-fn lose_spell(s: &mut FateState, seat: Seat) {
+/// Spends or loses a Command Spell. The third one gone defeats its Master (FATE-WIN-1): here up
+/// to version 3 (`folds`), owed to a step of its own from version 4.
+fn lose_spell(s: &mut FateState, seat: Seat, folds: bool) {
     let Some(m) = s.master_mut(seat) else { return };
     m.command_spells = m.command_spells.saturating_sub(1);
     if m.command_spells == 0 && !m.defeated {
-        defeat(s, &[seat], "FATE-WIN-1: all three Command Spells lost");
+        if folds {
+            defeat(s, &[seat], "FATE-WIN-1: all three Command Spells lost", true);
+        } else if !s.owed.spells_out.contains(&seat) {
+            s.owed.spells_out.push(seat);
+        }
     }
 }
 
 /// Masters are defeated at once: the order of defeat is kept for placements; the turn, battle and
 /// Active Master status move on; the game ends under FATE-OPEN-18. When the last Masters fall
 /// together, they share the win.
-fn defeat(s: &mut FateState, seats: &[Seat], reason: &str) {
+fn defeat(s: &mut FateState, seats: &[Seat], reason: &str, folds: bool) {
     if s.result.is_some() {
         return;
     }
     for seat in seats {
-        defeat_one(s, *seat);
+        defeat_one(s, *seat, folds);
     }
     if !seats.is_empty() && s.game_should_end() {
         let living = s.living();
@@ -508,15 +611,19 @@ fn defeat(s: &mut FateState, seats: &[Seat], reason: &str) {
 }
 
 /// A judge's game loss put `seat` out (idempotent): the game goes on without it, or ends under
-/// FATE-OPEN-18.
-pub fn eliminate(mut s: FateState, seat: Seat) -> FateState {
+/// FATE-OPEN-18. From rules version 4 a defeated Active Master's status passing on is a step of
+/// its own, as for any defeat.
+pub fn eliminate(mut s: FateState, seat: Seat, version: u32) -> FateState {
     if s.is_living(seat) {
-        defeat(&mut s, &[seat], "a judge's game loss");
+        defeat(&mut s, &[seat], "a judge's game loss", version < 4);
     }
     s
 }
 
-fn defeat_one(s: &mut FateState, seat: Seat) {
+/// Puts one Master out: its battle and turn end. A defeated Active Master's status passes to the
+/// next living Master: here up to version 3 (`folds`, without the Danger→Resting turn of a
+/// handover), owed to `ActiveStatusPassed` from version 4 (which turns it, FATE-PHASE-3).
+fn defeat_one(s: &mut FateState, seat: Seat, folds: bool) {
     let Some(m) = s.master_mut(seat).filter(|m| !m.defeated) else { return };
     m.defeated = true;
     s.defeated.push(seat);
@@ -531,10 +638,14 @@ fn defeat_one(s: &mut FateState, seat: Seat) {
         to_step(s, Step::TurnOver);
     }
     if s.active_master == Some(seat) {
-        let next = s.next_living(seat);
-        s.active_master = Some(next);
-        s.am_turns = 0;
-        s.phase_turns = 0;
+        if folds {
+            let next = s.next_living(seat);
+            s.active_master = Some(next);
+            s.am_turns = 0;
+            s.phase_turns = 0;
+        } else {
+            s.owed.status_left = Some(seat);
+        }
     }
 }
 

@@ -7,8 +7,6 @@
 use crate::game::rules::Enforcement::{Enforced, Informational, RecordedNotEnforced};
 use crate::game::RuleCoverage;
 
-const FOLD: &str = "the fold applies it; no event states it, so there is nothing to reject";
-
 use crate::game::rules::row;
 
 /// Every FATE rule ID with its enforcement.
@@ -19,7 +17,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("FATE-STATE-3", "Danger (Servants only): no attack, no written abilities", Enforced),
         row("FATE-STATE-4", "Face-down: no property works, not even [Constant]", Enforced),
         row("FATE-STATE-5", "capability matrix of the four states", Informational { reason: "derived from FATE-STATE-1..4 and FATE-EFF-1/2: each cell is cited under the rule it comes from (cases a_resting_servant_may_respond, a_servant_in_danger_may_respond)" }),
-        row("FATE-STATE-6", "known state transitions", Informational { reason: FOLD }),
+        row("FATE-STATE-6", "known state transitions", Informational { reason: "a list of transitions, each checked under its own rule ID; from rules version 4 each is an event of its own: the stand step (RestingCardsStood, FATE-TURN-1), a T or R cost (EffectActivated, FATE-COST-1/2), the retreat's rest (WoundedServantsRested, FATE-BATTLE-9), Danger→Resting on receiving the Active Master status (ServantLeftDanger, FATE-PHASE-3), Command Spell option 5 (FATE-CS-3) and the reveals (FATE-TURN-3, FATE-BATTLE-1)" }),
         row("FATE-COST-1", "T: rest the card being used", Enforced),
         row("FATE-COST-2", "R(n): rest n cards not yet resting", Enforced),
         row("FATE-COST-3", "D(n): roll a die; a listed face makes it work", Enforced),
@@ -47,14 +45,14 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("FATE-BATTLE-7", "[Preemptive Strike] denies the response", Enforced),
         row("FATE-BATTLE-8", "each side loses prana equal to the damage it took", Enforced),
         row("FATE-BATTLE-9", "a wounded Servant rests; the winner takes a card from the loser's hand", Enforced),
-        row("FATE-BATTLE-10", "damage is simultaneous", Informational { reason: "DamageDealt records both values, computed before prana is removed" }),
+        row("FATE-BATTLE-10", "damage is simultaneous", Enforced),
         row("FATE-DMG-1", "attacker's damage, tie deals 1", Informational { reason: "the same rule as FATE-BATTLE-4, whose step it belongs to: a wrong attacker damage is cited there (cases an_attackers_tie_deals_one, a_tie_deals_one_to_the_responder_and_nothing_back)" }),
         row("FATE-DMG-2", "responder's damage, tie deals 0", Informational { reason: "the same rule as FATE-BATTLE-6, whose step it belongs to: a wrong responder damage is cited there" }),
         row("FATE-DMG-3", "which stats physical and magical use", Informational { reason: "settled as FATE-OPEN-12: the catalog's physical/magical attack and defense" }),
         row("FATE-DMG-4", "negative damage", Informational { reason: "settled as FATE-OPEN-12 (0); a wrong amount is cited as FATE-BATTLE-4/6 (case negative_damage_is_zero). Citing FATE-DMG-4 itself would move existing verdicts: a rules version's business" }),
-        row("FATE-DMG-5", "damage is paid in prana tokens", Informational { reason: "prana per Master (policy prana); the fold removes it (FATE-BATTLE-8)" }),
+        row("FATE-DMG-5", "damage is paid in prana tokens", Informational { reason: "prana per Master (policy prana); removed by PranaLost from rules version 4, checked as FATE-BATTLE-8 (up to version 3 the fold removed it inside DamageDealt)" }),
         row("FATE-CS-1", "three Command Spells per Master, usable at any moment", Enforced),
-        row("FATE-CS-2", "a used Command Spell is spent; spending the third loses", Informational { reason: "the fold spends it (no event can use a spell without spending it); a fourth spell is FATE-CS-1, acting after the third is FATE-WIN-1" }),
+        row("FATE-CS-2", "a used Command Spell is spent; spending the third loses", Informational { reason: "the fold spends it (no event can use a spell without spending it); a fourth spell is FATE-CS-1; the defeat after the third is FATE-WIN-1 (from rules version 4 a MastersDefeated of its own)" }),
         row("FATE-CS-3", "the five options of a Command Spell", Enforced),
         row("FATE-EFF-1", "[Constant] effects always apply while face up", Enforced),
         row("FATE-EFF-2", "[Activated] effects barred in Danger (Servant) or Danger/Resting (Secret Sign)", Enforced),
@@ -67,7 +65,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("FATE-CTX-1", "play-by-post: field states and texts are posted publicly", Informational { reason: "views show every field card's state to everyone" }),
         row("FATE-OPEN-1", "setup: deck, opening hand, Servants face down", Enforced),
         row("FATE-OPEN-2", "a Servant is a Heroic Spirit and a Class card", Enforced),
-        row("FATE-OPEN-3", "how a Servant enters Danger", RecordedNotEnforced { reason: "policy prana_zero=danger (default) puts a Servant at 0 prana in Danger; any other way in is an effect the seed does not define, recorded with CardStateChanged and checked for a card on a field (KIFU-CARD-1); from rules version 2 only a Servant enters Danger (FATE-STATE-3) and no card of a defeated Master's changes (FATE-WIN-1)" }),
+        row("FATE-OPEN-3", "how a Servant enters Danger", RecordedNotEnforced { reason: "policy prana_zero=danger (default) puts a Servant at 0 prana in Danger (from rules version 4 a ServantsEndangered of its own, checked as FATE-OPEN-13); any other way in is an effect the seed does not define, recorded with CardStateChanged and checked for a card on a field (KIFU-CARD-1); from rules version 2 only a Servant enters Danger (FATE-STATE-3) and no card of a defeated Master's changes (FATE-WIN-1)" }),
         row("FATE-OPEN-4", "which cards T/R(n) may rest", Informational { reason: "policy rest_cost (default own), enforced as FATE-COST-2; T on a resting card is FATE-COST-1" }),
         row("FATE-OPEN-5", "a failed die: activation used? costs refunded?", Informational { reason: "policies failed_roll (default counts), enforced as FATE-EFF-3, and failed_roll_refund (default kept), applied by the fold" }),
         row("FATE-OPEN-6", "the X cost", Informational { reason: "policy x_cost (default forbid), enforced as FATE-COST-6" }),
@@ -77,7 +75,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("FATE-OPEN-10", "the random Servant of an encounter", Enforced),
         row("FATE-OPEN-11", "how the winner takes a card", RecordedNotEnforced { reason: "policy hand_pick (default blind): a blind pick must be the recorded random pick (physical: the position; digital: drawn from the combined seed), cited as FATE-BATTLE-9; a chosen pick is the winner's own, so nothing is left to check" }),
         row("FATE-OPEN-12", "stat model and negative damage", Informational { reason: "the defense of the attack's type; negative damage is 0" }),
-        row("FATE-OPEN-13", "prana: start, owner, reaching 0", Informational { reason: "policies prana (default 5, the Master's) and prana_zero (default danger); a defeat at 0 is enforced as FATE-WIN-1" }),
+        row("FATE-OPEN-13", "prana: start, owner, reaching 0", Enforced),
         row("FATE-OPEN-14", "«суммируются»: stacking Command Spells", Informational { reason: "several Command Spells may be used one after another at any moment" }),
         row("FATE-OPEN-15", "is spending the last Command Spell defeat?", Informational { reason: "read as yes (FATE-CS-2); other losses recorded with CommandSpellLost" }),
         row("FATE-OPEN-16", "whose Secret Signs option 2 counts", RecordedNotEnforced { reason: "policy sign_bonus (default own): option 2 names only the stat and the fold counts the Secret Signs when it is used, so no recorded amount can be wrong" }),
@@ -102,44 +100,9 @@ pub fn coverage_markdown() -> String {
 /// `scenario_index_is_checked_in` test.
 pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 
-/// The actions the rules give a player that a table still cannot record (see COVERAGE.md):
-/// transitions the fold makes inside another event. Each is a new rules version whose fold stops
-/// doing it and records it as its own step (as Vanguard's version 4 did for its stand and
-/// end-of-turn clean-up); not done yet.
-pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[
-    crate::game::Unrecordable {
-        rule: "FATE-PHASE-3",
-        action: "turns the new Active Master's Servant from Danger to Resting (or forgets to)",
-        why: "the fold turns it inside ActiveMasterHandedOver (the same moment, no choice); a Servant left in Danger shows only when a Command Spell stands it, which kifu then refuses",
-    },
-    crate::game::Unrecordable {
-        rule: "FATE-TURN-1",
-        action: "stands each of the Master's Resting cards in the stand step (or forgets one)",
-        why: "CardsStood names no card, and the fold stands every Resting card of the Master (no choice); a card the table left resting shows only if a Command Spell stands it",
-    },
-    crate::game::Unrecordable {
-        rule: "FATE-BATTLE-8",
-        action: "removes the prana tokens a wounded side lost (or forgets some)",
-        why: "the fold takes them inside DamageDealt, from the damage it records (no choice); a forgotten token shows only when kifu's prana reaches 0 and the prana_zero policy acts",
-    },
-    crate::game::Unrecordable {
-        rule: "FATE-BATTLE-9",
-        action: "rests a wounded Servant (or forgets to)",
-        why: "the fold rests it inside DamageDealt (the retreat, no choice); a Servant left standing shows only if it pays a T or R cost before its Master's next stand step",
-    },
-    crate::game::Unrecordable {
-        rule: "FATE-OPEN-13",
-        action: "puts a Servant at 0 prana in Danger, or declares its Master defeated, as prana_zero says (or forgets to)",
-        why: "the fold does it inside the event that took the last prana (DamageDealt, PranaChanged, PranaChangedTogether; the policy leaves no choice); acting with the Servant or Master later is refused",
-    },
-    crate::game::Unrecordable {
-        rule: "FATE-WIN-1",
-        action: "declares defeated a Master who lost the third Command Spell (or plays on)",
-        why: "the fold defeats the Master inside CommandSpellUsed or CommandSpellLost (unconditional, no choice); its next action is refused as defeated",
-    },
-    crate::game::Unrecordable {
-        rule: "FATE-PHASE-4",
-        action: "passes on the status of an Active Master who was defeated (or does not)",
-        why: "the fold passes it to the next living Master inside the event that defeated the Active Master, a reading the rules leave open (FATE-OPEN-18), without the handover's Danger to Resting; a policy and a recorded handover are still to come",
-    },
-];
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md): none.
+/// Up to rules version 3 the fold made seven of them inside another event (the stand step's
+/// cards, the handover's Danger→Resting, the wounding's prana loss and rest, what 0 prana does,
+/// the defeat on the third Command Spell, a defeated Active Master's status); version 4 records
+/// each as an event of its own ([`super::FateV4`]).
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

@@ -255,6 +255,55 @@ pub enum FateEvent {
     /// Master, say). The changes are simultaneous: Masters it defeats fall together, so the last
     /// ones falling at once share the result instead of whoever was recorded first losing.
     PranaChangedTogether { changes: Vec<PranaChange>, note: String },
+    /// Version 4, stand step: the Master's Resting cards stood up (FATE-TURN-1), each named: its
+    /// Servant when `servant`, and these Secret Signs. Up to version 3 `CardsStood` named none.
+    RestingCardsStood { seat: Seat, servant: bool, signs: Vec<String> },
+    /// Version 4: the Servant of the Master who received the Active Master status turned from
+    /// Danger to Resting (FATE-PHASE-3/4, FATE-STATE-6). Up to version 3 the handover did it.
+    ServantLeftDanger { seat: Seat },
+    /// Version 4, wounding process: each wounded side lost as many prana tokens as the damage it
+    /// received, at once (FATE-BATTLE-8, FATE-BATTLE-10). Up to version 3 `DamageDealt` did it.
+    PranaLost { losses: Vec<PranaLoss> },
+    /// Version 4, retreat process: the wounded Servants went Resting (FATE-BATTLE-9). Up to
+    /// version 3 `DamageDealt` did it.
+    WoundedServantsRested { seats: Vec<Seat> },
+    /// Version 4: the Servants whose Master's prana reached 0 entered Danger (`prana_zero=danger`,
+    /// FATE-OPEN-13). Up to version 3 the event that took the last prana did it.
+    ServantsEndangered { seats: Vec<Seat> },
+    /// Version 4: these Masters were defeated, together: their third Command Spell was gone
+    /// (FATE-WIN-1), or their prana reached 0 under `prana_zero=defeat` (FATE-OPEN-13). Up to
+    /// version 3 the event that took the last spell or prana did it.
+    MastersDefeated { seats: Vec<Seat>, reason: DefeatReason },
+    /// Version 4: a defeated Active Master's status passed to the next living Master
+    /// (FATE-PHASE-4). Up to version 3 the defeat did it.
+    ActiveStatusPassed { from: Seat, to: Seat },
+}
+
+/// One wounded side's share of a [`FateEvent::PranaLost`].
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PranaLoss {
+    pub seat: Seat,
+    pub amount: u32,
+}
+
+/// Why a [`FateEvent::MastersDefeated`] defeated its Masters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefeatReason {
+    /// The third Command Spell was spent or lost (FATE-WIN-1).
+    CommandSpellsLost,
+    /// The prana reached 0 under `prana_zero=defeat` (FATE-OPEN-13).
+    PranaRanOut,
+}
+
+impl DefeatReason {
+    /// The rule that defeats, and why, for the outcome and for findings.
+    pub fn rule(self) -> (&'static str, &'static str) {
+        match self {
+            DefeatReason::CommandSpellsLost => ("FATE-WIN-1", "all three Command Spells lost"),
+            DefeatReason::PranaRanOut => ("FATE-OPEN-13", "the Servant's prana reached 0"),
+        }
+    }
 }
 
 /// One Master's share of a [`FateEvent::PranaChangedTogether`].
@@ -289,7 +338,8 @@ impl FateEvent {
             | TurnEnded { seat }
             | EffectActivated { seat, .. }
             | CommandSpellUsed { seat, .. }
-            | CardRevealed { seat, .. } => Some(*seat),
+            | CardRevealed { seat, .. }
+            | RestingCardsStood { seat, .. } => Some(*seat),
             Common(c) => c.seat(),
             ActiveMasterHandedOver { from, .. } => Some(*from),
             CardTakenFromHand { winner, .. } => Some(*winner),
@@ -304,7 +354,13 @@ impl FateEvent {
             | SpecialMarkPlaced { .. }
             | EffectResolved { .. }
             | CommandSpellLost { .. }
-            | PranaChangedTogether { .. } => None,
+            | PranaChangedTogether { .. }
+            | ServantLeftDanger { .. }
+            | PranaLost { .. }
+            | WoundedServantsRested { .. }
+            | ServantsEndangered { .. }
+            | MastersDefeated { .. }
+            | ActiveStatusPassed { .. } => None,
         }
     }
 }

@@ -1,10 +1,11 @@
 //! The Fate-style Masters/Servants multiplayer card game, digest §5, rule prefix `FATE`.
 //!
 //! [`FateRules`] implements [`crate::game::Game`] under each rules version: [`Fate`] (version 1,
-//! as released) and [`FateV2`] (the newest: a Command Spell's option 4 waives only the cost, so
-//! it cannot use an effect of a Servant in Danger, FATE-EFF-2; and the escape hatches are held to
-//! the rules that govern what they change, [`rules::validate_as`]). The module has the shape every
-//! game has:
+//! as released), [`FateV2`] (a Command Spell's option 4 waives only the cost, so it cannot use an
+//! effect of a Servant in Danger, FATE-EFF-2; and the escape hatches are held to the rules that
+//! govern what they change, [`rules::validate_as`]), [`FateV3`] (a sealed card checked when its
+//! seal opens) and [`FateV4`] (the newest: every step the rules give a Master is an event of its
+//! own). The module has the shape every game has:
 //! - [`config`]: the stored header (Masters, decks, embedded card definitions, OPEN-point policies);
 //! - [`catalog`]: the card file format users bring, deck lists, deck checks;
 //! - [`events`]: the versioned, past-tense event enum;
@@ -25,8 +26,9 @@
 //! `first_master=first-seat`, else the lot's result); a digital game's lot (`RandomPicked` from
 //! the dice chain) once every Master revealed its link; `EncounterRolled` once the encounter die
 //! is recorded; `RandomServantSelected` once its pick is recorded; `CardTakenFromHand` once a
-//! blind pick is recorded (`hand_pick=blind`). The other steps without a choice (`TurnStarted`,
-//! `CardsStood`, `ActiveMasterHandedOver`, `BattleServantsRevealed`, `BattleProcessEnded`,
+//! blind pick is recorded (`hand_pick=blind`); from version 4, the steps of
+//! [`state::FateState::owed_steps`] once an event makes them due. The other steps without a
+//! choice (`TurnStarted`, the stand step, `ActiveMasterHandedOver`, `BattleServantsRevealed`, `BattleProcessEnded`,
 //! `DamageDealt`, `BattleEnded`, a digital game's seeded dice) are one-tap options of the Master
 //! who owes them, because a Command Spell or an effect may come first (FATE-CS-1, FATE-EFF-4).
 
@@ -61,11 +63,22 @@ pub type Fate = FateRules<1>;
 /// waives the cost, not the state), and the escape hatches are held to the rules: nothing changes
 /// for a defeated Master (FATE-WIN-1), and Danger is for Servants only (FATE-STATE-3).
 pub type FateV2 = FateRules<2>;
-/// Version 3, the newest: what new games record. Version 2, with a sealed card checked when its
+/// Version 3: version 2, with a sealed card checked when its
 /// seal opens (a Servant's card of its slot's type, FATE-OPEN-2; a dealt or drawn card from that
 /// deck, FATE-TURN-2), cited at the event that sealed it ([`rules::revealed_violations`]); and an
 /// escape hatch no longer turns a Servant with a sealed card face up (KIFU-SEAL-1).
 pub type FateV3 = FateRules<3>;
+/// Version 4, the newest: what new games record. Version 3, with every step the rules give a
+/// Master and that versions 1 to 3 made silently inside another event recorded as an event of its
+/// own, so a table that forgot one can be recorded and cited: the stand step names the cards it
+/// stands (`RestingCardsStood`, FATE-TURN-1), and kifu records the steps without a choice as
+/// automatic steps ([`state::FateState::owed_steps`]): `ServantLeftDanger` after a handover
+/// (FATE-PHASE-3), `PranaLost` and `WoundedServantsRested` in a battle (FATE-BATTLE-8/9),
+/// `ServantsEndangered` or `MastersDefeated` at 0 prana (FATE-OPEN-13), `MastersDefeated` on the
+/// third Command Spell (FATE-WIN-1), and `ActiveStatusPassed` from a defeated Active Master
+/// (FATE-PHASE-4). An event that moves on while one is owed is cited
+/// ([`rules::validate_as`]).
+pub type FateV4 = FateRules<4>;
 
 impl<const V: u32> Game for FateRules<V> {
     const RULESET: &'static str = "fate";
@@ -86,7 +99,7 @@ impl<const V: u32> Game for FateRules<V> {
         "PranaChangedTogether",
     ];
 
-    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState, version: V, rules_version: V);
+    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState, version: V, rules_version: V, fold_version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
@@ -128,7 +141,7 @@ impl<const V: u32> Game for FateRules<V> {
     }
 
     fn automatic(state: &FateState) -> Option<FateEvent> {
-        options::automatic(state)
+        options::automatic(state, V)
     }
 
     /// A Command Spell may be used at any moment (FATE-CS-1) and an effect activated outside
@@ -149,7 +162,7 @@ impl<const V: u32> Game for FateRules<V> {
     }
 
     fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
-        apply::eliminate(state, seat)
+        apply::eliminate(state, seat, V)
     }
 
     /// Version 3: a reveal checks the sealed cards it opens, citing the event that sealed them.

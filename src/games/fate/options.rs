@@ -17,7 +17,9 @@
 //! Master once the deal is over (`first_master=first-seat`, or the lot's result), the lot of a
 //! digital game once every Master revealed its link, the encounter once its die is recorded, the
 //! random Servant once its pick is recorded, and a blind hand pick's card once its pick is
-//! recorded. The other steps without a choice (a turn's start and stand step, the handover, the
+//! recorded; from rules version 4, first of all, the steps an event made due
+//! ([`FateState::owed_steps`]: a defeat, Danger at 0 prana, a defeated Active Master's status, a
+//! Servant leaving Danger, the wounding's prana loss, the retreat's rest). The other steps without a choice (a turn's start and stand step, the handover, the
 //! battle's reveal, damage and end, a digital game's seeded dice) stay one-tap options of the
 //! Master whose step it is: the agent may interject a Command Spell or an effect before them,
 //! and its random stream is pinned by the fixtures.
@@ -28,7 +30,7 @@ use super::events::{
     AttackType, CardRef, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Stat, Step, Unveiled,
     DICE_CHAIN,
 };
-use super::rules::{position_labels, seat_labels, servant_candidates, validate};
+use super::rules::{position_labels, seat_labels, servant_candidates, validate, validate_as};
 use super::state::{FateState, Held, Pose};
 use super::view::{hand_visibility, servant_visibility};
 use super::FateRules;
@@ -47,7 +49,7 @@ pub fn options<const V: u32>(s: &FateState, seat: Seat) -> Vec<GameOption<FateEv
     if s.step == Step::Setup {
         setup(s, seat, &mut o);
     } else {
-        turn(s, seat, &mut o);
+        turn(s, seat, V, &mut o);
         command_spells(s, seat, &mut o);
         activations(s, seat, &mut o);
     }
@@ -55,10 +57,17 @@ pub fn options<const V: u32>(s: &FateState, seat: Seat) -> Vec<GameOption<FateEv
     legal::<FateRules<V>>(s, o)
 }
 
-/// The next event the rules fully determine, recorded by kifu itself: see the module docs.
-pub fn automatic(s: &FateState) -> Option<FateEvent> {
+/// The next event the rules fully determine under rules `version`, recorded by kifu itself: see
+/// the module docs. From version 4 the steps an event made due come first
+/// ([`FateState::owed_steps`]).
+pub fn automatic(s: &FateState, version: u32) -> Option<FateEvent> {
     if s.result.is_some() {
         return None;
+    }
+    if version >= 4 {
+        if let Some(step) = s.owed_steps().into_iter().next() {
+            return Some(step);
+        }
     }
     if s.step == Step::Setup {
         return first_master(s);
@@ -88,7 +97,10 @@ pub fn automatic(s: &FateState) -> Option<FateEvent> {
         }
         _ => return None,
     };
-    validate(s, &e).is_empty().then_some(e)
+    // Versions 1 to 3 keep the check they were released with (version 1's), so their automatic
+    // steps stay as recorded.
+    let checked_as = if version >= 4 { version } else { 1 };
+    validate_as(s, &e, checked_as).is_empty().then_some(e)
 }
 
 /// The end of the deal: the first Active Master, after the lot where there is one.
@@ -498,7 +510,7 @@ fn setup(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
 }
 
 /// The actions of the step `seat` owes (its turn's steps, its part of a battle).
-fn turn(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
+fn turn(s: &FateState, seat: Seat, version: u32, o: &mut Vec<GameOption<FateEvent>>) {
     if s.step == Step::TurnOver {
         turn_over(s, seat, o);
         return;
@@ -512,9 +524,7 @@ fn turn(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
     }
     let Some(m) = s.master(seat) else { return };
     match s.step {
-        Step::Stand => {
-            o.push(GameOption::event(seat, "Stand your resting cards", vec![], FateEvent::CardsStood { seat }))
-        }
+        Step::Stand => o.push(stand_step(s, seat, version)),
         Step::Draw => draw_step(s, seat, m.deck_count, o),
         Step::Ritual => ritual(s, seat, o),
         Step::Encounter if s.pending.is_empty() => encounter_step(s, seat, o),
@@ -522,6 +532,23 @@ fn turn(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
         Step::End => end_step(s, seat, m.hand.len(), o),
         _ => {}
     }
+}
+
+/// The stand step: up to version 3 every Resting card at once; from version 4 named (FATE-TURN-1).
+fn stand_step(s: &FateState, seat: Seat, version: u32) -> GameOption<FateEvent> {
+    if version < 4 {
+        return GameOption::event(seat, "Stand your resting cards", vec![], FateEvent::CardsStood { seat });
+    }
+    let (servant, signs) = s.to_stand(seat);
+    let mut names: Vec<String> = signs.iter().map(|c| card_name(s, c)).collect();
+    if servant {
+        names.insert(0, "your Servant".into());
+    }
+    let label = match names.len() {
+        0 => "Stand: nothing is Resting".to_string(),
+        _ => format!("Stand {}", names.join(", ")),
+    };
+    GameOption::event(seat, label, vec![], FateEvent::RestingCardsStood { seat, servant, signs })
 }
 
 /// Between turns: the Active Master hands its status over, or the next Master starts its turn.

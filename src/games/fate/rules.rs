@@ -39,6 +39,10 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
 /// Version 3 adds that an escape hatch does not turn a Servant with a sealed card face up (its
 /// seal opens only at its reveal, KIFU-SEAL-1), and what a reveal brings to light about the
 /// event that sealed the card ([`revealed_violations`]).
+///
+/// Version 4 records as events of their own the steps the fold made silently up to version 3
+/// ([`FateState::owed_steps`]): each is checked against what is owed, and an event that moves on
+/// while one is owed is cited under the owed step's rule ([`Check::steps_left_out`]).
 pub fn validate_as(s: &FateState, event: &FateEvent, version: u32) -> Vec<Violation> {
     let mut c = Check::new(s);
     c.event(event, version);
@@ -127,11 +131,27 @@ impl Check<'_> {
             }
         }
         if let Some(seat) = event.seat() {
-            if self.defeated(seat) {
+            if self.defeated(seat) || self.defeat_owed(seat) {
                 return false;
             }
         }
         true
+    }
+
+    /// Version 4: whether `seat`'s defeat is owed and not yet recorded, cited if so: the Master
+    /// is out from the moment its third Command Spell or its last prana went (FATE-WIN-1,
+    /// FATE-OPEN-13), so nothing it does after is recorded.
+    fn defeat_owed(&mut self, seat: Seat) -> bool {
+        let s = self.s;
+        let owed = s.owed_steps().into_iter().find_map(|e| match e {
+            FateEvent::MastersDefeated { seats, reason } if seats.contains(&seat) => Some(reason),
+            _ => None,
+        });
+        if let Some(reason) = owed {
+            let (rule, why) = reason.rule();
+            self.v(rule, format!("{} is defeated ({why}) and takes no further part", s.name(seat)));
+        }
+        owed.is_some()
     }
 
     /// Whether `seat` was defeated, cited as FATE-WIN-1 if so: a defeated Master takes no further
@@ -159,6 +179,13 @@ impl Check<'_> {
             ActiveMasterHandedOver { from, to } => self.handed_over(*from, *to),
             TurnStarted { seat } => self.turn_started(*seat),
             CardsStood { seat } => self.in_step(*seat, Step::Stand, "FATE-TURN-1"),
+            RestingCardsStood { seat, servant, signs } => self.resting_cards_stood(*seat, *servant, signs),
+            ServantLeftDanger { .. }
+            | PranaLost { .. }
+            | WoundedServantsRested { .. }
+            | ServantsEndangered { .. }
+            | MastersDefeated { .. }
+            | ActiveStatusPassed { .. } => self.owed_step(event),
             CardDrawn { seat, card } => self.drawn(*seat, card.as_ref()),
             SecretSignPlaced { seat, card } => self.sign_placed(*seat, card),
             ServantRevealed { seat, cards, drawn } => self.servant_revealed(*seat, cards, drawn),
@@ -522,6 +549,63 @@ impl Check<'_> {
     }
 }
 
+/// Whether two version-4 steps are the same step (a defeat by the same reason), whatever they name.
+fn same_step(a: &FateEvent, b: &FateEvent) -> bool {
+    match (a, b) {
+        (FateEvent::MastersDefeated { reason: x, .. }, FateEvent::MastersDefeated { reason: y, .. }) => x == y,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+/// A version-4 step with what it names sorted and each named once: steps are compared as sets.
+fn normalized(step: &FateEvent) -> FateEvent {
+    let set = |seats: &[Seat]| seats.iter().copied().collect::<BTreeSet<Seat>>().into_iter().collect::<Vec<_>>();
+    match step {
+        FateEvent::PranaLost { losses } => {
+            FateEvent::PranaLost { losses: losses.iter().cloned().collect::<BTreeSet<_>>().into_iter().collect() }
+        }
+        FateEvent::WoundedServantsRested { seats } => FateEvent::WoundedServantsRested { seats: set(seats) },
+        FateEvent::ServantsEndangered { seats } => FateEvent::ServantsEndangered { seats: set(seats) },
+        FateEvent::MastersDefeated { seats, reason } => {
+            FateEvent::MastersDefeated { seats: set(seats), reason: *reason }
+        }
+        other => other.clone(),
+    }
+}
+
+/// The rule of a version-4 step and what it does, in words, for findings.
+fn owed_rule(s: &FateState, step: &FateEvent) -> (RuleId, String) {
+    let names = |seats: &[Seat]| seats.iter().map(|x| s.name(*x)).collect::<Vec<_>>().join(" and ");
+    match step {
+        FateEvent::MastersDefeated { seats, reason } => {
+            let (rule, why) = reason.rule();
+            (rule, format!("the defeat of {} ({why})", names(seats)))
+        }
+        FateEvent::ServantsEndangered { seats } => {
+            ("FATE-OPEN-13", format!("{}'s Servant entering Danger at 0 prana (prana_zero=danger)", names(seats)))
+        }
+        FateEvent::ActiveStatusPassed { from, to } => (
+            "FATE-PHASE-4",
+            format!("the Active Master status passing from the defeated {} to {}", s.name(*from), s.name(*to)),
+        ),
+        FateEvent::ServantLeftDanger { seat } => (
+            "FATE-PHASE-3",
+            format!(
+                "{}'s Servant turning from Danger to Resting, as its Master received the Active Master status",
+                s.name(*seat)
+            ),
+        ),
+        FateEvent::PranaLost { losses } => {
+            let each: Vec<String> = losses.iter().map(|l| format!("{} loses {}", s.name(l.seat), l.amount)).collect();
+            ("FATE-BATTLE-8", format!("the wounding's prana loss ({})", each.join(", ")))
+        }
+        FateEvent::WoundedServantsRested { seats } => {
+            ("FATE-BATTLE-9", format!("the retreat's rest of {}'s wounded Servant", names(seats)))
+        }
+        _ => ("FATE-TURN-1", String::new()),
+    }
+}
+
 /// Every seat an event names, for the seat-exists check.
 fn seats_named(event: &FateEvent) -> Vec<Seat> {
     use FateEvent::*;
@@ -538,6 +622,12 @@ fn seats_named(event: &FateEvent) -> Vec<Seat> {
         CardTakenFromHand { loser, .. } => out.push(*loser),
         BattleServantsRevealed { servants } => out.extend(servants.iter().map(|x| x.seat)),
         PranaChangedTogether { changes, .. } => out.extend(changes.iter().map(|c| c.seat)),
+        ServantLeftDanger { seat } => out.push(*seat),
+        PranaLost { losses } => out.extend(losses.iter().map(|l| l.seat)),
+        WoundedServantsRested { seats } | ServantsEndangered { seats } | MastersDefeated { seats, .. } => {
+            out.extend(seats)
+        }
+        ActiveStatusPassed { from, to } => out.extend([*from, *to]),
         _ => {}
     }
     out
@@ -820,6 +910,99 @@ impl<'a> Check<'a> {
         if version >= 3 {
             self.unsealed_by_hatch(event);
             self.shown_cards_left_the_deck(event);
+        }
+        if version >= 4 {
+            if let FateEvent::CardsStood { .. } = event {
+                self.v("FATE-TURN-1", "version 4 names the cards the stand step stands: record RestingCardsStood");
+            }
+            self.steps_left_out(event);
+        }
+    }
+
+    /// Version 4's stand step: exactly the Master's Resting cards, its Servant and each Resting
+    /// Secret Sign, named once or more (compared as a set); Danger and face-down cards are not
+    /// affected (FATE-TURN-1).
+    fn resting_cards_stood(&mut self, seat: Seat, servant: bool, signs: &[String]) {
+        let s = self.s;
+        self.in_step(seat, Step::Stand, "FATE-TURN-1");
+        let (want_servant, want_signs) = s.to_stand(seat);
+        let name = s.name(seat);
+        match (servant, want_servant) {
+            (true, false) => {
+                self.v("FATE-TURN-1", format!("{name}'s Servant is not Resting face up: it does not stand"))
+            }
+            (false, true) => self.v("FATE-TURN-1", format!("{name}'s Servant is Resting and stands")),
+            _ => {}
+        }
+        let named: BTreeSet<&String> = signs.iter().collect();
+        for c in named.iter().filter(|c| !want_signs.contains(c)) {
+            self.v("FATE-TURN-1", format!("{c} is not a Resting Secret Sign of {name}'s: it does not stand"));
+        }
+        for c in want_signs.iter().filter(|c| !named.contains(c)) {
+            self.v("FATE-TURN-1", format!("{c} is a Resting Secret Sign of {name}'s and stands"));
+        }
+    }
+
+    /// Version 4's automatic steps ([`FateState::owed_steps`]): each names exactly what is owed,
+    /// under the rule that owes it.
+    fn owed_step(&mut self, event: &FateEvent) {
+        let s = self.s;
+        let (rule, _) = owed_rule(s, event);
+        let Some(want) = s.owed_steps().into_iter().find(|e| same_step(e, event)) else {
+            let nothing = match event {
+                FateEvent::ServantLeftDanger { .. } => {
+                    "no Master received the Active Master status with its Servant in Danger"
+                }
+                FateEvent::PranaLost { .. } => "no damage is waiting to be lost as prana",
+                FateEvent::WoundedServantsRested { .. } => "no wounded Servant is standing in a retreat process",
+                FateEvent::ServantsEndangered { .. } => "no Servant's prana reached 0 under prana_zero=danger",
+                FateEvent::ActiveStatusPassed { .. } => "no defeated Active Master's status is waiting to pass on",
+                _ => "no Master's defeat is owed for this reason",
+            };
+            self.v(rule, nothing);
+            return;
+        };
+        let (want, got) = (normalized(&want), normalized(event));
+        if want == got {
+            return;
+        }
+        let (_, what) = owed_rule(s, &want);
+        // A loss split over several steps, each right: damage is simultaneous (FATE-BATTLE-10).
+        if let (FateEvent::PranaLost { losses: all }, FateEvent::PranaLost { losses: some }) = (&want, &got) {
+            if !some.is_empty() && some.iter().all(|l| all.contains(l)) {
+                self.v("FATE-BATTLE-10", format!("damage is simultaneous: one step loses every side's prana, {what}"));
+                return;
+            }
+        }
+        self.v(rule, format!("this step names what is owed: {what}"));
+    }
+
+    /// Version 4: an event that moves the game on while a step is owed leaves that step out; it
+    /// is cited here, under the owed step's rule, where the table moved on without it. A Command
+    /// Spell, an activation, an escape hatch or a reveal may come at any moment and moves nothing.
+    fn steps_left_out(&mut self, event: &FateEvent) {
+        use FateEvent::*;
+        let s = self.s;
+        let moves_on = !matches!(
+            event,
+            CommandSpellUsed { .. }
+                | EffectActivated { .. }
+                | CardStateChanged { .. }
+                | PranaChanged { .. }
+                | StatModified { .. }
+                | SpecialMarkPlaced { .. }
+                | EffectResolved { .. }
+                | CommandSpellLost { .. }
+                | PranaChangedTogether { .. }
+                | CardRevealed { .. }
+                | Common(_)
+        );
+        if !moves_on {
+            return;
+        }
+        for due in s.owed_steps().iter().filter(|due| !same_step(due, event)) {
+            let (rule, what) = owed_rule(s, due);
+            self.v(rule, format!("{what} was due first and is not recorded"));
         }
     }
 

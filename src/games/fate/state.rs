@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::catalog::{CardDef, CardType};
 use super::config::{parse_instance, FateConfig, GameEnd, Policies, Seating, TurnOrder};
-use super::events::{AttackType, CardRef, Process, Stat, Step};
+use super::events::{AttackType, CardRef, DefeatReason, FateEvent, PranaLoss, Process, Stat, Step};
 use crate::game::commit::{Commitment, CommitmentLedger};
 use crate::game::{Outcome, Seat, Seats};
 
@@ -141,6 +141,23 @@ pub struct Battle {
     /// (to attacker, to responder) once the wounding process ran.
     pub damage: Option<(u32, u32)>,
     pub card_taken: bool,
+    /// Version 4: the retreat process rested the wounded Servants (`WoundedServantsRested`).
+    pub wounded_rested: bool,
+}
+
+/// Version 4's steps without a choice that an event made due and the fold leaves to an event of
+/// their own (up to version 3 the fold made them inside that event): what
+/// [`FateState::owed_steps`] turns into the events kifu records next.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owed {
+    /// A Master who received the Active Master status with its Servant in Danger (FATE-PHASE-3).
+    pub leaves_danger: Option<Seat>,
+    /// Masters whose prana reached 0, awaiting what `prana_zero` does (FATE-OPEN-13).
+    pub prana_out: Vec<Seat>,
+    /// Masters whose third Command Spell is gone, awaiting their defeat (FATE-WIN-1).
+    pub spells_out: Vec<Seat>,
+    /// A defeated Active Master whose status has not passed on yet (FATE-PHASE-4).
+    pub status_left: Option<Seat>,
 }
 
 /// The card definitions and the registered decks, shared by every state of a game.
@@ -183,6 +200,8 @@ pub struct FateState {
     /// reveal checks the card against that deck (rules version 3, see
     /// [`super::rules::revealed_violations`]). A card taken from a hand is not in it.
     pub sealed_from: BTreeMap<Commitment, Seat>,
+    /// Version 4's steps made due and not yet recorded (see [`Owed`]).
+    pub owed: Owed,
 }
 
 impl FateState {
@@ -228,6 +247,7 @@ impl FateState {
             ledger: CommitmentLedger::default(),
             pending: Vec::new(),
             sealed_from: BTreeMap::new(),
+            owed: Owed::default(),
         }
     }
 
@@ -433,6 +453,82 @@ impl FateState {
             _ => return None,
         };
         (self.is_living(loser) && self.is_living(winner)).then_some((winner, loser))
+    }
+
+    /// Version 4's steps due now, first to record first: a defeat (FATE-WIN-1, then FATE-OPEN-13),
+    /// a Servant entering Danger at 0 prana (FATE-OPEN-13), a defeated Active Master's status
+    /// passing on (FATE-PHASE-4), the new Active Master's Servant leaving Danger (FATE-PHASE-3),
+    /// the wounding's prana loss (FATE-BATTLE-8) and the retreat's rest (FATE-BATTLE-9). Each is
+    /// due only when it changes something; none has a choice in it.
+    pub fn owed_steps(&self) -> Vec<FateEvent> {
+        use super::config::PranaZero;
+        let mut out = Vec::new();
+        if self.result.is_some() {
+            return out;
+        }
+        let living = |seats: &[Seat]| -> Vec<Seat> { seats.iter().copied().filter(|x| self.is_living(*x)).collect() };
+        let spells_out = living(&self.owed.spells_out);
+        if !spells_out.is_empty() {
+            out.push(FateEvent::MastersDefeated { seats: spells_out, reason: DefeatReason::CommandSpellsLost });
+        }
+        let prana_out = living(&self.owed.prana_out);
+        if !prana_out.is_empty() {
+            match self.policies.prana_zero {
+                PranaZero::Defeat => {
+                    out.push(FateEvent::MastersDefeated { seats: prana_out, reason: DefeatReason::PranaRanOut })
+                }
+                PranaZero::Danger => out.push(FateEvent::ServantsEndangered { seats: prana_out }),
+                PranaZero::Nothing => {}
+            }
+        }
+        if let Some(from) = self.owed.status_left.filter(|x| !self.is_living(*x)) {
+            out.push(FateEvent::ActiveStatusPassed { from, to: self.next_living(from) });
+        }
+        if let Some(seat) = self.owed.leaves_danger.filter(|x| self.pose_of_servant(*x) == Some(Pose::Danger)) {
+            out.push(FateEvent::ServantLeftDanger { seat });
+        }
+        if let Some(b) = self.battle.as_ref().filter(|_| self.step == Step::Battle) {
+            match (b.process, b.damage) {
+                (Process::Wounding, Some(_)) => out.push(FateEvent::PranaLost { losses: self.wounds(b) }),
+                (Process::Retreat, Some(_)) if !b.wounded_rested => {
+                    let seats: Vec<Seat> = self
+                        .wounds(b)
+                        .iter()
+                        .map(|w| w.seat)
+                        .filter(|x| self.is_living(*x) && self.pose_of_servant(*x) == Some(Pose::Standing))
+                        .collect();
+                    if !seats.is_empty() {
+                        out.push(FateEvent::WoundedServantsRested { seats });
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Each side's prana loss in a battle whose damage is recorded: the sides that took damage.
+    pub fn wounds(&self, b: &Battle) -> Vec<PranaLoss> {
+        let (to_a, to_r) = b.damage.unwrap_or_default();
+        [(b.attacker, to_a), (b.responder, to_r)]
+            .into_iter()
+            .filter(|(_, amount)| *amount > 0)
+            .map(|(seat, amount)| PranaLoss { seat, amount })
+            .collect()
+    }
+
+    /// The pose of `seat`'s Servant, if it has one.
+    pub fn pose_of_servant(&self, seat: Seat) -> Option<Pose> {
+        self.master(seat).and_then(|m| m.servant.as_ref()).map(|sv| sv.pose)
+    }
+
+    /// Version 4's stand step (FATE-TURN-1): whether `seat`'s Servant is Resting, and its Resting
+    /// Secret Signs; Danger and face-down cards are not affected.
+    pub fn to_stand(&self, seat: Seat) -> (bool, Vec<String>) {
+        let Some(m) = self.master(seat) else { return (false, Vec::new()) };
+        let servant = m.servant.as_ref().is_some_and(|sv| sv.pose == Pose::Resting && !sv.face_down);
+        let signs = m.signs.iter().filter(|x| x.pose == Pose::Resting).map(|x| x.card.clone()).collect();
+        (servant, signs)
     }
 
     /// Whether the game ends now under FATE-OPEN-18.

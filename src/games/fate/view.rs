@@ -288,6 +288,46 @@ pub fn describe(s: &FateState, event: &FateEvent, viewer: Viewer) -> String {
                 format!("{} opened a sealed hand card to the record", n(seat))
             }
         }
+        _ => describe_step(s, event),
+    }
+}
+
+/// Version 4's steps (the stand step naming its cards, and the automatic steps), in words.
+fn describe_step(s: &FateState, event: &FateEvent) -> String {
+    use FateEvent::*;
+    let names = |seats: &[Seat]| seats.iter().map(|x| s.name(*x)).collect::<Vec<_>>().join(" and ");
+    match event {
+        RestingCardsStood { seat, servant, signs } => {
+            let mut stood: Vec<String> = signs.iter().map(|c| label(s, c)).collect();
+            if *servant {
+                stood.insert(0, "the Servant".into());
+            }
+            match stood.len() {
+                0 => format!("{} had no Resting card to stand", s.name(*seat)),
+                _ => format!("{} stood up {}", s.name(*seat), stood.join(", ")),
+            }
+        }
+        ServantLeftDanger { seat } => {
+            format!(
+                "{}'s Servant turned from Danger to Resting (the Master received the Active Master status)",
+                s.name(*seat)
+            )
+        }
+        PranaLost { losses } => {
+            let each: Vec<String> =
+                losses.iter().map(|x| format!("{} lost {} prana", s.name(x.seat), x.amount)).collect();
+            format!("wounding: {}", each.join(", "))
+        }
+        WoundedServantsRested { seats } => format!("retreat: {}'s wounded Servant went Resting", names(seats)),
+        ServantsEndangered { seats } => format!("{}'s Servant entered Danger at 0 prana", names(seats)),
+        MastersDefeated { seats, reason } => {
+            let (rule, why) = reason.rule();
+            format!("{} defeated: {why} ({rule})", names(seats))
+        }
+        ActiveStatusPassed { from, to } => {
+            format!("the Active Master status passed from the defeated {} to {}", s.name(*from), s.name(*to))
+        }
+        _ => String::new(),
     }
 }
 

@@ -10,11 +10,12 @@ use kifu::game::common::CommonEvent;
 use kifu::game::Game;
 use kifu::games::fate::catalog::{CardDef, CardType, Catalog, EffectDef, EffectKind};
 use kifu::games::fate::events::{
-    AttackType, CardRef, CardState, Payment, PranaChange, ServantUnveiled, SpellUse, Stat, Unveiled,
+    AttackType, CardRef, CardState, DefeatReason, Payment, PranaChange, PranaLoss, ServantUnveiled, SpellUse, Stat,
+    Unveiled,
 };
 use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
-use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV3 as Fate};
+use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV4 as Fate};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -108,7 +109,19 @@ impl G {
         G { config, s, events: Vec::new() }
     }
 
-    fn push(mut self, e: E) -> G {
+    /// Adds `e`, then the steps it made due, as kifu records them (rules version 4's
+    /// [`FateState::owed_steps`]).
+    fn push(self, e: E) -> G {
+        let mut g = self.push_only(e);
+        for _ in 0..8 {
+            let Some(step) = g.s.owed_steps().into_iter().next() else { break };
+            g = g.push_only(step);
+        }
+        g
+    }
+
+    /// Adds `e` alone, leaving the steps it made due unrecorded.
+    fn push_only(mut self, e: E) -> G {
         let v = Fate::validate(&self.s, &e);
         assert!(v.is_empty(), "given event {} {e:?} is itself illegal: {v:?}", self.events.len());
         Fate::ledger_mut(&mut self.s).at(self.events.len() as u64);
@@ -165,7 +178,13 @@ impl G {
     /// Turn start, stand and draw: the turn is in its ritual step.
     fn start(self, seat: u8) -> G {
         let card = Some(self.top(seat));
-        self.push(E::TurnStarted { seat }).push(E::CardsStood { seat }).push(E::CardDrawn { seat, card })
+        self.push(E::TurnStarted { seat }).stand(seat).push(E::CardDrawn { seat, card })
+    }
+
+    /// The stand step, naming `seat`'s Resting cards (FATE-TURN-1).
+    fn stand(self, seat: u8) -> G {
+        let e = stood(&self.s, seat);
+        self.push(e)
     }
 
     fn reveal(self, seat: u8) -> G {
@@ -258,6 +277,17 @@ fn g3() -> G {
     G::new(3, &[])
 }
 
+/// `seat`'s stand step as due now: its Servant if Resting, and its Resting Secret Signs.
+fn stood(s: &FateState, seat: u8) -> E {
+    let (servant, signs) = s.to_stand(seat);
+    E::RestingCardsStood { seat, servant, signs }
+}
+
+/// A stand step naming what the case says.
+fn stands(seat: u8, servant: bool, signs: &[String]) -> E {
+    E::RestingCardsStood { seat, servant, signs: signs.to_vec() }
+}
+
 fn act(seat: u8, card: String, effect: u8, paid: Vec<Payment>, succeeded: bool) -> E {
     E::EffectActivated { seat, card, effect, paid, succeeded }
 }
@@ -337,9 +367,7 @@ fn sealed_servant(hs: &str, class: &str) -> G {
     }
     // The draw names a card the seal does not hide (the deck's set still holds the sealed ones).
     let g = g.lot(0).push(E::FirstActiveMasterChosen { seat: 0 });
-    g.push(E::TurnStarted { seat: 0 })
-        .push(E::CardsStood { seat: 0 })
-        .push(E::CardDrawn { seat: 0, card: Some(CardRef::Open(p(0, 7))) })
+    g.push(E::TurnStarted { seat: 0 }).stand(0).push(E::CardDrawn { seat: 0, card: Some(CardRef::Open(p(0, 7))) })
 }
 
 /// Seat 0 reveals its sealed Servant as `hs` and `class` (the salts it was sealed with).
@@ -360,7 +388,7 @@ fn servant_revealed_as(hs: &str, class: &str, then: &[&'static str]) -> Case {
 
 /// Seat 0 draws `card` sealed (salt 3) at turn 1 and shows it from its hand at once.
 fn sealed_draw_shown(card: &str, then: &[&'static str]) -> Case {
-    let g = g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 });
+    let g = g3().setup().push(E::TurnStarted { seat: 0 }).stand(0);
     let commitment = seal(card, &salt(3));
     let g = g.push(E::CardDrawn { seat: 0, card: Some(CardRef::Sealed(commitment)) });
     case(g, E::CardRevealed { seat: 0, commitment, card: card.into(), salt: salt(3) }, then)
@@ -368,7 +396,7 @@ fn sealed_draw_shown(card: &str, then: &[&'static str]) -> Case {
 
 /// Seat 0 draws deck card 12 sealed at turn 1 and shows it from its hand: it is in the hand now.
 fn shown_then() -> G {
-    let g = g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 });
+    let g = g3().setup().push(E::TurnStarted { seat: 0 }).stand(0);
     let commitment = seal(&p(0, 12), &salt(3));
     let g = g.push(E::CardDrawn { seat: 0, card: Some(CardRef::Sealed(commitment)) });
     g.push(E::CardRevealed { seat: 0, commitment, card: p(0, 12), salt: salt(3) })
@@ -393,6 +421,78 @@ fn half_sealed() -> G {
 fn together(changes: &[(u8, i32)]) -> E {
     let changes = changes.iter().map(|&(seat, delta)| PranaChange { seat, delta }).collect();
     E::PranaChangedTogether { changes, note: "test".into() }
+}
+
+/// Seat 0 placed a Secret Sign at turn 1, and effects rested it and the Servant; play came round
+/// and seat 0's turn 4 is at its stand step. Returns the game and the sign.
+fn resting_at_stand() -> (G, String) {
+    let g = g3().setup().start(0);
+    let sign = g.sign_in_hand(0);
+    let rested = E::CardStateChanged { card: sign.clone(), state: CardState::Resting, note: "test".into() };
+    let g = g.sign(0).push(rested).push(rest(0)).push(E::RitualStepEnded { seat: 0 }).roll(0, 2);
+    let g = g.push(E::EncounterRolled { seat: 0 }).end(0).quiet(1).quiet(2).handover(0, 1);
+    (g.push(E::TurnStarted { seat: 0 }), sign)
+}
+
+/// Seat 1's Servant was put in Danger, and play came back to seat 0, who handed the status to
+/// seat 1: the step turning it Resting is owed and not recorded.
+fn handed_to_danger() -> G {
+    g3().setup()
+        .reveal_turn(0)
+        .reveal_turn(1)
+        .push(danger(1))
+        .reveal_turn(2)
+        .push_only(E::ActiveMasterHandedOver { from: 0, to: 1 })
+}
+
+/// `players` Masters; those of `out` spent their Command Spells first; then the Active Master
+/// (seat 0) spent its third and its defeat is recorded: its status passing on is owed.
+fn active_master_defeated(players: usize, out: &[u8]) -> G {
+    let mut g = G::new(players, &[]).setup();
+    for seat in out {
+        g = g.push(cs(*seat, SpellUse::PranaRestored)).push(cs(*seat, SpellUse::PranaRestored));
+        g = g.push(cs(*seat, SpellUse::PranaRestored));
+    }
+    g = g.push(cs(0, SpellUse::PranaRestored)).push(cs(0, SpellUse::PranaRestored));
+    let g = g.push_only(cs(0, SpellUse::PranaRestored));
+    g.push_only(E::MastersDefeated { seats: vec![0], reason: DefeatReason::CommandSpellsLost })
+}
+
+fn loss(seat: u8, amount: u32) -> PranaLoss {
+    PranaLoss { seat, amount }
+}
+
+/// Seat 0 and seat 1 dealt each other 1 damage (physical both ways): the prana loss is owed.
+fn damage_dealt() -> G {
+    g3().setup()
+        .typed(1, AttackType::Physical, Some(AttackType::Physical))
+        .push_only(E::DamageDealt { to_attacker: 1, to_responder: 1 })
+}
+
+/// Seat 1's Servant, rested by an effect, responds: both deal 1 damage.
+fn resting_responder_wounded() -> G {
+    responding(rest(1), 1)
+        .push(E::AttackTypeChosen { seat: 1, attack: AttackType::Physical })
+        .push_only(E::DamageDealt { to_attacker: 1, to_responder: 1 })
+}
+
+/// The owed prana loss of the battle, recorded alone: the wounded Servants' rest is owed.
+fn prana_lost(g: G) -> G {
+    g.push_only(E::PranaLost { losses: vec![loss(0, 1), loss(1, 1)] })
+}
+
+/// Seat 2's prana taken to 0 by an effect, under `policies`: what prana_zero does is owed.
+fn prana_gone(policies: &[(&str, &str)]) -> G {
+    G::new(3, policies).setup().push_only(E::PranaChanged { seat: 2, delta: -5, note: "test".into() })
+}
+
+/// Four Masters; seat 3 spent `n` Command Spells, the last alone (its defeat owed when n = 3).
+fn spells_gone(n: usize) -> G {
+    let mut g = G::new(4, &[]).setup();
+    for _ in 1..n {
+        g = g.push(cs(3, SpellUse::PranaRestored));
+    }
+    g.push_only(cs(3, SpellUse::PranaRestored))
 }
 
 /// At the end step of turn 1 with a hand of 5, seat 0 discards the card it just drew.
@@ -464,9 +564,9 @@ cases! {
     stand_step_comes_first ["FATE-TURN-1", "FATE-TURN-2"] =>
         case(g3().setup().push(E::TurnStarted { seat: 0 }), E::CardDrawn { seat: 0, card: Some(CardRef::Open(p(0, 7))) }, &["FATE-TURN-2"]);
     only_the_turns_master_stands ["FATE-TURN-1", "FATE-PHASE-2"] =>
-        case(g3().setup().push(E::TurnStarted { seat: 0 }), E::CardsStood { seat: 1 }, &["FATE-PHASE-2"]);
+        case(g3().setup().push(E::TurnStarted { seat: 0 }), stands(1, false, &[]), &["FATE-PHASE-2"]);
     draw_one_card_while_the_deck_has_any ["FATE-TURN-2"] =>
-        case(g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 }), E::CardDrawn { seat: 0, card: None }, &["FATE-TURN-2"]);
+        case(g3().setup().push(E::TurnStarted { seat: 0 }).stand(0), E::CardDrawn { seat: 0, card: None }, &["FATE-TURN-2"]);
     a_second_secret_sign_in_a_turn ["FATE-TURN-3"] =>
         case(g3().setup().start(0).sign(0), E::SecretSignPlaced { seat: 0, card: p(0, 4) }, &["FATE-TURN-3"]);
     a_secret_sign_comes_from_hand ["FATE-TURN-3"] =>
@@ -654,13 +754,13 @@ cases! {
 
     // --- The edges of each rule: moves a table might think illegal that give no finding ---
     a_second_stand_step ["FATE-TURN-1"] =>
-        case(g3().setup().push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 }), E::CardsStood { seat: 0 }, &["FATE-TURN-1"]);
+        case(g3().setup().push(E::TurnStarted { seat: 0 }).stand(0), stands(0, false, &[]), &["FATE-TURN-1"]);
     the_stand_step_with_a_servant_in_danger ["FATE-TURN-1"] =>
         case(g3().setup().reveal_turn(0).quiet(1).quiet(2).handover(0, 1).push(danger(0)).push(E::TurnStarted { seat: 0 }),
-             E::CardsStood { seat: 0 }, &[]);
+             stands(0, false, &[]), &[]);
     an_empty_deck_draws_nothing ["FATE-TURN-2"] =>
         case(G::with_decks(vec![deck()[..7].to_vec(), deck(), deck()], &[("min_deck", "7")]).setup().quiet(0).quiet(1).quiet(2).handover(0, 1)
-                .push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 }),
+                .push(E::TurnStarted { seat: 0 }).stand(0),
              E::CardDrawn { seat: 0, card: None }, &[]);
     no_ritual_and_no_assault_goes_to_the_end_step ["FATE-TURN-4"] =>
         case(g3().setup().start(0).push(E::RitualStepEnded { seat: 0 }), E::BattleStepSkipped { seat: 0 }, &[]);
@@ -742,6 +842,68 @@ cases! {
         case(seat_3_defeated(), together(&[(2, -1), (3, -1)]), &["FATE-WIN-1"]);
     every_living_masters_prana_changes_together ["FATE-WIN-1"] =>
         case(g3().setup(), together(&[(0, -1), (1, -1), (2, -1)]), &[]);
+
+    // --- Version 4: the steps versions 1 to 3 made silently, each an event of its own ---
+    // The stand step names the cards it stands (FATE-TURN-1).
+    the_stand_step_names_every_resting_card ["FATE-TURN-1"] =>
+        case(resting_at_stand().0, stands(0, true, &[]), &["FATE-TURN-1"]);
+    the_stand_step_stands_only_resting_cards ["FATE-TURN-1"] =>
+        case(g3().setup().push(E::TurnStarted { seat: 0 }), stands(0, true, &[]), &["FATE-TURN-1"]);
+    a_card_named_twice_stands_once ["FATE-TURN-1"] =>
+        { let (g, sign) = resting_at_stand(); case(g, stands(0, true, &[sign.clone(), sign]), &[]) };
+    version_4_names_the_cards_the_stand_step_stands ["FATE-TURN-1"] =>
+        case(g3().setup().push(E::TurnStarted { seat: 0 }), E::CardsStood { seat: 0 }, &["FATE-TURN-1"]);
+    // Receiving the Active Master status turns a Servant from Danger to Resting (FATE-PHASE-3).
+    the_next_turn_starts_with_the_servant_still_in_danger ["FATE-PHASE-3"] =>
+        case(handed_to_danger(), E::TurnStarted { seat: 0 }, &["FATE-PHASE-3"]);
+    no_servant_leaves_danger_without_the_status ["FATE-PHASE-3"] =>
+        case(g3().setup().reveal_turn(0).push(danger(0)), E::ServantLeftDanger { seat: 0 }, &["FATE-PHASE-3"]);
+    a_servant_stood_by_a_command_spell_owes_no_danger_step ["FATE-PHASE-3", "FATE-CS-3"] =>
+        case(handed_to_danger().push(cs(1, SpellUse::ServantStood)), E::TurnStarted { seat: 0 }, &[]);
+    // A defeated Active Master's status passes to the next living Master (FATE-PHASE-4).
+    the_status_of_a_defeated_active_master_passes_to_the_next_master ["FATE-PHASE-4"] =>
+        case(active_master_defeated(4, &[]), E::ActiveStatusPassed { from: 0, to: 2 }, &["FATE-PHASE-4"]);
+    play_goes_on_before_a_defeated_active_masters_status_passes ["FATE-PHASE-4", "FATE-PHASE-5"] =>
+        case(active_master_defeated(4, &[]), E::TurnStarted { seat: 1 }, &["FATE-PHASE-4", "FATE-PHASE-5"]);
+    the_status_skips_a_master_already_defeated ["FATE-PHASE-4"] =>
+        case(active_master_defeated(4, &[1]), E::ActiveStatusPassed { from: 0, to: 2 }, &[]);
+    // The wounding loses each side's damage as prana, at once (FATE-BATTLE-8, FATE-BATTLE-10).
+    the_wounding_loses_the_damage_each_side_received ["FATE-BATTLE-8"] =>
+        case(damage_dealt(), E::PranaLost { losses: vec![loss(0, 2), loss(1, 1)] }, &["FATE-BATTLE-8"]);
+    a_wounding_split_in_two_steps_is_not_simultaneous ["FATE-BATTLE-10"] =>
+        case(damage_dealt(), E::PranaLost { losses: vec![loss(0, 1)] }, &["FATE-BATTLE-10"]);
+    the_battle_moves_on_before_prana_is_lost ["FATE-BATTLE-8", "FATE-BATTLE-9"] =>
+        case(damage_dealt(), E::BattleEnded, &["FATE-BATTLE-8", "FATE-BATTLE-9"]);
+    both_losses_named_in_either_order ["FATE-BATTLE-8", "FATE-BATTLE-10"] =>
+        case(damage_dealt(), E::PranaLost { losses: vec![loss(1, 1), loss(0, 1)] }, &[]);
+    // The retreat rests the wounded Servants (FATE-BATTLE-9).
+    the_retreat_rests_each_wounded_servant ["FATE-BATTLE-9"] =>
+        case(prana_lost(damage_dealt()), E::WoundedServantsRested { seats: vec![0] }, &["FATE-BATTLE-9"]);
+    the_battle_ends_before_the_wounded_rest ["FATE-BATTLE-9"] =>
+        case(prana_lost(damage_dealt()), E::BattleEnded, &["FATE-BATTLE-9"]);
+    a_wounded_servant_already_resting_owes_no_rest ["FATE-BATTLE-9", "FATE-STATE-2"] =>
+        case(prana_lost(resting_responder_wounded()), E::WoundedServantsRested { seats: vec![0] }, &[]);
+    // What 0 prana does, as the prana_zero policy says (FATE-OPEN-13).
+    play_goes_on_before_a_servant_at_zero_prana_enters_danger ["FATE-OPEN-13"] =>
+        case(prana_gone(&[]), E::TurnStarted { seat: 0 }, &["FATE-OPEN-13"]);
+    only_the_servant_at_zero_prana_enters_danger ["FATE-OPEN-13"] =>
+        case(prana_gone(&[]), E::ServantsEndangered { seats: vec![1] }, &["FATE-OPEN-13"]);
+    play_goes_on_before_a_master_at_zero_prana_is_defeated ["FATE-OPEN-13"] =>
+        case(prana_gone(&[("prana_zero", "defeat")]), E::TurnStarted { seat: 0 }, &["FATE-OPEN-13"]);
+    prana_zero_nothing_owes_no_step ["FATE-OPEN-13"] =>
+        case(prana_gone(&[("prana_zero", "nothing")]), E::TurnStarted { seat: 0 }, &[]);
+    masters_at_zero_prana_at_once_fall_together_in_any_order ["FATE-OPEN-13"] =>
+        case(G::new(3, &[("prana_zero", "defeat")]).setup().push_only(together(&[(1, -5), (2, -5)])),
+             E::MastersDefeated { seats: vec![2, 1], reason: DefeatReason::PranaRanOut }, &[]);
+    // The third Command Spell gone defeats at once (FATE-WIN-1).
+    play_goes_on_before_the_third_spells_defeat ["FATE-WIN-1"] =>
+        case(spells_gone(3), E::TurnStarted { seat: 0 }, &["FATE-WIN-1"]);
+    a_master_whose_defeat_is_owed_takes_no_part ["FATE-WIN-1"] =>
+        case(spells_gone(3), E::CardsDealt { seat: 3, cards: vec![] }, &["FATE-WIN-1"]);
+    the_defeat_names_the_master_whose_spells_are_gone ["FATE-WIN-1"] =>
+        case(spells_gone(3), E::MastersDefeated { seats: vec![2], reason: DefeatReason::CommandSpellsLost }, &["FATE-WIN-1"]);
+    the_second_spell_is_no_defeat ["FATE-WIN-1"] =>
+        case(spells_gone(2), E::TurnStarted { seat: 0 }, &[]);
 }
 
 #[test]
@@ -764,6 +926,91 @@ fn the_handover_turns_the_new_active_masters_danger_to_resting() {
     let g = g.handover(0, 1);
     assert_eq!(g.s.masters[1].servant.as_ref().map(|s| s.pose), Some(Pose::Resting));
     assert_eq!(g.s.active_master, Some(1));
+}
+
+/// Version 4: the handover leaves the Servant in Danger; the owed step turns it Resting.
+#[test]
+fn version_4_turns_the_servant_out_of_danger_in_a_step_of_its_own() {
+    let g = handed_to_danger();
+    assert_eq!(g.s.masters[1].servant.as_ref().map(|s| s.pose), Some(Pose::Danger));
+    assert_eq!(g.s.owed_steps(), vec![E::ServantLeftDanger { seat: 1 }]);
+    assert_eq!(Fate::automatic(&g.s), Some(E::ServantLeftDanger { seat: 1 }));
+    let g = g.push(E::ServantLeftDanger { seat: 1 });
+    assert_eq!(g.s.masters[1].servant.as_ref().map(|s| s.pose), Some(Pose::Resting));
+    assert_eq!(g.s.owed_steps(), vec![]);
+}
+
+/// Each version-4 step's board, reached by versions 1 to 3 without it: the same game with the
+/// steps left out (and the stand step unnamed), folded under version 3, ends on the same board.
+#[test]
+fn versions_1_to_3_fold_the_steps_version_4_records() {
+    use kifu::games::fate::FateV3;
+    let games = [
+        ("handover", g3().setup().reveal_turn(0).reveal_turn(1).push(danger(1)).reveal_turn(2).handover(0, 1)),
+        ("stand", resting_at_stand().0.stand(0)),
+        (
+            "wounding",
+            g3().setup()
+                .typed(1, AttackType::Physical, Some(AttackType::Physical))
+                .push(E::DamageDealt { to_attacker: 1, to_responder: 1 }),
+        ),
+        ("prana at 0, danger", prana_gone(&[]).push(E::ServantsEndangered { seats: vec![2] })),
+        (
+            "prana at 0, defeat",
+            G::new(3, &[("prana_zero", "defeat")]).setup().push(E::PranaChanged {
+                seat: 2,
+                delta: -5,
+                note: "test".into(),
+            }),
+        ),
+        ("third spell", spells_gone(2).push(cs(3, SpellUse::PranaRestored))),
+        ("active master out", active_master_defeated(4, &[1]).push(E::ActiveStatusPassed { from: 0, to: 2 })),
+    ];
+    let board = |s: &FateState| {
+        let poses: Vec<_> = s
+            .masters
+            .iter()
+            .map(|m| {
+                (
+                    m.servant.as_ref().map(|x| x.pose),
+                    m.signs.iter().map(|x| x.pose).collect::<Vec<_>>(),
+                    m.prana,
+                    m.command_spells,
+                    m.defeated,
+                )
+            })
+            .collect();
+        (poses, s.active_master, s.defeated.clone(), s.step, s.battle.as_ref().map(|b| b.process))
+    };
+    for (name, g) in games {
+        let stepped: Vec<&E> = g
+            .events
+            .iter()
+            .filter(|e| {
+                !matches!(
+                    e,
+                    E::ServantLeftDanger { .. }
+                        | E::PranaLost { .. }
+                        | E::WoundedServantsRested { .. }
+                        | E::ServantsEndangered { .. }
+                        | E::MastersDefeated { .. }
+                        | E::ActiveStatusPassed { .. }
+                )
+            })
+            .collect();
+        let named_stand = g.events.iter().any(|e| matches!(e, E::RestingCardsStood { servant: true, .. }));
+        assert!(stepped.len() < g.events.len() || named_stand, "{name}: the game has no version-4 step");
+        let mut s = FateV3::setup(&g.config).unwrap_or_else(|v| panic!("{name}: {v:?}"));
+        for e in stepped {
+            let e = match e {
+                E::RestingCardsStood { seat, .. } => E::CardsStood { seat: *seat },
+                other => other.clone(),
+            };
+            assert_eq!(FateV3::validate(&s, &e), vec![], "{name}: {e:?} under version 3");
+            s = FateV3::apply(s, &e);
+        }
+        assert_eq!(board(&s), board(&g.s), "{name}");
+    }
 }
 
 #[test]
@@ -795,10 +1042,10 @@ fn r2_and_r1_turn_sequences_match_the_digest() {
 #[test]
 fn the_stand_step_leaves_a_servant_in_danger_alone() {
     let g = g3().setup().reveal_turn(0).quiet(1).quiet(2).handover(0, 1).push(danger(0));
-    let g = g.push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 });
+    let g = g.push(E::TurnStarted { seat: 0 }).stand(0);
     assert_eq!(g.s.masters[0].servant.as_ref().map(|s| s.pose), Some(Pose::Danger));
     let g = g3().setup().revealed_declare().push(rest(0)).push(E::BattleStepSkipped { seat: 0 }).end(0);
-    let g = g.quiet(1).quiet(2).push(E::TurnStarted { seat: 0 }).push(E::CardsStood { seat: 0 });
+    let g = g.quiet(1).quiet(2).push(E::TurnStarted { seat: 0 }).stand(0);
     assert_eq!(g.s.masters[0].servant.as_ref().map(|s| s.pose), Some(Pose::Standing));
 }
 

@@ -473,7 +473,7 @@ cases! {
     nar_mission_5_left_out_and_the_turn_moved_on ["NAR-MISSION-5"] => case(mission_resolved(), step(Step::Organization), &["NAR-MISSION-5"]);
     nar_mission_5_left_out_and_a_ninja_deployed ["NAR-MISSION-5"] => case(mission_resolved(), deploy(0, 0, &[]), &["NAR-MISSION-5"]);
     nar_mission_5_the_turn_moves_on_after_the_move ["NAR-MISSION-5"] => case([mission_resolved(), vec![mission_to_chakra(0, p(0, 4))]].concat(), step(Step::Organization), &[]);
-    nar_cost_5_a_mission_whose_effect_was_not_applied_goes_to_chakra ["NAR-MISSION-5", "NAR-COST-5"] => case(
+    nar_cost_5_a_mission_whose_effect_was_not_applied_goes_to_chakra ["NAR-MISSION-5"] => case(
         [mission_resolved(), vec![E::EffectResolved { source: p(0, 4), description: "no effect: its target left play".into() }]].concat(),
         mission_to_chakra(0, p(0, 4)),
         &[],

@@ -121,11 +121,11 @@ pub fn agent_step(
     rng: &mut AgentRng,
     version: u32,
 ) -> Option<NarutoEvent> {
-    let event = next_event(s, secrets, rng)?;
+    let event = next_event(s, secrets, rng, version)?;
     Some(if version >= 2 { event.in_common_shape() } else { event })
 }
 
-fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<NarutoEvent> {
+fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<NarutoEvent> {
     if s.result.is_some() {
         return secrets
             .seeds
@@ -134,7 +134,7 @@ fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -
             .map(|(k, seed)| NarutoEvent::SeedRevealed { key: k.clone(), seed: *seed });
     }
     // The steps the rules fully determine are the shared automatic ones (no randomness drawn).
-    if let Some(e) = super::options::automatic(s) {
+    if let Some(e) = super::options::automatic(s, version) {
         return Some(e);
     }
     if s.step == Step::Setup {

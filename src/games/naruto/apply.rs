@@ -9,13 +9,26 @@ use super::events::{
     BlockingTeam, CardRef, CommonEvent, DeployFrom, Duration, LinkKind, NarutoEvent, SentTeam, Stat, Step, WinReason,
     Zone,
 };
-use super::state::{deck_name, ChainLink, Held, Modifier, NarutoState, TurnCounters};
+use super::state::{deck_name, ChainLink, Held, Modifier, NarutoState, Played, TurnCounters};
 use crate::game::commit::Commitment;
 use crate::game::{Outcome, Seat};
 
-/// Applies one event.
-pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
+/// Applies one event under rules version `version`. Up to version 4 the fold puts a played
+/// mission into chakra inside `MissionPlayed` and a used jutsu inside `JutsuUsed`, before their
+/// chain resolves; from version 5 the card waits on the chain ([`super::state::Played`]) and
+/// `MissionMovedToChakra` / `JutsuMovedToChakra` record the move once the chain resolved
+/// (NAR-MISSION-5, NAR-JUTSU-3), so a table that forgot one shows it on the board. A permanent
+/// mission goes into the village inside `MissionPlayed` in every version: it is put into play
+/// where it is played and stays there (NAR-MISSION-6), with no later move to record.
+pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, version: u32) -> NarutoState {
     use NarutoEvent::*;
+    let waits_on_the_chain = version >= 5;
+    if waits_on_the_chain && moves_on(event) {
+        // The game moved on past the moves due: cited there once (rules::validate_as).
+        for p in s.played.iter_mut().filter(|p| p.resolved) {
+            p.left_out = true;
+        }
+    }
     match event {
         TurnMarkerSet { seat, value } => turn_marker_set(&mut s, *seat, *value),
         SeedCommitted { .. } | SeedRevealed { .. } | CardRevealed { .. } | Common(_) => {
@@ -34,7 +47,7 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         StepAdvanced { to } => s.step = *to,
         NinjaDeployed { seat, card, from, hand_cost_paid } => ninja_deployed(&mut s, seat, card, from, hand_cost_paid),
         MissionPlayed { seat, card, counter, hand_cost_paid, .. } => {
-            mission_played(&mut s, seat, card, counter, hand_cost_paid)
+            mission_played(&mut s, seat, card, counter, hand_cost_paid, waits_on_the_chain)
         }
         ChainLinkAdded { seat, source, kind, description } => s.chain.push(ChainLink {
             seat: *seat,
@@ -42,13 +55,18 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
             kind: *kind,
             description: description.clone(),
         }),
-        ChainResolved {} => s.chain.clear(),
+        ChainResolved {} => {
+            let chain = std::mem::take(&mut s.chain);
+            for p in s.played.iter_mut().filter(|p| chain.iter().any(|l| l.source == p.card)) {
+                p.resolved = true;
+            }
+        }
         ChakraCharged { seat, cards } => chakra_charged(&mut s, seat, cards),
         ClientDeployed { seat, card, hand_cost_paid, .. } => client_deployed(&mut s, seat, card, hand_cost_paid),
         TeamsOrganized { seat, teams } => teams_organized(&mut s, seat, teams),
         AttackingTeamsSent { seat, teams } => attacking_teams_sent(&mut s, seat, teams),
         BlockingTeamsSent { seat, teams } => blocking_teams_sent(&mut s, seat, teams),
-        JutsuUsed { seat, card, .. } => jutsu_used(&mut s, seat, card),
+        JutsuUsed { seat, card, .. } => jutsu_used(&mut s, seat, card, waits_on_the_chain),
         JutsuExchangeEnded {} => {
             if s.step == Step::Jutsu {
                 s.step = Step::Calculation;
@@ -84,8 +102,38 @@ pub fn apply(mut s: NarutoState, event: &NarutoEvent) -> NarutoState {
         NinjaInjured { ninja, .. } => ninja_injured(&mut s, ninja),
         NinjaDefeated { ninja, .. } => defeat(&mut s, ninja),
         NinjaHealed { ninja, .. } => ninja_healed(&mut s, ninja),
+        MissionMovedToChakra { seat, card } | JutsuMovedToChakra { seat, card } => to_chakra(&mut s, *seat, card),
     }
     s
+}
+
+/// Whether `event` moves the game on past the moves to chakra due (rules version 5): anything
+/// but those moves and the records of what the chain's effects did ([`NarutoEvent::records_an_effect`]).
+fn moves_on(event: &NarutoEvent) -> bool {
+    !event.records_an_effect()
+        && !matches!(event, NarutoEvent::MissionMovedToChakra { .. } | NarutoEvent::JutsuMovedToChakra { .. })
+}
+
+/// Rules version 5: a played mission or used jutsu leaves the hand and waits on the chain, in no
+/// zone, until its chain resolves and its move to chakra is recorded.
+fn onto_the_chain(s: &mut NarutoState, seat: Seat, card: &str, kind: LinkKind) {
+    let was_in_hand = s.players.get_mut(seat).is_some_and(|p| p.take(Zone::Hand, card));
+    if !was_in_hand {
+        remove_anywhere(s, card);
+    }
+    leave_play(s, card, Zone::Chakra);
+    s.played.push(Played { seat, card: card.to_string(), kind, resolved: false, left_out: false });
+}
+
+/// NAR-MISSION-5 / NAR-JUTSU-3 (rules version 5): the card goes to `seat`'s chakra from wherever
+/// it is (the chain, as a rule; a card named wrongly is moved all the same, as the fold does for
+/// every event).
+fn to_chakra(s: &mut NarutoState, seat: Seat, card: &str) {
+    remove_anywhere(s, card);
+    leave_play(s, card, Zone::Chakra);
+    if let Some(p) = s.players.get_mut(seat) {
+        p.put(Zone::Chakra, card);
+    }
 }
 
 /// A common event, in either shape: the ledger's part ([`crate::game::common::record`]) and a
@@ -197,11 +245,24 @@ fn ninja_deployed(s: &mut NarutoState, seat: &Seat, card: &str, from: &DeployFro
     }
 }
 
-fn mission_played(s: &mut NarutoState, seat: &Seat, card: &str, counter: &bool, hand_cost_paid: &[String]) {
+/// A mission played: into the village if permanent (NAR-MISSION-6); otherwise into chakra at
+/// once up to rules version 4, onto the chain from version 5 (`waits`, NAR-MISSION-5).
+fn mission_played(
+    s: &mut NarutoState,
+    seat: &Seat,
+    card: &str,
+    counter: &bool,
+    hand_cost_paid: &[String],
+    waits: bool,
+) {
     pay(s, *seat, hand_cost_paid);
     let permanent = s.def(card).is_some_and(|d| d.permanent);
-    let to = if permanent { Zone::Village } else { Zone::Chakra };
-    relocate(s, card, *seat, Zone::Hand, *seat, to);
+    if waits && !permanent {
+        onto_the_chain(s, *seat, card, LinkKind::Mission);
+    } else {
+        let to = if permanent { Zone::Village } else { Zone::Chakra };
+        relocate(s, card, *seat, Zone::Hand, *seat, to);
+    }
     s.chain.push(ChainLink {
         seat: *seat,
         source: card.to_string(),
@@ -267,8 +328,14 @@ fn blocking_teams_sent(s: &mut NarutoState, seat: &Seat, teams: &[BlockingTeam])
     }
 }
 
-fn jutsu_used(s: &mut NarutoState, seat: &Seat, card: &str) {
-    relocate(s, card, *seat, Zone::Hand, *seat, Zone::Chakra);
+/// A jutsu used: into chakra at once up to rules version 4, onto the chain from version 5
+/// (`waits`, NAR-JUTSU-3).
+fn jutsu_used(s: &mut NarutoState, seat: &Seat, card: &str, waits: bool) {
+    if waits {
+        onto_the_chain(s, *seat, card, LinkKind::Jutsu);
+    } else {
+        relocate(s, card, *seat, Zone::Hand, *seat, Zone::Chakra);
+    }
     s.chain.push(ChainLink {
         seat: *seat,
         source: card.to_string(),
@@ -428,13 +495,15 @@ fn relocate(s: &mut NarutoState, card: &str, from_seat: Seat, from: Zone, to_sea
     }
 }
 
-/// Removes a card from every zone that holds it.
+/// Removes a card from every zone that holds it, and (rules version 5) from the chain's wait
+/// for chakra: an effect that moves a played mission or jutsu elsewhere settles where it goes.
 fn remove_anywhere(s: &mut NarutoState, card: &str) {
     for p in &mut s.players {
         for z in Zone::HELD {
             while p.take(z, card) {}
         }
     }
+    s.played.retain(|p| p.card != card);
 }
 
 /// A ninja leaving play loses its injury and modifiers (they belong to the card in play).

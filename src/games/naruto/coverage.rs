@@ -29,7 +29,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("NAR-DECK-4", "at most 3 cards of one name", Enforced),
         row("NAR-ZONE-1", "battle rewards area, face down", Informational { reason: "a zone of the fold and view (face down: see the view module)" }),
         row("NAR-ZONE-2", "discard", Informational { reason: "a zone of the fold and view" }),
-        row("NAR-ZONE-3", "chakra; used missions and jutsu go there", Informational { reason: FOLD }),
+        row("NAR-ZONE-3", "chakra; used missions and jutsu go there", Informational { reason: "a zone of the fold and view; a used mission or jutsu going there is NAR-MISSION-5 or NAR-JUTSU-3, a step of its own from rules version 5 and cited there" }),
         row("NAR-ZONE-4", "village: ninja, client, permanent missions", Enforced),
         row("NAR-ZONE-5", "battlefield", Enforced),
         row("NAR-ZONE-6", "turn order zone holds the turn marker", Informational { reason: "a counter of the fold and view" }),
@@ -75,18 +75,18 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("NAR-COST-2", "hand cost: N same-element cards from hand to chakra", Enforced),
         row("NAR-COST-3", "multi-element hand cost (reading per policy multi_element_cost)", Enforced),
         row("NAR-COST-4", "jutsu cost payment unstated", RecordedNotEnforced { reason: "NAR-OPEN-9: `cost_paid` is recorded as given" }),
-        row("NAR-COST-5", "played missions and jutsu go to chakra; not a charge", Informational { reason: FOLD }),
+        row("NAR-COST-5", "played missions and jutsu go to chakra; not a charge", Informational { reason: "restated for each kind by NAR-MISSION-5 and NAR-JUTSU-3, cited there from rules version 5: a mission whose effect was not applied goes to chakra all the same (case nar_cost_5_a_mission_whose_effect_was_not_applied_goes_to_chakra); the move is not a ChakraCharged (NAR-CHAKRA-3)" }),
         row("NAR-MISSION-1", "attacker plays a mission; blocker a counter mission", Enforced),
         row("NAR-MISSION-2", "mission entry cost <= turn marker (cited as NAR-COST-1)", Informational { reason: "restates NAR-COST-1 for missions, which it names: cited there (case nar_mission_2_entry_cost)" }),
         row("NAR-MISSION-3", "targets chosen on play; no target, no play", RecordedNotEnforced { reason: "whether a mission needs a target is card text, which the seeds do not give" }),
         row("NAR-MISSION-4", "mission hand cost (cited as NAR-COST-2/3)", Informational { reason: "restates NAR-COST-2/3 for missions, which it names: cited there (case nar_mission_4_hand_cost)" }),
-        row("NAR-MISSION-5", "a played mission goes to chakra", Informational { reason: FOLD }),
-        row("NAR-MISSION-6", "permanent missions stay in the village", Informational { reason: FOLD }),
+        row("NAR-MISSION-5", "a played mission goes to chakra", Enforced),
+        row("NAR-MISSION-6", "permanent missions stay in the village", Enforced),
         row("NAR-MISSION-7", "playing a mission starts a chain", Informational { reason: FOLD }),
         row("NAR-MISSION-8", "one mission per turn", Enforced),
         row("NAR-CHAKRA-1", "the attacker may charge chakra from hand", Enforced),
         row("NAR-CHAKRA-2", "chakra-charge rules missing", RecordedNotEnforced { reason: "NAR-OPEN-14: limited only by policy chakra_charge_limit" }),
-        row("NAR-CHAKRA-3", "played missions/jutsu moving to chakra are not charges", Informational { reason: FOLD }),
+        row("NAR-CHAKRA-3", "played missions/jutsu moving to chakra are not charges", Informational { reason: "the moves are their own events (MissionMovedToChakra, JutsuMovedToChakra from rules version 5; inside MissionPlayed and JutsuUsed before), never a ChakraCharged, so they count against no charge limit" }),
         row("NAR-CLIENT-1", "the attacker deploys a client into the village", Enforced),
         row("NAR-CLIENT-2", "one client per turn", Enforced),
         row("NAR-CLIENT-3", "one client in play per player", Enforced),
@@ -119,8 +119,8 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("NAR-BSTAT-2", "an unblocked attacking team is non-fighting", Enforced),
         row("NAR-BSTAT-3", "teams not sent are remaining teams", Informational { reason: "shown in views; nothing to check" }),
         row("NAR-JUTSU-1", "only battlefield ninja use jutsu, during the exchange", Enforced),
-        row("NAR-JUTSU-2", "a used jutsu joins the chain", Informational { reason: FOLD }),
-        row("NAR-JUTSU-3", "used jutsu go to chakra", Informational { reason: FOLD }),
+        row("NAR-JUTSU-2", "a used jutsu joins the chain", Informational { reason: "the fold adds its chain link; from rules version 5 the jutsu waits on the chain until it resolves, and a move to chakra before that is cited as NAR-JUTSU-3" }),
+        row("NAR-JUTSU-3", "used jutsu go to chakra", Enforced),
         row("NAR-JUTSU-4", "jutsu-use rules missing", RecordedNotEnforced { reason: "NAR-OPEN-19: any number, either player, in any order" }),
         row("NAR-POWER-1", "team power = leader attack + supports' support", Enforced),
         row("NAR-POWER-2", "values from current status and modifiers", Enforced),
@@ -194,19 +194,9 @@ pub fn coverage_markdown() -> String {
 /// `scenario_index_is_checked_in` test.
 pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 
-/// The actions the rules give a player that a table still cannot record (see COVERAGE.md):
-/// transitions the fold makes inside another event. Each is a new rules version whose fold stops
-/// doing it and records it as its own step (as Vanguard's version 4 did for its stand and
-/// end-of-turn clean-up); not done yet.
-pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[
-    crate::game::Unrecordable {
-        rule: "NAR-MISSION-5",
-        action: "moves a resolved mission to chakra (or forgets to)",
-        why: "the fold moves it inside MissionPlayed, before its chain resolves (no choice; a permanent one goes to the village); a mission left out of chakra never shows, as no check reads the chakra but an Ambush deployment",
-    },
-    crate::game::Unrecordable {
-        rule: "NAR-JUTSU-3",
-        action: "moves a used jutsu to chakra (or forgets to)",
-        why: "the fold moves it inside JutsuUsed, before its chain resolves (no choice); a jutsu left out of chakra never shows, the jutsu cost being recorded only (NAR-OPEN-9)",
-    },
-];
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md). Rules
+/// version 5 made the last two, a resolved mission's and a used jutsu's move to chakra
+/// (NAR-MISSION-5, NAR-JUTSU-3), automatic steps of their own (`MissionMovedToChakra`,
+/// `JutsuMovedToChakra`); games recorded under versions 1 to 4 keep the fold that makes them
+/// inside `MissionPlayed` and `JutsuUsed`.
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

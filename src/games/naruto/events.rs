@@ -465,6 +465,21 @@ pub enum NarutoEvent {
     /// dealer's); version 1's `SeedCommitted`, `SeedRevealed` and `CardRevealed` above stay
     /// readable, and mean what their common counterparts mean.
     Common(CommonEvent),
+    /// NAR-MISSION-5, NAR-COST-5 (rules version 5): the mission `card` that `seat` played went to
+    /// `seat`'s chakra once its chain resolved, whether or not its effect was applied; not a
+    /// chakra charge (NAR-CHAKRA-3). Earlier versions moved it inside `MissionPlayed`. A
+    /// permanent mission has no such step: it stays in the village (NAR-MISSION-6).
+    MissionMovedToChakra {
+        seat: Seat,
+        card: String,
+    },
+    /// NAR-JUTSU-3, NAR-ZONE-3, NAR-COST-5 (rules version 5): the jutsu `card` that `seat` used
+    /// went to `seat`'s chakra once its chain resolved (NAR-CHAIN-3, NAR-JUTSU-2). Earlier
+    /// versions moved it inside `JutsuUsed`.
+    JutsuMovedToChakra {
+        seat: Seat,
+        card: String,
+    },
 }
 
 impl NarutoEvent {
@@ -508,6 +523,8 @@ impl NarutoEvent {
             | NinjaHealed { .. }
             | SeedRevealed { .. }
             | CardRevealed { .. } => None,
+            // Steps the rules leave no choice in: kifu records them, for no seat.
+            MissionMovedToChakra { .. } | JutsuMovedToChakra { .. } => None,
             Common(c) => c.seat(),
         }
     }
@@ -545,6 +562,29 @@ impl NarutoEvent {
             }
             other => other,
         }
+    }
+
+    /// Whether the event records what a resolved chain's effects did, or a reveal, rather than
+    /// moving the game on: it may come between a chain's resolution and the moves to chakra that
+    /// follow it (rules version 5) without leaving those out. The effects of a chain are recorded
+    /// after its `ChainResolved` (the escape hatches, the damage an effect dealt, a coin it asked
+    /// for), and a seed, reveal or die can be recorded at any moment.
+    pub fn records_an_effect(&self) -> bool {
+        use NarutoEvent::*;
+        matches!(
+            self,
+            CoinFlipped { .. }
+                | CardMoved { .. }
+                | EffectResolved { .. }
+                | ModifierApplied { .. }
+                | NinjaInjured { .. }
+                | NinjaDefeated { .. }
+                | NinjaHealed { .. }
+                | SeedCommitted { .. }
+                | SeedRevealed { .. }
+                | CardRevealed { .. }
+                | Common(_)
+        )
     }
 
     /// Whether the event may follow the end of the game (NAR-ROLE-6): a seed or a card reveal,

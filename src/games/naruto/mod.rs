@@ -20,8 +20,11 @@
 //! `SeedCommitted`, `SeedRevealed` and `CardRevealed` events and turn order checked by `NAR-*` IDs
 //! only; version 2 ([`NarutoV2`]) records the common events ([`events::CommonEvent`]), refuses a
 //! seat the game does not await (`KIFU-TURN-1`) and self-plays with an even policy mix; version 3
-//! ([`NarutoV3`], what new games record) is version 2 citing the most specific digest ID for a
-//! fight resolved wrongly ([`rules::validate_as`]). One code path folds and checks every shape.
+//! ([`NarutoV3`]) is version 2 citing the most specific digest ID for a fight resolved wrongly
+//! ([`rules::validate_as`]); version 4 ([`NarutoV4`]) holds the escape hatches to the zones and
+//! values they change; version 5 ([`NarutoV5`], what new games record) folds differently
+//! ([`apply::apply_as`]): a played mission and a used jutsu wait on the chain and go to chakra in
+//! automatic steps of their own. One code path folds and checks every shape.
 //!
 //! Options ([`options::options`]): every action a seat may record now, from its own view; a draw
 //! (the opening hand, step A, a battle reward) takes the cards drawn as a parameter, as do hand
@@ -32,7 +35,9 @@
 //! `WinnerDetermined` of `empty_deck_draw=lose`, the `CardDrawn` of a deck's one known card); the
 //! end of step K once every reward and fight is recorded; `TeamsReturned`; step M's
 //! `WinnerDetermined` or `StepAdvanced`; step N's `StepAdvanced` when nobody discards; and
-//! `TurnMarkerAdvanced`. None is due while a chain is open.
+//! `TurnMarkerAdvanced`. None is due while a chain is open. From version 5, once a chain
+//! resolved, each of its missions and jutsu goes to chakra (`MissionMovedToChakra`,
+//! `JutsuMovedToChakra`) before anything else.
 
 pub mod agent;
 pub mod apply;
@@ -55,8 +60,9 @@ pub use state::NarutoState;
 /// The Naruto CCG ruleset under rules version `V`. Every released version stays behind its
 /// number (see [`crate::game::versions`]), so a stored game replays and audits under its own rules.
 ///
-/// The versions share every rule and every event; what version 3 changes is in
-/// [`rules::validate_as`]; what version 2 changes is written here and in
+/// The versions share every rule and every event; what versions 3 to 5 change in the checks is in
+/// [`rules::validate_as`], what version 5 changes in the fold in [`apply::apply_as`] and
+/// [`options::automatic`]; what version 2 changes is written here and in
 /// [`agent`], once: it checks that every acting seat is awaited (`KIFU-TURN-1`), its agent records
 /// the dealer's seed as the common [`events::CommonEvent`]s (version 1 as Naruto's own
 /// `SeedCommitted` and `SeedRevealed`), and its self-play mixes the policies through
@@ -69,11 +75,19 @@ pub type NarutoV2 = NarutoRules<2>;
 /// Version 3: version 2, citing the most specific digest ID for a fight resolved wrongly
 /// ([`rules::validate_as`]: NAR-BSTAT-2, NAR-DMG-4, NAR-POWER-2).
 pub type NarutoV3 = NarutoRules<3>;
-/// Version 4, the newest: what new games record. Version 3, with the escape hatches held to the
-/// rules that govern what they change: an effect moves into the village only ninja, clients and
-/// permanent missions (NAR-ZONE-4) and into the battlefield only ninja (NAR-ZONE-5); a modifier
-/// changes a ninja in play (NAR-POWER-2, KIFU-CARD-1).
+/// Version 4: version 3, with the escape hatches held to the rules that govern what they
+/// change: an effect moves into the village only ninja, clients and permanent missions
+/// (NAR-ZONE-4) and into the battlefield only ninja (NAR-ZONE-5); a modifier changes a ninja in
+/// play (NAR-POWER-2, KIFU-CARD-1).
 pub type NarutoV4 = NarutoRules<4>;
+/// Version 5, the newest: what new games record. Version 4, with a played mission's and a used
+/// jutsu's move to chakra an automatic step of its own (`MissionMovedToChakra`,
+/// `JutsuMovedToChakra`) once their chain resolved, not folded into `MissionPlayed` and
+/// `JutsuUsed` before it ([`apply::apply_as`]); the card waits on the chain meanwhile. A table
+/// that moves on without the move is held to NAR-MISSION-5 or NAR-JUTSU-3 at the event that
+/// moved on ([`rules::validate_as`]). A permanent mission still goes into the village as it is
+/// played (NAR-MISSION-6).
+pub type NarutoV5 = NarutoRules<5>;
 
 impl<const V: u32> Game for NarutoRules<V> {
     const RULESET: &'static str = "naruto";
@@ -84,7 +98,7 @@ impl<const V: u32> Game for NarutoRules<V> {
     const CHECKS_AWAITED: bool = V >= 2;
     const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardMoved", "EffectResolved", "ModifierApplied"];
 
-    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V, rules_version: V);
+    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V, rules_version: V, fold_version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
@@ -113,7 +127,7 @@ impl<const V: u32> Game for NarutoRules<V> {
     }
 
     fn automatic(state: &NarutoState) -> Option<NarutoEvent> {
-        options::automatic(state)
+        options::automatic(state, V)
     }
 
     fn awaited(state: &NarutoState) -> Vec<Seat> {

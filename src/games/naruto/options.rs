@@ -22,12 +22,15 @@
 //! known card; the end of step K once every reward and fight is recorded; `TeamsReturned`;
 //! step M's `WinnerDetermined` or `StepAdvanced`; step N's `StepAdvanced` when no discard is due;
 //! `TurnMarkerAdvanced`. None is due while a chain is open: closing it is the players' call
-//! (NAR-CHAIN-4, NAR-OPEN-16).
+//! (NAR-CHAIN-4, NAR-OPEN-16). From rules version 5, once a chain resolved, each of its missions
+//! and jutsu goes to its player's chakra (`MissionMovedToChakra`, `JutsuMovedToChakra`,
+//! NAR-MISSION-5, NAR-JUTSU-3) before any other step.
 
 use super::catalog::{CardDef, CardType};
 use super::config::{CounterMissionPolicy, MultiBlockPolicy, MultiElementPolicy, ShuffleMode, TurnMarkerPolicy};
 use super::events::{
-    BlockingTeam, CardRef, CoinSide, CommonEvent, DeployFrom, Lot, NarutoEvent as E, SentTeam, Step, Throw, WinReason,
+    BlockingTeam, CardRef, CoinSide, CommonEvent, DeployFrom, LinkKind, Lot, NarutoEvent as E, SentTeam, Step, Throw,
+    WinReason,
 };
 use super::rules::{expected_reward, expected_winner, resolve_fight, validate};
 use super::state::{Held, NarutoState};
@@ -58,15 +61,16 @@ pub fn options<const V: u32>(s: &NarutoState, seat: Seat) -> Vec<GameOption<E>> 
     if s.result.is_none() && awaited.contains(&seat) {
         if s.step == Step::Setup {
             setup(s, seat, &mut o);
-        } else if automatic(s).is_none() {
+        } else if automatic(s, V).is_none() {
             turn(s, seat, &mut o);
         }
     }
     legal::<NarutoRules<V>>(s, o)
 }
 
-/// The next event the rules fully determine, recorded by kifu itself (see the module doc).
-pub fn automatic(s: &NarutoState) -> Option<E> {
+/// The next event the rules fully determine under rules version `version`, recorded by kifu
+/// itself (see the module doc).
+pub fn automatic(s: &NarutoState, version: u32) -> Option<E> {
     if s.result.is_some() {
         return None;
     }
@@ -81,6 +85,15 @@ pub fn automatic(s: &NarutoState) -> Option<E> {
     let attacker = s.attacker?;
     if !s.chain.is_empty() {
         return None;
+    }
+    // From version 5 a resolved chain's missions and jutsu go to chakra first (NAR-MISSION-5,
+    // NAR-JUTSU-3); earlier versions' fold put them there when they were played.
+    if let Some(due) = s.chakra_due().next().filter(|_| version >= 5) {
+        let (seat, card) = (due.seat, due.card.clone());
+        return Some(match due.kind {
+            LinkKind::Jutsu => E::JutsuMovedToChakra { seat, card },
+            _ => E::MissionMovedToChakra { seat, card },
+        });
     }
     let p = s.players.get(attacker)?;
     match s.step {

@@ -21,8 +21,8 @@ use super::config::{
     ShortDeckRewardPolicy, TurnMarkerPolicy,
 };
 use super::events::{
-    BlockingTeam, CardRef, CommonEvent, Damage, DeployFrom, FightResult, Lot, NarutoEvent, SentTeam, Stat, Step,
-    WinReason, Zone, ZoneRef,
+    BlockingTeam, CardRef, CommonEvent, Damage, DeployFrom, FightResult, LinkKind, Lot, NarutoEvent, SentTeam, Stat,
+    Step, WinReason, Zone, ZoneRef,
 };
 use super::state::NarutoState;
 use crate::game::commit::{Commitment, Secret};
@@ -40,7 +40,9 @@ pub fn validate(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
 /// Every rule `event` would break under rules `version`: version 3 cites the most specific digest
 /// ID where versions 1 and 2 cite a general one ([`most_specific`]); what is refused is the same.
 /// Version 4 holds the escape hatches to the rules that govern what they change
-/// ([`escape_hatch_checks`]).
+/// ([`escape_hatch_checks`]). Version 5 records a resolved chain's moves to chakra as steps of
+/// their own (checked in every version by [`Check::moved_to_chakra`]: no earlier game holds one)
+/// and holds a game that moved on without them to the rules they break ([`steps_left_out`]).
 pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Violation> {
     let mut out = validate(s, event);
     if version >= 3 {
@@ -49,7 +51,41 @@ pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Vi
     if version >= 4 {
         out.extend(escape_hatch_checks(s, event));
     }
+    if version >= 5 && s.result.is_none() {
+        out.extend(steps_left_out(s, event));
+    }
     out
+}
+
+/// Version 5: an event that moved the game on while a resolved chain's mission or jutsu still
+/// waited to go to chakra (anything but those moves and the records of the chain's effects,
+/// [`NarutoEvent::records_an_effect`]) breaks NAR-MISSION-5 or NAR-JUTSU-3 for each card left out.
+fn steps_left_out(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
+    if event.records_an_effect()
+        || matches!(event, NarutoEvent::MissionMovedToChakra { .. } | NarutoEvent::JutsuMovedToChakra { .. })
+    {
+        return Vec::new();
+    }
+    s.chakra_due()
+        .map(|p| {
+            let (rule, what) = chakra_rule(p.kind);
+            let why = format!(
+                "{} was left out of {}'s chakra: a played {what} goes there once its chain resolved, \
+                 whether or not its effect was applied (NAR-COST-5)",
+                p.card,
+                s.name(p.seat)
+            );
+            Violation::new(rule, why)
+        })
+        .collect()
+}
+
+/// The rule that puts a resolved card of kind `kind` into chakra, and what the card is.
+fn chakra_rule(kind: LinkKind) -> (RuleId, &'static str) {
+    match kind {
+        LinkKind::Jutsu => ("NAR-JUTSU-3", "jutsu"),
+        _ => ("NAR-MISSION-5", "mission"),
+    }
 }
 
 /// Version 4: an effect's card move and value change, held to the zones and values they change.
@@ -260,6 +296,38 @@ impl Check<'_> {
             SeedRevealed { key, seed } => self.out.extend(self.s.ledger.check_seed_reveal(key, seed)),
             CardRevealed { commitment, instance, salt } => self.card_revealed(commitment, instance, salt),
             Common(c) => self.common(c),
+            MissionMovedToChakra { seat, card } => self.moved_to_chakra(*seat, card, LinkKind::Mission),
+            JutsuMovedToChakra { seat, card } => self.moved_to_chakra(*seat, card, LinkKind::Jutsu),
+        }
+    }
+
+    /// `MissionMovedToChakra` / `JutsuMovedToChakra` (rules version 5): exactly a card of that
+    /// kind whose chain resolved, into the chakra of the seat that played it (NAR-MISSION-5,
+    /// NAR-JUTSU-3). A permanent mission stays in the village (NAR-MISSION-6). A card whose move
+    /// the game moved on without may still be moved late: the leaving out was cited already.
+    fn moved_to_chakra(&mut self, seat: Seat, card: &str, kind: LinkKind) {
+        let s = self.s;
+        if !self.seat_ok(seat, s.players.len().min(2)) {
+            return;
+        }
+        let (rule, what) = chakra_rule(kind);
+        let Some(p) = s.played(card) else {
+            let Some(def) = self.known(card) else { return };
+            if def.kind == CardType::Mission && def.permanent && s.players.iter().any(|p| p.holds(Zone::Village, card))
+            {
+                self.v("NAR-MISSION-6", format!("{card} is a permanent mission: it stays in the village"));
+            } else {
+                self.v(rule, format!("{card} is no {what} whose chain resolved: nothing of it goes to chakra now"));
+            }
+            return;
+        };
+        if p.kind != kind {
+            let (_, is) = chakra_rule(p.kind);
+            self.v(rule, format!("{card} is a {is} that was played, not a {what}"));
+        } else if !p.resolved {
+            self.v(rule, format!("{card} is still on the chain: it goes to chakra once the chain resolved"));
+        } else if p.seat != seat {
+            self.v(rule, format!("{card} was played by {}: it goes to their chakra", s.name(p.seat)));
         }
     }
 

@@ -150,6 +150,23 @@ pub struct ChainLink {
     pub description: String,
 }
 
+/// A played mission or a used jutsu between its play and its move to chakra (rules version 5,
+/// NAR-MISSION-5, NAR-JUTSU-3): in no zone of the table, on the chain until the chain resolves
+/// (NAR-CHAIN-2, NAR-CHAIN-3), then due to go to its player's chakra. Earlier versions put it
+/// into chakra when it was played, so they never hold one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub seat: Seat,
+    pub card: String,
+    /// `Mission` or `Jutsu`: which step moves it (`MissionMovedToChakra`, `JutsuMovedToChakra`).
+    pub kind: LinkKind,
+    /// Its chain resolved: the move to chakra is due.
+    pub resolved: bool,
+    /// The game moved on without the move: cited once, at the event that moved on; the card
+    /// stays where the table left it (off every zone) until a late move or an effect places it.
+    pub left_out: bool,
+}
+
 /// A recorded modifier on a ninja's value (escape hatch; applies to power, NAR-POWER-2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Modifier {
@@ -197,6 +214,8 @@ pub struct NarutoState {
     /// The starting player (NAR-SETUP-3).
     pub first: Option<Seat>,
     pub chain: Vec<ChainLink>,
+    /// Rules version 5: played missions and used jutsu not yet in chakra ([`Played`]).
+    pub played: Vec<Played>,
     pub battle: Battle,
     /// Injured ninja (horizontal, NAR-DMG-2); everything else in play is healthy.
     pub injured: BTreeSet<String>,
@@ -233,6 +252,7 @@ impl NarutoState {
             lot_winner: None,
             first: None,
             chain: Vec::new(),
+            played: Vec::new(),
             battle: Battle::default(),
             injured: BTreeSet::new(),
             modifiers: Vec::new(),
@@ -275,6 +295,17 @@ impl NarutoState {
             }
         }
         None
+    }
+
+    /// The moves to chakra due now (rules version 5): each resolved mission and jutsu the game
+    /// has not moved on without, in the order they joined the chain.
+    pub fn chakra_due(&self) -> impl Iterator<Item = &Played> {
+        self.played.iter().filter(|p| p.resolved && !p.left_out)
+    }
+
+    /// The played mission or used jutsu `card`, while it is in no zone (rules version 5).
+    pub fn played(&self, card: &str) -> Option<&Played> {
+        self.played.iter().find(|p| p.card == card)
     }
 
     /// The owner's village ninja grouped by the owner's last organization, dropping members no

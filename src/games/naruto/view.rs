@@ -94,12 +94,16 @@ fn team_group(
 /// The board as `viewer` may see it.
 pub fn view(s: &NarutoState, viewer: Viewer) -> BoardView {
     let seats = s.players.enumerate().map(|(seat, p)| seat_view(s, viewer, seat, p)).collect();
-    let chain = ZoneView {
-        zone: "chain".to_string(),
-        count: s.chain.len(),
-        cards: s.chain.iter().map(|l| known(s, &l.source, vec![format!("{:?}", l.kind).to_lowercase()])).collect(),
-        groups: Vec::new(),
-    };
+    // The chain's links, then (rules version 5) the missions and jutsu whose chain resolved and
+    // that wait to go to chakra, or that the table left out of it: in no zone, shown where they
+    // were last.
+    let mut cards: Vec<CardView> =
+        s.chain.iter().map(|l| known(s, &l.source, vec![format!("{:?}", l.kind).to_lowercase()])).collect();
+    for p in s.played.iter().filter(|p| p.resolved) {
+        let status = if p.left_out { "left out of chakra" } else { "resolved, to chakra" };
+        cards.push(known(s, &p.card, vec![format!("{:?}", p.kind).to_lowercase(), status.to_string()]));
+    }
+    let chain = ZoneView { zone: "chain".to_string(), count: cards.len(), cards, groups: Vec::new() };
     let mut facts = vec![("step".to_string(), s.step.name().to_string())];
     if let Some(first) = s.first {
         facts.push(("starting player".to_string(), s.name(first)));
@@ -303,6 +307,12 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
             describe_reveal(s, commitment, card, viewer)
         }
         Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
+        MissionMovedToChakra { seat, card } => {
+            format!("{}'s mission {} went to their chakra, its chain resolved", n(seat), l(card))
+        }
+        JutsuMovedToChakra { seat, card } => {
+            format!("{}'s jutsu {} went to their chakra, its chain resolved", n(seat), l(card))
+        }
     }
 }
 

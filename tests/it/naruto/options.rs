@@ -218,4 +218,6 @@ fn check_automatic_agrees<G: Game<Config = NarutoConfig, Event = NarutoEvent, St
 fn the_naruto_agent_and_the_options_agree_on_the_automatic_steps() {
     assert!(check_automatic_agrees::<NarutoV2>(0..30) > 3_000);
     assert!(check_automatic_agrees::<Naruto>(0..30) > 3_000);
+    // Version 5's moves to chakra too: its agent plays them as kifu records them.
+    assert!(check_automatic_agrees::<kifu::games::naruto::NarutoV5>(0..10) > 1_000);
 }

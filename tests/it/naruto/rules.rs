@@ -10,7 +10,7 @@ use kifu::games::naruto::events::{
     BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam, Stat, Step, Throw,
     WinReason, Zone, ZoneRef,
 };
-use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV4 as Naruto};
+use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV5 as Naruto};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -420,6 +420,42 @@ fn setup_case(decks: Vec<Vec<String>>, players: usize, then: &[&'static str]) ->
     Case::setup(config_with(decks, players, &[]), then)
 }
 
+/// Turn 1 after `played` (a mission, or missions) and the chain resolved: the moves to chakra are due.
+fn chain_resolved_after(played: Vec<E>) -> Vec<E> {
+    [turn1_with(vec![mv(0, 8, Zone::Deck, Zone::Hand)]), played, vec![E::ChainResolved {}]].concat()
+}
+
+/// Alice's mission p0-4 played and its chain resolved.
+fn mission_resolved() -> Vec<E> {
+    chain_resolved_after(vec![mission(0, 4, false, None, &[])])
+}
+
+fn mission_to_chakra(seat: u8, card: String) -> E {
+    E::MissionMovedToChakra { seat, card }
+}
+
+fn jutsu_to_chakra(seat: u8, card: String) -> E {
+    E::JutsuMovedToChakra { seat, card }
+}
+
+/// The jutsu exchange of the battle fixture with Alice's jutsu p0-6 in hand (her hand kept at 6).
+fn jutsu_exchange() -> Vec<E> {
+    battle_at_jutsu_with(
+        vec![mv(0, 6, Zone::Deck, Zone::Hand), mv(0, 4, Zone::Hand, Zone::Discard)],
+        vec![blocking(11, &[], 11)],
+    )
+}
+
+/// Alice's D (p0-11, blocking) used jutsu p0-6.
+fn jutsu_used() -> E {
+    E::JutsuUsed { seat: 0, card: p(0, 6), ninja: p(0, 11), targets: vec![p(0, 11)], cost_paid: vec![] }
+}
+
+/// The jutsu exchange after Alice's jutsu p0-6 and its chain resolved, then `effects`.
+fn jutsu_resolved(effects: Vec<E>) -> Vec<E> {
+    [jutsu_exchange(), vec![jutsu_used(), E::ChainResolved {}], effects].concat()
+}
+
 fn fillers(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("Z{i:02}")).collect()
 }
@@ -429,6 +465,42 @@ fn fillers(n: usize) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 
 cases! {
+    // Version 5: a resolved chain's missions and jutsu go to chakra in steps of their own.
+    nar_mission_5_mission_to_chakra_once_its_chain_resolved ["NAR-MISSION-5"] => case(mission_resolved(), mission_to_chakra(0, p(0, 4)), &[]);
+    nar_mission_5_the_step_names_a_card_that_was_not_played ["NAR-MISSION-5"] => case(mission_resolved(), mission_to_chakra(0, p(0, 5)), &["NAR-MISSION-5"]);
+    nar_mission_5_into_the_chakra_of_the_seat_that_played_it ["NAR-MISSION-5"] => case(mission_resolved(), mission_to_chakra(1, p(0, 4)), &["NAR-MISSION-5"]);
+    nar_mission_5_not_while_its_chain_is_open ["NAR-MISSION-5"] => case([turn1(), vec![mission(0, 4, false, None, &[])]].concat(), mission_to_chakra(0, p(0, 4)), &["NAR-MISSION-5"]);
+    nar_mission_5_left_out_and_the_turn_moved_on ["NAR-MISSION-5"] => case(mission_resolved(), step(Step::Organization), &["NAR-MISSION-5"]);
+    nar_mission_5_left_out_and_a_ninja_deployed ["NAR-MISSION-5"] => case(mission_resolved(), deploy(0, 0, &[]), &["NAR-MISSION-5"]);
+    nar_mission_5_the_turn_moves_on_after_the_move ["NAR-MISSION-5"] => case([mission_resolved(), vec![mission_to_chakra(0, p(0, 4))]].concat(), step(Step::Organization), &[]);
+    nar_cost_5_a_mission_whose_effect_was_not_applied_goes_to_chakra ["NAR-MISSION-5"] => case(
+        [mission_resolved(), vec![E::EffectResolved { source: p(0, 4), description: "no effect: its target left play".into() }]].concat(),
+        mission_to_chakra(0, p(0, 4)),
+        &[],
+    );
+    nar_mission_5_the_counter_mission_goes_to_the_blockers_chakra ["NAR-MISSION-5"] => case(
+        chain_resolved_after(vec![mission(0, 4, false, None, &[]), mission(1, 4, true, None, &[])]),
+        mission_to_chakra(1, p(1, 4)),
+        &[],
+    );
+    nar_mission_5_both_missions_of_the_chain_are_due ["NAR-MISSION-5"] => case(
+        [chain_resolved_after(vec![mission(0, 4, false, None, &[]), mission(1, 4, true, None, &[])]), vec![mission_to_chakra(0, p(0, 4))]].concat(),
+        step(Step::Organization),
+        &["NAR-MISSION-5"],
+    );
+    nar_mission_6_a_permanent_mission_has_no_move_to_chakra ["NAR-MISSION-6", "NAR-MISSION-5"] => case(chain_resolved_after(vec![mission(0, 8, false, None, &[])]), step(Step::Organization), &[]);
+    nar_mission_6_a_permanent_mission_stays_in_the_village ["NAR-MISSION-6"] => case(chain_resolved_after(vec![mission(0, 8, false, None, &[])]), mission_to_chakra(0, p(0, 8)), &["NAR-MISSION-6"]);
+    nar_jutsu_3_jutsu_to_chakra_once_its_chain_resolved ["NAR-JUTSU-3"] => case(jutsu_resolved(vec![]), jutsu_to_chakra(0, p(0, 6)), &[]);
+    nar_jutsu_3_after_the_effect_is_recorded ["NAR-JUTSU-3"] => case(
+        jutsu_resolved(vec![E::ModifierApplied { target: p(0, 11), stat: Stat::Attack, delta: 1, duration: Duration::EndOfTurn }]),
+        jutsu_to_chakra(0, p(0, 6)),
+        &[],
+    );
+    nar_jutsu_3_not_while_its_chain_is_open ["NAR-JUTSU-3"] => case([jutsu_exchange(), vec![jutsu_used()]].concat(), jutsu_to_chakra(0, p(0, 6)), &["NAR-JUTSU-3"]);
+    nar_jutsu_3_a_jutsu_is_not_moved_as_a_mission ["NAR-MISSION-5"] => case(jutsu_resolved(vec![]), mission_to_chakra(0, p(0, 6)), &["NAR-MISSION-5"]);
+    nar_jutsu_3_the_step_names_the_ninja_not_the_jutsu ["NAR-JUTSU-3"] => case(jutsu_resolved(vec![]), jutsu_to_chakra(0, p(0, 11)), &["NAR-JUTSU-3"]);
+    nar_jutsu_3_left_out_and_the_exchange_ended ["NAR-JUTSU-3"] => case(jutsu_resolved(vec![]), E::JutsuExchangeEnded {}, &["NAR-JUTSU-3"]);
+
     nar_deck_legal_fixture ["NAR-DECK-2", "NAR-DECK-3", "NAR-DECK-4"] => setup_case(vec![deck(), deck()], 2, &[]);
     nar_deck_1_three_players [] => setup_case(vec![deck(), deck(), deck()], 3, &["KIFU-SEAT-2"]);
     nar_deck_1_seat_out_of_range [] => case(setup(), E::HandKept { seat: 2 }, &["KIFU-SEAT-1"]);
@@ -1074,7 +1146,7 @@ fn earlier_versions_cite_the_general_rule_for_a_wrong_fight() {
     for (given, when, general, specific) in wrong {
         assert_eq!(rules_under::<V1>(&given, &when), [general], "version 1: {when:?}");
         assert_eq!(rules_under::<NarutoV2>(&given, &when), [general], "version 2: {when:?}");
-        assert_eq!(rules_under::<Naruto>(&given, &when), [specific], "version 4: {when:?}");
+        assert_eq!(rules_under::<Naruto>(&given, &when), [specific], "version 5: {when:?}");
     }
 }
 
@@ -1108,6 +1180,79 @@ fn earlier_versions_accept_the_escape_hatches_as_released() {
         assert!(rules_under::<V1>(&when).is_empty(), "version 1: {when:?}");
         assert!(rules_under::<NarutoV2>(&when).is_empty(), "version 2: {when:?}");
         assert!(rules_under::<NarutoV3>(&when).is_empty(), "version 3: {when:?}");
-        assert_eq!(rules_under::<Naruto>(&when), [rule], "version 4: {when:?}");
+        assert_eq!(rules_under::<Naruto>(&when), [rule], "version 5: {when:?}");
     }
+}
+
+/// Versions 1 to 4 put a played mission and a used jutsu into chakra as they are played, so their
+/// logs replay and audit as released, and moving on after the chain resolved breaks nothing;
+/// version 5 leaves both on the chain until `MissionMovedToChakra` / `JutsuMovedToChakra`.
+#[test]
+fn versions_1_to_4_fold_the_move_to_chakra_themselves() {
+    use kifu::games::naruto::{Naruto as V1, NarutoV2, NarutoV3, NarutoV4};
+    fn fold<G: Game<Config = NarutoConfig, Event = E, State = kifu::games::naruto::NarutoState>>(
+        given: &[E],
+    ) -> G::State {
+        let mut s = G::setup(&config(&[])).unwrap_or_else(|v| panic!("{v:?}"));
+        for (i, g) in given.iter().enumerate() {
+            G::ledger_mut(&mut s).at(i as u64);
+            s = G::apply(s, g);
+        }
+        s
+    }
+    fn in_chakra<G: Game<Config = NarutoConfig, Event = E, State = kifu::games::naruto::NarutoState>>() {
+        let version = G::RULESET_VERSION;
+        let s = fold::<G>(&mission_resolved());
+        assert!(s.players[0].chakra.contains(&p(0, 4)), "version {version}: the mission is in chakra as played");
+        assert!(G::automatic(&s).is_none(), "version {version}: no move to chakra is due");
+        assert!(G::validate(&s, &step(Step::Organization)).is_empty(), "version {version}: moving on breaks nothing");
+        let s = fold::<G>(&[jutsu_exchange(), vec![jutsu_used()]].concat());
+        assert!(s.players[0].chakra.contains(&p(0, 6)), "version {version}: the jutsu is in chakra as used");
+    }
+    in_chakra::<V1>();
+    in_chakra::<NarutoV2>();
+    in_chakra::<NarutoV3>();
+    in_chakra::<NarutoV4>();
+    let on_chain = fold::<Naruto>(&[turn1(), vec![mission(0, 4, false, None, &[])]].concat());
+    assert!(on_chain.find(&p(0, 4)).is_none(), "version 5: the mission waits on the chain, in no zone");
+    assert!(Naruto::automatic(&on_chain).is_none(), "version 5: nothing is due while the chain is open");
+    let resolved = fold::<Naruto>(&mission_resolved());
+    assert_eq!(Naruto::automatic(&resolved), Some(mission_to_chakra(0, p(0, 4))), "version 5: the move is due");
+    let moved = fold::<Naruto>(&[mission_resolved(), vec![mission_to_chakra(0, p(0, 4))]].concat());
+    assert!(moved.players[0].chakra.contains(&p(0, 4)) && moved.played.is_empty(), "version 5: the step moved it");
+    let left = fold::<Naruto>(&[mission_resolved(), vec![step(Step::Organization)]].concat());
+    assert!(left.find(&p(0, 4)).is_none(), "version 5: a mission left out stays out of chakra");
+    assert!(Naruto::automatic(&left).is_none(), "version 5: it is cited once, not due again");
+    let permanent = fold::<Naruto>(&chain_resolved_after(vec![mission(0, 8, false, None, &[])]));
+    assert!(permanent.players[0].village.contains(&p(0, 8)), "version 5: a permanent mission is in the village");
+    assert!(Naruto::automatic(&permanent).is_none(), "version 5: a permanent mission has no move to chakra");
+}
+
+/// Version 5 self-plays and audits clean, and records a resolved chain's moves to chakra as steps
+/// of their own (every mission played that is not permanent, every jutsu used), where version 4's
+/// games never do.
+#[test]
+fn version_5_self_plays_audits_clean_and_records_the_moves_to_chakra() {
+    use crate::game_support::{check_self_play_audits_clean, play, table};
+    use kifu::games::naruto::NarutoV4;
+    check_self_play_audits_clean::<Naruto>(0..20, &[table(2)]);
+    let moves = |e: &E| matches!(e, E::MissionMovedToChakra { .. } | E::JutsuMovedToChakra { .. });
+    let (mut played, mut moved) = (0, 0);
+    for seed in 0..10 {
+        let v5 = play::<Naruto>(seed, false);
+        played += v5
+            .events
+            .iter()
+            .filter(|e| match e {
+                E::MissionPlayed { card, .. } => !v5.last.def(card).is_some_and(|d| d.permanent),
+                E::JutsuUsed { .. } => true,
+                _ => false,
+            })
+            .count();
+        moved += v5.events.iter().filter(|e| moves(e)).count();
+        assert!(v5.last.played.iter().all(|p| !p.resolved), "seed {seed}: a resolved card left out of chakra");
+        let v4 = play::<NarutoV4>(seed, false);
+        assert_eq!(v4.events.iter().filter(|e| moves(e)).count(), 0, "seed {seed}: version 4 records no move");
+    }
+    assert!(moved > 0 && moved == played, "10 games: {played} missions and jutsu played, {moved} moved to chakra");
 }

@@ -1000,7 +1000,11 @@ impl<'a> Check<'a> {
         if !moves_on {
             return;
         }
-        for due in s.owed_steps().iter().filter(|due| !same_step(due, event)) {
+        // A step is recorded in its turn: the steps owed before it (a defeat before the Danger
+        // it makes moot, the prana loss before the rest) are left out; those after it are not.
+        let owed = s.owed_steps();
+        let before = owed.iter().position(|due| same_step(due, event)).unwrap_or(owed.len());
+        for due in &owed[..before] {
             let (rule, what) = owed_rule(s, due);
             self.v(rule, format!("{what} was due first and is not recorded"));
         }

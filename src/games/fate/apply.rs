@@ -30,6 +30,12 @@ pub fn apply(s: FateState, event: &FateEvent) -> FateState {
 pub fn apply_as(mut s: FateState, event: &FateEvent, version: u32) -> FateState {
     use FateEvent::*;
     let folds = version < 4;
+    if !folds {
+        // A step the table left out is owed no more once the game moved on past it.
+        for due in s.left_out(event) {
+            s.leave_out(&due);
+        }
+    }
     if let Common(c) = event {
         crate::game::common::record(&mut s.ledger, c);
         if matches!(c, CommonEvent::DieRolled { .. } | CommonEvent::RandomPicked { .. }) {

@@ -317,6 +317,27 @@ pub struct PranaChange {
 pub const DICE_CHAIN: &str = "dice";
 
 impl FateEvent {
+    /// Whether the event moves the game on (rules version 4's steps left out are cited at it):
+    /// all but a Command Spell, an activation, an escape hatch and a reveal, which may come at
+    /// any moment (FATE-CS-1, FATE-EFF-4), and the common events.
+    pub fn moves_on(&self) -> bool {
+        use FateEvent::*;
+        !matches!(
+            self,
+            CommandSpellUsed { .. }
+                | EffectActivated { .. }
+                | CardStateChanged { .. }
+                | PranaChanged { .. }
+                | StatModified { .. }
+                | SpecialMarkPlaced { .. }
+                | EffectResolved { .. }
+                | CommandSpellLost { .. }
+                | PranaChangedTogether { .. }
+                | CardRevealed { .. }
+                | Common(_)
+        )
+    }
+
     /// The seat performing the event, if a player performs it.
     pub fn seat(&self) -> Option<Seat> {
         use FateEvent::*;

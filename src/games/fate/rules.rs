@@ -550,7 +550,7 @@ impl Check<'_> {
 }
 
 /// Whether two version-4 steps are the same step (a defeat by the same reason), whatever they name.
-fn same_step(a: &FateEvent, b: &FateEvent) -> bool {
+pub(crate) fn same_step(a: &FateEvent, b: &FateEvent) -> bool {
     match (a, b) {
         (FateEvent::MastersDefeated { reason: x, .. }, FateEvent::MastersDefeated { reason: y, .. }) => x == y,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
@@ -977,35 +977,13 @@ impl<'a> Check<'a> {
         self.v(rule, format!("this step names what is owed: {what}"));
     }
 
-    /// Version 4: an event that moves the game on while a step is owed leaves that step out; it
-    /// is cited here, under the owed step's rule, where the table moved on without it. A Command
-    /// Spell, an activation, an escape hatch or a reveal may come at any moment and moves nothing.
+    /// Version 4: an event that moves the game on while a step is owed leaves that step out
+    /// ([`FateState::left_out`]); it is cited here, once, under the owed step's rule, where the
+    /// table moved on without it (the fold then owes it no more).
     fn steps_left_out(&mut self, event: &FateEvent) {
-        use FateEvent::*;
         let s = self.s;
-        let moves_on = !matches!(
-            event,
-            CommandSpellUsed { .. }
-                | EffectActivated { .. }
-                | CardStateChanged { .. }
-                | PranaChanged { .. }
-                | StatModified { .. }
-                | SpecialMarkPlaced { .. }
-                | EffectResolved { .. }
-                | CommandSpellLost { .. }
-                | PranaChangedTogether { .. }
-                | CardRevealed { .. }
-                | Common(_)
-        );
-        if !moves_on {
-            return;
-        }
-        // A step is recorded in its turn: the steps owed before it (a defeat before the Danger
-        // it makes moot, the prana loss before the rest) are left out; those after it are not.
-        let owed = s.owed_steps();
-        let before = owed.iter().position(|due| same_step(due, event)).unwrap_or(owed.len());
-        for due in &owed[..before] {
-            let (rule, what) = owed_rule(s, due);
+        for due in s.left_out(event) {
+            let (rule, what) = owed_rule(s, &due);
             self.v(rule, format!("{what} was due first and is not recorded"));
         }
     }

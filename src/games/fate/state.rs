@@ -507,6 +507,47 @@ impl FateState {
         out
     }
 
+    /// The owed steps `event` leaves out (rules version 4): those owed before it, when it moves
+    /// the game on. A step is recorded in its turn, so the steps owed after it are not left out;
+    /// a Command Spell, an activation, an escape hatch or a reveal may come at any moment and
+    /// moves nothing on.
+    pub fn left_out(&self, event: &FateEvent) -> Vec<FateEvent> {
+        if !event.moves_on() {
+            return Vec::new();
+        }
+        let mut owed = self.owed_steps();
+        let before = owed.iter().position(|due| super::rules::same_step(due, event)).unwrap_or(owed.len());
+        owed.truncate(before);
+        owed
+    }
+
+    /// Rules version 4: the table moved on without `step`, which is cited once, where it did
+    /// (`rules::steps_left_out`); it is owed no more, and the board shows what the table left.
+    pub(crate) fn leave_out(&mut self, step: &FateEvent) {
+        match step {
+            FateEvent::MastersDefeated { seats, reason: DefeatReason::CommandSpellsLost } => {
+                self.owed.spells_out.retain(|x| !seats.contains(x))
+            }
+            FateEvent::MastersDefeated { seats, .. } | FateEvent::ServantsEndangered { seats } => {
+                self.owed.prana_out.retain(|x| !seats.contains(x))
+            }
+            FateEvent::ActiveStatusPassed { .. } => self.owed.status_left = None,
+            FateEvent::ServantLeftDanger { .. } => self.owed.leaves_danger = None,
+            FateEvent::PranaLost { .. } => {
+                // The wounding is over as far as the table is concerned: on to the retreat.
+                if let Some(b) = self.battle.as_mut() {
+                    b.process = Process::Retreat;
+                }
+            }
+            FateEvent::WoundedServantsRested { .. } => {
+                if let Some(b) = self.battle.as_mut() {
+                    b.wounded_rested = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Each side's prana loss in a battle whose damage is recorded: the sides that took damage.
     pub fn wounds(&self, b: &Battle) -> Vec<PranaLoss> {
         let (to_a, to_r) = b.damage.unwrap_or_default();

@@ -940,6 +940,19 @@ fn version_4_turns_the_servant_out_of_danger_in_a_step_of_its_own() {
     assert_eq!(g.s.owed_steps(), vec![]);
 }
 
+/// A step left out is cited once, at the event that moved on without it: after that it is owed no
+/// more, and the board shows what the table left (the Servant still in Danger).
+#[test]
+fn a_step_left_out_is_cited_once_where_the_game_moved_on() {
+    let g = handed_to_danger();
+    let turn = E::TurnStarted { seat: 0 };
+    assert_eq!(rule_ids(&g.s, &turn), vec!["FATE-PHASE-3"]);
+    let s = Fate::apply(g.s.clone(), &turn);
+    assert_eq!(s.owed_steps(), vec![]);
+    assert_eq!(rule_ids(&s, &stood(&s, 0)), Vec::<&str>::new());
+    assert_eq!(s.masters[1].servant.as_ref().map(|x| x.pose), Some(Pose::Danger));
+}
+
 /// Each version-4 step's board, reached by versions 1 to 3 without it: the same game with the
 /// steps left out (and the stand step unnamed), folded under version 3, ends on the same board.
 #[test]

@@ -338,6 +338,15 @@ impl FateEvent {
         )
     }
 
+    /// Whether two of rules version 4's steps are the same step (a defeat by the same reason),
+    /// whatever they name.
+    pub fn same_step(&self, other: &FateEvent) -> bool {
+        match (self, other) {
+            (FateEvent::MastersDefeated { reason: x, .. }, FateEvent::MastersDefeated { reason: y, .. }) => x == y,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+
     /// The seat performing the event, if a player performs it.
     pub fn seat(&self) -> Option<Seat> {
         use FateEvent::*;

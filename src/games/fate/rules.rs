@@ -549,14 +549,6 @@ impl Check<'_> {
     }
 }
 
-/// Whether two version-4 steps are the same step (a defeat by the same reason), whatever they name.
-pub(crate) fn same_step(a: &FateEvent, b: &FateEvent) -> bool {
-    match (a, b) {
-        (FateEvent::MastersDefeated { reason: x, .. }, FateEvent::MastersDefeated { reason: y, .. }) => x == y,
-        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
-    }
-}
-
 /// A version-4 step with what it names sorted and each named once: steps are compared as sets.
 fn normalized(step: &FateEvent) -> FateEvent {
     let set = |seats: &[Seat]| seats.iter().copied().collect::<BTreeSet<Seat>>().into_iter().collect::<Vec<_>>();
@@ -948,7 +940,7 @@ impl<'a> Check<'a> {
     fn owed_step(&mut self, event: &FateEvent) {
         let s = self.s;
         let (rule, _) = owed_rule(s, event);
-        let Some(want) = s.owed_steps().into_iter().find(|e| same_step(e, event)) else {
+        let Some(want) = s.owed_steps().into_iter().find(|e| e.same_step(event)) else {
             let nothing = match event {
                 FateEvent::ServantLeftDanger { .. } => {
                     "no Master received the Active Master status with its Servant in Danger"

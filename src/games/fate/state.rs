@@ -516,7 +516,7 @@ impl FateState {
             return Vec::new();
         }
         let mut owed = self.owed_steps();
-        let before = owed.iter().position(|due| super::rules::same_step(due, event)).unwrap_or(owed.len());
+        let before = owed.iter().position(|due| due.same_step(event)).unwrap_or(owed.len());
         owed.truncate(before);
         owed
     }

@@ -271,11 +271,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version:
                 Some(TurnStarted { seat: s.step_owner()? })
             }
         }
-        Step::Stand if version >= 4 => {
-            let seat = me?;
-            let (servant, signs) = s.to_stand(seat);
-            Some(RestingCardsStood { seat, servant, signs })
-        }
+        Step::Stand if version >= 4 => Some(s.stand_step(me?)),
         Step::Stand => Some(CardsStood { seat: me? }),
         Step::Draw => {
             let seat = me?;

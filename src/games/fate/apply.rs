@@ -13,8 +13,8 @@
 use super::catalog::Cost;
 use super::config::{PranaZero, TurnOrder};
 use super::events::{
-    AttackType, CardRef, CardState, CommonEvent, DefeatReason, FateEvent, Payment, PranaChange, PranaLoss, Process,
-    ServantUnveiled, SpellUse, Step, Unveiled,
+    AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, PranaChange, PranaLoss, Process, ServantUnveiled,
+    SpellUse, Step, Unveiled,
 };
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::commit::Commitment;
@@ -33,7 +33,7 @@ pub fn apply_as(mut s: FateState, event: &FateEvent, version: u32) -> FateState 
     if !folds {
         // A step the table left out is owed no more once the game moved on past it.
         for due in s.left_out(event) {
-            s.leave_out(&due);
+            s.settle(&due);
         }
     }
     if let Common(c) = event {
@@ -87,39 +87,38 @@ pub fn apply_as(mut s: FateState, event: &FateEvent, version: u32) -> FateState 
         CardRevealed { seat, commitment, card, .. } => card_revealed(&mut s, seat, commitment, card),
         PranaChangedTogether { changes, .. } => prana_changed_together(&mut s, changes, folds),
         RestingCardsStood { seat, servant, signs } => resting_cards_stood(&mut s, *seat, *servant, signs),
-        ServantLeftDanger { seat } => {
-            s.owed.leaves_danger = None;
-            set_servant_pose(&mut s, *seat, Pose::Resting);
-        }
-        PranaLost { losses } => prana_lost(&mut s, losses),
-        WoundedServantsRested { seats } => {
-            if let Some(b) = s.battle.as_mut() {
-                b.wounded_rested = true;
-            }
-            seats.iter().for_each(|x| set_servant_pose(&mut s, *x, Pose::Resting));
-        }
-        ServantsEndangered { seats } => {
-            s.owed.prana_out.retain(|x| !seats.contains(x));
-            seats.iter().for_each(|x| set_servant_pose(&mut s, *x, Pose::Danger));
-        }
+        ServantLeftDanger { .. }
+        | PranaLost { .. }
+        | WoundedServantsRested { .. }
+        | ServantsEndangered { .. }
+        | MastersDefeated { .. }
+        | ActiveStatusPassed { .. } => owed_step(&mut s, event),
+    }
+    s
+}
+
+/// Version 4's automatic steps: the step is owed no more ([`FateState::settle`]) and does what it
+/// names.
+fn owed_step(s: &mut FateState, step: &FateEvent) {
+    use FateEvent::*;
+    s.settle(step);
+    match step {
+        ServantLeftDanger { seat } => set_servant_pose(s, *seat, Pose::Resting),
+        PranaLost { losses } => prana_lost(s, losses),
+        WoundedServantsRested { seats } => seats.iter().for_each(|x| set_servant_pose(s, *x, Pose::Resting)),
+        ServantsEndangered { seats } => seats.iter().for_each(|x| set_servant_pose(s, *x, Pose::Danger)),
         MastersDefeated { seats, reason } => {
-            let owed = match reason {
-                DefeatReason::CommandSpellsLost => &mut s.owed.spells_out,
-                DefeatReason::PranaRanOut => &mut s.owed.prana_out,
-            };
-            owed.retain(|x| !seats.contains(x));
             let (rule, why) = reason.rule();
-            defeat(&mut s, seats, &format!("{rule}: {why}"), false);
+            defeat(s, seats, &format!("{rule}: {why}"), false);
         }
         ActiveStatusPassed { to, .. } => {
             // As a defeat passed it up to version 3: the new Active Master's count starts afresh.
-            s.owed.status_left = None;
             s.am_turns = 0;
             s.phase_turns = 0;
-            pass_status(&mut s, *to, false);
+            pass_status(s, *to, false);
         }
+        _ => {}
     }
-    s
 }
 
 fn resting_cards_stood(s: &mut FateState, seat: Seat, servant: bool, signs: &[String]) {

@@ -97,10 +97,7 @@ pub fn automatic(s: &FateState, version: u32) -> Option<FateEvent> {
         }
         _ => return None,
     };
-    // Versions 1 to 3 keep the check they were released with (version 1's), so their automatic
-    // steps stay as recorded.
-    let checked_as = if version >= 4 { version } else { 1 };
-    validate_as(s, &e, checked_as).is_empty().then_some(e)
+    validate_as(s, &e, version).is_empty().then_some(e)
 }
 
 /// The end of the deal: the first Active Master, after the lot where there is one.
@@ -548,7 +545,7 @@ fn stand_step(s: &FateState, seat: Seat, version: u32) -> GameOption<FateEvent> 
         0 => "Stand: nothing is Resting".to_string(),
         _ => format!("Stand {}", names.join(", ")),
     };
-    GameOption::event(seat, label, vec![], FateEvent::RestingCardsStood { seat, servant, signs })
+    GameOption::event(seat, label, vec![], s.stand_step(seat))
 }
 
 /// Between turns: the Active Master hands its status over, or the next Master starts its turn.

@@ -215,13 +215,7 @@ impl Check<'_> {
             CardTakenFromHand { winner, loser, index, card } => self.card_taken(*winner, *loser, *index, card),
             BattleEnded => self.battle_ended(),
             HandDiscarded { seat, cards } => self.hand_discarded(*seat, cards),
-            TurnEnded { seat } => {
-                self.in_step(*seat, Step::End, "FATE-TURN-7");
-                let n = self.s.master(*seat).map_or(0, |m| m.hand.len());
-                if n >= 5 {
-                    self.v("FATE-HAND-1", format!("the hand has {n} cards: discard down to 4 first"));
-                }
-            }
+            TurnEnded { seat } => self.turn_ended(*seat),
             EffectActivated { seat, card, effect, paid, succeeded } => {
                 self.activated(*seat, card, *effect, paid, *succeeded)
             }
@@ -238,13 +232,25 @@ impl Check<'_> {
             | PranaChangedTogether { .. } => {}
             EffectResolved { .. } => {}
             Common(c) => self.common(c),
-            CardRevealed { seat, commitment, card, salt } => {
-                let s = self.s;
-                self.out.extend(s.ledger.check_reveal(commitment, card, salt));
-                if !s.master(*seat).is_some_and(|m| m.hand.contains(&Held::Sealed(*commitment))) {
-                    self.v("KIFU-SEAL-1", format!("{}'s hand holds no card sealed as {commitment}", s.name(*seat)));
-                }
-            }
+            CardRevealed { seat, commitment, card, salt } => self.card_revealed(*seat, commitment, card, salt),
+        }
+    }
+
+    /// The end step ends the turn, once the hand is within its limit (FATE-TURN-7, FATE-HAND-1).
+    fn turn_ended(&mut self, seat: Seat) {
+        self.in_step(seat, Step::End, "FATE-TURN-7");
+        let n = self.s.master(seat).map_or(0, |m| m.hand.len());
+        if n >= 5 {
+            self.v("FATE-HAND-1", format!("the hand has {n} cards: discard down to 4 first"));
+        }
+    }
+
+    /// A sealed hand card shown: its seal opens, and the hand holds it (KIFU-SEAL-1).
+    fn card_revealed(&mut self, seat: Seat, commitment: &Commitment, card: &str, salt: &crate::game::commit::Secret) {
+        let s = self.s;
+        self.out.extend(s.ledger.check_reveal(commitment, card, salt));
+        if !s.master(seat).is_some_and(|m| m.hand.contains(&Held::Sealed(*commitment))) {
+            self.v("KIFU-SEAL-1", format!("{}'s hand holds no card sealed as {commitment}", s.name(seat)));
         }
     }
 

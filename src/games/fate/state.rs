@@ -521,9 +521,10 @@ impl FateState {
         owed
     }
 
-    /// Rules version 4: the table moved on without `step`, which is cited once, where it did
-    /// (`rules::steps_left_out`); it is owed no more, and the board shows what the table left.
-    pub(crate) fn leave_out(&mut self, step: &FateEvent) {
+    /// Rules version 4: `step` is owed no more, because it was recorded or because the table
+    /// moved on without it (cited once, where it did, `rules::steps_left_out`; the board then
+    /// shows what the table left).
+    pub(crate) fn settle(&mut self, step: &FateEvent) {
         match step {
             FateEvent::MastersDefeated { seats, reason: DefeatReason::CommandSpellsLost } => {
                 self.owed.spells_out.retain(|x| !seats.contains(x))
@@ -561,6 +562,12 @@ impl FateState {
     /// The pose of `seat`'s Servant, if it has one.
     pub fn pose_of_servant(&self, seat: Seat) -> Option<Pose> {
         self.master(seat).and_then(|m| m.servant.as_ref()).map(|sv| sv.pose)
+    }
+
+    /// Version 4's stand step for `seat` as due now, naming what [`Self::to_stand`] says.
+    pub fn stand_step(&self, seat: Seat) -> FateEvent {
+        let (servant, signs) = self.to_stand(seat);
+        FateEvent::RestingCardsStood { seat, servant, signs }
     }
 
     /// Version 4's stand step (FATE-TURN-1): whether `seat`'s Servant is Resting, and its Resting

@@ -23,7 +23,7 @@ use crate::game::{Outcome, Seat};
 pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, version: u32) -> NarutoState {
     use NarutoEvent::*;
     let waits_on_the_chain = version >= 5;
-    if waits_on_the_chain && moves_on(event) {
+    if waits_on_the_chain && event.moves_on() {
         // The game moved on past the moves due: cited there once (rules::validate_as).
         for p in s.played.iter_mut().filter(|p| p.resolved) {
             p.left_out = true;
@@ -55,12 +55,7 @@ pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, version: u32) -> Naruto
             kind: *kind,
             description: description.clone(),
         }),
-        ChainResolved {} => {
-            let chain = std::mem::take(&mut s.chain);
-            for p in s.played.iter_mut().filter(|p| chain.iter().any(|l| l.source == p.card)) {
-                p.resolved = true;
-            }
-        }
+        ChainResolved {} => chain_resolved(&mut s),
         ChakraCharged { seat, cards } => chakra_charged(&mut s, seat, cards),
         ClientDeployed { seat, card, hand_cost_paid, .. } => client_deployed(&mut s, seat, card, hand_cost_paid),
         TeamsOrganized { seat, teams } => teams_organized(&mut s, seat, teams),
@@ -76,15 +71,7 @@ pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, version: u32) -> Naruto
         FightResolved { attacker, blocker, injured, defeated, .. } => {
             fight_resolved(&mut s, attacker, blocker, injured, defeated)
         }
-        TeamsReturned {} => {
-            for p in &mut s.players {
-                let back = std::mem::take(&mut p.battlefield);
-                p.village.extend(back);
-            }
-            if s.step == Step::Return {
-                s.step = Step::Winner;
-            }
-        }
+        TeamsReturned {} => teams_returned(&mut s),
         WinnerDetermined { winner, reason } => winner_determined(&mut s, winner, reason),
         HandCheckDiscard { seat, cards } => hand_check_discard(&mut s, seat, cards),
         TurnMarkerAdvanced { seat, value } => turn_marker_advanced(&mut s, seat, value),
@@ -107,11 +94,22 @@ pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, version: u32) -> Naruto
     s
 }
 
-/// Whether `event` moves the game on past the moves to chakra due (rules version 5): anything
-/// but those moves and the records of what the chain's effects did ([`NarutoEvent::records_an_effect`]).
-fn moves_on(event: &NarutoEvent) -> bool {
-    !event.records_an_effect()
-        && !matches!(event, NarutoEvent::MissionMovedToChakra { .. } | NarutoEvent::JutsuMovedToChakra { .. })
+/// The chain is cleared; from rules version 5 its missions and jutsu are due to go to chakra.
+fn chain_resolved(s: &mut NarutoState) {
+    let chain = std::mem::take(&mut s.chain);
+    for p in s.played.iter_mut().filter(|p| chain.iter().any(|l| l.source == p.card)) {
+        p.resolved = true;
+    }
+}
+
+fn teams_returned(s: &mut NarutoState) {
+    for p in &mut s.players {
+        let back = std::mem::take(&mut p.battlefield);
+        p.village.extend(back);
+    }
+    if s.step == Step::Return {
+        s.step = Step::Winner;
+    }
 }
 
 /// Rules version 5: a played mission or used jutsu leaves the hand and waits on the chain, in no

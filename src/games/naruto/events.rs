@@ -564,6 +564,13 @@ impl NarutoEvent {
         }
     }
 
+    /// Whether the event moves the game on past the moves to chakra due (rules version 5): anything
+    /// but those moves and the records of what the chain's effects did ([`Self::records_an_effect`]).
+    pub fn moves_on(&self) -> bool {
+        !self.records_an_effect()
+            && !matches!(self, NarutoEvent::MissionMovedToChakra { .. } | NarutoEvent::JutsuMovedToChakra { .. })
+    }
+
     /// Whether the event records what a resolved chain's effects did, or a reveal, rather than
     /// moving the game on: it may come between a chain's resolution and the moves to chakra that
     /// follow it (rules version 5) without leaving those out. The effects of a chain are recorded

@@ -57,13 +57,11 @@ pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Vi
     out
 }
 
-/// Version 5: an event that moved the game on while a resolved chain's mission or jutsu still
-/// waited to go to chakra (anything but those moves and the records of the chain's effects,
-/// [`NarutoEvent::records_an_effect`]) breaks NAR-MISSION-5 or NAR-JUTSU-3 for each card left out.
+/// Version 5: an event that moved the game on ([`NarutoEvent::moves_on`]) while a resolved
+/// chain's mission or jutsu still waited to go to chakra breaks NAR-MISSION-5 or NAR-JUTSU-3 for
+/// each card left out.
 fn steps_left_out(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
-    if event.records_an_effect()
-        || matches!(event, NarutoEvent::MissionMovedToChakra { .. } | NarutoEvent::JutsuMovedToChakra { .. })
-    {
+    if !event.moves_on() {
         return Vec::new();
     }
     s.chakra_due()

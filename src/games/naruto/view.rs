@@ -307,13 +307,14 @@ pub fn describe(s: &NarutoState, event: &NarutoEvent, viewer: Viewer) -> String 
             describe_reveal(s, commitment, card, viewer)
         }
         Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
-        MissionMovedToChakra { seat, card } => {
-            format!("{}'s mission {} went to their chakra, its chain resolved", n(seat), l(card))
-        }
-        JutsuMovedToChakra { seat, card } => {
-            format!("{}'s jutsu {} went to their chakra, its chain resolved", n(seat), l(card))
-        }
+        MissionMovedToChakra { seat, card } => describe_to_chakra(s, *seat, "mission", card),
+        JutsuMovedToChakra { seat, card } => describe_to_chakra(s, *seat, "jutsu", card),
     }
+}
+
+/// Rules version 5's move of a resolved chain's mission or jutsu to chakra.
+fn describe_to_chakra(s: &NarutoState, seat: Seat, what: &str, card: &str) -> String {
+    format!("{}'s {what} {} went to their chakra, its chain resolved", s.name(seat), label(s, card))
 }
 
 fn describe_shuffle(s: &NarutoState, deck: Seat, by: Seat, seed: Option<&str>) -> String {

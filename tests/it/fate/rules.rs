@@ -279,8 +279,7 @@ fn g3() -> G {
 
 /// `seat`'s stand step as due now: its Servant if Resting, and its Resting Secret Signs.
 fn stood(s: &FateState, seat: u8) -> E {
-    let (servant, signs) = s.to_stand(seat);
-    E::RestingCardsStood { seat, servant, signs }
+    s.stand_step(seat)
 }
 
 /// A stand step naming what the case says.

@@ -106,6 +106,9 @@ pub enum JsonlProblem {
     Stream(LogError),
     #[error("line 1 names no \"stream\"; give one with --id")]
     NoStream,
+    /// Line 1 names a rules version this build does not have.
+    #[error("line 1: the game was recorded under {ruleset} rules version {found}; this build has version(s) {}", join_versions(.have))]
+    RulesVersion { ruleset: &'static str, found: u64, have: Vec<u32> },
     #[error("line {line}: {error}")]
     Undecodable { line: usize, error: serde_json::Error },
     #[error("line {line}: says seq {said:?} but it is event {seq}")]
@@ -122,6 +125,22 @@ impl From<JsonlProblem> for GameError {
     fn from(p: JsonlProblem) -> Self {
         GameError::Jsonl(vec![p])
     }
+}
+
+fn join_versions(have: &[u32]) -> String {
+    have.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// The rules version line 1 of a game in JSON lines names, if it names one (`None` for a file
+/// whose first line is not a JSON object: the version's own parser reports that, by line).
+pub fn jsonl_rules_version(text: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Version {
+        #[serde(default)]
+        rules_version: Option<u64>,
+    }
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    serde_json::from_str::<Version>(first).ok()?.rules_version
 }
 
 fn lines<T: std::fmt::Display>(v: &[T]) -> String {
@@ -691,6 +710,12 @@ fn entry_bytes(e: &TimelineEntry) -> usize {
 pub struct JsonlHeader<C> {
     /// The ruleset, e.g. "naruto".
     pub game: String,
+    /// The rules version the game was recorded under. Absent means the newest, so a game written
+    /// by hand is recorded under today's rules; an export names every version after 1 (version
+    /// 1's exports, the pinned fixtures among them, stay as they were written), so a game exported
+    /// from one store imports into another under its own rules, not the newest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_version: Option<u32>,
     /// The stream id to create; generated when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<String>,
@@ -710,7 +735,12 @@ pub struct JsonlLine<E> {
 
 /// A whole game as JSON lines: the header line, then one line per event.
 pub fn to_jsonl<G: Game>(stream: &StreamId, config: &G::Config, steps: &[Step<G::Event>]) -> Result<String, GameError> {
-    let head = JsonlHeader { game: G::RULESET.to_string(), stream: Some(stream.to_string()), config: config.clone() };
+    let head = JsonlHeader {
+        game: G::RULESET.to_string(),
+        rules_version: (G::RULESET_VERSION > 1).then_some(G::RULESET_VERSION),
+        stream: Some(stream.to_string()),
+        config: config.clone(),
+    };
     let mut out = serde_json::to_string(&head).map_err(GameError::Json)?;
     out.push('\n');
     for s in steps {
@@ -759,6 +789,10 @@ fn jsonl_header<G: Game>(first: &str, as_recorded: bool) -> Result<JsonlHeader<G
         serde_json::from_str(first).map_err(|error| JsonlProblem::Header { ruleset: G::RULESET, error })?;
     if head.game != G::RULESET {
         return Err(JsonlProblem::OtherGame { found: head.game, ruleset: G::RULESET }.into());
+    }
+    if let Some(found) = head.rules_version.filter(|v| *v != G::RULESET_VERSION) {
+        let have = vec![G::RULESET_VERSION];
+        return Err(JsonlProblem::RulesVersion { ruleset: G::RULESET, found: found.into(), have }.into());
     }
     if !as_recorded {
         G::setup(&head.config).map_err(GameError::Setup)?;

@@ -6,7 +6,7 @@
 
 use super::audit::AuditReport;
 use super::driver::{Driver, Session};
-use super::record::{GameError, Recorded};
+use super::record::{self, GameError, Recorded};
 use super::{NewGame, RuleCoverage, Ruling};
 use crate::log::chain::{Head, VerifiedLog};
 use crate::log::envelope::{Actor, Header, IdempotencyId, MatchBinding, StreamId, Timestamp};
@@ -47,6 +47,21 @@ impl Versions {
 
     fn current(&self) -> Result<&'static dyn Driver, GameError> {
         self.newest().ok_or(GameError::NoRelease { ruleset: self.ruleset })
+    }
+
+    /// The driver for a game in JSON lines: the version its first line names, or the newest.
+    fn for_jsonl(&self, text: &str) -> Result<&'static dyn Driver, GameError> {
+        let Some(found) = record::jsonl_rules_version(text) else {
+            return self.current();
+        };
+        u32::try_from(found).ok().and_then(|v| self.get(v)).ok_or_else(|| {
+            record::JsonlProblem::RulesVersion {
+                ruleset: self.ruleset,
+                found,
+                have: self.released.iter().map(|d| d.ruleset_version()).collect(),
+            }
+            .into()
+        })
     }
 }
 
@@ -128,7 +143,8 @@ impl Driver for Versions {
         self.for_header(&log.header)?.audit(log)
     }
 
-    /// JSON lines carry no version: an import is recorded under the newest rules.
+    /// An import is recorded under the version its first line names, or the newest when it
+    /// names none.
     fn import_jsonl_bound(
         &self,
         store: &dyn Store,
@@ -138,11 +154,11 @@ impl Driver for Versions {
         as_recorded: bool,
         bound: Option<MatchBinding>,
     ) -> Result<(StreamId, Head), GameError> {
-        self.current()?.import_jsonl_bound(store, text, stream, now, as_recorded, bound)
+        self.for_jsonl(text)?.import_jsonl_bound(store, text, stream, now, as_recorded, bound)
     }
 
     fn jsonl_log(&self, text: &str) -> Result<VerifiedLog, GameError> {
-        self.current()?.jsonl_log(text)
+        self.for_jsonl(text)?.jsonl_log(text)
     }
 
     fn export_jsonl(&self, log: &VerifiedLog) -> Result<String, GameError> {

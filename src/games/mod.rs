@@ -39,11 +39,12 @@ static FATE_V1: GameDriver<fate::Fate> = GameDriver::new();
 static FATE_V2: GameDriver<fate::FateV2> = GameDriver::new();
 static FATE_V3: GameDriver<fate::FateV3> = GameDriver::new();
 static FATE_V4: GameDriver<fate::FateV4> = GameDriver::new();
+static FATE_V5: GameDriver<fate::FateV5> = GameDriver::new();
 /// FATE's released rules versions, as Naruto's: version 2 refuses Command Spell option 4 on a
 /// Servant in Danger (FATE-EFF-2) and holds the escape hatches to the rules; version 3 checks a
 /// sealed card when its seal opens, citing the event that sealed it; version 4 records every step
 /// the rules give a Master as an event of its own.
-static FATE: Versions = Versions { ruleset: "fate", released: &[&FATE_V1, &FATE_V2, &FATE_V3, &FATE_V4] };
+static FATE: Versions = Versions { ruleset: "fate", released: &[&FATE_V1, &FATE_V2, &FATE_V3, &FATE_V4, &FATE_V5] };
 
 /// Every game this build can record, by ruleset name: each creates games under its newest rules
 /// version and opens a stored game under the version its header names.

@@ -318,3 +318,59 @@ fn the_version_cases_cover_only_kifu_ids() {
     assert!(CASES.iter().all(|(_, ids)| ids.iter().all(|id| id.starts_with("KIFU-"))));
     assert!(CASES.len() >= 6);
 }
+
+// ---------------------------------------------------------------------------------------------
+// JSON lines name their rules version: an exported game imports under its own rules.
+// ---------------------------------------------------------------------------------------------
+
+/// Given a game self-played under the version before the newest, of every ruleset with more
+/// than one version, when it is exported as JSON lines and imported into another store through
+/// the registry (which creates new games under the newest), then the file names its version,
+/// the import is refused nothing and stays under that version, and it audits as the original.
+#[test]
+fn an_exported_game_imports_under_the_rules_version_it_was_recorded_under() {
+    let mut seen = 0;
+    for ruleset in ["naruto", "vanguard", "brk", "fate"] {
+        let registry = kifu::games::driver(ruleset).unwrap();
+        let version = registry.ruleset_version() - 1;
+        let older = kifu::games::released(ruleset, version).unwrap();
+        let (from, to) = (store(), store());
+        let id = StreamId::new(&format!("{ruleset}-v{version}")).unwrap();
+        older.self_play(&from, &id, 7, &table(if ruleset == "fate" { 4 } else { 2 }), Timestamp(0)).unwrap();
+        let log = from.export(&id).unwrap();
+        let text = registry.export_jsonl(&log).unwrap();
+        let named = format!("{{\"game\":\"{ruleset}\",\"rules_version\":{version},");
+        assert!(text.starts_with(&named), "{ruleset}: {}", &text[..80]);
+        let (copy, _) = registry.import_jsonl(&to, &text, None, Timestamp(0), false).unwrap();
+        let imported = to.export(&copy).unwrap();
+        assert_eq!(imported.header.v1().ruleset_version, version, "{ruleset}");
+        assert_eq!(registry.audit(&imported).unwrap().findings, registry.audit(&log).unwrap().findings, "{ruleset}");
+        assert_eq!(registry.jsonl_log(&text).unwrap().header.v1().ruleset_version, version, "{ruleset}");
+        seen += 1;
+    }
+    assert_eq!(seen, 4);
+}
+
+/// Given JSON lines whose first line names a rules version this build lacks, when they are
+/// imported or audited, then nothing is stored and the problem names the versions there are; a
+/// version's own driver refuses a file naming another version; a version 1 export names none.
+#[test]
+fn a_rules_version_this_build_lacks_is_refused_by_name() {
+    let registry = kifu::games::driver("naruto").unwrap();
+    let v1 = kifu::games::released("naruto", 1).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
+    let text = std::fs::read_to_string(dir.join("naruto-physical.jsonl")).unwrap();
+    assert!(!text.lines().next().unwrap().contains("rules_version"), "version 1 exports stay as pinned");
+    let future = text.replacen("{\"game\":\"naruto\",", "{\"game\":\"naruto\",\"rules_version\":99,", 1);
+    let s = store();
+    let err = registry.import_jsonl(&s, &future, None, Timestamp(0), true).unwrap_err().to_string();
+    assert!(err.contains("naruto rules version 99; this build has version(s) 1, 2, 3, 4, 5"), "{err}");
+    assert!(s.streams().unwrap().is_empty(), "nothing stored");
+    assert!(registry.jsonl_log(&future).is_err());
+    let named_2 = text.replacen("{\"game\":\"naruto\",", "{\"game\":\"naruto\",\"rules_version\":2,", 1);
+    let err = v1.import_jsonl(&s, &named_2, None, Timestamp(0), true).unwrap_err().to_string();
+    assert!(err.contains("naruto rules version 2; this build has version(s) 1"), "{err}");
+    let named_1 = text.replacen("{\"game\":\"naruto\",", "{\"game\":\"naruto\",\"rules_version\":1,", 1);
+    let (id, _) = registry.import_jsonl(&s, &named_1, None, Timestamp(0), false).unwrap();
+    assert_eq!(s.export(&id).unwrap().header.v1().ruleset_version, 1);
+}

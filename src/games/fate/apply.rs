@@ -286,13 +286,17 @@ fn damage_dealt(s: &mut FateState, to_attacker: u32, to_responder: u32, folds: b
 }
 
 fn card_taken_from_hand(s: &mut FateState, winner: &Seat, loser: &Seat, index: &u8, card: &CardRef) {
+    let mut held = None;
     if let Some(m) = s.master_mut(*loser) {
         if usize::from(*index) < m.hand.len() {
-            m.hand.remove(usize::from(*index));
+            held = Some(m.hand.remove(usize::from(*index)));
         }
     }
     if let CardRef::Sealed(c) = card {
         s.ledger.card_sealed(*c);
+        if let Some(Held::Known(known)) = held {
+            s.taken_known.insert(*c, known);
+        }
     }
     if let Some(m) = s.master_mut(*winner) {
         m.hand.push(held_ref(card));

@@ -4,8 +4,9 @@
 //! as released), [`FateV2`] (a Command Spell's option 4 waives only the cost, so it cannot use an
 //! effect of a Servant in Danger, FATE-EFF-2; and the escape hatches are held to the rules that
 //! govern what they change, [`rules::validate_as`]), [`FateV3`] (a sealed card checked when its
-//! seal opens) and [`FateV4`] (the newest: every step the rules give a Master is an event of its
-//! own). The module has the shape every game has:
+//! seal opens), [`FateV4`] (every step the rules give a Master is an event of its own) and
+//! [`FateV5`] (the newest: an owed defeat comes before any escape hatch, and the card taken from a
+//! loser's hand is the held one). The module has the shape every game has:
 //! - [`config`]: the stored header (Masters, decks, embedded card definitions, OPEN-point policies);
 //! - [`catalog`]: the card file format users bring, deck lists, deck checks;
 //! - [`events`]: the versioned, past-tense event enum;
@@ -68,7 +69,7 @@ pub type FateV2 = FateRules<2>;
 /// deck, FATE-TURN-2), cited at the event that sealed it ([`rules::revealed_violations`]); and an
 /// escape hatch no longer turns a Servant with a sealed card face up (KIFU-SEAL-1).
 pub type FateV3 = FateRules<3>;
-/// Version 4, the newest: what new games record. Version 3, with every step the rules give a
+/// Version 4: version 3, with every step the rules give a
 /// Master and that versions 1 to 3 made silently inside another event recorded as an event of its
 /// own, so a table that forgot one can be recorded and cited: the stand step names the cards it
 /// stands (`RestingCardsStood`, FATE-TURN-1), and kifu records the steps without a choice as
@@ -79,6 +80,13 @@ pub type FateV3 = FateRules<3>;
 /// (FATE-PHASE-4). An event that moves on while one is owed is cited
 /// ([`rules::validate_as`]).
 pub type FateV4 = FateRules<4>;
+/// Version 5, the newest: what new games record. Version 4, with three more checks: an escape
+/// hatch that changes a Master whose defeat is owed is refused (FATE-WIN-1: the defeat comes
+/// first); a step recorded after one it leaves out is looked for among the steps owed once that
+/// one is settled, so the table is cited once, for what it left out; and the winner's card taken
+/// from the loser's hand is the held one (FATE-BATTLE-9; a sealed one under its own seal, or
+/// KIFU-SEAL-1), a known card taken sealed checked when its seal opens, cited at the taking.
+pub type FateV5 = FateRules<5>;
 
 impl<const V: u32> Game for FateRules<V> {
     const RULESET: &'static str = "fate";
@@ -168,7 +176,7 @@ impl<const V: u32> Game for FateRules<V> {
     /// Version 3: a reveal checks the sealed cards it opens, citing the event that sealed them.
     fn revealed_violations(state: &FateState, event: &FateEvent) -> Vec<crate::game::LateViolation> {
         if V >= 3 {
-            rules::revealed_violations(state, event)
+            rules::revealed_violations(state, event, V)
         } else {
             vec![]
         }

@@ -55,7 +55,27 @@ pub fn validate_as(s: &FateState, event: &FateEvent, version: u32) -> Vec<Violat
 /// from, not seen leaving it openly nor shown elsewhere since (FATE-TURN-2), and a Servant's card
 /// must be of its slot's type (FATE-OPEN-2). Each finding names the event that sealed the card,
 /// where the mistake was made; the audit says which reveal found it.
-pub fn revealed_violations(s: &FateState, event: &FateEvent) -> Vec<LateViolation> {
+///
+/// From version 5, also a card taken sealed from a loser's hand where it was known: its seal
+/// must hold that card (FATE-BATTLE-9), cited at the taking.
+pub fn revealed_violations(s: &FateState, event: &FateEvent, version: u32) -> Vec<LateViolation> {
+    let mut out = opened_seals(s, event);
+    if version >= 5 {
+        if let FateEvent::CardRevealed { commitment, card, salt, .. } = event {
+            let taken =
+                s.taken_known.get(commitment).filter(|_| s.ledger.check_reveal(commitment, card, salt).is_empty());
+            if let (Some(known), Some(at)) = (taken.filter(|k| *k != card), s.ledger.sealed_at(commitment)) {
+                let message =
+                    format!("the card taken sealed from the loser's hand was {known}, but its seal holds {card}");
+                out.push(LateViolation { at, violation: Violation::new("FATE-BATTLE-9", message) });
+            }
+        }
+    }
+    out
+}
+
+/// Version 3's late findings: the sealed cards a reveal opens, against the deck they came from.
+fn opened_seals(s: &FateState, event: &FateEvent) -> Vec<LateViolation> {
     let opened: Vec<(Commitment, &str, Option<CardType>)> = match event {
         FateEvent::CardRevealed { commitment, card, salt, .. }
             if s.ledger.check_reveal(commitment, card, salt).is_empty() =>
@@ -185,7 +205,7 @@ impl Check<'_> {
             | WoundedServantsRested { .. }
             | ServantsEndangered { .. }
             | MastersDefeated { .. }
-            | ActiveStatusPassed { .. } => self.owed_step(event),
+            | ActiveStatusPassed { .. } => self.owed_step(event, version),
             CardDrawn { seat, card } => self.drawn(*seat, card.as_ref()),
             SecretSignPlaced { seat, card } => self.sign_placed(*seat, card),
             ServantRevealed { seat, cards, drawn } => self.servant_revealed(*seat, cards, drawn),
@@ -915,6 +935,63 @@ impl<'a> Check<'a> {
             }
             self.steps_left_out(event);
         }
+        if version >= 5 {
+            self.hatch_before_an_owed_defeat(event);
+            self.taken_card_is_the_held_one(event);
+        }
+    }
+
+    /// Version 5: a Master whose defeat is owed (its third Command Spell gone, or its prana at 0
+    /// under `prana_zero=defeat`) is defeated at once (FATE-WIN-1, FATE-OPEN-13); an escape hatch
+    /// that changes its prana, stats, marks, Command Spells or field cards before the defeat is
+    /// recorded would undo or dodge it, as the same hatch after the defeat is refused.
+    fn hatch_before_an_owed_defeat(&mut self, event: &FateEvent) {
+        let s = self.s;
+        let owed: Vec<Seat> = s
+            .owed_steps()
+            .into_iter()
+            .filter_map(|e| if let FateEvent::MastersDefeated { seats, .. } = e { Some(seats) } else { None })
+            .flatten()
+            .collect();
+        if owed.is_empty() {
+            return;
+        }
+        let seats: Vec<Seat> = match event {
+            FateEvent::PranaChanged { seat, .. }
+            | FateEvent::StatModified { seat, .. }
+            | FateEvent::SpecialMarkPlaced { seat, .. }
+            | FateEvent::CommandSpellLost { seat, .. } => vec![*seat],
+            FateEvent::PranaChangedTogether { changes, .. } => changes.iter().map(|c| c.seat).collect(),
+            FateEvent::CardStateChanged { card, .. } => {
+                s.masters.enumerate().filter(|(_, m)| m.field_pose(card).is_some()).map(|(x, _)| x).collect()
+            }
+            _ => return,
+        };
+        for seat in seats.into_iter().filter(|x| owed.contains(x)) {
+            let name = s.name(seat);
+            self.v(
+                "FATE-WIN-1",
+                format!("{name}'s defeat is owed and comes first: a defeated Master takes no further part"),
+            );
+        }
+    }
+
+    /// Version 5: the winner of a battle takes the card the loser holds at `index`, as held
+    /// (FATE-BATTLE-9): a sealed card moves under its own seal, an open one openly or sealed (a
+    /// sealed one is checked when its seal opens, [`revealed_violations`]).
+    fn taken_card_is_the_held_one(&mut self, event: &FateEvent) {
+        let FateEvent::CardTakenFromHand { loser, index, card, .. } = event else { return };
+        let held = self.s.master(*loser).and_then(|m| m.hand.get(usize::from(*index)));
+        match (held, card) {
+            (Some(Held::Sealed(c)), CardRef::Sealed(x)) if c != x => {
+                self.v("FATE-BATTLE-9", format!("card {index} of the loser's hand is sealed under another seal"))
+            }
+            (Some(Held::Sealed(_)), CardRef::Open(x)) => self.v(
+                "KIFU-SEAL-1",
+                format!("card {index} of the loser's hand is sealed: naming it {x} shows it without opening its seal"),
+            ),
+            _ => {}
+        }
     }
 
     /// Version 4's stand step: exactly the Master's Resting cards, its Servant and each Resting
@@ -943,10 +1020,22 @@ impl<'a> Check<'a> {
 
     /// Version 4's automatic steps ([`FateState::owed_steps`]): each names exactly what is owed,
     /// under the rule that owes it.
-    fn owed_step(&mut self, event: &FateEvent) {
+    ///
+    /// From version 5 a step is looked for among those owed once the steps it leaves out are
+    /// settled: a table that left out the prana loss and rested its wounded Servant is cited for
+    /// the prana loss (at this event, by `steps_left_out`), not also for a rest that was not due.
+    fn owed_step(&mut self, event: &FateEvent, version: u32) {
         let s = self.s;
         let (rule, _) = owed_rule(s, event);
-        let Some(want) = s.owed_steps().into_iter().find(|e| e.same_step(event)) else {
+        let left_out = if version >= 5 { s.left_out(event) } else { Vec::new() };
+        let owed = if left_out.is_empty() {
+            s.owed_steps()
+        } else {
+            let mut after = s.clone();
+            left_out.iter().for_each(|due| after.settle(due));
+            after.owed_steps()
+        };
+        let Some(want) = owed.into_iter().find(|e| e.same_step(event)) else {
             let nothing = match event {
                 FateEvent::ServantLeftDanger { .. } => {
                     "no Master received the Active Master status with its Servant in Danger"

@@ -200,6 +200,9 @@ pub struct FateState {
     /// reveal checks the card against that deck (rules version 3, see
     /// [`super::rules::revealed_violations`]). A card taken from a hand is not in it.
     pub sealed_from: BTreeMap<Commitment, Seat>,
+    /// A card the loser held openly and the winner took sealed, by its new seal: its reveal must
+    /// show that card (rules version 5, FATE-BATTLE-9, [`super::rules::revealed_violations`]).
+    pub taken_known: BTreeMap<Commitment, String>,
     /// Version 4's steps made due and not yet recorded (see [`Owed`]).
     pub owed: Owed,
 }
@@ -247,6 +250,7 @@ impl FateState {
             ledger: CommitmentLedger::default(),
             pending: Vec::new(),
             sealed_from: BTreeMap::new(),
+            taken_known: BTreeMap::new(),
             owed: Owed::default(),
         }
     }

@@ -30,7 +30,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("LC-FIELD-4", "field cards may be face down", Enforced),
         row("LC-STRAT-1", "strategies are activated only from the field, never from the hand", Enforced),
         row("LC-PROT-1", "Protection cards only in the opponent's turn, against their attack", Enforced),
-        row("LC-PROT-2", "under Protection the attacker need not flip their card", Enforced),
+        row("LC-PROT-2", "under Protection the attacker need not flip their card", Informational { reason: "the exception LC-ATK-2 states too, enforced there: a permission, so nothing can break it (LC-ATK-2's case of a protected attacker left face down checks it)" }),
         row("LC-PROT-3", "Protection may prevent a Direct Attack", Informational { reason: "the same rule as LC-DIRECT-4, enforced there" }),
         row("LC-MOVE-1", "the active player moves Attack-line cards; a card that attacked cannot go back to Defense this round", Enforced),
         row("LC-MOVE-2", "a card moved from Defense to Attack cannot attack this round", Enforced),

@@ -15,7 +15,7 @@ use kifu::games::fate::events::{
 };
 use kifu::games::fate::rules::{seat_labels, servant_candidates};
 use kifu::games::fate::state::Pose;
-use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV4 as Fate};
+use kifu::games::fate::{FateConfig, FateEvent as E, FateState, FateV5 as Fate};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -391,6 +391,21 @@ fn sealed_draw_shown(card: &str, then: &[&'static str]) -> Case {
     let commitment = seal(card, &salt(3));
     let g = g.push(E::CardDrawn { seat: 0, card: Some(CardRef::Sealed(commitment)) });
     case(g, E::CardRevealed { seat: 0, commitment, card: card.into(), salt: salt(3) }, then)
+}
+
+/// Seat 0 wins a battle against seat 1 and takes seat 1's first card (p1-6, known: its turn's
+/// hand limit discarded p1-3 to p1-5; the loser chooses it, so no pick comes first) sealed as
+/// `card`, ends the battle and shows the card from its hand: the reveal is legal; a seal holding another card is found.
+fn taken_sealed_then_shown(card: &str, then: &[&'static str]) -> Case {
+    let commitment = seal(card, &salt(5));
+    let taken = E::CardTakenFromHand { winner: 0, loser: 1, index: 0, card: CardRef::Sealed(commitment) };
+    let g = G::new(3, &[("hand_pick", "loser-chooses")])
+        .setup()
+        .typed(1, AttackType::Magical, Some(AttackType::Magical))
+        .push(E::DamageDealt { to_attacker: 0, to_responder: 1 })
+        .push(taken)
+        .push(E::BattleEnded);
+    case(g, E::CardRevealed { seat: 0, commitment, card: card.into(), salt: salt(5) }, then)
 }
 
 /// Seat 0 draws deck card 12 sealed at turn 1 and shows it from its hand: it is in the hand now.
@@ -903,6 +918,22 @@ cases! {
         case(spells_gone(3), E::MastersDefeated { seats: vec![2], reason: DefeatReason::CommandSpellsLost }, &["FATE-WIN-1"]);
     the_second_spell_is_no_defeat ["FATE-WIN-1"] =>
         case(spells_gone(2), E::TurnStarted { seat: 0 }, &[]);
+
+    // --- Version 5 ---
+    // An owed defeat comes before any escape hatch on that Master (FATE-WIN-1).
+    no_escape_hatch_changes_a_master_whose_defeat_is_owed ["FATE-WIN-1"] =>
+        case(spells_gone(3), E::PranaChanged { seat: 3, delta: 2, note: "test".into() }, &["FATE-WIN-1"]);
+    an_escape_hatch_may_change_another_master_while_a_defeat_is_owed ["FATE-WIN-1"] =>
+        case(spells_gone(3), E::PranaChanged { seat: 1, delta: 2, note: "test".into() }, &[]);
+    // A step recorded after one it leaves out is cited for what it left out, once.
+    a_rest_recorded_before_the_prana_loss_is_cited_for_the_loss_alone ["FATE-BATTLE-8"] =>
+        case(damage_dealt(), E::WoundedServantsRested { seats: vec![0, 1] }, &["FATE-BATTLE-8"]);
+    // The winner takes the card the loser holds (FATE-BATTLE-9); a known card taken sealed is
+    // checked when its seal opens, and cited at the taking (found late).
+    a_known_card_taken_sealed_is_found_at_its_reveal ["FATE-BATTLE-9"] =>
+        taken_sealed_then_shown(&p(1, 3), &["FATE-BATTLE-9"]);
+    a_known_card_may_be_taken_sealed ["FATE-BATTLE-9"] =>
+        taken_sealed_then_shown(&p(1, 6), &[]);
 }
 
 #[test]

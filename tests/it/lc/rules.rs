@@ -231,7 +231,7 @@ cases! {
     protection_from_the_hand_when_policy_says_field ["LC-PROT-1"] => case_with(&[("protection_from", "field")],
         vec![put(0, 0, Line::Attack), bob(0, Zone::Attack), attack(0, 0), cm(1, 5, Zone::DrawPile, Zone::Hand)],
         protect(5), &["LC-PROT-1"]);
-    protected_attacker_stays_face_down ["LC-PROT-2"] => case(
+    protected_attacker_stays_face_down ["LC-ATK-2"] => case(
         vec![put_down(0, 0, Line::Attack), bob(0, Zone::Attack), attack(0, 0), cm(1, 5, Zone::DrawPile, Zone::Hand), protect(5)],
         E::AttackResolved { sword: 4, against: 4, destroyed: vec![], points_lost: vec![], line_points_lost: vec![], prevented: true }, &[]);
 

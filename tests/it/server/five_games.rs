@@ -245,5 +245,5 @@ fn a_whole_vanguard_game_through_the_options_api() {
 
 #[test]
 fn a_whole_fate_game_of_three_masters_through_the_options_api() {
-    record_through_the_api::<kifu::games::fate::FateV4>("fate", 3);
+    record_through_the_api::<kifu::games::fate::FateV5>("fate", 3);
 }

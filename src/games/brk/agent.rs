@@ -246,6 +246,11 @@ pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) 
             return Some(deploy(s, seat, secrets, rng));
         }
     }
+    // Rules version 4: the steps an event made due come before anything, a targeted card's
+    // reveal too (none is ever owed under the earlier versions' fold).
+    if let Some(step) = s.owed_steps().into_iter().next() {
+        return Some(step);
+    }
     if let Some(p) = s.pending_reveals.first().and_then(|id| s.piece(id)) {
         return Some(reveal(s, secrets, p, RevealReason::Targeted));
     }

@@ -9,14 +9,35 @@ use super::events::{BrkEvent, CardRef, Deployment, Phase, ProtectionHit, RevealP
 use super::state::{illegal_reason, priority_after, Action, BrkState, Piece, Status, GOLD_PER_TURN};
 use crate::game::{opponent, Outcome, Seat};
 
-pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
+/// Applies one event under rules version 1 (versions 1 to 3 fold alike).
+pub fn apply(s: BrkState, event: &BrkEvent) -> BrkState {
+    apply_as(s, event, 1)
+}
+
+/// Applies one event under rules `version`. Up to version 3 the fold places a revealed card's
+/// markers inside `CardRevealed` (BRK-HID-2), opens the active player's cards inside
+/// `TurnStarted` (BRK-FRAG-6) and moves a card with no lives left to the graveyard inside the
+/// event that took its last life (BRK-OPEN-1). From version 4 those events only mark the step
+/// owed ([`super::state::Owed`]), and `MarkersPlacedOnReveal`, `CardsOpened` and
+/// `CardsSentToGraveyard` do it, so a table that forgot one shows it on the board.
+pub fn apply_as(mut s: BrkState, event: &BrkEvent, version: u32) -> BrkState {
     use BrkEvent::*;
+    let folds = version < 4;
+    // The deaths are checked where the event took lives (effects, payments, lives changed), deep in
+    // the fold: they read which fold this is from the state.
+    s.owed.recorded = !folds;
+    if !folds {
+        // A step the table left out is owed no more once the game moved on past it.
+        for due in s.left_out(event) {
+            s.settle(&due);
+        }
+    }
     match event {
         Common(c) => crate::game::common::record(&mut s.ledger, c),
         SquadDeployed { seat, cards } => squad_deployed(&mut s, seat, cards),
-        TurnStarted { seat, turn } => turn_started(&mut s, seat, turn),
+        TurnStarted { seat, turn } => turn_started(&mut s, seat, turn, folds),
         MainPhaseEntered { seat } => main_phase_entered(&mut s, seat),
-        CardRevealed { piece, reason, proof, .. } => card_revealed(&mut s, piece, reason, proof),
+        CardRevealed { piece, reason, proof, .. } => card_revealed(&mut s, piece, reason, proof, folds),
         GameActionDeclared { seat, source, ability, targets, payment } => {
             game_action_declared(&mut s, seat, source, ability, targets, payment)
         }
@@ -35,9 +56,40 @@ pub fn apply(mut s: BrkState, event: &BrkEvent) -> BrkState {
         CardMoved { piece, to, .. } => card_moved(&mut s, piece, to),
         MarkerPlaced { piece, marker, .. } => marker_placed(&mut s, piece, marker),
         LivesChanged { piece, delta, .. } => lives_changed(&mut s, piece, delta),
+        MarkersPlacedOnReveal { piece, markers } => markers_placed_on_reveal(&mut s, piece, markers),
+        CardsOpened { pieces, .. } => cards_opened(&mut s, pieces),
+        CardsSentToGraveyard { pieces } => cards_sent_to_graveyard(&mut s, pieces),
     }
     recheck_stack(&mut s);
     s
+}
+
+/// BRK-HID-2 (rules version 4): the markers as recorded go onto the piece (a wrong list is
+/// placed all the same, as the fold does for every event; the rules cite it).
+fn markers_placed_on_reveal(s: &mut BrkState, piece: &str, markers: &[String]) {
+    if let Some(p) = s.piece_mut(piece) {
+        p.markers.extend(markers.iter().cloned());
+    }
+    s.settle(&BrkEvent::MarkersPlacedOnReveal { piece: piece.to_string(), markers: markers.to_vec() });
+}
+
+/// BRK-FRAG-6 (rules version 4): the pieces named open; the turn start's opening is done.
+fn cards_opened(s: &mut BrkState, pieces: &[String]) {
+    for id in pieces {
+        if let Some(p) = s.piece_mut(id) {
+            p.acted = false;
+        }
+    }
+    s.owed.opening = None;
+}
+
+/// BRK-OPEN-1 (rules version 4): the pieces named go to the graveyard (face up, as every card
+/// leaving play does).
+fn cards_sent_to_graveyard(s: &mut BrkState, pieces: &[String]) {
+    for id in pieces {
+        card_moved(s, id, &Zone::Graveyard);
+    }
+    s.owed.dying.retain(|x| !pieces.contains(x));
 }
 
 fn squad_deployed(s: &mut BrkState, seat: &Seat, cards: &[Deployment]) {
@@ -74,15 +126,23 @@ fn squad_deployed(s: &mut BrkState, seat: &Seat, cards: &[Deployment]) {
     }
 }
 
-fn turn_started(s: &mut BrkState, seat: &Seat, turn: &u32) {
+/// A turn starts. Up to rules version 3 (`folds`) the active player's cards open here; from
+/// version 4 their opening is owed, a step of its own (BRK-FRAG-6).
+fn turn_started(s: &mut BrkState, seat: &Seat, turn: &u32, folds: bool) {
     s.turn = *turn;
     s.active = Some(*seat);
     s.phase = Phase::Reveal;
     for p in &mut s.players {
         p.gold = GOLD_PER_TURN;
     }
-    for p in s.pieces.iter_mut().filter(|p| p.owner == *seat) {
-        p.acted = false;
+    if folds {
+        for p in s.pieces.iter_mut().filter(|p| p.owner == *seat) {
+            p.acted = false;
+        }
+    } else {
+        // Owed only when it opens something: a turn start with no card that acted has no step.
+        let acted = s.in_play(*seat).any(|p| p.acted);
+        s.owed.opening = acted.then_some(*seat);
     }
     s.priority = Some(*seat);
     s.passes = 0;
@@ -94,7 +154,9 @@ fn main_phase_entered(s: &mut BrkState, seat: &Seat) {
     s.passes = 0;
 }
 
-fn card_revealed(s: &mut BrkState, piece: &str, reason: &RevealReason, proof: &Option<RevealProof>) {
+/// A hidden card turns face up. Up to rules version 3 (`folds`) a card that started the battle
+/// hidden gets its markers here; from version 4 they are owed, a step of its own (BRK-HID-2).
+fn card_revealed(s: &mut BrkState, piece: &str, reason: &RevealReason, proof: &Option<RevealProof>, folds: bool) {
     let (commitment, known) = match s.piece(piece) {
         Some(p) => (p.sealed, p.instance.is_some()),
         None => (None, true),
@@ -106,18 +168,24 @@ fn card_revealed(s: &mut BrkState, piece: &str, reason: &RevealReason, proof: &O
         }
     }
     let def = s.piece(piece).and_then(|p| s.def_of(p)).cloned();
+    let mut owed_markers = None;
     if let Some(p) = s.piece_mut(piece) {
         p.hidden = false;
         if let Some(def) = def {
             if !known {
                 p.lives = i16::from(def.lives);
             }
-            // BRK-HID-2: its markers now, without the stack.
-            if p.unmarked_until_reveal {
+            // BRK-HID-2: its markers now, without the stack (version 4: a step of its own).
+            if p.unmarked_until_reveal && folds {
                 p.markers.extend(def.markers.iter().cloned());
+            } else if p.unmarked_until_reveal && !def.markers.is_empty() {
+                owed_markers = Some(def.markers.clone());
             }
         }
         p.unmarked_until_reveal = false;
+    }
+    if let Some(markers) = owed_markers {
+        s.owed.markers.push((piece.to_string(), markers));
     }
     s.pending_reveals.retain(|x| x != piece);
     if *reason == RevealReason::DeclaredAction {
@@ -337,11 +405,16 @@ fn charge(s: &mut BrkState, seat: Seat, source: &str, resources: &[ResourceAmoun
 }
 
 /// Cards in play with no lives left go to the graveyard (skeleton, BRK-OPEN-1). Cards whose
-/// identity is still sealed have unknown lives and never die here.
+/// identity is still sealed have unknown lives and never die here. Up to rules version 3 the fold
+/// moves them inside the event that took their last life; from version 4
+/// ([`super::state::Owed::recorded`]) their move is owed, a step of its own (`CardsSentToGraveyard`).
 fn deaths(s: &mut BrkState) {
-    for p in s.pieces.iter_mut() {
-        if p.zone == Zone::Play && p.instance.is_some() && !p.hidden && p.lives <= 0 {
+    let folds = !s.owed.recorded;
+    for p in s.pieces.iter_mut().filter(|p| BrkState::out_of_lives(p)) {
+        if folds {
             p.zone = Zone::Graveyard;
+        } else if !s.owed.dying.contains(&p.id) {
+            s.owed.dying.push(p.id.clone());
         }
     }
 }

@@ -60,7 +60,7 @@ pub fn coverage() -> Vec<RuleCoverage> {
         row("BRK-OPEN-5", "accompanying features are not defined", RecordedNotEnforced { reason: "undefined by the seed, so nothing can check one; no card of the catalog has one; what such a feature did is recorded with the escape hatches (MarkerPlaced, LivesChanged) or a common NoteRecorded" }),
         row("BRK-OPEN-6", "does «бой» mean the game or one combat", Informational { reason: "read as the game: cards start hidden when deployed before turn 1; the skeleton has no combats, so the other reading has nothing to apply to" }),
         row("BRK-OPEN-7", "how a card becomes hidden during play", RecordedNotEnforced { reason: "the seed gives no way, so which effect hides a card cannot be checked; CardHidden records it, checked only against BRK-HID-1 (a face-up card in play)" }),
-        row("BRK-OPEN-8", "«открывается» read as un-tapping", Informational { reason: "read so, not a policy yet: the other reading (opening = turning face up, so a reveal restores the action) would need a new policy key, and the stored policy table has no room for it without a new header version; a card opens at its controller's turn start; CardOpened records an effect that opens it (BRK-FRAG-6)" }),
+        row("BRK-OPEN-8", "«открывается» read as un-tapping", Informational { reason: "read so, not a policy yet: the other reading (opening = turning face up, so a reveal restores the action) would need a new policy key, and the stored policy table has no room for it without a new header version; a card opens at its controller's turn start (CardsOpened, an automatic step from rules version 4); CardOpened records an effect that opens it (BRK-FRAG-6)" }),
     ]
 }
 
@@ -80,24 +80,9 @@ pub fn coverage_markdown() -> String {
 /// `scenario_index_is_checked_in` test.
 pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 
-/// The actions the rules give a player that a table still cannot record (see COVERAGE.md):
-/// transitions the fold makes inside another event, which a table that forgot them cannot record.
-/// Each leaves no choice and happens at that event's moment; making each its own automatic event
-/// is a new rules version whose fold stops doing it (not done yet).
-pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[
-    crate::game::Unrecordable {
-        rule: "BRK-HID-2",
-        action: "places a revealed card's markers (or forgets to)",
-        why: "the fold places them inside CardRevealed (the same moment, no choice); a forgotten marker shows only when it matters",
-    },
-    crate::game::Unrecordable {
-        rule: "BRK-FRAG-6",
-        action: "opens the active player's cards at the turn start (or forgets one)",
-        why: "the fold opens them inside the automatic TurnStarted (skeleton, BRK-OPEN-8); a card the table left closed is not recordable",
-    },
-    crate::game::Unrecordable {
-        rule: "BRK-OPEN-1",
-        action: "puts a card with no lives left into the graveyard (or forgets to)",
-        why: "the fold moves it inside the event that took its last life (skeleton, no choice); acting with it later is refused as not in play",
-    },
-];
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md): none.
+/// Up to rules version 3 the fold made three of them inside another event (a revealed card's
+/// markers inside `CardRevealed`, the turn start's opening inside `TurnStarted`, a death inside
+/// the event that took the last life); version 4 records each as an automatic step of its own
+/// ([`super::BrkV4`]).
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

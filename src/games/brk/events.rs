@@ -179,6 +179,18 @@ pub enum BrkEvent {
     MarkerPlaced { piece: String, marker: String, cause: String },
     /// Escape hatch: an effect changed a card's lives by `delta` (wounds negative).
     LivesChanged { piece: String, delta: i8, cause: String },
+    /// Rules version 4, automatic: the revealed `piece`, which started the battle hidden, got the
+    /// markers its card's definition gives it, without the stack (BRK-HID-2). Up to version 3 the
+    /// fold placed them inside `CardRevealed`.
+    MarkersPlacedOnReveal { piece: String, markers: Vec<String> },
+    /// Rules version 4, automatic: at the start of `seat`'s turn its cards in play that acted
+    /// opened and may act again (BRK-FRAG-6, read as un-tapping, BRK-OPEN-8). Up to version 3 the
+    /// fold opened them inside `TurnStarted`.
+    CardsOpened { seat: Seat, pieces: Vec<String> },
+    /// Rules version 4, automatic: cards in play with no lives left went to their owners'
+    /// graveyards (the skeleton, BRK-OPEN-1). Up to version 3 the fold moved them inside the
+    /// event that took their last life.
+    CardsSentToGraveyard { pieces: Vec<String> },
 }
 
 impl BrkEvent {
@@ -205,8 +217,40 @@ impl BrkEvent {
             | CardOpened { .. }
             | CardMoved { .. }
             | MarkerPlaced { .. }
-            | LivesChanged { .. } => None,
+            | LivesChanged { .. }
+            | MarkersPlacedOnReveal { .. }
+            | CardsOpened { .. }
+            | CardsSentToGraveyard { .. } => None,
         }
+    }
+
+    /// Rules version 4's automatic steps: what an event made due and the fold leaves to an event
+    /// of its own ([`super::state::BrkState::owed_steps`]).
+    pub fn is_owed_step(&self) -> bool {
+        matches!(
+            self,
+            BrkEvent::MarkersPlacedOnReveal { .. }
+                | BrkEvent::CardsOpened { .. }
+                | BrkEvent::CardsSentToGraveyard { .. }
+        )
+    }
+
+    /// Whether two of rules version 4's steps are the same step (a revealed card's markers: for
+    /// the same piece), whatever else they name.
+    pub fn same_step(&self, other: &BrkEvent) -> bool {
+        match (self, other) {
+            (BrkEvent::MarkersPlacedOnReveal { piece: x, .. }, BrkEvent::MarkersPlacedOnReveal { piece: y, .. }) => {
+                x == y
+            }
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+
+    /// Whether the event moves the game on (rules version 4: the steps owed before it and not
+    /// recorded are left out, cited at it): all but the escape hatches and the common events,
+    /// which may come at any moment, and the owed steps themselves, recorded in any order.
+    pub fn moves_on(&self) -> bool {
+        !self.is_escape_hatch() && !self.is_owed_step()
     }
 
     /// Escape hatches record effects the core rules cannot check; they may come at any moment.

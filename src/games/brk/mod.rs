@@ -4,8 +4,9 @@
 //!
 //! [`BrkRules`] implements [`crate::game::Game`] under each rules version: [`Brk`] (version 1, as
 //! released), [`BrkV2`] (its `validate` also holds the escape hatches to the rules,
-//! [`rules::validate_as`]) and [`BrkV3`] (the newest: a false assumption about one's own hidden
-//! card cited at the declaration). The module has the shape every game has:
+//! [`rules::validate_as`]), [`BrkV3`] (a false assumption about one's own hidden card cited at
+//! the declaration) and [`BrkV4`] (the newest: the three steps the fold made inside other events
+//! are events of their own, [`apply::apply_as`]). The module has the shape every game has:
 //! - [`config`]: the stored header (players, squads, embedded card definitions, the policy for each
 //!   OPEN point: `stack_order`, `priority`, `false_assumption`, `skeleton`);
 //! - [`catalog`]: the card file format and the squad-list format;
@@ -24,9 +25,11 @@
 //! `MainPhaseEntered` (the Reveal subphase has nothing left to reveal), `GameActionPerformed`
 //! (both players passed), `PaymentMade` and `EffectApplied` (an action left the stack), and
 //! `GameEnded` (the skeleton's victory holds). Reveals are the controller's options: a sealed
-//! identity is opened with the instance and salt only its device holds. Three transitions the
-//! fold still makes inside another event (a revealed card's markers, opening at the turn start,
-//! death at no lives) are listed in [`coverage::UNRECORDABLE`].
+//! identity is opened with the instance and salt only its device holds. From rules version 4 the
+//! three transitions versions 1 to 3 fold inside another event are automatic steps of their own,
+//! recorded before anything else once due ([`state::BrkState::owed_steps`]):
+//! `MarkersPlacedOnReveal` (a revealed card's markers, BRK-HID-2), `CardsOpened` (the turn
+//! start's opening, BRK-FRAG-6) and `CardsSentToGraveyard` (death at no lives, BRK-OPEN-1).
 
 pub mod agent;
 pub mod apply;
@@ -48,8 +51,10 @@ pub use state::BrkState;
 
 /// The Berserk-style ruleset under rules version `V`. Every released version stays behind its
 /// number (see [`crate::game::versions`]), so a stored game replays and audits under its own rules.
-/// The versions share every event, the fold, views, options and agent; what a version changes is
-/// in [`rules::validate_as`] and, for version 3, [`rules::revealed_violations`].
+/// The versions share every event, views, options and agent; what a version changes is in
+/// [`rules::validate_as`], for version 3 in [`rules::revealed_violations`] and for version 4 in
+/// the fold, [`apply::apply_as`] (the steps it leaves owed are what [`options::automatic`] and the
+/// agent record first; the earlier versions' fold never owes one).
 pub struct BrkRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures and every game recorded before version 2 open,
 /// replay and audit under it.
@@ -59,10 +64,17 @@ pub type Brk = BrkRules<1>;
 /// play, BRK-OPEN-1), and once the skeleton's victory holds only the game's end may be recorded
 /// (BRK-OPEN-1).
 pub type BrkV2 = BrkRules<2>;
-/// Version 3, the newest: what new games record. Version 2, with a false assumption about one's
-/// own hidden card (BRK-HID-10) cited at the declaration that made it, found when the card is
-/// revealed, instead of at the reveal.
+/// Version 3: version 2, with a false assumption about one's own hidden card (BRK-HID-10) cited
+/// at the declaration that made it, found when the card is revealed, instead of at the reveal.
 pub type BrkV3 = BrkRules<3>;
+/// Version 4, the newest: what new games record. Version 3, with the three steps its fold made
+/// inside other events recorded as automatic steps of their own ([`apply::apply_as`]): a card
+/// that started hidden gets its markers in `MarkersPlacedOnReveal` after its reveal (BRK-HID-2),
+/// the active player's cards that acted open in `CardsOpened` after `TurnStarted` (BRK-FRAG-6,
+/// BRK-OPEN-8), and cards with no lives left go to the graveyard in `CardsSentToGraveyard`
+/// (BRK-OPEN-1). A table that moves on without one is held to its rule at the event that moved
+/// on ([`rules::validate_as`]).
+pub type BrkV4 = BrkRules<4>;
 
 impl<const V: u32> Game for BrkRules<V> {
     const RULESET: &'static str = "brk";
@@ -73,7 +85,7 @@ impl<const V: u32> Game for BrkRules<V> {
     const CHECKS_AWAITED: bool = true;
     const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardOpened", "CardMoved", "MarkerPlaced", "LivesChanged"];
 
-    crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState, rules_version: V);
+    crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState, rules_version: V, fold_version: V);
 
     fn new_config(request: &NewGame<'_>) -> Result<BrkConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };

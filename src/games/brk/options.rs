@@ -10,7 +10,9 @@
 //!
 //! Automatic steps ([`automatic`]): `TurnStarted`, `MainPhaseEntered` (once the Reveal subphase
 //! has nothing left to reveal), `GameActionPerformed` (both players passed), `PaymentMade`,
-//! `EffectApplied` (the protection the rules compute) and `GameEnded`.
+//! `EffectApplied` (the protection the rules compute) and `GameEnded`; from rules version 4,
+//! before any of them, the steps an event made due: `CardsSentToGraveyard` (BRK-OPEN-1),
+//! `MarkersPlacedOnReveal` (BRK-HID-2) and `CardsOpened` (BRK-FRAG-6).
 
 use super::catalog::{AbilityKind, Trigger};
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
@@ -66,6 +68,11 @@ pub fn options<const V: u32>(s: &BrkState, seat: Seat) -> Vec<GameOption<E>> {
 pub fn automatic(s: &BrkState) -> Option<E> {
     if s.result.is_some() {
         return None;
+    }
+    // Rules version 4: the steps an event made due come first ([`BrkState::owed_steps`]; the
+    // earlier versions' fold makes them inside that event, so it never owes one).
+    if let Some(step) = s.owed_steps().into_iter().next() {
+        return Some(step);
     }
     if s.phase == Phase::Setup {
         // Both squads deployed: turn 1 is the First player's (seat 0, BRK-OPEN-1).

@@ -43,7 +43,10 @@ pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
 /// Every rule `event` would break under rules `version`: version 2 adds [`escape_hatch_checks`]
 /// and [`decided_checks`] to version 1's, which stay as released so old games audit unchanged;
 /// version 3 leaves a false assumption about one's own hidden card (BRK-HID-10) out of the
-/// reveal's violations: it is cited at the declaration ([`revealed_violations`]).
+/// reveal's violations: it is cited at the declaration ([`revealed_violations`]). Version 4
+/// records a revealed card's markers, the turn start's opening and the deaths as steps of their
+/// own (checked in every version by [`Check::owed_step`]: no earlier game owes one) and holds a
+/// game that moved on without them to the rules they break ([`steps_left_out`]).
 pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
     let mut c = Check::new(s);
     c.check(event, version);
@@ -52,7 +55,40 @@ pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violatio
         out.extend(decided_checks(s, event));
         out.extend(escape_hatch_checks(s, event));
     }
+    if version >= 4 && s.result.is_none() {
+        out.extend(steps_left_out(s, event));
+    }
     out
+}
+
+/// The rule that owes the step `step` (rules version 4), and what it does in words.
+fn step_rule(s: &BrkState, step: &BrkEvent) -> (&'static str, String) {
+    match step {
+        BrkEvent::MarkersPlacedOnReveal { piece, markers } => {
+            ("BRK-HID-2", format!("revealed {piece} gets its markers {}", markers.join(", ")))
+        }
+        BrkEvent::CardsOpened { seat, pieces } => (
+            "BRK-FRAG-6",
+            format!("{}'s cards that acted open at the turn start: {}", s.name(*seat), pieces.join(", ")),
+        ),
+        BrkEvent::CardsSentToGraveyard { pieces } => {
+            ("BRK-OPEN-1", format!("cards with no lives left go to the graveyard: {}", pieces.join(", ")))
+        }
+        _ => ("BRK-OPEN-1", String::new()),
+    }
+}
+
+/// Version 4: an event that moves the game on while a step is owed leaves that step out
+/// ([`BrkState::left_out`]); it is cited here, once, under the owed step's rule, where the table
+/// moved on without it (the fold then owes it no more).
+fn steps_left_out(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
+    s.left_out(event)
+        .iter()
+        .map(|due| {
+            let (rule, what) = step_rule(s, due);
+            Violation::new(rule, format!("{what}: due first and not recorded"))
+        })
+        .collect()
 }
 
 /// BRK-HID-10: the actions on the stack whose declaring player treated their own hidden `p` as
@@ -92,7 +128,10 @@ pub fn revealed_violations(s: &BrkState, event: &BrkEvent) -> Vec<LateViolation>
 fn decided_checks(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
     // What a performed or blocked action still owes (a reveal, its payment, its effects) is part
     // of the same resolution and comes first, as the automatic steps record it.
-    let owing = !s.pending_reveals.is_empty() || s.payment_due().is_some() || s.performing().is_some();
+    let owing = !s.pending_reveals.is_empty()
+        || s.payment_due().is_some()
+        || s.performing().is_some()
+        || !s.owed_steps().is_empty();
     let decided = if owing || s.declaring.is_some() { None } else { victory(s) };
     match (decided, event) {
         (Some((_, why)), e) if !matches!(e, BrkEvent::GameEnded { .. } | BrkEvent::Common(_)) => {
@@ -138,6 +177,18 @@ fn escape_hatch_checks(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
 /// The gold of `seat` already promised to its actions on the stack (BRK-BLOCK-5: a blocked action still pays).
 fn committed_gold(s: &BrkState, seat: Seat) -> u32 {
     s.stack.iter().filter_map(|id| s.action(*id)).filter(|a| a.seat == seat).map(|a| gold_of(&a.payment)).sum()
+}
+
+/// A list of names as a set: a step may name a piece in any order, and more than once.
+fn as_set(names: &[String]) -> std::collections::BTreeSet<&str> {
+    names.iter().map(String::as_str).collect()
+}
+
+/// A list of markers in order: their kinds and counts, whatever order they were named in.
+fn sorted(markers: &[String]) -> Vec<&str> {
+    let mut v: Vec<&str> = markers.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    v
 }
 
 fn gold_of(r: &[ResourceAmount]) -> u32 {
@@ -293,7 +344,8 @@ impl Check<'_> {
         if event.seat().is_some_and(|seat| !self.seat_ok(seat, 2)) {
             return;
         }
-        if !event.is_escape_hatch() {
+        // The owed steps (rules version 4) come first, before what the moment otherwise owes.
+        if !event.is_escape_hatch() && !event.is_owed_step() {
             self.sequencing(event);
         }
         match event {
@@ -321,6 +373,7 @@ impl Check<'_> {
             CardOpened { piece, .. } | CardMoved { piece, .. } | LivesChanged { piece, .. } => {
                 self.piece(piece);
             }
+            MarkersPlacedOnReveal { .. } | CardsOpened { .. } | CardsSentToGraveyard { .. } => self.owed_step(event),
             Common(c) => {
                 let cx = crate::game::common::Context {
                     ledger: &s.ledger,
@@ -330,6 +383,42 @@ impl Check<'_> {
                 };
                 self.out.extend(crate::game::common::validate(&cx, c));
             }
+        }
+    }
+
+    /// Version 4's automatic steps ([`BrkState::owed_steps`]): each names exactly what is owed,
+    /// under the rule that owes it: the pieces as a set, a revealed card's markers as its card
+    /// gives them (their kinds and counts, in any order).
+    fn owed_step(&mut self, event: &BrkEvent) {
+        let s = self.s;
+        let (rule, _) = step_rule(s, event);
+        let Some(want) = s.owed_steps().into_iter().find(|e| e.same_step(event)) else {
+            let nothing = match event {
+                BrkEvent::MarkersPlacedOnReveal { piece, .. } => {
+                    format!("{piece} is no card just revealed after starting the battle hidden, owed markers")
+                }
+                BrkEvent::CardsOpened { .. } => "no turn start owes its player's cards opening".to_string(),
+                _ => "no card in play has lost its last life".to_string(),
+            };
+            self.v(rule, nothing);
+            return;
+        };
+        let (_, what) = step_rule(s, &want);
+        let same = match (&want, event) {
+            (
+                BrkEvent::MarkersPlacedOnReveal { markers: w, .. },
+                BrkEvent::MarkersPlacedOnReveal { markers: g, .. },
+            ) => sorted(w) == sorted(g),
+            (BrkEvent::CardsOpened { seat: ws, pieces: w }, BrkEvent::CardsOpened { seat: gs, pieces: g }) => {
+                ws == gs && as_set(w) == as_set(g)
+            }
+            (BrkEvent::CardsSentToGraveyard { pieces: w }, BrkEvent::CardsSentToGraveyard { pieces: g }) => {
+                as_set(w) == as_set(g)
+            }
+            _ => false,
+        };
+        if !same {
+            self.v(rule, format!("this step names what is owed: {what}"));
         }
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::catalog::{AbilityDef, AbilityKind, CardDef, ResourceAmount};
 use super::config::{BrkConfig, FalseAssumption, Policies, PriorityRule};
-use super::events::{Cell, Phase, Zone};
+use super::events::{BrkEvent, Cell, Phase, Zone};
 use crate::game::commit::{Commitment, CommitmentLedger};
 use crate::game::{opponent, Outcome, Seat, Seats};
 
@@ -104,6 +104,23 @@ pub struct Piece {
     pub triggers_used: Vec<u8>,
 }
 
+/// Rules version 4's steps without a choice that an event made due and the fold leaves to an
+/// event of their own (up to version 3 the fold made them inside that event): what
+/// [`BrkState::owed_steps`] turns into the events kifu records next.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owed {
+    /// Pieces revealed after starting the battle hidden, with the markers their card gives them
+    /// that are not placed yet (BRK-HID-2).
+    pub markers: Vec<(String, Vec<String>)>,
+    /// The seat whose turn started and whose cards are not opened yet (BRK-FRAG-6).
+    pub opening: Option<Seat>,
+    /// Pieces that lost their last life and are not in the graveyard yet (BRK-OPEN-1).
+    pub dying: Vec<String>,
+    /// The fold is version 4's, which leaves these steps to events of their own: the deaths are
+    /// found deep in the fold (effects, payments, lives changed), which reads it here.
+    pub recorded: bool,
+}
+
 /// The whole game state.
 #[derive(Clone, Debug)]
 pub struct BrkState {
@@ -133,6 +150,8 @@ pub struct BrkState {
     pub declaring: Option<String>,
     pub result: Option<Outcome>,
     pub ledger: CommitmentLedger,
+    /// Rules version 4: the steps an event made due, not recorded yet ([`Owed`]).
+    pub owed: Owed,
 }
 
 /// The skeleton's gold per player at the start of every turn (BRK-OPEN-1).
@@ -164,6 +183,7 @@ impl BrkState {
             declaring: None,
             result: None,
             ledger: CommitmentLedger::default(),
+            owed: Owed::default(),
         }
     }
 
@@ -283,6 +303,65 @@ impl BrkState {
             }
             Phase::Main => self.priority.into_iter().collect(),
             Phase::End => self.active.map(crate::game::opponent).into_iter().collect(),
+        }
+    }
+
+    /// Whether `p` has no lives left and goes to the graveyard (the skeleton, BRK-OPEN-1): a card
+    /// in play whose identity and lives are known (a sealed or face-down card's are not).
+    pub fn out_of_lives(p: &Piece) -> bool {
+        p.zone == Zone::Play && p.instance.is_some() && !p.hidden && p.lives <= 0
+    }
+
+    /// Rules version 4's steps due now, first to record first: the deaths (BRK-OPEN-1), a revealed
+    /// card's markers (BRK-HID-2), the turn start's opening (BRK-FRAG-6). Each is due only while it
+    /// changes something; none has a choice in it.
+    pub fn owed_steps(&self) -> Vec<BrkEvent> {
+        let mut out = Vec::new();
+        if self.result.is_some() {
+            return out;
+        }
+        let dying: Vec<String> = self
+            .pieces
+            .iter()
+            .filter(|p| self.owed.dying.contains(&p.id) && Self::out_of_lives(p))
+            .map(|p| p.id.clone())
+            .collect();
+        if !dying.is_empty() {
+            out.push(BrkEvent::CardsSentToGraveyard { pieces: dying });
+        }
+        for (piece, markers) in &self.owed.markers {
+            if self.piece(piece).is_some_and(|p| p.zone == Zone::Play) {
+                out.push(BrkEvent::MarkersPlacedOnReveal { piece: piece.clone(), markers: markers.clone() });
+            }
+        }
+        if let Some(seat) = self.owed.opening {
+            let pieces: Vec<String> = self.in_play(seat).filter(|p| p.acted).map(|p| p.id.clone()).collect();
+            if !pieces.is_empty() {
+                out.push(BrkEvent::CardsOpened { seat, pieces });
+            }
+        }
+        out
+    }
+
+    /// The owed steps `event` leaves out (rules version 4): every step owed, when it moves the
+    /// game on ([`BrkEvent::moves_on`]); the steps themselves may come in any order.
+    pub fn left_out(&self, event: &BrkEvent) -> Vec<BrkEvent> {
+        if event.moves_on() {
+            self.owed_steps()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Rules version 4: `step` is owed no more, because it was recorded or because the table
+    /// moved on without it (cited once, where it did, `rules::steps_left_out`; the board then
+    /// shows what the table left: markers missing, a card closed, a dead card in play).
+    pub(crate) fn settle(&mut self, step: &BrkEvent) {
+        match step {
+            BrkEvent::CardsSentToGraveyard { pieces } => self.owed.dying.retain(|x| !pieces.contains(x)),
+            BrkEvent::MarkersPlacedOnReveal { piece, .. } => self.owed.markers.retain(|(x, _)| x != piece),
+            BrkEvent::CardsOpened { .. } => self.owed.opening = None,
+            _ => {}
         }
     }
 

@@ -258,6 +258,17 @@ pub fn describe(s: &BrkState, event: &BrkEvent, viewer: Viewer) -> String {
         CardMoved { piece, to, cause } => format!("{piece} moved to the {}: {cause}", to.name()),
         MarkerPlaced { piece, marker, cause } => format!("{piece} got a {marker} marker: {cause}"),
         LivesChanged { piece, delta, cause } => format!("{piece} lives {delta:+}: {cause}"),
+        MarkersPlacedOnReveal { piece, markers } => {
+            format!("{} got its markers on reveal: {}", piece_label(s, viewer, piece), markers.join(", "))
+        }
+        CardsOpened { seat, pieces } => {
+            let names: Vec<String> = pieces.iter().map(|p| piece_label(s, viewer, p)).collect();
+            format!("{}'s cards opened for the turn: {}", s.name(*seat), names.join(", "))
+        }
+        CardsSentToGraveyard { pieces } => {
+            let names: Vec<String> = pieces.iter().map(|p| piece_label(s, viewer, p)).collect();
+            format!("no lives left, to the graveyard: {}", names.join(", "))
+        }
         Common(c) => crate::game::common::describe(c, viewer, |seat| s.name(seat)),
     }
 }

@@ -10,7 +10,7 @@ use kifu::games::brk::events::{
     BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
 };
 use kifu::games::brk::state::{BrkState, Status};
-use kifu::games::brk::{BrkConfig, BrkV3 as Brk};
+use kifu::games::brk::{BrkConfig, BrkV4 as Brk};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -265,27 +265,91 @@ fn t2() -> Vec<E> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper. The cases run under the newest rules version (3).
+// The one helper. The cases run under the newest rules version (4): their given events are
+// followed by the steps each made due, as kifu records them ([`complete`]).
 // ---------------------------------------------------------------------------------------------
 
 type Case = crate::game_support::Case<Brk>;
 
 fn case(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case::event(config_with(&[]), given, when, then)
+    case_with(&[], given, when, then)
 }
 
 fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static str]) -> Case {
-    Case::event(config_with(policies), given, when, then)
+    let config = config_with(policies);
+    let given = complete(&config, &given);
+    Case::event(config, given, when, then)
+}
+
+/// `given`, each event followed by the steps it made due (rules version 4's
+/// [`BrkState::owed_steps`]), as kifu records them.
+fn complete(config: &BrkConfig, given: &[E]) -> Vec<E> {
+    let mut state = Brk::setup(config).unwrap();
+    let mut out = Vec::new();
+    for g in given {
+        let mut next = Some(g.clone());
+        while let Some(e) = next.take() {
+            state = Brk::apply(state, &e);
+            out.push(e);
+            next = state.owed_steps().into_iter().next();
+        }
+    }
+    out
+}
+
+/// `given` completed ([`complete`]) and then `last` alone, the steps it makes due left unrecorded.
+fn owing(given: Vec<E>, last: E) -> Vec<E> {
+    with(complete(&config_with(&[]), &given), vec![last])
+}
+
+/// A case whose given events are recorded exactly as listed ([`owing`] leaves a step owed).
+fn as_listed(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
+    Case::event(config_with(&[]), given, when, then)
 }
 
 fn fold(config: &BrkConfig, given: &[E]) -> BrkState {
     let mut state = Brk::setup(config).unwrap();
-    for (i, g) in given.iter().enumerate() {
+    for (i, g) in complete(config, given).iter().enumerate() {
         let v = Brk::validate(&state, g);
         assert!(v.is_empty(), "given event {i} {g:?} is itself illegal: {v:?}");
         state = Brk::apply(state, g);
     }
     state
+}
+
+/// Turn 1: Alice's finishing blow #1 on B1 blocked by Bob's B2 (which acted) and paid, the turn
+/// over; turn 2 (Bob's) started, with B2's opening owed.
+fn t2_after_a_block() -> Vec<E> {
+    owing(with(fb_blocked(), vec![pay(1, "A1", 0), E::TurnEnded { seat: 0 }]), E::TurnStarted { seat: 1, turn: 2 })
+}
+
+fn opened(seat: u8, pieces: &[&str]) -> E {
+    E::CardsOpened { seat, pieces: pieces.iter().map(|p| p.to_string()).collect() }
+}
+
+fn to_graveyard(pieces: &[&str]) -> E {
+    E::CardsSentToGraveyard { pieces: pieces.iter().map(|p| p.to_string()).collect() }
+}
+
+fn markers_on_reveal(piece: &str, markers: &[&str]) -> E {
+    E::MarkersPlacedOnReveal { piece: piece.into(), markers: markers.iter().map(|m| m.to_string()).collect() }
+}
+
+/// Alice's finishing blow #1 on B1 resolved: B1 has no lives left and its death is owed.
+fn b1_dying() -> Vec<E> {
+    owing(performed("A1", 0, "B1"), effect(1, "B1"))
+}
+
+/// Bob revealed his hidden Warded Sentinel B6 by choice: its armor marker is owed.
+fn b6_revealed() -> Vec<E> {
+    owing(t1(), reveal(1, "B6", RevealReason::ControllerChoice))
+}
+
+/// Alice's Blood Mage A7, down to 1 life, declares its blood bolt on B1; performed, it pays its
+/// last life: its death is owed while the bolt's effect still is.
+fn a7_paid_its_last_life() -> Vec<E> {
+    let given = with(t1(), vec![lives("A7", -3), declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1)]);
+    owing(given, pay(1, "A7", 0))
 }
 
 cases! {
@@ -407,6 +471,25 @@ cases! {
     kifu_seal_1_wrong_salt ["KIFU-SEAL-1"] => case(t1(), E::CardRevealed { seat: 1, piece: "B6".into(), reason: RevealReason::ControllerChoice, proof: Some(RevealProof { instance: "p1-5".into(), salt: salt(9) }) }, &["KIFU-SEAL-1"]);
     kifu_card_1_unknown_piece ["KIFU-CARD-1"] => case(t1(), declare(0, "A1", 0, "Z9"), &["KIFU-CARD-1"]);
     kifu_seat_1_two_seats ["KIFU-SEAT-1"] => case(t1(), pass(2), &["KIFU-SEAT-1"]);
+
+    // Rules version 4: the steps versions 1 to 3 made inside other events are automatic steps of
+    // their own; a table that moves on without one is cited there, once, under its rule.
+    brk_hid_2_the_game_moved_on_without_the_markers ["BRK-HID-2"] => as_listed(b6_revealed(), pass(0), &["BRK-HID-2"]);
+    brk_hid_2_the_markers_are_the_cards_own ["BRK-HID-2"] => as_listed(b6_revealed(), markers_on_reveal("B6", &["poison"]), &["BRK-HID-2"]);
+    brk_hid_2_no_markers_owed_to_a_card_that_started_face_up ["BRK-HID-2"] => case(t1(), markers_on_reveal("B2", &["armor"]), &["BRK-HID-2"]);
+    brk_frag_6_the_game_moved_on_without_opening ["BRK-FRAG-6"] => as_listed(t2_after_a_block(), reveal(1, "B6", RevealReason::RevealSubphase), &["BRK-FRAG-6"]);
+    brk_frag_6_the_opening_names_the_cards_that_acted ["BRK-FRAG-6"] => as_listed(t2_after_a_block(), opened(1, &["B2", "B1"]), &["BRK-FRAG-6"]);
+    brk_frag_6_no_opening_when_no_turn_started ["BRK-FRAG-6"] => case(with(fb_blocked(), vec![pay(1, "A1", 0)]), opened(1, &["B2"]), &["BRK-FRAG-6"]);
+    brk_open_1_the_game_moved_on_without_the_death ["BRK-OPEN-1"] => as_listed(b1_dying(), pass(0), &["BRK-OPEN-1"]);
+    brk_open_1_only_cards_with_no_lives_go ["BRK-OPEN-1"] => as_listed(b1_dying(), to_graveyard(&["B1", "B2"]), &["BRK-OPEN-1"]);
+    brk_open_1_no_death_owed ["BRK-OPEN-1"] => case(t1(), to_graveyard(&["B1"]), &["BRK-OPEN-1"]);
+
+    // Legal but close to those steps: no finding.
+    brk_hid_2_the_markers_come_before_the_targeted_cards_action ["BRK-HID-2", "BRK-HID-4"] => as_listed(owing(with(t1(), vec![declare(0, "A2", 0, "B6")]), reveal(1, "B6", RevealReason::Targeted)), markers_on_reveal("B6", &["armor"]), &[]);
+    brk_hid_2_a_card_hidden_later_owes_nothing_on_its_reveal ["BRK-HID-2"] => as_listed(owing(with(t1(), vec![hide("B2")]), reveal(1, "B2", RevealReason::ControllerChoice)), pass(0), &[]);
+    brk_frag_6_only_the_active_players_cards_open ["BRK-FRAG-6"] => as_listed(t2_after_a_block(), opened(1, &["B2", "B2"]), &[]);
+    brk_open_1_the_death_comes_before_the_actions_effect ["BRK-OPEN-1", "BRK-STACK-2"] => as_listed(a7_paid_its_last_life(), to_graveyard(&["A7"]), &[]);
+    brk_open_1_an_effect_heals_a_dying_card_first ["BRK-OPEN-1"] => as_listed(b1_dying(), lives("B1", 1), &[]);
 }
 
 /// Every Enforced rule in the coverage table is named by at least one case above.
@@ -622,4 +705,63 @@ fn a_forced_declaration_does_not_resolve_what_its_reveal_finds_later() {
     let (report, _) = audit::<Brk>(config_bob_hunter(), ruled).unwrap();
     let late = report.findings.iter().find(|f| f.found_at.is_some()).unwrap();
     assert!(late.resolution.as_deref().is_some_and(|r| r.starts_with("warning by judge jin")), "{late:?}");
+}
+
+/// Version 3's fold (and 1's and 2's), as released: a revealed card's markers, the turn start's
+/// opening and a death happen inside the events that make them due, and nothing is ever owed;
+/// version 4's fold leaves each to a step of its own, owed until recorded.
+#[test]
+fn version_3_games_fold_as_released() {
+    use kifu::games::brk::BrkV3;
+    let config = config_with(&[]);
+    let fold_as = |v4: bool, given: &[E]| {
+        let mut s = Brk::setup(&config).unwrap();
+        for g in given {
+            s = if v4 { Brk::apply(s, g) } else { BrkV3::apply(s, g) };
+        }
+        s
+    };
+    // A death (BRK-OPEN-1): B1 has no lives left after the finishing blow.
+    let given = b1_dying();
+    let (v3, v4) = (fold_as(false, &given), fold_as(true, &given));
+    assert_eq!(v3.piece("B1").unwrap().zone, Zone::Graveyard);
+    assert!(v3.owed_steps().is_empty());
+    assert_eq!(v4.piece("B1").unwrap().zone, Zone::Play);
+    assert_eq!(v4.owed_steps(), vec![to_graveyard(&["B1"])]);
+    // A revealed card's markers (BRK-HID-2): B6's armor.
+    let given = b6_revealed();
+    let (v3, v4) = (fold_as(false, &given), fold_as(true, &given));
+    assert_eq!(v3.piece("B6").unwrap().markers, vec!["armor".to_string()]);
+    assert!(v3.owed_steps().is_empty());
+    assert!(v4.piece("B6").unwrap().markers.is_empty());
+    assert_eq!(v4.owed_steps(), vec![markers_on_reveal("B6", &["armor"])]);
+    // The turn start's opening (BRK-FRAG-6): B2 blocked in turn 1 and opens at Bob's turn 2.
+    let given = t2_after_a_block();
+    let (v3, v4) = (fold_as(false, &given), fold_as(true, &given));
+    assert!(!v3.piece("B2").unwrap().acted);
+    assert!(v3.owed_steps().is_empty());
+    assert!(v4.piece("B2").unwrap().acted && v4.piece("A1").unwrap().acted);
+    assert_eq!(v4.owed_steps(), vec![opened(1, &["B2"])]);
+    // Version 3's validate knows nothing owed: each step is refused under its rule.
+    let rules = |v: Vec<kifu::game::Violation>| v.into_iter().map(|v| v.rule).collect::<Vec<_>>();
+    assert_eq!(rules(BrkV3::validate(&v3, &opened(1, &["B2"]))), ["BRK-FRAG-6"]);
+}
+
+/// Version 4: a step the table left out is cited once, at the event that moved on without it;
+/// after that it is owed no more and the board shows what the table left (B1 still in play with
+/// no lives), and no later event is cited for it.
+#[test]
+fn a_step_left_out_is_cited_once() {
+    let config = config_with(&[]);
+    let mut s = Brk::setup(&config).unwrap();
+    for g in b1_dying() {
+        s = Brk::apply(s, &g);
+    }
+    let rules = |v: Vec<kifu::game::Violation>| v.into_iter().map(|v| v.rule).collect::<Vec<_>>();
+    assert_eq!(rules(Brk::validate(&s, &pass(0))), ["BRK-OPEN-1"]);
+    assert_eq!(Brk::automatic(&s), Some(to_graveyard(&["B1"])));
+    s = Brk::apply(s, &pass(0));
+    assert!(s.owed_steps().is_empty());
+    assert_eq!(s.piece("B1").unwrap().zone, Zone::Play);
+    assert!(Brk::validate(&s, &pass(1)).is_empty());
 }

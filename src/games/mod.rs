@@ -25,9 +25,13 @@ static VANGUARD_V1: GameDriver<vanguard::Vanguard> = GameDriver::new();
 static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
 static VANGUARD_V3: GameDriver<vanguard::VanguardV3> = GameDriver::new();
 static VANGUARD_V4: GameDriver<vanguard::VanguardV4> = GameDriver::new();
-/// Vanguard's released rules versions, as Naruto's: version 3 cites the most specific rule IDs.
+static VANGUARD_V5: GameDriver<vanguard::VanguardV5> = GameDriver::new();
+/// Vanguard's released rules versions, as Naruto's: version 3 cites the most specific rule IDs,
+/// version 4 records the stand, clean-up and battle retirements as steps of their own, and
+/// version 5 (what new games record) the retirement of a displaced occupant, a deleted heart
+/// turned face up and a legion mate moved to the soul.
 static VANGUARD: Versions =
-    Versions { ruleset: "vanguard", released: &[&VANGUARD_V1, &VANGUARD_V2, &VANGUARD_V3, &VANGUARD_V4] };
+    Versions { ruleset: "vanguard", released: &[&VANGUARD_V1, &VANGUARD_V2, &VANGUARD_V3, &VANGUARD_V4, &VANGUARD_V5] };
 static LC: GameDriver<lc::Lc> = GameDriver::new();
 static BRK_V1: GameDriver<brk::Brk> = GameDriver::new();
 static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();

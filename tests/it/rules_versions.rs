@@ -81,6 +81,14 @@ fn vanguard_v4_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
     check_every_actor_was_awaited::<VanguardV4>(0..30, &[table(2)]);
 }
 
+#[test]
+fn vanguard_v5_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
+    use kifu::games::vanguard::VanguardV5;
+    const _: () = assert!(VanguardV5::CHECKS_AWAITED && VanguardV5::RULESET_VERSION == 5);
+    check_self_play_audits_clean::<VanguardV5>(0..30, &[table(2)]);
+    check_every_actor_was_awaited::<VanguardV5>(0..30, &[table(2)]);
+}
+
 /// Given the registry, when it self-plays a new Naruto game, then the game is recorded under
 /// version 5 (the newest), audits clean, and a digital game's seed is the common `SeedCommitted` /
 /// `SeedRevealed` (the dealer's, `seat: None`), never version 1's own seed events.

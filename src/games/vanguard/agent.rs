@@ -140,7 +140,9 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
         Phase::GradeAssist => grade_assist_step(s, seat, vg, rng).or_else(|| next(Phase::Ride)),
         Phase::Ride => ride_step(s, seat, vg, rng).or_else(|| next(Phase::Stride)),
         Phase::Stride => stride_step(s, seat, vg, rng).or_else(|| next(Phase::Main)),
-        Phase::Main => main_step(s, seat, vg, rng).or_else(|| next(Phase::Battle)),
+        Phase::Main => replacing_call(s, seat, vg, rng, version)
+            .or_else(|| main_step(s, seat, vg, rng))
+            .or_else(|| next(Phase::Battle)),
         Phase::Battle => battle_step(s, seat, rng).or_else(|| next(Phase::End)),
     }
 }
@@ -274,6 +276,27 @@ fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
     }
     // The first turn, once the vanguards are face up, is an automatic step.
     (!s.revealed).then_some(E::VanguardsRevealed {})
+}
+
+/// Version 5: now and then, with every rear-guard circle taken, a call onto an occupied circle
+/// (its occupant's retirement is then the owed step `OccupantRetired`, VG-ZONE-5). Earlier
+/// versions draw nothing here, so their seeds play the games they always played.
+fn replacing_call(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng, version: u32) -> Option<E> {
+    let p = s.players.get(seat)?;
+    if version < 5 || p.rear.len() < Circle::REAR.len() {
+        return None;
+    }
+    let callable: Vec<String> = p
+        .hand
+        .iter()
+        .filter(|c| s.def(c).is_some_and(|d| d.grade <= vg && d.grade >= 1 && !d.is_g_unit()))
+        .cloned()
+        .collect();
+    if callable.is_empty() || !rng.random_bool(0.3) {
+        return None;
+    }
+    let circle = pick(&Circle::REAR, rng)?;
+    Some(E::Called { seat, card: pick(&callable, rng)?, circle })
 }
 
 fn main_step(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng) -> Option<E> {

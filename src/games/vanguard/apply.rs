@@ -17,10 +17,21 @@ pub const TRIGGER_POWER: i32 = 5000;
 /// (VG-STRIDE-4, VG-END-2, VG-END-4), retires a hit rear-guard when the attack is resolved
 /// (VG-BATTLE-10) and the guardians when the battle ends (VG-BATTLE-14); from version 4
 /// `UnitsStood`, `TurnCleanedUp`, `HitUnitRetired` and `GuardiansRetired` record those steps, so
-/// a table that forgot one shows it on the board.
+/// a table that forgot one shows it on the board. Up to version 4 a call onto an occupied circle
+/// retires the occupant (VG-ZONE-5), a stride turns a deleted heart face up (VG-STRIDE-2) and a
+/// ride puts the legion mate into the soul (VG-KW-8) inside the event; from version 5 the event
+/// only marks the step owed ([`VanguardState::owed_steps`]) and `OccupantRetired`,
+/// `HeartTurnedFaceUp` and `LegionMateMovedToSoul` record it.
 pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> VanguardState {
     use VanguardEvent::*;
     let folds_transitions = version < 4;
+    let v5 = version >= 5;
+    if v5 {
+        // A step the table left out is owed no more once the game moved on past it.
+        for due in s.left_out(event) {
+            s.settle(&due);
+        }
+    }
     match event {
         StartingVanguardSet { seat, card } => starting_vanguard_set(&mut s, seat, card),
         FirstPlayerDetermined { first } => s.first = Some(*first),
@@ -39,13 +50,13 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
         PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase, folds_transitions),
         CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
         GradeAssisted { seat, taken, removed } => grade_assisted(&mut s, seat, taken, removed),
-        Rode { seat, card } => rode(&mut s, seat, card),
-        SuperiorRode { seat, card, .. } => ride(&mut s, *seat, card),
+        Rode { seat, card } => rode(&mut s, seat, card, v5),
+        SuperiorRode { seat, card, .. } => ride_as(&mut s, *seat, card, v5),
         ForerunnerCalled { seat, card, circle } | Called { seat, card, circle } => {
-            put(&mut s, *seat, card, Place::Circle(*circle))
+            call(&mut s, *seat, card, *circle, v5)
         }
-        SuperiorCalled { seat, card, circle, .. } => put(&mut s, *seat, card, Place::Circle(*circle)),
-        Strode { seat, g_unit, heart, discarded } => strode(&mut s, seat, g_unit, heart, discarded),
+        SuperiorCalled { seat, card, circle, .. } => call(&mut s, *seat, card, *circle, v5),
+        Strode { seat, g_unit, heart, discarded } => strode(&mut s, seat, g_unit, heart, discarded, v5),
         RearGuardMoved { seat, from, to } => rear_guard_moved(&mut s, seat, from, to),
         LegionPerformed { seat, returned, mate } => legion_performed(&mut s, seat, returned, mate),
         EffectActivated { .. } | EffectResolved { .. } => {}
@@ -76,7 +87,7 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
             s.check = None;
         }
         GameEnded { loser, reason } => game_ended(&mut s, loser, reason),
-        CardMoved { card, to, .. } => card_moved(&mut s, card, to),
+        CardMoved { card, to, .. } => card_moved(&mut s, card, to, v5),
         ModifierApplied { card, stat, delta, until } => modifier_applied(&mut s, card, stat, delta, until),
         Client { seat, op } => client(&mut s, *seat, op),
         ChatMessage { .. } => {}
@@ -92,8 +103,44 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
                 put(&mut s, *seat, card, Place::Drop);
             }
         }
+        OccupantRetired { seat, card, .. } => {
+            s.settle(event);
+            put(&mut s, *seat, card, Place::Drop);
+        }
+        HeartTurnedFaceUp { seat, cards } => {
+            s.settle(event);
+            heart_turned_face_up(&mut s, *seat, cards);
+        }
+        LegionMateMovedToSoul { seat, card } => {
+            s.settle(event);
+            put(&mut s, *seat, card, Place::Soul);
+        }
     }
     s
+}
+
+/// A unit called onto `seat`'s rear-guard `circle` (VG-MAIN-1, VG-MAIN-2, VG-KW-1, or an effect
+/// moving it there). From version 5 (`displaces`) the occupant leaves the circle for no zone and
+/// its retirement is owed (VG-ZONE-5, `OccupantRetired`); earlier versions retire it here ([`put`]).
+fn call(s: &mut VanguardState, seat: Seat, card: &str, circle: Circle, displaces: bool) {
+    let on_field = s.players.get(seat).is_some_and(|p| p.rear.values().any(|u| u.card == card));
+    if displaces && !on_field && circle != Circle::Vanguard {
+        let old = s.players.get_mut(seat).and_then(|p| p.rear.remove(&circle));
+        if let Some(old) = old.filter(|u| u.card != card) {
+            s.owed.occupants.push((seat, circle, old.card));
+        }
+    }
+    put(s, seat, card, Place::Circle(circle));
+}
+
+/// VG-STRIDE-2 (version 5): the named units of `seat`'s vanguard circle turn face up.
+fn heart_turned_face_up(s: &mut VanguardState, seat: Seat, cards: &[String]) {
+    let Some(p) = s.players.get_mut(seat) else { return };
+    for u in [&mut p.vanguard, &mut p.mate].into_iter().flatten() {
+        if cards.contains(&u.card) {
+            u.deleted = false;
+        }
+    }
 }
 
 fn starting_vanguard_set(s: &mut VanguardState, seat: &Seat, card: &str) {
@@ -144,18 +191,26 @@ fn grade_assisted(s: &mut VanguardState, seat: &Seat, taken: &Option<String>, re
     }
 }
 
-fn rode(s: &mut VanguardState, seat: &Seat, card: &str) {
-    ride(s, *seat, card);
+fn rode(s: &mut VanguardState, seat: &Seat, card: &str, keeps_mate: bool) {
+    ride_as(s, *seat, card, keeps_mate);
     if let Some(p) = s.players.get_mut(*seat) {
         p.turn.rode = true;
     }
 }
 
-fn strode(s: &mut VanguardState, seat: &Seat, g_unit: &str, heart: &str, discarded: &[String]) {
+fn strode(s: &mut VanguardState, seat: &Seat, g_unit: &str, heart: &str, discarded: &[String], v5: bool) {
     for c in discarded {
         put(s, *seat, c, Place::Drop);
     }
-    stride(s, *seat, g_unit, heart);
+    if !v5 {
+        stride(s, *seat, g_unit, heart);
+        return;
+    }
+    // Version 5: a deleted heart stays face down until `HeartTurnedFaceUp` (VG-STRIDE-2).
+    stride_as(s, *seat, g_unit, heart, false);
+    if !s.deleted_hearts(*seat).is_empty() {
+        s.owed.hearts = Some(*seat);
+    }
 }
 
 fn rear_guard_moved(s: &mut VanguardState, seat: &Seat, from: &Circle, to: &Circle) {
@@ -291,9 +346,13 @@ fn game_ended(s: &mut VanguardState, loser: &Option<Seat>, reason: &LossReason) 
     });
 }
 
-fn card_moved(s: &mut VanguardState, card: &str, to: &Place) {
+fn card_moved(s: &mut VanguardState, card: &str, to: &Place, v5: bool) {
     let owner = VanguardState::owner(card).unwrap_or(0);
-    put(s, owner, card, *to);
+    match to {
+        Place::Circle(Circle::Vanguard) if v5 => ride_as(s, owner, card, true),
+        Place::Circle(c) if v5 => call(s, owner, card, *c, true),
+        _ => put(s, owner, card, *to),
+    }
 }
 
 fn modifier_applied(s: &mut VanguardState, card: &str, stat: &Stat, delta: &i32, until: &Until) {
@@ -570,22 +629,39 @@ fn enter_phase(s: &mut VanguardState, seat: Seat, phase: Phase, cleans_up: bool)
 }
 
 fn ride(s: &mut VanguardState, seat: Seat, card: &str) {
+    ride_as(s, seat, card, false);
+}
+
+/// A ride on `seat`'s vanguard: the old vanguard becomes the soul (VG-RIDE-1). Up to version 4 a
+/// legion mate goes with it; from version 5 (`keeps_mate`) the mate stays beside the new vanguard
+/// until `LegionMateMovedToSoul` records its move (VG-KW-8), which is then owed.
+fn ride_as(s: &mut VanguardState, seat: Seat, card: &str, keeps_mate: bool) {
     take(s, card);
     let Some(p) = s.players.get_mut(seat) else { return };
     let old = p.vanguard.take();
-    let mate = p.mate.take();
+    let mate = if keeps_mate { None } else { p.mate.take() };
     // VG-RIDE-1: the old vanguard (and a legion, VG-KW-8) becomes the soul.
     for u in [&old, &mate].into_iter().flatten() {
         p.soul.push(u.card.clone());
     }
     p.vanguard = Some(Unit::new(card));
+    let owes_mate = keeps_mate && p.mate.is_some();
     s.ridden_upon = old.map(|u| (seat, u.card));
+    if owes_mate {
+        s.owed.mate = Some(seat);
+    }
 }
 
 fn stride(s: &mut VanguardState, seat: Seat, g_unit: &str, heart: &str) {
+    stride_as(s, seat, g_unit, heart, true);
+}
+
+/// A G unit strode over `seat`'s vanguard: up to version 4 (`flips`) a deleted heart turns face
+/// up here (VG-STRIDE-2); from version 5 `HeartTurnedFaceUp` records it.
+fn stride_as(s: &mut VanguardState, seat: Seat, g_unit: &str, heart: &str, flips: bool) {
     take(s, g_unit);
     if let Some(p) = s.players.get_mut(seat) {
-        for u in [&mut p.vanguard, &mut p.mate].into_iter().flatten() {
+        for u in [&mut p.vanguard, &mut p.mate].into_iter().flatten().filter(|_| flips) {
             // VG-STRIDE-2: a deleted vanguard is turned face up before it becomes the heart.
             u.deleted = false;
         }

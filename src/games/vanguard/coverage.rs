@@ -211,24 +211,11 @@ pub fn coverage_markdown() -> String {
 /// its `scenario_index_is_checked_in` test.
 pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 
-/// The actions the rules give a player that a table still cannot record (see COVERAGE.md):
-/// transitions the fold makes inside another event. Version 4 made the stand (`UnitsStood`), the
-/// end-of-turn clean-up (`TurnCleanedUp`), the hit rear-guard's retirement (`HitUnitRetired`) and
-/// the guardians' (`GuardiansRetired`) steps of their own; these are left for a later version.
-pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[
-    crate::game::Unrecordable {
-        rule: "VG-ZONE-5",
-        action: "retires the unit on the circle a unit is called onto (or forgets to)",
-        why: "the fold retires the occupant inside the call (the call names only the new unit and its circle); acting with the old unit later is refused as not on the field",
-    },
-    crate::game::Unrecordable {
-        rule: "VG-STRIDE-2",
-        action: "turns a deleted vanguard face up before it becomes the heart (or forgets to)",
-        why: "the fold turns it face up inside Strode (the same moment, no choice); a heart left face down shows only when its power decides a hit, and naming it at the clean-up is refused",
-    },
-    crate::game::Unrecordable {
-        rule: "VG-KW-8",
-        action: "puts the legion mate into the soul when a unit rides on the legion (or forgets to)",
-        why: "the fold puts the mate into the soul inside the ride (the ride names only the new vanguard, no choice); a mate the table left beside it shows only when its power decides a hit",
-    },
-];
+/// The actions the rules give a player that a table still cannot record (see COVERAGE.md). Rules
+/// version 4 made the stand (`UnitsStood`), the end-of-turn clean-up (`TurnCleanedUp`), the hit
+/// rear-guard's retirement (`HitUnitRetired`) and the guardians' (`GuardiansRetired`) steps of
+/// their own; version 5 the last three: a displaced occupant's retirement (`OccupantRetired`,
+/// VG-ZONE-5), a deleted heart turned face up (`HeartTurnedFaceUp`, VG-STRIDE-2) and the legion
+/// mate moved to the soul (`LegionMateMovedToSoul`, VG-KW-8). Games recorded under versions 1 to 4
+/// keep the fold that makes them inside the call, the stride and the ride.
+pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

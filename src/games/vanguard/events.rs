@@ -386,6 +386,17 @@ pub enum VanguardEvent {
     /// VG-BATTLE-14 (rules version 4): at the end of the battle `seat`'s guardians and
     /// interceptors (`cards`) went to the drop zone. Earlier versions moved them inside `BattleEnded`.
     GuardiansRetired { seat: Seat, cards: Vec<String> },
+    /// VG-ZONE-5 (rules version 5): the unit `card` that stood on `seat`'s `circle` when a unit
+    /// was called onto it went to the drop zone, after the call that displaced it. Earlier versions
+    /// retired it inside the call (`Called`, `ForerunnerCalled`, `SuperiorCalled`, `CardMoved`).
+    OccupantRetired { seat: Seat, card: String, circle: Circle },
+    /// VG-STRIDE-2 (rules version 5): `seat`'s deleted vanguard (and a deleted legion mate), the
+    /// heart(s) of the G unit just strode, turned face up (`cards`). Earlier versions turned them
+    /// face up inside `Strode`.
+    HeartTurnedFaceUp { seat: Seat, cards: Vec<String> },
+    /// VG-KW-8 (rules version 5): the legion mate `card` that stood beside the vanguard a new
+    /// vanguard rode upon went to the soul with its leader. Earlier versions moved it inside the ride.
+    LegionMateMovedToSoul { seat: Seat, card: String },
 }
 
 impl VanguardEvent {
@@ -434,8 +445,40 @@ impl VanguardEvent {
             | SpectatorLeft { .. } => None,
             // Steps the rules leave no choice in: kifu records them, for no seat.
             UnitsStood { .. } | TurnCleanedUp { .. } | HitUnitRetired { .. } | GuardiansRetired { .. } => None,
+            OccupantRetired { .. } | HeartTurnedFaceUp { .. } | LegionMateMovedToSoul { .. } => None,
             Common(c) => c.seat(),
         }
+    }
+
+    /// Whether the event moves the game on (rules version 5's steps left out are cited at it):
+    /// all but table talk, the common events, the escape hatches and costs (an effect's records
+    /// may come at any moment), and the end of the game.
+    pub fn moves_on(&self) -> bool {
+        use VanguardEvent::*;
+        !(self.is_table_talk()
+            || matches!(
+                self,
+                Common(_)
+                    | EffectActivated { .. }
+                    | EffectResolved { .. }
+                    | ModifierApplied { .. }
+                    | CardMoved { .. }
+                    | CounterBlasted { .. }
+                    | SoulBlasted { .. }
+                    | SoulCharged { .. }
+                    | GameEnded { .. }
+            ))
+    }
+
+    /// Whether two of rules version 5's steps are the same step (the same kind), whatever they name.
+    pub fn same_step(&self, other: &VanguardEvent) -> bool {
+        use VanguardEvent::*;
+        matches!(
+            (self, other),
+            (OccupantRetired { .. }, OccupantRetired { .. })
+                | (HeartTurnedFaceUp { .. }, HeartTurnedFaceUp { .. })
+                | (LegionMateMovedToSoul { .. }, LegionMateMovedToSoul { .. })
+        )
     }
 
     /// Whether the event is talk around the table rather than play (it is allowed at any time).

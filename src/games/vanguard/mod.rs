@@ -33,10 +33,13 @@
 //!
 //! Rules versions ([`VanguardRules`]): version 1 ([`Vanguard`]) is the game as released, turn
 //! order checked by `VG-*` IDs only; version 2 ([`VanguardV2`]) also refuses a seat the game
-//! does not await (`KIFU-TURN-1`; a chat line interjects); version 3 ([`VanguardV3`], what new
-//! games record) also cites the most specific digest ID where the earlier versions cite a general
-//! one ([`rules::validate_as`]). All record the common events ([`events::CommonEvent`], appended
-//! last) and share every event, fold and agent. The cards are the shared registry
+//! does not await (`KIFU-TURN-1`; a chat line interjects); version 3 ([`VanguardV3`]) also cites
+//! the most specific digest ID where the earlier versions cite a general one
+//! ([`rules::validate_as`]); version 4 ([`VanguardV4`]) records the stand, the clean-up and a
+//! battle's retirements as steps of their own; version 5 ([`VanguardV5`], what new games record)
+//! also a displaced occupant's retirement, a deleted heart turned face up and a legion mate moved
+//! to the soul ([`apply::apply_as`], [`state::VanguardState::owed_steps`]). All record the common
+//! events ([`events::CommonEvent`], appended last) and share every event, fold and agent. The cards are the shared registry
 //! ([`crate::game::cards::Cards`]) over Vanguard's main-and-G deck lists.
 
 pub mod agent;
@@ -72,13 +75,21 @@ pub type Vanguard = VanguardRules<1>;
 pub type VanguardV2 = VanguardRules<2>;
 /// Version 3: version 2 with the most specific rule IDs.
 pub type VanguardV3 = VanguardRules<3>;
-/// Version 4, the newest: what new games record. The stand phase's stand (`UnitsStood`), the end
+/// Version 4: the stand phase's stand (`UnitsStood`), the end
 /// phase's clean-up (`TurnCleanedUp`) and a battle's retirements (`HitUnitRetired`,
 /// `GuardiansRetired`) are automatic steps of their own, not folded into `TurnStarted`,
 /// `PhaseEntered`, `AttackResolved` and `BattleEnded`, so a table that forgot one is on the record
 /// and its turn or battle moving on is held to VG-STAND-1, VG-STRIDE-4, VG-END-2, VG-END-4,
 /// VG-BATTLE-10 and VG-BATTLE-14.
 pub type VanguardV4 = VanguardRules<4>;
+/// Version 5, the newest: what new games record. The last three steps the fold made inside
+/// another event are automatic steps of their own: the retirement of the unit a call displaced
+/// from its circle (`OccupantRetired`, VG-ZONE-5), a deleted heart turned face up after a stride
+/// (`HeartTurnedFaceUp`, VG-STRIDE-2) and the legion mate moved to the soul after a ride
+/// (`LegionMateMovedToSoul`, VG-KW-8). The call, stride or ride only marks the step owed
+/// ([`state::VanguardState::owed_steps`]); a game that moves on without it is cited once, at the
+/// event that moved on.
+pub type VanguardV5 = VanguardRules<5>;
 
 impl<const V: u32> Game for VanguardRules<V> {
     const RULESET: &'static str = "vanguard";

@@ -57,13 +57,20 @@ pub fn options<const V: u32>(s: &VanguardState, seat: Seat) -> Vec<Opt> {
 /// The next event the rules fully determine: the end of the game once the board shows a loss
 /// (VG-WIN), the vanguards flipped once both players redrew, the first turn, the draw phase after
 /// the stand phase, the phases with nothing to choose (no grade assist, ride or stride possible),
-/// the end of a resolved battle, and the turn handed over after the end phase.
+/// the end of a resolved battle, and the turn handed over after the end phase; from version 5
+/// first the steps a call, stride or ride made due ([`VanguardState::owed_steps`]).
 pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
     if s.result.is_some() {
         return None;
     }
     if let Some(end) = game_end(s) {
         return Some(end);
+    }
+    // From version 5 the steps a call, stride or ride made due come first.
+    if version >= 5 {
+        if let Some(step) = s.owed_steps().into_iter().next() {
+            return Some(step);
+        }
     }
     if s.check.as_ref().is_some_and(|c| c.open()) {
         return None;

@@ -30,7 +30,9 @@ pub fn validate(s: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
 /// Every rule `event` would break under rules version `version`: version 3 cites the most
 /// specific digest ID where versions 1 and 2 cite a general one ([`most_specific`]); version 4
 /// records the stand and the end-of-turn clean-up as steps of their own and holds a turn that
-/// moved on without them to the rules they break ([`steps_left_out`]).
+/// moved on without them to the rules they break ([`steps_left_out`]); version 5 does the same
+/// for the retirement of a displaced occupant, a deleted heart turned face up and a legion mate
+/// moved to the soul ([`VanguardState::owed_steps`], [`Check::owed_steps_left_out`]).
 pub fn validate_as(s: &VanguardState, event: &VanguardEvent, version: u32) -> Vec<Violation> {
     let mut out = validate(s, event);
     if version >= 3 {
@@ -39,9 +41,36 @@ pub fn validate_as(s: &VanguardState, event: &VanguardEvent, version: u32) -> Ve
     if version >= 4 && s.result.is_none() {
         let mut c = Check::new(s);
         c.steps_left_out(event);
+        if version >= 5 {
+            c.owed_steps_left_out(event);
+        }
         out.extend(c.finish());
     }
     out
+}
+
+/// The rule that owes a version 5 step, and what the step owes in words.
+fn owed_rule(s: &VanguardState, step: &VanguardEvent) -> (RuleId, String) {
+    let label = |c: &str| super::view::label(s, c);
+    let labels = |cs: &[String]| cs.iter().map(|c| label(c)).collect::<Vec<_>>().join(", ");
+    match step {
+        VanguardEvent::OccupantRetired { seat, card, circle } => (
+            "VG-ZONE-5",
+            format!(
+                "{}'s {} (displaced from {} by a call) goes to the drop zone",
+                s.name(*seat),
+                label(card),
+                circle.name()
+            ),
+        ),
+        VanguardEvent::HeartTurnedFaceUp { seat, cards } => {
+            ("VG-STRIDE-2", format!("{}'s deleted heart {} turns face up", s.name(*seat), labels(cards)))
+        }
+        VanguardEvent::LegionMateMovedToSoul { seat, card } => {
+            ("VG-KW-8", format!("{}'s legion mate {} goes to the soul with its leader", s.name(*seat), label(card)))
+        }
+        _ => ("VG-TURN-1", String::new()),
+    }
 }
 
 /// Version 3's rule IDs: a trigger that did not activate for want of a same-clan unit is
@@ -74,6 +103,17 @@ fn most_specific(s: &VanguardState, event: &VanguardEvent, out: &mut [Violation]
 }
 
 type Check<'a> = crate::game::check::Check<'a, VanguardState>;
+
+/// Whether a version 5 step names exactly what `want` owes (the heart's cards as a set).
+fn same_step_named(want: &VanguardEvent, got: &VanguardEvent) -> bool {
+    match (want, got) {
+        (
+            VanguardEvent::HeartTurnedFaceUp { seat: a, cards: x },
+            VanguardEvent::HeartTurnedFaceUp { seat: b, cards: y },
+        ) => a == b && x.iter().collect::<BTreeSet<_>>() == y.iter().collect::<BTreeSet<_>>(),
+        _ => want == got,
+    }
+}
 
 fn grade(def: Option<&CardDef>) -> u8 {
     def.map_or(0, |d| d.grade)
@@ -243,6 +283,42 @@ impl<'a> Check<'a> {
             TurnCleanedUp { seat, g_unit, flipped, expired } => {
                 self.turn_cleaned_up(*seat, g_unit.as_deref(), flipped, expired)
             }
+            OccupantRetired { .. } | HeartTurnedFaceUp { .. } | LegionMateMovedToSoul { .. } => self.owed_step(event),
+        }
+    }
+
+    /// Version 5's automatic steps ([`VanguardState::owed_steps`]): each names exactly what is
+    /// owed, under the rule that owes it. Earlier versions owe none, so they refuse every one.
+    fn owed_step(&mut self, event: &VanguardEvent) {
+        let s = self.s;
+        let (rule, _) = owed_rule(s, event);
+        let owed: Vec<VanguardEvent> = s.owed_steps().into_iter().filter(|e| e.same_step(event)).collect();
+        if owed.is_empty() {
+            let nothing = match event {
+                VanguardEvent::OccupantRetired { .. } => "no call displaced a unit from its circle",
+                VanguardEvent::HeartTurnedFaceUp { .. } => {
+                    "no deleted vanguard became the heart of a G unit just strode"
+                }
+                _ => "no new vanguard rode on a legion whose mate is still beside it",
+            };
+            self.v(rule, nothing);
+            return;
+        }
+        if owed.iter().any(|want| same_step_named(want, event)) {
+            return;
+        }
+        let what = owed.iter().map(|want| owed_rule(s, want).1).collect::<Vec<_>>().join("; ");
+        self.v(rule, format!("this step names what is owed: {what}"));
+    }
+
+    /// Version 5: an event that moves the game on while a step is owed leaves that step out
+    /// ([`VanguardState::left_out`]); it is cited here, once, under the owed step's rule, where the
+    /// table moved on without it (the fold then owes it no more).
+    fn owed_steps_left_out(&mut self, event: &VanguardEvent) {
+        let s = self.s;
+        for due in s.left_out(event) {
+            let (rule, what) = owed_rule(s, &due);
+            self.v(rule, format!("{what}: it was due first and is not recorded"));
         }
     }
 

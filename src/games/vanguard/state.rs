@@ -64,6 +64,20 @@ pub struct TurnFlags {
     pub client_drives_left: u8,
 }
 
+/// Rules version 5's steps an event made due and no event has recorded yet (none under earlier
+/// versions, whose fold does them inside the event). A step the table moved on without is owed no
+/// more ([`VanguardState::settle`]): it is cited once, where the table moved on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owed {
+    /// VG-ZONE-5: each unit a call displaced from its circle (seat, circle, card). It waits in no
+    /// zone for `OccupantRetired`; left out, it stays there (kifu does not know where the table put it).
+    pub occupants: Vec<(Seat, Circle, String)>,
+    /// VG-STRIDE-2: the seat whose deleted heart(s) turn face up now that it strode.
+    pub hearts: Option<Seat>,
+    /// VG-KW-8: the seat whose legion mate goes to the soul now that a new vanguard rode.
+    pub mate: Option<Seat>,
+}
+
 /// The end-of-turn clean-up due ([`VanguardState::cleanup_due`]), as `TurnCleanedUp` records it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cleanup {
@@ -222,6 +236,8 @@ pub struct VanguardState {
     pub spectators: BTreeSet<String>,
     pub result: Option<Outcome>,
     pub ledger: CommitmentLedger,
+    /// Rules version 5's steps owed (always empty under earlier versions).
+    pub owed: Owed,
 }
 
 impl VanguardState {
@@ -251,6 +267,7 @@ impl VanguardState {
             spectators: BTreeSet::new(),
             result: None,
             ledger: CommitmentLedger::default(),
+            owed: Owed::default(),
         }
     }
 
@@ -445,6 +462,61 @@ impl VanguardState {
             }
         }
         out
+    }
+
+    /// Rules version 5's steps due now, first to record first: each displaced occupant's
+    /// retirement (VG-ZONE-5), the heart(s) turned face up (VG-STRIDE-2), the legion mate moved
+    /// to the soul (VG-KW-8). Each is due only while it changes something; none has a choice in it.
+    pub fn owed_steps(&self) -> Vec<super::events::VanguardEvent> {
+        use super::events::VanguardEvent as E;
+        let mut out: Vec<E> = self
+            .owed
+            .occupants
+            .iter()
+            .map(|(seat, circle, card)| E::OccupantRetired { seat: *seat, card: card.clone(), circle: *circle })
+            .collect();
+        if let Some(seat) = self.owed.hearts {
+            let cards = self.deleted_hearts(seat);
+            if !cards.is_empty() {
+                out.push(E::HeartTurnedFaceUp { seat, cards });
+            }
+        }
+        if let Some((seat, mate)) = self.owed.mate.and_then(|x| Some((x, self.players.get(x)?.mate.as_ref()?))) {
+            out.push(E::LegionMateMovedToSoul { seat, card: mate.card.clone() });
+        }
+        out
+    }
+
+    /// `seat`'s deleted units under its G unit: the heart(s) VG-STRIDE-2 turns face up.
+    pub fn deleted_hearts(&self, seat: Seat) -> Vec<String> {
+        let Some(p) = self.players.get(seat).filter(|p| p.g_unit.is_some()) else { return Vec::new() };
+        [&p.vanguard, &p.mate].into_iter().flatten().filter(|u| u.deleted).map(|u| u.card.clone()).collect()
+    }
+
+    /// The owed steps `event` leaves out (rules version 5): those owed before it, when it moves
+    /// the game on. A step is recorded in its turn, so the steps owed after it are not left out.
+    pub fn left_out(&self, event: &super::events::VanguardEvent) -> Vec<super::events::VanguardEvent> {
+        if !event.moves_on() {
+            return Vec::new();
+        }
+        let mut owed = self.owed_steps();
+        let before = owed.iter().position(|due| due.same_step(event)).unwrap_or(owed.len());
+        owed.truncate(before);
+        owed
+    }
+
+    /// Rules version 5: `step` is owed no more, because it was recorded or because the table
+    /// moved on without it (cited once, where it did, `rules::steps_left_out`; the board then
+    /// shows what the table left: a heart face down, a mate beside the new vanguard, a displaced
+    /// occupant in no zone).
+    pub(crate) fn settle(&mut self, step: &super::events::VanguardEvent) {
+        use super::events::VanguardEvent as E;
+        match step {
+            E::OccupantRetired { card, .. } => self.owed.occupants.retain(|(_, _, c)| c != card),
+            E::HeartTurnedFaceUp { .. } => self.owed.hearts = None,
+            E::LegionMateMovedToSoul { .. } => self.owed.mate = None,
+            _ => {}
+        }
     }
 
     /// Whether `seat`'s current turn is one in which attacks are forbidden (VG-SETUP-2, VG-OPEN-3).

@@ -291,6 +291,7 @@ pub fn describe(s: &VanguardState, event: &VanguardEvent, viewer: Viewer) -> Str
         UnitsStood { .. } | TurnCleanedUp { .. } | HitUnitRetired { .. } | GuardiansRetired { .. } => {
             describe_step(s, event)
         }
+        OccupantRetired { .. } | HeartTurnedFaceUp { .. } | LegionMateMovedToSoul { .. } => describe_step(s, event),
     }
 }
 
@@ -307,7 +308,8 @@ fn describe_common(s: &VanguardState, c: &super::events::CommonEvent, viewer: Vi
     }
 }
 
-/// A step rules version 4 records on its own (the stand, the clean-up, a battle's retirements);
+/// A step rules version 4 or 5 records on its own (the stand, the clean-up, a battle's retirements,
+/// a displaced occupant's retirement, a heart turned face up, a legion mate moved to the soul);
 /// every card it names is on the field in the open.
 fn describe_step(s: &VanguardState, event: &VanguardEvent) -> String {
     let n = |seat: &Seat| s.name(*seat);
@@ -321,6 +323,18 @@ fn describe_step(s: &VanguardState, event: &VanguardEvent) -> String {
         }
         VanguardEvent::GuardiansRetired { seat, cards } => {
             format!("{}'s guardians and interceptors {} went to the drop zone", n(seat), list(s, cards))
+        }
+        VanguardEvent::OccupantRetired { seat, card, circle } => format!(
+            "{}'s {}, displaced from {} by the call, retired to the drop zone",
+            n(seat),
+            label(s, card),
+            circle.name()
+        ),
+        VanguardEvent::HeartTurnedFaceUp { seat, cards } => {
+            format!("{}'s deleted heart {} turned face up", n(seat), list(s, cards))
+        }
+        VanguardEvent::LegionMateMovedToSoul { seat, card } => {
+            format!("{}'s legion mate {} went to the soul", n(seat), label(s, card))
         }
         _ => String::new(),
     }

@@ -240,7 +240,7 @@ fn a_whole_naruto_game_through_the_options_api() {
 
 #[test]
 fn a_whole_vanguard_game_through_the_options_api() {
-    record_through_the_api::<kifu::games::vanguard::VanguardV4>("vanguard", 2);
+    record_through_the_api::<kifu::games::vanguard::VanguardV5>("vanguard", 2);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use kifu::game::Game;
 use kifu::games::vanguard::catalog::{Catalog, DeckList};
 use kifu::games::vanguard::events::{Circle, ClientOp, EffectKind, LossReason, Phase, Place, PowerEdit, Stat, Until};
-use kifu::games::vanguard::{VanguardConfig, VanguardEvent as E, VanguardV4 as Vanguard};
+use kifu::games::vanguard::{VanguardConfig, VanguardEvent as E, VanguardV4 as V4, VanguardV5 as Vanguard};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -291,7 +291,62 @@ fn guardians_retired(cards: Vec<String>) -> E {
     E::GuardiansRetired { seat: 0, cards }
 }
 
+/// Alice's main phase on turn 1 with p0-17 on fl, and p0-1 called onto fl (the call displaced p0-17).
+fn called_onto_p0_17() -> Vec<E> {
+    let onto = E::Called { seat: 0, card: p(0, 1), circle: Circle::FrontLeft };
+    [t1_at(Phase::Main, vec![cm(p(0, 17), Place::Circle(Circle::FrontLeft))]), vec![onto]].concat()
+}
+
+fn occupant_retired(card: String) -> E {
+    E::OccupantRetired { seat: 0, card, circle: Circle::FrontLeft }
+}
+
+/// Bob's stride over p1-45, deleted by Alice (the client's delete) before his stride phase when
+/// `deleted`.
+fn strode_over(deleted: bool) -> Vec<E> {
+    let delete = client(0, ClientOp::DeleteChanged { card: p(1, 45), deleted: true });
+    [stride_ready(if deleted { vec![delete] } else { vec![] }), vec![stride_g0()]].concat()
+}
+
+fn heart_face_up(cards: Vec<String>) -> E {
+    E::HeartTurnedFaceUp { seat: 1, cards }
+}
+
+/// Bob's legion (p1-48 and its mate p1-43), then p1-44 put onto his vanguard circle by an effect:
+/// a ride on the legion.
+fn rode_on_legion() -> Vec<E> {
+    [bob_legion(), vec![cm(p(1, 44), Place::Circle(Circle::Vanguard))]].concat()
+}
+
+fn mate_to_soul(card: String) -> E {
+    E::LegionMateMovedToSoul { seat: 1, card }
+}
+
 cases! {
+    // Version 5: a displaced occupant's retirement, a deleted heart turned face up and a legion
+    // mate moved to the soul are steps of their own, recorded after the call, stride or ride.
+    vg_zone_5_the_game_moves_on_with_the_occupant_unretired ["VG-ZONE-5"] => case(called_onto_p0_17(), phase(0, Phase::Battle), &["VG-ZONE-5"]);
+    vg_zone_5_a_second_call_before_the_retirement ["VG-ZONE-5"] => case(called_onto_p0_17(), E::Called { seat: 0, card: p(0, 5), circle: Circle::BackCenter }, &["VG-ZONE-5"]);
+    vg_zone_5_retired_a_unit_the_call_did_not_displace ["VG-ZONE-5"] => case(called_onto_p0_17(), occupant_retired(p(0, 1)), &["VG-ZONE-5"]);
+    vg_zone_5_retired_before_the_call ["VG-ZONE-5"] => case(t1_at(Phase::Main, vec![cm(p(0, 17), Place::Circle(Circle::FrontLeft))]), occupant_retired(p(0, 17)), &["VG-ZONE-5"]);
+    vg_zone_5_occupant_retired_after_the_call ["VG-ZONE-5"] => case(called_onto_p0_17(), occupant_retired(p(0, 17)), &[]);
+    vg_zone_5_an_effects_records_may_come_before_the_retirement ["VG-ZONE-5"] => case(called_onto_p0_17(), until_end_of_turn(p(0, 1)), &[]);
+    vg_zone_5_the_game_moves_on_after_the_retirement ["VG-ZONE-5"] => case([called_onto_p0_17(), vec![occupant_retired(p(0, 17))]].concat(), phase(0, Phase::Battle), &[]);
+    vg_zone_5_a_call_onto_an_empty_circle_owes_nothing ["VG-ZONE-5"] => case([t1_at(Phase::Main, vec![]), vec![E::Called { seat: 0, card: p(0, 1), circle: Circle::FrontLeft }]].concat(), phase(0, Phase::Battle), &[]);
+    vg_zone_5_a_move_onto_an_occupied_circle_swaps ["VG-ZONE-5"] => case([t1_at(Phase::Main, vec![cm(p(0, 17), Place::Circle(Circle::FrontLeft)), cm(p(0, 1), Place::Circle(Circle::BackLeft))]), vec![E::RearGuardMoved { seat: 0, from: Circle::BackLeft, to: Circle::FrontLeft }]].concat(), phase(0, Phase::Battle), &[]);
+    vg_stride_2_the_game_moves_on_with_the_heart_face_down ["VG-STRIDE-2"] => case(strode_over(true), phase(1, Phase::Main), &["VG-STRIDE-2"]);
+    vg_stride_2_turned_up_a_card_not_the_heart ["VG-STRIDE-2"] => case(strode_over(true), heart_face_up(vec![p(1, 0)]), &["VG-STRIDE-2"]);
+    vg_stride_2_nothing_to_turn_face_up ["VG-STRIDE-2"] => case(strode_over(false), heart_face_up(vec![p(1, 45)]), &["VG-STRIDE-2"]);
+    vg_stride_2_deleted_heart_turned_face_up ["VG-STRIDE-2"] => case(strode_over(true), heart_face_up(vec![p(1, 45)]), &[]);
+    vg_stride_2_the_game_moves_on_after_the_flip ["VG-STRIDE-2"] => case([strode_over(true), vec![heart_face_up(vec![p(1, 45)])]].concat(), phase(1, Phase::Main), &[]);
+    vg_stride_2_a_face_up_heart_owes_nothing ["VG-STRIDE-2"] => case(strode_over(false), phase(1, Phase::Main), &[]);
+    vg_kw_8_the_game_moves_on_with_the_mate_beside_the_new_vanguard ["VG-KW-8"] => case(rode_on_legion(), phase(1, Phase::Battle), &["VG-KW-8"]);
+    vg_kw_8_moved_the_leader_not_the_mate ["VG-KW-8"] => case(rode_on_legion(), mate_to_soul(p(1, 48)), &["VG-KW-8"]);
+    vg_kw_8_no_ride_no_mate_to_move ["VG-KW-8"] => case(bob_legion(), mate_to_soul(p(1, 43)), &["VG-KW-8"]);
+    vg_kw_8_mate_moved_to_the_soul ["VG-KW-8"] => case(rode_on_legion(), mate_to_soul(p(1, 43)), &[]);
+    vg_kw_8_the_game_moves_on_after_the_mate ["VG-KW-8"] => case([rode_on_legion(), vec![mate_to_soul(p(1, 43))]].concat(), phase(1, Phase::Battle), &[]);
+    vg_kw_8_a_legion_not_ridden_upon_keeps_its_mate ["VG-KW-8"] => case(bob_legion(), phase(1, Phase::Battle), &[]);
+
     // Version 4: the stand phase's stand and the end phase's clean-up are steps of their own.
     vg_stand_1_left_rested ["VG-STAND-1"] => case(alice_rested(vec![]), phase(0, Phase::Draw), &["VG-STAND-1"]);
     vg_stand_1_one_unit_not_stood ["VG-STAND-1"] => case(alice_rested(vec![]), stood(&[p(0, 0)]), &["VG-STAND-1"]);
@@ -645,7 +700,11 @@ cases! {
         &[("legion_limit", "once-per-turn")],
         [
             t1_at(Phase::Main, legion_board()),
-            vec![legion([2, 3, 4, 6], 43), E::SuperiorRode { seat: 0, card: p(0, 49), from: Place::DeckSearch, source: p(0, 48) }],
+            vec![
+                legion([2, 3, 4, 6], 43),
+                E::SuperiorRode { seat: 0, card: p(0, 49), from: Place::DeckSearch, source: p(0, 48) },
+                E::LegionMateMovedToSoul { seat: 0, card: p(0, 43) },
+            ],
             next_turn(0, 2, 21),
             next_turn(1, 3, 22),
             vec![phase(0, Phase::Main)],
@@ -818,12 +877,13 @@ fn versions_1_and_2_keep_their_ids_where_version_3_is_specific() {
     }
 }
 
-/// Versions 3 and 4 self-play and audit clean, holding every seat to its turn (version 4 with
-/// its stand and clean-up steps).
+/// Versions 3, 4 and 5 self-play and audit clean, holding every seat to its turn (version 4 with
+/// its stand and clean-up steps, version 5 with its occupants' retirements too).
 #[test]
-fn versions_3_and_4_self_play_and_audit_clean() {
+fn versions_3_to_5_self_play_and_audit_clean() {
     use crate::game_support::{check_self_play_audits_clean, table};
     check_self_play_audits_clean::<kifu::games::vanguard::VanguardV3>(0..10, &[table(2)]);
+    check_self_play_audits_clean::<V4>(0..20, &[table(2)]);
     check_self_play_audits_clean::<Vanguard>(0..20, &[table(2)]);
 }
 
@@ -836,7 +896,7 @@ fn version_4_self_play_records_the_stand_and_the_clean_up() {
     let count = |events: &[E], f: fn(&E) -> bool| events.iter().filter(|e| f(e)).count();
     let (mut stood, mut cleaned) = (0, 0);
     for seed in 0..5 {
-        let v4 = play::<Vanguard>(seed, false);
+        let v4 = play::<V4>(seed, false);
         stood += count(&v4.events, |e| matches!(e, E::UnitsStood { .. }));
         cleaned += count(&v4.events, |e| matches!(e, E::TurnCleanedUp { .. }));
         let v3 = play::<kifu::games::vanguard::VanguardV3>(seed, false);
@@ -845,7 +905,7 @@ fn version_4_self_play_records_the_stand_and_the_clean_up() {
     assert!(stood >= 5 && cleaned >= 5, "5 games: {stood} stands, {cleaned} clean-ups recorded");
     let retired: usize = (0..5)
         .map(|seed| {
-            count(&play::<Vanguard>(seed, false).events, |e| {
+            count(&play::<V4>(seed, false).events, |e| {
                 matches!(e, E::HitUnitRetired { .. } | E::GuardiansRetired { .. })
             })
         })
@@ -863,14 +923,59 @@ fn versions_1_to_3_fold_the_stand_and_the_clean_up_themselves() {
     let v3 = fold(V3::apply, &alice_rested(vec![]));
     assert!(v3.players[0].to_stand().is_empty(), "version 3 stands Alice's units as her turn starts");
     assert!(V3::validate(&v3, &phase(0, Phase::Draw)).is_empty());
-    let v4 = fold(Vanguard::apply, &alice_rested(vec![]));
+    let v4 = fold(V4::apply, &alice_rested(vec![]));
     assert_eq!(v4.players[0].to_stand(), vec![p(0, 0), p(0, 17)], "version 4 leaves them to UnitsStood");
     let strode = [bob_ends_strode(), vec![turn_3()]].concat();
     assert!(fold(V3::apply, &strode).players[1].g_unit.is_none(), "version 3 returns the G unit in the end phase");
-    assert!(fold(Vanguard::apply, &strode).players[1].g_unit.is_some(), "version 4 left it where the table left it");
+    assert!(fold(V4::apply, &strode).players[1].g_unit.is_some(), "version 4 left it where the table left it");
     let hit_rear = |apply| fold(apply, &rear_hit()).players[0].rear.contains_key(&Circle::FrontLeft);
     assert!(!hit_rear(V3::apply), "version 3 retires the hit rear-guard inside AttackResolved");
-    assert!(hit_rear(Vanguard::apply), "version 4 leaves it to HitUnitRetired");
+    assert!(hit_rear(V4::apply), "version 4 leaves it to HitUnitRetired");
     let guardians = |apply| fold(apply, &[guarded(), vec![E::BattleEnded {}]].concat()).players[0].guardians.len();
-    assert_eq!((guardians(V3::apply), guardians(Vanguard::apply)), (0, 1), "version 4 leaves them to GuardiansRetired");
+    assert_eq!((guardians(V3::apply), guardians(V4::apply)), (0, 1), "version 4 leaves them to GuardiansRetired");
+}
+
+/// Versions 1 to 4 retire the occupant inside the call, turn a deleted heart face up inside the
+/// stride and put the legion mate into the soul inside the ride, so their logs replay and audit as
+/// released (a version 4 game with all three folds as before); version 5 leaves each to its own step.
+#[test]
+fn versions_1_to_4_fold_the_occupant_the_heart_and_the_mate_themselves() {
+    let config = config_with(vec![deck(), deck()], &[]);
+    let fold = |apply: fn(_, &E) -> _, given: &[E]| given.iter().fold(V4::setup(&config).unwrap(), apply);
+    let (v4, v5) = (fold(V4::apply, &called_onto_p0_17()), fold(Vanguard::apply, &called_onto_p0_17()));
+    assert!(v4.players[0].drop.contains(&p(0, 17)) && v4.owed_steps().is_empty(), "version 4 retires it in the call");
+    assert!(!v5.players[0].drop.contains(&p(0, 17)), "version 5 leaves it to OccupantRetired");
+    assert_eq!(v5.owed_steps(), vec![occupant_retired(p(0, 17))]);
+    assert!(V4::validate(&v4, &phase(0, Phase::Battle)).is_empty(), "version 4 owes no retirement");
+    let deleted = |s: &kifu::games::vanguard::VanguardState| s.players[1].vanguard.as_ref().is_some_and(|u| u.deleted);
+    assert!(!deleted(&fold(V4::apply, &strode_over(true))), "version 4 turns the heart face up in the stride");
+    let v5 = fold(Vanguard::apply, &strode_over(true));
+    assert!(deleted(&v5) && v5.owed_steps() == vec![heart_face_up(vec![p(1, 45)])]);
+    assert!(fold(V4::apply, &rode_on_legion()).players[1].mate.is_none(), "version 4 moves the mate in the ride");
+    let v5 = fold(Vanguard::apply, &rode_on_legion());
+    assert!(v5.players[1].mate.is_some() && v5.owed_steps() == vec![mate_to_soul(p(1, 43))]);
+    let v4 = fold(V4::apply, &rode_on_legion());
+    for step in [mate_to_soul(p(1, 43)), occupant_retired(p(0, 17)), heart_face_up(vec![p(1, 45)])] {
+        assert!(!V4::validate(&v4, &step).is_empty(), "version 4 owes no {step:?}");
+    }
+}
+
+/// Version 5's self-play calls onto occupied circles now and then and records each displaced
+/// occupant's retirement as its own step, right after the call; version 4's never does.
+#[test]
+fn version_5_self_play_records_the_occupants_retirement() {
+    use crate::game_support::play;
+    let mut retired = 0;
+    for seed in 0..10 {
+        let v5 = play::<Vanguard>(seed, false);
+        for (i, e) in v5.events.iter().enumerate() {
+            if matches!(e, E::OccupantRetired { .. }) {
+                retired += 1;
+                assert!(matches!(v5.events[i - 1], E::Called { .. }), "seed {seed}: the retirement follows its call");
+            }
+        }
+        let v4 = play::<V4>(seed, false);
+        assert!(!v4.events.iter().any(|e| matches!(e, E::OccupantRetired { .. })));
+    }
+    assert!(retired >= 3, "10 games: {retired} occupants retired as steps of their own");
 }

@@ -73,19 +73,7 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
             trigger_resolved(&mut s, seat, power_to, critical_to, drew, healed, stood)
         }
         AttackResolved { hit } => attack_resolved(&mut s, hit, folds_transitions),
-        BattleEnded {} => {
-            for p in &mut s.players {
-                if folds_transitions {
-                    let g = std::mem::take(&mut p.guardians);
-                    p.drop.extend(g);
-                }
-                for u in p.units_mut() {
-                    u.power_battle = 0;
-                }
-            }
-            s.attack = None;
-            s.check = None;
-        }
+        BattleEnded {} => battle_ended(&mut s, folds_transitions),
         GameEnded { loser, reason } => game_ended(&mut s, loser, reason),
         CardMoved { card, to, .. } => card_moved(&mut s, card, to, v5),
         ModifierApplied { card, stat, delta, until } => modifier_applied(&mut s, card, stat, delta, until),
@@ -103,20 +91,38 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
                 put(&mut s, *seat, card, Place::Drop);
             }
         }
-        OccupantRetired { seat, card, .. } => {
-            s.settle(event);
-            put(&mut s, *seat, card, Place::Drop);
-        }
-        HeartTurnedFaceUp { seat, cards } => {
-            s.settle(event);
-            heart_turned_face_up(&mut s, *seat, cards);
-        }
-        LegionMateMovedToSoul { seat, card } => {
-            s.settle(event);
-            put(&mut s, *seat, card, Place::Soul);
+        OccupantRetired { .. } | HeartTurnedFaceUp { .. } | LegionMateMovedToSoul { .. } => {
+            version_5_step(&mut s, event)
         }
     }
     s
+}
+
+/// The end of a battle: the battle's power gone and, up to version 3 (`folds_transitions`), the
+/// guardians retired here (from version 4 `GuardiansRetired` records it, VG-BATTLE-14).
+fn battle_ended(s: &mut VanguardState, folds_transitions: bool) {
+    for p in &mut s.players {
+        if folds_transitions {
+            let g = std::mem::take(&mut p.guardians);
+            p.drop.extend(g);
+        }
+        for u in p.units_mut() {
+            u.power_battle = 0;
+        }
+    }
+    s.attack = None;
+    s.check = None;
+}
+
+/// Version 5's automatic steps: each settles what it owed, then does it.
+fn version_5_step(s: &mut VanguardState, event: &VanguardEvent) {
+    s.settle(event);
+    match event {
+        VanguardEvent::OccupantRetired { seat, card, .. } => put(s, *seat, card, Place::Drop),
+        VanguardEvent::HeartTurnedFaceUp { seat, cards } => heart_turned_face_up(s, *seat, cards),
+        VanguardEvent::LegionMateMovedToSoul { seat, card } => put(s, *seat, card, Place::Soul),
+        _ => {}
+    }
 }
 
 /// A unit called onto `seat`'s rear-guard `circle` (VG-MAIN-1, VG-MAIN-2, VG-KW-1, or an effect

@@ -22,6 +22,19 @@ impl Violation {
 /// A later rules version's more specific citation: every violation in `out` under one of the
 /// `general` rule IDs is cited under `specific` instead, with `message`. The event is refused
 /// exactly as before; only the rule a judge reads changes (earlier versions keep their findings).
+/// The owed steps an event leaves out, for a game whose automatic steps are recorded in their
+/// turn (Vanguard, FATE): when the event moves the game on, the steps owed before it, which is
+/// all of them unless the event is itself one of them (`is_it`); an event that moves nothing on
+/// leaves none out. The steps owed after it are not due yet, so they are not left out.
+pub fn steps_owed_before<E>(mut owed: Vec<E>, moves_on: bool, is_it: impl Fn(&E) -> bool) -> Vec<E> {
+    if !moves_on {
+        return Vec::new();
+    }
+    let before = owed.iter().position(is_it).unwrap_or(owed.len());
+    owed.truncate(before);
+    owed
+}
+
 pub fn cite_specifically(out: &mut [Violation], general: &[RuleId], specific: RuleId, message: &str) {
     for v in out.iter_mut().filter(|v| general.contains(&v.rule)) {
         v.rule = specific;

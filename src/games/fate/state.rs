@@ -516,13 +516,7 @@ impl FateState {
     /// a Command Spell, an activation, an escape hatch or a reveal may come at any moment and
     /// moves nothing on.
     pub fn left_out(&self, event: &FateEvent) -> Vec<FateEvent> {
-        if !event.moves_on() {
-            return Vec::new();
-        }
-        let mut owed = self.owed_steps();
-        let before = owed.iter().position(|due| due.same_step(event)).unwrap_or(owed.len());
-        owed.truncate(before);
-        owed
+        crate::game::rules::steps_owed_before(self.owed_steps(), event.moves_on(), |due| due.same_step(event))
     }
 
     /// Rules version 4: `step` is owed no more, because it was recorded or because the table

@@ -241,18 +241,8 @@ impl<'a> Check<'a> {
             SoulCharged { seat, cards } => self.moved_from(*seat, cards, Place::DeckSearch, "VG-COST-2", "deck"),
             AttackDeclared { seat, attacker, target } => self.attack(*seat, *attacker, *target),
             Boosted { seat, booster } => self.boost(*seat, *booster),
-            GuardianCalled { seat, card } => {
-                self.defending(*seat, "VG-BATTLE-5", "guarding");
-                if self.holds(*seat, Place::Hand, card) {
-                    self.guard_grade(*seat, card);
-                }
-            }
-            Intercepted { seat, circle } => {
-                self.defending(*seat, "VG-BATTLE-6", "intercepting");
-                if let Some(u) = self.unit_at(*seat, *circle) {
-                    self.intercept(*circle, &u.card.clone());
-                }
-            }
+            GuardianCalled { seat, card } => self.guardian_called(*seat, card),
+            Intercepted { seat, circle } => self.intercepted(*seat, *circle),
             DriveChecked { seat, card } => self.drive_checked(*seat, card),
             DamageChecked { seat, card } => self.damage_checked(*seat, card),
             TriggerResolved { seat, power_to, critical_to, drew, healed, stood } => self.trigger_resolved(
@@ -284,6 +274,22 @@ impl<'a> Check<'a> {
                 self.turn_cleaned_up(*seat, g_unit.as_deref(), flipped, expired)
             }
             OccupantRetired { .. } | HeartTurnedFaceUp { .. } | LegionMateMovedToSoul { .. } => self.owed_step(event),
+        }
+    }
+
+    /// A guardian called from the hand by the defending player (VG-BATTLE-5), of a grade it may guard with.
+    fn guardian_called(&mut self, seat: Seat, card: &str) {
+        self.defending(seat, "VG-BATTLE-5", "guarding");
+        if self.holds(seat, Place::Hand, card) {
+            self.guard_grade(seat, card);
+        }
+    }
+
+    /// A rear-guard on `circle` intercepting for the defending player (VG-BATTLE-6).
+    fn intercepted(&mut self, seat: Seat, circle: Circle) {
+        self.defending(seat, "VG-BATTLE-6", "intercepting");
+        if let Some(u) = self.unit_at(seat, circle) {
+            self.intercept(circle, &u.card.clone());
         }
     }
 

@@ -496,13 +496,7 @@ impl VanguardState {
     /// The owed steps `event` leaves out (rules version 5): those owed before it, when it moves
     /// the game on. A step is recorded in its turn, so the steps owed after it are not left out.
     pub fn left_out(&self, event: &super::events::VanguardEvent) -> Vec<super::events::VanguardEvent> {
-        if !event.moves_on() {
-            return Vec::new();
-        }
-        let mut owed = self.owed_steps();
-        let before = owed.iter().position(|due| due.same_step(event)).unwrap_or(owed.len());
-        owed.truncate(before);
-        owed
+        crate::game::rules::steps_owed_before(self.owed_steps(), event.moves_on(), |due| due.same_step(event))
     }
 
     /// Rules version 5: `step` is owed no more, because it was recorded or because the table

@@ -22,9 +22,10 @@
 //! seat the game does not await (`KIFU-TURN-1`) and self-plays with an even policy mix; version 3
 //! ([`NarutoV3`]) is version 2 citing the most specific digest ID for a fight resolved wrongly
 //! ([`rules::validate_as`]); version 4 ([`NarutoV4`]) holds the escape hatches to the zones and
-//! values they change; version 5 ([`NarutoV5`], what new games record) folds differently
-//! ([`apply::apply_as`]): a played mission and a used jutsu wait on the chain and go to chakra in
-//! automatic steps of their own. One code path folds and checks every shape.
+//! values they change; version 5 ([`NarutoV5`]) folds differently ([`apply::apply_as`]): a played
+//! mission and a used jutsu wait on the chain and go to chakra in automatic steps of their own;
+//! version 6 ([`NarutoV6`], what new games record) cites an effect moving such a card under the
+//! chakra rules. One code path folds and checks every shape.
 //!
 //! Options ([`options::options`]): every action a seat may record now, from its own view; a draw
 //! (the opening hand, step A, a battle reward) takes the cards drawn as a parameter, as do hand
@@ -80,7 +81,7 @@ pub type NarutoV3 = NarutoRules<3>;
 /// (NAR-ZONE-4) and into the battlefield only ninja (NAR-ZONE-5); a modifier changes a ninja in
 /// play (NAR-POWER-2, KIFU-CARD-1).
 pub type NarutoV4 = NarutoRules<4>;
-/// Version 5, the newest: what new games record. Version 4, with a played mission's and a used
+/// Version 5: version 4, with a played mission's and a used
 /// jutsu's move to chakra an automatic step of its own (`MissionMovedToChakra`,
 /// `JutsuMovedToChakra`) once their chain resolved, not folded into `MissionPlayed` and
 /// `JutsuUsed` before it ([`apply::apply_as`]); the card waits on the chain meanwhile. A table
@@ -88,6 +89,12 @@ pub type NarutoV4 = NarutoRules<4>;
 /// moved on ([`rules::validate_as`]). A permanent mission still goes into the village as it is
 /// played (NAR-MISSION-6).
 pub type NarutoV5 = NarutoRules<5>;
+/// Version 6, the newest: what new games record. Version 5 (it folds alike), citing an effect's
+/// `CardMoved` of a played mission or used jutsu, which waits in no zone, under the rule that sends
+/// it to chakra (NAR-MISSION-5, NAR-JUTSU-3) where version 5 cites "no such card there"
+/// (KIFU-CARD-1); its move into the chakra of the seat that played it, once its chain resolved, is
+/// legal ([`rules::validate_as`]).
+pub type NarutoV6 = NarutoRules<6>;
 
 impl<const V: u32> Game for NarutoRules<V> {
     const RULESET: &'static str = "naruto";

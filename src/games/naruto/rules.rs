@@ -54,7 +54,39 @@ pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Vi
     if version >= 5 && s.result.is_none() {
         out.extend(steps_left_out(s, event));
     }
+    if version >= 6 {
+        played_card_moved(s, event, &mut out);
+    }
     out
+}
+
+/// Version 6: an effect's `CardMoved` naming a played mission or a used jutsu, which waits in no
+/// zone from version 5 (on its chain, or due to go to chakra, or left out of it). Version 5 cites
+/// the scaffold's "no such card there" (KIFU-CARD-1); the rule the move breaks is the one that
+/// sends the card to chakra (NAR-MISSION-5, NAR-JUTSU-3, whether or not its effect was applied,
+/// NAR-COST-5). A move into the chakra of the seat that played it, once its chain resolved, is that
+/// move made by hand (a judge putting back a move the table left out): legal, wherever `from`
+/// says it was, since no zone holds it.
+fn played_card_moved(s: &NarutoState, event: &NarutoEvent, out: &mut Vec<Violation>) {
+    let NarutoEvent::CardMoved { card, to, .. } = event else { return };
+    let Some(p) = s.played(card) else { return };
+    // The only card-level finding `CardMoved` has is `holds`' KIFU-CARD-1 on `from`.
+    out.retain(|v| v.rule != "KIFU-CARD-1");
+    let (rule, what) = chakra_rule(p.kind);
+    let owner = s.name(p.seat);
+    let why = if !p.resolved {
+        format!("{card} is a {what} still on the chain: it goes to {owner}'s chakra once the chain resolved")
+    } else if to.zone != Zone::Chakra || to.seat != p.seat {
+        let waits = if p.left_out { "was left out of" } else { "waits to go to" };
+        format!(
+            "{card} is a played {what} that {waits} {owner}'s chakra: it goes there, not to {}, whether or not \
+             its effect was applied (NAR-COST-5)",
+            to.zone.name()
+        )
+    } else {
+        return;
+    };
+    out.push(Violation::new(rule, why));
 }
 
 /// Version 5: an event that moved the game on ([`NarutoEvent::moves_on`]) while a resolved

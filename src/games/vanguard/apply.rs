@@ -29,7 +29,7 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
     if v5 {
         // A step the table left out is owed no more once the game moved on past it.
         for due in s.left_out(event) {
-            s.settle(&due);
+            s.leave_out(&due);
         }
     }
     match event {
@@ -778,6 +778,8 @@ fn take(s: &mut VanguardState, card: &str) -> Option<Unit> {
 /// circle swaps with the occupant (VG-MAIN-3); from anywhere else it retires the occupant to the
 /// drop zone (VG-ZONE-5). A card put onto the vanguard circle is a ride (the old vanguard becomes soul).
 fn put(s: &mut VanguardState, seat: Seat, card: &str, place: Place) {
+    // An occupant left unretired (version 5) that an event puts somewhere is lost no more.
+    s.owed.unretired.retain(|(_, _, c)| c != card);
     if let Place::Circle(Circle::Vanguard) = place {
         ride(s, seat, card);
         return;

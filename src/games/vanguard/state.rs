@@ -76,6 +76,10 @@ pub struct Owed {
     pub hearts: Option<Seat>,
     /// VG-KW-8: the seat whose legion mate goes to the soul now that a new vanguard rode.
     pub mate: Option<Seat>,
+    /// VG-ZONE-5: the displaced occupants the table moved on without retiring (seat, circle,
+    /// card), owed no more but in no zone, until an event puts the card somewhere. The rules never
+    /// read it; the board shows them, so a judge sees the card the table lost track of.
+    pub unretired: Vec<(Seat, Circle, String)>,
 }
 
 /// The end-of-turn clean-up due ([`VanguardState::cleanup_due`]), as `TurnCleanedUp` records it.
@@ -511,6 +515,15 @@ impl VanguardState {
             E::LegionMateMovedToSoul { .. } => self.owed.mate = None,
             _ => {}
         }
+    }
+
+    /// Rules version 5: the table moved on without `step`. It is settled (cited once, where the
+    /// table moved on); a displaced occupant left unretired is remembered for the board.
+    pub(crate) fn leave_out(&mut self, step: &super::events::VanguardEvent) {
+        if let super::events::VanguardEvent::OccupantRetired { seat, card, circle } = step {
+            self.owed.unretired.push((*seat, *circle, card.clone()));
+        }
+        self.settle(step);
     }
 
     /// Whether `seat`'s current turn is one in which attacks are forbidden (VG-SETUP-2, VG-OPEN-3).

@@ -126,6 +126,28 @@ fn field(s: &VanguardState, viewer: Viewer, seat: Seat, p: &PlayerState) -> Zone
     ZoneView { zone: "field".into(), count, cards: Vec::new(), groups }
 }
 
+/// Rules version 5: `seat`'s units a call displaced from their circle that are in no zone, each
+/// with why: its retirement is owed and comes next (`OccupantRetired`), or the table moved on
+/// without it (VG-ZONE-5, cited there). Only while there is one, so no earlier board changes. The
+/// unit was face up on its circle, so everyone may see it.
+fn waiting_to_retire(s: &VanguardState, seat: Seat) -> Option<ZoneView> {
+    let owed = s.owed.occupants.iter().map(|o| (o, "retires next"));
+    let left = s.owed.unretired.iter().map(|o| (o, "left unretired (VG-ZONE-5)"));
+    let cards: Vec<CardView> = owed
+        .chain(left)
+        .filter(|((at, _, _), _)| *at == seat)
+        .map(|((_, circle, card), why)| {
+            known(s, card, vec![format!("displaced from {}", circle_label(*circle)), why.to_string()])
+        })
+        .collect();
+    (!cards.is_empty()).then(|| ZoneView {
+        zone: "waiting to retire".into(),
+        count: cards.len(),
+        cards,
+        groups: Vec::new(),
+    })
+}
+
 fn circle_label(circle: Circle) -> String {
     match circle {
         Circle::Vanguard => "vanguard (vc)".to_string(),
@@ -182,6 +204,7 @@ pub fn view(s: &VanguardState, viewer: Viewer) -> BoardView {
             zone(s, viewer, seat, Place::Bind, "bind", &p.bind),
             g_zone,
         ];
+        let zones = zones.into_iter().chain(waiting_to_retire(s, seat)).collect();
         seats.push(SeatView { seat, name: s.name(seat), counters, zones });
     }
     let removed = ZoneView {

@@ -131,12 +131,17 @@ impl G {
     }
 
     /// Every Master sets H + C (seat 2: HP + C) and is dealt deck cards 3..7; no Active Master yet.
-    fn dealt(mut self) -> G {
+    fn dealt(self) -> G {
+        self.dealt_as(|seat, i| CardRef::Open(p(seat, i)))
+    }
+
+    /// `dealt`, each dealt card as `card(seat, i)` gives it (open, or sealed at a digital table).
+    fn dealt_as(mut self, card: impl Fn(u8, usize) -> CardRef) -> G {
         for seat in 0..self.s.masters.len() as u8 {
             let hs = if seat == 2 { p(seat, 2) } else { p(seat, 0) };
             self = self
                 .push(E::ServantSet { seat, heroic_spirit: CardRef::Open(hs), class: CardRef::Open(p(seat, 1)) })
-                .push(E::CardsDealt { seat, cards: (3..7).map(|i| CardRef::Open(p(seat, i))).collect() });
+                .push(E::CardsDealt { seat, cards: (3..7).map(|i| card(seat, i)).collect() });
         }
         self
     }
@@ -204,15 +209,12 @@ impl G {
         self.s.masters[usize::from(seat)].hand.iter().filter_map(|h| h.known()).next().unwrap_or_default().to_string()
     }
 
-    /// Discards to the hand limit if needed, then ends the turn.
+    /// Discards to the hand limit if needed (known cards, first held first), then ends the turn.
     fn end(self, seat: u8) -> G {
-        let hand: Vec<String> =
-            self.s.masters[usize::from(seat)].hand.iter().filter_map(|h| h.known().map(str::to_string)).collect();
-        let g = if hand.len() >= 5 {
-            self.push(E::HandDiscarded { seat, cards: hand[..hand.len() - 4].to_vec() })
-        } else {
-            self
-        };
+        let held = &self.s.masters[usize::from(seat)].hand;
+        let hand: Vec<String> = held.iter().filter_map(|h| h.known().map(str::to_string)).collect();
+        let n = held.len();
+        let g = if n >= 5 { self.push(E::HandDiscarded { seat, cards: hand[..n - 4].to_vec() }) } else { self };
         g.push(E::TurnEnded { seat })
     }
 
@@ -414,6 +416,27 @@ fn shown_then() -> G {
     let commitment = seal(&p(0, 12), &salt(3));
     let g = g.push(E::CardDrawn { seat: 0, card: Some(CardRef::Sealed(commitment)) });
     g.push(E::CardRevealed { seat: 0, commitment, card: p(0, 12), salt: salt(3) })
+}
+
+/// Seat 0 wins a battle against seat 1, whose first dealt card p1-3 was dealt sealed (salt 7, a
+/// digital table) and is still the first card it holds (its turn's hand limit discarded p1-4 and
+/// p1-5; the loser chooses, so no pick comes first), and takes that card as `card` says.
+fn sealed_hand_card_taken(card: impl Fn(Commitment) -> CardRef, then: &[&'static str]) -> Case {
+    let held = seal(&p(1, 3), &salt(7));
+    let deal = move |seat: u8, i: usize| {
+        if (seat, i) == (1, 3) {
+            CardRef::Sealed(held)
+        } else {
+            CardRef::Open(p(seat, i))
+        }
+    };
+    let g = G::new(3, &[("hand_pick", "loser-chooses")])
+        .dealt_as(deal)
+        .lot(0)
+        .push(E::FirstActiveMasterChosen { seat: 0 })
+        .typed(1, AttackType::Magical, Some(AttackType::Magical))
+        .push(E::DamageDealt { to_attacker: 0, to_responder: 1 });
+    case(g, E::CardTakenFromHand { winner: 0, loser: 1, index: 0, card: card(held) }, then)
 }
 
 /// Seat 0's Servant reveal, drawing deck cards `drawn` openly.
@@ -934,6 +957,13 @@ cases! {
         taken_sealed_then_shown(&p(1, 3), &["FATE-BATTLE-9"]);
     a_known_card_may_be_taken_sealed ["FATE-BATTLE-9"] =>
         taken_sealed_then_shown(&p(1, 6), &[]);
+    // A sealed hand card taken: under its own seal, checked at once (not found late).
+    a_sealed_hand_card_taken_under_its_own_seal ["FATE-BATTLE-9", "KIFU-SEAL-1"] =>
+        sealed_hand_card_taken(CardRef::Sealed, &[]);
+    a_sealed_hand_card_taken_under_another_seal ["FATE-BATTLE-9"] =>
+        sealed_hand_card_taken(|_| CardRef::Sealed(seal(&p(1, 3), &salt(8))), &["FATE-BATTLE-9"]);
+    a_sealed_hand_card_named_openly_as_it_is_taken ["KIFU-SEAL-1"] =>
+        sealed_hand_card_taken(|_| CardRef::Open(p(1, 3)), &["KIFU-SEAL-1"]);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use kifu::games::naruto::events::{
     BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam, Stat, Step, Throw,
     WinReason, Zone, ZoneRef,
 };
-use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV5 as Naruto};
+use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV6 as Naruto};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -500,6 +500,17 @@ cases! {
     nar_jutsu_3_a_jutsu_is_not_moved_as_a_mission ["NAR-MISSION-5"] => case(jutsu_resolved(vec![]), mission_to_chakra(0, p(0, 6)), &["NAR-MISSION-5"]);
     nar_jutsu_3_the_step_names_the_ninja_not_the_jutsu ["NAR-JUTSU-3"] => case(jutsu_resolved(vec![]), jutsu_to_chakra(0, p(0, 11)), &["NAR-JUTSU-3"]);
     nar_jutsu_3_left_out_and_the_exchange_ended ["NAR-JUTSU-3"] => case(jutsu_resolved(vec![]), E::JutsuExchangeEnded {}, &["NAR-JUTSU-3"]);
+    // Version 6: an effect's move of a card waiting for chakra is held to the chakra rules.
+    nar_mission_5_an_effect_discards_the_mission_waiting_for_chakra ["NAR-MISSION-5"] => case(mission_resolved(), mv(0, 4, Zone::Hand, Zone::Discard), &["NAR-MISSION-5"]);
+    nar_mission_5_an_effect_moves_the_mission_into_the_other_chakra ["NAR-MISSION-5"] => case(
+        mission_resolved(),
+        E::CardMoved { card: p(0, 4), from: zr(0, Zone::Hand), to: zr(1, Zone::Chakra), cause: "test".into() },
+        &["NAR-MISSION-5"],
+    );
+    nar_mission_5_the_move_to_chakra_recorded_as_an_effects_move ["NAR-MISSION-5"] => case(mission_resolved(), mv(0, 4, Zone::Hand, Zone::Chakra), &[]);
+    nar_mission_5_an_effect_moves_the_mission_still_on_its_chain ["NAR-MISSION-5"] => case([turn1(), vec![mission(0, 4, false, None, &[])]].concat(), mv(0, 4, Zone::Hand, Zone::Chakra), &["NAR-MISSION-5"]);
+    nar_jutsu_3_an_effect_returns_the_jutsu_on_its_chain_to_hand ["NAR-JUTSU-3"] => case([jutsu_exchange(), vec![jutsu_used()]].concat(), mv(0, 6, Zone::Hand, Zone::Hand), &["NAR-JUTSU-3"]);
+    nar_jutsu_3_an_effect_discards_the_jutsu_waiting_for_chakra ["NAR-JUTSU-3"] => case(jutsu_resolved(vec![]), mv(0, 6, Zone::Hand, Zone::Discard), &["NAR-JUTSU-3"]);
 
     nar_deck_legal_fixture ["NAR-DECK-2", "NAR-DECK-3", "NAR-DECK-4"] => setup_case(vec![deck(), deck()], 2, &[]);
     nar_deck_1_three_players [] => setup_case(vec![deck(), deck(), deck()], 3, &["KIFU-SEAT-2"]);
@@ -1226,6 +1237,33 @@ fn versions_1_to_4_fold_the_move_to_chakra_themselves() {
     let permanent = fold::<Naruto>(&chain_resolved_after(vec![mission(0, 8, false, None, &[])]));
     assert!(permanent.players[0].village.contains(&p(0, 8)), "version 5: a permanent mission is in the village");
     assert!(Naruto::automatic(&permanent).is_none(), "version 5: a permanent mission has no move to chakra");
+}
+
+/// Version 5 cites an effect's move of a mission waiting for chakra as "no such card there"
+/// (KIFU-CARD-1), as released; version 6 cites the rule it breaks (NAR-MISSION-5), and takes a
+/// move into the chakra of the seat that played it for that move made by hand. Both fold the move.
+#[test]
+fn version_6_cites_an_effects_move_of_a_waiting_card_under_the_chakra_rules() {
+    use kifu::games::naruto::NarutoV5;
+    let mut s = Naruto::setup(&config(&[])).unwrap_or_else(|v| panic!("{v:?}"));
+    for (i, g) in mission_resolved().iter().enumerate() {
+        Naruto::ledger_mut(&mut s).at(i as u64);
+        s = Naruto::apply(s, g);
+    }
+    let discard = mv(0, 4, Zone::Hand, Zone::Discard);
+    let rules = |v: Vec<kifu::game::Violation>| v.iter().map(|v| v.rule).collect::<Vec<_>>();
+    assert_eq!(rules(NarutoV5::validate(&s, &discard)), ["KIFU-CARD-1"]);
+    assert_eq!(rules(Naruto::validate(&s, &discard)), ["NAR-MISSION-5"]);
+    let by_hand = mv(0, 4, Zone::Hand, Zone::Chakra);
+    assert_eq!(rules(NarutoV5::validate(&s, &by_hand)), ["KIFU-CARD-1"]);
+    assert!(Naruto::validate(&s, &by_hand).is_empty());
+    let mut left = Naruto::apply(s.clone(), &step(Step::Organization));
+    assert!(Naruto::automatic(&left).is_none(), "left out: owed no more");
+    Naruto::ledger_mut(&mut left).at(mission_resolved().len() as u64 + 1);
+    assert!(Naruto::validate(&left, &by_hand).is_empty(), "a judge puts the mission left out into chakra by hand");
+    let moved = Naruto::apply(s.clone(), &by_hand);
+    assert!(moved.players[0].chakra.contains(&p(0, 4)) && moved.played.is_empty(), "the move settles the wait");
+    assert_eq!(NarutoV5::apply(s, &by_hand).players[0].chakra, moved.players[0].chakra, "both versions fold it alike");
 }
 
 /// Version 5 self-plays and audits clean, and records a resolved chain's moves to chakra as steps

@@ -979,3 +979,39 @@ fn version_5_self_play_records_the_occupants_retirement() {
     }
     assert!(retired >= 3, "10 games: {retired} occupants retired as steps of their own");
 }
+
+/// Version 5's board shows a unit a call displaced while it is in no zone: "retires next" while
+/// its retirement is owed, "left unretired" once the table moved on without it (cited once, there),
+/// to everyone (it was face up on its circle); an event that puts it somewhere clears it.
+#[test]
+fn version_5_board_shows_the_displaced_occupant_until_it_is_somewhere() {
+    use kifu::game::view::{CardView, Viewer};
+    let config = config_with(vec![deck(), deck()], &[]);
+    let fold = |given: &[E]| given.iter().fold(Vanguard::setup(&config).unwrap(), Vanguard::apply);
+    let waiting = |s: &kifu::games::vanguard::VanguardState, viewer| -> Vec<Vec<String>> {
+        let board = Vanguard::view(s, viewer);
+        let zones = board.seats[0].zones.iter().filter(|z| z.zone == "waiting to retire");
+        let cards = zones.flat_map(|z| z.cards.clone());
+        cards
+            .map(|c| match c {
+                CardView::Known { instance, statuses, .. } => [vec![instance], statuses].concat(),
+                CardView::Hidden => vec!["hidden".into()],
+            })
+            .collect()
+    };
+    let owed = fold(&called_onto_p0_17());
+    let retires = vec![p(0, 17), "displaced from rear-guard fl".into(), "retires next".into()];
+    for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator, Viewer::Judge] {
+        assert_eq!(waiting(&owed, viewer), vec![retires.clone()], "{viewer:?}");
+    }
+    let left = fold(&[called_onto_p0_17(), vec![phase(0, Phase::Battle)]].concat());
+    let unretired = vec![p(0, 17), "displaced from rear-guard fl".into(), "left unretired (VG-ZONE-5)".into()];
+    assert_eq!(waiting(&left, Viewer::Player(1)), vec![unretired]);
+    assert!(left.owed_steps().is_empty(), "cited once, where the table moved on: owed no more");
+    let put_right = Vanguard::apply(left, &cm(p(0, 17), Place::Drop));
+    assert!(waiting(&put_right, Viewer::Judge).is_empty() && put_right.players[0].drop.contains(&p(0, 17)));
+    let retired = fold(&[called_onto_p0_17(), vec![occupant_retired(p(0, 17))]].concat());
+    assert!(waiting(&retired, Viewer::Judge).is_empty(), "retired: in the drop zone");
+    let v4 = called_onto_p0_17().iter().fold(V4::setup(&config).unwrap(), V4::apply);
+    assert!(V4::view(&v4, Viewer::Judge).seats[0].zones.iter().all(|z| z.zone != "waiting to retire"));
+}

@@ -55,7 +55,8 @@ pub use state::BrkState;
 /// The versions share every event, views, options and agent; what a version changes is in
 /// [`rules::validate_as`], for version 3 in [`rules::revealed_violations`] and for version 4 in
 /// the fold, [`apply::apply_as`] (the steps it leaves owed are what [`options::automatic`] and the
-/// agent record first; the earlier versions' fold never owes one).
+/// agent record first; the earlier versions' fold never owes one), for version 5 in both (the
+/// deaths left out, [`state::Owed::left_dead`], and the victory, [`rules::victory_as`]).
 pub struct BrkRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures and every game recorded before version 2 open,
 /// replay and audit under it.

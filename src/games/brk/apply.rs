@@ -63,6 +63,10 @@ pub fn apply_as(mut s: BrkState, event: &BrkEvent, version: u32) -> BrkState {
     }
     if s.owed.remembers_left_dead() {
         s.forget_revived();
+        // A card can show it has no lives left without losing one: a damaged hidden card turning
+        // face up. Version 5's victory counts no dead card, so its death is owed at once, before
+        // the game's end (version 4 finds it only at the next change of lives).
+        deaths(&mut s);
     }
     recheck_stack(&mut s);
     s

@@ -453,9 +453,13 @@ impl Check<'_> {
             return;
         }
         let named = as_set(pieces);
-        let alive: Vec<&str> = named.iter().filter(|p| !owed.contains(*p) && !left_dead.contains(*p)).copied().collect();
+        let alive: Vec<&str> =
+            named.iter().filter(|p| !owed.contains(*p) && !left_dead.contains(*p)).copied().collect();
         if !alive.is_empty() {
-            self.v("BRK-OPEN-1", format!("only cards in play with no lives left go to the graveyard, not {}", alive.join(", ")));
+            self.v(
+                "BRK-OPEN-1",
+                format!("only cards in play with no lives left go to the graveyard, not {}", alive.join(", ")),
+            );
         }
         if named.is_empty() {
             self.v("BRK-OPEN-1", "this step names no card");

@@ -170,8 +170,7 @@ fn self_plays_recording_every_step<const V: u32>() {
     check_every_actor_was_awaited::<BrkRules<V>>(0..60, &[table(2)]);
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for seed in 0..200u64 {
-        let game =
-            self_play::<BrkRules<V>>(seed, &table(2), 20_000).unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
+        let game = self_play::<BrkRules<V>>(seed, &table(2), 20_000).unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
         for (_, entry) in &game.entries {
             let GameEntry::Played(e) = entry else { continue };
             let kind = match e {

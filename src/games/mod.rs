@@ -38,10 +38,13 @@ static BRK_V1: GameDriver<brk::Brk> = GameDriver::new();
 static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();
 static BRK_V3: GameDriver<brk::BrkV3> = GameDriver::new();
 static BRK_V4: GameDriver<brk::BrkV4> = GameDriver::new();
+static BRK_V5: GameDriver<brk::BrkV5> = GameDriver::new();
 /// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches;
 /// version 3 cites a false assumption about one's own hidden card at the declaration; version 4
-/// records a revealed card's markers, the turn start's opening and the deaths as steps of their own.
-static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3, &BRK_V4] };
+/// records a revealed card's markers, the turn start's opening and the deaths as steps of their
+/// own; version 5 (what new games record) cites a death left out once and counts no dead card
+/// for the victory.
+static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3, &BRK_V4, &BRK_V5] };
 static FATE_V1: GameDriver<fate::Fate> = GameDriver::new();
 static FATE_V2: GameDriver<fate::FateV2> = GameDriver::new();
 static FATE_V3: GameDriver<fate::FateV3> = GameDriver::new();

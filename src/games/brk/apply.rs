@@ -19,17 +19,18 @@ pub fn apply(s: BrkState, event: &BrkEvent) -> BrkState {
 /// `TurnStarted` (BRK-FRAG-6) and moves a card with no lives left to the graveyard inside the
 /// event that took its last life (BRK-OPEN-1). From version 4 those events only mark the step
 /// owed ([`super::state::Owed`]), and `MarkersPlacedOnReveal`, `CardsOpened` and
-/// `CardsSentToGraveyard` do it, so a table that forgot one shows it on the board.
+/// `CardsSentToGraveyard` do it, so a table that forgot one shows it on the board. From version
+/// 5 a death left out is remembered ([`super::state::Owed::left_dead`]) and not owed again.
 pub fn apply_as(mut s: BrkState, event: &BrkEvent, version: u32) -> BrkState {
     use BrkEvent::*;
     let folds = version < 4;
     // The deaths are checked where the event took lives (effects, payments, lives changed), deep in
     // the fold: they read which fold this is from the state.
-    s.owed.recorded = !folds;
+    s.owed.fold_version = version;
     if !folds {
         // A step the table left out is owed no more once the game moved on past it.
         for due in s.left_out(event) {
-            s.settle(&due);
+            s.leave_out(&due);
         }
     }
     match event {
@@ -60,6 +61,13 @@ pub fn apply_as(mut s: BrkState, event: &BrkEvent, version: u32) -> BrkState {
         CardsOpened { pieces, .. } => cards_opened(&mut s, pieces),
         CardsSentToGraveyard { pieces } => cards_sent_to_graveyard(&mut s, pieces),
     }
+    if s.owed.remembers_left_dead() {
+        s.forget_revived();
+        // A card can show it has no lives left without losing one: a damaged hidden card turning
+        // face up. Version 5's victory counts no dead card, so its death is owed at once, before
+        // the game's end (version 4 finds it only at the next change of lives).
+        deaths(&mut s);
+    }
     recheck_stack(&mut s);
     s
 }
@@ -84,12 +92,13 @@ fn cards_opened(s: &mut BrkState, pieces: &[String]) {
 }
 
 /// BRK-OPEN-1 (rules version 4): the pieces named go to the graveyard (face up, as every card
-/// leaving play does).
+/// leaving play does), whether their death is owed or, from version 5, was left out earlier.
 fn cards_sent_to_graveyard(s: &mut BrkState, pieces: &[String]) {
     for id in pieces {
         card_moved(s, id, &Zone::Graveyard);
     }
     s.owed.dying.retain(|x| !pieces.contains(x));
+    s.owed.left_dead.retain(|x| !pieces.contains(x));
 }
 
 fn squad_deployed(s: &mut BrkState, seat: &Seat, cards: &[Deployment]) {
@@ -408,12 +417,14 @@ fn charge(s: &mut BrkState, seat: Seat, source: &str, resources: &[ResourceAmoun
 /// identity is still sealed have unknown lives and never die here. Up to rules version 3 the fold
 /// moves them inside the event that took their last life; from version 4
 /// ([`super::state::Owed::recorded`]) their move is owed, a step of its own (`CardsSentToGraveyard`).
+/// Version 4 owes again every death a table left out; from version 5 a death left out
+/// ([`super::state::Owed::left_dead`]) is owed no more.
 fn deaths(s: &mut BrkState) {
-    let folds = !s.owed.recorded;
+    let folds = !s.owed.recorded();
     for p in s.pieces.iter_mut().filter(|p| BrkState::out_of_lives(p)) {
         if folds {
             p.zone = Zone::Graveyard;
-        } else if !s.owed.dying.contains(&p.id) {
+        } else if !s.owed.dying.contains(&p.id) && !s.owed.left_dead.contains(&p.id) {
             s.owed.dying.push(p.id.clone());
         }
     }

@@ -5,8 +5,9 @@
 //! [`BrkRules`] implements [`crate::game::Game`] under each rules version: [`Brk`] (version 1, as
 //! released), [`BrkV2`] (its `validate` also holds the escape hatches to the rules,
 //! [`rules::validate_as`]), [`BrkV3`] (a false assumption about one's own hidden card cited at
-//! the declaration) and [`BrkV4`] (the newest: the three steps the fold made inside other events
-//! are events of their own, [`apply::apply_as`]). The module has the shape every game has:
+//! the declaration), [`BrkV4`] (the three steps the fold made inside other events are events of
+//! their own, [`apply::apply_as`]) and [`BrkV5`] (the newest: a death left out is cited once, and
+//! a dead card counts for nobody's victory). The module has the shape every game has:
 //! - [`config`]: the stored header (players, squads, embedded card definitions, the policy for each
 //!   OPEN point: `stack_order`, `priority`, `false_assumption`, `skeleton`);
 //! - [`catalog`]: the card file format and the squad-list format;
@@ -54,7 +55,8 @@ pub use state::BrkState;
 /// The versions share every event, views, options and agent; what a version changes is in
 /// [`rules::validate_as`], for version 3 in [`rules::revealed_violations`] and for version 4 in
 /// the fold, [`apply::apply_as`] (the steps it leaves owed are what [`options::automatic`] and the
-/// agent record first; the earlier versions' fold never owes one).
+/// agent record first; the earlier versions' fold never owes one), for version 5 in both (the
+/// deaths left out, [`state::Owed::left_dead`], and the victory, [`rules::victory_as`]).
 pub struct BrkRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures and every game recorded before version 2 open,
 /// replay and audit under it.
@@ -67,14 +69,21 @@ pub type BrkV2 = BrkRules<2>;
 /// Version 3: version 2, with a false assumption about one's own hidden card (BRK-HID-10) cited
 /// at the declaration that made it, found when the card is revealed, instead of at the reveal.
 pub type BrkV3 = BrkRules<3>;
-/// Version 4, the newest: what new games record. Version 3, with the three steps its fold made
+/// Version 4: version 3, with the three steps its fold made
 /// inside other events recorded as automatic steps of their own ([`apply::apply_as`]): a card
 /// that started hidden gets its markers in `MarkersPlacedOnReveal` after its reveal (BRK-HID-2),
 /// the active player's cards that acted open in `CardsOpened` after `TurnStarted` (BRK-FRAG-6,
 /// BRK-OPEN-8), and cards with no lives left go to the graveyard in `CardsSentToGraveyard`
 /// (BRK-OPEN-1). A table that moves on without one is held to its rule at the event that moved
-/// on ([`rules::validate_as`]).
+/// on ([`rules::validate_as`]). As released it owes a death left out again after every later
+/// change of lives (and cites it again), and counts a dead card left in play for the victory.
 pub type BrkV4 = BrkRules<4>;
+/// Version 5, the newest: what new games record. Version 4, with a death the table left out
+/// remembered ([`state::Owed::left_dead`]): cited once, never owed again unless the card regains
+/// lives, and a late `CardsSentToGraveyard` may still move it. A card with no lives left counts
+/// for nobody in the skeleton's victory ([`rules::victory_as`]), so `GameEnded` may come while
+/// its death is owed (the game's end leaves no step out).
+pub type BrkV5 = BrkRules<5>;
 
 impl<const V: u32> Game for BrkRules<V> {
     const RULESET: &'static str = "brk";

@@ -16,7 +16,7 @@
 
 use super::catalog::{AbilityKind, Trigger};
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
-use super::rules::{expected_protection, victory};
+use super::rules::{expected_protection, victory_as};
 use super::state::{BrkState, Piece};
 use super::view::can_see;
 use super::BrkRules;
@@ -91,7 +91,8 @@ pub fn automatic(s: &BrkState) -> Option<E> {
         return Some(E::EffectApplied { action: a.id, target, protected_by });
     }
     if s.declaring.is_none() {
-        if let Some((winner, reason)) = victory(s) {
+        // The fold's version is the game's: from version 5 a dead card counts for nobody.
+        if let Some((winner, reason)) = victory_as(s, s.owed.fold_version) {
             return Some(E::GameEnded { winner, reason });
         }
     }

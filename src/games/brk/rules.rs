@@ -46,13 +46,15 @@ pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
 /// reveal's violations: it is cited at the declaration ([`revealed_violations`]). Version 4
 /// records a revealed card's markers, the turn start's opening and the deaths as steps of their
 /// own (checked in every version by [`Check::owed_step`]: no earlier game owes one) and holds a
-/// game that moved on without them to the rules they break ([`steps_left_out`]).
+/// game that moved on without them to the rules they break ([`steps_left_out`]). Version 5 owes
+/// and cites a death left out only once, accepts a late `CardsSentToGraveyard` for it, and no
+/// longer counts a card with no lives left as in play for the victory ([`victory_as`]).
 pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
     let mut c = Check::new(s);
     c.check(event, version);
     let mut out = c.finish();
     if version >= 2 && s.result.is_none() {
-        out.extend(decided_checks(s, event));
+        out.extend(decided_checks(s, event, version));
         out.extend(escape_hatch_checks(s, event));
     }
     if version >= 4 && s.result.is_none() {
@@ -124,17 +126,19 @@ pub fn revealed_violations(s: &BrkState, event: &BrkEvent) -> Vec<LateViolation>
 
 /// Version 2: once the skeleton's victory holds (BRK-OPEN-1), the game's end is recorded next.
 /// Without it a later event could change who lost first (a later loss by the other player turns
-/// a win into a draw).
-fn decided_checks(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
+/// a win into a draw). From version 5 a late `CardsSentToGraveyard` for a card left dead may
+/// still come: it puts the board right and changes no victory, which counts no dead card.
+fn decided_checks(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
     // What a performed or blocked action still owes (a reveal, its payment, its effects) is part
     // of the same resolution and comes first, as the automatic steps record it.
     let owing = !s.pending_reveals.is_empty()
         || s.payment_due().is_some()
         || s.performing().is_some()
         || !s.owed_steps().is_empty();
-    let decided = if owing || s.declaring.is_some() { None } else { victory(s) };
+    let decided = if owing || s.declaring.is_some() { None } else { victory_as(s, version) };
+    let late_death = version >= 5 && matches!(event, BrkEvent::CardsSentToGraveyard { .. });
     match (decided, event) {
-        (Some((_, why)), e) if !matches!(e, BrkEvent::GameEnded { .. } | BrkEvent::Common(_)) => {
+        (Some((_, why)), e) if !matches!(e, BrkEvent::GameEnded { .. } | BrkEvent::Common(_)) && !late_death => {
             vec![Violation::new("BRK-OPEN-1", format!("the game is decided ({why}); its end comes next"))]
         }
         _ => vec![],
@@ -220,12 +224,22 @@ pub fn expected_protection(s: &BrkState, a: &Action, target: &str) -> Option<Pro
     None
 }
 
-/// The skeleton's result (BRK-OPEN-1), once there is one: the winner (`None`: a draw) and why.
+/// The skeleton's result (BRK-OPEN-1) under rules version 1 to 4, once there is one: the winner
+/// (`None`: a draw) and why.
 pub fn victory(s: &BrkState) -> Option<(Option<Seat>, String)> {
+    victory_as(s, 1)
+}
+
+/// The skeleton's result (BRK-OPEN-1) under rules `version`. From version 5 a card with no lives
+/// left ([`BrkState::out_of_lives`]) is not counted in play, whether its move to the graveyard
+/// is owed or was left out: a player whose only cards are dead has lost (versions 1 to 4 count
+/// such a card, so a table that left it in play kept its owner in the game).
+pub fn victory_as(s: &BrkState, version: u32) -> Option<(Option<Seat>, String)> {
     if s.phase == Phase::Setup {
         return None;
     }
-    let n = [s.in_play(0).count(), s.in_play(1).count()];
+    let counted = |p: &&Piece| version < 5 || !BrkState::out_of_lives(p);
+    let n = [s.in_play(0).filter(counted).count(), s.in_play(1).filter(counted).count()];
     match n {
         [0, 0] => return Some((None, "BRK-OPEN-1: neither player has a card in play".into())),
         [0, _] => return Some((Some(1), format!("BRK-OPEN-1: {} has no card in play", s.name(0)))),
@@ -367,12 +381,13 @@ impl Check<'_> {
             PaymentMade { action, resources } => self.paid(*action, resources),
             EffectApplied { action, target, protected_by } => self.effect(*action, target, protected_by.as_ref()),
             TurnEnded { seat } => self.turn_ended(*seat),
-            GameEnded { winner, .. } => self.game_ended(*winner),
+            GameEnded { winner, .. } => self.game_ended(*winner, version),
             CardHidden { piece, .. } => self.hidden(piece),
             MarkerPlaced { piece, .. } => self.marker_placed(piece),
             CardOpened { piece, .. } | CardMoved { piece, .. } | LivesChanged { piece, .. } => {
                 self.piece(piece);
             }
+            CardsSentToGraveyard { pieces } if version >= 5 => self.deaths_named(pieces),
             MarkersPlacedOnReveal { .. } | CardsOpened { .. } | CardsSentToGraveyard { .. } => self.owed_step(event),
             Common(c) => {
                 let cx = crate::game::common::Context {
@@ -422,6 +437,40 @@ impl Check<'_> {
         }
     }
 
+    /// Version 5's `CardsSentToGraveyard`: it names dead cards, owed or left dead earlier (a late
+    /// step putting the board right after the citation). The owed ones it names all, or none
+    /// (they may then come in a step of their own); a card it names that is neither is cited.
+    fn deaths_named(&mut self, pieces: &[String]) {
+        let s = self.s;
+        let owed_step = s.owed_steps().into_iter().find(|e| matches!(e, BrkEvent::CardsSentToGraveyard { .. }));
+        let owed = match &owed_step {
+            Some(BrkEvent::CardsSentToGraveyard { pieces }) => as_set(pieces),
+            _ => Default::default(),
+        };
+        let left_dead: std::collections::BTreeSet<&str> = s.left_dead().into_iter().collect();
+        if owed.is_empty() && left_dead.is_empty() {
+            self.v("BRK-OPEN-1", "no card in play has lost its last life");
+            return;
+        }
+        let named = as_set(pieces);
+        let alive: Vec<&str> =
+            named.iter().filter(|p| !owed.contains(*p) && !left_dead.contains(*p)).copied().collect();
+        if !alive.is_empty() {
+            self.v(
+                "BRK-OPEN-1",
+                format!("only cards in play with no lives left go to the graveyard, not {}", alive.join(", ")),
+            );
+        }
+        if named.is_empty() {
+            self.v("BRK-OPEN-1", "this step names no card");
+        }
+        let partly_owed = !named.is_disjoint(&owed) && !owed.is_subset(&named);
+        if let Some(step) = owed_step.as_ref().filter(|_| partly_owed) {
+            let (_, what) = step_rule(s, step);
+            self.v("BRK-OPEN-1", format!("this step names what is owed: {what}"));
+        }
+    }
+
     fn turn_started(&mut self, seat: Seat, turn: u32) {
         let s = self.s;
         let ready = (s.phase == Phase::Setup && (0..2).all(|seat| s.deployed(seat))) || s.phase == Phase::End;
@@ -458,8 +507,8 @@ impl Check<'_> {
     }
 
     /// The recorded winner must be the one the skeleton's victory conditions give.
-    fn game_ended(&mut self, winner: Option<Seat>) {
-        match victory(self.s) {
+    fn game_ended(&mut self, winner: Option<Seat>, version: u32) {
+        match victory_as(self.s, version) {
             None => self.v("BRK-OPEN-1", "no victory condition of the skeleton holds"),
             Some((w, why)) if w != winner => {
                 self.v("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))

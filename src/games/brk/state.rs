@@ -116,9 +116,26 @@ pub struct Owed {
     pub opening: Option<Seat>,
     /// Pieces that lost their last life and are not in the graveyard yet (BRK-OPEN-1).
     pub dying: Vec<String>,
-    /// The fold is version 4's, which leaves these steps to events of their own: the deaths are
-    /// found deep in the fold (effects, payments, lives changed), which reads it here.
-    pub recorded: bool,
+    /// Rules version 5: pieces whose death the table left out (cited once, where it moved on),
+    /// still in play with no lives. Their death is not owed again (version 4 owes and cites it
+    /// anew after every later change of lives) until they regain lives or leave play.
+    pub left_dead: Vec<String>,
+    /// The rules version of the fold (0 before its first event): from version 4 it leaves these
+    /// steps to events of their own, from version 5 it remembers the deaths left out. The deaths
+    /// are found deep in the fold (effects, payments, lives changed), which reads it here.
+    pub fold_version: u32,
+}
+
+impl Owed {
+    /// The fold leaves the steps to events of their own (rules version 4 and later).
+    pub fn recorded(&self) -> bool {
+        self.fold_version >= 4
+    }
+
+    /// The fold remembers the deaths a table left out (rules version 5 and later).
+    pub fn remembers_left_dead(&self) -> bool {
+        self.fold_version >= 5
+    }
 }
 
 /// The whole game state.
@@ -344,13 +361,45 @@ impl BrkState {
     }
 
     /// The owed steps `event` leaves out (rules version 4): every step owed, when it moves the
-    /// game on ([`BrkEvent::moves_on`]); the steps themselves may come in any order.
+    /// game on ([`BrkEvent::moves_on`]); the steps themselves may come in any order. From version
+    /// 5 the game's end leaves nothing out: once the game is over no step is owed (a card's death
+    /// owed when the victory holds without it changes nothing).
     pub fn left_out(&self, event: &BrkEvent) -> Vec<BrkEvent> {
-        if event.moves_on() {
+        let ends = self.owed.remembers_left_dead() && matches!(event, BrkEvent::GameEnded { .. });
+        if event.moves_on() && !ends {
             self.owed_steps()
         } else {
             Vec::new()
         }
+    }
+
+    /// Rules version 4: `step` was left out by an event that moved on; it is owed no more
+    /// ([`Self::settle`]). From version 5 the fold remembers the deaths left out, so the same
+    /// death is not owed (and cited) again at the next change of lives.
+    pub(crate) fn leave_out(&mut self, step: &BrkEvent) {
+        if let (BrkEvent::CardsSentToGraveyard { pieces }, true) = (step, self.owed.remembers_left_dead()) {
+            for id in pieces {
+                if !self.owed.left_dead.contains(id) {
+                    self.owed.left_dead.push(id.clone());
+                }
+            }
+        }
+        self.settle(step);
+    }
+
+    /// Rules version 5: the pieces left dead that are still in play with no lives; one that
+    /// regained lives or left play is forgotten, so a later death of it is owed again.
+    pub(crate) fn forget_revived(&mut self) {
+        let pieces = &self.pieces;
+        let still_dead = |id: &String| pieces.iter().any(|p| &p.id == id && p.zone == Zone::Play && p.lives <= 0);
+        self.owed.left_dead.retain(still_dead);
+    }
+
+    /// Rules version 5: the pieces whose death the table left out and that are still dead in
+    /// play ([`Self::out_of_lives`]): a late `CardsSentToGraveyard` may put them right.
+    pub fn left_dead(&self) -> Vec<&str> {
+        let dead = |id: &&String| self.piece(id).is_some_and(Self::out_of_lives);
+        self.owed.left_dead.iter().filter(dead).map(String::as_str).collect()
     }
 
     /// Rules version 4: `step` is owed no more, because it was recorded or because the table

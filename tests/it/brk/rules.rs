@@ -10,7 +10,7 @@ use kifu::games::brk::events::{
     BrkEvent as E, CardRef, Cell, Deployment, ProtectionHit, RevealProof, RevealReason, Zone,
 };
 use kifu::games::brk::state::{BrkState, Status};
-use kifu::games::brk::{BrkConfig, BrkV4 as Brk};
+use kifu::games::brk::{BrkConfig, BrkRules, BrkV5 as Brk};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 
@@ -265,7 +265,7 @@ fn t2() -> Vec<E> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper. The cases run under the newest rules version (4): their given events are
+// The one helper. The cases run under the newest rules version (5): their given events are
 // followed by the steps each made due, as kifu records them ([`complete`]).
 // ---------------------------------------------------------------------------------------------
 
@@ -281,7 +281,7 @@ fn case_with(policies: &[(&str, &str)], given: Vec<E>, when: E, then: &[&'static
     Case::event(config, given, when, then)
 }
 
-/// `given`, each event followed by the steps it made due (rules version 4's
+/// `given`, each event followed by the steps it made due (rules version 4's and 5's
 /// [`BrkState::owed_steps`]), as kifu records them.
 fn complete(config: &BrkConfig, given: &[E]) -> Vec<E> {
     let mut state = Brk::setup(config).unwrap();
@@ -350,6 +350,33 @@ fn b6_revealed() -> Vec<E> {
 fn a7_paid_its_last_life() -> Vec<E> {
     let given = with(t1(), vec![lives("A7", -3), declare(0, "A7", 0, "B1"), pass(1), pass(0), perform(1)]);
     owing(given, pay(1, "A7", 0))
+}
+
+/// Bob's cards all killed as in [`bob_wiped_out`], the last one (B8) with its death owed.
+fn bob_dying() -> Vec<E> {
+    let mut given = bob_wiped_out();
+    let last = given.pop().expect("bob_wiped_out kills B8 last");
+    owing(given, last)
+}
+
+/// [`bob_dying`], and Alice passed without B8's death (cited there, once, BRK-OPEN-1): B8 stays
+/// in play with no lives, Bob's only card left in play.
+fn bob_left_dead() -> Vec<E> {
+    with(bob_dying(), vec![pass(0)])
+}
+
+/// [`b1_dying`], and Alice passed without B1's death (cited there, once): B1 stays in play with
+/// no lives.
+fn b1_left_dead() -> Vec<E> {
+    with(b1_dying(), vec![pass(0)])
+}
+
+/// A case whose given events are recorded exactly as listed, the last one forced by a judge (it
+/// moved on without an owed step, BRK-OPEN-1).
+fn after_forced(given: Vec<E>, when: E, then: &[&'static str]) -> Case {
+    let mut c = Case::event(config_with(&[]), given, when, then);
+    c.forced = vec![c.given.len() - 1];
+    c
 }
 
 cases! {
@@ -490,6 +517,14 @@ cases! {
     brk_frag_6_only_the_active_players_cards_open ["BRK-FRAG-6"] => as_listed(t2_after_a_block(), opened(1, &["B2", "B2"]), &[]);
     brk_open_1_the_death_comes_before_the_actions_effect ["BRK-OPEN-1", "BRK-STACK-2"] => as_listed(a7_paid_its_last_life(), to_graveyard(&["A7"]), &[]);
     brk_open_1_an_effect_heals_a_dying_card_first ["BRK-OPEN-1"] => as_listed(b1_dying(), lives("B1", 1), &[]);
+
+    // Rules version 5: a card with no lives left counts for nobody's victory, whether its death
+    // is owed or was left out; a death left out may still be recorded late.
+    brk_open_1_a_game_decided_by_a_dead_card_ends_next ["BRK-OPEN-1"] => after_forced(bob_left_dead(), pass(1), &["BRK-OPEN-1"]);
+    brk_open_1_only_dead_cards_go_late ["BRK-OPEN-1"] => after_forced(b1_left_dead(), to_graveyard(&["B1", "B2"]), &["BRK-OPEN-1"]);
+    brk_open_1_a_player_whose_cards_are_dead_has_lost ["BRK-OPEN-1"] => after_forced(bob_left_dead(), E::GameEnded { winner: Some(0), reason: "test".into() }, &[]);
+    brk_open_1_the_game_ends_while_a_death_is_owed ["BRK-OPEN-1"] => as_listed(bob_dying(), E::GameEnded { winner: Some(0), reason: "test".into() }, &[]);
+    brk_open_1_a_death_left_out_goes_late ["BRK-OPEN-1"] => after_forced(bob_left_dead(), to_graveyard(&["B8"]), &[]);
 }
 
 /// Every Enforced rule in the coverage table is named by at least one case above.
@@ -764,4 +799,73 @@ fn a_step_left_out_is_cited_once() {
     assert!(s.owed_steps().is_empty());
     assert_eq!(s.piece("B1").unwrap().zone, Zone::Play);
     assert!(Brk::validate(&s, &pass(1)).is_empty());
+}
+
+/// `log` folded as recorded under rules version `V`, with what each event breaks there: (its
+/// index, the rule ID).
+fn folded_as<const V: u32>(log: &[E]) -> (BrkState, Vec<(usize, String)>) {
+    let mut s = BrkRules::<V>::setup(&config_with(&[])).unwrap();
+    let mut found = Vec::new();
+    for (i, e) in log.iter().enumerate() {
+        found.extend(BrkRules::<V>::validate(&s, e).into_iter().map(|v| (i, v.rule.to_string())));
+        s = BrkRules::<V>::apply(s, e);
+    }
+    (s, found)
+}
+
+/// Version 5: a death the table left out is cited once, where it moved on, even when a later
+/// event takes lives from the same card and another later event moves on; the card stays as the
+/// table left it until it regains lives, and a new death after that is owed again. Version 4, as
+/// released, owes the same death again once its lives changed and cites it again.
+#[test]
+fn a_death_left_out_is_cited_once_from_version_5() {
+    let log = with(b1_left_dead(), vec![lives("B1", -1), pass(1)]);
+    let moved_on = log.len() - 3;
+    let cited = |at: &[usize]| at.iter().map(|i| (*i, "BRK-OPEN-1".to_string())).collect::<Vec<_>>();
+    let (s, v5) = folded_as::<5>(&log);
+    assert_eq!(v5, cited(&[moved_on]));
+    let (_, v4) = folded_as::<4>(&log);
+    assert_eq!(v4, cited(&[moved_on, log.len() - 1]));
+    assert!(s.owed_steps().is_empty());
+    assert_eq!((s.piece("B1").unwrap().zone, s.piece("B1").unwrap().lives), (Zone::Play, -1));
+    assert_eq!(s.left_dead(), ["B1"]);
+    // It regains lives (a judge's correction) and loses them again: a new death, owed again.
+    let s = Brk::apply(Brk::apply(s, &lives("B1", 2)), &lives("B1", -1));
+    assert!(s.left_dead().is_empty());
+    assert_eq!(s.owed_steps(), vec![to_graveyard(&["B1"])]);
+}
+
+/// Version 5: a `CardsSentToGraveyard` after the citation puts the board right: accepted, it
+/// moves the card left dead to the graveyard. Version 4 owes nothing then and refuses it.
+#[test]
+fn a_late_death_step_moves_a_card_left_dead_from_version_5() {
+    let log = with(b1_left_dead(), vec![to_graveyard(&["B1"])]);
+    let (moved_on, late) = (log.len() - 2, log.len() - 1);
+    let (s, v5) = folded_as::<5>(&log);
+    assert_eq!(v5, [(moved_on, "BRK-OPEN-1".to_string())]);
+    assert_eq!(s.piece("B1").unwrap().zone, Zone::Graveyard);
+    assert!(s.left_dead().is_empty() && s.owed.left_dead.is_empty());
+    let (_, v4) = folded_as::<4>(&log);
+    assert_eq!(v4, [(moved_on, "BRK-OPEN-1".to_string()), (late, "BRK-OPEN-1".to_string())]);
+}
+
+/// Version 5: a card with no lives left counts for nobody's victory, so a player whose only
+/// cards in play are dead has lost, and the automatic steps end the game (after recording the
+/// death still owed, as kifu records every owed step first). Version 4 counts the dead card.
+#[test]
+fn a_dead_card_counts_for_nobodys_victory_from_version_5() {
+    use kifu::games::brk::rules::victory_as;
+    let ended = E::GameEnded { winner: Some(0), reason: "test".into() };
+    let (s5, _) = folded_as::<5>(&bob_left_dead());
+    assert_eq!(victory_as(&s5, 5).map(|(w, _)| w), Some(Some(0)));
+    assert!(Brk::validate(&s5, &ended).is_empty());
+    assert!(matches!(Brk::automatic(&s5), Some(E::GameEnded { winner: Some(0), .. })));
+    let (s4, _) = folded_as::<4>(&bob_left_dead());
+    assert_eq!(victory_as(&s4, 4), None);
+    let v4: Vec<_> = kifu::games::brk::BrkV4::validate(&s4, &ended).into_iter().map(|v| v.rule).collect();
+    assert_eq!(v4, ["BRK-OPEN-1"]);
+    // The death still owed is recorded first, then the end.
+    let (owed, _) = folded_as::<5>(&bob_dying());
+    assert_eq!(Brk::automatic(&owed), Some(to_graveyard(&["B8"])));
+    assert!(Brk::validate(&owed, &ended).is_empty());
 }

@@ -148,18 +148,29 @@ fn version_3_self_plays_and_audits_clean() {
     );
 }
 
-/// Rules version 4, what new games record, self-plays and audits clean, holding every seat to its
-/// turn, and records as automatic steps of their own what versions 1 to 3 folded inside other
-/// events: a revealed card's markers, the turn start's opening and the deaths.
+/// Rules version 4 self-plays and audits clean, holding every seat to its turn, and records as
+/// automatic steps of their own what versions 1 to 3 folded inside other events: a revealed
+/// card's markers, the turn start's opening and the deaths.
 #[test]
 fn version_4_self_plays_and_audits_clean_recording_every_step() {
+    self_plays_recording_every_step::<4>();
+}
+
+/// Rules version 5, what new games record, does the same (it differs from version 4 only for a
+/// dead card a table left in play, which self-play never leaves).
+#[test]
+fn version_5_self_plays_and_audits_clean_recording_every_step() {
+    self_plays_recording_every_step::<5>();
+}
+
+fn self_plays_recording_every_step<const V: u32>() {
     use crate::game_support::{check_every_actor_was_awaited, check_self_play_audits_clean, table};
-    use kifu::games::brk::BrkV4;
-    check_self_play_audits_clean::<BrkV4>(0..200, &[table(2)]);
-    check_every_actor_was_awaited::<BrkV4>(0..60, &[table(2)]);
+    use kifu::games::brk::BrkRules;
+    check_self_play_audits_clean::<BrkRules<V>>(0..200, &[table(2)]);
+    check_every_actor_was_awaited::<BrkRules<V>>(0..60, &[table(2)]);
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for seed in 0..200u64 {
-        let game = self_play::<BrkV4>(seed, &table(2), 20_000).unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
+        let game = self_play::<BrkRules<V>>(seed, &table(2), 20_000).unwrap_or_else(|v| panic!("seed {seed}: {v:?}"));
         for (_, entry) in &game.entries {
             let GameEntry::Played(e) = entry else { continue };
             let kind = match e {
@@ -175,7 +186,7 @@ fn version_4_self_plays_and_audits_clean_recording_every_step() {
         let dead_in_play = s.pieces.iter().filter(|p| kifu::games::brk::state::BrkState::out_of_lives(p)).count();
         assert_eq!(dead_in_play, 0, "seed {seed}: a card with no lives left is still in play");
     }
-    eprintln!("200 BRK version 4 self-play games: {seen:?}");
+    eprintln!("200 BRK version {V} self-play games: {seen:?}");
     for kind in ["MarkersPlacedOnReveal", "CardsOpened", "CardsSentToGraveyard"] {
         assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} in 200 games: {seen:?}");
     }

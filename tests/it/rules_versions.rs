@@ -15,7 +15,7 @@ use kifu::game::record;
 use kifu::game::replay::Step;
 use kifu::game::{AgentRng, Game, GameEntry, Viewer};
 use kifu::games::naruto::events::CoinSide;
-use kifu::games::naruto::{Naruto, NarutoEvent, NarutoV2, NarutoV3, NarutoV4, NarutoV5};
+use kifu::games::naruto::{Naruto, NarutoEvent, NarutoV2, NarutoV3, NarutoV4, NarutoV5, NarutoV6};
 use kifu::games::vanguard::{Vanguard, VanguardEvent, VanguardV2};
 use kifu::log::envelope::{StreamId, Timestamp};
 use kifu::log::file;
@@ -90,22 +90,22 @@ fn vanguard_v5_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
 }
 
 /// Given the registry, when it self-plays a new Naruto game, then the game is recorded under
-/// version 5 (the newest), audits clean, and a digital game's seed is the common `SeedCommitted` /
+/// version 6 (the newest), audits clean, and a digital game's seed is the common `SeedCommitted` /
 /// `SeedRevealed` (the dealer's, `seat: None`), never version 1's own seed events.
 #[test]
-fn a_new_naruto_game_records_version_5_and_the_common_seed_events() {
+fn a_new_naruto_game_records_version_6_and_the_common_seed_events() {
     let driver = kifu::games::driver("naruto").unwrap();
-    assert_eq!(driver.ruleset_version(), 5);
+    assert_eq!(driver.ruleset_version(), 6);
     let s = store();
     let (mut common, mut digital) = (0, 0);
     for seed in 0..12u64 {
-        let id = StreamId::new(&format!("v5-{seed}")).unwrap();
+        let id = StreamId::new(&format!("v6-{seed}")).unwrap();
         driver.self_play(&s, &id, seed, &table(2), Timestamp(0)).unwrap();
         let log = s.export(&id).unwrap();
-        assert_eq!(log.header.v1().ruleset_version, 5);
+        assert_eq!(log.header.v1().ruleset_version, 6);
         let report = driver.audit(&log).unwrap();
         assert!(report.is_clean() && report.outcome.is_some(), "seed {seed}: {:?}", report.findings);
-        let game = record::from_log::<NarutoV5>(&log).unwrap();
+        let game = record::from_log::<NarutoV6>(&log).unwrap();
         let events: Vec<&NarutoEvent> = game
             .steps
             .iter()
@@ -116,7 +116,7 @@ fn a_new_naruto_game_records_version_5_and_the_common_seed_events() {
             .collect();
         assert!(
             !events.iter().any(|e| matches!(e, NarutoEvent::SeedCommitted { .. } | NarutoEvent::SeedRevealed { .. })),
-            "seed {seed}: version 5 records the common seed events"
+            "seed {seed}: version 6 records the common seed events"
         );
         let seeds = events
             .iter()

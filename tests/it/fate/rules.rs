@@ -259,7 +259,7 @@ impl G {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one helper. The cases run under the newest rules version (3).
+// The one helper. The cases run under the newest rules version ([`Fate`], version 5).
 // ---------------------------------------------------------------------------------------------
 
 type Case = crate::game_support::Case<Fate>;

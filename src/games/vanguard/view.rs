@@ -102,9 +102,10 @@ fn field(s: &VanguardState, viewer: Viewer, seat: Seat, p: &PlayerState) -> Zone
         };
         for u in &units {
             let mut st = unit_statuses(s, u);
+            // A G unit stands on the vanguard circle over its heart(s); a rear-guard is neither.
             if p.g_unit.as_ref().is_some_and(|g| g.card == u.card) {
                 st.push("G unit".into());
-            } else if p.g_unit.is_some() {
+            } else if p.g_unit.is_some() && circle == Circle::Vanguard {
                 st.push("heart".into());
             }
             if p.mate.as_ref().is_some_and(|m| m.card == u.card) {

@@ -1015,3 +1015,31 @@ fn version_5_board_shows_the_displaced_occupant_until_it_is_somewhere() {
     let v4 = called_onto_p0_17().iter().fold(V4::setup(&config).unwrap(), V4::apply);
     assert!(V4::view(&v4, Viewer::Judge).seats[0].zones.iter().all(|z| z.zone != "waiting to retire"));
 }
+
+/// After a stride the vanguard circle shows the G unit and the heart beneath it; a rear-guard is
+/// neither (the board once marked every rear-guard of a seat with a G unit as its "heart").
+#[test]
+fn only_the_vanguard_circle_shows_the_g_unit_and_its_heart() {
+    use kifu::game::view::{CardView, Viewer};
+    let config = config_with(vec![deck(), deck()], &[]);
+    let given = [strode_over(false), vec![cm(p(1, 20), Place::Circle(Circle::FrontLeft))]].concat();
+    let s = given.iter().fold(Vanguard::setup(&config).unwrap(), Vanguard::apply);
+    assert!(s.players[1].g_unit.is_some(), "Bob strode");
+    let board = Vanguard::view(&s, Viewer::Judge);
+    let field = board.seats[1].zones.iter().find(|z| z.zone == "field").unwrap();
+    let statuses = |label: &str| -> Vec<Vec<String>> {
+        let cards = field.groups.iter().filter(|g| g.label == label).flat_map(|g| g.cards.iter());
+        cards
+            .map(|c| match c {
+                CardView::Known { statuses, .. } => statuses.clone(),
+                CardView::Hidden => vec!["hidden".into()],
+            })
+            .collect()
+    };
+    let has = |st: &Vec<String>, what: &str| st.iter().any(|x| x == what);
+    let vc = statuses("vanguard (vc)");
+    assert!(vc.iter().any(|st| has(st, "G unit")) && vc.iter().any(|st| has(st, "heart")), "{vc:?}");
+    let fl = statuses("rear-guard fl");
+    assert_eq!(fl.len(), 1, "{fl:?}");
+    assert!(!has(&fl[0], "heart") && !has(&fl[0], "G unit"), "{fl:?}");
+}

@@ -376,6 +376,16 @@ pub trait Game: 'static {
         None
     }
 
+    /// Whether `event` is the dealer's to record in a game dealt from a dealer's seed (a game
+    /// whose [`dealer_key`](Game::dealer_key) is `Some`): a shuffle by the seed, a draw, a deal,
+    /// the dealer's commitment or reveal. Such an event posted by a player is refused
+    /// (`KIFU-DEAL-1`): no seat deals its own cards, it picks the option and the dealer fills
+    /// the cards. `false` by default (a game kifu cannot deal).
+    fn dealer_deals(event: &Self::Event) -> bool {
+        let _ = event;
+        false
+    }
+
     /// The actions `seat` may record now ([`options`]): every one validates clean, and none
     /// names what the seat may not see (its labels and concerns are written from the seat's
     /// view). `None` while the game has no options table yet: its actions are recorded as

@@ -328,12 +328,36 @@ fn checked_entry<G: Game>(
         }
         GameEntry::RecordedElsewhere(_) => Err(GameError::RecordedElsewhere),
         other => {
+            // Another seat's action is refused for that alone: the rules it would also break
+            // describe the other seat's cards (where one lies, its costs), which a player may not
+            // learn by posting actions in the opponent's name. A table would only say "that is
+            // not yours to do".
+            if violations.iter().any(|v| v.rule == "KIFU-ACTOR-1") {
+                return Err(GameError::Refused(violations.into_iter().filter(|v| v.rule == "KIFU-ACTOR-1").collect()));
+            }
             if !violations.is_empty() {
                 return Err(GameError::Refused(violations));
             }
             Ok((other, vec![]))
         }
     }
+}
+
+/// `KIFU-DEAL-1` when a player posts an event only the dealer records in a game dealt from a
+/// dealer's seed (a stacked opening hand, a shuffle of its own): the seat picks the draw's option
+/// and the dealer fills the cards ([`super::dealer`]). Checked where an entry is posted whole
+/// (the events API, `kifu game act`), before the rules, so the refusal says nothing of the cards.
+/// A judge may still force such an event, on the record.
+fn dealers_own<G: Game>(config: &G::Config, actor: &Actor, entry: &GameEntry<G::Event>) -> Option<Violation> {
+    let GameEntry::Played(event) = entry else { return None };
+    let dealt = G::dealer_key(config).is_some() && G::dealer_deals(event);
+    (dealt && matches!(actor, Actor::Player(_))).then(|| {
+        Violation::new(
+            "KIFU-DEAL-1",
+            "this game is dealt from the dealer's seed: its shuffles and draws come from the dealer \
+             (pick the draw's option and kifu deals the cards)",
+        )
+    })
 }
 
 /// Whether a failed recording may be a retry of a request that landed: its expected count is
@@ -634,6 +658,9 @@ impl<G: Game> LiveGame<G> {
         idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
         check_entry_text(&actor, &entry)?;
+        if let Some(refusal) = dealers_own::<G>(&self.replay.config, &actor, &entry) {
+            return Err(GameError::Refused(vec![refusal]));
+        }
         let len = self.len();
         let step = Step { seq: len, recorded_at: Timestamp(0), actor: actor.clone(), entry };
         let violations = step_violations::<G>(&self.players, self.replay.tip(), &step);

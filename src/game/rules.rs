@@ -274,6 +274,10 @@ pub const KIFU_RULES: &[(RuleId, &str)] = &[
     ("KIFU-SEAT-2", "the number of players is outside the game's seat range"),
     ("KIFU-SEAT-3", "an event names a seat a judge's game loss eliminated"),
     ("KIFU-TURN-1", "a seat acted that the game was not waiting for"),
+    (
+        "KIFU-DEAL-1",
+        "a player recorded a shuffle, draw or deal in a game dealt from a dealer's seed (the dealer records those)",
+    ),
     ("KIFU-OPT-1", "a pick names an option that is not open to the seat now"),
     ("KIFU-OPT-2", "a pick's parameter values are not among the option's allowed values, or not as many as it takes"),
     ("KIFU-SEAL-1", "a card reveal that does not match its sealed commitment"),

@@ -222,6 +222,22 @@ fn kifu_deals_a_digital_game_it_creates_from_a_private_seed_and_no_seat_sends_de
     let events = log.as_array().unwrap();
     assert_eq!(events.len(), 3, "{log}");
     assert!(events.iter().all(|e| e["actor"] == "System"), "{log}");
+    // kifu is the only dealer: a seat posting its own (stacked) opening hand, or a shuffle of its
+    // own, is refused under KIFU-DEAL-1 and nothing is written; so is a player naming the dealer.
+    let stacked = r#"{"OpeningHandDrawn":{"seat":0,"cards":[{"Open":"p0-1"},{"Open":"p0-2"},{"Open":"p0-3"},{"Open":"p0-4"},{"Open":"p0-5"}]}}"#;
+    for (event, actor) in [
+        (stacked, "player:ana"),
+        (r#"{"DeckShuffled":{"seat":1,"by":1,"seed":"dealer"}}"#, "player:rui"),
+        (
+            r#"{"Common":{"SeedRevealed":{"key":"dealer","seat":null,"seed":"0000000000000000000000000000000000000000000000000000000000000000"}}}"#,
+            "player:ana",
+        ),
+    ] {
+        let err = env.fails(&["game", "act", "d1", "--json", event, "--actor", actor]);
+        assert!(err.contains("KIFU-DEAL-1") && !err.contains("KIFU-CARD"), "{event}: {err}");
+    }
+    let log: serde_json::Value = serde_json::from_str(&env.ok(&["log", "d1", "--json"])).unwrap();
+    assert_eq!(log.as_array().unwrap().len(), 3, "nothing written: {log}");
     // The coin toss is a seat's pick; the opening hands follow from the seed, dealt by kifu.
     let o: serde_json::Value = serde_json::from_str(&env.ok(&["game", "options", "d1", "--json"])).unwrap();
     let toss =

@@ -103,6 +103,10 @@ impl Game for Lc {
         options::deal_cards(state, seat, n, dealer)
     }
 
+    fn dealer_deals(event: &LcEvent) -> bool {
+        options::dealer_deals(event)
+    }
+
     fn awaited(state: &LcState) -> Vec<Seat> {
         let setup = state.round == 0 && state.players.iter().any(|p| !p.hand_drawn || !p.shuffled);
         match (&state.result, &state.attack, &state.turn) {

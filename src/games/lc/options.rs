@@ -89,6 +89,21 @@ pub fn dealt(s: &LcState, dealer: &AgentSecrets) -> Option<LcEvent> {
     Some(LcEvent::OpeningHandDrawn { seat, cards: open_cards(&cards) })
 }
 
+/// The events only the dealer records in a digital game: its seed's commitment and reveal, the
+/// seeded shuffles, and every draw (the opening hands, a full discard's new cards, a refill),
+/// whose cards come from the seed; a seat picks the draw's option and kifu fills the cards.
+pub fn dealer_deals(event: &LcEvent) -> bool {
+    match event {
+        LcEvent::Common(CommonEvent::SeedCommitted { seat, .. } | CommonEvent::SeedRevealed { seat, .. }) => {
+            seat.is_none()
+        }
+        LcEvent::DeckShuffled { seed, .. } => seed.is_some(),
+        LcEvent::FullDiscarded { drawn, .. } => !drawn.is_empty(),
+        LcEvent::OpeningHandDrawn { .. } | LcEvent::RefillDrawn { .. } => true,
+        _ => false,
+    }
+}
+
 /// The next `n` cards of `seat`'s pile as the dealer's seed orders them.
 pub fn deal_cards(s: &LcState, seat: Seat, n: usize, dealer: &AgentSecrets) -> Option<Vec<String>> {
     let seed = dealer.seeds.get(SEED_KEY).filter(|_| s.shuffles == ShuffleMode::Digital)?;

@@ -20,6 +20,7 @@ mod live;
 mod local_channel;
 mod memory;
 mod new_games;
+mod noninterference;
 mod options;
 mod pages;
 mod pods_web;

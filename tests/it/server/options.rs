@@ -1,5 +1,5 @@
 //! The options API's refusals: stale, foreign and made-up picks are refused with nothing
-//! written (a whole game of each of the five games through this API is in `five_games.rs`).
+//! written (another seat's option answered as a made-up id is) (a whole game of each of the five games through this API is in `five_games.rs`).
 
 use std::collections::BTreeMap;
 
@@ -68,14 +68,27 @@ fn stale_foreign_and_made_up_picks_are_refused_and_write_nothing() {
     let (id, seat, params) = option_for(&state, 0, &events[0]);
     let (mine, theirs) = if seat == 0 { (&ana, &rui) } else { (&rui, &ana) };
     rt().block_on(async {
-        // Another seat's option: 403; a token outside the match: 403.
+        // Another seat's open option gets exactly the answer a made-up id gets (422, KIFU-OPT-1,
+        // the same text but for the id): which ids are open to the opponent is not an oracle.
         let body = json!({ "option": id, "params": params, "expected": 0 });
         let (st, b) = call(&app, "POST", &uri, Some(theirs), Some(body.clone())).await;
-        assert_eq!(st, StatusCode::FORBIDDEN, "{b}");
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
+        let made_up = "0-0000000000000000";
+        let (st2, b2) =
+            call(&app, "POST", &uri, Some(theirs), Some(json!({ "option": made_up, "params": params, "expected": 0 })))
+                .await;
+        assert_eq!(st2, st, "{b2}");
+        assert!(b["error"].as_str().unwrap().contains("KIFU-OPT-1"), "{b}");
+        assert_eq!(
+            b["error"].as_str().unwrap().replace(&id, "ID"),
+            b2["error"].as_str().unwrap().replace(made_up, "ID"),
+            "not yours and no such option read the same"
+        );
+        // A token outside the match: 403.
         let (st, _) = call(&app, "POST", &uri, Some(&outsider), Some(body.clone())).await;
         assert_eq!(st, StatusCode::FORBIDDEN);
         // A made-up id: 422 with the rule.
-        let (st, b) = call(&app, "POST", &uri, Some(mine), Some(json!({ "option": "0-0000000000000000" }))).await;
+        let (st, b) = call(&app, "POST", &uri, Some(mine), Some(json!({ "option": made_up }))).await;
         assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{b}");
         assert!(b["error"].as_str().unwrap().contains("KIFU-OPT-1"), "{b}");
         assert_eq!(store.head(&stream).unwrap().len, 0, "nothing written");

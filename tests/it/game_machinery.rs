@@ -110,6 +110,16 @@ fn a_player_cannot_record_another_seats_action() {
     let err = record::record::<Stones>(&store, &id, player("bo"), take(0, 1), None, None).unwrap_err();
     let GameError::Refused(v) = err else { panic!("{err}") };
     assert_eq!(v[0].rule, "KIFU-ACTOR-1");
+    // Refused for that alone: the rules the action would also break are the other seat's
+    // business (in a card game they say where its hidden cards lie), so none is listed.
+    let err = record::record::<Stones>(&store, &id, player("bo"), take(0, 9), None, None).unwrap_err();
+    let GameError::Refused(v) = err else { panic!("{err}") };
+    assert_eq!(v.iter().map(|v| v.rule).collect::<Vec<_>>(), ["KIFU-ACTOR-1"], "{v:?}");
+    // The same action by its own seat breaks the rules, so the check above hid something.
+    let err = record::record::<Stones>(&store, &id, player("ann"), take(0, 9), None, None).unwrap_err();
+    let GameError::Refused(v) = err else { panic!("{err}") };
+    assert!(!v.is_empty() && v.iter().all(|v| v.rule != "KIFU-ACTOR-1"), "{v:?}");
+    assert_eq!(store.head(&id).unwrap().len, 0, "nothing written");
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Noninterference: two games that differ only in cards a seat may not see (two of the
 //! opponent's cards swapped while both are hidden from it: in the deck list, so in the deck's
 //! order, the hand and every event that names them) must give that seat, a spectator and a
-//! player of another table byte-identical answers on every route they may call, refusals
-//! included. Hash values are the one exception the comparison masks: a head or an event hash is
+//! player of another table byte-identical answers on every route they may call (live frames
+//! too), refusals included. Hash values are the one exception the comparison masks: a head or an event hash is
 //! a commitment to the whole log, hidden cards included (see the README's hardening section).
 //!
 //! The games are self-played, in all five games, and cut at several positions; each pair is
@@ -14,9 +14,11 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
+use tower::ServiceExt;
 
 use kifu::clock::SteppingClock;
 use kifu::game::driver::Driver;
@@ -191,6 +193,25 @@ async fn answers(
                 call(&side.app, "GET", &format!("{base}{path}"), token, None).await,
             ));
         }
+    }
+    // The live frames of the last few events, as a follower that joins from there gets them.
+    let n = k.min(5);
+    for (who, token) in [("seat", Some(seat_token)), ("spectator", None)] {
+        let mut uri = format!("{base}/live?as=own&from={}", k - n);
+        if let Some(t) = token {
+            uri += &format!("&access_token={t}");
+        }
+        let req = Request::get(uri).body(Body::empty()).unwrap();
+        let resp = side.app.clone().oneshot(req).await.unwrap();
+        let st = resp.status();
+        let frames = if st == StatusCode::OK {
+            let mut body = resp.into_body();
+            let frames = super::live::read_events(&mut body, n as usize).await;
+            frames.iter().map(|(id, data)| format!("{id}:{}", masked(data))).collect::<Vec<_>>().join(" ")
+        } else {
+            String::new()
+        };
+        out.push(format!("{who} live {st} {frames}"));
     }
     let token = Some(seat_token);
     let mut ids: Vec<String> = foreign_ids.to_vec();

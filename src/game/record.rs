@@ -109,6 +109,13 @@ pub enum JsonlProblem {
     /// Line 1 names a rules version this build does not have.
     #[error("line 1: the game was recorded under {ruleset} rules version {found}; this build has version(s) {}", join_versions(.have))]
     RulesVersion { ruleset: &'static str, found: u64, have: Vec<u32> },
+    /// Line 1 names no rules version, which means version 1, and this build has no version 1.
+    #[error(
+        "line 1: names no rules_version, which means {ruleset} rules version 1 (the version whose exports left it \
+         out); this build has version(s) {}: add \"rules_version\" with the version the game was recorded under",
+        join_versions(.have)
+    )]
+    UnnamedRulesVersion { ruleset: &'static str, have: Vec<u32> },
     #[error("line {line}: {error}")]
     Undecodable { line: usize, error: serde_json::Error },
     #[error("line {line}: says seq {said:?} but it is event {seq}")]
@@ -130,6 +137,10 @@ impl From<JsonlProblem> for GameError {
 fn join_versions(have: &[u32]) -> String {
     have.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
 }
+
+/// The rules version of a game in JSON lines whose first line names none: version 1, the only
+/// version whose exports left it out (every export names its version since).
+pub const UNNAMED_RULES_VERSION: u64 = 1;
 
 /// The rules version line 1 of a game in JSON lines names, if it names one (`None` for a file
 /// whose first line is not a JSON object: the version's own parser reports that, by line).
@@ -737,10 +748,12 @@ fn entry_bytes(e: &TimelineEntry) -> usize {
 pub struct JsonlHeader<C> {
     /// The ruleset, e.g. "naruto".
     pub game: String,
-    /// The rules version the game was recorded under. Absent means the newest, so a game written
-    /// by hand is recorded under today's rules; an export names every version after 1 (version
-    /// 1's exports, the pinned fixtures among them, stay as they were written), so a game exported
-    /// from one store imports into another under its own rules, not the newest.
+    /// The rules version the game was recorded under. Every export names it, version 1's
+    /// included, so a game exported from one store imports into another under its own rules,
+    /// not the newest. Absent means version 1 ([`UNNAMED_RULES_VERSION`]): version 1's exports
+    /// left it out (the pinned fixtures under `replays/` among them, which stay as written), and
+    /// reading one of those under later rules would report violations its game never had. A
+    /// hand-written game for later rules names their version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules_version: Option<u32>,
     /// The stream id to create; generated when absent.
@@ -764,7 +777,7 @@ pub struct JsonlLine<E> {
 pub fn to_jsonl<G: Game>(stream: &StreamId, config: &G::Config, steps: &[Step<G::Event>]) -> Result<String, GameError> {
     let head = JsonlHeader {
         game: G::RULESET.to_string(),
-        rules_version: (G::RULESET_VERSION > 1).then_some(G::RULESET_VERSION),
+        rules_version: Some(G::RULESET_VERSION),
         stream: Some(stream.to_string()),
         config: config.clone(),
     };
@@ -817,9 +830,16 @@ fn jsonl_header<G: Game>(first: &str, as_recorded: bool) -> Result<JsonlHeader<G
     if head.game != G::RULESET {
         return Err(JsonlProblem::OtherGame { found: head.game, ruleset: G::RULESET }.into());
     }
-    if let Some(found) = head.rules_version.filter(|v| *v != G::RULESET_VERSION) {
-        let have = vec![G::RULESET_VERSION];
-        return Err(JsonlProblem::RulesVersion { ruleset: G::RULESET, found: found.into(), have }.into());
+    // A version's own driver reads only its own version, and a file naming none is version 1's.
+    let have = vec![G::RULESET_VERSION];
+    match head.rules_version {
+        Some(found) if found != G::RULESET_VERSION => {
+            return Err(JsonlProblem::RulesVersion { ruleset: G::RULESET, found: found.into(), have }.into());
+        }
+        None if u64::from(G::RULESET_VERSION) != UNNAMED_RULES_VERSION => {
+            return Err(JsonlProblem::UnnamedRulesVersion { ruleset: G::RULESET, have }.into());
+        }
+        _ => {}
     }
     if !as_recorded {
         G::setup(&head.config).map_err(GameError::Setup)?;

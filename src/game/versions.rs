@@ -49,10 +49,21 @@ impl Versions {
         self.newest().ok_or(GameError::NoRelease { ruleset: self.ruleset })
     }
 
-    /// The driver for a game in JSON lines: the version its first line names, or the newest.
+    /// The driver for a game in JSON lines: the version its first line names, or version 1 when
+    /// it names none. Only version 1's exports (the pinned fixtures and every file exported before
+    /// exports named their version) leave it out, so reading such a file under any later rules
+    /// would report violations its game never had. A build without version 1 refuses such a file
+    /// by name rather than guess, as it refuses a stored version 1 game.
     fn for_jsonl(&self, text: &str) -> Result<&'static dyn Driver, GameError> {
         let Some(found) = record::jsonl_rules_version(text) else {
-            return self.current();
+            let unnamed = u32::try_from(record::UNNAMED_RULES_VERSION).ok().and_then(|v| self.get(v));
+            return unnamed.ok_or_else(|| {
+                record::JsonlProblem::UnnamedRulesVersion {
+                    ruleset: self.ruleset,
+                    have: self.released.iter().map(|d| d.ruleset_version()).collect(),
+                }
+                .into()
+            });
         };
         u32::try_from(found).ok().and_then(|v| self.get(v)).ok_or_else(|| {
             record::JsonlProblem::RulesVersion {
@@ -143,8 +154,8 @@ impl Driver for Versions {
         self.for_header(&log.header)?.audit(log)
     }
 
-    /// An import is recorded under the version its first line names, or the newest when it
-    /// names none.
+    /// An import is recorded under the version its first line names, or version 1 when it
+    /// names none (see `for_jsonl`).
     fn import_jsonl_bound(
         &self,
         store: &dyn Store,

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{AppendRequest, Appended, ExpectedVersion, Imported, NewEvent, Store, StoreError, StreamSummary, Watch};
 use crate::log::chain::{self, Head, VerifiedLog};
-use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId};
+use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId, StreamKind};
 use crate::log::hash::Hash32;
 
 /// The socket's name inside the data directory.
@@ -42,7 +42,7 @@ pub const MAX_FRAME: usize = 256 << 20;
 pub const MAX_CONNECTIONS: usize = 16;
 
 /// Changes whenever [`Request`] or [`Response`] changes shape.
-const PROTOCOL: u32 = 1;
+const PROTOCOL: u32 = 2;
 
 /// How long a client waits for one answer (an import of a large log takes the longest).
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(300);
@@ -108,8 +108,8 @@ struct Response {
 }
 
 /// A [`StoreError`] as it crosses the channel: the refusals a command acts on keep their variant
-/// (a stale expected version, an idempotency conflict, a locked or full disk); the rest keep their
-/// message.
+/// (a stale expected version, an idempotency conflict, a locked or full disk, a note into a game
+/// or tournament); the rest keep their message.
 #[derive(Serialize, Deserialize)]
 enum WireError {
     UnknownStream(String),
@@ -122,6 +122,7 @@ enum WireError {
     DiskFull { path: String },
     TooLarge { stream: String, bytes: u64, limit: u64 },
     Backend(String),
+    KindMismatch { stream: String, kind: StreamKind, writing: StreamKind },
 }
 
 impl From<ExpectedVersion> for Expected {
@@ -172,6 +173,7 @@ impl From<StoreError> for WireError {
             StoreError::TooLarge { stream, bytes, limit } => {
                 WireError::TooLarge { stream, bytes: bytes as u64, limit: limit as u64 }
             }
+            StoreError::KindMismatch { stream, kind, writing } => WireError::KindMismatch { stream, kind, writing },
             other => WireError::Backend(other.to_string()),
         }
     }
@@ -194,6 +196,7 @@ impl From<WireError> for StoreError {
                 StoreError::TooLarge { stream, bytes: bytes as usize, limit: limit as usize }
             }
             WireError::Backend(m) => StoreError::Backend(m),
+            WireError::KindMismatch { stream, kind, writing } => StoreError::KindMismatch { stream, kind, writing },
         }
     }
 }

@@ -19,7 +19,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::log::chain::{self, ChainError, Head, VerifiedLog};
-use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId};
+use crate::log::envelope::{Actor, Header, IdempotencyId, StreamId, StreamKind};
 
 /// Creates `dir` (and its parents) readable by its owner only, and tightens an existing `dir`
 /// that others may read. Returns a note when it tightened one.
@@ -216,6 +216,43 @@ pub enum StoreError {
         if *from > 0 { " (the events before them are; importing the same log again goes on from there)" } else { "" }
     )]
     BatchRefused { stream: String, from: u64, to: u64, reason: String },
+    /// An append that would create a stream of one kind reached an existing stream of another
+    /// (a free-form note into a game or a tournament): its events would not decode as the
+    /// stream's own, so the game or tournament would no longer open. Nothing was written.
+    #[error(
+        "stream {stream} is a {kind} stream: an append of {writing} events to it is refused (they would not decode as \
+         its {kind} events) and nothing was written; {}",
+        kind_hint(*kind)
+    )]
+    KindMismatch { stream: String, kind: StreamKind, writing: StreamKind },
+}
+
+/// Where to record into a stream of `kind` instead.
+fn kind_hint(kind: StreamKind) -> &'static str {
+    match kind {
+        StreamKind::Game => {
+            "record into a game with `kifu game act` or `kifu game rule` (a judge's note: `kifu game rule GAME --judge \
+             NAME note --note TEXT`)"
+        }
+        StreamKind::Tournament => "record into a tournament with the `kifu tournament` commands",
+        StreamKind::Opaque => "record a note with `kifu append` into an opaque stream",
+    }
+}
+
+/// Refuses `req` when it carries a header to create its stream with and the stream `existing`
+/// heads is of another kind. The header is the request's statement of what it writes: a
+/// generic note carries an opaque one, while game and tournament appends to an existing stream
+/// carry none and are checked by their own code. Every backend calls this with the stream's
+/// stored header, which never changes once written, so the check cannot race an append.
+pub fn check_kind(req: &AppendRequest, existing: &Header) -> Result<(), StoreError> {
+    let Some(create) = &req.create else {
+        return Ok(());
+    };
+    let (kind, writing) = (existing.v1().kind, create.v1().kind);
+    if kind == writing {
+        return Ok(());
+    }
+    Err(StoreError::KindMismatch { stream: req.stream.to_string(), kind, writing })
 }
 
 /// Persistence of append-only, hash-chained streams.
@@ -226,6 +263,9 @@ pub enum StoreError {
 ///   There is no atomicity across streams.
 /// - **Optimistic concurrency.** A request whose [`ExpectedVersion`] does not match is refused
 ///   with [`StoreError::WrongExpectedVersion`] and writes nothing.
+/// - **Streams keep their kind.** A request carrying a header (to create its stream with) of
+///   another kind than the existing stream's is refused with [`StoreError::KindMismatch`] and
+///   writes nothing ([`check_kind`]): a generic note never lands in a game or tournament.
 /// - **Idempotency.** A retried request whose events all carry idempotency ids already recorded
 ///   with the same actor and payload writes nothing and returns `retried: true` with the first
 ///   attempt's sequence numbers; a reused id with another actor or payload is an
@@ -362,7 +402,6 @@ pub fn same_event(stored: &[u8], ev: &NewEvent) -> bool {
     })
 }
 
-/// Whether an append expecting `expected` may go ahead on a stream whose head is `current`.
 /// The stored bytes of the header a request creates its stream with: refused when it carries
 /// none, or one naming another stream (every backend's check, written once).
 pub fn creation_header(req: &AppendRequest) -> Result<Vec<u8>, StoreError> {
@@ -376,6 +415,7 @@ pub fn creation_header(req: &AppendRequest) -> Result<Vec<u8>, StoreError> {
     Ok(crate::log::chain::encode_header(header)?)
 }
 
+/// Whether an append expecting `expected` may go ahead on a stream whose head is `current`.
 pub fn expectation_holds(expected: ExpectedVersion, current: Option<Head>) -> bool {
     match (expected, current) {
         (ExpectedVersion::Any, _) => true,

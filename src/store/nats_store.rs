@@ -1461,6 +1461,9 @@ impl Store for NatsStore {
                 }
             }
             let head = current.map(|t| t.head);
+            if head.is_some() && req.create.is_some() {
+                super::check_kind(&req, &self.header(&req.stream)?.1)?;
+            }
             if !super::expectation_holds(req.expected, head) {
                 if !fresh {
                     *cached = None;

@@ -659,6 +659,17 @@ impl SledStore {
         }
     }
 
+    /// The header of `stream`, which exists: stored, or created earlier in this same batch.
+    fn planned_header(e: &Engine, writes: &Writes, stream: &StreamId) -> Result<Header, StoreError> {
+        let key = header_key(stream.as_str());
+        match writes.kv.iter().rev().find(|(k, _)| *k == key) {
+            Some((_, bytes)) => chain::decode_header(bytes).map_err(|problem| {
+                StoreError::Corrupt(chain::ChainError { stream: stream.to_string(), at: chain::At::Header, problem })
+            }),
+            None => Ok(Self::header_in(e, stream)?.1),
+        }
+    }
+
     /// Checks one request against the current state and collects its writes.
     fn plan_request<'r>(
         &self,
@@ -684,6 +695,9 @@ impl SledStore {
             if let Some(first_seq) = retry {
                 return Ok(Appended { stream: req.stream.clone(), first_seq, head, retried: true, stored: Vec::new() });
             }
+        }
+        if current.is_some() && req.create.is_some() {
+            super::check_kind(req, &Self::planned_header(e, writes, &req.stream)?)?;
         }
         if !super::expectation_holds(req.expected, current) {
             return Err(StoreError::WrongExpectedVersion {

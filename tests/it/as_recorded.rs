@@ -90,8 +90,8 @@ fn imported(driver: &dyn Driver, text: &str) -> VerifiedLog {
 /// findings it must show at the setup.
 fn recipes() -> Vec<(&'static dyn Driver, &'static str, String, &'static str)> {
     vec![
-        // JSON lines carry no version and import under the newest: the recipes pin the version
-        // the fixtures were recorded under.
+        // The pinned JSON lines name no version, which reads as version 1, the version the
+        // fixtures were recorded under; the recipes name it too, through its own driver.
         (
             kifu::games::released("naruto", 1).unwrap(),
             "naruto-as-recorded",

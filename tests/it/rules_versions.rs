@@ -361,14 +361,15 @@ fn an_exported_game_imports_under_the_rules_version_it_was_recorded_under() {
 
 /// Given JSON lines whose first line names a rules version this build lacks, when they are
 /// imported or audited, then nothing is stored and the problem names the versions there are; a
-/// version's own driver refuses a file naming another version; a version 1 export names none.
+/// version's own driver refuses a file naming another version; the pinned version 1 export names
+/// none (exports name their version since; a file naming none is version 1's).
 #[test]
 fn a_rules_version_this_build_lacks_is_refused_by_name() {
     let registry = kifu::games::driver("naruto").unwrap();
     let v1 = kifu::games::released("naruto", 1).unwrap();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("replays");
     let text = std::fs::read_to_string(dir.join("naruto-physical.jsonl")).unwrap();
-    assert!(!text.lines().next().unwrap().contains("rules_version"), "version 1 exports stay as pinned");
+    assert!(!text.lines().next().unwrap().contains("rules_version"), "the pinned version 1 export stays as written");
     let future = text.replacen("{\"game\":\"naruto\",", "{\"game\":\"naruto\",\"rules_version\":99,", 1);
     let s = store();
     let err = registry.import_jsonl(&s, &future, None, Timestamp(0), true).unwrap_err().to_string();

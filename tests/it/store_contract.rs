@@ -85,6 +85,12 @@ fn appends_reads_and_heads_agree_across_backends() {
     assert_eq!(heads[0], heads[1], "the same requests under the same clock leave the same chain");
 }
 
+/// A note into a stream of another kind (a game) is refused by every backend, writing nothing.
+#[test]
+fn an_append_of_another_kind_to_an_existing_stream_is_refused() {
+    for_every_backend(crate::stream_kinds::check_kind_refusal);
+}
+
 #[test]
 fn refusals_write_nothing() {
     for_every_backend(|store| {

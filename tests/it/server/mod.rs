@@ -23,6 +23,7 @@ mod new_games;
 mod options;
 mod pages;
 mod pods_web;
+mod roles;
 mod scopes;
 mod seals_page;
 mod table;

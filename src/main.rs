@@ -1,5 +1,28 @@
 //! The `kifu` binary: parses arguments, runs the command, maps errors to exit codes.
 
+// Every line the CLI prints (`print!`, `println!`, `eprint!`, `eprintln!`: tables, messages,
+// errors) goes through these, defined before `mod cli` so they shadow the standard macros in
+// every command: recorded text (a player's free text, an official's reason, a name) can carry
+// ESC sequences that clear or retitle the reader's terminal, CR that forges a line, or bidi
+// overrides that reorder it, and `kifu::log::limits::inert` shows each such character as a
+// visible escape instead. One place, so no command can forget it. (Bytes written on purpose,
+// an export's file content, go through `write_all`, not these.) The text is built with
+// `fmt::format(format_args!(..))`, which is `format!` without a nested `format!` call at every site.
+macro_rules! println {
+    () => { ::std::println!() };
+    ($($arg:tt)*) => { ::std::println!("{}", ::kifu::log::limits::inert(&::std::fmt::format(::std::format_args!($($arg)*)))) };
+}
+macro_rules! print {
+    ($($arg:tt)*) => { ::std::print!("{}", ::kifu::log::limits::inert(&::std::fmt::format(::std::format_args!($($arg)*)))) };
+}
+macro_rules! eprintln {
+    () => { ::std::eprintln!() };
+    ($($arg:tt)*) => { ::std::eprintln!("{}", ::kifu::log::limits::inert(&::std::fmt::format(::std::format_args!($($arg)*)))) };
+}
+macro_rules! eprint {
+    ($($arg:tt)*) => { ::std::eprint!("{}", ::kifu::log::limits::inert(&::std::fmt::format(::std::format_args!($($arg)*)))) };
+}
+
 mod cli;
 
 use std::process::ExitCode;

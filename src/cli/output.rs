@@ -21,7 +21,8 @@ pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// A comfy-table `Table` whose `add_row` cuts every cell to [`CELL_MAX`] characters before the
+/// A comfy-table `Table` whose `add_row` cuts every cell to [`CELL_MAX`] characters and makes it
+/// inert ([`kifu::log::limits::inert`]: control and bidi characters shown as escapes) before the
 /// table ever sees it; everything else is the inner table's (through `Deref`).
 pub struct Table(comfy_table::Table);
 
@@ -36,9 +37,13 @@ impl Table {
             .map(|c| {
                 let c: comfy_table::Cell = c.into();
                 let content = c.content();
-                match clip(&content, CELL_MAX) {
-                    std::borrow::Cow::Borrowed(_) => c,
-                    std::borrow::Cow::Owned(cut) => comfy_table::Cell::new(cut),
+                // Made inert before the table lays it out, so the widths it measures are the
+                // ones printed (the `println!` of `main.rs` would escape it anyway, too late
+                // for the borders).
+                let clipped = clip(&content, CELL_MAX);
+                match kifu::log::limits::inert(&clipped) {
+                    std::borrow::Cow::Borrowed(_) if matches!(clipped, std::borrow::Cow::Borrowed(_)) => c,
+                    shown => comfy_table::Cell::new(shown.into_owned()),
                 }
             })
             .collect();
@@ -81,9 +86,10 @@ where
     Table(t)
 }
 
-/// Prints a value as pretty JSON on stdout.
+/// Prints a value as pretty JSON on stdout, inert for a terminal and still the same JSON
+/// ([`kifu::log::limits::inert_json`]).
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    println!("{}", kifu::log::limits::inert_json(&serde_json::to_string_pretty(value)?));
     Ok(())
 }
 

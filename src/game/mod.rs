@@ -496,17 +496,43 @@ pub enum Ruling {
     NoteRecorded { judge: String, about: Option<u64>, note: String },
 }
 
-impl<E> GameEntry<E> {
+/// Checks every string a game's event carries (a free text such as Naruto's `EffectResolved`
+/// description or Vanguard's chat, a card's name, a zone) against the note bound: each game's
+/// events have their own fields, so they are read through their serialized form, once, for
+/// every game alike. The error names the innermost field the string is in.
+fn check_event_text<E: Serialize>(event: &E) -> Result<(), crate::log::limits::TooLong> {
+    fn walk(v: &serde_json::Value, field: &str) -> Result<(), crate::log::limits::TooLong> {
+        match v {
+            serde_json::Value::String(s) => crate::log::limits::check_note(|| format!("the event's text ({field})"), s),
+            serde_json::Value::Array(a) => a.iter().try_for_each(|x| walk(x, field)),
+            serde_json::Value::Object(m) => m.iter().try_for_each(|(k, x)| {
+                crate::log::limits::check_name(|| format!("a key in the event's {field}"), k)?;
+                walk(x, k)
+            }),
+            _ => Ok(()),
+        }
+    }
+    // An event that does not serialize to JSON has no text to bound here (its own encoding
+    // fails where it is stored).
+    match serde_json::to_value(event) {
+        Ok(v) => walk(&v, "event"),
+        Err(_) => Ok(()),
+    }
+}
+
+impl<E: Serialize> GameEntry<E> {
     /// Checks the names and notes an entry carries against [`crate::log::limits`]: the judge who
-    /// forced it or ruled, a ruling's rule ID and note. Checked when an entry is recorded or
-    /// imported, never when a stored one is folded (an earlier build's longer note still replays).
+    /// forced it or ruled, a ruling's rule ID and note, and every text a played event carries.
+    /// Checked when an entry is recorded or imported, never when a stored one is folded (an
+    /// earlier build's longer note still replays).
     pub fn check_text(&self) -> Result<(), crate::log::limits::TooLong> {
         use crate::log::limits::{check_name, check_note};
         match self {
-            GameEntry::Played(_) | GameEntry::RecordedElsewhere(_) => Ok(()),
-            GameEntry::Forced { judge, broke, .. } => {
+            GameEntry::Played(e) | GameEntry::RecordedElsewhere(e) => check_event_text(e),
+            GameEntry::Forced { judge, broke, event } => {
                 check_name(|| "the forcing judge's name".into(), judge)?;
-                broke.iter().try_for_each(|r| check_name(|| "a broken rule's ID".into(), r))
+                broke.iter().try_for_each(|r| check_name(|| "a broken rule's ID".into(), r))?;
+                check_event_text(event)
             }
             GameEntry::Ruled(r) => {
                 let (judge, rule, note) = match r {

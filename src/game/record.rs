@@ -159,7 +159,7 @@ fn lines<T: std::fmt::Display>(v: &[T]) -> String {
 }
 
 /// Checks what a new entry brings in: its actor's name and the names and notes it carries.
-pub fn check_entry_text<E>(actor: &Actor, entry: &GameEntry<E>) -> Result<(), TooLong> {
+pub fn check_entry_text<E: serde::Serialize>(actor: &Actor, entry: &GameEntry<E>) -> Result<(), TooLong> {
     actor.check_name()?;
     entry.check_text()
 }

@@ -86,3 +86,57 @@ pub fn shown_owned(name: String) -> String {
         Cow::Owned(cut) => cut,
     }
 }
+
+/// Whether `c` must not reach a terminal as it is: a C0 control other than newline and tab (ESC
+/// starts the sequences that clear a screen, retitle a window or forge a line; CR and BS
+/// overwrite what was printed; BEL rings), DEL, a C1 control (U+0080–U+009F: 8-bit CSI and OSC),
+/// or a Unicode bidi control (U+061C, U+200E/U+200F, the embeddings and overrides U+202A–U+202E,
+/// the isolates U+2066–U+2069), which reorders what a reader sees.
+pub fn is_unsafe_char(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        _ => false,
+    }
+}
+
+/// Recorded text made inert for a terminal: every character [`is_unsafe_char`] names is shown
+/// as its escape (`\u{1b}`), visibly, so an audit sees what was recorded and nothing it
+/// carries acts on the reader's terminal. Newlines and tabs stay. Text with nothing to escape is
+/// borrowed as it is (the common case costs one scan). Display only: the log keeps what was
+/// recorded (history is never rewritten).
+pub fn inert(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// JSON text made inert for a terminal without changing what it says: every character
+/// [`is_unsafe_char`] names (serde_json escapes C0 controls itself but writes C1 and bidi
+/// controls raw inside strings) becomes its JSON escape (`\u202e`), which a JSON reader decodes
+/// to the same string. Outside strings JSON has only whitespace, which is kept.
+pub fn inert_json(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if is_unsafe_char(c) {
+            // Every unsafe character is in the Basic Multilingual Plane: one \uXXXX escape.
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}

@@ -432,6 +432,14 @@ pub async fn override_pairing(
     };
     let (round, tables, byes) =
         rules::swapped(s, &x, &y).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
+    // A table whose game has started keeps its players (TOUR-OVER-2): the store knows the games.
+    {
+        let (store, t, tables) = (state.store().clone(), t.clone(), tables.clone());
+        tokio::task::spawn_blocking(move || {
+            crate::tournament::ops::check_override_games(&*store, &t.id, &t.loaded.state, &tables)
+        })
+        .await??;
+    }
     let reason = body.reason.clone().unwrap_or_default().trim().to_string();
     let ev = TournamentEvent::PairingOverridden { round, tables, byes, by: g.name.clone(), reason };
     recorded(&state, &id, actor_of(&g), vec![ev]).await

@@ -225,6 +225,13 @@ pub async fn report(
         return Err(AppError::Conflict(format!("{at} already has a result; ask a judge to correct it")));
     }
     if let Some(earlier) = state.pending_report::<PendingPodReport>(&id, round, pod)? {
+        // A report never erases a dispute (not even the reporter's own new one): the pod's
+        // places are then an official's to settle on the record, with a reason (TOUR-OVER-1).
+        if let Some(d) = &earlier.disputed {
+            return Err(AppError::Conflict(format!(
+                "{at} is disputed ({d}): a judge settles it on the record; a new report does not replace it"
+            )));
+        }
         if earlier.reported_by != grant.name {
             return Err(AppError::Conflict(format!(
                 "{} already reported {at} ({}); confirm or dispute that report",

@@ -355,6 +355,25 @@ pub async fn report(
     if has_result {
         return Err(AppError::Conflict("this match already has a result; ask a judge to correct it".into()));
     }
+    // A report never erases a dispute: once the opponent disputed, the table's result is an
+    // official's to settle on the record (an override with its reason, TOUR-OVER-1), so a
+    // reporter who reports again is refused and the dispute stays as it was.
+    if let Some(earlier) = state.pending_report::<PendingReport>(&id, round, table)? {
+        if let Some(d) = &earlier.disputed {
+            return Err(AppError::Conflict(format!(
+                "round {round} table {table} is disputed ({d}): a judge settles it on the record; \
+                 a new report does not replace it"
+            )));
+        }
+        // The opponent's report waits for this player: they confirm or dispute it, not
+        // replace it with their own.
+        if earlier.reported_by != grant.name {
+            return Err(AppError::Conflict(format!(
+                "{} already reported round {round} table {table} ({}); confirm or dispute that report",
+                earlier.reported_by, earlier.score
+            )));
+        }
+    }
     claimed_links(&state, &t, round, table, &body.games).await?;
     let report = PendingReport {
         tournament: id.clone(),
@@ -473,6 +492,13 @@ pub async fn confirm(
     let opponent = if report.reported_by == a { &b } else { &a };
     if &grant.name != opponent {
         return Err(AppError::Forbidden(format!("only {opponent} confirms this report")));
+    }
+    // A disputed report is settled by an official on the record, not by a later confirmation.
+    if let Some(d) = &report.disputed {
+        return Err(AppError::Conflict(format!(
+            "round {round} table {} is disputed ({d}): a judge settles it on the record",
+            body.table
+        )));
     }
     if report.score != score.to_string() {
         report.disputed = Some(format!("{} says {score}", grant.name));
@@ -785,6 +811,8 @@ pub async fn top_cut(
 }
 
 /// `POST /tournaments/{id}/void`: void the latest round before any result (reason required).
+/// Voiding throws away a round every table was seated for: the organizer's or the head judge's
+/// call (as overrides are, TOUR-OVER-1), not a floor judge's (403, nothing written).
 pub async fn void(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -793,14 +821,17 @@ pub async fn void(
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let g = official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
+    may_override(&g, &t.loaded.state, "voids a round")?;
     let round =
         t.loaded.state.rounds.last().map(|r| r.round).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
     let ev = TournamentEvent::RoundVoided { round, reason: body.reason.unwrap_or_default().trim().to_string() };
     recorded(&state, &id, actor_of(&g), vec![ev]).await
 }
 
-/// `POST /tournaments/{id}/finalize`: reveal the seed and finalize; with a reason, a judge or
-/// the organizer finalizes an unfinished event early.
+/// `POST /tournaments/{id}/finalize`: reveal the seed and finalize; with a reason, the organizer
+/// or the head judge finalizes an unfinished event early. Finalizing cannot be undone (nothing
+/// but signatures is recorded after it, TOUR-FINAL-1), so it is the organizer's or the head
+/// judge's (as overrides are, TOUR-OVER-1), never a floor judge's: 403, nothing written.
 pub async fn finalize(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -808,6 +839,8 @@ pub async fn finalize(
     J(body): J<RoundBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
     let g = official(&caller, &id, false)?.clone();
+    let t = state.tournament(&id).await?;
+    may_override(&g, &t.loaded.state, "finalizes the event")?;
     let dir = seeds_dir(&state)?;
     let store = state.store().clone();
     let sid = stream_id(&id)?;

@@ -189,3 +189,26 @@ pub fn seated_at(state: &Tournament, bound: &MatchBinding) -> Result<Vec<String>
         }
     }
 }
+
+/// The games created bound to a table of `round` of `tournament`, as (table, game id), by table:
+/// read from the hashed headers of the store's games (a game is its match's from creation, before
+/// any result links it), so the scan is the store's whole list, as the penalty history's is.
+pub fn games_at_tables(
+    store: &dyn Store,
+    tournament: &StreamId,
+    round: u32,
+) -> Result<Vec<(u32, String)>, TournamentError> {
+    let mut out = Vec::new();
+    for s in store.streams()? {
+        if s.header.v1().kind != StreamKind::Game {
+            continue;
+        }
+        if let Some(b) = s.header.bound().filter(|b| &b.tournament == tournament && b.round == round) {
+            if let MatchPlace::Table(n) = b.place {
+                out.push((n, s.header.stream().to_string()));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

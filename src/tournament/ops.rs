@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::claim;
 use super::events::{round_seed, ConfigV1, PairedTable, TournamentEvent};
 use super::record::{self, Loaded};
 use super::standings::StandingRow;
@@ -199,6 +200,51 @@ pub fn pair_next_pods(
     }
     let head = record::append_at(store, id, loaded.head.len, actor, &[paired])?;
     Ok(PodsPaired { round, pods, before: state.pod_standings(), head })
+}
+
+/// TOUR-OVER-2 for a pairing override read against the store: a table of the latest round
+/// whose players the override changes must have no game started. A game is created bound to its
+/// table with that table's players in its hashed header, so moving either player away would leave
+/// the game with no match it could ever be linked to (its players never again seated together
+/// there). The override is refused with the tables and games named; nothing is written.
+pub fn check_override_games(
+    store: &dyn Store,
+    id: &StreamId,
+    state: &super::state::Tournament,
+    tables: &[PairedTable],
+) -> Result<(), TournamentError> {
+    let Some(l) = state.rounds.last() else { return Ok(()) };
+    let name = |i: usize| state.players.get(i).map(|p| p.name.clone()).unwrap_or_default();
+    let pair = |a: String, b: String| if a <= b { (a, b) } else { (b, a) };
+    let changed: Vec<u32> = l
+        .tables
+        .iter()
+        .filter(|old| {
+            let now = tables.iter().find(|t| t.table == old.table).map(|t| pair(t.a.clone(), t.b.clone()));
+            now != Some(pair(name(old.a), name(old.b)))
+        })
+        .map(|old| old.table)
+        .collect();
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let started: Vec<String> = claim::games_at_tables(store, id, l.round)?
+        .into_iter()
+        .filter(|(table, _)| changed.contains(table))
+        .map(|(table, game)| format!("table {table} ({game})"))
+        .collect();
+    if started.is_empty() {
+        return Ok(());
+    }
+    Err(TournamentError::Rule(crate::game::Violation::new(
+        "TOUR-OVER-2",
+        format!(
+            "round {}: a game has started at {}: its players are fixed in the game's header, so the override \
+             would leave it with no match; pairings change only before a changed table's game starts",
+            l.round,
+            started.join(", ")
+        ),
+    )))
 }
 
 /// Reveals the seed (if committed and not yet revealed) and finalizes. With `early` (a judge and

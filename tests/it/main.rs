@@ -14,6 +14,7 @@ mod fixtures;
 mod game_machinery;
 mod game_support;
 mod import_decode;
+mod inert_output;
 mod jsonl_versions;
 mod layering;
 mod lc;

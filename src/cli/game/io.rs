@@ -106,7 +106,8 @@ pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<ExitCode> {
     let g = open_game(ctx, &args.game)?;
     let text = driver_for(&g.log)?.export_jsonl(&g.log)?;
     if args.output.as_os_str() == "-" {
-        print!("{text}");
+        // JSON lines: its escapes keep it the same JSON and inert on a terminal.
+        print!("{}", kifu::log::limits::inert_json(&text));
     } else {
         std::fs::write(&args.output, &text).with_context(|| format!("cannot write {}", args.output.display()))?;
         eprintln!(

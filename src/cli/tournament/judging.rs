@@ -584,6 +584,8 @@ pub fn run_override(ctx: &Context, a: OverrideArgs, json: bool) -> Result<ExitCo
     };
     let (round, tables, byes) =
         kifu::tournament::rules::swapped(&state, &x, &y).ok_or_else(|| anyhow!("no round is paired"))?;
+    // A table whose game has started keeps its players (TOUR-OVER-2).
+    kifu::tournament::ops::check_override_games(&store, &a.id, &state, &tables)?;
     let ev = TournamentEvent::PairingOverridden {
         round,
         tables: tables.clone(),

@@ -111,8 +111,8 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-OVER-1", "an override names who made it (an organizer or the head judge) and gives its reason"),
     (
         "TOUR-OVER-2",
-        "only the latest Swiss round is overridden, before any result in it, every player in it seated once, and the \
-         override changes something",
+        "only the latest Swiss round is overridden, before any result in it and before a game starts at a table it \
+         changes, every player in it seated once, and the override changes something",
     ),
     (
         "TOUR-CASE-1",

@@ -270,14 +270,10 @@ fn a_player_reports_and_the_opponent_confirms() {
         assert_eq!(p["pending"][0]["reported_by"], a.as_str());
 
         let confirm = format!("{url}/confirm");
-        // Only the opponent confirms; a different score is a dispute.
+        // Only the opponent confirms (a different score is a dispute: see table 2 below).
         assert_eq!(call(&app, "POST", &confirm, Some(&ta), Some(body.clone())).await.0, StatusCode::FORBIDDEN);
         assert_eq!(call(&app, "POST", &confirm, Some(&tc), Some(body.clone())).await.0, StatusCode::FORBIDDEN);
-        let (s, _) = call(&app, "POST", &confirm, Some(&tb), Some(json!({"table": table, "score": "1-2-0"}))).await;
-        assert_eq!(s, StatusCode::CONFLICT);
         assert_eq!(head(), before);
-        let (_, p) = get(&app, url, None).await;
-        assert!(p["pending"][0]["disputed"].is_string());
 
         let (s, r) = call(&app, "POST", &confirm, Some(&tb), Some(body.clone())).await;
         assert_eq!(s, StatusCode::CREATED, "{r}");
@@ -305,12 +301,26 @@ fn a_player_reports_and_the_opponent_confirms() {
         let (_, p) = get(&app, "/api/v1/tournaments/league/pairings", None).await;
         assert_eq!(p["tables"][0]["result"], "0-2-0");
         assert_eq!(p["tables"][0]["corrections"], 1);
-        // The judge reports another table directly; the rules still apply (no such table: 404).
-        let (t2, _, _) = tables[1].clone();
+        // Table 2: a different score is a dispute; it stays until an official settles it on the
+        // record (a confirmation after all is refused, and a floor judge's plain report is an
+        // override they may not make).
+        let (t2, _, d) = tables[1].clone();
+        let td = env.token(Role::Player, "league", &d);
+        let (s, r) = call(&app, "POST", url, Some(&tc), Some(json!({"table": t2, "score": "2-1-0"}))).await;
+        assert_eq!(s, StatusCode::ACCEPTED, "{r}");
+        let (s, _) = call(&app, "POST", &confirm, Some(&td), Some(json!({"table": t2, "score": "1-2-0"}))).await;
+        assert_eq!(s, StatusCode::CONFLICT);
+        let (_, p) = get(&app, url, None).await;
+        assert!(p["pending"][0]["disputed"].is_string(), "{p}");
+        let (s, _) = call(&app, "POST", &confirm, Some(&td), Some(json!({"table": t2, "score": "2-1-0"}))).await;
+        assert_eq!(s, StatusCode::CONFLICT);
+        let before = head();
         assert_eq!(
             call(&app, "POST", url, Some(&judge), Some(json!({"table": t2, "score": "1-1-1"}))).await.0,
-            StatusCode::CREATED
+            StatusCode::FORBIDDEN
         );
+        assert_eq!(head(), before, "nothing written");
+        // The rules still apply to a judge's report (no such table: 404).
         assert_eq!(
             call(&app, "POST", url, Some(&judge), Some(json!({"table": 9, "score": "1-0"}))).await.0,
             StatusCode::NOT_FOUND

@@ -24,6 +24,7 @@ mod noninterference;
 mod options;
 mod pages;
 mod pods_web;
+mod roles;
 mod scopes;
 mod seals_page;
 mod table;

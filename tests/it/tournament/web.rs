@@ -52,6 +52,9 @@ fn an_organizer_runs_an_event_from_the_api() {
         assert_eq!(s, StatusCode::CREATED, "{v}");
         let (s, v) = post("/api/v1/tournaments/web/players", &org, json!({"players": ["ANN"]})).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        // jin is the head judge: voiding a round and finalizing are the organizer's or theirs.
+        let (s, v) = post("/api/v1/tournaments/web/head-judge", &org, json!({"judge": "jin"})).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
         let (s, v) = post("/api/v1/tournaments/web/rounds", &org, json!({})).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");
         assert_eq!(v["round"], 1);

@@ -109,8 +109,9 @@ pub async fn case(
 }
 
 /// `GET /tournaments/{id}/case/{player}/export`: the player's case for conduct reviewers, as a
-/// file to hand over (the event's officials only): the tournament's log and the statements about
-/// the player revealed; `kifu tournament case-check FILE` checks it anywhere.
+/// file to hand over (the event's officials only): the tournament's log, the statements about
+/// the player revealed, and the player's rulings in games with those games' logs;
+/// `kifu tournament case-check FILE [--head HEX]` checks it anywhere.
 pub async fn export(
     State(state): State<AppState>,
     Path((id, player)): Path<(String, String)>,

@@ -14,6 +14,7 @@ use crate::store::Store;
 
 /// A ruling given in a game of the event against a player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameRuling {
     pub game: String,
     /// The ruling's event number in the game.

@@ -297,8 +297,9 @@ pub fn save_deck_list(
 }
 
 /// Player `player`'s case in tournament `id` exported for conduct reviewers (see
-/// [`super::case::CaseBundle`]): the tournament's log and the statements about the player, each
-/// with the salt it was sealed with, read from the data directory and checked against the log.
+/// [`super::case::CaseBundle`]): the tournament's log, the statements about the player, each
+/// with the salt it was sealed with, read from the data directory and checked against the log,
+/// and the player's rulings in games with those games' logs.
 /// `Input` when a statement's text is not on this machine (the bundle would be incomplete).
 pub fn export_case(
     store: &dyn Store,
@@ -323,9 +324,20 @@ pub fn export_case(
         })?;
         statements.push(super::case::RevealedStatement { statement: s.number, salt: salt.to_string(), text });
     }
-    let rulings = super::game_rulings::game_rulings(store, id, state)?;
+    // Only the player's rulings, and the logs of the games they were given in, so the reviewers
+    // can find each ruling in its game (and are not handed the other players' games).
+    let rulings: Vec<_> =
+        super::game_rulings::game_rulings(store, id, state)?.into_iter().filter(|r| r.player == name).collect();
+    let mut games = Vec::new();
+    for r in &rulings {
+        if games.iter().any(|(g, _)| g == &r.game) {
+            continue;
+        }
+        let gid = StreamId::new(&r.game).map_err(|e| TournamentError::Input(format!("game {}: {e}", r.game)))?;
+        games.push((r.game.clone(), crate::log::file::write(&store.export(&gid)?)));
+    }
     let file = crate::log::file::write(&log);
-    Ok(super::case::bundle(&file, id.as_str(), &name, statements, rulings))
+    Ok(super::case::bundle(&file, id.as_str(), &name, statements, rulings, games))
 }
 
 /// Keeps a sealed text (a deck list, a deck check's differences, a statement) where `p` says:

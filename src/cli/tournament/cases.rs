@@ -133,8 +133,9 @@ pub fn run_report(ctx: &Context, a: ReportArgs, json: bool) -> Result<ExitCode> 
 pub struct CaseArgs {
     pub id: StreamId,
     pub player: String,
-    /// Write the case for conduct reviewers to this file (owner-only): the tournament's log and
-    /// the statements about the player revealed; `kifu tournament case-check FILE` checks it.
+    /// Write the case for conduct reviewers to this file (owner-only): the tournament's log, the
+    /// statements about the player revealed, and the player's rulings in games with those games'
+    /// logs; `kifu tournament case-check FILE` checks it.
     #[arg(long)]
     pub export: Option<PathBuf>,
 }
@@ -240,14 +241,26 @@ fn case_text(c: &CaseFile) -> String {
 pub struct CaseCheckArgs {
     /// A file written by `kifu tournament case --export`.
     pub file: PathBuf,
+    /// The tournament's head as known from elsewhere (its public page, its signed final root),
+    /// 64 hex digits: the check fails when the bundle's log has another head.
+    #[arg(long, value_name = "HEX")]
+    pub head: Option<String>,
 }
 
 /// The largest bundle `case-check` reads (a tournament log of a large event is a few MB).
 const BUNDLE_MAX: u64 = 256 * 1024 * 1024;
 
-/// `kifu tournament case-check FILE`: opens an exported case with no store: prints the case
-/// file re-derived from the bundle's log and each check; exit 1 when a check fails.
+/// `kifu tournament case-check FILE [--head HEX]`: opens an exported case with no store: prints
+/// the case file re-derived from the bundle's log and each check, then what failed; exit 1 when
+/// a check fails.
 pub fn run_case_check(a: CaseCheckArgs, json: bool) -> Result<ExitCode> {
+    let head = match &a.head {
+        None => None,
+        Some(h) => match kifu::log::hash::Hash32::from_hex(h.trim()) {
+            Ok(x) => Some(x),
+            Err(_) => bail!("--head {h:?} is not a head: give the tournament's head hash, 64 hex digits"),
+        },
+    };
     let size = std::fs::metadata(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?.len();
     if size > BUNDLE_MAX {
         bail!("{} has {size} bytes: a case bundle has at most {BUNDLE_MAX}", a.file.display());
@@ -256,7 +269,7 @@ pub fn run_case_check(a: CaseCheckArgs, json: bool) -> Result<ExitCode> {
     let bundle: kifu::tournament::case::CaseBundle = serde_json::from_slice(&bytes).with_context(|| {
         format!("{} is not a case bundle (kifu tournament case --export writes one)", a.file.display())
     })?;
-    let opened = kifu::tournament::case::open_bundle(&bundle)?;
+    let opened = kifu::tournament::case::open_bundle(&bundle, head.as_ref())?;
     if json {
         output::print_json(&opened)?;
     } else {
@@ -264,6 +277,12 @@ pub fn run_case_check(a: CaseCheckArgs, json: bool) -> Result<ExitCode> {
         println!("\nChecked ({} events, head {}):", opened.events, opened.head);
         for c in &opened.checks {
             println!("  {} {}: {}", if c.ok { "ok    " } else { "FAILED" }, c.check, c.detail);
+        }
+        let failed: Vec<&str> = opened.checks.iter().filter(|c| !c.ok).map(|c| c.check).collect();
+        if failed.is_empty() {
+            println!("\nEvery check passed.");
+        } else {
+            println!("\nFAILED: {} (the bundle is not as the record holds it)", failed.join(", "));
         }
     }
     Ok(if opened.ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -172,7 +172,7 @@ fn statements_and_case_files_are_for_the_events_judges_only_over_the_api() {
         assert_eq!((v["format"].as_str(), v["player"].as_str()), (Some("kifu case bundle v1"), Some("cy")), "{v}");
         assert_eq!(v["statements"][0]["text"], "cy drew an extra card", "{v}");
         let bundle: kifu::tournament::case::CaseBundle = serde_json::from_value(v).unwrap();
-        let opened = kifu::tournament::case::open_bundle(&bundle).unwrap();
+        let opened = kifu::tournament::case::open_bundle(&bundle, None).unwrap();
         assert!(opened.ok(), "{:?}", opened.checks);
     });
 }
@@ -263,4 +263,140 @@ fn a_case_exported_to_conduct_reviewers_checks_anywhere_and_shows_any_tampering(
     let err = env.fails(&["tournament", "case", "cx", "zed", "--export", env.path("zed.json").to_str().unwrap()]);
     assert!(err.contains("\"zed\" is not registered"), "{err}");
     assert!(!env.path("zed.json").exists());
+}
+
+/// A naruto event with round 1 paired, its head judge hana, and the game of round 1 table 1 bound
+/// to its match, in which hana gave the first player a game loss; returns that player.
+fn event_with_a_game_loss(env: &TestEnv) -> String {
+    let seed = "37".repeat(32);
+    env.ok(&["tournament", "new", "--name", "Held", "--game", "naruto", "--id", "ch", "--seed", &seed]);
+    env.ok(&["tournament", "register", "ch", "alice", "bob", "carol", "dave"]);
+    let paired = json_of(&env.ok(&["tournament", "pair", "ch", "--json"]));
+    let (a, b) = (paired["tables"][0]["player"].as_str().unwrap(), paired["tables"][0]["opponent"].as_str().unwrap());
+    env.ok(&["tournament", "head-judge", "ch", "hana"]);
+    let root = env!("CARGO_MANIFEST_DIR");
+    let (da, db) = (format!("{root}/replays/decks/alice.deck"), format!("{root}/replays/decks/bob.deck"));
+    let players = format!("{a},{b}");
+    let game = ["game", "new", "--game", "naruto", "--players", &players, "--id", "ch-t1", "--deck", &da];
+    let bound = ["--deck", &db, "--tournament", "ch", "--round", "1", "--table", "1"];
+    env.ok(&[&game[..], &bound[..]].concat());
+    env.ok(&["game", "rule", "ch-t1", "--judge", "hana", "game-loss", "--player", a, "--note", "marked cards"]);
+    a.to_string()
+}
+
+/// Runs `case-check` on `bundle` written to a file; returns its exit code and its output.
+fn case_check(env: &TestEnv, bundle: &Value, more: &[&str]) -> (Option<i32>, String, String) {
+    let file = env.path("checked.json");
+    std::fs::write(&file, serde_json::to_vec(bundle).unwrap()).unwrap();
+    let out = env.kifu(&[&["tournament", "case-check", file.to_str().unwrap()][..], more].concat());
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn a_case_bundle_carries_its_games_and_is_held_to_the_tournaments_head() {
+    // Given a player's game loss inside a game of the event, exported in their case,
+    let env = TestEnv::new();
+    let a = event_with_a_game_loss(&env);
+    let file = env.path("case.json");
+    env.ok(&["tournament", "case", "ch", &a, "--export", file.to_str().unwrap()]);
+    let genuine: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(genuine["games"][0]["game"], "ch-t1", "the bundle carries the ruling's game");
+    assert_eq!(genuine["game_rulings"].as_array().unwrap().len(), 1, "{genuine}");
+    // then a reviewer finds the ruling in its game, and is told the log was held to no outside head;
+    let reviewer = TestEnv::new();
+    let (code, out, err) = case_check(&reviewer, &genuine, &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    for want in [
+        "ok     games: 1 game log(s), each verifying and of ch: ch-t1 (bound to round 1 table 1",
+        "ok     game rulings: 1 ruling(s) in games, each found in its game's log as listed (each by a judge of the event)",
+        "ok     head: not held to an outside head",
+        "ok     signed final root: the log holds no signed final root",
+        "Every check passed.",
+    ] {
+        assert!(out.contains(want), "{want:?} in {out}");
+    }
+    // given the tournament's own head it holds; given another head it fails, naming both.
+    let head = serde_json::from_str::<Value>(&case_check(&reviewer, &genuine, &["--json"]).1).unwrap()["head"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (code, out, _) = case_check(&reviewer, &genuine, &["--head", &head]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(&format!("ok     head: the log's head is the head given ({head})")), "{out}");
+    let other = "ab".repeat(32);
+    let (code, out, _) = case_check(&reviewer, &genuine, &["--head", &other]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains(&format!("FAILED head: the bundle's log head {head}")), "{out}");
+    assert!(out.contains(&format!("differs from the head given ({other})")), "{out}");
+    assert!(out.contains("FAILED: head"), "{out}");
+    let (code, _, err) = case_check(&reviewer, &genuine, &["--head", "abc"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("is not a head: give the tournament's head hash, 64 hex digits"), "{err}");
+
+    // A game loss added for a round, table and game that do not exist, by a judge not of the
+    // event, fails naming it (as JSON too);
+    let mut forged = genuine.clone();
+    let mut added = forged["game_rulings"][0].clone();
+    for (k, v) in [("game", json!("ch-t9")), ("seq", json!(3)), ("round", json!(9)), ("table", json!(7))] {
+        added[k] = v;
+    }
+    added["judge"] = json!("mallory");
+    forged["game_rulings"].as_array_mut().unwrap().push(added);
+    let (code, out, _) = case_check(&reviewer, &forged, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    let named = format!("game-loss to {a} by mallory in game ch-t9 (event 3, round 9 table 7)");
+    for want in [
+        format!("{named}: ch has no round 9"),
+        format!("{named}: mallory is not a judge of ch"),
+        format!("{named}: not found: game ch-t9 is not in the bundle"),
+        "FAILED: game rulings".to_string(),
+    ] {
+        assert!(out.contains(&want), "{want:?} in {out}");
+    }
+    let (code, out, _) = case_check(&reviewer, &forged, &["--json"]);
+    assert_eq!(code, Some(1), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let rulings = v["checks"].as_array().unwrap().iter().find(|c| c["check"] == "game rulings").unwrap().clone();
+    assert_eq!(rulings["ok"], false, "{v}");
+    assert!(rulings["detail"].as_str().unwrap().contains(&named), "{v}");
+    // a ruling's note rewritten is not found in its game, and a ruling left out is named.
+    let mut edited = genuine.clone();
+    edited["game_rulings"][0]["note"] = json!("a misunderstanding");
+    let (code, out, _) = case_check(&reviewer, &edited, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("not found: the game's event"), "{out}");
+    let mut dropped = genuine.clone();
+    dropped["game_rulings"] = json!([]);
+    let (code, out, _) = case_check(&reviewer, &dropped, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains(&format!("game-loss to {a} by hana in game ch-t1 (event")), "{out}");
+    assert!(out.contains("is in the game but not listed"), "{out}");
+
+    // A bundle without its games (as earlier builds wrote them) says its rulings are unverified.
+    let mut earlier = genuine.clone();
+    earlier.as_object_mut().unwrap().remove("games");
+    let (code, out, _) = case_check(&reviewer, &earlier, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("FAILED game rulings: game logs not included: rulings unverified"), "{out}");
+
+    // Unknown fields are refused, at the top and nested, naming the field (as JSON with --json).
+    let mut extra = genuine.clone();
+    extra["verdict"] = json!("cleared");
+    let (code, _, err) = case_check(&reviewer, &extra, &[]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("is not a case bundle") && err.contains("unknown field `verdict`"), "{err}");
+    let (code, out, _) = case_check(&reviewer, &extra, &["--json"]);
+    assert_eq!(code, Some(1));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("unknown field `verdict`"), "{v}");
+    let mut nested = genuine.clone();
+    nested["game_rulings"][0]["overturned"] = json!(true);
+    let (code, _, err) = case_check(&reviewer, &nested, &[]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("unknown field `overturned`"), "{err}");
+    let mut in_game = genuine.clone();
+    in_game["games"][0]["head"] = json!(head);
+    let (code, _, err) = case_check(&reviewer, &in_game, &[]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("unknown field `head`"), "{err}");
 }

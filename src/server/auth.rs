@@ -38,27 +38,38 @@ impl Caller {
     }
 }
 
-fn token_from(parts: &Parts) -> Option<String> {
-    if let Some(v) = parts.headers.get(axum::http::header::AUTHORIZATION) {
+fn token_from(uri: &axum::http::Uri, headers: &axum::http::HeaderMap) -> Option<String> {
+    if let Some(v) = headers.get(axum::http::header::AUTHORIZATION) {
         let v = v.to_str().ok()?;
         return v.strip_prefix("Bearer ").map(|t| t.trim().to_string());
     }
-    let q = parts.uri.query()?;
+    let q = uri.query()?;
     q.split('&').find_map(|kv| kv.strip_prefix("access_token=").map(|t| t.to_string()))
+}
+
+/// The caller of a request with this head: public without a token, 401 for an unknown or
+/// revoked one. The connection's bounds call it as soon as a head arrives (a valid token
+/// proves the connection, see `super::conns`) and leave the answer in the request's extensions,
+/// so the handler's [`Caller`] does not look the token up again.
+pub fn caller(uri: &axum::http::Uri, headers: &axum::http::HeaderMap, state: &AppState) -> AppResult<Caller> {
+    match token_from(uri, headers) {
+        None => Ok(Caller::Public),
+        Some(t) if t.is_empty() => Ok(Caller::Public),
+        Some(t) => match state.grant(&t)? {
+            Some(g) => Ok(Caller::Token(g)),
+            None => Err(AppError::Unauthorized("unknown or revoked token".into())),
+        },
+    }
 }
 
 impl FromRequestParts<AppState> for Caller {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        match token_from(parts) {
-            None => Ok(Caller::Public),
-            Some(t) if t.is_empty() => Ok(Caller::Public),
-            Some(t) => match state.grant(&t)? {
-                Some(g) => Ok(Caller::Token(g)),
-                None => Err(AppError::Unauthorized("unknown or revoked token".into())),
-            },
+        if let Some(known) = parts.extensions.get::<Caller>() {
+            return Ok(known.clone());
         }
+        caller(&parts.uri, &parts.headers, state)
     }
 }
 

@@ -1,6 +1,8 @@
 //! The server's connection-level bounds: the refusals sent past the connection caps (global and
-//! per client address), the idle timeout, the deadline of a request body, and the cap on
-//! live-event streams per client address (the rest of [`super::Limits`] is hyper's and axum's).
+//! per client address; the counting is [`super::conns`]), the idle timeout, the deadline of a
+//! request body, what makes a connection unproven (waiting for a head or receiving a body
+//! without a valid token), and the cap on live-event streams per client address (the rest of
+//! [`super::Limits`] is hyper's and axum's).
 //!
 //! A client address is an IPv4 address or an IPv6 /64 (one host usually holds a whole /64, so
 //! counting single IPv6 addresses would let it take the server anyway).
@@ -9,7 +11,7 @@ use std::collections::HashMap;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -23,7 +25,9 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio_stream::StreamExt;
 use tower::ServiceExt;
 
-use super::AppError;
+use super::auth::{self, Caller};
+use super::conns::Ticket;
+use super::{AppError, AppState};
 
 /// Answers a connection over the global cap with a 503 and closes it, spending at most a
 /// second on it.
@@ -79,8 +83,9 @@ struct BodyClock {
     bytes: u64,
 }
 
-/// What one connection is doing: when it last read or wrote a byte or finished a response, and
-/// how many of its responses are still being produced or sent.
+/// What one connection is doing: when it last read or wrote a byte or finished a response, how
+/// many of its responses are still being produced or sent, and whether it is unproven (its
+/// place in the server's pool of connections, `ticket`).
 pub struct Activity {
     start: Instant,
     last_ms: AtomicU64,
@@ -91,17 +96,32 @@ pub struct Activity {
     /// Wakes the connection's watcher when a body starts (its deadline is sooner than the idle
     /// timeout's).
     body_started: tokio::sync::Notify,
+    /// The last request head carried a valid token.
+    proven: AtomicBool,
+    ticket: Ticket,
 }
 
 impl Activity {
-    pub fn new() -> Arc<Self> {
+    pub fn new(ticket: Ticket) -> Arc<Self> {
         Arc::new(Activity {
             start: Instant::now(),
             last_ms: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
             body: Mutex::new(None),
             body_started: tokio::sync::Notify::new(),
+            proven: AtomicBool::new(false),
+            ticket,
         })
+    }
+
+    /// Recounts the connection in the pool: unproven while it waits for a head (no response in
+    /// flight) or receives a body, unless its last head carried a valid token. Called after
+    /// every change to those, so the last call sees the connection as it is.
+    fn settle(&self) {
+        self.ticket.settle(|| {
+            !self.proven.load(Ordering::Acquire)
+                && (self.in_flight.load(Ordering::Acquire) == 0 || self.body().is_some())
+        });
     }
 
     fn body(&self) -> std::sync::MutexGuard<'_, Option<BodyClock>> {
@@ -109,6 +129,7 @@ impl Activity {
         self.body.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// A body starts (the caller settles the connection after).
     fn start_body(&self) {
         *self.body() = Some(BodyClock { since: Instant::now(), bytes: 0 });
         self.body_started.notify_one();
@@ -121,7 +142,10 @@ impl Activity {
     }
 
     fn end_body(&self) {
-        *self.body() = None;
+        let was = self.body().take();
+        if was.is_some() {
+            self.settle();
+        }
     }
 
     /// When the body being received must have arrived whole, at the latest (`None`: no body).
@@ -215,6 +239,7 @@ impl AsyncWrite for Watched {
 struct InFlight(Arc<Activity>);
 
 impl InFlight {
+    /// A response starts (the caller settles the connection after).
     fn new(activity: &Arc<Activity>) -> Self {
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
         InFlight(activity.clone())
@@ -225,6 +250,7 @@ impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.touch();
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        self.0.settle();
     }
 }
 
@@ -302,8 +328,8 @@ impl Drop for ClockedBody {
 }
 
 /// Drives `conn` to its end, or drops it (closing the socket) once it has sat idle for `idle`
-/// (no response in flight and no byte read or written) or a request body has missed its
-/// deadline ([`BodyLimits`]). Hyper's header timeout bounds the time to send a request head;
+/// (no response in flight and no byte read or written), a request body has missed its
+/// deadline ([`BodyLimits`]) or the pool has shed it ([`super::conns`]). Hyper's header timeout bounds the time to send a request head;
 /// this bounds the silence of a kept-alive connection between requests, and the time a body
 /// may take, which the response in flight would otherwise shield (a head with a
 /// `Content-Length` and no body held its connection forever).
@@ -325,16 +351,16 @@ pub async fn until_idle<F: std::future::Future>(conn: F, activity: &Activity, id
             _ = &mut conn => return,
             _ = tokio::time::sleep(wait) => {}
             _ = activity.body_started.notified() => {}
+            _ = activity.ticket.shed() => return,
         }
     }
 }
 
-/// Open connections, or live-event streams, by client address ([`client_key`]).
+/// Open live-event streams by client address ([`client_key`]).
 #[derive(Default)]
 pub struct PerAddress(Mutex<HashMap<IpAddr, usize>>);
 
-/// One open connection or live-event stream; dropping it (the stream ended or the client left)
-/// frees the slot.
+/// One open live-event stream; dropping it (the stream ended or the client left) frees the slot.
 pub struct Slot(Arc<PerAddress>, IpAddr);
 
 impl Drop for Slot {
@@ -364,9 +390,12 @@ pub fn take_slot(count: &Arc<PerAddress>, ip: IpAddr, cap: usize) -> Option<Slot
 /// The application for one connection from `ip`: a live-event request over the address's cap is
 /// answered 429; an admitted one holds its slot until its body is dropped. Every response counts
 /// as in flight on `activity` until its body is sent or dropped; a request body is clocked on
-/// `activity` until it has arrived (see [`until_idle`]).
+/// `activity` until it has arrived (see [`until_idle`]). A head with a valid token proves the
+/// connection until its next head; its caller is passed on to the handler in the request's
+/// extensions (looked up once).
 pub fn per_client(
     app: Router,
+    state: AppState,
     ip: IpAddr,
     live: Arc<PerAddress>,
     cap: usize,
@@ -378,18 +407,26 @@ pub fn per_client(
     Future = impl Send,
 > + Clone
        + Send {
-    tower::service_fn(move |req: Request<hyper::body::Incoming>| {
+    tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
         let (app, live) = (app.clone(), live.clone());
+        let caller = auth::caller(req.uri(), req.headers(), &state);
+        activity.proven.store(matches!(caller, Ok(Caller::Token(_))), Ordering::Release);
+        if let Ok(caller) = caller {
+            req.extensions_mut().insert(caller);
+        }
         let in_flight = InFlight::new(&activity);
         let clocked = activity.clone();
+        let req = req.map(|body| {
+            if http_body::Body::is_end_stream(&body) {
+                return Body::new(body);
+            }
+            clocked.start_body();
+            Body::new(ClockedBody { body, activity: clocked })
+        });
+        // Once, with the response and any body both counted: a public head with a body stays
+        // unproven (and keeps its age) rather than leaving the pool for an instant.
+        activity.settle();
         async move {
-            let req = req.map(|body| {
-                if http_body::Body::is_end_stream(&body) {
-                    return Body::new(body);
-                }
-                clocked.start_body();
-                Body::new(ClockedBody { body, activity: clocked })
-            });
             if !req.uri().path().ends_with("/live") {
                 let resp = app.oneshot(req).await?;
                 return Ok(resp.map(|body| Body::new(Tracked { body, _in_flight: in_flight })));

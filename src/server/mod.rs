@@ -26,9 +26,16 @@
 //! is written in either case.
 //!
 //! ## Bounds
-//! [`serve`] accepts at most [`Limits::max_connections`] connections (more are answered 503 and
-//! closed) and at most [`Limits::connections_per_client`] from one client address (more are
-//! answered 429 and closed, so one address cannot take the whole server), closes a connection
+//! [`serve`] holds at most [`Limits::max_connections`] connections and at most
+//! [`Limits::connections_per_client`] from one client address (more are answered 429 and closed,
+//! so one address cannot take the whole server). Of those, *unproven* connections (waiting for a
+//! request head, or receiving a body, without a valid token on their last head: all a
+//! slow-request attack holds) are bounded per address ([`Limits::unproven_per_client`]) and in
+//! total ([`Limits::max_unproven`]); past either bound, or past the global cap, the oldest
+//! unproven connection is closed (the address's own, or the oldest of the address holding the
+//! most) rather than the newcomer refused, so a few addresses cannot hold the server and a client
+//! with a valid token is served. A connection past the global cap is answered 503 only when none
+//! is unproven (`conns`). It closes a connection
 //! that has not sent a whole request head within [`Limits::header_timeout`] (slowloris), whose
 //! request body has not arrived within [`Limits::body_timeout`] or falls below
 //! [`Limits::min_body_rate`] (slow body), or that sat silent between requests for
@@ -58,6 +65,7 @@ pub mod auth;
 mod bounds;
 mod cases;
 mod compress;
+mod conns;
 mod decks;
 pub mod error;
 mod feeds;
@@ -163,6 +171,15 @@ pub struct Limits {
     /// Open connections at once from one client address (below `max_connections`, so no one
     /// address can fill the server); one more is answered 429 and closed.
     pub connections_per_client: usize,
+    /// Unproven connections (waiting for a request head or receiving a body, without a valid
+    /// token on their last head) at once from one client address; one more closes the
+    /// address's oldest unproven connection. Well below `connections_per_client`: a few
+    /// addresses' slow requests hold a small share of the server.
+    pub unproven_per_client: usize,
+    /// Unproven connections at once in all; one more closes the oldest unproven connection of
+    /// the address holding the most. Below `max_connections`, so the rest is kept for requests
+    /// being answered and for token holders.
+    pub max_unproven: usize,
     /// Time to send a whole request head.
     pub header_timeout: std::time::Duration,
     /// The most a connection may sit silent with no response in flight (between keep-alive
@@ -186,6 +203,8 @@ impl Default for Limits {
         Limits {
             max_connections: 1024,
             connections_per_client: 256,
+            unproven_per_client: 32,
+            max_unproven: 512,
             header_timeout: std::time::Duration::from_secs(10),
             idle_timeout: std::time::Duration::from_secs(5),
             max_body: 256 * 1024,
@@ -215,11 +234,10 @@ pub async fn serve_bounded(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     use std::sync::Arc;
-    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
-    let per_address = Arc::new(bounds::PerAddress::default());
+    let pool = conns::Pool::new(&limits);
     let live = Arc::new(bounds::PerAddress::default());
     let body = bounds::BodyLimits { timeout: limits.body_timeout, min_rate: limits.min_body_rate };
-    let app = app(state).layer(axum::extract::DefaultBodyLimit::max(limits.max_body));
+    let app = app(state.clone()).layer(axum::extract::DefaultBodyLimit::max(limits.max_body));
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -233,19 +251,26 @@ pub async fn serve_bounded(
                 }
             },
         };
-        // The address's own cap first: a flood from one address is refused before it can take
-        // the permits everyone shares.
-        let Some(slot) = bounds::take_slot(&per_address, peer.ip(), limits.connections_per_client) else {
-            tokio::spawn(bounds::refuse_address(stream, limits.connections_per_client));
-            continue;
+        let ticket = match pool.admit(peer.ip()) {
+            Ok(ticket) => ticket,
+            Err(conns::Refused::Address) => {
+                tokio::spawn(bounds::refuse_address(stream, limits.connections_per_client));
+                continue;
+            }
+            Err(conns::Refused::Full) => {
+                tokio::spawn(bounds::refuse(stream));
+                continue;
+            }
         };
-        let Ok(permit) = permits.clone().try_acquire_owned() else {
-            drop(slot);
-            tokio::spawn(bounds::refuse(stream));
-            continue;
-        };
-        let activity = bounds::Activity::new();
-        let svc = bounds::per_client(app.clone(), peer.ip(), live.clone(), limits.sse_per_client, activity.clone());
+        let activity = bounds::Activity::new(ticket);
+        let svc = bounds::per_client(
+            app.clone(),
+            state.clone(),
+            peer.ip(),
+            live.clone(),
+            limits.sse_per_client,
+            activity.clone(),
+        );
         let (timeout, idle) = (limits.header_timeout, limits.idle_timeout);
         tokio::spawn(async move {
             let io = hyper_util::rt::TokioIo::new(bounds::Watched::new(stream, activity.clone()));
@@ -255,7 +280,6 @@ pub async fn serve_bounded(
                 .header_read_timeout(timeout)
                 .serve_connection(io, svc);
             bounds::until_idle(conn, &activity, idle, body).await;
-            drop((permit, slot));
         });
     }
 }

@@ -1,7 +1,7 @@
 //! `tools/bench-flood`: the RSS of `kifu serve` before, during and after a connection flood.
 //! Opens CONNECTIONS (default 15,000) connections to a server on 127.0.0.1, each sending half a
-//! request head and holding on (slowloris; past the server's connection cap they are refused),
-//! then closes them all and watches the RSS settle. Prints one table. Not a timed test.
+//! request head and holding on (slowloris; past the server's bound on unproven connections per
+//! address, 32, it closes the oldest), then closes them all and watches the RSS settle. Prints one table. Not a timed test.
 #![allow(clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Write};

@@ -26,7 +26,7 @@ use tokio_stream::StreamExt;
 use tower::ServiceExt;
 
 use super::auth::{self, Caller};
-use super::conns::Ticket;
+use super::conns::{client_key, Ticket};
 use super::{AppError, AppState};
 
 /// Answers a connection over the global cap with a 503 and closes it, spending at most a
@@ -51,18 +51,6 @@ async fn refuse_with(mut stream: tokio::net::TcpStream, status: &str, body: &str
         body.len()
     );
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), stream.write_all(reply.as_bytes())).await;
-}
-
-/// The address a client is counted under: IPv4 (an IPv4-mapped IPv6 address too) as is, IPv6
-/// by its /64.
-pub fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
-        },
-    }
 }
 
 /// How long a request body may take: it must arrive whole within `timeout` of its head, and
@@ -356,7 +344,7 @@ pub async fn until_idle<F: std::future::Future>(conn: F, activity: &Activity, id
     }
 }
 
-/// Open live-event streams by client address ([`client_key`]).
+/// Open live-event streams by client address ([`client_key`](super::conns::client_key)).
 #[derive(Default)]
 pub struct PerAddress(Mutex<HashMap<IpAddr, usize>>);
 

@@ -26,7 +26,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
-use super::bounds::client_key;
 use super::Limits;
 
 /// Why a new connection was refused.
@@ -218,5 +217,17 @@ impl Ticket {
 impl Drop for Ticket {
     fn drop(&mut self) {
         Pool::forget(&mut self.pool.lock(), self.id);
+    }
+}
+
+/// The address a client is counted under: IPv4 (an IPv4-mapped IPv6 address too) as is, IPv6
+/// by its /64.
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        },
     }
 }

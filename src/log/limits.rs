@@ -107,13 +107,19 @@ pub fn is_unsafe_char(c: char) -> bool {
 /// borrowed as it is (the common case costs one scan). Display only: the log keeps what was
 /// recorded (history is never rewritten).
 pub fn inert(text: &str) -> Cow<'_, str> {
+    escape_unsafe(text, |c| format!("\\u{{{:x}}}", u32::from(c)))
+}
+
+/// `text` with every character [`is_unsafe_char`] names replaced by `escape(c)`; borrowed as it
+/// is when there is none (one scan).
+fn escape_unsafe(text: &str, escape: fn(char) -> String) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe_char) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if is_unsafe_char(c) {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            out.push_str(&escape(c));
         } else {
             out.push(c);
         }
@@ -126,17 +132,6 @@ pub fn inert(text: &str) -> Cow<'_, str> {
 /// controls raw inside strings) becomes its JSON escape (`\u202e`), which a JSON reader decodes
 /// to the same string. Outside strings JSON has only whitespace, which is kept.
 pub fn inert_json(json: &str) -> Cow<'_, str> {
-    if !json.chars().any(is_unsafe_char) {
-        return Cow::Borrowed(json);
-    }
-    let mut out = String::with_capacity(json.len() + 8);
-    for c in json.chars() {
-        if is_unsafe_char(c) {
-            // Every unsafe character is in the Basic Multilingual Plane: one \uXXXX escape.
-            out.push_str(&format!("\\u{:04x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+    // Every unsafe character is in the Basic Multilingual Plane: one \uXXXX escape.
+    escape_unsafe(json, |c| format!("\\u{:04x}", u32::from(c)))
 }

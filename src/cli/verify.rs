@@ -116,14 +116,33 @@ fn verify_stream(store: &impl Store, id: &StreamId) -> Report {
             }
             Err(e) => Report {
                 problem: Some(format!(
-                    "the chain checks, but the {} stream does not decode: {e}",
-                    log.header.v1().kind
+                    "the chain checks, but the {} stream does not decode: {e}{}",
+                    log.header.v1().kind,
+                    repair_hint(id, &e)
                 )),
                 ok: false,
                 ..ok(id.as_str(), log.head.len, log.head.hash.to_hex())
             },
         },
         Err(e) => failed(id.as_str(), e.to_string()),
+    }
+}
+
+/// How an official repairs a stream with an event its kind cannot read, on the record.
+fn repair_hint(id: &StreamId, e: &DecodeError) -> String {
+    match e {
+        DecodeError::Game(GameError::Undecodable { seq, .. }) => format!(
+            "; a judge sets it aside (its bytes stay in the log) with `kifu game rule {id} --judge NAME set-aside \
+             --about {seq} --note WHY`"
+        ),
+        DecodeError::Tournament(t) => match **t {
+            kifu::tournament::TournamentError::Undecodable { seq, .. } => format!(
+                "; the organizer or the head judge sets it aside (its bytes stay in the log) with `kifu tournament \
+                 set-aside {id} --seq {seq} --reason WHY`"
+            ),
+            _ => String::new(),
+        },
+        _ => String::new(),
     }
 }
 

@@ -67,6 +67,8 @@ pub fn actor_violations<G: Game>(players: &[String], actor: &Actor, entry: &Game
                 }
             }
         }
+        // Whoever stored the undecodable bytes; the ruling that set them aside is checked.
+        GameEntry::SetAside { .. } => {}
         GameEntry::Forced { .. } | GameEntry::Ruled(_) => {
             if !matches!(actor, Actor::Judge(_)) {
                 out.push(Violation::new(
@@ -113,6 +115,14 @@ pub fn ruling_violations(seats: usize, next_seq: u64, ruling: &Ruling) -> Vec<Vi
                 ));
             }
         }
+        Ruling::EntrySetAside { seq, .. } => {
+            if *seq >= next_seq {
+                out.push(Violation::new(
+                    "KIFU-RULING-2",
+                    format!("cannot set aside event {seq}: the game has {next_seq} events"),
+                ));
+            }
+        }
     }
     out
 }
@@ -131,6 +141,7 @@ pub fn step_violations<G: Game>(
             out.extend(rules);
         }
         GameEntry::Ruled(r) => out.extend(ruling_violations(players.len(), step.seq, r)),
+        GameEntry::SetAside { .. } => {}
     }
     out
 }
@@ -145,7 +156,7 @@ pub fn step_revealed_violations<G: Game>(
         GameEntry::Played(e) | GameEntry::Forced { event: e, .. } | GameEntry::RecordedElsewhere(e) => {
             G::revealed_violations(&state_before.game, e).into_iter().filter(|l| l.at < step.seq).collect()
         }
-        GameEntry::Ruled(_) => Vec::new(),
+        GameEntry::Ruled(_) | GameEntry::SetAside { .. } => Vec::new(),
     }
 }
 

@@ -161,6 +161,16 @@ pub trait Driver: Send + Sync {
         expected: Option<u64>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError>;
+    /// Sets aside the stored entry at `seq`, which decodes as no event of this game, by judge
+    /// `judge`'s ruling ([`record::set_aside`]): the repair of a game an older build damaged.
+    fn set_aside(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        judge: &str,
+        seq: u64,
+        note: String,
+    ) -> Result<Recorded, GameError>;
     /// Opens a verified log (from the store or a file) for replay.
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError>;
     /// Checks that the log's configuration and every event decode under this game and its
@@ -485,6 +495,17 @@ impl<G: Game> Driver for GameDriver<G> {
         idempotency: Option<IdempotencyId>,
     ) -> Result<Recorded, GameError> {
         record::record::<G>(store, stream, actor, GameEntry::Ruled(ruling), expected, idempotency)
+    }
+
+    fn set_aside(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        judge: &str,
+        seq: u64,
+        note: String,
+    ) -> Result<Recorded, GameError> {
+        record::set_aside::<G>(store, stream, judge, seq, note)
     }
 
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {

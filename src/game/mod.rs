@@ -469,6 +469,12 @@ pub enum GameEntry<E> {
     /// recorded (`kifu game import --as-recorded`): not validated at recording time. It folds
     /// like any action; the audit reports what it breaks, unresolved until a judge rules.
     RecordedElsewhere(E),
+    /// A stored entry that does not decode as this game's event (a note an older build let
+    /// `kifu append` write into the game), which the judge `judge` set aside by the
+    /// [`Ruling::EntrySetAside`] at event `by`. Readers put it in place of the undecodable bytes,
+    /// which stay in the log; it folds as nothing. A JSON-lines export writes it so the game
+    /// imports again, and an import accepts it only with that ruling after it.
+    SetAside { judge: String, by: u64 },
 }
 
 /// The ruling a stored game entry carries, read without the game's event type (a tournament
@@ -480,6 +486,14 @@ pub fn ruling_in(payload: &[u8]) -> Option<Ruling> {
         Some((2, rest)) => postcard::from_bytes(rest).ok(),
         _ => None,
     }
+}
+
+/// The stored payload of a `Ruled` entry, written without the game's event type (the inverse of
+/// [`ruling_in`]): how `kifu game set-aside` records into a game that no longer decodes.
+pub fn ruled_payload(ruling: &Ruling) -> Result<Vec<u8>, postcard::Error> {
+    let mut out = vec![2];
+    out.extend(postcard::to_stdvec(ruling)?);
+    Ok(out)
 }
 
 /// A judge's ruling. Rulings are events: history is never rewritten.
@@ -494,6 +508,10 @@ pub enum Ruling {
     BackedUp { judge: String, to_seq: u64, note: String },
     /// A note for the record, optionally about an event; resolves its findings when `about` is set.
     NoteRecorded { judge: String, about: Option<u64>, note: String },
+    /// The stored entry at `seq`, which does not decode as this game's event, no longer counts:
+    /// the repair of a stream an older build damaged (`kifu game set-aside`). The entry stays in
+    /// the log; readers hold it as [`GameEntry::SetAside`].
+    EntrySetAside { judge: String, seq: u64, note: String },
 }
 
 /// Checks every string a game's event carries (a free text such as Naruto's `EffectResolved`
@@ -534,13 +552,14 @@ impl<E: Serialize> GameEntry<E> {
                 broke.iter().try_for_each(|r| check_name(|| "a broken rule's ID".into(), r))?;
                 check_event_text(event)
             }
+            GameEntry::SetAside { judge, .. } => check_name(|| "the judge who set the entry aside".into(), judge),
             GameEntry::Ruled(r) => {
                 let (judge, rule, note) = match r {
                     Ruling::WarningIssued { judge, rule, note, .. }
                     | Ruling::GameLossIssued { judge, rule, note, .. } => (judge, rule.as_deref(), note),
-                    Ruling::BackedUp { judge, note, .. } | Ruling::NoteRecorded { judge, note, .. } => {
-                        (judge, None, note)
-                    }
+                    Ruling::BackedUp { judge, note, .. }
+                    | Ruling::NoteRecorded { judge, note, .. }
+                    | Ruling::EntrySetAside { judge, note, .. } => (judge, None, note),
                 };
                 check_name(|| "the ruling judge's name".into(), judge)?;
                 if let Some(rule) = rule {

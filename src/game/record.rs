@@ -12,7 +12,7 @@ use super::audit::{step_violations, AuditReport, Auditor};
 use super::options::{self, GameOption, ParamKind, PickError};
 use super::replay::{Replay, Step};
 use super::timeline::{full_timeline, timeline_entry, TimelineEntry};
-use super::{Game, GameEntry, Seat, Viewer, Violation};
+use super::{Game, GameEntry, Ruling, Seat, Viewer, Violation};
 use crate::log::chain::{self, Head, VerifiedLog, Verifier};
 use crate::log::envelope::{
     Actor, Envelope, EnvelopeV1, Header, HeaderV1, IdempotencyId, MatchBinding, StreamId, StreamKind, Timestamp,
@@ -55,6 +55,15 @@ pub enum GameError {
     /// A plain recorder was handed an action recorded elsewhere.
     #[error("an action recorded elsewhere is stored only by `kifu game import --as-recorded`")]
     RecordedElsewhere,
+    /// `kifu game set-aside` refused: the entry is not one to set aside.
+    #[error("stream {stream}, event {seq}: nothing set aside: {why}")]
+    NotSetAside { stream: String, seq: u64, why: String },
+    /// A recorder was handed a set-aside entry, which readers make and nobody records.
+    #[error(
+        "a set-aside entry is never recorded: it is how kifu reads stored bytes a judge set aside (`kifu game \
+         set-aside`)"
+    )]
+    SetAsideRecorded,
     /// Event `seq` of a game being imported carries a name or note over its limit.
     #[error("event {seq}: {error}")]
     EventTooLong { seq: u64, error: TooLong },
@@ -82,6 +91,8 @@ impl GameError {
                 | GameError::Config(_)
                 | GameError::Jsonl(_)
                 | GameError::RecordedElsewhere
+                | GameError::SetAsideRecorded
+                | GameError::NotSetAside { .. }
                 | GameError::EventTooLong { .. }
                 | GameError::StoredTooLong { .. }
                 | GameError::NoRelease { .. }
@@ -199,25 +210,47 @@ pub fn decode_config<G: Game>(header: &Header) -> Result<G::Config, GameError> {
         .map_err(|e| GameError::BadConfig { stream: h.stream.to_string(), msg: e.to_string() })
 }
 
-/// Decodes stored events (already chain-verified) into steps.
+/// Decodes stored events (already chain-verified) into steps. An entry whose payload does not
+/// decode as this game's is an error unless a later [`Ruling::EntrySetAside`] names it: then it
+/// reads as [`GameEntry::SetAside`] (the repair of a stream an older build damaged).
 pub fn decode_steps<G: Game>(stream: &StreamId, stored: &[Vec<u8>]) -> Result<Vec<Step<G::Event>>, GameError> {
-    stored
-        .iter()
-        .enumerate()
-        .map(|(seq, bytes)| {
-            let undecodable = |msg: String| GameError::Undecodable {
-                stream: stream.to_string(),
-                seq: seq as u64,
-                ruleset: G::RULESET,
-                msg,
-            };
-            let (env, _) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
-            let e = env.v1();
-            let entry: GameEntry<G::Event> =
-                postcard::from_bytes(&e.payload).map_err(|err| undecodable(err.to_string()))?;
-            Ok(Step { seq: e.seq, recorded_at: e.recorded_at, actor: e.actor.clone(), entry })
-        })
-        .collect()
+    let mut steps = Vec::with_capacity(stored.len());
+    let mut damaged: Vec<(usize, GameError)> = Vec::new();
+    for (seq, bytes) in stored.iter().enumerate() {
+        let undecodable = |msg: String| GameError::Undecodable {
+            stream: stream.to_string(),
+            seq: seq as u64,
+            ruleset: G::RULESET,
+            msg,
+        };
+        let (env, _) = chain::open_event(bytes).map_err(|p| undecodable(p.to_string()))?;
+        let e = env.v1();
+        let entry = match postcard::from_bytes::<GameEntry<G::Event>>(&e.payload) {
+            Ok(entry) => entry,
+            Err(err) => {
+                damaged.push((steps.len(), undecodable(err.to_string())));
+                // Held until the ruling that sets it aside is found (or the error returned).
+                GameEntry::SetAside { judge: String::new(), by: u64::MAX }
+            }
+        };
+        steps.push(Step { seq: e.seq, recorded_at: e.recorded_at, actor: e.actor.clone(), entry });
+    }
+    if damaged.is_empty() {
+        return Ok(steps);
+    }
+    // The first ruling after each entry that sets it aside.
+    let mut rulings: std::collections::BTreeMap<u64, GameEntry<G::Event>> = Default::default();
+    for s in &steps {
+        if let GameEntry::Ruled(Ruling::EntrySetAside { judge, seq, .. }) = &s.entry {
+            if *seq < s.seq {
+                rulings.entry(*seq).or_insert_with(|| GameEntry::SetAside { judge: judge.clone(), by: s.seq });
+            }
+        }
+    }
+    for (i, error) in damaged {
+        steps[i].entry = rulings.remove(&steps[i].seq).ok_or(error)?;
+    }
+    Ok(steps)
 }
 
 /// Decodes a verified log as a game of `G`.
@@ -313,6 +346,51 @@ pub fn record<G: Game>(
     LiveGame::<G>::load(store, stream)?.record(store, actor, entry, expected, idempotency)
 }
 
+/// Sets aside the stored entry at `seq` of a game of `G`, which does not decode as its event (a
+/// note an older build let `kifu append` write into the game, after which the game no longer
+/// opened): appends judge `judge`'s [`Ruling::EntrySetAside`], so the game opens, replays,
+/// audits and exports again. The undecodable bytes stay in the log, so history is not rewritten.
+/// Works on a game that does not load; refuses an entry that decodes or is set aside already.
+pub fn set_aside<G: Game>(
+    store: &dyn Store,
+    stream: &StreamId,
+    judge: &str,
+    seq: u64,
+    note: String,
+) -> Result<Recorded, GameError> {
+    let log = store.export(stream)?;
+    decode_config::<G>(&log.header)?;
+    limits::check_name(|| "the judge's name".into(), judge)?;
+    limits::check_note(|| "the note".into(), &note)?;
+    let refuse = |why: String| GameError::NotSetAside { stream: stream.to_string(), seq, why };
+    let n = log.events.len();
+    let bytes = log.events.get(seq as usize).ok_or_else(|| refuse(format!("the game has {n} events")))?;
+    let (env, _) = chain::open_event(bytes).map_err(|p| refuse(p.to_string()))?;
+    if postcard::from_bytes::<GameEntry<G::Event>>(&env.v1().payload).is_ok() {
+        return Err(refuse(format!(
+            "it is a {} entry; only stored bytes that decode as none are set aside (a judge rules on an event with \
+             `kifu game rule`)",
+            G::RULESET
+        )));
+    }
+    let set_aside_by = |b: &Vec<u8>| {
+        let ruling = chain::open_event(b).ok().and_then(|(e, _)| super::ruling_in(&e.v1().payload));
+        matches!(ruling, Some(Ruling::EntrySetAside { seq: s, .. }) if s == seq)
+    };
+    if log.events[seq as usize + 1..].iter().any(set_aside_by) {
+        return Err(refuse("it is set aside already".into()));
+    }
+    let payload = super::ruled_payload(&Ruling::EntrySetAside { judge: judge.to_string(), seq, note })
+        .map_err(StoreError::Encode)?;
+    let appended = store.append(AppendRequest {
+        stream: stream.clone(),
+        expected: ExpectedVersion::Exact(n as u64),
+        create: None,
+        events: vec![NewEvent { actor: Actor::Judge(judge.to_string()), payload, idempotency: None }],
+    })?;
+    Ok(Recorded { seq: appended.first_seq, head: appended.head, flagged: vec![], retried: appended.retried })
+}
+
 /// Checks an entry's violations: a `Played` entry must have none; a `Forced` one only needs a
 /// judge, and is stored with the rules it breaks.
 fn checked_entry<G: Game>(
@@ -338,6 +416,7 @@ fn checked_entry<G: Game>(
             Ok((GameEntry::Forced { judge, broke, event }, rules))
         }
         GameEntry::RecordedElsewhere(_) => Err(GameError::RecordedElsewhere),
+        GameEntry::SetAside { .. } => Err(GameError::SetAsideRecorded),
         other => {
             // Another seat's action is refused for that alone: the rules it would also break
             // describe the other seat's cards (where one lies, its costs), which a player may not
@@ -916,6 +995,18 @@ fn jsonl_refusals<G: Game>(
         let violations = step_violations::<G>(players, before, step);
         match &step.entry {
             GameEntry::RecordedElsewhere(_) => {}
+            GameEntry::SetAside { judge, by } => {
+                if let Some(message) = unmatched_set_aside(&lines.steps, step.seq, judge, *by) {
+                    refusals.push(Violation::new("KIFU-RULING-2", at(message)));
+                }
+            }
+            GameEntry::Ruled(Ruling::EntrySetAside { seq, .. })
+                if !lines.steps.get(*seq as usize).is_some_and(|s| matches!(s.entry, GameEntry::SetAside { .. })) =>
+            {
+                let message =
+                    format!("event {seq} is not a set-aside entry; only undecodable stored bytes are set aside");
+                refusals.push(Violation::new("KIFU-RULING-2", at(message)));
+            }
             GameEntry::Forced { broke, .. } => {
                 if let Some(message) = broke_mismatch(broke, &violations) {
                     refusals.push(Violation::new("KIFU-RULING-3", at(message)));
@@ -929,6 +1020,20 @@ fn jsonl_refusals<G: Game>(
     })
     .map_err(GameError::Setup)?;
     Ok(refusals)
+}
+
+/// Why a set-aside line of a JSON-lines game does not stand, if it does not: the line at `by`
+/// must be the same judge's ruling setting event `seq` aside (the lines are in sequence order).
+fn unmatched_set_aside<E>(steps: &[Step<E>], seq: u64, judge: &str, by: u64) -> Option<String> {
+    let ruling = steps.binary_search_by_key(&by, |s| s.seq).ok().map(|i| &steps[i].entry);
+    match ruling {
+        Some(GameEntry::Ruled(Ruling::EntrySetAside { judge: j, seq: s, .. }))
+            if *s == seq && j == judge && by > seq =>
+        {
+            None
+        }
+        _ => Some(format!("a set-aside entry needs judge {judge:?}'s ruling setting event {seq} aside at event {by}")),
+    }
 }
 
 /// What is wrong with a forced entry's `broke` list, compared as a set with the rules the

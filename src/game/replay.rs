@@ -213,8 +213,9 @@ impl<G: Game> Replay<G> {
                         state.rulings.backups.push(Backup { at: step.seq, to: *to_seq, judge: judge.clone() });
                     }
                 }
-                Ruling::NoteRecorded { .. } => {}
+                Ruling::NoteRecorded { .. } | Ruling::EntrySetAside { .. } => {}
             },
+            GameEntry::SetAside { .. } => {}
         }
         state.folded = step.seq + 1;
         state

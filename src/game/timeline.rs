@@ -18,7 +18,8 @@ pub struct TimelineEntry {
     /// seat. `None` when the actor is that player, or the event belongs to no seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action_of: Option<String>,
-    /// "play", "forced", "ruling" or "recorded" (recorded elsewhere, imported as recorded).
+    /// "play", "forced", "ruling", "recorded" (recorded elsewhere, imported as recorded) or
+    /// "set-aside" (stored bytes no game event decodes from, set aside by a judge).
     pub kind: &'static str,
     pub text: String,
     /// Turn, phase and step after this event.
@@ -43,6 +44,9 @@ fn describe_ruling(r: &Ruling, players: &[String]) -> String {
             format!("judge {judge}: backed the game up to before event {to_seq}: {note}")
         }
         Ruling::NoteRecorded { judge, about: a, note } => format!("judge {judge}: note{}: {note}", about(a)),
+        Ruling::EntrySetAside { judge, seq, note } => {
+            format!("judge {judge}: set aside event {seq}, which does not decode as this game's event: {note}")
+        }
     }
 }
 
@@ -66,6 +70,14 @@ pub(crate) fn timeline_entry<G: Game>(
             ),
         ),
         GameEntry::Ruled(r) => ("ruling", describe_ruling(r, players)),
+        GameEntry::SetAside { judge, by } => (
+            "set-aside",
+            format!(
+                "not a {} event (stored by an older build); set aside by judge {} at event {by}",
+                G::RULESET,
+                crate::log::limits::shown(judge)
+            ),
+        ),
         GameEntry::RecordedElsewhere(e) => {
             ("recorded", format!("recorded elsewhere, not validated: {}", G::describe(&before.game, e, viewer)))
         }
@@ -93,7 +105,7 @@ pub(crate) fn timeline_entry<G: Game>(
 fn entered_for<G: Game>(step: &Step<G::Event>, players: &[String]) -> Option<String> {
     let event = match &step.entry {
         GameEntry::Played(e) | GameEntry::RecordedElsewhere(e) | GameEntry::Forced { event: e, .. } => e,
-        GameEntry::Ruled(_) => return None,
+        GameEntry::Ruled(_) | GameEntry::SetAside { .. } => return None,
     };
     let name = players.get(usize::from(G::acting_seat(event)?))?;
     match &step.actor {

@@ -142,6 +142,17 @@ impl Driver for Versions {
         self.for_stream(store, stream)?.rule(store, stream, actor, ruling, expected, idempotency)
     }
 
+    fn set_aside(
+        &self,
+        store: &dyn Store,
+        stream: &StreamId,
+        judge: &str,
+        seq: u64,
+        note: String,
+    ) -> Result<Recorded, GameError> {
+        self.for_stream(store, stream)?.set_aside(store, stream, judge, seq, note)
+    }
+
     fn open(&self, log: &VerifiedLog) -> Result<Box<dyn Session>, GameError> {
         self.for_header(&log.header)?.open(log)
     }

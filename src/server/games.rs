@@ -341,7 +341,8 @@ fn ruling_judge(r: &Ruling) -> &str {
         Ruling::WarningIssued { judge, .. }
         | Ruling::GameLossIssued { judge, .. }
         | Ruling::BackedUp { judge, .. }
-        | Ruling::NoteRecorded { judge, .. } => judge,
+        | Ruling::NoteRecorded { judge, .. }
+        | Ruling::EntrySetAside { judge, .. } => judge,
     }
 }
 

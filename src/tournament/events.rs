@@ -560,6 +560,21 @@ pub enum TournamentEvent {
         by: String,
         reason: String,
     },
+    /// The official `by` set aside the stored entry at `seq`, which decodes as no tournament
+    /// event (a note an older build let `kifu append` write into the tournament, after which it
+    /// no longer opened), with a reason (TOUR-LOG-3, `kifu tournament set-aside`). The entry
+    /// stays in the log; readers hold it as [`Self::SetAside`].
+    EntrySetAside {
+        seq: u64,
+        by: String,
+        reason: String,
+    },
+    /// Never recorded (TOUR-LOG-3): how a reader holds a stored entry that the
+    /// [`Self::EntrySetAside`] at event `at`, by `by`, set aside. It folds as nothing.
+    SetAside {
+        by: String,
+        at: u64,
+    },
 }
 
 /// Who gave a statement in an investigation. Stored format: variants are only appended.
@@ -649,7 +664,8 @@ impl TournamentEvent {
                 reason(r)
             }
             TournamentEvent::ResultEntered { by, reason: r, .. }
-            | TournamentEvent::PodResultEntered { by, reason: r, .. } => {
+            | TournamentEvent::PodResultEntered { by, reason: r, .. }
+            | TournamentEvent::EntrySetAside { by, reason: r, .. } => {
                 check_name(|| "the override's author".into(), by)?;
                 reason(r)
             }
@@ -669,6 +685,7 @@ impl TournamentEvent {
                 reason(r)
             }
             TournamentEvent::RoundVoided { reason: r, .. } => reason(r),
+            TournamentEvent::SetAside { by, .. } => check_name(|| "the official who set it aside".into(), by),
             TournamentEvent::SignerRecorded { signer, .. } | TournamentEvent::CheckpointSigned { signer, .. } => {
                 check_name(|| "signer name".into(), signer)
             }
@@ -877,6 +894,8 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::LateEntryAdmitted { .. } => "late entry admitted",
         TournamentEvent::ResultEntered { .. } => "result entered",
         TournamentEvent::PodResultEntered { .. } => "pod result entered",
+        TournamentEvent::EntrySetAside { .. } => "entry set aside",
+        TournamentEvent::SetAside { .. } => "set aside (not a tournament event)",
     }
 }
 

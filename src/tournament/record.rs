@@ -127,31 +127,120 @@ fn fold(log: &VerifiedLog, check: bool) -> Result<Loaded, TournamentError> {
     let TournamentConfig::V1(config) = postcard::from_bytes(&h.config)
         .map_err(|e| TournamentError::BadConfig { stream: stream.clone(), msg: e.to_string() })?;
     let mut state = empty_state(&log.header);
-    let mut entries = Vec::with_capacity(log.events.len());
+    let (entries, set_aside) = decode(log, &stream)?;
     let mut problems = Vec::new();
-    for (seq, bytes) in log.events.iter().enumerate() {
-        let seq = seq as u64;
-        let undecodable = |msg: String| TournamentError::Undecodable { stream: stream.clone(), seq, msg };
-        // `log` is verified: every event's hash was checked against its bytes already.
-        let (env, hash) = chain::open_verified(bytes).map_err(|p| undecodable(p.to_string()))?;
-        let e = env.v1();
-        let event: TournamentEvent = postcard::from_bytes(&e.payload).map_err(|err| undecodable(err.to_string()))?;
-        if check {
-            let broken = state.validate(&event);
-            if let (0, TournamentEvent::Created { config: c }) = (seq, &event) {
+    for entry in &entries {
+        let (seq, event) = (entry.seq, &entry.event);
+        // What is read in place of bytes set aside was not recorded: there is nothing to check.
+        if check && !set_aside.contains(&seq) {
+            let broken = state.validate(event);
+            if let (0, TournamentEvent::Created { config: c }) = (seq, event) {
                 if c != &config {
                     let v = Violation::new("TOUR-LOG-2", "the Created event differs from the header");
-                    problems.push((seq, kind(&event).into(), vec![v]));
+                    problems.push((seq, kind(event).into(), vec![v]));
                 }
             }
             if !broken.is_empty() {
-                problems.push((seq, kind(&event).to_string(), broken));
+                problems.push((seq, kind(event).to_string(), broken));
             }
         }
-        state = state.apply(&event);
-        entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });
+        state = state.apply(event);
     }
     Ok(Loaded { header: log.header.clone(), config, entries, state, head: log.head, problems })
+}
+
+/// The events of a verified tournament log, and the sequence numbers read as set aside: stored
+/// bytes that decode as no tournament event are an error unless a later `EntrySetAside` names
+/// them (TOUR-LOG-3), and then read as [`TournamentEvent::SetAside`].
+fn decode(log: &VerifiedLog, stream: &str) -> Result<(Vec<Entry>, Vec<u64>), TournamentError> {
+    let mut entries = Vec::with_capacity(log.events.len());
+    let mut damaged = Vec::new();
+    for (seq, bytes) in log.events.iter().enumerate() {
+        let seq = seq as u64;
+        let undecodable = |msg: String| TournamentError::Undecodable { stream: stream.to_string(), seq, msg };
+        // `log` is verified: every event's hash was checked against its bytes already.
+        let (env, hash) = chain::open_verified(bytes).map_err(|p| undecodable(p.to_string()))?;
+        let e = env.v1();
+        let event = match postcard::from_bytes::<TournamentEvent>(&e.payload) {
+            Ok(event) => event,
+            Err(err) => {
+                damaged.push((entries.len(), undecodable(err.to_string())));
+                TournamentEvent::SetAside { by: String::new(), at: u64::MAX }
+            }
+        };
+        entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });
+    }
+    if damaged.is_empty() {
+        return Ok((entries, Vec::new()));
+    }
+    let mut rulings = std::collections::BTreeMap::new();
+    for e in &entries {
+        if let TournamentEvent::EntrySetAside { seq, by, .. } = &e.event {
+            if *seq < e.seq {
+                rulings.entry(*seq).or_insert_with(|| TournamentEvent::SetAside { by: by.clone(), at: e.seq });
+            }
+        }
+    }
+    let mut set_aside = Vec::with_capacity(damaged.len());
+    for (i, error) in damaged {
+        entries[i].event = rulings.remove(&entries[i].seq).ok_or(error)?;
+        set_aside.push(entries[i].seq);
+    }
+    Ok((entries, set_aside))
+}
+
+/// Sets aside the stored entry at `seq` of a tournament, which decodes as no tournament event
+/// (a note an older build let `kifu append` write, after which the tournament no longer
+/// opened): appends the official `actor`'s [`TournamentEvent::EntrySetAside`] with `reason` (an
+/// organizer or a judge: the head judge, whose role the server checks), so its
+/// pages, export and `verify` work again. The damaged bytes stay: history is not rewritten.
+/// Works on a tournament that does not load; refuses an entry that decodes or is set aside.
+pub fn set_aside(
+    store: &dyn Store,
+    stream: &StreamId,
+    seq: u64,
+    actor: Actor,
+    reason: &str,
+) -> Result<Head, TournamentError> {
+    let by = match &actor {
+        Actor::Organizer(n) | Actor::Judge(n) => n.clone(),
+        other => {
+            let m = format!("entries are set aside by an organizer or a judge, not {}", other.shown());
+            return Err(TournamentError::Refused {
+                event: "entry set aside".into(),
+                problems: vec![Violation::new("TOUR-LOG-3", m)],
+            });
+        }
+    };
+    let by = by.as_str();
+    let log = store.export(stream)?;
+    let h = log.header.v1();
+    if h.kind != StreamKind::Tournament || h.ruleset != RULESET {
+        let (kind, ruleset) = (h.kind.to_string(), h.ruleset.clone());
+        return Err(TournamentError::NotATournament { stream: stream.to_string(), kind, ruleset });
+    }
+    let refuse = |m: String| TournamentError::Refused {
+        event: "entry set aside".into(),
+        problems: vec![Violation::new("TOUR-LOG-3", m)],
+    };
+    let event = TournamentEvent::EntrySetAside { seq, by: by.to_string(), reason: reason.to_string() };
+    event.check_text()?;
+    if by.trim().is_empty() || reason.trim().is_empty() {
+        return Err(refuse("setting an entry aside names the official and the reason".into()));
+    }
+    let n = log.events.len() as u64;
+    let bytes = log.events.get(seq as usize).ok_or_else(|| refuse(format!("the tournament has {n} events")))?;
+    let decodes = |b: &Vec<u8>| {
+        chain::open_verified(b).ok().and_then(|(e, _)| postcard::from_bytes::<TournamentEvent>(&e.v1().payload).ok())
+    };
+    if decodes(bytes).is_some() {
+        return Err(refuse(format!("event {seq} is a tournament event; only bytes that decode as none are set aside")));
+    }
+    let aside = |b: &Vec<u8>| matches!(decodes(b), Some(TournamentEvent::EntrySetAside { seq: s, .. }) if s == seq);
+    if log.events[seq as usize + 1..].iter().any(aside) {
+        return Err(refuse(format!("event {seq} is set aside already")));
+    }
+    append_at(store, stream, n, actor, &[event])
 }
 
 /// The state before a tournament's first event, under the rules version its header names.

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::{Child, Output, Stdio};
 
 use kifu::log::envelope::{Actor, Header, HeaderV1, StreamId, StreamKind, Timestamp};
 use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store, StoreError};
@@ -226,4 +226,83 @@ pub fn check_kind_refusal(store: &dyn Store) {
     let bare =
         AppendRequest { stream: g.clone(), expected: ExpectedVersion::Exact(2), create: None, events: vec![ev("c")] };
     assert_eq!(store.append(bare).unwrap().head.len, 3);
+}
+
+/// Given a game and a tournament each damaged by a note (as above), when a judge sets the
+/// game's note aside and the organizer the tournament's, then each repair is one new event
+/// after the note (whose bytes stay: every earlier event is unchanged), `verify` passes, the
+/// game shows, audits and exports (its timeline saying what was set aside) and the export
+/// imports again, and the tournament's standings open; setting aside an event that decodes, one
+/// that does not exist, the same one twice, or by a player, is refused with the reason and
+/// writes nothing.
+#[test]
+fn a_damaged_stream_is_repaired_by_setting_the_entry_aside_on_the_record() {
+    let env = env_with_game_and_tournament();
+    let (game_seq, cup_seq) = {
+        let s = env.store();
+        (damage(&s, GAME), damage(&s, CUP))
+    };
+    let out = env.kifu(&["verify", "--all", "--json"]);
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(said.contains(&format!("set-aside --about {game_seq}")), "{said}");
+    assert!(said.contains(&format!("kifu tournament set-aside {CUP} --seq {cup_seq}")), "{said}");
+    let damaged = heads(&env);
+
+    let aside = |seq: u64| {
+        let s = seq.to_string();
+        env.kifu(&["game", "rule", GAME, "--judge", "jin", "set-aside", "--about", &s, "--note", "a note let in"])
+    };
+    let refused = |o: Output, why: &str| {
+        let e = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(!o.status.success() && e.contains("nothing set aside") && e.contains(why), "{e}");
+    };
+    refused(aside(3), "it is a naruto entry");
+    refused(aside(game_seq + 5), &format!("the game has {} events", game_seq + 1));
+    let player = env.kifu(&[
+        "tournament",
+        "set-aside",
+        CUP,
+        "--seq",
+        &cup_seq.to_string(),
+        "--reason",
+        "r",
+        "--actor",
+        "player:ana",
+    ]);
+    assert!(!player.status.success() && String::from_utf8_lossy(&player.stderr).contains("TOUR-LOG-3"));
+    let decodes = env.kifu(&["tournament", "set-aside", CUP, "--seq", "0", "--reason", "r"]);
+    assert!(String::from_utf8_lossy(&decodes.stderr).contains("is a tournament event"), "{decodes:?}");
+    assert_eq!(heads(&env), damaged, "refusals write nothing");
+
+    let said = String::from_utf8_lossy(&aside(game_seq).stdout).to_string();
+    assert!(
+        said.contains(&format!("set aside event {game_seq} by a ruling recorded as event {}", game_seq + 1)),
+        "{said}"
+    );
+    refused(aside(game_seq), "set aside already");
+    let cup = env.ok(&["tournament", "set-aside", CUP, "--seq", &cup_seq.to_string(), "--reason", "a note let in"]);
+    assert!(cup.contains(&format!("event {cup_seq} set aside by event {}", cup_seq + 1)), "{cup}");
+    let again = env.kifu(&["tournament", "set-aside", CUP, "--seq", &cup_seq.to_string(), "--reason", "r"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("set aside already"), "{again:?}");
+
+    // The damaged bytes stay; the repair is the one event after them.
+    let store = env.store();
+    for (stream, seq) in [(GAME, game_seq), (CUP, cup_seq)] {
+        let stored = store.read(&sid(stream), seq, seq + 2).unwrap();
+        assert_eq!(stored.len(), 2);
+        let (note, _) = kifu::log::chain::open_event(&stored[0]).unwrap();
+        assert_eq!(&note.v1().payload[..], b"judge call: deck count");
+    }
+    drop(store);
+    assert!(env.ok(&["verify", "--all"]).contains("every chain checks"));
+    let shown = env.ok(&["game", "show", GAME, "--as", "judge"]);
+    assert!(!shown.is_empty());
+    let log = env.ok(&["log", GAME]);
+    assert!(log.contains(&format!("set aside event {game_seq}")) && log.contains("set aside by judge jin"), "{log}");
+    let file = env.path("repaired.jsonl");
+    env.ok(&["game", "export", GAME, "-o", file.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("SetAside") && text.contains("EntrySetAside"), "{text}");
+    env.ok(&["game", "import", file.to_str().unwrap(), "--id", "repaired-copy"]);
+    env.ok(&["tournament", "standings", CUP]);
 }

@@ -75,7 +75,8 @@ pub struct RuleArgs {
     /// The judge making the ruling.
     #[arg(long, value_name = "ID")]
     judge: String,
-    /// warning, game-loss, backup or note.
+    /// warning, game-loss, backup, note, or set-aside (with --about SEQ: an entry that decodes as
+    /// no event of the game, which an older build let `kifu append` write; the repair of that game).
     kind: String,
     /// The player the ruling is for (warning, game-loss): p1, p2, ... or a name.
     #[arg(long)]
@@ -101,6 +102,14 @@ pub fn run_rule(ctx: &Context, args: RuleArgs) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let log = store.export(&args.game)?;
     let driver = driver_for(&log)?;
+    if args.kind == "set-aside" {
+        // The repair of a game an older build damaged: the game does not load, so this ruling
+        // is recorded without folding it.
+        let Some(seq) = args.about else { bail!("set-aside needs --about SEQ (the event that does not decode)") };
+        let rec = driver.set_aside(&store, &args.game, &args.judge, seq, args.note)?;
+        println!("set aside event {seq} by a ruling recorded as event {}; head {}", rec.seq, rec.head.hash);
+        return Ok(ExitCode::SUCCESS);
+    }
     let players = log.header.v1().players.clone();
     let seat = || -> Result<Seat> {
         let Some(p) = &args.player else { bail!("{} needs --player", args.kind) };
@@ -122,7 +131,7 @@ pub fn run_rule(ctx: &Context, args: RuleArgs) -> Result<ExitCode> {
             Ruling::BackedUp { judge, to_seq, note: args.note }
         }
         "note" => Ruling::NoteRecorded { judge, about: args.about, note: args.note },
-        other => bail!("unknown ruling {other:?}: use warning, game-loss, backup or note"),
+        other => bail!("unknown ruling {other:?}: use warning, game-loss, backup, note or set-aside"),
     };
     let idempotency = args.idempotency_key.as_deref().map(IdempotencyId::from_key);
     let rec = driver.rule(&store, &args.game, Actor::Judge(args.judge), ruling, None, idempotency)?;

@@ -28,7 +28,7 @@ pub enum Command {
     New(new::Args),
     /// Validate an action (JSON) and record it; illegal actions are refused with their rule IDs.
     Act(act::ActArgs),
-    /// Record a judge's ruling: a warning, a game loss, a backup or a note.
+    /// Record a judge's ruling: a warning, a game loss, a backup, a note, or an entry set aside.
     Rule(act::RuleArgs),
     /// List what each seat (or one seat) may record now, each with an option id for `game pick`.
     Options(options::OptionsArgs),

@@ -65,6 +65,9 @@ pub enum Command {
     Finalize(rounds::FinalizeArgs),
     /// Void the latest round before any result is reported; `pair` then re-pairs it.
     Void(rounds::VoidArgs),
+    /// Repair a tournament an older build damaged: set aside a stored event that decodes as no
+    /// tournament event (`kifu verify` names it), on the record; its bytes stay in the log.
+    SetAside(rounds::SetAsideArgs),
     /// Record a judge's penalty: warning, game-loss, match-loss or dq (which drops the player).
     Penalty(manage::PenaltyArgs),
     /// Judge calls: open, take, escalate, close (the match gets the time back), extend, list.
@@ -141,6 +144,7 @@ fn dispatch(ctx: &Context, args: Args) -> Result<ExitCode> {
         Command::TopCut(a) => rounds::run_top_cut(ctx, a, json),
         Command::Finalize(a) => rounds::run_finalize(ctx, a, json),
         Command::Void(a) => rounds::run_void(ctx, a, json),
+        Command::SetAside(a) => rounds::run_set_aside(ctx, a, json),
         Command::Placings(a) => show::run_placings(ctx, a, json),
         Command::Signer(a) => sign::run_signer(ctx, a, json),
         Command::Sign(a) => sign::run_sign(ctx, a, json),

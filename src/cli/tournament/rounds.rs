@@ -204,6 +204,35 @@ pub fn run_void(ctx: &Context, a: VoidArgs, json: bool) -> Result<ExitCode> {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct SetAsideArgs {
+    pub id: StreamId,
+    /// The stored event that decodes as no tournament event (`kifu verify` names it).
+    #[arg(long)]
+    pub seq: u64,
+    /// Why it is set aside (required).
+    #[arg(long)]
+    pub reason: String,
+    /// The organizer or the head judge setting it aside.
+    #[arg(long, default_value = "organizer:organizer")]
+    pub actor: Actor,
+}
+
+/// Repairs a tournament an older build damaged: the stored event `seq`, which decodes as no
+/// tournament event, is set aside by a recorded event; its bytes stay in the log.
+pub fn run_set_aside(ctx: &Context, a: SetAsideArgs, json: bool) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let head = record::set_aside(&store, &a.id, a.seq, a.actor, a.reason.trim())?;
+    if json {
+        output::print_json(
+            &json!({"set_aside": a.seq, "event": head.len.saturating_sub(1), "head": head.hash.to_hex()}),
+        )?;
+    } else {
+        println!("event {} set aside by event {}; head {}", a.seq, head.len.saturating_sub(1), head.hash);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     pub id: StreamId,
     /// The round (default: the latest).

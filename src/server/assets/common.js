@@ -52,7 +52,16 @@ const kifu = (() => {
     let data = null;
     try {
       data = await resp.json();
-    } catch (_) {
+    } catch (e) {
+      // A body cut off (a newer request aborted this one, the connection dropped) is no answer:
+      // throw, so it is never rendered or cached as one. Only a body that is not JSON at all
+      // (an error page from a proxy) reads as null, and then only on an error status.
+      if (e.name === "AbortError" || (opts.signal && opts.signal.aborted)) throw e;
+      if (resp.ok && (resp.headers.get("Content-Type") || "").includes("json")) {
+        const err = new Error("the server's answer could not be read; try again");
+        err.status = resp.status;
+        throw err;
+      }
       data = null;
     }
     if (!resp.ok) {

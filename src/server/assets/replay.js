@@ -383,6 +383,8 @@
     const key = boardKey(seq);
     if (st.boards.has(key)) return st.boards.get(key);
     const resp = await api(boardUrl(seq), { signal });
+    // Only a board is kept: an empty answer is never served from the cache later.
+    if (!resp || !resp.board) throw new Error("the server sent no board; try again");
     st.boards.set(key, resp);
     if (st.boards.size > BOARD_CACHE) st.boards.delete(st.boards.keys().next().value);
     return resp;

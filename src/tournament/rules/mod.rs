@@ -37,6 +37,11 @@ pub use registration::resolve;
 pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-LOG-1", "a tournament's log opens with Created, and only once"),
     ("TOUR-LOG-2", "the Created event is the configuration the header records"),
+    (
+        "TOUR-LOG-3",
+        "only stored bytes that decode as no tournament event are set aside, by an official with a reason; \
+         a set-aside entry is read, never recorded",
+    ),
     ("TOUR-REG-1", "a player's name is non-empty, trimmed, within the name bound and not \"-\" (a bye in imports)"),
     ("TOUR-REG-2", "a player registers once; names ignore case"),
     (
@@ -202,6 +207,15 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
             investigations::check_statement(state, player, author, judge, &mut v)
         }
         E::DisqualificationReported { .. } => investigations::check_report(state, event, &mut v),
+        E::EntrySetAside { seq, by, reason } => {
+            judge_and_reason("TOUR-LOG-3", "setting an entry aside", by, reason, &mut v);
+            if *seq >= state.seen {
+                v.push(Violation::new("TOUR-LOG-3", format!("there is no event {seq} before this one to set aside")));
+            }
+        }
+        E::SetAside { .. } => {
+            v.push(Violation::new("TOUR-LOG-3", "a set-aside entry is read from damaged bytes, never recorded"))
+        }
     }
     v
 }
@@ -216,7 +230,8 @@ fn gates(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) ->
         }
         return false;
     }
-    if state.finalized && !matches!(event, E::CheckpointSigned { .. }) {
+    // Setting damaged bytes aside repairs the record, so a finalized tournament takes it too.
+    if state.finalized && !matches!(event, E::CheckpointSigned { .. } | E::EntrySetAside { .. }) {
         v.push(Violation::new(
             "TOUR-FINAL-1",
             "the tournament is finalized; nothing but signatures can be recorded after that",
@@ -322,6 +337,7 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         }
         E::DeckChecked { .. } => decks::checked(&mut state, event),
         E::StatementRecorded { .. } | E::DisqualificationReported { .. } => investigations::apply(&mut state, event),
+        E::EntrySetAside { .. } | E::SetAside { .. } => {}
     }
     state
 }

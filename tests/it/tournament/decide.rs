@@ -180,6 +180,15 @@ cases! {
     the_first_event_is_created [ "TOUR-LOG-1" ] => || Given(Tournament::default()).when(register("ann"));
     created_only_once [ "TOUR-LOG-1" ] => || Given::created(3, 0).when(E::Created { config: config(3, 0, true) });
     the_created_event_is_the_headers [ "TOUR-LOG-2" ] => created_differs_from_header;
+    an_entry_is_set_aside_with_a_reason [ "TOUR-LOG-3" ] => || {
+        Given::players(2, 3, 0).when(E::EntrySetAside { seq: 1, by: "org".into(), reason: " ".into() })
+    };
+    only_an_earlier_entry_is_set_aside [ "TOUR-LOG-3" ] => || {
+        Given::players(2, 3, 0).when(E::EntrySetAside { seq: 3, by: "org".into(), reason: "a note".into() })
+    };
+    a_set_aside_entry_is_never_recorded [ "TOUR-LOG-3" ] => || {
+        Given::players(2, 3, 0).when(E::SetAside { by: "org".into(), at: 2 })
+    };
     a_name_is_registered_trimmed [ "TOUR-REG-1" ] => || Given::created(3, 0).when(register(" ann"));
     a_bye_marker_is_no_name [ "TOUR-REG-1" ] => || Given::created(3, 0).when(register("-"));
     names_ignore_case [ "TOUR-REG-2" ] => || Given::created(3, 0).then(register("ann")).when(register("ANN"));

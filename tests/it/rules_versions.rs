@@ -397,40 +397,20 @@ struct RulesTable {
     flags: fn(u32) -> Vec<(&'static str, bool)>,
 }
 
+/// The table of the game module `kifu::games::$game`, whose ruleset name is the module's.
+macro_rules! rules_table {
+    ($game:ident) => {
+        RulesTable {
+            ruleset: stringify!($game),
+            newest: kifu::games::$game::rules_version::Rules::NEWEST,
+            behaviours: kifu::games::$game::rules_version::Rules::BEHAVIOURS,
+            flags: |v| kifu::games::$game::rules_version::rules(v).flags(),
+        }
+    };
+}
+
 fn rules_tables() -> Vec<RulesTable> {
-    use kifu::games::{brk, fate, lc, naruto, vanguard};
-    vec![
-        RulesTable {
-            ruleset: "naruto",
-            newest: naruto::rules_version::Rules::NEWEST,
-            behaviours: naruto::rules_version::Rules::BEHAVIOURS,
-            flags: |v| naruto::rules_version::rules(v).flags(),
-        },
-        RulesTable {
-            ruleset: "vanguard",
-            newest: vanguard::rules_version::Rules::NEWEST,
-            behaviours: vanguard::rules_version::Rules::BEHAVIOURS,
-            flags: |v| vanguard::rules_version::rules(v).flags(),
-        },
-        RulesTable {
-            ruleset: "lc",
-            newest: lc::rules_version::Rules::NEWEST,
-            behaviours: lc::rules_version::Rules::BEHAVIOURS,
-            flags: |v| lc::rules_version::rules(v).flags(),
-        },
-        RulesTable {
-            ruleset: "brk",
-            newest: brk::rules_version::Rules::NEWEST,
-            behaviours: brk::rules_version::Rules::BEHAVIOURS,
-            flags: |v| brk::rules_version::rules(v).flags(),
-        },
-        RulesTable {
-            ruleset: "fate",
-            newest: fate::rules_version::Rules::NEWEST,
-            behaviours: fate::rules_version::Rules::BEHAVIOURS,
-            flags: |v| fate::rules_version::rules(v).flags(),
-        },
-    ]
+    vec![rules_table!(naruto), rules_table!(vanguard), rules_table!(lc), rules_table!(brk), rules_table!(fate)]
 }
 
 /// A doc comment on one line, for a table cell.

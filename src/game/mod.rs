@@ -575,24 +575,23 @@ impl<E: Serialize> GameEntry<E> {
 /// once, with the three types. Use inside `impl Game for MyGame { ... }`, after the constants; write
 /// `new_config`, `position` and `awaited` by hand. The module must have `rules::validate`,
 /// `apply::apply`, `view::{view, describe}`, `coverage::coverage`,
-/// `agent::{self_play_config, agent_step}` (with `version: V`, each also takes the rules version
-/// as its last argument); the config `v1().players` and `check()`; the state `new(&config)`,
-/// `result` and `ledger`; the event `seat()`. A game whose released rules versions differ in what
-/// `validate` refuses passes `rules_version: V` and has `rules::validate_as(state, event, V)`
-/// instead of `rules::validate`: one `impl<const V: u32> Game for MyGame<V>` serves every version
-/// (a game whose versions differ in both passes `version: V, rules_version: V`). A game whose
-/// versions also fold events differently (a step a later version records as its own event)
-/// passes `fold_version: V` last and has `apply::apply_as(state, event, V)`.
+/// `agent::{self_play_config, agent_step}`; the config `v1().players` and `check()`; the state
+/// `new(&config)`, `result` and `ledger`; the event `seat()`. A game with more than one rules
+/// version passes its one version knob, `rules: Self::RULES` (the game's `rules_version::Rules`
+/// of the version, see [`crate::rules_version!`]): `validate` then calls
+/// `rules::validate_as(state, event, rules)`, `apply` calls `apply::apply_as(state, event, rules)`,
+/// and the agent's two functions take the rules as their last argument. One
+/// `impl<const V: u32> Game for MyGame<V>` serves every version, each reading the behaviours.
 #[macro_export]
 macro_rules! forward_game {
-    (config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)? $(, fold_version: $fold_version:expr)?) => {
-        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)? $(, fold_version: $fold_version)?);
+    (config: $config:ty, event: $event:ty, state: $state:ty $(, rules: $rules:expr)?) => {
+        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules: $rules)?);
 
         fn self_play_config(
             players: &[String],
             rng: &mut $crate::game::AgentRng,
         ) -> ($config, $crate::game::commit::AgentSecrets) {
-            agent::self_play_config(players, rng)
+            agent::self_play_config(players, rng $(, $rules)?)
         }
 
         fn agent_step(
@@ -600,43 +599,22 @@ macro_rules! forward_game {
             secrets: &mut $crate::game::commit::AgentSecrets,
             rng: &mut $crate::game::AgentRng,
         ) -> Option<$event> {
-            agent::agent_step(state, secrets, rng)
-        }
-    };
-    // A game whose released rules versions differ in what its agent records: `agent` takes the
-    // version as its last argument (`version: V` in an `impl<const V: u32> Game for MyGame<V>`);
-    // with `rules_version: V` too, `validate` also calls `rules::validate_as`.
-    (config: $config:ty, event: $event:ty, state: $state:ty, version: $version:expr $(, rules_version: $rules_version:expr)? $(, fold_version: $fold_version:expr)?) => {
-        $crate::forward_game!(@rules config: $config, event: $event, state: $state $(, rules_version: $rules_version)? $(, fold_version: $fold_version)?);
-
-        fn self_play_config(
-            players: &[String],
-            rng: &mut $crate::game::AgentRng,
-        ) -> ($config, $crate::game::commit::AgentSecrets) {
-            agent::self_play_config(players, rng, $version)
-        }
-
-        fn agent_step(
-            state: &$state,
-            secrets: &mut $crate::game::commit::AgentSecrets,
-            rng: &mut $crate::game::AgentRng,
-        ) -> Option<$event> {
-            agent::agent_step(state, secrets, rng, $version)
+            agent::agent_step(state, secrets, rng $(, $rules)?)
         }
     };
     (@validate $s:ident, $e:ident) => {
         rules::validate($s, $e)
     };
-    (@validate $s:ident, $e:ident, $rules_version:expr) => {
-        rules::validate_as($s, $e, $rules_version)
+    (@validate $s:ident, $e:ident, $rules:expr) => {
+        rules::validate_as($s, $e, $rules)
     };
     (@apply $s:ident, $e:ident) => {
         apply::apply($s, $e)
     };
-    (@apply $s:ident, $e:ident, $fold_version:expr) => {
-        apply::apply_as($s, $e, $fold_version)
+    (@apply $s:ident, $e:ident, $rules:expr) => {
+        apply::apply_as($s, $e, $rules)
     };
-    (@rules config: $config:ty, event: $event:ty, state: $state:ty $(, rules_version: $rules_version:expr)? $(, fold_version: $fold_version:expr)?) => {
+    (@rules config: $config:ty, event: $event:ty, state: $state:ty $(, rules: $rules:expr)?) => {
         type Config = $config;
         type Event = $event;
         type State = $state;
@@ -663,11 +641,11 @@ macro_rules! forward_game {
         }
 
         fn validate(state: &$state, event: &$event) -> Vec<$crate::game::Violation> {
-            $crate::forward_game!(@validate state, event $(, $rules_version)?)
+            $crate::forward_game!(@validate state, event $(, $rules)?)
         }
 
         fn apply(state: $state, event: &$event) -> $state {
-            $crate::forward_game!(@apply state, event $(, $fold_version)?)
+            $crate::forward_game!(@apply state, event $(, $rules)?)
         }
 
         fn acting_seat(event: &$event) -> Option<$crate::game::Seat> {

@@ -4,6 +4,60 @@
 //! records into a stored game under the version named in that game's header. So a game recorded
 //! under version N opens, replays and audits under version N's rules after version N+1 ships.
 
+/// One game's rules versions as named behaviours, declared once in the game's `rules_version.rs`:
+/// the newest version, then one `bool` field per behaviour a version changed, with the version
+/// that added it and a doc saying what and why. It writes the `Copy` struct `Rules` (each
+/// field's doc opens with the version that added it), the `const fn rules(version)` that is the
+/// only place a version number becomes behaviour, and `Rules::BEHAVIOURS` (name, version, doc)
+/// with `Rules::flags`, for the table `docs/rules-versions.md` is generated from. Validate,
+/// apply, options and the agent read the fields, never the number.
+///
+/// ```ignore
+/// kifu::rules_version! {
+///     newest: 2;
+///     /// Refuses a seat the game does not await (`KIFU-TURN-1`).
+///     checks_awaited: 2,
+/// }
+/// ```
+#[macro_export]
+macro_rules! rules_version {
+    (newest: $newest:literal; $($(#[doc = $doc:literal])* $field:ident: $since:literal,)*) => {
+        /// What this game's rules version does, one behaviour a field, each from the version
+        /// named in its doc on (built by [`rules`] from the version number; a version that
+        /// changed nothing of a behaviour leaves it as the version before had it).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Rules {
+            $(
+                #[doc = concat!("From version ", stringify!($since), ":")]
+                $(#[doc = $doc])*
+                pub $field: bool,
+            )*
+        }
+
+        impl Rules {
+            /// Version 1, as released.
+            pub const FIRST: Rules = rules(1);
+            /// The newest version: what new games record.
+            pub const NEWEST: u32 = $newest;
+            /// Every behaviour: its name, the version that added it, and its doc.
+            pub const BEHAVIOURS: &'static [(&'static str, u32, &'static str)] =
+                &[$((stringify!($field), $since, concat!($($doc, "\n",)* "")),)*];
+
+            /// Each behaviour by name with whether this version has it, in the order of
+            /// [`Rules::BEHAVIOURS`].
+            pub fn flags(&self) -> Vec<(&'static str, bool)> {
+                vec![$((stringify!($field), self.$field),)*]
+            }
+        }
+
+        /// The behaviours of rules version `version`: each behaviour from the version that added it.
+        pub const fn rules(version: u32) -> Rules {
+            let _ = version;
+            Rules { $($field: version >= $since,)* }
+        }
+    };
+}
+
 use super::audit::AuditReport;
 use super::driver::{Driver, Session};
 use super::record::{self, GameError, Recorded};

@@ -383,3 +383,89 @@ fn a_rules_version_this_build_lacks_is_refused_by_name() {
     let (id, _) = registry.import_jsonl(&s, &named_1, None, Timestamp(0), false).unwrap();
     assert_eq!(s.export(&id).unwrap().header.v1().ruleset_version, 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The per-version table, generated from each game's `rules_version::Rules`.
+// ---------------------------------------------------------------------------------------------
+
+/// One game's rules versions as the docs table shows them: its newest version, every behaviour
+/// (name, the version that added it, its doc) and, for each version, which behaviours it has.
+struct RulesTable {
+    ruleset: &'static str,
+    newest: u32,
+    behaviours: &'static [(&'static str, u32, &'static str)],
+    flags: fn(u32) -> Vec<(&'static str, bool)>,
+}
+
+/// The table of the game module `kifu::games::$game`, whose ruleset name is the module's.
+macro_rules! rules_table {
+    ($game:ident) => {
+        RulesTable {
+            ruleset: stringify!($game),
+            newest: kifu::games::$game::rules_version::Rules::NEWEST,
+            behaviours: kifu::games::$game::rules_version::Rules::BEHAVIOURS,
+            flags: |v| kifu::games::$game::rules_version::rules(v).flags(),
+        }
+    };
+}
+
+fn rules_tables() -> Vec<RulesTable> {
+    vec![rules_table!(naruto), rules_table!(vanguard), rules_table!(lc), rules_table!(brk), rules_table!(fate)]
+}
+
+/// A doc comment on one line, for a table cell.
+fn one_line(doc: &str) -> String {
+    doc.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
+}
+
+fn render_rules_table(t: &RulesTable) -> String {
+    let versions: Vec<u32> = (1..=t.newest).collect();
+    let mut out = format!("\n## {}\n\n", t.ruleset);
+    if t.behaviours.is_empty() {
+        out.push_str(&format!("Version {} only: no behaviour differs between versions yet.\n", t.newest));
+        return out;
+    }
+    out.push_str(&format!("Versions 1 to {}; new games record version {}.\n\n", t.newest, t.newest));
+    let heads: Vec<String> = versions.iter().map(|v| format!("v{v}")).collect();
+    out.push_str(&format!("| behaviour | {} | what and why |\n", heads.join(" | ")));
+    out.push_str(&format!("|---|{}---|\n", "---|".repeat(versions.len())));
+    let flags: Vec<_> = versions.iter().map(|v| (t.flags)(*v)).collect();
+    for (name, _, doc) in t.behaviours {
+        let cells: Vec<&str> = flags
+            .iter()
+            .map(|f| match f.iter().find(|(n, _)| n == name) {
+                Some((_, true)) => "yes",
+                _ => "",
+            })
+            .collect();
+        out.push_str(&format!("| `{name}` | {} | {} |\n", cells.join(" | "), one_line(doc)));
+    }
+    out
+}
+
+/// `docs/rules-versions.md` is generated from the games' `Rules` structs, so the per-version
+/// table cannot drift from the code; each game's newest version is the newest its registry
+/// has, and every later version adds at least one behaviour.
+#[test]
+fn rules_versions_doc_is_generated_from_the_rules_structs() {
+    let mut want = String::from(
+        "# Rules versions\n\n\
+         What each game's rules versions do differently, one behaviour a row, each from the version \
+         that added it. Generated from each game's `src/games/<game>/rules_version.rs` (the `Rules` \
+         struct `kifu::rules_version!` writes) by `tests/it/rules_versions.rs`; do not edit by hand, \
+         regenerate with `UPDATE_EXPECT=1 cargo test --release --test it rules_versions_doc`.\n",
+    );
+    for t in rules_tables() {
+        for v in 1..=t.newest {
+            let driver = kifu::games::released(t.ruleset, v);
+            assert_eq!(driver.map(|d| d.ruleset_version()), Some(v), "{} version {v} is released", t.ruleset);
+        }
+        assert!(kifu::games::released(t.ruleset, t.newest + 1).is_none(), "{}'s newest version", t.ruleset);
+        for v in 2..=t.newest {
+            assert!(t.behaviours.iter().any(|b| b.1 == v), "{} version {v} names what it changed", t.ruleset);
+        }
+        assert!(t.behaviours.iter().all(|b| (2..=t.newest).contains(&b.1)), "{}: a behaviour's version", t.ruleset);
+        want.push_str(&render_rules_table(&t));
+    }
+    crate::game_support::check_coverage_markdown("docs/rules-versions.md", &want, "--test it rules_versions_doc");
+}

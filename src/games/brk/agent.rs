@@ -15,6 +15,7 @@ use rand::{Rng, RngExt};
 use super::catalog::{AbilityKind, CardDef, Catalog, DeckList, Trigger};
 use super::config::BrkConfig;
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
+use super::rules_version::Rules;
 use super::state::{BrkState, Piece, Status};
 use super::Brk;
 use crate::game::commit::{seal, AgentSecrets, Commitment};
@@ -22,7 +23,7 @@ use crate::game::{AgentRng, Game, Seat};
 
 /// A self-play configuration: random squads from the sample catalog, and a random mix of the
 /// stack policies so that every reading of BRK-OPEN-2 and BRK-OPEN-3 is played.
-pub fn self_play_config(players: &[String], rng: &mut AgentRng) -> (BrkConfig, AgentSecrets) {
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, _rules: Rules) -> (BrkConfig, AgentSecrets) {
     let catalog = Catalog::sample();
     let ids: Vec<String> = catalog.cards.keys().cloned().collect();
     let mut decks = Vec::new();
@@ -234,8 +235,9 @@ fn act(s: &BrkState, secrets: &AgentSecrets, me: Seat, o: &Opt) -> E {
     }
 }
 
-/// The next event of a random legal game, or `None` once the game is over.
-pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng) -> Option<E> {
+/// The next event of a random legal game, or `None` once the game is over. Every version plays
+/// alike: the steps a version owes come from the fold ([`super::state::Owed::rules`]).
+pub fn agent_step(s: &BrkState, secrets: &mut AgentSecrets, rng: &mut AgentRng, _rules: Rules) -> Option<E> {
     if s.result.is_some() {
         return None;
     }

@@ -6,27 +6,28 @@
 
 use super::catalog::{AbilityDef, AbilityKind, Resource, ResourceAmount};
 use super::events::{BrkEvent, CardRef, Deployment, Phase, ProtectionHit, RevealProof, RevealReason, Zone};
+use super::rules_version::Rules;
 use super::state::{illegal_reason, priority_after, Action, BrkState, Piece, Status, GOLD_PER_TURN};
 use crate::game::{opponent, Outcome, Seat};
 
 /// Applies one event under rules version 1 (versions 1 to 3 fold alike).
 pub fn apply(s: BrkState, event: &BrkEvent) -> BrkState {
-    apply_as(s, event, 1)
+    apply_as(s, event, Rules::FIRST)
 }
 
-/// Applies one event under rules `version`. Up to version 3 the fold places a revealed card's
+/// Applies one event under `rules`. Up to version 3 the fold places a revealed card's
 /// markers inside `CardRevealed` (BRK-HID-2), opens the active player's cards inside
 /// `TurnStarted` (BRK-FRAG-6) and moves a card with no lives left to the graveyard inside the
 /// event that took its last life (BRK-OPEN-1). From version 4 those events only mark the step
 /// owed ([`super::state::Owed`]), and `MarkersPlacedOnReveal`, `CardsOpened` and
 /// `CardsSentToGraveyard` do it, so a table that forgot one shows it on the board. From version
 /// 5 a death left out is remembered ([`super::state::Owed::left_dead`]) and not owed again.
-pub fn apply_as(mut s: BrkState, event: &BrkEvent, version: u32) -> BrkState {
+pub fn apply_as(mut s: BrkState, event: &BrkEvent, rules: Rules) -> BrkState {
     use BrkEvent::*;
-    let folds = version < 4;
+    let folds = !rules.owed_steps;
     // The deaths are checked where the event took lives (effects, payments, lives changed), deep in
     // the fold: they read which fold this is from the state.
-    s.owed.fold_version = version;
+    s.owed.rules = rules;
     if !folds {
         // A step the table left out is owed no more once the game moved on past it.
         for due in s.left_out(event) {
@@ -61,7 +62,7 @@ pub fn apply_as(mut s: BrkState, event: &BrkEvent, version: u32) -> BrkState {
         CardsOpened { pieces, .. } => cards_opened(&mut s, pieces),
         CardsSentToGraveyard { pieces } => cards_sent_to_graveyard(&mut s, pieces),
     }
-    if s.owed.remembers_left_dead() {
+    if s.owed.rules.remembers_left_dead {
         s.forget_revived();
         // A card can show it has no lives left without losing one: a damaged hidden card turning
         // face up. Version 5's victory counts no dead card, so its death is owed at once, before
@@ -420,7 +421,7 @@ fn charge(s: &mut BrkState, seat: Seat, source: &str, resources: &[ResourceAmoun
 /// Version 4 owes again every death a table left out; from version 5 a death left out
 /// ([`super::state::Owed::left_dead`]) is owed no more.
 fn deaths(s: &mut BrkState) {
-    let folds = !s.owed.recorded();
+    let folds = !s.owed.rules.owed_steps;
     for p in s.pieces.iter_mut().filter(|p| BrkState::out_of_lives(p)) {
         if folds {
             p.zone = Zone::Graveyard;

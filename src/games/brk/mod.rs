@@ -40,6 +40,7 @@ pub mod coverage;
 pub mod events;
 pub mod options;
 pub mod rules;
+pub mod rules_version;
 pub mod state;
 pub mod view;
 
@@ -85,6 +86,11 @@ pub type BrkV4 = BrkRules<4>;
 /// its death is owed (the game's end leaves no step out).
 pub type BrkV5 = BrkRules<5>;
 
+impl<const V: u32> BrkRules<V> {
+    /// What version `V` does: the one place the version number becomes behaviour.
+    pub const RULES: rules_version::Rules = rules_version::rules(V);
+}
+
 impl<const V: u32> Game for BrkRules<V> {
     const RULESET: &'static str = "brk";
     const RULESET_VERSION: u32 = V;
@@ -94,7 +100,7 @@ impl<const V: u32> Game for BrkRules<V> {
     const CHECKS_AWAITED: bool = true;
     const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardOpened", "CardMoved", "MarkerPlaced", "LivesChanged"];
 
-    crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState, rules_version: V, fold_version: V);
+    crate::forward_game!(config: BrkConfig, event: BrkEvent, state: BrkState, rules: Self::RULES);
 
     fn new_config(request: &NewGame<'_>) -> Result<BrkConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
@@ -130,7 +136,7 @@ impl<const V: u32> Game for BrkRules<V> {
     /// Version 3: a reveal brings a false assumption about the revealed card to light, cited at
     /// the declaration that made it (earlier versions cite it at the reveal, in `validate`).
     fn revealed_violations(state: &BrkState, event: &BrkEvent) -> Vec<crate::game::LateViolation> {
-        if V >= 3 {
+        if Self::RULES.false_assumption_at_declaration {
             rules::revealed_violations(state, event)
         } else {
             vec![]

@@ -91,8 +91,8 @@ pub fn automatic(s: &BrkState) -> Option<E> {
         return Some(E::EffectApplied { action: a.id, target, protected_by });
     }
     if s.declaring.is_none() {
-        // The fold's version is the game's: from version 5 a dead card counts for nobody.
-        if let Some((winner, reason)) = victory_as(s, s.owed.fold_version) {
+        // The fold's rules are the game's: from version 5 a dead card counts for nobody.
+        if let Some((winner, reason)) = victory_as(s, s.owed.rules) {
             return Some(E::GameEnded { winner, reason });
         }
     }

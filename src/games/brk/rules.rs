@@ -28,6 +28,7 @@
 
 use super::catalog::{AbilityKind, Resource, ResourceAmount, Trigger};
 use super::events::{BrkEvent, CardRef, Phase, ProtectionHit, RevealReason, Zone};
+use super::rules_version::Rules;
 pub use super::state::{illegal_reason, priority_after};
 use super::state::{Action, BrkState, Piece, Status, TURN_LIMIT};
 use crate::game::{LateViolation, Seat, Violation};
@@ -37,10 +38,10 @@ type Check<'a> = crate::game::check::Check<'a, BrkState>;
 
 /// Every rule `event` would break if applied to `state`, under rules version 1.
 pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
-    validate_as(s, event, 1)
+    validate_as(s, event, Rules::FIRST)
 }
 
-/// Every rule `event` would break under rules `version`: version 2 adds [`escape_hatch_checks`]
+/// Every rule `event` would break under `rules`: version 2 adds [`escape_hatch_checks`]
 /// and [`decided_checks`] to version 1's, which stay as released so old games audit unchanged;
 /// version 3 leaves a false assumption about one's own hidden card (BRK-HID-10) out of the
 /// reveal's violations: it is cited at the declaration ([`revealed_violations`]). Version 4
@@ -49,15 +50,17 @@ pub fn validate(s: &BrkState, event: &BrkEvent) -> Vec<Violation> {
 /// game that moved on without them to the rules they break ([`steps_left_out`]). Version 5 owes
 /// and cites a death left out only once, accepts a late `CardsSentToGraveyard` for it, and no
 /// longer counts a card with no lives left as in play for the victory ([`victory_as`]).
-pub fn validate_as(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
+pub fn validate_as(s: &BrkState, event: &BrkEvent, rules: Rules) -> Vec<Violation> {
     let mut c = Check::new(s);
-    c.check(event, version);
+    c.check(event, rules);
     let mut out = c.finish();
-    if version >= 2 && s.result.is_none() {
-        out.extend(decided_checks(s, event, version));
+    if rules.decided_game_ends && s.result.is_none() {
+        out.extend(decided_checks(s, event, rules));
+    }
+    if rules.escape_hatches_held && s.result.is_none() {
         out.extend(escape_hatch_checks(s, event));
     }
-    if version >= 4 && s.result.is_none() {
+    if rules.owed_steps && s.result.is_none() {
         out.extend(steps_left_out(s, event));
     }
     out
@@ -128,15 +131,15 @@ pub fn revealed_violations(s: &BrkState, event: &BrkEvent) -> Vec<LateViolation>
 /// Without it a later event could change who lost first (a later loss by the other player turns
 /// a win into a draw). From version 5 a late `CardsSentToGraveyard` for a card left dead may
 /// still come: it puts the board right and changes no victory, which counts no dead card.
-fn decided_checks(s: &BrkState, event: &BrkEvent, version: u32) -> Vec<Violation> {
+fn decided_checks(s: &BrkState, event: &BrkEvent, rules: Rules) -> Vec<Violation> {
     // What a performed or blocked action still owes (a reveal, its payment, its effects) is part
     // of the same resolution and comes first, as the automatic steps record it.
     let owing = !s.pending_reveals.is_empty()
         || s.payment_due().is_some()
         || s.performing().is_some()
         || !s.owed_steps().is_empty();
-    let decided = if owing || s.declaring.is_some() { None } else { victory_as(s, version) };
-    let late_death = version >= 5 && matches!(event, BrkEvent::CardsSentToGraveyard { .. });
+    let decided = if owing || s.declaring.is_some() { None } else { victory_as(s, rules) };
+    let late_death = rules.remembers_left_dead && matches!(event, BrkEvent::CardsSentToGraveyard { .. });
     match (decided, event) {
         (Some((_, why)), e) if !matches!(e, BrkEvent::GameEnded { .. } | BrkEvent::Common(_)) && !late_death => {
             vec![Violation::new("BRK-OPEN-1", format!("the game is decided ({why}); its end comes next"))]
@@ -227,18 +230,18 @@ pub fn expected_protection(s: &BrkState, a: &Action, target: &str) -> Option<Pro
 /// The skeleton's result (BRK-OPEN-1) under rules version 1 to 4, once there is one: the winner
 /// (`None`: a draw) and why.
 pub fn victory(s: &BrkState) -> Option<(Option<Seat>, String)> {
-    victory_as(s, 1)
+    victory_as(s, Rules::FIRST)
 }
 
-/// The skeleton's result (BRK-OPEN-1) under rules `version`. From version 5 a card with no lives
+/// The skeleton's result (BRK-OPEN-1) under `rules`. From version 5 a card with no lives
 /// left ([`BrkState::out_of_lives`]) is not counted in play, whether its move to the graveyard
 /// is owed or was left out: a player whose only cards are dead has lost (versions 1 to 4 count
 /// such a card, so a table that left it in play kept its owner in the game).
-pub fn victory_as(s: &BrkState, version: u32) -> Option<(Option<Seat>, String)> {
+pub fn victory_as(s: &BrkState, rules: Rules) -> Option<(Option<Seat>, String)> {
     if s.phase == Phase::Setup {
         return None;
     }
-    let counted = |p: &&Piece| version < 5 || !BrkState::out_of_lives(p);
+    let counted = |p: &&Piece| !rules.remembers_left_dead || !BrkState::out_of_lives(p);
     let n = [s.in_play(0).filter(counted).count(), s.in_play(1).filter(counted).count()];
     match n {
         [0, 0] => return Some((None, "BRK-OPEN-1: neither player has a card in play".into())),
@@ -348,7 +351,7 @@ impl Check<'_> {
         }
     }
 
-    fn check(&mut self, event: &BrkEvent, version: u32) {
+    fn check(&mut self, event: &BrkEvent, rules: Rules) {
         use BrkEvent::*;
         let s = self.s;
         if let Some(r) = &s.result {
@@ -366,9 +369,7 @@ impl Check<'_> {
             SquadDeployed { seat, cards } => self.deployed(*seat, cards),
             TurnStarted { seat, turn } => self.turn_started(*seat, *turn),
             MainPhaseEntered { seat } => self.main_phase_entered(*seat),
-            CardRevealed { seat, piece, reason, proof } => {
-                self.revealed(*seat, piece, *reason, proof.as_ref(), version)
-            }
+            CardRevealed { seat, piece, reason, proof } => self.revealed(*seat, piece, *reason, proof.as_ref(), rules),
             GameActionDeclared { seat, source, ability, targets, payment } => {
                 self.declared(*seat, source, *ability, targets, payment)
             }
@@ -381,13 +382,13 @@ impl Check<'_> {
             PaymentMade { action, resources } => self.paid(*action, resources),
             EffectApplied { action, target, protected_by } => self.effect(*action, target, protected_by.as_ref()),
             TurnEnded { seat } => self.turn_ended(*seat),
-            GameEnded { winner, .. } => self.game_ended(*winner, version),
+            GameEnded { winner, .. } => self.game_ended(*winner, rules),
             CardHidden { piece, .. } => self.hidden(piece),
             MarkerPlaced { piece, .. } => self.marker_placed(piece),
             CardOpened { piece, .. } | CardMoved { piece, .. } | LivesChanged { piece, .. } => {
                 self.piece(piece);
             }
-            CardsSentToGraveyard { pieces } if version >= 5 => self.deaths_named(pieces),
+            CardsSentToGraveyard { pieces } if rules.remembers_left_dead => self.deaths_named(pieces),
             MarkersPlacedOnReveal { .. } | CardsOpened { .. } | CardsSentToGraveyard { .. } => self.owed_step(event),
             Common(c) => {
                 let cx = crate::game::common::Context {
@@ -507,8 +508,8 @@ impl Check<'_> {
     }
 
     /// The recorded winner must be the one the skeleton's victory conditions give.
-    fn game_ended(&mut self, winner: Option<Seat>, version: u32) {
-        match victory_as(self.s, version) {
+    fn game_ended(&mut self, winner: Option<Seat>, rules: Rules) {
+        match victory_as(self.s, rules) {
             None => self.v("BRK-OPEN-1", "no victory condition of the skeleton holds"),
             Some((w, why)) if w != winner => {
                 self.v("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
@@ -574,7 +575,7 @@ impl Check<'_> {
         piece: &str,
         reason: RevealReason,
         proof: Option<&super::events::RevealProof>,
-        version: u32,
+        rules: Rules,
     ) {
         let s = self.s;
         let Some(p) = self.piece(piece).cloned() else { return };
@@ -617,7 +618,7 @@ impl Check<'_> {
         }
         // BRK-HID-10 under versions 1 and 2: cited at the reveal (version 3 cites the declaration,
         // through `revealed_violations`).
-        if version < 3 {
+        if !rules.false_assumption_at_declaration {
             self.out.extend(false_assumptions(s, &p, instance.as_deref()).into_iter().map(|l| l.violation));
         }
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::catalog::{AbilityDef, AbilityKind, CardDef, ResourceAmount};
 use super::config::{BrkConfig, FalseAssumption, Policies, PriorityRule};
 use super::events::{BrkEvent, Cell, Phase, Zone};
+use super::rules_version::Rules;
 use crate::game::commit::{Commitment, CommitmentLedger};
 use crate::game::{opponent, Outcome, Seat, Seats};
 
@@ -120,22 +121,11 @@ pub struct Owed {
     /// still in play with no lives. Their death is not owed again (version 4 owes and cites it
     /// anew after every later change of lives) until they regain lives or leave play.
     pub left_dead: Vec<String>,
-    /// The rules version of the fold (0 before its first event): from version 4 it leaves these
-    /// steps to events of their own, from version 5 it remembers the deaths left out. The deaths
-    /// are found deep in the fold (effects, payments, lives changed), which reads it here.
-    pub fold_version: u32,
-}
-
-impl Owed {
-    /// The fold leaves the steps to events of their own (rules version 4 and later).
-    pub fn recorded(&self) -> bool {
-        self.fold_version >= 4
-    }
-
-    /// The fold remembers the deaths a table left out (rules version 5 and later).
-    pub fn remembers_left_dead(&self) -> bool {
-        self.fold_version >= 5
-    }
+    /// The rules of the fold (none of the later behaviours before its first event): whether it
+    /// leaves these steps to events of their own ([`Rules::owed_steps`]) and remembers the deaths
+    /// left out ([`Rules::remembers_left_dead`]). The deaths are found deep in the fold (effects,
+    /// payments, lives changed), which reads them here.
+    pub rules: Rules,
 }
 
 /// The whole game state.
@@ -365,7 +355,7 @@ impl BrkState {
     /// 5 the game's end leaves nothing out: once the game is over no step is owed (a card's death
     /// owed when the victory holds without it changes nothing).
     pub fn left_out(&self, event: &BrkEvent) -> Vec<BrkEvent> {
-        let ends = self.owed.remembers_left_dead() && matches!(event, BrkEvent::GameEnded { .. });
+        let ends = self.owed.rules.remembers_left_dead && matches!(event, BrkEvent::GameEnded { .. });
         if event.moves_on() && !ends {
             self.owed_steps()
         } else {
@@ -377,7 +367,7 @@ impl BrkState {
     /// ([`Self::settle`]). From version 5 the fold remembers the deaths left out, so the same
     /// death is not owed (and cited) again at the next change of lives.
     pub(crate) fn leave_out(&mut self, step: &BrkEvent) {
-        if let (BrkEvent::CardsSentToGraveyard { pieces }, true) = (step, self.owed.remembers_left_dead()) {
+        if let (BrkEvent::CardsSentToGraveyard { pieces }, true) = (step, self.owed.rules.remembers_left_dead) {
             for id in pieces {
                 if !self.owed.left_dead.contains(id) {
                     self.owed.left_dead.push(id.clone());

@@ -20,6 +20,7 @@ use super::events::{
     Unveiled, DICE_CHAIN,
 };
 use super::rules::{position_labels, seat_labels, servant_candidates, validate_as};
+use super::rules_version::Rules;
 use super::state::{FateState, Held, Pose};
 use crate::game::commit::{die_roll, hash_chain, random_pick, AgentSecrets, Commitment};
 use crate::game::selfplay::{mix_policies, Mix};
@@ -46,7 +47,7 @@ pub fn random_deck(rng: &mut AgentRng) -> Vec<String> {
 
 /// A self-play configuration: random decks and a random mix of policies. Every rules version
 /// self-plays the same configurations (`_version`: no version changes them).
-pub fn self_play_config(players: &[String], rng: &mut AgentRng, _version: u32) -> (FateConfig, AgentSecrets) {
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, _rules: Rules) -> (FateConfig, AgentSecrets) {
     let cat = catalog::Catalog::sample();
     let decks: Vec<Vec<String>> = players.iter().map(|_| random_deck(rng)).collect();
     let mut config = FateConfig::new(players.to_vec(), decks.clone(), &cat).unwrap_or_else(|_| {
@@ -158,10 +159,10 @@ fn pending_pick(s: &FateState) -> Option<usize> {
     }
 }
 
-/// The first event of `candidates` (tried in a random order) that validates clean under `version`.
-fn first_legal(s: &FateState, mut candidates: Vec<FateEvent>, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
+/// The first event of `candidates` (tried in a random order) that validates clean under `rules`.
+fn first_legal(s: &FateState, mut candidates: Vec<FateEvent>, rng: &mut AgentRng, rules: Rules) -> Option<FateEvent> {
     candidates.shuffle(rng);
-    candidates.into_iter().find(|e| validate_as(s, e, version).is_empty())
+    candidates.into_iter().find(|e| validate_as(s, e, rules).is_empty())
 }
 
 fn deck_cards(s: &FateState, seat: Seat, n: usize, rng: &mut AgentRng) -> Vec<CardRef> {
@@ -184,8 +185,8 @@ fn unveil_all(s: &FateState, seat: Seat) -> Vec<Unveiled> {
         .unwrap_or_default()
 }
 
-/// The next event of a random legal game under rules `version`, or `None` once the game is over.
-pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
+/// The next event of a random legal game under `rules`, or `None` once the game is over.
+pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng, rules: Rules) -> Option<FateEvent> {
     if s.result.is_some() {
         return None;
     }
@@ -194,7 +195,7 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng,
     }
     // Version 4's owed steps are automatic, as a recorded game gets them (no random draw, so
     // earlier versions' streams are unchanged).
-    if version >= 4 {
+    if rules.owed_steps {
         if let Some(step) = s.owed_steps().into_iter().next() {
             return Some(step);
         }
@@ -204,15 +205,15 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng,
     let drawing_step = s.step == Step::Encounter
         || (s.step == Step::Battle && s.battle.as_ref().is_some_and(|b| b.process == Process::Retreat));
     if !s.pending.is_empty() {
-        return if drawing_step { turn_step(s, secrets, rng, version) } else { activate(s, secrets, rng, version) };
+        return if drawing_step { turn_step(s, secrets, rng, rules) } else { activate(s, secrets, rng, rules) };
     }
     let roll: f64 = rng.random();
     if roll < 0.035 {
-        if let Some(e) = command_spell(s, rng, version) {
+        if let Some(e) = command_spell(s, rng, rules) {
             return Some(e);
         }
     } else if roll < 0.14 && !drawing_step {
-        if let Some(e) = activate(s, secrets, rng, version) {
+        if let Some(e) = activate(s, secrets, rng, rules) {
             return Some(e);
         }
     } else if roll < 0.15 {
@@ -220,7 +221,7 @@ pub fn agent_step(s: &FateState, secrets: &mut AgentSecrets, rng: &mut AgentRng,
             return Some(e);
         }
     }
-    turn_step(s, secrets, rng, version)
+    turn_step(s, secrets, rng, rules)
 }
 
 fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Option<FateEvent> {
@@ -248,7 +249,7 @@ fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opti
         }
     }
     // The first Active Master (and a digital lot) are the shared automatic steps.
-    if let Some(e) = super::options::automatic(s, 1) {
+    if let Some(e) = super::options::automatic(s, Rules::FIRST) {
         return Some(e);
     }
     if s.policies.first_master == FirstMaster::FirstSeat || pending_pick(s).is_some() {
@@ -257,7 +258,7 @@ fn setup_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opti
     draw(s, secrets, rng, None, Some(seat_labels(&s.living())))
 }
 
-fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
+fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, rules: Rules) -> Option<FateEvent> {
     use FateEvent::*;
     let me = s.turn_master;
     match s.step {
@@ -271,7 +272,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version:
                 Some(TurnStarted { seat: s.step_owner()? })
             }
         }
-        Step::Stand if version >= 4 => Some(s.stand_step(me?)),
+        Step::Stand if rules.owed_steps => Some(s.stand_step(me?)),
         Step::Stand => Some(CardsStood { seat: me? }),
         Step::Draw => {
             let seat = me?;
@@ -289,12 +290,12 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version:
                 let n = 2.min(s.master(seat)?.deck_count);
                 options.push(ServantRevealed { seat, cards: unveil_all(s, seat), drawn: deck_cards(s, seat, n, rng) });
             }
-            first_legal(s, options, rng, version).or(Some(RitualStepEnded { seat }))
+            first_legal(s, options, rng, rules).or(Some(RitualStepEnded { seat }))
         }
         Step::Encounter => {
             let seat = me?;
             // The encounter and the random Servant, once their draw is recorded, are automatic.
-            if let Some(e) = super::options::automatic(s, 1) {
+            if let Some(e) = super::options::automatic(s, Rules::FIRST) {
                 return Some(e);
             }
             if s.encounter_pending {
@@ -315,7 +316,7 @@ fn turn_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version:
             if rng.random_bool(0.7) {
                 let targets: Vec<FateEvent> =
                     s.living().into_iter().map(|target| AssaultDeclared { seat, target }).collect();
-                if let Some(e) = first_legal(s, targets, rng, version) {
+                if let Some(e) = first_legal(s, targets, rng, rules) {
                     return Some(e);
                 }
             }
@@ -364,7 +365,7 @@ fn battle_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opt
                 } else {
                     let index = if s.policies.hand_pick == HandPick::Blind {
                         // The card a recorded blind pick names is an automatic step.
-                        if let Some(e) = super::options::automatic(s, 1) {
+                        if let Some(e) = super::options::automatic(s, Rules::FIRST) {
                             return Some(e);
                         }
                         match pending_pick(s) {
@@ -388,7 +389,7 @@ fn battle_step(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng) -> Opt
 
 /// A random Master uses a random Command Spell its version accepts: under version 2 that leaves
 /// out option 4 for a Servant in Danger (FATE-EFF-2).
-fn command_spell(s: &FateState, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
+fn command_spell(s: &FateState, rng: &mut AgentRng, rules: Rules) -> Option<FateEvent> {
     let seat = *s.living().choose(rng)?;
     let m = s.master(seat)?;
     let mut options = vec![
@@ -407,7 +408,7 @@ fn command_spell(s: &FateState, rng: &mut AgentRng, version: u32) -> Option<Fate
         }
     }
     let events = options.into_iter().map(|spell| FateEvent::CommandSpellUsed { seat, spell }).collect();
-    first_legal(s, events, rng, version)
+    first_legal(s, events, rng, rules)
 }
 
 /// The cards on a Master's field whose effects it may activate: its Secret Signs and its face-up Servant.
@@ -435,7 +436,7 @@ fn dice_effect(s: &FateState, seat: Seat) -> Option<(String, usize)> {
 
 /// A random Master tries a random [Activated] effect of a card on its field, paying its costs left
 /// to right; the dice of a die cost are recorded first, one roll per call, and used by the activation.
-fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<FateEvent> {
+fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, rules: Rules) -> Option<FateEvent> {
     let rolling = match s.pending.first() {
         Some(CommonEvent::DieRolled { seat, .. }) => Some((*seat)?),
         Some(_) => return None,
@@ -466,7 +467,7 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version: 
     };
     let e = s.def(&card)?.effects.get(i)?.clone();
     match pay(s, seat, &card, i, &e.costs(), rng, &|k| pending_die(s, k)) {
-        Some(event) => validate_as(s, &event, version).is_empty().then_some(event),
+        Some(event) => validate_as(s, &event, rules).is_empty().then_some(event),
         None if s.pending.is_empty() => {
             // Before the first die: roll only for an activation that would be legal.
             let mut t = s.clone();
@@ -490,7 +491,7 @@ fn activate(s: &FateState, secrets: &AgentSecrets, rng: &mut AgentRng, version: 
                     }
                 }
             }
-            if !validate_as(&t, &planned, version).is_empty() {
+            if !validate_as(&t, &planned, rules).is_empty() {
                 return None;
             }
             draw(s, secrets, rng, Some(seat), None)

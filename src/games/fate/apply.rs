@@ -16,20 +16,21 @@ use super::events::{
     AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, PranaChange, PranaLoss, Process, ServantUnveiled,
     SpellUse, Step, Unveiled,
 };
+use super::rules_version::Rules;
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Servant, Sign, TurnFlags};
 use crate::game::commit::Commitment;
 use crate::game::{Outcome, Seat};
 
 /// Applies one event under rules version 1 (versions 1 to 3 fold alike).
 pub fn apply(s: FateState, event: &FateEvent) -> FateState {
-    apply_as(s, event, 1)
+    apply_as(s, event, Rules::FIRST)
 }
 
-/// Applies one event under rules `version`: from version 4 the steps without a choice are events
+/// Applies one event under `rules`: from version 4 the steps without a choice are events
 /// of their own, and the events that make them due only mark them owed.
-pub fn apply_as(mut s: FateState, event: &FateEvent, version: u32) -> FateState {
+pub fn apply_as(mut s: FateState, event: &FateEvent, rules: Rules) -> FateState {
     use FateEvent::*;
-    let folds = version < 4;
+    let folds = !rules.owed_steps;
     if !folds {
         // A step the table left out is owed no more once the game moved on past it.
         for due in s.left_out(event) {
@@ -622,9 +623,9 @@ fn defeat(s: &mut FateState, seats: &[Seat], reason: &str, folds: bool) {
 /// A judge's game loss put `seat` out (idempotent): the game goes on without it, or ends under
 /// FATE-OPEN-18. From rules version 4 a defeated Active Master's status passing on is a step of
 /// its own, as for any defeat.
-pub fn eliminate(mut s: FateState, seat: Seat, version: u32) -> FateState {
+pub fn eliminate(mut s: FateState, seat: Seat, rules: Rules) -> FateState {
     if s.is_living(seat) {
-        defeat(&mut s, &[seat], "a judge's game loss", version < 4);
+        defeat(&mut s, &[seat], "a judge's game loss", !rules.owed_steps);
     }
     s
 }

@@ -41,6 +41,7 @@ pub mod coverage;
 pub mod events;
 pub mod options;
 pub mod rules;
+pub mod rules_version;
 pub mod state;
 pub mod view;
 
@@ -88,6 +89,11 @@ pub type FateV4 = FateRules<4>;
 /// KIFU-SEAL-1), a known card taken sealed checked when its seal opens, cited at the taking.
 pub type FateV5 = FateRules<5>;
 
+impl<const V: u32> FateRules<V> {
+    /// What version `V` does: the one place the version number becomes behaviour.
+    pub const RULES: rules_version::Rules = rules_version::rules(V);
+}
+
 impl<const V: u32> Game for FateRules<V> {
     const RULESET: &'static str = "fate";
     const RULESET_VERSION: u32 = V;
@@ -107,7 +113,7 @@ impl<const V: u32> Game for FateRules<V> {
         "PranaChangedTogether",
     ];
 
-    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState, version: V, rules_version: V, fold_version: V);
+    crate::forward_game!(config: FateConfig, event: FateEvent, state: FateState, rules: Self::RULES);
 
     fn new_config(request: &NewGame<'_>) -> Result<FateConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
@@ -149,7 +155,7 @@ impl<const V: u32> Game for FateRules<V> {
     }
 
     fn automatic(state: &FateState) -> Option<FateEvent> {
-        options::automatic(state, V)
+        options::automatic(state, Self::RULES)
     }
 
     /// A Command Spell may be used at any moment (FATE-CS-1) and an effect activated outside
@@ -170,13 +176,13 @@ impl<const V: u32> Game for FateRules<V> {
     }
 
     fn seat_eliminated(state: FateState, seat: Seat) -> FateState {
-        apply::eliminate(state, seat, V)
+        apply::eliminate(state, seat, Self::RULES)
     }
 
     /// Version 3: a reveal checks the sealed cards it opens, citing the event that sealed them.
     fn revealed_violations(state: &FateState, event: &FateEvent) -> Vec<crate::game::LateViolation> {
-        if V >= 3 {
-            rules::revealed_violations(state, event, V)
+        if Self::RULES.seals_checked_on_reveal {
+            rules::revealed_violations(state, event, Self::RULES)
         } else {
             vec![]
         }

@@ -31,6 +31,7 @@ use super::events::{
     DICE_CHAIN,
 };
 use super::rules::{position_labels, seat_labels, servant_candidates, validate, validate_as};
+use super::rules_version::Rules;
 use super::state::{FateState, Held, Pose};
 use super::view::{hand_visibility, servant_visibility};
 use super::FateRules;
@@ -49,7 +50,7 @@ pub fn options<const V: u32>(s: &FateState, seat: Seat) -> Vec<GameOption<FateEv
     if s.step == Step::Setup {
         setup(s, seat, &mut o);
     } else {
-        turn(s, seat, V, &mut o);
+        turn(s, seat, FateRules::<V>::RULES, &mut o);
         command_spells(s, seat, &mut o);
         activations(s, seat, &mut o);
     }
@@ -57,14 +58,14 @@ pub fn options<const V: u32>(s: &FateState, seat: Seat) -> Vec<GameOption<FateEv
     legal::<FateRules<V>>(s, o)
 }
 
-/// The next event the rules fully determine under rules `version`, recorded by kifu itself: see
+/// The next event the rules fully determine under `rules`, recorded by kifu itself: see
 /// the module docs. From version 4 the steps an event made due come first
 /// ([`FateState::owed_steps`]).
-pub fn automatic(s: &FateState, version: u32) -> Option<FateEvent> {
+pub fn automatic(s: &FateState, rules: Rules) -> Option<FateEvent> {
     if s.result.is_some() {
         return None;
     }
-    if version >= 4 {
+    if rules.owed_steps {
         if let Some(step) = s.owed_steps().into_iter().next() {
             return Some(step);
         }
@@ -97,7 +98,7 @@ pub fn automatic(s: &FateState, version: u32) -> Option<FateEvent> {
         }
         _ => return None,
     };
-    validate_as(s, &e, version).is_empty().then_some(e)
+    validate_as(s, &e, rules).is_empty().then_some(e)
 }
 
 /// The end of the deal: the first Active Master, after the lot where there is one.
@@ -507,7 +508,7 @@ fn setup(s: &FateState, seat: Seat, o: &mut Vec<GameOption<FateEvent>>) {
 }
 
 /// The actions of the step `seat` owes (its turn's steps, its part of a battle).
-fn turn(s: &FateState, seat: Seat, version: u32, o: &mut Vec<GameOption<FateEvent>>) {
+fn turn(s: &FateState, seat: Seat, rules: Rules, o: &mut Vec<GameOption<FateEvent>>) {
     if s.step == Step::TurnOver {
         turn_over(s, seat, o);
         return;
@@ -521,7 +522,7 @@ fn turn(s: &FateState, seat: Seat, version: u32, o: &mut Vec<GameOption<FateEven
     }
     let Some(m) = s.master(seat) else { return };
     match s.step {
-        Step::Stand => o.push(stand_step(s, seat, version)),
+        Step::Stand => o.push(stand_step(s, seat, rules)),
         Step::Draw => draw_step(s, seat, m.deck_count, o),
         Step::Ritual => ritual(s, seat, o),
         Step::Encounter if s.pending.is_empty() => encounter_step(s, seat, o),
@@ -532,8 +533,8 @@ fn turn(s: &FateState, seat: Seat, version: u32, o: &mut Vec<GameOption<FateEven
 }
 
 /// The stand step: up to version 3 every Resting card at once; from version 4 named (FATE-TURN-1).
-fn stand_step(s: &FateState, seat: Seat, version: u32) -> GameOption<FateEvent> {
-    if version < 4 {
+fn stand_step(s: &FateState, seat: Seat, rules: Rules) -> GameOption<FateEvent> {
+    if !rules.owed_steps {
         return GameOption::event(seat, "Stand your resting cards", vec![], FateEvent::CardsStood { seat });
     }
     let (servant, signs) = s.to_stand(seat);

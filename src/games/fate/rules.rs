@@ -19,6 +19,7 @@ use super::events::{
     AttackType, CardRef, CardState, CommonEvent, FateEvent, Payment, Process, ServantUnveiled, SpellUse, Step,
     Unveiled, DICE_CHAIN,
 };
+use super::rules_version::Rules;
 use super::state::{held_ref, rolled_faces, Battle, FateState, Held, Pose, Zone};
 use crate::game::check::CardTable;
 use crate::game::commit::Commitment;
@@ -29,10 +30,10 @@ type Check<'a> = crate::game::check::Check<'a, FateState>;
 
 /// Every rule `event` breaks in `s`, under rules version 1.
 pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
-    validate_as(s, event, 1)
+    validate_as(s, event, Rules::FIRST)
 }
 
-/// Every rule `event` breaks in `s` under rules `version`. Version 1's checks stay as released,
+/// Every rule `event` breaks in `s` under `rules`. Version 1's checks stay as released,
 /// so its games audit unchanged; version 2 adds that a Command Spell's option 4 waives only the
 /// cost, not the state (a Servant in Danger uses no [Activated] effect, FATE-EFF-2), and
 /// [`Check::escape_hatch`]: the escape hatches held to the rules that govern what they change.
@@ -43,9 +44,9 @@ pub fn validate(s: &FateState, event: &FateEvent) -> Vec<Violation> {
 /// Version 4 records as events of their own the steps the fold made silently up to version 3
 /// ([`FateState::owed_steps`]): each is checked against what is owed, and an event that moves on
 /// while one is owed is cited under the owed step's rule ([`Check::steps_left_out`]).
-pub fn validate_as(s: &FateState, event: &FateEvent, version: u32) -> Vec<Violation> {
+pub fn validate_as(s: &FateState, event: &FateEvent, rules: Rules) -> Vec<Violation> {
     let mut c = Check::new(s);
-    c.event(event, version);
+    c.event(event, rules);
     c.finish()
 }
 
@@ -58,9 +59,9 @@ pub fn validate_as(s: &FateState, event: &FateEvent, version: u32) -> Vec<Violat
 ///
 /// From version 5, also a card taken sealed from a loser's hand where it was known: its seal
 /// must hold that card (FATE-BATTLE-9), cited at the taking.
-pub fn revealed_violations(s: &FateState, event: &FateEvent, version: u32) -> Vec<LateViolation> {
+pub fn revealed_violations(s: &FateState, event: &FateEvent, rules: Rules) -> Vec<LateViolation> {
     let mut out = opened_seals(s, event);
-    if version >= 5 {
+    if rules.taken_card_is_held {
         if let FateEvent::CardRevealed { commitment, card, salt, .. } = event {
             let taken =
                 s.taken_known.get(commitment).filter(|_| s.ledger.check_reveal(commitment, card, salt).is_empty());
@@ -185,12 +186,12 @@ impl Check<'_> {
         out
     }
 
-    fn event(&mut self, event: &FateEvent, version: u32) {
+    fn event(&mut self, event: &FateEvent, rules: Rules) {
         use FateEvent::*;
         if !self.preliminaries(event) {
             return;
         }
-        self.added_by_version(event, version);
+        self.added_by_version(event, rules);
         self.uses_pending(event);
         match event {
             ServantSet { seat, heroic_spirit, class } => self.servant_set(*seat, heroic_spirit, class),
@@ -205,7 +206,7 @@ impl Check<'_> {
             | WoundedServantsRested { .. }
             | ServantsEndangered { .. }
             | MastersDefeated { .. }
-            | ActiveStatusPassed { .. } => self.owed_step(event, version),
+            | ActiveStatusPassed { .. } => self.owed_step(event, rules),
             CardDrawn { seat, card } => self.drawn(*seat, card.as_ref()),
             SecretSignPlaced { seat, card } => self.sign_placed(*seat, card),
             ServantRevealed { seat, cards, drawn } => self.servant_revealed(*seat, cards, drawn),
@@ -239,7 +240,7 @@ impl Check<'_> {
             EffectActivated { seat, card, effect, paid, succeeded } => {
                 self.activated(*seat, card, *effect, paid, *succeeded)
             }
-            CommandSpellUsed { seat, spell } => self.command_spell(*seat, spell, version),
+            CommandSpellUsed { seat, spell } => self.command_spell(*seat, spell, rules),
             CardStateChanged { card, .. } => {
                 if !self.s.masters.iter().any(|m| m.field_pose(card).is_some()) {
                     self.v("KIFU-CARD-1", format!("{card} is not on any field"));
@@ -527,7 +528,7 @@ impl Check<'_> {
     }
 
     /// The five options of a Command Spell (FATE-CS-3); a fourth spell is `preliminaries`'.
-    fn command_spell(&mut self, seat: Seat, spell: &SpellUse, version: u32) {
+    fn command_spell(&mut self, seat: Seat, spell: &SpellUse, rules: Rules) {
         let s = self.s;
         let Some(m) = s.master(seat) else { return };
         let servant = m.servant.as_ref();
@@ -560,7 +561,7 @@ impl Check<'_> {
                 }
                 // Version 2: the spell waives the cost, not the state the effect is used in. Option
                 // 4 names a Servant's card (FATE-CS-3 above), never a Secret Sign.
-                if let (true, Some(sv), Some(e)) = (version >= 2, face_up, used) {
+                if let (true, Some(sv), Some(e)) = (rules.spell_keeps_the_state, face_up, used) {
                     if e.kind == EffectKind::Activated {
                         self.activated_usable(false, sv.pose);
                     }
@@ -921,22 +922,26 @@ impl<'a> Check<'a> {
 
     /// The checks later versions add, each from the version that added it (earlier versions'
     /// games keep their verdicts).
-    fn added_by_version(&mut self, event: &FateEvent, version: u32) {
-        if version >= 2 {
+    fn added_by_version(&mut self, event: &FateEvent, rules: Rules) {
+        if rules.escape_hatches_held {
             self.escape_hatch(event);
         }
-        if version >= 3 {
+        if rules.hatch_keeps_seals {
             self.unsealed_by_hatch(event);
+        }
+        if rules.seals_checked_on_reveal {
             self.shown_cards_left_the_deck(event);
         }
-        if version >= 4 {
+        if rules.owed_steps {
             if let FateEvent::CardsStood { .. } = event {
                 self.v("FATE-TURN-1", "version 4 names the cards the stand step stands: record RestingCardsStood");
             }
             self.steps_left_out(event);
         }
-        if version >= 5 {
+        if rules.hatch_waits_for_an_owed_defeat {
             self.hatch_before_an_owed_defeat(event);
+        }
+        if rules.taken_card_is_held {
             self.taken_card_is_the_held_one(event);
         }
     }
@@ -1024,10 +1029,10 @@ impl<'a> Check<'a> {
     /// From version 5 a step is looked for among those owed once the steps it leaves out are
     /// settled: a table that left out the prana loss and rested its wounded Servant is cited for
     /// the prana loss (at this event, by `steps_left_out`), not also for a rest that was not due.
-    fn owed_step(&mut self, event: &FateEvent, version: u32) {
+    fn owed_step(&mut self, event: &FateEvent, rules: Rules) {
         let s = self.s;
         let (rule, _) = owed_rule(s, event);
-        let left_out = if version >= 5 { s.left_out(event) } else { Vec::new() };
+        let left_out = if rules.owed_step_after_those_left_out { s.left_out(event) } else { Vec::new() };
         let owed = if left_out.is_empty() {
             s.owed_steps()
         } else {

@@ -32,6 +32,7 @@ pub mod coverage;
 pub mod events;
 pub mod options;
 pub mod rules;
+pub mod rules_version;
 pub mod state;
 pub mod view;
 

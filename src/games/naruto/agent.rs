@@ -17,6 +17,7 @@ use super::events::{
     BlockingTeam, CardRef, CoinSide, DeployFrom, Duration, Lot, NarutoEvent, SentTeam, Stat, Step, Throw,
 };
 use super::rules::{expected_reward, resolve_fight};
+use super::rules_version::Rules;
 use super::state::{deck_name, Held, NarutoState};
 use crate::game::commit::{commit_seed, AgentSecrets};
 use crate::game::selfplay::{mix_policies, Mix};
@@ -54,12 +55,12 @@ fn fill(deck: &mut Vec<String>, pool: &[&CardDef], target: usize, rng: &mut Agen
     }
 }
 
-/// A self-play configuration for rules version `version`: random decks from the sample catalog,
+/// A self-play configuration under `rules`: random decks from the sample catalog,
 /// a random mix of policies and shuffle modes, and for digital games the dealer's seed.
 /// Version 1 keeps the odds it was released with (its pinned fixtures are drawn from them,
 /// [`V1_MIX`]); version 2 gives every row an even chance ([`V2_MIX`]).
-pub fn self_play_config(players: &[String], rng: &mut AgentRng, version: u32) -> (NarutoConfig, AgentSecrets) {
-    released_config(players, rng, if version >= 2 { V2_MIX } else { V1_MIX })
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, rules: Rules) -> (NarutoConfig, AgentSecrets) {
+    released_config(players, rng, if rules.even_policy_mix { V2_MIX } else { V1_MIX })
 }
 
 /// Version 1's mix, with the odds its games (and pinned fixtures) were played with: the shuffle
@@ -112,20 +113,20 @@ fn released_config(players: &[String], rng: &mut AgentRng, mix: &[Mix<'_>]) -> (
     (config, secrets)
 }
 
-/// The next event of a random legal game under rules version `version`, or `None` once the game
+/// The next event of a random legal game under `rules`, or `None` once the game
 /// is over and every seed is revealed. Both versions play the same game; version 2 records the
 /// dealer's seed as common events ([`NarutoEvent::in_common_shape`]).
 pub fn agent_step(
     s: &NarutoState,
     secrets: &mut AgentSecrets,
     rng: &mut AgentRng,
-    version: u32,
+    rules: Rules,
 ) -> Option<NarutoEvent> {
-    let event = next_event(s, secrets, rng, version)?;
-    Some(if version >= 2 { event.in_common_shape() } else { event })
+    let event = next_event(s, secrets, rng, rules)?;
+    Some(if rules.common_events { event.in_common_shape() } else { event })
 }
 
-fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<NarutoEvent> {
+fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng, rules: Rules) -> Option<NarutoEvent> {
     if s.result.is_some() {
         return secrets
             .seeds
@@ -134,7 +135,7 @@ fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng, v
             .map(|(k, seed)| NarutoEvent::SeedRevealed { key: k.clone(), seed: *seed });
     }
     // The steps the rules fully determine are the shared automatic ones (no randomness drawn).
-    if let Some(e) = super::options::automatic(s, version) {
+    if let Some(e) = super::options::automatic(s, rules) {
         return Some(e);
     }
     if s.step == Step::Setup {

@@ -9,20 +9,21 @@ use super::events::{
     BlockingTeam, CardRef, CommonEvent, DeployFrom, Duration, LinkKind, NarutoEvent, SentTeam, Stat, Step, WinReason,
     Zone,
 };
+use super::rules_version::Rules;
 use super::state::{deck_name, ChainLink, Held, Modifier, NarutoState, Played, TurnCounters};
 use crate::game::commit::Commitment;
 use crate::game::{Outcome, Seat};
 
-/// Applies one event under rules version `version`. Up to version 4 the fold puts a played
+/// Applies one event under `rules`. Up to version 4 the fold puts a played
 /// mission into chakra inside `MissionPlayed` and a used jutsu inside `JutsuUsed`, before their
 /// chain resolves; from version 5 the card waits on the chain ([`super::state::Played`]) and
 /// `MissionMovedToChakra` / `JutsuMovedToChakra` record the move once the chain resolved
 /// (NAR-MISSION-5, NAR-JUTSU-3), so a table that forgot one shows it on the board. A permanent
 /// mission goes into the village inside `MissionPlayed` in every version: it is put into play
 /// where it is played and stays there (NAR-MISSION-6), with no later move to record.
-pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, version: u32) -> NarutoState {
+pub fn apply_as(mut s: NarutoState, event: &NarutoEvent, rules: Rules) -> NarutoState {
     use NarutoEvent::*;
-    let waits_on_the_chain = version >= 5;
+    let waits_on_the_chain = rules.chakra_moves_recorded;
     if waits_on_the_chain && event.moves_on() {
         // The game moved on past the moves due: cited there once (rules::validate_as).
         for p in s.played.iter_mut().filter(|p| p.resolved) {

@@ -48,6 +48,7 @@ pub mod coverage;
 pub mod events;
 pub mod options;
 pub mod rules;
+pub mod rules_version;
 pub mod state;
 pub mod view;
 
@@ -96,16 +97,19 @@ pub type NarutoV5 = NarutoRules<5>;
 /// legal ([`rules::validate_as`]).
 pub type NarutoV6 = NarutoRules<6>;
 
+impl<const V: u32> NarutoRules<V> {
+    /// What version `V` does: the one place the version number becomes behaviour.
+    pub const RULES: rules_version::Rules = rules_version::rules(V);
+}
+
 impl<const V: u32> Game for NarutoRules<V> {
     const RULESET: &'static str = "naruto";
     const RULESET_VERSION: u32 = V;
     const SEATS: SeatRange = SeatRange::TWO;
-    // Version 1 checked turn order only by the game's own rule IDs, which its games' findings
-    // name; version 2 also refuses a seat the game does not await.
-    const CHECKS_AWAITED: bool = V >= 2;
+    const CHECKS_AWAITED: bool = Self::RULES.checks_awaited;
     const RECORDED_AS_EVENTS: &'static [&'static str] = &["CardMoved", "EffectResolved", "ModifierApplied"];
 
-    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, version: V, rules_version: V, fold_version: V);
+    crate::forward_game!(config: NarutoConfig, event: NarutoEvent, state: NarutoState, rules: Self::RULES);
 
     fn new_config(request: &NewGame<'_>) -> Result<NarutoConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat {
@@ -134,7 +138,7 @@ impl<const V: u32> Game for NarutoRules<V> {
     }
 
     fn automatic(state: &NarutoState) -> Option<NarutoEvent> {
-        options::automatic(state, V)
+        options::automatic(state, Self::RULES)
     }
 
     fn awaited(state: &NarutoState) -> Vec<Seat> {

@@ -33,6 +33,7 @@ use super::events::{
     WinReason,
 };
 use super::rules::{expected_reward, expected_winner, resolve_fight, validate};
+use super::rules_version::Rules;
 use super::state::{Held, NarutoState};
 use super::NarutoRules;
 use crate::game::commit::Commitment;
@@ -61,16 +62,16 @@ pub fn options<const V: u32>(s: &NarutoState, seat: Seat) -> Vec<GameOption<E>> 
     if s.result.is_none() && awaited.contains(&seat) {
         if s.step == Step::Setup {
             setup(s, seat, &mut o);
-        } else if automatic(s, V).is_none() {
+        } else if automatic(s, NarutoRules::<V>::RULES).is_none() {
             turn(s, seat, &mut o);
         }
     }
     legal::<NarutoRules<V>>(s, o)
 }
 
-/// The next event the rules fully determine under rules version `version`, recorded by kifu
+/// The next event the rules fully determine under `rules`, recorded by kifu
 /// itself (see the module doc).
-pub fn automatic(s: &NarutoState, version: u32) -> Option<E> {
+pub fn automatic(s: &NarutoState, rules: Rules) -> Option<E> {
     if s.result.is_some() {
         return None;
     }
@@ -88,7 +89,7 @@ pub fn automatic(s: &NarutoState, version: u32) -> Option<E> {
     }
     // From version 5 a resolved chain's missions and jutsu go to chakra first (NAR-MISSION-5,
     // NAR-JUTSU-3); earlier versions' fold put them there when they were played.
-    if let Some(due) = s.chakra_due().next().filter(|_| version >= 5) {
+    if let Some(due) = s.chakra_due().next().filter(|_| rules.chakra_moves_recorded) {
         let (seat, card) = (due.seat, due.card.clone());
         return Some(match due.kind {
             LinkKind::Jutsu => E::JutsuMovedToChakra { seat, card },
@@ -441,7 +442,7 @@ fn dealer_seed<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption
     let zero = Commitment([0; 32]);
     let committed = s.ledger.seed_commitment(SEED_KEY).is_some();
     if s.step == Step::Setup && !committed {
-        let template = if V >= 2 {
+        let template = if NarutoRules::<V>::RULES.common_events {
             E::Common(CommonEvent::SeedCommitted { key, seat: None, commitment: zero })
         } else {
             E::SeedCommitted { key, commitment: zero }
@@ -469,7 +470,7 @@ fn dealer_seed<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption
         let pick = Pick::Param { param, template, fill, read };
         o.push(GameOption { seat, label: "Commit the digital table's shuffle seed".into(), concerns: vec![], pick });
     } else if committed && s.result.is_some() && !s.ledger.seed_is_revealed(SEED_KEY) {
-        let template = if V >= 2 {
+        let template = if NarutoRules::<V>::RULES.common_events {
             E::Common(CommonEvent::SeedRevealed { key, seat: None, seed: zero })
         } else {
             E::SeedRevealed { key, seed: zero }
@@ -504,7 +505,7 @@ fn sealed_reveals<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOpt
     for (i, held) in p.hand.iter().enumerate() {
         let Held::Sealed(commitment) = held else { continue };
         let zero = Commitment([0; 32]);
-        let template = if V >= 2 {
+        let template = if NarutoRules::<V>::RULES.common_events {
             E::Common(CommonEvent::CardRevealed { seat, commitment: *commitment, card: String::new(), salt: zero })
         } else {
             E::CardRevealed { commitment: *commitment, instance: String::new(), salt: zero }

@@ -24,6 +24,7 @@ use super::events::{
     BlockingTeam, CardRef, CommonEvent, Damage, DeployFrom, FightResult, LinkKind, Lot, NarutoEvent, SentTeam, Stat,
     Step, WinReason, Zone, ZoneRef,
 };
+use super::rules_version::Rules;
 use super::state::NarutoState;
 use crate::game::commit::{Commitment, Secret};
 use crate::game::rules::cite_specifically;
@@ -37,24 +38,24 @@ pub fn validate(s: &NarutoState, event: &NarutoEvent) -> Vec<Violation> {
     c.finish()
 }
 
-/// Every rule `event` would break under rules `version`: version 3 cites the most specific digest
+/// Every rule `event` would break under `rules`: version 3 cites the most specific digest
 /// ID where versions 1 and 2 cite a general one ([`most_specific`]); what is refused is the same.
 /// Version 4 holds the escape hatches to the rules that govern what they change
 /// ([`escape_hatch_checks`]). Version 5 records a resolved chain's moves to chakra as steps of
 /// their own (checked in every version by [`Check::moved_to_chakra`]: no earlier game holds one)
 /// and holds a game that moved on without them to the rules they break ([`steps_left_out`]).
-pub fn validate_as(s: &NarutoState, event: &NarutoEvent, version: u32) -> Vec<Violation> {
+pub fn validate_as(s: &NarutoState, event: &NarutoEvent, rules: Rules) -> Vec<Violation> {
     let mut out = validate(s, event);
-    if version >= 3 {
+    if rules.most_specific_ids {
         most_specific(s, event, &mut out);
     }
-    if version >= 4 {
+    if rules.escape_hatches_held {
         out.extend(escape_hatch_checks(s, event));
     }
-    if version >= 5 && s.result.is_none() {
+    if rules.chakra_moves_recorded && s.result.is_none() {
         out.extend(steps_left_out(s, event));
     }
-    if version >= 6 {
+    if rules.played_card_moves_cited {
         played_card_moved(s, event, &mut out);
     }
     out

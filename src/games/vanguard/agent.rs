@@ -12,6 +12,7 @@ use rand::RngExt;
 use super::catalog::{CardDef, CardKind, Catalog, DeckList, TriggerType};
 use super::config::{Limit, VanguardConfig};
 use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent as E};
+use super::rules_version::Rules;
 use super::state::VanguardState;
 use crate::game::commit::AgentSecrets;
 use crate::game::{AgentRng, Seat};
@@ -63,7 +64,7 @@ pub fn random_deck(catalog: &Catalog, rng: &mut AgentRng) -> DeckList {
 
 /// A self-play configuration: random decks from the sample catalog and a random mix of policies.
 /// The same configuration under every rules version.
-pub fn self_play_config(players: &[String], rng: &mut AgentRng, _version: u32) -> (VanguardConfig, AgentSecrets) {
+pub fn self_play_config(players: &[String], rng: &mut AgentRng, _rules: Rules) -> (VanguardConfig, AgentSecrets) {
     let catalog = Catalog::sample();
     let decks = vec![random_deck(&catalog, rng), random_deck(&catalog, rng)];
     let mut config = match VanguardConfig::new(players.to_vec(), decks.clone(), &catalog) {
@@ -107,8 +108,8 @@ fn grade(s: &VanguardState, c: &str) -> u8 {
 /// The next event of a random legal game, or `None` once the game is over: an automatic step
 /// ([`super::options::automatic`], as a recorded game gets them, so both have one shape), the
 /// setup, an open trigger, or the step of the turn's phase.
-pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut AgentRng, version: u32) -> Option<E> {
-    if let Some(step) = super::options::automatic(s, version) {
+pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut AgentRng, rules: Rules) -> Option<E> {
+    if let Some(step) = super::options::automatic(s, rules) {
         weigh_skipped_phase(s, &step, rng);
         return Some(step);
     }
@@ -140,7 +141,7 @@ pub fn agent_step(s: &VanguardState, _secrets: &mut AgentSecrets, rng: &mut Agen
         Phase::GradeAssist => grade_assist_step(s, seat, vg, rng).or_else(|| next(Phase::Ride)),
         Phase::Ride => ride_step(s, seat, vg, rng).or_else(|| next(Phase::Stride)),
         Phase::Stride => stride_step(s, seat, vg, rng).or_else(|| next(Phase::Main)),
-        Phase::Main => replacing_call(s, seat, vg, rng, version)
+        Phase::Main => replacing_call(s, seat, vg, rng, rules)
             .or_else(|| main_step(s, seat, vg, rng))
             .or_else(|| next(Phase::Battle)),
         Phase::Battle => battle_step(s, seat, rng).or_else(|| next(Phase::End)),
@@ -281,9 +282,9 @@ fn setup_step(s: &VanguardState, rng: &mut AgentRng) -> Option<E> {
 /// Version 5: now and then, with every rear-guard circle taken, a call onto an occupied circle
 /// (its occupant's retirement is then the owed step `OccupantRetired`, VG-ZONE-5). Earlier
 /// versions draw nothing here, so their seeds play the games they always played.
-fn replacing_call(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng, version: u32) -> Option<E> {
+fn replacing_call(s: &VanguardState, seat: Seat, vg: u8, rng: &mut AgentRng, rules: Rules) -> Option<E> {
     let p = s.players.get(seat)?;
-    if version < 5 || p.rear.len() < Circle::REAR.len() {
+    if !rules.owed_steps || p.rear.len() < Circle::REAR.len() {
         return None;
     }
     let callable: Vec<String> = p

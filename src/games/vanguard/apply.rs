@@ -6,13 +6,14 @@
 
 use super::catalog::TriggerType;
 use super::events::{Circle, ClientOp, LossReason, Phase, Place, PowerEdit, Stat, Until, VanguardEvent};
+use super::rules_version::Rules;
 use super::state::{Attack, CheckState, TurnFlags, Unit, VanguardState};
 use crate::game::{Outcome, Seat};
 
 /// The power every trigger gives (VG-TRIG-1).
 pub const TRIGGER_POWER: i32 = 5000;
 
-/// Applies one event under rules version `version`. Up to version 3 the fold stands the turn
+/// Applies one event under `rules`. Up to version 3 the fold stands the turn
 /// player's units when the turn starts (VG-STAND-1), cleans up when the end phase is entered
 /// (VG-STRIDE-4, VG-END-2, VG-END-4), retires a hit rear-guard when the attack is resolved
 /// (VG-BATTLE-10) and the guardians when the battle ends (VG-BATTLE-14); from version 4
@@ -22,11 +23,11 @@ pub const TRIGGER_POWER: i32 = 5000;
 /// ride puts the legion mate into the soul (VG-KW-8) inside the event; from version 5 the event
 /// only marks the step owed ([`VanguardState::owed_steps`]) and `OccupantRetired`,
 /// `HeartTurnedFaceUp` and `LegionMateMovedToSoul` record it.
-pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> VanguardState {
+pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, rules: Rules) -> VanguardState {
     use VanguardEvent::*;
-    let folds_transitions = version < 4;
-    let v5 = version >= 5;
-    if v5 {
+    let folds_transitions = !rules.transition_steps;
+    let owes_steps = rules.owed_steps;
+    if owes_steps {
         // A step the table left out is owed no more once the game moved on past it.
         for due in s.left_out(event) {
             s.leave_out(&due);
@@ -50,13 +51,13 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
         PhaseEntered { seat, phase } => enter_phase(&mut s, *seat, *phase, folds_transitions),
         CardDrawn { seat, card } => card_drawn(&mut s, seat, card),
         GradeAssisted { seat, taken, removed } => grade_assisted(&mut s, seat, taken, removed),
-        Rode { seat, card } => rode(&mut s, seat, card, v5),
-        SuperiorRode { seat, card, .. } => ride_as(&mut s, *seat, card, v5),
+        Rode { seat, card } => rode(&mut s, seat, card, owes_steps),
+        SuperiorRode { seat, card, .. } => ride_as(&mut s, *seat, card, owes_steps),
         ForerunnerCalled { seat, card, circle } | Called { seat, card, circle } => {
-            call(&mut s, *seat, card, *circle, v5)
+            call(&mut s, *seat, card, *circle, owes_steps)
         }
-        SuperiorCalled { seat, card, circle, .. } => call(&mut s, *seat, card, *circle, v5),
-        Strode { seat, g_unit, heart, discarded } => strode(&mut s, seat, g_unit, heart, discarded, v5),
+        SuperiorCalled { seat, card, circle, .. } => call(&mut s, *seat, card, *circle, owes_steps),
+        Strode { seat, g_unit, heart, discarded } => strode(&mut s, seat, g_unit, heart, discarded, owes_steps),
         RearGuardMoved { seat, from, to } => rear_guard_moved(&mut s, seat, from, to),
         LegionPerformed { seat, returned, mate } => legion_performed(&mut s, seat, returned, mate),
         EffectActivated { .. } | EffectResolved { .. } => {}
@@ -75,7 +76,7 @@ pub fn apply_as(mut s: VanguardState, event: &VanguardEvent, version: u32) -> Va
         AttackResolved { hit } => attack_resolved(&mut s, hit, folds_transitions),
         BattleEnded {} => battle_ended(&mut s, folds_transitions),
         GameEnded { loser, reason } => game_ended(&mut s, loser, reason),
-        CardMoved { card, to, .. } => card_moved(&mut s, card, to, v5),
+        CardMoved { card, to, .. } => card_moved(&mut s, card, to, owes_steps),
         ModifierApplied { card, stat, delta, until } => modifier_applied(&mut s, card, stat, delta, until),
         Client { seat, op } => client(&mut s, *seat, op),
         ChatMessage { .. } => {}
@@ -204,11 +205,11 @@ fn rode(s: &mut VanguardState, seat: &Seat, card: &str, keeps_mate: bool) {
     }
 }
 
-fn strode(s: &mut VanguardState, seat: &Seat, g_unit: &str, heart: &str, discarded: &[String], v5: bool) {
+fn strode(s: &mut VanguardState, seat: &Seat, g_unit: &str, heart: &str, discarded: &[String], owes_steps: bool) {
     for c in discarded {
         put(s, *seat, c, Place::Drop);
     }
-    if !v5 {
+    if !owes_steps {
         stride(s, *seat, g_unit, heart);
         return;
     }
@@ -352,11 +353,11 @@ fn game_ended(s: &mut VanguardState, loser: &Option<Seat>, reason: &LossReason) 
     });
 }
 
-fn card_moved(s: &mut VanguardState, card: &str, to: &Place, v5: bool) {
+fn card_moved(s: &mut VanguardState, card: &str, to: &Place, owes_steps: bool) {
     let owner = VanguardState::owner(card).unwrap_or(0);
     match to {
-        Place::Circle(Circle::Vanguard) if v5 => ride_as(s, owner, card, true),
-        Place::Circle(c) if v5 => call(s, owner, card, *c, true),
+        Place::Circle(Circle::Vanguard) if owes_steps => ride_as(s, owner, card, true),
+        Place::Circle(c) if owes_steps => call(s, owner, card, *c, true),
         _ => put(s, owner, card, *to),
     }
 }

@@ -50,6 +50,7 @@ pub mod coverage;
 pub mod events;
 pub mod options;
 pub mod rules;
+pub mod rules_version;
 pub mod state;
 pub mod vgclog;
 pub mod view;
@@ -91,17 +92,20 @@ pub type VanguardV4 = VanguardRules<4>;
 /// event that moved on.
 pub type VanguardV5 = VanguardRules<5>;
 
+impl<const V: u32> VanguardRules<V> {
+    /// What version `V` does: the one place the version number becomes behaviour.
+    pub const RULES: rules_version::Rules = rules_version::rules(V);
+}
+
 impl<const V: u32> Game for VanguardRules<V> {
     const RULESET: &'static str = "vanguard";
     const RULESET_VERSION: u32 = V;
     const SEATS: SeatRange = SeatRange::TWO;
-    // Version 1 checked turn order only by the game's own rule IDs, which its games'
-    // findings name; later versions also refuse a seat the game does not await.
-    const CHECKS_AWAITED: bool = V >= 2;
+    const CHECKS_AWAITED: bool = Self::RULES.checks_awaited;
     const RECORDED_AS_EVENTS: &'static [&'static str] =
         &["CardMoved", "EffectResolved", "ModifierApplied", "ChatMessage", "SpectatorJoined", "SpectatorLeft"];
 
-    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState, version: V, rules_version: V, fold_version: V);
+    crate::forward_game!(config: VanguardConfig, event: VanguardEvent, state: VanguardState, rules: Self::RULES);
 
     fn new_config(request: &NewGame<'_>) -> Result<VanguardConfig, Vec<crate::game::ConfigProblem>> {
         let format = DeckFormat { seats: Self::SEATS, parse: catalog::parse_deck_list, check: catalog::check_deck };
@@ -122,14 +126,14 @@ impl<const V: u32> Game for VanguardRules<V> {
     /// games) the client's manual operations too.
     fn options(state: &VanguardState, seat: Seat) -> Option<Vec<crate::game::options::GameOption<VanguardEvent>>> {
         let mut o = options::options::<V>(state, seat);
-        if V == 1 {
+        if !Self::RULES.rules_options_only {
             o.extend(options::client_options(state, seat));
         }
         Some(o)
     }
 
     fn automatic(state: &VanguardState) -> Option<VanguardEvent> {
-        options::automatic(state, V)
+        options::automatic(state, Self::RULES)
     }
 
     /// Talk around the table (a chat line) is allowed at any moment (VGC-UI-1), whoever

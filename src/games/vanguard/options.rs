@@ -20,6 +20,7 @@
 use super::catalog::TriggerType;
 use super::config::{GradeAssistRemoval, Limit, SimultaneousLoss};
 use super::events::{Circle, ClientOp, Phase, Place, PowerEdit, ShuffleReason, VanguardEvent as E};
+use super::rules_version::Rules;
 use super::state::{CheckState, VanguardState};
 use super::Vanguard;
 use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick};
@@ -59,7 +60,7 @@ pub fn options<const V: u32>(s: &VanguardState, seat: Seat) -> Vec<Opt> {
 /// the stand phase, the phases with nothing to choose (no grade assist, ride or stride possible),
 /// the end of a resolved battle, and the turn handed over after the end phase; from version 5
 /// first the steps a call, stride or ride made due ([`VanguardState::owed_steps`]).
-pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
+pub fn automatic(s: &VanguardState, rules: Rules) -> Option<E> {
     if s.result.is_some() {
         return None;
     }
@@ -67,7 +68,7 @@ pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
         return Some(end);
     }
     // From version 5 the steps a call, stride or ride made due come first.
-    if version >= 5 {
+    if rules.owed_steps {
         if let Some(step) = s.owed_steps().into_iter().next() {
             return Some(step);
         }
@@ -83,8 +84,10 @@ pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
     let next = |phase| Some(E::PhaseEntered { seat, phase });
     match s.phase {
         // From version 4 the stand and the end-of-turn clean-up are steps of their own.
-        Phase::Stand if version >= 4 && !p.to_stand().is_empty() => Some(E::UnitsStood { seat, cards: p.to_stand() }),
-        Phase::End if version >= 4 && s.attack.is_none() && !s.cleanup_due(seat).is_empty() => {
+        Phase::Stand if rules.transition_steps && !p.to_stand().is_empty() => {
+            Some(E::UnitsStood { seat, cards: p.to_stand() })
+        }
+        Phase::End if rules.transition_steps && s.attack.is_none() && !s.cleanup_due(seat).is_empty() => {
             let c = s.cleanup_due(seat);
             Some(E::TurnCleanedUp { seat, g_unit: c.g_unit, flipped: c.flipped, expired: c.expired })
         }
@@ -94,7 +97,7 @@ pub fn automatic(s: &VanguardState, version: u32) -> Option<E> {
         Phase::Stride if !stride_possible(s, seat) => next(Phase::Main),
         Phase::Battle => match &s.attack {
             // From version 4 the hit rear-guard and the guardians retire in steps of their own.
-            Some(a) if a.hit.is_some() && a.damage_left == 0 && version >= 4 => Some(battle_end_step(s)),
+            Some(a) if a.hit.is_some() && a.damage_left == 0 && rules.transition_steps => Some(battle_end_step(s)),
             Some(a) if a.hit.is_some() && a.damage_left == 0 => Some(E::BattleEnded {}),
             _ => None,
         },

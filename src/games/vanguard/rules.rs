@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 use super::catalog::{CardDef, TriggerType};
 use super::config::{GradeAssistRemoval, Limit, SimultaneousLoss};
 use super::events::{Circle, ClientOp, CommonEvent, EffectKind, Phase, Place, PowerEdit, VanguardEvent};
+use super::rules_version::Rules;
 use super::state::VanguardState;
 use crate::game::{RuleId, Seat, Violation};
 
@@ -27,21 +28,21 @@ pub fn validate(s: &VanguardState, event: &VanguardEvent) -> Vec<Violation> {
     c.finish()
 }
 
-/// Every rule `event` would break under rules version `version`: version 3 cites the most
+/// Every rule `event` would break under `rules`: version 3 cites the most
 /// specific digest ID where versions 1 and 2 cite a general one ([`most_specific`]); version 4
 /// records the stand and the end-of-turn clean-up as steps of their own and holds a turn that
 /// moved on without them to the rules they break ([`steps_left_out`]); version 5 does the same
 /// for the retirement of a displaced occupant, a deleted heart turned face up and a legion mate
 /// moved to the soul ([`VanguardState::owed_steps`], [`Check::owed_steps_left_out`]).
-pub fn validate_as(s: &VanguardState, event: &VanguardEvent, version: u32) -> Vec<Violation> {
+pub fn validate_as(s: &VanguardState, event: &VanguardEvent, rules: Rules) -> Vec<Violation> {
     let mut out = validate(s, event);
-    if version >= 3 {
+    if rules.most_specific_ids {
         most_specific(s, event, &mut out);
     }
-    if version >= 4 && s.result.is_none() {
+    if rules.transition_steps && s.result.is_none() {
         let mut c = Check::new(s);
         c.steps_left_out(event);
-        if version >= 5 {
+        if rules.owed_steps {
             c.owed_steps_left_out(event);
         }
         out.extend(c.finish());

@@ -857,11 +857,11 @@ fn a_dead_card_counts_for_nobodys_victory_from_version_5() {
     use kifu::games::brk::rules::victory_as;
     let ended = E::GameEnded { winner: Some(0), reason: "test".into() };
     let (s5, _) = folded_as::<5>(&bob_left_dead());
-    assert_eq!(victory_as(&s5, 5).map(|(w, _)| w), Some(Some(0)));
+    assert_eq!(victory_as(&s5, kifu::games::brk::BrkV5::RULES).map(|(w, _)| w), Some(Some(0)));
     assert!(Brk::validate(&s5, &ended).is_empty());
     assert!(matches!(Brk::automatic(&s5), Some(E::GameEnded { winner: Some(0), .. })));
     let (s4, _) = folded_as::<4>(&bob_left_dead());
-    assert_eq!(victory_as(&s4, 4), None);
+    assert_eq!(victory_as(&s4, kifu::games::brk::BrkV4::RULES), None);
     let v4: Vec<_> = kifu::games::brk::BrkV4::validate(&s4, &ended).into_iter().map(|v| v.rule).collect();
     assert_eq!(v4, ["BRK-OPEN-1"]);
     // The death still owed is recorded first, then the end.

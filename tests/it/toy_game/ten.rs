@@ -194,6 +194,14 @@ impl TenState {
 
 // ---- The modules forward_game! forwards to ----
 
+/// Ten's rules versions as named behaviours: one version so far, so none (a later version adds
+/// a field here and passes `rules: Self::RULES` to `forward_game!`).
+pub mod rules_version {
+    kifu::rules_version! {
+        newest: 1;
+    }
+}
+
 pub mod rules {
     use kifu::game::commit::RandomMode;
     use kifu::game::common::{self, Context};

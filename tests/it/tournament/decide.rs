@@ -566,8 +566,8 @@ fn every_tour_rule_id_in_the_source_is_registered() {
 /// docs/rule-ids.md lists every registered TOUR ID (as it lists the KIFU ones).
 #[test]
 fn rule_ids_doc_lists_every_tour_rule() {
-    let doc = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rule-ids.md"))
-        .unwrap();
+    let doc =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rule-ids.md")).unwrap();
     for (id, _) in kifu::tournament::rules::TOUR_RULES {
         assert!(doc.contains(&format!("| `{id}` |")), "docs/rule-ids.md does not list {id}");
     }

@@ -126,7 +126,9 @@ fn a_ruling_about_a_future_event_names_it_plainly() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let deck = |name: &str| root.join("replays/decks").join(name).to_string_lossy().to_string();
     let (a, b) = (deck("alice.deck"), deck("bob.deck"));
-    env.ok(&["game", "new", "--game", "naruto", "--players", "alice,bob", "--deck", &a, "--deck", &b, "--id", "g"]);
+    let new =
+        ["game", "new", "--game", "naruto", "--players", "alice,bob", "--policy", "turn_marker=shared", "--id", "g"];
+    env.ok(&[&new[..], &["--deck", &a, "--deck", &b]].concat());
     env.ok(&["game", "act", "g", "--json", r#"{"TurnMarkerSet":{"seat":null,"value":0}}"#]);
     for kind in ["warning", "note"] {
         let mut args = vec!["game", "rule", "g", "--judge", "jin", kind, "--about", "3", "--note", "x"];

@@ -90,6 +90,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
     println!("  kifu verify {}", display(&exports.join(format!("{showcase}.kifu"))));
     println!("  kifu --data {data} tournament standings {tid}");
     println!("  kifu --data {data} tournament verify {tid}");
+    println!("  kifu --data {data} serve        # these games and events in a browser (the demo has its own store)");
     Ok(ExitCode::SUCCESS)
 }
 

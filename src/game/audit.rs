@@ -92,10 +92,12 @@ pub fn ruling_violations(seats: usize, next_seq: u64, ruling: &Ruling) -> Vec<Vi
                     format!("seat {seat} does not exist (the game has {seats} seats)"),
                 ));
             }
-            if about.is_some_and(|a| a >= next_seq) {
+            if let Some(a) = about.filter(|a| *a >= next_seq) {
                 out.push(Violation::new(
                     "KIFU-RULING-2",
-                    format!("the ruling is about event {about:?}, which is not recorded yet"),
+                    format!(
+                        "the ruling is about event {a}, which is not recorded yet (the game has {next_seq} events)"
+                    ),
                 ));
             }
         }
@@ -108,10 +110,10 @@ pub fn ruling_violations(seats: usize, next_seq: u64, ruling: &Ruling) -> Vec<Vi
             }
         }
         Ruling::NoteRecorded { about, .. } => {
-            if about.is_some_and(|a| a >= next_seq) {
+            if let Some(a) = about.filter(|a| *a >= next_seq) {
                 out.push(Violation::new(
                     "KIFU-RULING-2",
-                    format!("the note is about event {about:?}, which is not recorded yet"),
+                    format!("the note is about event {a}, which is not recorded yet (the game has {next_seq} events)"),
                 ));
             }
         }

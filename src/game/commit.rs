@@ -4,7 +4,7 @@
 //! every game: a game's `apply` reports operations to a [`CommitmentLedger`] kept in its state,
 //! `validate` asks it the `check_*` questions, and the audit calls [`CommitmentLedger::audit`].
 //!
-//! Hash spec (fixed forever; see ARCHITECTURE.md "What is hashed"):
+//! Hash spec (fixed forever; see docs/format.md, "What is hashed"):
 //! - sealed card: `blake3::keyed_hash(key = salt, message = card instance id as UTF-8)`;
 //! - sealed choice: `blake3 derive_key(CHOICE_CONTEXT, salt ‖ u32le(len(key)) ‖ key ‖ choice)`;
 //! - seed commitment (a dealer's seed or one seat's share): `blake3 derive_key(SEED_CONTEXT, seed)`;

@@ -261,7 +261,7 @@ pub fn summary_of(coverage: &[RuleCoverage], rule: &str) -> Option<&'static str>
 }
 
 /// Every `KIFU-*` rule ID the recorder reports, with what it means: the recorder's own checks,
-/// shared by every game. ARCHITECTURE.md lists the same table; a test keeps the two and the
+/// shared by every game. docs/rule-ids.md lists the same table; a test keeps the two and the
 /// source in step.
 pub const KIFU_RULES: &[(RuleId, &str)] = &[
     ("KIFU-ACTOR-1", "a player recorded another seat's action"),

@@ -1,4 +1,4 @@
-//! The hash spec and chain verification. This file and ARCHITECTURE.md ("What is hashed") are the
+//! The hash spec and chain verification. This file and docs/format.md ("What is hashed") are the
 //! specification; the golden files under `schema/golden/` pin it.
 //!
 //! - Header hash: `blake3 derive_key(HEADER_CONTEXT, header_bytes)`, where `header_bytes` are the

@@ -117,3 +117,27 @@ fn verify_fails_on_a_tampered_file_and_says_where() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("event 2") && stdout.contains("FAILED"), "{stdout}");
 }
+
+/// A ruling about an event not recorded yet names the event as a plain number (never `Some(3)`)
+/// and how many events the game has; nothing is written.
+#[test]
+fn a_ruling_about_a_future_event_names_it_plainly() {
+    let env = TestEnv::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let deck = |name: &str| root.join("replays/decks").join(name).to_string_lossy().to_string();
+    let (a, b) = (deck("alice.deck"), deck("bob.deck"));
+    let new =
+        ["game", "new", "--game", "naruto", "--players", "alice,bob", "--policy", "turn_marker=shared", "--id", "g"];
+    env.ok(&[&new[..], &["--deck", &a, "--deck", &b]].concat());
+    env.ok(&["game", "act", "g", "--json", r#"{"TurnMarkerSet":{"seat":null,"value":0}}"#]);
+    for kind in ["warning", "note"] {
+        let mut args = vec!["game", "rule", "g", "--judge", "jin", kind, "--about", "3", "--note", "x"];
+        if kind == "warning" {
+            args.extend(["--player", "alice"]);
+        }
+        let err = env.fails(&args);
+        assert!(err.contains("event 3, which is not recorded yet (the game has 1 events)"), "{err}");
+        assert!(!err.contains("Some("), "{err}");
+    }
+    assert!(env.ok(&["log", "g", "--json"]).matches("\"seq\"").count() == 1, "a refused ruling wrote nothing");
+}

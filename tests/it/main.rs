@@ -9,6 +9,7 @@ mod brk;
 mod cli_errors;
 mod cluster_faults;
 mod crash;
+mod doc_examples;
 mod fate;
 mod fixtures;
 mod game_machinery;

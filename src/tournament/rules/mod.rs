@@ -1,7 +1,7 @@
 //! The tournament's rules as decide/evolve, the shape games have: [`validate`] (decide) lists
 //! every `TOUR-*` rule an event breaks in a state, [`apply`] (evolve) folds an event into the
 //! state and is total. Each concern's checks and folds live in one file, and [`TOUR_RULES`]
-//! registers every ID with its one-line summary (the table ARCHITECTURE.md shows).
+//! registers every ID with its one-line summary (the table docs/rule-ids.md shows).
 //!
 //! `apply` takes the state by value and returns it, as `Game::apply(state, &event) -> state`
 //! does: the fold reads the same in both, and moving a `Tournament` costs a few hundred bytes,

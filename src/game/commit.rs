@@ -43,6 +43,8 @@ pub const COMBINE_CONTEXT: &str = "kifu 2026-11-22 combined seed v1";
 pub const CHOICE_CONTEXT: &str = "kifu 2026-11-22 sealed choice v1";
 /// Context string for one round of a hash chain's combined links (blake3 derive_key mode).
 pub const CHAIN_ROUND_CONTEXT: &str = "kifu 2026-11-25 hash-chain round v1";
+/// The context of [`blind_take`]'s marks.
+pub const BLIND_CONTEXT: &str = "kifu 2026-12-07 card taken unseen v1";
 
 /// How a game's randomness comes about, chosen in the header (like Naruto's `shuffles` policy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -74,6 +76,23 @@ pub type Secret = Commitment;
 /// Seals a card instance: the commitment a recorder logs instead of the card's identity.
 pub fn seal(card_instance: &str, salt: &Secret) -> Commitment {
     Commitment(*blake3::keyed_hash(&salt.0, card_instance.as_bytes()).as_bytes())
+}
+
+/// The mark of the `position`-th card taken face down, unseen by anyone, from the top of `deck`
+/// in turn `turn` for `taker` (a Naruto battle reward, NAR-REWARD-1, taken once per team and
+/// turn: the team's leader is the taker): it seals no card, so nobody can reveal it, and it is
+/// the same whatever the deck holds, so the option that records it tells the taker nothing about
+/// the deck. Read from what every fold knows, and distinct per take and position, as the ledger
+/// keys sealed cards by commitment.
+pub fn blind_take(deck: &str, turn: u32, taker: &str, position: u32) -> Commitment {
+    let mut h = blake3::Hasher::new_derive_key(BLIND_CONTEXT);
+    h.update(&len32(deck));
+    h.update(deck.as_bytes());
+    h.update(&turn.to_le_bytes());
+    h.update(&len32(taker));
+    h.update(taker.as_bytes());
+    h.update(&position.to_le_bytes());
+    Commitment(*h.finalize().as_bytes())
 }
 
 /// The commitment logged before a seeded shuffle.

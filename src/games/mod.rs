@@ -16,12 +16,14 @@ static NARUTO_V3: GameDriver<naruto::NarutoV3> = GameDriver::new();
 static NARUTO_V4: GameDriver<naruto::NarutoV4> = GameDriver::new();
 static NARUTO_V5: GameDriver<naruto::NarutoV5> = GameDriver::new();
 static NARUTO_V6: GameDriver<naruto::NarutoV6> = GameDriver::new();
-/// Naruto's released rules versions: new games record version 6 (version 2 with the most specific
-/// rule IDs, 3, the escape hatches held to the rules, 4, the moves to chakra as steps of their
-/// own, 5, and an effect's move of a card waiting for chakra held to the chakra rules, 6); every older version's games (and the pinned fixtures, version 1) open, replay and
-/// audit under their own version's rules.
-static NARUTO: Versions =
-    Versions { ruleset: "naruto", released: &[&NARUTO_V1, &NARUTO_V2, &NARUTO_V3, &NARUTO_V4, &NARUTO_V5, &NARUTO_V6] };
+static NARUTO_V7: GameDriver<naruto::NarutoV7> = GameDriver::new();
+/// Naruto's released rules versions: new games record the newest (what each changed:
+/// `naruto::rules_version`, docs/rules-versions.md); every older version's games (and the pinned
+/// fixtures, version 1) open, replay and audit under their own version's rules.
+static NARUTO: Versions = Versions {
+    ruleset: "naruto",
+    released: &[&NARUTO_V1, &NARUTO_V2, &NARUTO_V3, &NARUTO_V4, &NARUTO_V5, &NARUTO_V6, &NARUTO_V7],
+};
 static VANGUARD_V1: GameDriver<vanguard::Vanguard> = GameDriver::new();
 static VANGUARD_V2: GameDriver<vanguard::VanguardV2> = GameDriver::new();
 static VANGUARD_V3: GameDriver<vanguard::VanguardV3> = GameDriver::new();

@@ -15,7 +15,7 @@ use kifu::game::record;
 use kifu::game::replay::Step;
 use kifu::game::{AgentRng, Game, GameEntry, Viewer};
 use kifu::games::naruto::events::CoinSide;
-use kifu::games::naruto::{Naruto, NarutoEvent, NarutoV2, NarutoV3, NarutoV4, NarutoV5, NarutoV6};
+use kifu::games::naruto::{Naruto, NarutoEvent, NarutoV2, NarutoV3, NarutoV4, NarutoV5, NarutoV7};
 use kifu::games::vanguard::{Vanguard, VanguardEvent, VanguardV2};
 use kifu::log::envelope::{StreamId, Timestamp};
 use kifu::log::file;
@@ -66,6 +66,26 @@ fn naruto_v5_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
     check_every_actor_was_awaited::<NarutoV5>(0..60, &[table(2)]);
 }
 
+/// Version 7 takes every battle reward face down (blind marks, no card named) and still
+/// self-plays and audits clean, holding every seat to its turn.
+#[test]
+fn naruto_v7_self_plays_and_audits_clean_taking_rewards_face_down() {
+    const _: () = assert!(NarutoV7::CHECKS_AWAITED && NarutoV7::RULESET_VERSION == 7);
+    check_self_play_audits_clean::<NarutoV7>(0..60, &[table(2)]);
+    check_every_actor_was_awaited::<NarutoV7>(0..60, &[table(2)]);
+    let mut rewards = 0;
+    for seed in 0..20 {
+        let (_, events) = crate::options::self_played::<NarutoV7>(seed, &["ana".into(), "rui".into()], 20_000);
+        for e in &events {
+            if let NarutoEvent::BattleRewardTaken { cards, .. } = e {
+                rewards += 1;
+                assert!(cards.iter().all(|c| matches!(c, kifu::games::naruto::events::CardRef::Sealed(_))), "{e:?}");
+            }
+        }
+    }
+    assert!(rewards > 0, "no battle reward in 20 games");
+}
+
 #[test]
 fn vanguard_v2_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
     const _: () = assert!(VanguardV2::CHECKS_AWAITED && VanguardV2::RULESET_VERSION == 2);
@@ -90,22 +110,22 @@ fn vanguard_v5_self_plays_and_audits_clean_holding_every_seat_to_its_turn() {
 }
 
 /// Given the registry, when it self-plays a new Naruto game, then the game is recorded under
-/// version 6 (the newest), audits clean, and a digital game's seed is the common `SeedCommitted` /
+/// version 7 (the newest), audits clean, and a digital game's seed is the common `SeedCommitted` /
 /// `SeedRevealed` (the dealer's, `seat: None`), never version 1's own seed events.
 #[test]
-fn a_new_naruto_game_records_version_6_and_the_common_seed_events() {
+fn a_new_naruto_game_records_version_7_and_the_common_seed_events() {
     let driver = kifu::games::driver("naruto").unwrap();
-    assert_eq!(driver.ruleset_version(), 6);
+    assert_eq!(driver.ruleset_version(), 7);
     let s = store();
     let (mut common, mut digital) = (0, 0);
     for seed in 0..12u64 {
         let id = StreamId::new(&format!("v6-{seed}")).unwrap();
         driver.self_play(&s, &id, seed, &table(2), Timestamp(0)).unwrap();
         let log = s.export(&id).unwrap();
-        assert_eq!(log.header.v1().ruleset_version, 6);
+        assert_eq!(log.header.v1().ruleset_version, 7);
         let report = driver.audit(&log).unwrap();
         assert!(report.is_clean() && report.outcome.is_some(), "seed {seed}: {:?}", report.findings);
-        let game = record::from_log::<NarutoV6>(&log).unwrap();
+        let game = record::from_log::<NarutoV7>(&log).unwrap();
         let events: Vec<&NarutoEvent> = game
             .steps
             .iter()
@@ -116,7 +136,7 @@ fn a_new_naruto_game_records_version_6_and_the_common_seed_events() {
             .collect();
         assert!(
             !events.iter().any(|e| matches!(e, NarutoEvent::SeedCommitted { .. } | NarutoEvent::SeedRevealed { .. })),
-            "seed {seed}: version 6 records the common seed events"
+            "seed {seed}: version 7 records the common seed events"
         );
         let seeds = events
             .iter()

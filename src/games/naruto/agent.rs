@@ -16,7 +16,7 @@ use super::config::{
 use super::events::{
     BlockingTeam, CardRef, CoinSide, DeployFrom, Duration, Lot, NarutoEvent, SentTeam, Stat, Step, Throw,
 };
-use super::rules::{expected_reward, resolve_fight};
+use super::rules::{expected_reward, resolve_fight, reward_taken};
 use super::rules_version::Rules;
 use super::state::{deck_name, Held, NarutoState};
 use crate::game::commit::{commit_seed, AgentSecrets};
@@ -157,7 +157,7 @@ fn next_event(s: &NarutoState, secrets: &mut AgentSecrets, rng: &mut AgentRng, r
         Step::Attack => attack_step(s, attacker, rng),
         Step::Block => block_step(s, blocker, rng),
         Step::Jutsu => jutsu_step(s, rng),
-        Step::Calculation => calculation_step(s, secrets, attacker, rng)?,
+        Step::Calculation => calculation_step(s, secrets, attacker, rng, rules)?,
         Step::HandCheck => {
             let hand = known_hand(s, attacker);
             let n = s.players.get(attacker).map_or(0, |p| p.hand.len());
@@ -533,12 +533,17 @@ fn calculation_step(
     secrets: &AgentSecrets,
     attacker: Seat,
     rng: &mut AgentRng,
+    rules: Rules,
 ) -> Option<NarutoEvent> {
     for t in &s.battle.attacks {
         if !s.battle.is_blocked(&t.leader) && !s.battle.rewarded.contains(&t.leader) {
+            if rules.blind_rewards {
+                return Some(reward_taken(s, attacker, t));
+            }
+            // Before `blind_rewards`, the taker named the cards (the agent knows the dealer's seed).
             let (n, _) = expected_reward(s, attacker, t);
-            let cards =
-                top_cards(s, secrets, crate::game::opponent(attacker), n, rng).into_iter().map(CardRef::Open).collect();
+            let foe = crate::game::opponent(attacker);
+            let cards = top_cards(s, secrets, foe, n, rng).into_iter().map(CardRef::Open).collect();
             return Some(NarutoEvent::BattleRewardTaken { seat: attacker, team: t.leader.clone(), cards });
         }
     }

@@ -24,11 +24,12 @@
 //! ([`rules::validate_as`]); version 4 ([`NarutoV4`]) holds the escape hatches to the zones and
 //! values they change; version 5 ([`NarutoV5`]) folds differently ([`apply::apply_as`]): a played
 //! mission and a used jutsu wait on the chain and go to chakra in automatic steps of their own;
-//! version 6 ([`NarutoV6`], what new games record) cites an effect moving such a card under the
-//! chakra rules. One code path folds and checks every shape.
+//! version 6 ([`NarutoV6`]) cites an effect moving such a card under the chakra rules; version 7
+//! ([`NarutoV7`], what new games record) offers a battle reward face down, naming no card. One code
+//! path folds and checks every shape (what each version changed: [`rules_version::Rules`]).
 //!
 //! Options ([`options::options`]): every action a seat may record now, from its own view; a draw
-//! (the opening hand, step A, a battle reward) takes the cards drawn as a parameter, as do hand
+//! (the opening hand, step A) takes the cards drawn as a parameter, as do hand
 //! costs, chakra, discards, teams, leaders and blocks; the dealer's seed and sealed cards take a
 //! secret parameter, in the shape of the version. Automatic steps ([`options::automatic`], which
 //! the agent plays too): the first `TurnStarted` once both hands are kept and each next one after
@@ -90,12 +91,16 @@ pub type NarutoV4 = NarutoRules<4>;
 /// moved on ([`rules::validate_as`]). A permanent mission still goes into the village as it is
 /// played (NAR-MISSION-6).
 pub type NarutoV5 = NarutoRules<5>;
-/// Version 6, the newest: what new games record. Version 5 (it folds alike), citing an effect's
+/// Version 6: version 5 (it folds alike), citing an effect's
 /// `CardMoved` of a played mission or used jutsu, which waits in no zone, under the rule that sends
 /// it to chakra (NAR-MISSION-5, NAR-JUTSU-3) where version 5 cites "no such card there"
 /// (KIFU-CARD-1); its move into the chakra of the seat that played it, once its chain resolved, is
 /// legal ([`rules::validate_as`]).
 pub type NarutoV6 = NarutoRules<6>;
+/// Version 7, the newest: what new games record. Version 6, with a battle reward offered and
+/// recorded as the taker sees it, the top cards of the opponent's deck face down (NAR-ZONE-1),
+/// where version 6's picker listed the opponent's deck by name (`Rules::blind_rewards`).
+pub type NarutoV7 = NarutoRules<7>;
 
 impl<const V: u32> NarutoRules<V> {
     /// What version `V` does: the one place the version number becomes behaviour.

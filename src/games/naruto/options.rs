@@ -32,7 +32,7 @@ use super::events::{
     BlockingTeam, CardRef, CoinSide, CommonEvent, DeployFrom, LinkKind, Lot, NarutoEvent as E, SentTeam, Step, Throw,
     WinReason,
 };
-use super::rules::{expected_reward, expected_winner, resolve_fight, validate};
+use super::rules::{expected_reward, expected_winner, resolve_fight, reward_taken, validate};
 use super::rules_version::Rules;
 use super::state::{Held, NarutoState};
 use super::NarutoRules;
@@ -63,7 +63,7 @@ pub fn options<const V: u32>(s: &NarutoState, seat: Seat) -> Vec<GameOption<E>> 
         if s.step == Step::Setup {
             setup(s, seat, &mut o);
         } else if automatic(s, NarutoRules::<V>::RULES).is_none() {
-            turn(s, seat, &mut o);
+            turn(s, seat, NarutoRules::<V>::RULES, &mut o);
         }
     }
     legal::<NarutoRules<V>>(s, o)
@@ -544,7 +544,7 @@ fn sealed_reveals<const V: u32>(s: &NarutoState, seat: Seat, o: &mut Vec<GameOpt
 
 // ---- The turn (NAR-TURN-1) ----
 
-fn turn(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
+fn turn(s: &NarutoState, seat: Seat, rules: Rules, o: &mut Vec<GameOption<E>>) {
     let Some(attacker) = s.attacker else { return };
     let chain_open = !s.chain.is_empty();
     if chain_open {
@@ -571,7 +571,7 @@ fn turn(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                 o.push(GameOption::event(seat, "End the jutsu exchange", vec![], E::JutsuExchangeEnded {}));
             }
         }
-        Step::Calculation if mine => calculation(s, seat, o),
+        Step::Calculation if mine => calculation(s, seat, rules, o),
         Step::HandCheck if mine => hand_check(s, seat, o),
         _ => {}
     }
@@ -941,37 +941,26 @@ fn jutsus(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
     }
 }
 
-/// Step K: each unblocked team's battle reward (the cards taken from the top of the opponent's
-/// deck, NAR-REWARD), and each fight as the rules compute it, as a normal or a mental battle.
-fn calculation(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
+/// Step K: each unblocked team's battle reward (NAR-REWARD-1), and each fight as the rules
+/// compute it, as a normal or a mental battle. A reward is taken face down from the top of the
+/// opponent's deck (NAR-ZONE-1): with `blind_rewards` the taker sees no card, so the option names
+/// none; it records the count as cards taken unseen ([`reward_taken`]), the same whatever the
+/// deck holds. Before, the picker listed the opponent's deck ([`listed_reward`]).
+fn calculation(s: &NarutoState, seat: Seat, rules: Rules, o: &mut Vec<GameOption<E>>) {
     let foe = opponent(seat);
     for t in pending_rewards(s) {
+        if !rules.blind_rewards {
+            o.extend(listed_reward(s, seat, t));
+            continue;
+        }
         let (n, _) = expected_reward(s, seat, t);
-        let param = card_param(
-            "cards",
-            format!("the {n} card(s) taken from the top of {}'s deck", s.name(foe)),
-            ParamKind::Card,
-            n,
-            deck_values(s, foe),
-        );
-        let fill: Fill = |e, v| match e {
-            E::BattleRewardTaken { seat, team, .. } => {
-                Some(E::BattleRewardTaken { seat: *seat, team: team.clone(), cards: open_cards(v) })
-            }
-            _ => None,
-        };
-        let read: Read = |e| match e {
-            E::BattleRewardTaken { cards, .. } => read_open(cards),
-            _ => None,
-        };
-        let template = E::BattleRewardTaken { seat, team: t.leader.clone(), cards: vec![] };
         let label = format!(
-            "Take the battle reward of the team led by {} ({n} card(s)){}",
+            "Take the battle reward of the team led by {}: the top {n} card(s) of {}'s deck, face down",
             card_name(s, &t.leader),
-            draw_note(s)
+            s.name(foe)
         );
         let concerns = vec![Concern::Card(t.leader.clone()), Concern::Zone("rewards".into())];
-        o.extend(param_option(s, seat, label, concerns, param, template, (fill, read), &[]));
+        o.push(GameOption::event(seat, label, concerns, reward_taken(s, seat, t)));
     }
     for (a, b) in pending_fights(s) {
         let names = format!("{} against {}", card_name(s, &a.leader), card_name(s, &b.leader));
@@ -989,6 +978,35 @@ fn calculation(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
             resolve_fight(s, a, b, true),
         ));
     }
+}
+
+/// A battle reward as versions before `blind_rewards` offer it: the taker names the cards among
+/// every card left in the opponent's deck (kept so their games' options stay as recorded).
+fn listed_reward(s: &NarutoState, seat: Seat, t: &SentTeam) -> Option<GameOption<E>> {
+    let foe = opponent(seat);
+    let (n, _) = expected_reward(s, seat, t);
+    let param = card_param(
+        "cards",
+        format!("the {n} card(s) taken from the top of {}'s deck", s.name(foe)),
+        ParamKind::Card,
+        n,
+        deck_values(s, foe),
+    );
+    let fill: Fill = |e, v| match e {
+        E::BattleRewardTaken { seat, team, .. } => {
+            Some(E::BattleRewardTaken { seat: *seat, team: team.clone(), cards: open_cards(v) })
+        }
+        _ => None,
+    };
+    let read: Read = |e| match e {
+        E::BattleRewardTaken { cards, .. } => read_open(cards),
+        _ => None,
+    };
+    let template = E::BattleRewardTaken { seat, team: t.leader.clone(), cards: vec![] };
+    let label =
+        format!("Take the battle reward of the team led by {} ({n} card(s)){}", card_name(s, &t.leader), draw_note(s));
+    let concerns = vec![Concern::Card(t.leader.clone()), Concern::Zone("rewards".into())];
+    param_option(s, seat, label, concerns, param, template, (fill, read), &[])
 }
 
 /// Step N: the attacker discards down to 6 (NAR-HAND-1).

@@ -26,7 +26,7 @@ use super::events::{
 };
 use super::rules_version::Rules;
 use super::state::NarutoState;
-use crate::game::commit::{Commitment, Secret};
+use crate::game::commit::{blind_take, Commitment, Secret};
 use crate::game::rules::cite_specifically;
 use crate::game::{RuleId, Seat, Violation};
 
@@ -1461,6 +1461,17 @@ pub fn expected_reward(s: &NarutoState, seat: Seat, t: &SentTeam) -> (usize, boo
         ShortDeckRewardPolicy::TakeRemaining => (deck, true),
         ShortDeckRewardPolicy::None => (0, true),
     }
+}
+
+/// The battle reward of the non-fighting team `t` as the attacker `seat` takes it: the top cards
+/// of the opponent's deck, face down and unseen (NAR-REWARD-1, NAR-ZONE-1), so recorded as
+/// cards taken blind ([`blind_take`]): the same event whatever the deck holds.
+pub fn reward_taken(s: &NarutoState, seat: Seat, t: &SentTeam) -> NarutoEvent {
+    let (n, _) = expected_reward(s, seat, t);
+    let deck = super::state::deck_name(crate::game::opponent(seat));
+    let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+    let mark = |i: usize| CardRef::Sealed(blind_take(&deck, s.turn, &t.leader, at(i)));
+    NarutoEvent::BattleRewardTaken { seat, team: t.leader.clone(), cards: (0..n).map(mark).collect() }
 }
 
 /// Step M's table (NAR-WIN-2..4): the winner, why, and the rule that decides it.

@@ -2,7 +2,7 @@
 //! `apply`, the options and the agent through [`Rules`], never through the version number.
 
 crate::rules_version! {
-    newest: 6;
+    newest: 7;
     /// kifu refuses an action by a seat the game does not await (`KIFU-TURN-1`). Version 1 was
     /// released before the query and checks turn order by the game's own `NAR-*` IDs only, which
     /// its games' findings name.
@@ -32,4 +32,10 @@ crate::rules_version! {
     /// NAR-JUTSU-3 where version 5 cites KIFU-CARD-1; its move into the chakra of the seat that
     /// played it, once the chain resolved, is legal (a judge putting back a move left out).
     played_card_moves_cited: 6,
+    /// A battle reward is offered as what the taker sees, the top N cards of the opponent's deck
+    /// face down (NAR-REWARD-1, NAR-ZONE-1), and recorded as cards taken unseen
+    /// (`rules::reward_taken`, `commit::blind_take`), where earlier versions' picker listed every
+    /// card left in the opponent's deck by name for the taker to choose from: a hidden-information
+    /// leak. What the rules accept is the same.
+    blind_rewards: 7,
 }

@@ -9,9 +9,9 @@ use kifu::game::record;
 use kifu::game::replay::Replay;
 use kifu::game::Game;
 use kifu::games::naruto::config::ShuffleMode;
-use kifu::games::naruto::events::Zone;
+use kifu::games::naruto::events::{CardRef, Zone};
 use kifu::games::naruto::state::{Held, NarutoState};
-use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent, NarutoV2};
+use kifu::games::naruto::{Naruto, NarutoConfig, NarutoEvent, NarutoV2, NarutoV7};
 use kifu::log::envelope::Actor;
 use kifu::log::file;
 use kifu::store::Store;
@@ -137,10 +137,10 @@ fn visible(s: &NarutoState, seat: u8) -> Vec<String> {
 }
 
 /// Checks one state's options for `seat`: distinct ids for different events, card concerns the
-/// seat may see, parameter values it may see or its own deck's (a battle reward's: the opponent's
-/// deck, the cards it takes), and no label naming a card of the opponent's hand.
+/// seat may see, parameter values it may see or its own deck's, a battle reward that names no
+/// card (taken face down), and no label naming a card of the opponent's hand.
 fn check_options_of(s: &NarutoState, seat: u8, at: &str) {
-    let options = NarutoV2::options(s, seat).unwrap();
+    let options = NarutoV7::options(s, seat).unwrap();
     for (a, x) in options.iter().enumerate() {
         for y in &options[a + 1..] {
             if option_id(0, x) == option_id(0, y) {
@@ -170,10 +170,18 @@ fn check_options_of(s: &NarutoState, seat: u8, at: &str) {
                 assert!(!o.label.contains(&name), "{at}: seat {seat}'s {:?} names the hidden {h}", o.label);
             }
         }
+        // A battle reward is taken face down (NAR-ZONE-1): an event naming no card.
+        if let Pick::Event(NarutoEvent::BattleRewardTaken { cards, .. }) = &o.pick {
+            assert!(cards.iter().all(|c| matches!(c, CardRef::Sealed(_))), "{at}: {:?} names a card", o.label);
+        }
         let Some(p) = o.param() else { continue };
-        let reward = matches!(&o.pick, Pick::Param { template: NarutoEvent::BattleRewardTaken { .. }, .. });
+        assert!(
+            !matches!(&o.pick, Pick::Param { template: NarutoEvent::BattleRewardTaken { .. }, .. }),
+            "{at}: {:?} lists the opponent's deck",
+            o.label
+        );
         for v in p.values.iter().filter(|_| matches!(p.kind, ParamKind::Card | ParamKind::Target)) {
-            let ok = seen.contains(&v.value) || deck_of(seat, &v.value) || (reward && deck_of(1 - seat, &v.value));
+            let ok = seen.contains(&v.value) || deck_of(seat, &v.value);
             assert!(ok, "{at}: seat {seat}'s {:?} offers {}", o.label, v.value);
         }
     }
@@ -182,16 +190,47 @@ fn check_options_of(s: &NarutoState, seat: u8, at: &str) {
 #[test]
 fn a_naruto_seats_options_never_name_a_card_it_cannot_see_and_never_look_alike() {
     for seed in 0..6 {
-        let (config, events) = game::<NarutoV2>(seed);
-        let mut state = NarutoV2::setup(&config).unwrap();
+        let (config, events) = game::<NarutoV7>(seed);
+        let mut state = NarutoV7::setup(&config).unwrap();
         for (i, e) in events.iter().enumerate() {
             for seat in [0u8, 1] {
                 check_options_of(&state, seat, &format!("seed {seed} event {i}"));
             }
-            NarutoV2::ledger_mut(&mut state).at(i as u64);
-            state = NarutoV2::apply(state, e);
+            NarutoV7::ledger_mut(&mut state).at(i as u64);
+            state = NarutoV7::apply(state, e);
         }
     }
+}
+
+/// NAR-REWARD-1 with NAR-ZONE-1: the attacker's reward option is the same whatever the
+/// opponent's deck holds (here: the deck's known contents emptied, its count kept), so neither
+/// its label, its id nor its event tells the taker a card. Before, it listed the deck by name.
+#[test]
+fn a_naruto_battle_reward_option_is_the_same_whatever_the_opponents_deck_holds() {
+    let mut rewards = 0;
+    for seed in 0..6 {
+        let (config, events) = game::<NarutoV7>(seed);
+        let mut state = NarutoV7::setup(&config).unwrap();
+        for (i, e) in events.iter().enumerate() {
+            for seat in [0u8, 1] {
+                let options = NarutoV7::options(&state, seat).unwrap();
+                if !options.iter().any(|o| matches!(&o.pick, Pick::Event(NarutoEvent::BattleRewardTaken { .. }))) {
+                    continue;
+                }
+                rewards += 1;
+                let mut other = state.clone();
+                other.players[usize::from(1 - seat)].deck.clear();
+                let seen = |s: &NarutoState| -> Vec<(String, String, String)> {
+                    let options = NarutoV7::options(s, seat).unwrap();
+                    options.iter().map(|o| (option_id(i as u64, o), o.label.clone(), format!("{:?}", o.pick))).collect()
+                };
+                assert_eq!(seen(&state), seen(&other), "seed {seed} event {i} seat {seat}");
+            }
+            NarutoV7::ledger_mut(&mut state).at(i as u64);
+            state = NarutoV7::apply(state, e);
+        }
+    }
+    assert!(rewards > 0, "no battle reward was offered in 6 games");
 }
 
 fn check_automatic_agrees<G: Game<Config = NarutoConfig, Event = NarutoEvent, State = NarutoState>>(

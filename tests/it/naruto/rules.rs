@@ -10,7 +10,7 @@ use kifu::games::naruto::events::{
     BlockingTeam, CardRef, CoinSide, Damage, DeployFrom, Duration, FightResult, Lot, SentTeam, Stat, Step, Throw,
     WinReason, Zone, ZoneRef,
 };
-use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV6 as Naruto};
+use kifu::games::naruto::{NarutoConfig, NarutoEvent as E, NarutoV7 as Naruto};
 
 use crate::game_support::{cases, check_enforced_rules_have_cases};
 

@@ -235,7 +235,7 @@ fn a_whole_brk_game_through_the_options_api() {
 
 #[test]
 fn a_whole_naruto_game_through_the_options_api() {
-    record_through_the_api::<kifu::games::naruto::NarutoV6>("naruto", 2);
+    record_through_the_api::<kifu::games::naruto::NarutoV7>("naruto", 2);
 }
 
 #[test]

@@ -12,12 +12,16 @@
 /// with `Rules::flags`, for the table `docs/rules-versions.md` is generated from. Validate,
 /// apply, options and the agent read the fields, never the number.
 ///
-/// ```ignore
-/// kifu::rules_version! {
-///     newest: 2;
-///     /// Refuses a seat the game does not await (`KIFU-TURN-1`).
-///     checks_awaited: 2,
+/// ```
+/// mod rules_version {
+///     kifu::rules_version! {
+///         newest: 2;
+///         /// Refuses a seat the game does not await (`KIFU-TURN-1`).
+///         checks_awaited: 2,
+///     }
 /// }
+/// assert!(!rules_version::rules(1).checks_awaited);
+/// assert!(rules_version::rules(2).checks_awaited);
 /// ```
 #[macro_export]
 macro_rules! rules_version {

@@ -130,20 +130,25 @@ const kifuJudge = (() => {
     const box = el("div", { class: "judge-form" });
     const to = el("input", { type: "number", min: 1, dataset: { field: "to_seq" }, value: String(Math.max(1, shownEvent() ?? 1)) });
     const preview = el("div", { class: "undone", dataset: { field: "undone" } });
+    // Each change supersedes the previous preview: only the newest answer is drawn, so a slow
+    // earlier fetch never adds its list beside the newer one.
+    let asked = 0;
     async function show() {
       const n = Number(to.value);
+      const mine = ++asked;
       preview.replaceChildren();
       if (!Number.isInteger(n) || n < 1) return;
       try {
         const page = await api(`/games/${st.gid}/events?as=judge&from=${n}&limit=50`);
+        if (mine !== asked) return;
         const rows = page.entries.map((e) => el("li", {}, `#${e.seq} ${e.text}`));
-        preview.append(
+        preview.replaceChildren(
           el("p", {}, rows.length ? `Undoes ${page.events - n} event${page.events - n === 1 ? "" : "s"} (they stay in the log, no longer counted):` : "Nothing to undo: that is the head."),
           el("ol", { class: "undone-list" }, rows),
           page.next !== null && page.next !== undefined ? el("p", { class: "muted" }, "… and more") : null
         );
       } catch (e) {
-        preview.append(el("p", { class: "error" }, e.message));
+        if (mine === asked) preview.replaceChildren(el("p", { class: "error" }, e.message));
       }
     }
     to.addEventListener("change", show);

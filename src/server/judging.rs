@@ -14,7 +14,7 @@ use super::auth::Caller;
 use super::error::{AppError, AppResult, J, Q};
 use super::state::AppState;
 use super::tokens::Role;
-use super::tournaments::{actor_of, official, recorded};
+use super::tournament_writes::{actor_of, may_override, official, recorded};
 use crate::log::envelope::Actor;
 use crate::tournament::events::{AppealDecision, CallOutcome, Penalty, RulingRef};
 use crate::tournament::{judging, rules, TournamentEvent};
@@ -404,7 +404,7 @@ pub async fn override_pairing(
     let g = official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
-    super::tournaments::may_override(&g, s, "changes pairings by hand")?;
+    may_override(&g, s, "changes pairings by hand")?;
     let (x, y) = match (&body.swap, &body.seat, body.table) {
         (Some(pair), None, _) if pair.len() == 2 => (rules::resolve(s, &pair[0])?, rules::resolve(s, &pair[1])?),
         (None, Some(p), Some(table)) => {

@@ -160,7 +160,7 @@ fn a_positions_phase_is_the_turns_step_and_its_step_the_battles_process() {
     use kifu::games::fate::events::Step;
     let mut processes = BTreeSet::new();
     for seed in 0..8u64 {
-        for s in super::play(seed, 4, false).states {
+        for s in super::play(seed, 4, true).states {
             let p = Fate::position(&s);
             assert_eq!(p.phase, s.step.name(), "seed {seed}");
             match s.battle.as_ref().filter(|_| s.step == Step::Battle) {

@@ -32,13 +32,13 @@ pub trait CardTable {
 
 /// A state under check and the violations found so far.
 pub struct Check<'a, S> {
-    pub s: &'a S,
+    pub state: &'a S,
     pub out: Vec<Violation>,
 }
 
 impl<'a, S> Check<'a, S> {
-    pub fn new(s: &'a S) -> Self {
-        Check { s, out: Vec::new() }
+    pub fn new(state: &'a S) -> Self {
+        Check { state, out: Vec::new() }
     }
 
     /// Every violation found.
@@ -47,7 +47,7 @@ impl<'a, S> Check<'a, S> {
     }
 
     /// Records a violation.
-    pub fn v(&mut self, rule: RuleId, msg: impl Into<String>) {
+    pub fn violation(&mut self, rule: RuleId, msg: impl Into<String>) {
         self.out.push(Violation::new(rule, msg));
     }
 
@@ -67,7 +67,7 @@ impl<'a, S> Check<'a, S> {
         let mut seen = BTreeSet::new();
         for c in cards {
             if !seen.insert(c) {
-                self.v(rule, format!("{c} is named twice"));
+                self.violation(rule, format!("{c} is named twice"));
             }
         }
     }
@@ -76,10 +76,10 @@ impl<'a, S> Check<'a, S> {
 impl<'a, S: CardTable> Check<'a, S> {
     /// The card's definition, or `KIFU-CARD-2`: no registered deck has it.
     pub fn known(&mut self, card: &str) -> Option<&'a S::Def> {
-        let s = self.s;
+        let s = self.state;
         let def = s.card_def(card);
         if def.is_none() {
-            self.v("KIFU-CARD-2", format!("{card} is not a card of either registered deck"));
+            self.violation("KIFU-CARD-2", format!("{card} is not a card of either registered deck"));
         }
         def
     }
@@ -95,14 +95,14 @@ impl<'a, S: CardTable> Check<'a, S> {
     /// `rule`: the card is in `seat`'s `zone`, for a game whose rules say where a card comes from
     /// (a FATE draw from the deck, `FATE-TURN-2`); the message says where it is instead.
     pub fn holds_for(&mut self, rule: RuleId, seat: Seat, zone: S::Zone, card: &str) -> bool {
-        let s = self.s;
+        let s = self.state;
         let ok = s.card_in(seat, zone, card);
         if !ok {
             let where_ = match s.card_at(card) {
                 Some((owner, z)) => format!("it is in {}'s {}", s.seat_name(owner), S::zone_name(z)),
                 None => S::NOWHERE.to_string(),
             };
-            self.v(
+            self.violation(
                 rule,
                 format!("{} is not in {}'s {}: {where_}", s.card_label(card), s.seat_name(seat), S::zone_name(zone)),
             );

@@ -201,19 +201,3 @@ pub fn apply_all<P>(table: &[Policy<P>], policies: &mut P, pairs: &[(String, Str
     }
     Ok(())
 }
-
-/// Self-play's mix of readings: each row named in `keys`, with probability `chance`, takes a value
-/// drawn from its listed values, so every reading of an OPEN point gets played. Rows of free-form
-/// values (`<cards per turn>`) are left alone.
-pub fn randomize<P>(table: &[Policy<P>], policies: &mut P, keys: &[&str], chance: f64, rng: &mut super::AgentRng) {
-    let rows: Vec<(&str, &[&str])> = keys
-        .iter()
-        .map(|key| {
-            let row = table.iter().find(|r| r.key == *key && !r.values.iter().any(|v| v.starts_with('<')));
-            (*key, row.map_or(&[][..], |r| r.values))
-        })
-        .collect();
-    // An unlisted or free-form row still draws its coin (and picks nothing), so the random
-    // sequence does not depend on the table.
-    super::selfplay::random_policies(policies, &rows, chance, rng, |p, key, value| set(table, p, key, value));
-}

@@ -50,28 +50,6 @@ pub fn unawaited<G: Game>(state: &G::State, event: &G::Event) -> Option<Violatio
     super::rules::check_awaited(seat, &G::awaited(state))
 }
 
-/// Sets each policy of `table` (key, the values to pick from) with probability `p` to a value
-/// picked at random, through the game's own `set` (which checks the value). The random numbers
-/// are drawn in table order, one coin and at most one pick per row, so a game's self-played
-/// games (and the fixtures made from them) depend only on its table.
-pub fn random_policies<C, E>(
-    config: &mut C,
-    table: &[(&str, &[&str])],
-    p: f64,
-    rng: &mut AgentRng,
-    set: impl Fn(&mut C, &str, &str) -> Result<(), E>,
-) {
-    for (key, values) in table {
-        if rng.random_bool(p) {
-            if let Some(v) = values.choose(rng) {
-                // Every value comes from the game's policy table, so this cannot fail; a value it
-                // refused would leave the default, which is still a legal game.
-                let _ = set(config, key, v);
-            }
-        }
-    }
-}
-
 /// One row of a self-play policy mix whose odds are the game's own (see [`mix_policies`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Mix<'a> {

@@ -61,7 +61,7 @@ pub async fn record(
             at,
             text: &body.text,
         };
-        crate::tournament::ops::record_statement(&*store, &dir, &sid, &s, &salt, super::tournaments::actor_of(&g))
+        crate::tournament::ops::record_statement(&*store, &dir, &sid, &s, &salt, super::tournament_writes::actor_of(&g))
             .map_err(AppError::from)
     })
     .await??;

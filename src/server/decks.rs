@@ -120,7 +120,7 @@ pub async fn change(
     caller: Caller,
     J(body): J<ChangeBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    let g = super::tournaments::official(&caller, &id, false)?.clone();
+    let g = super::tournament_writes::official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
     let player = crate::tournament::rules::resolve(&t.loaded.state, &player)?;
     if body.list.len() > DECK_LIST_MAX {
@@ -138,7 +138,7 @@ pub async fn change(
             .check_deck(&body.list, None)
             .map_err(|e| AppError::Refused(format!("{name}'s deck list is not legal for {game}: {e}")))?;
         let salt = Commitment(rand::random::<[u8; 32]>());
-        let actor = super::tournaments::actor_of(&g);
+        let actor = super::tournament_writes::actor_of(&g);
         crate::tournament::ops::change_deck(&*store, &dir, &sid, &name, &body.list, &salt, &g.name, &body.reason, actor)
             .map_err(AppError::from)
     })
@@ -171,7 +171,7 @@ pub async fn check(
     caller: Caller,
     J(body): J<CheckBody>,
 ) -> AppResult<(StatusCode, Json<Value>)> {
-    let g = super::tournaments::official(&caller, &id, false)?.clone();
+    let g = super::tournament_writes::official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
     let player = crate::tournament::rules::resolve(&t.loaded.state, &body.player)?;
     if body.list.len() > DECK_LIST_MAX {
@@ -189,7 +189,7 @@ pub async fn check(
     let table = body.table;
     let done = tokio::task::spawn_blocking(move || {
         let salt = Commitment(rand::random::<[u8; 32]>());
-        let actor = super::tournaments::actor_of(&g);
+        let actor = super::tournament_writes::actor_of(&g);
         crate::tournament::ops::deck_check(
             &*store, &dir, &sid, &name, round, table, at, &g.name, &body.list, &salt, actor,
         )

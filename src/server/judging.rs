@@ -14,23 +14,10 @@ use super::auth::Caller;
 use super::error::{AppError, AppResult, J, Q};
 use super::state::AppState;
 use super::tokens::Role;
-use super::tournaments::{actor_of, official, recorded};
+use super::tournament_writes::{actor_of, may_override, official, recorded};
 use crate::log::envelope::Actor;
 use crate::tournament::events::{AppealDecision, CallOutcome, Penalty, RulingRef};
 use crate::tournament::{judging, rules, TournamentEvent};
-
-fn call_json(c: &judging::Call) -> Value {
-    json!({
-        "call": c.number, "round": c.round, "table": c.table, "caller": c.caller,
-        "opened": c.opened.to_rfc3339(),
-        "taken": c.taken.as_ref().map(|(j, t)| json!({"judge": j, "at": t.to_rfc3339()})),
-        "escalated": c.escalated.as_ref().map(|(j, t)| json!({"judge": j, "at": t.to_rfc3339()})),
-        "closed": c.closed.as_ref().map(|(j, t, o, n)| json!({"judge": j, "at": t.to_rfc3339(), "outcome": format!("{o:?}"), "note": n})),
-        "adjusted": c.adjusted.as_ref().map(|(m, j, r)| json!({"minutes": m, "judge": j, "reason": r})),
-        "status": c.status(),
-        "extension_minutes": c.extension(),
-    })
-}
 
 #[derive(Deserialize)]
 pub struct OpenBody {
@@ -209,7 +196,7 @@ pub async fn floor(State(state): State<AppState>, Path(id): Path<String>, caller
         "round": last.map(|r| r.round),
         "pods": s.pod_format.is_some(),
         "tables": tables,
-        "calls": s.calls.iter().map(call_json).collect::<Vec<_>>(),
+        "calls": s.calls.iter().map(judging::Call::json).collect::<Vec<_>>(),
         "appeals": appeals,
         "deck_checks": deck_checks,
         "overrides": overrides,
@@ -227,7 +214,8 @@ pub async fn list(
     official(&caller, &id, false)?;
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
-    let calls: Vec<Value> = s.calls.iter().filter(|c| q.round.is_none_or(|r| c.round == r)).map(call_json).collect();
+    let calls: Vec<Value> =
+        s.calls.iter().filter(|c| q.round.is_none_or(|r| c.round == r)).map(judging::Call::json).collect();
     Ok(Json(json!({"head_judge": s.head_judge, "calls": calls})))
 }
 
@@ -416,7 +404,7 @@ pub async fn override_pairing(
     let g = official(&caller, &id, false)?.clone();
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
-    super::tournaments::may_override(&g, s, "changes pairings by hand")?;
+    may_override(&g, s, "changes pairings by hand")?;
     let (x, y) = match (&body.swap, &body.seat, body.table) {
         (Some(pair), None, _) if pair.len() == 2 => (rules::resolve(s, &pair[0])?, rules::resolve(s, &pair[1])?),
         (None, Some(p), Some(table)) => {

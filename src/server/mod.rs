@@ -4,7 +4,8 @@
 //! Layout: [`state`] (the shared state: store handle, caches of opened games and tournaments,
 //! the live feeds, tokens and pending result reports), [`auth`] (who is calling and what they may
 //! see), [`tokens`] (the token file or the store's shared tokens), [`games`], [`tournaments`] and `judging` (the API handlers; `judging`: judge calls,
-//! penalty histories, appeals), `pod_results` (a pod's places reported, confirmed by its players,
+//! penalty histories, appeals), `tournament_writes` (what the tournament handlers share: the
+//! official calling, overrides, recording events), `pod_results` (a pod's places reported, confirmed by its players,
 //! entered or corrected by a judge), [`live`]
 //! (server-sent events), [`assets`] (the pages), `compress` (gzip for assets, pages and JSON responses)
 //! and [`error`].
@@ -78,6 +79,7 @@ mod pod_results;
 mod standings;
 pub mod state;
 pub mod tokens;
+mod tournament_writes;
 pub mod tournaments;
 
 use axum::http::{header, HeaderValue};

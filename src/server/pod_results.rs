@@ -20,7 +20,7 @@ use super::auth::Caller;
 use super::error::{AppError, AppResult, J};
 use super::state::{AppState, OpenTournament, PendingPodReport};
 use super::tokens::{Grant, Role};
-use super::tournaments::{
+use super::tournament_writes::{
     actor_of, may_override, name, official_entry, override_reason, record_event, round_of, Entry,
 };
 use crate::log::envelope::Actor;

@@ -131,9 +131,9 @@ pub fn case_file(
             caller: c.caller.clone(),
             opened: c.opened.to_rfc3339(),
             status: c.status(),
-            judge: c.closed.as_ref().map(|x| x.0.clone()).or_else(|| c.taken.as_ref().map(|x| x.0.clone())),
-            outcome: c.closed.as_ref().map(|x| format!("{:?}", x.2)),
-            note: c.closed.as_ref().map(|x| x.3.clone()),
+            judge: c.closed.as_ref().map(|x| x.judge.clone()).or_else(|| c.taken.as_ref().map(|x| x.judge.clone())),
+            outcome: c.closed.as_ref().map(|x| format!("{:?}", x.outcome)),
+            note: c.closed.as_ref().map(|x| x.note.clone()),
         })
         .collect();
     let deck_checks = state

@@ -5,6 +5,7 @@
 //! `docs/judging.md`.
 
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::events::{AppealDecision, CallOutcome, Penalty, RulingRef};
 use super::policy::Policy;
@@ -154,11 +155,36 @@ pub struct Call {
     pub table: u32,
     pub caller: String,
     pub opened: Timestamp,
-    pub taken: Option<(String, Timestamp)>,
-    pub escalated: Option<(String, Timestamp)>,
-    pub closed: Option<(String, Timestamp, CallOutcome, String)>,
-    /// A judge's adjustment: (minutes, judge, reason); the latest stands.
-    pub adjusted: Option<(u32, String, String)>,
+    pub taken: Option<CallStep>,
+    pub escalated: Option<CallStep>,
+    pub closed: Option<CallClosed>,
+    /// A judge's adjustment of the call's time extension; the latest stands.
+    pub adjusted: Option<ExtensionAdjusted>,
+}
+
+/// A judge's step on a call (taking it, escalating it): who, and when. Each struct below keeps
+/// the order of the tuple it replaced, so the folded state's postcard snapshot is the same bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallStep {
+    pub judge: String,
+    pub at: Timestamp,
+}
+
+/// How a call was closed: by whom, when, with what outcome and note.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallClosed {
+    pub judge: String,
+    pub at: Timestamp,
+    pub outcome: CallOutcome,
+    pub note: String,
+}
+
+/// A judge's adjustment of a call's time extension: the minutes it gives, who set them, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtensionAdjusted {
+    pub minutes: u32,
+    pub judge: String,
+    pub reason: String,
 }
 
 impl Call {
@@ -166,10 +192,24 @@ impl Call {
     /// closed call (an open call gives none yet).
     pub fn extension(&self) -> u32 {
         match (&self.adjusted, &self.closed) {
-            (Some((m, _, _)), _) => *m,
-            (None, Some((_, at, _, _))) => extension_minutes(self.opened, *at),
+            (Some(a), _) => a.minutes,
+            (None, Some(c)) => extension_minutes(self.opened, c.at),
             (None, None) => 0,
         }
+    }
+
+    /// The call as the API (`GET /tournaments/{id}/calls`) and `kifu tournament call list --json` show it.
+    pub fn json(&self) -> serde_json::Value {
+        json!({
+            "call": self.number, "round": self.round, "table": self.table, "caller": self.caller,
+            "opened": self.opened.to_rfc3339(),
+            "taken": self.taken.as_ref().map(|t| json!({"judge": t.judge, "at": t.at.to_rfc3339()})),
+            "escalated": self.escalated.as_ref().map(|e| json!({"judge": e.judge, "at": e.at.to_rfc3339()})),
+            "closed": self.closed.as_ref().map(|x| json!({"judge": x.judge, "at": x.at.to_rfc3339(), "outcome": format!("{:?}", x.outcome), "note": x.note})),
+            "adjusted": self.adjusted.as_ref().map(|a| json!({"minutes": a.minutes, "judge": a.judge, "reason": a.reason})),
+            "status": self.status(),
+            "extension_minutes": self.extension(),
+        })
     }
 
     pub fn status(&self) -> &'static str {

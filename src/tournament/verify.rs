@@ -235,7 +235,7 @@ fn check_penalties(loaded: &Loaded, add: &mut Add) {
             .filter(|c| c.extension() > 0)
             .map(|c| {
                 let how = match &c.adjusted {
-                    Some((_, judge, why)) => format!(", set by {judge}: {why}"),
+                    Some(a) => format!(", set by {}: {}", a.judge, a.reason),
                     None => String::new(),
                 };
                 format!("call {} round {} table {} +{} min{how}", c.number, c.round, c.table, c.extension())

@@ -195,25 +195,12 @@ pub fn run_call(ctx: &Context, a: CallArgs, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn call_json(c: &judging::Call) -> serde_json::Value {
-    json!({
-        "call": c.number, "round": c.round, "table": c.table, "caller": c.caller,
-        "opened": c.opened.to_rfc3339(),
-        "taken": c.taken.as_ref().map(|(j, t)| json!({"judge": j, "at": t.to_rfc3339()})),
-        "escalated": c.escalated.as_ref().map(|(j, t)| json!({"judge": j, "at": t.to_rfc3339()})),
-        "closed": c.closed.as_ref().map(|(j, t, o, n)| json!({"judge": j, "at": t.to_rfc3339(), "outcome": format!("{o:?}"), "note": n})),
-        "adjusted": c.adjusted.as_ref().map(|(m, j, r)| json!({"minutes": m, "judge": j, "reason": r})),
-        "status": c.status(),
-        "extension_minutes": c.extension(),
-    })
-}
-
 fn list_calls(ctx: &Context, id: &StreamId, round: Option<u32>, json: bool) -> Result<ExitCode> {
     let store = ctx.open_store()?;
     let (state, _) = record::load_state(&store, id)?;
     let calls: Vec<&judging::Call> = state.calls.iter().filter(|c| round.is_none_or(|r| c.round == r)).collect();
     if json {
-        output::print_json(&calls.iter().map(|c| call_json(c)).collect::<Vec<_>>())?;
+        output::print_json(&calls.iter().map(|c| c.json()).collect::<Vec<_>>())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut t = output::table(["call", "round", "table", "caller", "opened", "status", "by", "+min"]);
@@ -221,9 +208,9 @@ fn list_calls(ctx: &Context, id: &StreamId, round: Option<u32>, json: bool) -> R
         let by = c
             .closed
             .as_ref()
-            .map(|x| x.0.clone())
-            .or(c.escalated.as_ref().map(|x| x.0.clone()))
-            .or(c.taken.as_ref().map(|x| x.0.clone()));
+            .map(|x| x.judge.clone())
+            .or(c.escalated.as_ref().map(|x| x.judge.clone()))
+            .or(c.taken.as_ref().map(|x| x.judge.clone()));
         t.add_row([
             c.number.to_string(),
             c.round.to_string(),

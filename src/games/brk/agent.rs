@@ -19,6 +19,7 @@ use super::rules_version::Rules;
 use super::state::{BrkState, Piece, Status};
 use super::Brk;
 use crate::game::commit::{seal, AgentSecrets, Commitment};
+use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{AgentRng, Game, Seat};
 
 /// A self-play configuration: random squads from the sample catalog, and a random mix of the
@@ -42,16 +43,17 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng, _rules: Rules) -
             policies: Default::default(),
         }),
     };
-    let BrkConfig::V1(c) = &mut config;
-    crate::game::policy::randomize(
-        super::config::POLICIES,
-        &mut c.policies,
-        &["stack_order", "priority", "false_assumption"],
-        0.3,
-        rng,
-    );
+    mix_policies(&mut config, MIX, rng, BrkConfig::set_policy);
     (config, AgentSecrets::default())
 }
+
+/// Self-play's mix of policies, with the odds BRK's games were pinned with: each row, with
+/// probability 0.3, takes one of its values (the policy table's, in its order).
+pub const MIX: &[Mix<'static>] = &[
+    Mix::Maybe { key: "stack_order", p: 0.3, values: &["lifo", "fifo"] },
+    Mix::Maybe { key: "priority", p: 0.3, values: &["alternate", "active-first"] },
+    Mix::Maybe { key: "false_assumption", p: 0.3, values: &["interrupt", "stands"] },
+];
 
 /// The definition of a piece as its controller knows it: from the state, or from the sealed
 /// identity the agent kept the salt of.

@@ -263,30 +263,30 @@ pub fn victory_as(s: &BrkState, rules: Rules) -> Option<(Option<Seat>, String)> 
 
 impl Check<'_> {
     fn piece(&mut self, id: &str) -> Option<&Piece> {
-        let p = self.s.piece(id);
+        let p = self.state.piece(id);
         if p.is_none() {
-            self.v("KIFU-CARD-1", format!("there is no piece {id}"));
+            self.violation("KIFU-CARD-1", format!("there is no piece {id}"));
         }
         p
     }
 
     fn action(&mut self, id: u32) -> Option<&Action> {
-        let a = self.s.action(id);
+        let a = self.state.action(id);
         if a.is_none() {
-            self.v("KIFU-CARD-1", format!("no game action #{id} was declared"));
+            self.violation("KIFU-CARD-1", format!("no game action #{id} was declared"));
         }
         a
     }
 
     fn needs_priority(&mut self, seat: Seat, what: &str) {
-        if self.s.phase != Phase::Main {
-            self.v(
+        if self.state.phase != Phase::Main {
+            self.violation(
                 "BRK-OPEN-1",
-                format!("{what} only in the main phase (skeleton); it is the {} phase", self.s.phase.name()),
+                format!("{what} only in the main phase (skeleton); it is the {} phase", self.state.phase.name()),
             );
-        } else if self.s.priority != Some(seat) {
-            let holder = self.s.priority.map_or("nobody".to_string(), |p| self.s.name(p));
-            self.v("BRK-STACK-3", format!("{} does not hold priority ({holder} does)", self.s.name(seat)));
+        } else if self.state.priority != Some(seat) {
+            let holder = self.state.priority.map_or("nobody".to_string(), |p| self.state.name(p));
+            self.violation("BRK-STACK-3", format!("{} does not hold priority ({holder} does)", self.state.name(seat)));
         }
     }
 
@@ -295,32 +295,35 @@ impl Check<'_> {
         let p = self.piece(id)?;
         let p = p.clone();
         if p.owner != seat {
-            self.v("BRK-OPEN-1", format!("{id} is not {}'s card", self.s.name(seat)));
+            self.violation("BRK-OPEN-1", format!("{id} is not {}'s card", self.state.name(seat)));
         }
         if p.hidden {
-            self.v("BRK-HID-4", format!("hidden {id} must be revealed when it acts"));
+            self.violation("BRK-HID-4", format!("hidden {id} must be revealed when it acts"));
         }
-        self.s.piece(id)
+        self.state.piece(id)
     }
 
     fn affordable(&mut self, seat: Seat, cost: &[ResourceAmount], rule: &'static str) {
-        let need = gold_of(cost) + committed_gold(self.s, seat);
-        let have = u32::from(self.s.gold(seat));
+        let need = gold_of(cost) + committed_gold(self.state, seat);
+        let have = u32::from(self.state.gold(seat));
         if need > have {
-            self.v(
+            self.violation(
                 rule,
-                format!("{} would owe {need} gold with {have} (a blocked action still pays)", self.s.name(seat)),
+                format!("{} would owe {need} gold with {have} (a blocked action still pays)", self.state.name(seat)),
             );
         }
     }
 
     /// The moment's obligations: pending reveals, a due payment, an action being performed.
     fn sequencing(&mut self, event: &BrkEvent) {
-        let s = self.s;
+        let s = self.state;
         if !s.pending_reveals.is_empty() {
             let ok = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
             if !ok {
-                self.v("BRK-HID-4", format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")));
+                self.violation(
+                    "BRK-HID-4",
+                    format!("targeted hidden {} must be revealed first", s.pending_reveals.join(", ")),
+                );
             }
         }
         if let Some(p) = &s.declaring {
@@ -331,7 +334,7 @@ impl Check<'_> {
                 _ => false,
             };
             if !ok {
-                self.v("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
+                self.violation("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
             }
         }
         // A reveal of a card the block just targeted comes before the payment (it uses no stack).
@@ -342,20 +345,20 @@ impl Check<'_> {
                     Status::Blocked { .. } => ("BRK-BLOCK-5", "blocked"),
                     _ => ("BRK-BLOCK-6", "performed"),
                 };
-                self.v(rule, format!("{what} action #{} left the stack but its source has not paid", a.id));
+                self.violation(rule, format!("{what} action #{} left the stack but its source has not paid", a.id));
             }
         } else if let Some(a) = s.performing() {
             if !matches!(event, BrkEvent::EffectApplied { .. }) && !pending_reveal {
-                self.v("BRK-STACK-2", format!("action #{} is being performed; its effects come first", a.id));
+                self.violation("BRK-STACK-2", format!("action #{} is being performed; its effects come first", a.id));
             }
         }
     }
 
     fn check(&mut self, event: &BrkEvent, rules: Rules) {
         use BrkEvent::*;
-        let s = self.s;
+        let s = self.state;
         if let Some(r) = &s.result {
-            self.v("BRK-OPEN-1", format!("the game is over ({})", r.reason));
+            self.violation("BRK-OPEN-1", format!("the game is over ({})", r.reason));
             return;
         }
         if event.seat().is_some_and(|seat| !self.seat_ok(seat, 2)) {
@@ -406,7 +409,7 @@ impl Check<'_> {
     /// under the rule that owes it: the pieces as a set, a revealed card's markers as its card
     /// gives them (their kinds and counts, in any order).
     fn owed_step(&mut self, event: &BrkEvent) {
-        let s = self.s;
+        let s = self.state;
         let (rule, _) = step_rule(s, event);
         let Some(want) = s.owed_steps().into_iter().find(|e| e.same_step(event)) else {
             let nothing = match event {
@@ -416,7 +419,7 @@ impl Check<'_> {
                 BrkEvent::CardsOpened { .. } => "no turn start owes its player's cards opening".to_string(),
                 _ => "no card in play has lost its last life".to_string(),
             };
-            self.v(rule, nothing);
+            self.violation(rule, nothing);
             return;
         };
         let (_, what) = step_rule(s, &want);
@@ -434,7 +437,7 @@ impl Check<'_> {
             _ => false,
         };
         if !same {
-            self.v(rule, format!("this step names what is owed: {what}"));
+            self.violation(rule, format!("this step names what is owed: {what}"));
         }
     }
 
@@ -442,7 +445,7 @@ impl Check<'_> {
     /// step putting the board right after the citation). The owed ones it names all, or none
     /// (they may then come in a step of their own); a card it names that is neither is cited.
     fn deaths_named(&mut self, pieces: &[String]) {
-        let s = self.s;
+        let s = self.state;
         let owed_step = s.owed_steps().into_iter().find(|e| matches!(e, BrkEvent::CardsSentToGraveyard { .. }));
         let owed = match &owed_step {
             Some(BrkEvent::CardsSentToGraveyard { pieces }) => as_set(pieces),
@@ -450,69 +453,69 @@ impl Check<'_> {
         };
         let left_dead: std::collections::BTreeSet<&str> = s.left_dead().into_iter().collect();
         if owed.is_empty() && left_dead.is_empty() {
-            self.v("BRK-OPEN-1", "no card in play has lost its last life");
+            self.violation("BRK-OPEN-1", "no card in play has lost its last life");
             return;
         }
         let named = as_set(pieces);
         let alive: Vec<&str> =
             named.iter().filter(|p| !owed.contains(*p) && !left_dead.contains(*p)).copied().collect();
         if !alive.is_empty() {
-            self.v(
+            self.violation(
                 "BRK-OPEN-1",
                 format!("only cards in play with no lives left go to the graveyard, not {}", alive.join(", ")),
             );
         }
         if named.is_empty() {
-            self.v("BRK-OPEN-1", "this step names no card");
+            self.violation("BRK-OPEN-1", "this step names no card");
         }
         let partly_owed = !named.is_disjoint(&owed) && !owed.is_subset(&named);
         if let Some(step) = owed_step.as_ref().filter(|_| partly_owed) {
             let (_, what) = step_rule(s, step);
-            self.v("BRK-OPEN-1", format!("this step names what is owed: {what}"));
+            self.violation("BRK-OPEN-1", format!("this step names what is owed: {what}"));
         }
     }
 
     fn turn_started(&mut self, seat: Seat, turn: u32) {
-        let s = self.s;
+        let s = self.state;
         let ready = (s.phase == Phase::Setup && (0..2).all(|seat| s.deployed(seat))) || s.phase == Phase::End;
         if !ready {
-            self.v("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
+            self.violation("BRK-OPEN-1", "a turn starts after both squads are deployed or after the last turn ended");
         }
         if turn != s.turn + 1 || seat != ((turn.saturating_sub(1)) % 2) as Seat {
-            self.v("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
+            self.violation("BRK-OPEN-1", format!("turn {} belongs to seat {}", s.turn + 1, s.turn % 2));
         }
         if turn > TURN_LIMIT {
-            self.v("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
+            self.violation("BRK-OPEN-1", format!("the skeleton ends after turn {TURN_LIMIT}"));
         }
     }
 
     fn main_phase_entered(&mut self, seat: Seat) {
-        let s = self.s;
+        let s = self.state;
         if s.phase != Phase::Reveal || s.active != Some(seat) {
-            self.v("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
+            self.violation("BRK-OPEN-1", "the active player enters the main phase from the Reveal subphase");
         }
         let due: Vec<&str> = s.reveal_due().iter().map(|p| p.id.as_str()).collect();
         if !due.is_empty() {
-            self.v("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
+            self.violation("BRK-HID-4", format!("the Reveal subphase must reveal {}", due.join(", ")));
         }
     }
 
     fn turn_ended(&mut self, seat: Seat) {
-        let s = self.s;
+        let s = self.state;
         if s.phase != Phase::Main || s.active != Some(seat) {
-            self.v("BRK-OPEN-1", "the active player ends the turn from the main phase");
+            self.violation("BRK-OPEN-1", "the active player ends the turn from the main phase");
         }
         if !s.stack.is_empty() {
-            self.v("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
+            self.violation("BRK-STACK-3", format!("{} game actions still wait on the stack", s.stack.len()));
         }
     }
 
     /// The recorded winner must be the one the skeleton's victory conditions give.
     fn game_ended(&mut self, winner: Option<Seat>, rules: Rules) {
-        match victory_as(self.s, rules) {
-            None => self.v("BRK-OPEN-1", "no victory condition of the skeleton holds"),
+        match victory_as(self.state, rules) {
+            None => self.violation("BRK-OPEN-1", "no victory condition of the skeleton holds"),
             Some((w, why)) if w != winner => {
-                self.v("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
+                self.violation("BRK-OPEN-1", format!("the skeleton's result is {w:?} ({why}), not {winner:?}"))
             }
             Some(_) => {}
         }
@@ -521,7 +524,7 @@ impl Check<'_> {
     fn hidden(&mut self, piece: &str) {
         if let Some(p) = self.piece(piece) {
             if p.zone != Zone::Play || p.hidden {
-                self.v("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
+                self.violation("BRK-HID-1", format!("only a face-up card in play can become hidden; {piece} is not"));
             }
         }
     }
@@ -529,41 +532,45 @@ impl Check<'_> {
     fn marker_placed(&mut self, piece: &str) {
         if let Some(p) = self.piece(piece) {
             if p.unmarked_until_reveal {
-                self.v("BRK-HID-2", format!("{piece} started the battle hidden: no markers until it is revealed"));
+                self.violation(
+                    "BRK-HID-2",
+                    format!("{piece} started the battle hidden: no markers until it is revealed"),
+                );
             }
         }
     }
 
     fn deployed(&mut self, seat: Seat, cards: &[super::events::Deployment]) {
-        let s = self.s;
+        let s = self.state;
         if s.phase != Phase::Setup || s.deployed(seat) {
-            self.v("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
+            self.violation("BRK-OPEN-1", format!("{} deploys once, before the first turn", s.name(seat)));
         }
         let squad = s.squad(seat).len();
         if cards.len() != squad {
-            self.v("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
+            self.violation("BRK-OPEN-1", format!("the whole squad of {squad} is deployed; got {}", cards.len()));
         }
         let mut cells = std::collections::BTreeSet::new();
         let mut named = std::collections::BTreeSet::new();
         for d in cards {
             if !d.cell.is_valid() || !cells.insert(d.cell) {
-                self.v("BRK-OPEN-1", format!("cell {} is off the 3×5 side or taken twice", d.cell.name()));
+                self.violation("BRK-OPEN-1", format!("cell {} is off the 3×5 side or taken twice", d.cell.name()));
             }
             match &d.card {
                 // `known`: KIFU-CARD-2 for an instance no squad has.
                 CardRef::Open(i) if self.known(i).is_some() => {
                     let mine = super::config::parse_instance(i).is_some_and(|(o, _)| o == seat);
                     if !mine || !named.insert(i.clone()) {
-                        self.v(
+                        self.violation(
                             "KIFU-CARD-2",
                             format!("{i} is not a card of {}'s squad, or is named twice", s.name(seat)),
                         );
                     }
                 }
                 CardRef::Open(_) => {}
-                CardRef::Sealed(_) if !d.hidden => {
-                    self.v("KIFU-SEAL-1", format!("the face-up card on {} must be named, not sealed", d.cell.name()))
-                }
+                CardRef::Sealed(_) if !d.hidden => self.violation(
+                    "KIFU-SEAL-1",
+                    format!("the face-up card on {} must be named, not sealed", d.cell.name()),
+                ),
                 CardRef::Sealed(_) => {}
             }
         }
@@ -577,23 +584,23 @@ impl Check<'_> {
         proof: Option<&super::events::RevealProof>,
         rules: Rules,
     ) {
-        let s = self.s;
+        let s = self.state;
         let Some(p) = self.piece(piece).cloned() else { return };
         if p.owner != seat {
-            self.v(
+            self.violation(
                 "BRK-HID-10",
                 format!("only {piece}'s controller knows and reveals its identity, not {}", s.name(seat)),
             );
         }
         if !p.hidden || p.zone != Zone::Play {
-            self.v("BRK-HID-4", format!("{piece} is not a hidden card in play"));
+            self.violation("BRK-HID-4", format!("{piece} is not a hidden card in play"));
         }
         match reason {
             RevealReason::RevealSubphase if s.phase != Phase::Reveal => {
-                self.v("BRK-HID-4", format!("it is the {} phase, not the Reveal subphase", s.phase.name()))
+                self.violation("BRK-HID-4", format!("it is the {} phase, not the Reveal subphase", s.phase.name()))
             }
             RevealReason::Targeted if !s.pending_reveals.iter().any(|x| x == piece) => {
-                self.v("BRK-HID-4", format!("{piece} is not the target of a game action"))
+                self.violation("BRK-HID-4", format!("{piece} is not the target of a game action"))
             }
             RevealReason::DeclaredAction => self.needs_priority(seat, "a card reveals itself to act"),
             _ => {}
@@ -606,13 +613,18 @@ impl Check<'_> {
                 let taken = s.pieces.iter().any(|q| q.instance.as_deref() == Some(&pr.instance));
                 // `known`: KIFU-CARD-2 for an instance no squad has.
                 if self.known(&pr.instance).is_some() && (!mine || taken) {
-                    self.v("KIFU-CARD-2", format!("{} is not an undeployed card of the owner's squad", pr.instance));
+                    self.violation(
+                        "KIFU-CARD-2",
+                        format!("{} is not an undeployed card of the owner's squad", pr.instance),
+                    );
                 }
                 instance = Some(pr.instance.clone());
             }
-            (None, _, None) => self.v("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt")),
+            (None, _, None) => {
+                self.violation("KIFU-SEAL-1", format!("{piece}'s sealed identity needs its instance and salt"))
+            }
             (Some(known), _, Some(pr)) if *known != pr.instance => {
-                self.v("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
+                self.violation("KIFU-SEAL-1", format!("{piece} is {known}, not {}", pr.instance))
             }
             _ => {}
         }
@@ -624,40 +636,40 @@ impl Check<'_> {
     }
 
     fn declared(&mut self, seat: Seat, source: &str, ability: u8, targets: &[String], payment: &[ResourceAmount]) {
-        let s = self.s;
+        let s = self.state;
         self.needs_priority(seat, "game actions are declared");
         let Some(src) = self.acting_card(seat, source).cloned() else { return };
         let Some(def) = s.def_of(&src) else {
-            self.v("BRK-HID-4", format!("{source}'s identity is sealed: it must be revealed to declare"));
+            self.violation("BRK-HID-4", format!("{source}'s identity is sealed: it must be revealed to declare"));
             return;
         };
         let Some(ab) = def.ability(ability).filter(|a| a.kind.is_declared()) else {
-            self.v("KIFU-CARD-1", format!("{} has no declarable ability #{ability}", def.name));
+            self.violation("KIFU-CARD-1", format!("{} has no declarable ability #{ability}", def.name));
             return;
         };
         match ab.trigger {
             Trigger::Activated => {
                 if src.zone != Zone::Play {
-                    self.v("BRK-OPEN-1", format!("{source} is not in play"));
+                    self.violation("BRK-OPEN-1", format!("{source} is not in play"));
                 }
                 if src.acted {
-                    self.v("BRK-FRAG-6", format!("{source} has already acted this turn"));
+                    self.violation("BRK-FRAG-6", format!("{source} has already acted this turn"));
                 }
             }
             Trigger::OnDeath | Trigger::OnReturnToDeck => {
                 let zone = if ab.trigger == Trigger::OnDeath { Zone::Graveyard } else { Zone::Deck };
                 if src.zone != zone || src.triggers_used.contains(&ability) {
-                    self.v("BRK-OPEN-1", format!("{} works once, from the {}", ab.name, zone.name()));
+                    self.violation("BRK-OPEN-1", format!("{} works once, from the {}", ab.name, zone.name()));
                 }
             }
         }
         if targets.len() != 1 {
-            self.v("BRK-OPEN-1", format!("a game action has exactly one target; got {}", targets.len()));
+            self.violation("BRK-OPEN-1", format!("a game action has exactly one target; got {}", targets.len()));
         }
         for t in targets {
             let Some(tp) = self.piece(t).cloned() else { continue };
             if tp.zone != Zone::Play {
-                self.v("BRK-OPEN-1", format!("target {t} is not in play"));
+                self.violation("BRK-OPEN-1", format!("target {t} is not in play"));
                 continue;
             }
             let tdef = s.def_of(&tp);
@@ -665,25 +677,24 @@ impl Check<'_> {
                 match (tp.hidden, tdef) {
                     // BRK-HID-9: the opponent's hidden card may be treated as having [X].
                     (true, _) if tp.owner != seat => {}
-                    (true, Some(d)) if !d.has_trait(x) => self.v(
+                    (true, Some(d)) if !d.has_trait(x) => self.violation(
                         "BRK-HID-10",
                         format!("{} may not treat their own hidden {t} as having [{x}]", s.name(seat)),
                     ),
-                    (false, Some(d)) if !d.has_trait(x) => {
-                        self.v("BRK-HID-9", format!("{} works only on a card with [{x}]; {t} has none", ab.name))
-                    }
+                    (false, Some(d)) if !d.has_trait(x) => self
+                        .violation("BRK-HID-9", format!("{} works only on a card with [{x}]; {t} has none", ab.name)),
                     _ => {}
                 }
             }
             if ab.kind == AbilityKind::FinishingBlow && !tp.hidden && tp.lives > i16::from(ab.amount) {
-                self.v(
+                self.violation(
                     "BRK-INT-5",
                     format!("a finishing blow of {} is illegal on {t} with {} lives", ab.amount, tp.lives),
                 );
             }
         }
         if payment != ab.cost.as_slice() {
-            self.v("BRK-BLOCK-5", format!("{} is due {:?}, declared {:?}", ab.name, ab.cost, payment));
+            self.violation("BRK-BLOCK-5", format!("{} is due {:?}, declared {:?}", ab.name, ab.cost, payment));
         }
         self.affordable(seat, &ab.cost, "BRK-BLOCK-5");
     }
@@ -694,37 +705,37 @@ impl Check<'_> {
         match a.status {
             Status::OnStack => {}
             Status::Performing | Status::Done => {
-                self.v(left_rule, format!("action #{id} has left the stack"));
-                self.v("BRK-STACK-2", format!("action #{id} is already being performed"));
+                self.violation(left_rule, format!("action #{id} has left the stack"));
+                self.violation("BRK-STACK-2", format!("action #{id} is already being performed"));
             }
-            _ => self.v(left_rule, format!("action #{id} has left the stack ({})", a.status.name())),
+            _ => self.violation(left_rule, format!("action #{id} has left the stack ({})", a.status.name())),
         }
         Some(a)
     }
 
     fn acting_ability(&mut self, seat: Seat, id: &str, kind: AbilityKind, rule: &'static str) {
-        let s = self.s;
+        let s = self.state;
         let Some(p) = self.acting_card(seat, id).cloned() else { return };
         if p.zone != Zone::Play {
-            self.v("BRK-OPEN-1", format!("{id} is not in play"));
+            self.violation("BRK-OPEN-1", format!("{id} is not in play"));
         }
         if p.acted {
-            self.v("BRK-FRAG-6", format!("{id} has already acted this turn"));
+            self.violation("BRK-FRAG-6", format!("{id} has already acted this turn"));
         }
         match s.def_of(&p).and_then(|d| d.ability_of(kind).and_then(|i| d.ability(i))) {
             Some(ab) => self.affordable(seat, &ab.cost, "BRK-OPEN-1"),
-            None if s.def_of(&p).is_some() => self.v(rule, format!("{id} has no {} ability", kind.name())),
+            None if s.def_of(&p).is_some() => self.violation(rule, format!("{id} has no {} ability", kind.name())),
             None => {}
         }
     }
 
     fn blocked(&mut self, seat: Seat, id: u32, blocker: &str, blocker_target: &str) {
-        let s = self.s;
+        let s = self.state;
         self.needs_priority(seat, "blocks are made");
         let Some(a) = self.on_stack(id, "BRK-BLOCK-1") else { return };
         self.acting_ability(seat, blocker, AbilityKind::Block, "BRK-BLOCK-2");
         if blocker_target != a.source {
-            self.v("BRK-BLOCK-2", format!("the blocker targets the source {}, not {blocker_target}", a.source));
+            self.violation("BRK-BLOCK-2", format!("the blocker targets the source {}, not {blocker_target}", a.source));
             return;
         }
         let zone = s.piece(&a.source).map_or(Zone::Play, |p| p.zone);
@@ -734,7 +745,7 @@ impl Check<'_> {
             Zone::Deck => a.ability.trigger == Trigger::OnReturnToDeck,
         };
         if !allowed {
-            self.v(
+            self.violation(
                 "BRK-BLOCK-3",
                 format!(
                     "source {} is in the {}; only on-death and on-return features may be blocked there",
@@ -751,29 +762,31 @@ impl Check<'_> {
             return;
         }
         if reason.trim().is_empty() {
-            self.v("BRK-INT-1", "an interruption says what made the action impossible");
+            self.violation("BRK-INT-1", "an interruption says what made the action impossible");
         }
         self.acting_ability(seat, by, AbilityKind::Interrupt, "BRK-INT-1");
     }
 
     fn performed(&mut self, id: u32) {
-        let s = self.s;
+        let s = self.state;
         let Some(a) = self.action(id).cloned() else { return };
         match &a.status {
             Status::Interrupted { rule, why, automatic } => {
                 let rule = if *automatic { *rule } else { "BRK-INT-2" };
-                self.v(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
+                self.violation(rule, format!("action #{id} was interrupted ({why}) and removed from the stack"));
             }
-            Status::Blocked { .. } => self.v("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed")),
+            Status::Blocked { .. } => {
+                self.violation("BRK-BLOCK-4", format!("action #{id} was blocked: it is never performed"))
+            }
             Status::Performing | Status::Done => {
-                self.v("BRK-STACK-2", format!("action #{id} has already left the stack"))
+                self.violation("BRK-STACK-2", format!("action #{id} has already left the stack"))
             }
             Status::OnStack => {
                 if s.passes < 2 {
-                    self.v("BRK-STACK-3", "both players pass before the stack resolves");
+                    self.violation("BRK-STACK-3", "both players pass before the stack resolves");
                 }
                 if s.next_to_perform() != Some(id) {
-                    self.v(
+                    self.violation(
                         "BRK-STACK-3",
                         format!(
                             "the stack order policy performs #{} next, not #{id}",
@@ -786,61 +799,67 @@ impl Check<'_> {
     }
 
     fn paid(&mut self, id: u32, resources: &[ResourceAmount]) {
-        let s = self.s;
+        let s = self.state;
         let Some(a) = self.action(id).cloned() else { return };
         match &a.status {
             Status::Interrupted { .. } => {
-                self.v("BRK-INT-2", format!("action #{id} was interrupted: it is removed without payment"));
+                self.violation("BRK-INT-2", format!("action #{id} was interrupted: it is removed without payment"));
                 return;
             }
             Status::OnStack => {
-                self.v("BRK-BLOCK-6", format!("action #{id} is still on the stack; it pays once blocked or performed"));
+                self.violation(
+                    "BRK-BLOCK-6",
+                    format!("action #{id} is still on the stack; it pays once blocked or performed"),
+                );
                 return;
             }
             _ => {}
         }
         if a.paid.is_some() {
-            self.v("BRK-BLOCK-5", format!("action #{id} was already paid"));
+            self.violation("BRK-BLOCK-5", format!("action #{id} was already paid"));
             return;
         }
         if resources != a.payment.as_slice() {
-            self.v(
+            self.violation(
                 "BRK-BLOCK-5",
                 format!("action #{id}'s source pays all it was due, {:?}; got {:?}", a.payment, resources),
             );
         }
         let have = u32::from(s.gold(a.seat));
         if gold_of(resources) > have {
-            self.v("BRK-BLOCK-5", format!("{} has {have} gold", s.name(a.seat)));
+            self.violation("BRK-BLOCK-5", format!("{} has {have} gold", s.name(a.seat)));
         }
     }
 
     fn effect(&mut self, id: u32, target: &str, claim: Option<&ProtectionHit>) {
-        let s = self.s;
+        let s = self.state;
         let Some(a) = self.action(id).cloned() else { return };
         match &a.status {
             Status::Blocked { .. } => {
-                self.v("BRK-BLOCK-4", format!("blocked action #{id} deals no effects"));
+                self.violation("BRK-BLOCK-4", format!("blocked action #{id} deals no effects"));
                 return;
             }
             Status::Interrupted { .. } => {
-                self.v("BRK-INT-2", format!("interrupted action #{id} was cancelled"));
+                self.violation("BRK-INT-2", format!("interrupted action #{id} was cancelled"));
                 return;
             }
             Status::OnStack | Status::Done => {
-                self.v("BRK-STACK-2", format!("action #{id} is not being performed"));
+                self.violation("BRK-STACK-2", format!("action #{id} is not being performed"));
                 return;
             }
             Status::Performing => {}
         }
         if !a.targets.iter().any(|t| t == target) || a.applied.iter().any(|t| t == target) {
-            self.v("BRK-OPEN-1", format!("{target} is not a target of #{id} still waiting for its effect"));
+            self.violation("BRK-OPEN-1", format!("{target} is not a target of #{id} still waiting for its effect"));
             return;
         }
         let Some(p) = self.piece(target).cloned() else { return };
         if p.hidden {
             if claim.is_some() {
-                self.v("BRK-HID-6", format!("hidden {target}'s constant features (its protections) are absent"));
+                self.violation(
+                    "BRK-HID-6",
+                    format!("hidden {target}'s constant features (its protections) are absent"),
+                );
             }
             return;
         }
@@ -848,19 +867,21 @@ impl Check<'_> {
         let def = s.def_of(&p);
         match (claim, expected) {
             (None, None) => {}
-            (None, Some(h)) => self
-                .v("BRK-PROT-1", format!("{target} has protection from {} ({}): no effect", h.component, h.protection)),
+            (None, Some(h)) => self.violation(
+                "BRK-PROT-1",
+                format!("{target} has protection from {} ({}): no effect", h.component, h.protection),
+            ),
             (Some(c), _) => {
                 let prot = def.and_then(|d| d.protections.iter().find(|x| x.name == c.protection));
                 match prot {
                     Some(pr) if pr.components.contains(&c.component) => {
                         if !a.ability.tags.contains(&c.component) {
-                            self.v(
+                            self.violation(
                                 "BRK-PROT-1",
                                 format!("protection from {} does not concern {}", c.component, a.ability.name),
                             );
                         } else if pierced(&a, &c.protection, &c.component) {
-                            self.v(
+                            self.violation(
                                 "BRK-PROT-3",
                                 format!(
                                     "{} works against {}'s {} component",
@@ -869,7 +890,7 @@ impl Check<'_> {
                             );
                         }
                     }
-                    _ => self.v(
+                    _ => self.violation(
                         "BRK-PROT-2",
                         format!("{target} has no protection {} with a component {}", c.protection, c.component),
                     ),

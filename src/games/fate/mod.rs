@@ -131,19 +131,17 @@ impl<const V: u32> Game for FateRules<V> {
         Ok(config)
     }
 
+    /// FATE's rules name the parts of a turn steps (FATE-TURN-1..7) and the parts of a battle
+    /// processes (a FATE "phase" is a whole rotation of turns, FATE-PHASE, a board fact). In a
+    /// [`Position`] the part of the turn is the phase and the part within it the step: the turn's
+    /// step is the phase, and in a battle its process is the step (else the step is the phase).
     fn position(state: &FateState) -> Position {
-        let step = state.step.name();
-        let phase = match state.battle.as_ref() {
+        let phase = state.step.name();
+        let step = match state.battle.as_ref() {
             Some(b) if state.step == events::Step::Battle => b.process.name(),
-            _ => step,
+            _ => phase,
         };
-        Position {
-            turn: state.turn,
-            phase: step,
-            step: phase,
-            active: state.turn_master,
-            awaited: Self::awaited(state),
-        }
+        Position { turn: state.turn, phase, step, active: state.turn_master, awaited: Self::awaited(state) }
     }
 
     fn awaited(state: &FateState) -> Vec<Seat> {

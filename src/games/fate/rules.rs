@@ -133,7 +133,7 @@ impl Check<'_> {
     /// The checks before any rule of the event's own: its seats exist, the game goes on, a
     /// Command Spell is left, and the acting Master is undefeated. `false`: stop here.
     fn preliminaries(&mut self, event: &FateEvent) -> bool {
-        let s = self.s;
+        let s = self.state;
         let mut seats_ok = true;
         for seat in seats_named(event) {
             seats_ok &= self.seat_ok(seat, s.masters.len());
@@ -142,12 +142,12 @@ impl Check<'_> {
             return false;
         }
         if s.result.is_some() {
-            self.v("FATE-WIN-1", "the game is over");
+            self.violation("FATE-WIN-1", "the game is over");
             return false;
         }
         if let FateEvent::CommandSpellUsed { seat, .. } = event {
             if s.master(*seat).is_some_and(|m| m.command_spells == 0) {
-                self.v("FATE-CS-1", "a fourth Command Spell: every Master has three, and all three are spent");
+                self.violation("FATE-CS-1", "a fourth Command Spell: every Master has three, and all three are spent");
                 return false;
             }
         }
@@ -163,14 +163,14 @@ impl Check<'_> {
     /// is out from the moment its third Command Spell or its last prana went (FATE-WIN-1,
     /// FATE-OPEN-13), so nothing it does after is recorded.
     fn defeat_owed(&mut self, seat: Seat) -> bool {
-        let s = self.s;
+        let s = self.state;
         let owed = s.owed_steps().into_iter().find_map(|e| match e {
             FateEvent::MastersDefeated { seats, reason } if seats.contains(&seat) => Some(reason),
             _ => None,
         });
         if let Some(reason) = owed {
             let (rule, why) = reason.rule();
-            self.v(rule, format!("{} is defeated ({why}) and takes no further part", s.name(seat)));
+            self.violation(rule, format!("{} is defeated ({why}) and takes no further part", s.name(seat)));
         }
         owed.is_some()
     }
@@ -178,10 +178,10 @@ impl Check<'_> {
     /// Whether `seat` was defeated, cited as FATE-WIN-1 if so: a defeated Master takes no further
     /// part, so nothing it does or has is recorded.
     fn defeated(&mut self, seat: Seat) -> bool {
-        let s = self.s;
+        let s = self.state;
         let out = !s.is_living(seat);
         if out {
-            self.v("FATE-WIN-1", format!("{} was defeated and takes no further part", s.name(seat)));
+            self.violation("FATE-WIN-1", format!("{} was defeated and takes no further part", s.name(seat)));
         }
         out
     }
@@ -214,14 +214,14 @@ impl Check<'_> {
             EncounterRolled { seat } => {
                 // Its face is the d6 recorded for it (`uses_pending`): 1 battles, 2–6 skip.
                 self.in_step(*seat, Step::Encounter, "FATE-TURN-5");
-                if self.s.encounter_pending {
-                    self.v("FATE-TURN-5", "the encounter die was already rolled");
+                if self.state.encounter_pending {
+                    self.violation("FATE-TURN-5", "the encounter die was already rolled");
                 }
             }
             RandomServantSelected { seat, target } => {
                 self.in_step(*seat, Step::Encounter, "FATE-TURN-5");
-                if !self.s.encounter_pending {
-                    self.v("FATE-TURN-5", "no encounter roll of 1 is waiting for a random Servant");
+                if !self.state.encounter_pending {
+                    self.violation("FATE-TURN-5", "no encounter roll of 1 is waiting for a random Servant");
                 }
                 self.target_ok(*seat, *target, "FATE-OPEN-10");
             }
@@ -242,8 +242,8 @@ impl Check<'_> {
             }
             CommandSpellUsed { seat, spell } => self.command_spell(*seat, spell, rules),
             CardStateChanged { card, .. } => {
-                if !self.s.masters.iter().any(|m| m.field_pose(card).is_some()) {
-                    self.v("KIFU-CARD-1", format!("{card} is not on any field"));
+                if !self.state.masters.iter().any(|m| m.field_pose(card).is_some()) {
+                    self.violation("KIFU-CARD-1", format!("{card} is not on any field"));
                 }
             }
             PranaChanged { .. }
@@ -260,89 +260,95 @@ impl Check<'_> {
     /// The end step ends the turn, once the hand is within its limit (FATE-TURN-7, FATE-HAND-1).
     fn turn_ended(&mut self, seat: Seat) {
         self.in_step(seat, Step::End, "FATE-TURN-7");
-        let n = self.s.master(seat).map_or(0, |m| m.hand.len());
+        let n = self.state.master(seat).map_or(0, |m| m.hand.len());
         if n >= 5 {
-            self.v("FATE-HAND-1", format!("the hand has {n} cards: discard down to 4 first"));
+            self.violation("FATE-HAND-1", format!("the hand has {n} cards: discard down to 4 first"));
         }
     }
 
     /// A sealed hand card shown: its seal opens, and the hand holds it (KIFU-SEAL-1).
     fn card_revealed(&mut self, seat: Seat, commitment: &Commitment, card: &str, salt: &crate::game::commit::Secret) {
-        let s = self.s;
+        let s = self.state;
         self.out.extend(s.ledger.check_reveal(commitment, card, salt));
         if !s.master(seat).is_some_and(|m| m.hand.contains(&Held::Sealed(*commitment))) {
-            self.v("KIFU-SEAL-1", format!("{}'s hand holds no card sealed as {commitment}", s.name(seat)));
+            self.violation("KIFU-SEAL-1", format!("{}'s hand holds no card sealed as {commitment}", s.name(seat)));
         }
     }
 
     fn dealt(&mut self, seat: Seat, cards: &[CardRef]) {
-        let s = self.s;
+        let s = self.state;
         self.setup_only();
         let Some(m) = s.master(seat) else { return };
         if m.dealt {
-            self.v("FATE-OPEN-1", format!("{} was already dealt an opening hand", s.name(seat)));
+            self.violation("FATE-OPEN-1", format!("{} was already dealt an opening hand", s.name(seat)));
         }
         let want = usize::from(s.policies.opening_hand).min(m.deck_count);
         if cards.len() != want {
             let got = cards.len();
-            self.v("FATE-OPEN-1", format!("the opening hand is {want} cards (opening_hand policy), not {got}"));
+            self.violation("FATE-OPEN-1", format!("the opening hand is {want} cards (opening_hand policy), not {got}"));
         }
         self.out_of_deck(seat, cards);
     }
 
     fn first_active_master(&mut self, seat: Seat) {
-        let s = self.s;
+        let s = self.state;
         self.setup_only();
         if s.active_master.is_some() {
-            self.v("FATE-PHASE-1", "the first Active Master was already chosen");
+            self.violation("FATE-PHASE-1", "the first Active Master was already chosen");
         }
         if let Some((x, _)) = s.masters.enumerate().find(|(_, m)| m.servant.is_none() || !m.dealt) {
-            self.v("FATE-PHASE-1", format!("the deal is not complete: {} has no Servant or hand yet", s.name(x)));
+            self.violation(
+                "FATE-PHASE-1",
+                format!("the deal is not complete: {} has no Servant or hand yet", s.name(x)),
+            );
         }
         if s.policies.first_master == FirstMaster::FirstSeat && seat != 0 {
-            self.v("FATE-OPEN-7", "the first_master policy is first-seat: the first Active Master is seat 0");
+            self.violation("FATE-OPEN-7", "the first_master policy is first-seat: the first Active Master is seat 0");
         }
         if s.policies.dice == DiceMode::Digital {
             if let Some(x) = s.seats().find(|x| !s.ledger.chain_is_committed(DICE_CHAIN, *x)) {
-                self.v("KIFU-SEED-4", format!("{} has not committed a dice chain", s.name(x)));
+                self.violation("KIFU-SEED-4", format!("{} has not committed a dice chain", s.name(x)));
             }
         }
     }
 
     fn handed_over(&mut self, from: Seat, to: Seat) {
-        let s = self.s;
+        let s = self.state;
         self.between_turns();
         if !s.handover_due() {
-            self.v("FATE-PHASE-3", "no handover is due: play has not come back to the Active Master");
+            self.violation("FATE-PHASE-3", "no handover is due: play has not come back to the Active Master");
         }
         if s.active_master != Some(from) {
-            self.v("FATE-PHASE-3", format!("{} is not the Active Master", s.name(from)));
+            self.violation("FATE-PHASE-3", format!("{} is not the Active Master", s.name(from)));
         }
         if s.active_master.map(|am| s.next_living(am)) != Some(to) {
-            self.v("FATE-PHASE-4", format!("the status passes to the next Master, not {}", s.name(to)));
+            self.violation("FATE-PHASE-4", format!("the status passes to the next Master, not {}", s.name(to)));
         }
     }
 
     /// The turn order under the chosen reading (FATE-PHASE-5, FATE-OPEN-8).
     fn turn_started(&mut self, seat: Seat) {
-        let s = self.s;
+        let s = self.state;
         self.between_turns();
         if s.active_master.is_none() {
-            self.v("FATE-PHASE-1", "no Active Master has been chosen yet");
+            self.violation("FATE-PHASE-1", "no Active Master has been chosen yet");
         } else if s.handover_due() {
-            self.v("FATE-PHASE-3", "play came back to the Active Master: the status must be handed over first");
+            self.violation("FATE-PHASE-3", "play came back to the Active Master: the status must be handed over first");
         } else if s.expected_next() != Some(seat) {
             let want = s.expected_next().map_or("nobody".into(), |x| s.name(x));
             let reading = s.policies.turn_order;
-            self.v("FATE-PHASE-5", format!("out of order: under reading {reading:?} the next turn is {want}'s"));
+            self.violation(
+                "FATE-PHASE-5",
+                format!("out of order: under reading {reading:?} the next turn is {want}'s"),
+            );
         }
     }
 
     fn drawn(&mut self, seat: Seat, card: Option<&CardRef>) {
         self.in_step(seat, Step::Draw, "FATE-TURN-2");
-        let count = self.s.master(seat).map_or(0, |m| m.deck_count);
+        let count = self.state.master(seat).map_or(0, |m| m.deck_count);
         match card {
-            None if count > 0 => self.v("FATE-TURN-2", format!("the deck has {count} cards: draw one")),
+            None if count > 0 => self.violation("FATE-TURN-2", format!("the deck has {count} cards: draw one")),
             None => {}
             Some(c) => self.out_of_deck(seat, std::slice::from_ref(c)),
         }
@@ -350,34 +356,34 @@ impl Check<'_> {
 
     /// One Secret Sign a turn, from the hand (FATE-TURN-3, FATE-OPEN-9).
     fn sign_placed(&mut self, seat: Seat, card: &str) {
-        let s = self.s;
+        let s = self.state;
         self.in_step(seat, Step::Ritual, "FATE-TURN-3");
         if s.flags.sign_placed {
-            self.v("FATE-TURN-3", "a Secret Sign was already placed this turn (one per turn)");
+            self.violation("FATE-TURN-3", "a Secret Sign was already placed this turn (one per turn)");
         } else if s.flags.servant_revealed && !s.policies.ritual_both {
-            self.v("FATE-OPEN-9", "the ritual policy is one: the Servant was already revealed this turn");
+            self.violation("FATE-OPEN-9", "the ritual policy is one: the Servant was already revealed this turn");
         }
         self.holds_for("FATE-TURN-3", seat, Zone::Hand, card);
         if s.kind(card) != Some(CardType::SecretSign) {
-            self.v("FATE-TURN-3", format!("{card} is not a Secret Sign card"));
+            self.violation("FATE-TURN-3", format!("{card} is not a Secret Sign card"));
         }
     }
 
     fn servant_revealed(&mut self, seat: Seat, cards: &[Unveiled], drawn: &[CardRef]) {
-        let s = self.s;
+        let s = self.state;
         self.in_step(seat, Step::Ritual, "FATE-TURN-3");
         if s.flags.sign_placed && !s.policies.ritual_both {
-            self.v("FATE-OPEN-9", "the ritual policy is one: a Secret Sign was already placed this turn");
+            self.violation("FATE-OPEN-9", "the ritual policy is one: a Secret Sign was already placed this turn");
         }
         let Some(m) = s.master(seat) else { return };
         match &m.servant {
             Some(sv) if sv.face_down => self.unveil(seat, cards),
-            _ => self.v("FATE-TURN-3", "the Servant is not face down, so there is nothing to reveal"),
+            _ => self.violation("FATE-TURN-3", "the Servant is not face down, so there is nothing to reveal"),
         }
         let want = 2.min(m.deck_count);
         if drawn.len() != want {
             let got = drawn.len();
-            self.v("FATE-TURN-3", format!("a Servant reveal draws 2 cards ({want} available), not {got}"));
+            self.violation("FATE-TURN-3", format!("a Servant reveal draws 2 cards ({want} available), not {got}"));
         }
         self.out_of_deck(seat, drawn);
     }
@@ -385,20 +391,23 @@ impl Check<'_> {
     /// A voluntary assault: only after an unused ritual step, by a Standing, face-up Servant
     /// (FATE-TURN-4..6, FATE-STATE-2..4).
     fn assault(&mut self, seat: Seat, target: Seat) {
-        let s = self.s;
+        let s = self.state;
         if s.turn_master == Some(seat) && s.flags.ritual_used() && matches!(s.step, Step::Ritual | Step::Encounter) {
-            self.v("FATE-TURN-5", "the ritual step was used this turn: no voluntary assault, only the encounter roll");
+            self.violation(
+                "FATE-TURN-5",
+                "the ritual step was used this turn: no voluntary assault, only the encounter roll",
+            );
         } else {
             self.in_step(seat, Step::Declare, "FATE-TURN-4");
         }
         match s.master(seat).and_then(|m| m.servant.as_ref()) {
-            None => self.v("FATE-TURN-6", "the Master has no Servant"),
-            Some(sv) if sv.face_down => self.v("FATE-STATE-4", "a face-down Servant cannot attack"),
+            None => self.violation("FATE-TURN-6", "the Master has no Servant"),
+            Some(sv) if sv.face_down => self.violation("FATE-STATE-4", "a face-down Servant cannot attack"),
             Some(sv) if sv.pose == Pose::Resting => {
-                self.v("FATE-STATE-2", "a Resting Servant cannot attack on its own, only respond")
+                self.violation("FATE-STATE-2", "a Resting Servant cannot attack on its own, only respond")
             }
             Some(sv) if sv.pose == Pose::Danger => {
-                self.v("FATE-STATE-3", "a Servant in Danger cannot attack on its own, only respond")
+                self.violation("FATE-STATE-3", "a Servant in Danger cannot attack on its own, only respond")
             }
             Some(_) => {}
         }
@@ -407,24 +416,24 @@ impl Check<'_> {
 
     /// The reveal process turns every face-down Servant of the battle up (FATE-BATTLE-1).
     fn battle_reveal(&mut self, servants: &[ServantUnveiled]) {
-        let s = self.s;
+        let s = self.state;
         let Some(b) = self.in_process(Process::Reveal, "FATE-BATTLE-1") else { return };
         let mut named = BTreeSet::new();
         for sv in servants {
             if sv.seat != b.attacker && sv.seat != b.responder {
-                self.v("FATE-BATTLE-1", format!("{} is not in this battle", s.name(sv.seat)));
+                self.violation("FATE-BATTLE-1", format!("{} is not in this battle", s.name(sv.seat)));
                 continue;
             }
             named.insert(sv.seat);
             match s.master(sv.seat).and_then(|m| m.servant.as_ref()) {
                 Some(x) if x.face_down => self.unveil(sv.seat, &sv.cards),
-                _ => self.v("FATE-BATTLE-1", format!("{}'s Servant is not face down", s.name(sv.seat))),
+                _ => self.violation("FATE-BATTLE-1", format!("{}'s Servant is not face down", s.name(sv.seat))),
             }
         }
         for seat in [b.attacker, b.responder] {
             let down = s.master(seat).and_then(|m| m.servant.as_ref()).is_some_and(|x| x.face_down);
             if down && !named.contains(&seat) {
-                self.v("FATE-BATTLE-1", format!("{}'s face-down Servant must be turned face up", s.name(seat)));
+                self.violation("FATE-BATTLE-1", format!("{}'s face-down Servant must be turned face up", s.name(seat)));
             }
         }
     }
@@ -432,21 +441,21 @@ impl Check<'_> {
     /// The attacker chooses first, then the responder, unless Preemptive Strike denies the
     /// response (FATE-BATTLE-3/5/7).
     fn attack_type(&mut self, seat: Seat) {
-        let s = self.s;
+        let s = self.state;
         let Some(b) = s.battle.as_ref().filter(|_| s.step == Step::Battle) else {
-            self.v("FATE-BATTLE-3", "no battle is under way");
+            self.violation("FATE-BATTLE-3", "no battle is under way");
             return;
         };
         match b.process {
             Process::Attack if seat == b.attacker => {}
-            Process::Attack => self.v("FATE-BATTLE-3", "the attacking side chooses its attack type first"),
+            Process::Attack => self.violation("FATE-BATTLE-3", "the attacking side chooses its attack type first"),
             Process::Response if seat == b.responder => {}
-            Process::Response => self.v("FATE-BATTLE-5", "only the responding side chooses now"),
-            Process::Wounding if seat == b.responder && s.response_denied(b) => self.v(
+            Process::Response => self.violation("FATE-BATTLE-5", "only the responding side chooses now"),
+            Process::Wounding if seat == b.responder && s.response_denied(b) => self.violation(
                 "FATE-BATTLE-7",
                 "the attacker has [Preemptive Strike] and the responder does not: there is no response",
             ),
-            p => self.v(
+            p => self.violation(
                 "FATE-BATTLE-3",
                 format!("attack types are chosen in the attack and response processes, not {}", p.name()),
             ),
@@ -455,73 +464,80 @@ impl Check<'_> {
 
     /// The damage of the wounding process, with the tie rule (FATE-BATTLE-4/6/7/8).
     fn damage(&mut self, to_attacker: u32, to_responder: u32) {
-        let s = self.s;
+        let s = self.state;
         let Some(b) = self.in_process(Process::Wounding, "FATE-BATTLE-8") else { return };
         let (want_a, want_r) = s.expected_damage(b);
         if to_responder != want_r {
-            self.v(
+            self.violation(
                 "FATE-BATTLE-4",
                 format!("the attacker deals {want_r} (attack − defense, a tie deals 1), not {to_responder}"),
             );
         }
         if to_attacker != want_a {
             let rule = if s.response_denied(b) { "FATE-BATTLE-7" } else { "FATE-BATTLE-6" };
-            self.v(rule, format!("the responder deals {want_a} (attack − defense, a tie deals 0), not {to_attacker}"));
+            self.violation(
+                rule,
+                format!("the responder deals {want_a} (attack − defense, a tie deals 0), not {to_attacker}"),
+            );
         }
     }
 
     /// The winner takes one card from the loser's hand (FATE-BATTLE-9).
     fn card_taken(&mut self, winner: Seat, loser: Seat, index: u8, card: &CardRef) {
-        let s = self.s;
+        let s = self.state;
         let Some(b) = self.in_process(Process::Retreat, "FATE-BATTLE-9") else { return };
         match s.hand_take(b) {
-            _ if b.card_taken => self.v("FATE-BATTLE-9", "the winner already took a card"),
+            _ if b.card_taken => self.violation("FATE-BATTLE-9", "the winner already took a card"),
             Some((w, l)) if (w, l) == (winner, loser) => {
                 let hand = s.master(loser).map_or(&[][..], |m| &m.hand[..]);
                 match hand.get(usize::from(index)) {
-                    None => {
-                        self.v("FATE-BATTLE-9", format!("the loser's hand has {} cards; no card {index}", hand.len()))
-                    }
-                    Some(Held::Known(c)) if matches!(card, CardRef::Open(x) if x != c) => {
-                        self.v("FATE-BATTLE-9", format!("card {index} of the loser's hand is not the card named"))
-                    }
+                    None => self.violation(
+                        "FATE-BATTLE-9",
+                        format!("the loser's hand has {} cards; no card {index}", hand.len()),
+                    ),
+                    Some(Held::Known(c)) if matches!(card, CardRef::Open(x) if x != c) => self
+                        .violation("FATE-BATTLE-9", format!("card {index} of the loser's hand is not the card named")),
                     Some(_) => {}
                 }
             }
-            Some((w, _)) => self.v("FATE-BATTLE-9", format!("the winner is {}, who takes from the loser", s.name(w))),
-            None => self.v("FATE-BATTLE-9", "only when exactly one Servant was wounded does the winner take a card"),
+            Some((w, _)) => {
+                self.violation("FATE-BATTLE-9", format!("the winner is {}, who takes from the loser", s.name(w)))
+            }
+            None => {
+                self.violation("FATE-BATTLE-9", "only when exactly one Servant was wounded does the winner take a card")
+            }
         }
     }
 
     fn battle_ended(&mut self) {
-        let s = self.s;
+        let s = self.state;
         let Some(b) = self.in_process(Process::Retreat, "FATE-BATTLE-9") else { return };
         if let Some((_, l)) = s.hand_take(b) {
             if !b.card_taken && s.master(l).is_some_and(|m| !m.hand.is_empty()) {
-                self.v("FATE-BATTLE-9", "the winner has not yet taken a card from the loser's hand");
+                self.violation("FATE-BATTLE-9", "the winner has not yet taken a card from the loser's hand");
             }
         }
     }
 
     /// The end step's hand limit: 5 or more are discarded down to 4 (FATE-HAND-1).
     fn hand_discarded(&mut self, seat: Seat, cards: &[String]) {
-        let s = self.s;
+        let s = self.state;
         self.in_step(seat, Step::End, "FATE-HAND-1");
         let n = s.master(seat).map_or(0, |m| m.hand.len());
         if n < 5 {
-            self.v("FATE-HAND-1", format!("a hand of {n} is under the limit; nothing is discarded"));
+            self.violation("FATE-HAND-1", format!("a hand of {n} is under the limit; nothing is discarded"));
         } else if n - cards.len().min(n) != 4 {
-            self.v("FATE-HAND-1", format!("a hand of {n} is discarded down to 4, not by {}", cards.len()));
+            self.violation("FATE-HAND-1", format!("a hand of {n} is discarded down to 4, not by {}", cards.len()));
         }
         self.each_in(seat, Zone::Hand, cards, "FATE-HAND-1");
     }
 
     /// An [Activated] effect: usable now, once per process or step, its costs paid (FATE-EFF, FATE-COST).
     fn activated(&mut self, seat: Seat, card: &str, effect: u8, paid: &[Payment], succeeded: bool) {
-        let s = self.s;
+        let s = self.state;
         self.activation(seat, card, effect);
         if s.activated.contains(&seat) {
-            self.v("FATE-EFF-3", format!("{} already activated a card in this process or step", s.name(seat)));
+            self.violation("FATE-EFF-3", format!("{} already activated a card in this process or step", s.name(seat)));
         }
         let costs = s.def(card).and_then(|d| d.effects.get(usize::from(effect))).map(|e| e.costs()).unwrap_or_default();
         self.payments(seat, card, &costs, paid, succeeded);
@@ -529,33 +545,33 @@ impl Check<'_> {
 
     /// The five options of a Command Spell (FATE-CS-3); a fourth spell is `preliminaries`'.
     fn command_spell(&mut self, seat: Seat, spell: &SpellUse, rules: Rules) {
-        let s = self.s;
+        let s = self.state;
         let Some(m) = s.master(seat) else { return };
         let servant = m.servant.as_ref();
         match spell {
             SpellUse::PranaRestored | SpellUse::StatRaised(_) => {
                 if servant.is_none() {
-                    self.v("FATE-CS-3", "the Master has no Servant");
+                    self.violation("FATE-CS-3", "the Master has no Servant");
                 }
             }
             SpellUse::MarkRemoved(mark) => {
                 if !m.marks.contains(mark) {
-                    self.v("FATE-CS-3", format!("the Master has no special mark {mark:?}"));
+                    self.violation("FATE-CS-3", format!("the Master has no special mark {mark:?}"));
                 }
             }
             SpellUse::EffectUsedFree { card, effect } => {
                 let face_up = servant.filter(|x| x.holds(card) && !x.face_down);
                 if face_up.is_none() {
-                    self.v("FATE-CS-3", format!("{card} is not a face-up card of the Master's Servant"));
+                    self.violation("FATE-CS-3", format!("{card} is not a face-up card of the Master's Servant"));
                 }
                 let used = s.def(card).and_then(|d| d.effects.get(usize::from(*effect)));
                 match used {
-                    None => self.v("FATE-CS-3", format!("{card} has no effect {effect}")),
+                    None => self.violation("FATE-CS-3", format!("{card} has no effect {effect}")),
                     Some(e) if e.costs().contains(&Cost::X) => {
-                        self.v("FATE-CS-3", "option 4 is not allowed on a cost marked X")
+                        self.violation("FATE-CS-3", "option 4 is not allowed on a cost marked X")
                     }
                     Some(e) if e.kind == EffectKind::Constant => {
-                        self.v("FATE-EFF-1", "a [Constant] effect always applies; it is not used")
+                        self.violation("FATE-EFF-1", "a [Constant] effect always applies; it is not used")
                     }
                     Some(_) => {}
                 }
@@ -569,7 +585,7 @@ impl Check<'_> {
             }
             SpellUse::ServantStood => {
                 if !servant.is_some_and(|x| !x.face_down && matches!(x.pose, Pose::Resting | Pose::Danger)) {
-                    self.v("FATE-CS-3", "option 5 stands a Servant that is Resting or in Danger");
+                    self.violation("FATE-CS-3", "option 5 stands a Servant that is Resting or in Danger");
                 }
             }
         }
@@ -720,7 +736,7 @@ impl<'a> Check<'a> {
     /// The shared checks of a common event, and FATE's: chains are committed at the deal, and a
     /// digital game draws every roll and pick from its dice chain.
     fn common(&mut self, c: &CommonEvent) {
-        let s = self.s;
+        let s = self.state;
         let living = s.living();
         let cx = crate::game::common::Context {
             ledger: &s.ledger,
@@ -733,13 +749,16 @@ impl<'a> Check<'a> {
             CommonEvent::ChainCommitted { key, .. } | CommonEvent::ChainLinkRevealed { key, .. }
                 if key != DICE_CHAIN =>
             {
-                self.v("KIFU-SEED-4", format!("FATE's dice chain is {DICE_CHAIN:?}, not {key:?}"))
+                self.violation("KIFU-SEED-4", format!("FATE's dice chain is {DICE_CHAIN:?}, not {key:?}"))
             }
             CommonEvent::ChainCommitted { .. } => self.setup_only(),
             CommonEvent::DieRolled { seed: Some(key), .. } | CommonEvent::RandomPicked { seed: Some(key), .. }
                 if !key.starts_with(&format!("{DICE_CHAIN}/")) =>
             {
-                self.v("KIFU-CHAIN-1", format!("a digital FATE game draws from its dice chain, not seed {key:?}"))
+                self.violation(
+                    "KIFU-CHAIN-1",
+                    format!("a digital FATE game draws from its dice chain, not seed {key:?}"),
+                )
             }
             _ => {}
         }
@@ -748,53 +767,53 @@ impl<'a> Check<'a> {
     /// The event uses exactly the rolls and picks waiting for it, in order: a missing one, a
     /// different one, or one left over (`KIFU-DIE-4`) is a finding.
     fn uses_pending(&mut self, event: &FateEvent) {
-        let s = self.s;
+        let s = self.state;
         let Some((want, rule)) = needs(s, event) else { return };
         if s.pending.len() > want.len() {
-            self.v(
+            self.violation(
                 "KIFU-DIE-4",
                 format!("{} roll(s) or pick(s) were recorded but this event uses {}", s.pending.len(), want.len()),
             );
         }
         for (i, need) in want.iter().enumerate() {
             match (need, s.pending.get(i)) {
-                (_, None) => self.v(rule, "record the roll or pick first (a die roll or random pick event)"),
+                (_, None) => self.violation(rule, "record the roll or pick first (a die roll or random pick event)"),
                 (Needs::Die, Some(CommonEvent::DieRolled { sides: 6, .. })) => {}
                 (Needs::Pick(among, picked), Some(CommonEvent::RandomPicked { among: got, picked: p, .. })) => {
                     if got != among {
-                        self.v(rule, format!("the pick was among {got:?}, not {among:?}"));
+                        self.violation(rule, format!("the pick was among {got:?}, not {among:?}"));
                     } else if p != picked {
                         let name = among.get(*p as usize).map_or("?", String::as_str);
-                        self.v(rule, format!("the pick chose {name}"));
+                        self.violation(rule, format!("the pick chose {name}"));
                     }
                 }
-                (Needs::Die, Some(_)) => self.v(rule, "this needs a roll of a six-sided die"),
-                (Needs::Pick(..), Some(_)) => self.v(rule, "this needs a random pick"),
+                (Needs::Die, Some(_)) => self.violation(rule, "this needs a roll of a six-sided die"),
+                (Needs::Pick(..), Some(_)) => self.violation(rule, "this needs a random pick"),
             }
         }
     }
 
     fn setup_only(&mut self) {
-        if self.s.step != Step::Setup {
-            self.v("FATE-OPEN-1", "the deal is over; this happens only at setup");
+        if self.state.step != Step::Setup {
+            self.violation("FATE-OPEN-1", "the deal is over; this happens only at setup");
         }
     }
 
     fn between_turns(&mut self) {
-        let s = self.s;
+        let s = self.state;
         if !matches!(s.step, Step::TurnOver | Step::Setup) {
             let whose = s.turn_master.map_or("?".into(), |t| s.name(t));
-            self.v("FATE-TURN-7", format!("{whose}'s turn has not ended (step {})", s.step.name()));
+            self.violation("FATE-TURN-7", format!("{whose}'s turn has not ended (step {})", s.step.name()));
         }
     }
 
     /// The event belongs to `step` of `seat`'s turn.
     fn in_step(&mut self, seat: Seat, step: Step, rule: RuleId) {
-        let s = self.s;
+        let s = self.state;
         if s.turn_master != Some(seat) {
-            self.v("FATE-PHASE-2", format!("it is not {}'s turn", s.name(seat)));
+            self.violation("FATE-PHASE-2", format!("it is not {}'s turn", s.name(seat)));
         } else if s.step != step {
-            self.v(
+            self.violation(
                 rule,
                 format!("this belongs to the {} step; the turn is in the {} step", step.name(), s.step.name()),
             );
@@ -803,15 +822,18 @@ impl<'a> Check<'a> {
 
     /// The battle under way, in `process`.
     fn in_process(&mut self, process: Process, rule: RuleId) -> Option<&'a Battle> {
-        let s = self.s;
+        let s = self.state;
         match s.battle.as_ref().filter(|_| s.step == Step::Battle) {
             None => {
-                self.v(rule, "no battle is under way");
+                self.violation(rule, "no battle is under way");
                 None
             }
             Some(b) if b.process != process => {
                 let now = b.process.name();
-                self.v(rule, format!("this is the {} process; the battle is in the {now} process", process.name()));
+                self.violation(
+                    rule,
+                    format!("this is the {} process; the battle is in the {now} process", process.name()),
+                );
                 None
             }
             Some(b) => Some(b),
@@ -819,26 +841,26 @@ impl<'a> Check<'a> {
     }
 
     fn target_ok(&mut self, seat: Seat, target: Seat, rule: RuleId) {
-        let s = self.s;
+        let s = self.state;
         if target == seat {
-            self.v(rule, "a Master's Servant does not battle its own Master");
+            self.violation(rule, "a Master's Servant does not battle its own Master");
         } else if !s.is_living(target) {
-            self.v(rule, format!("{} is defeated", s.name(target)));
+            self.violation(rule, format!("{} is defeated", s.name(target)));
         } else if s.master(target).and_then(|m| m.servant.as_ref()).is_none() {
-            self.v(rule, format!("{} has no Servant", s.name(target)));
+            self.violation(rule, format!("{} has no Servant", s.name(target)));
         }
     }
 
     fn servant_set(&mut self, seat: Seat, hs: &CardRef, class: &CardRef) {
-        let s = self.s;
+        let s = self.state;
         self.setup_only();
         if s.master(seat).is_some_and(|m| m.servant.is_some()) {
-            self.v("FATE-OPEN-2", format!("{} already set a Servant", s.name(seat)));
+            self.violation("FATE-OPEN-2", format!("{} already set a Servant", s.name(seat)));
         }
         for (r, want) in [(hs, CardType::HeroicSpirit), (class, CardType::Class)] {
             if let CardRef::Open(c) = r {
                 if s.kind(c) != Some(want) {
-                    self.v("FATE-OPEN-2", format!("{c} is not a {want:?} card"));
+                    self.violation("FATE-OPEN-2", format!("{c} is not a {want:?} card"));
                 }
             }
         }
@@ -848,9 +870,9 @@ impl<'a> Check<'a> {
     /// Cards named as leaving `seat`'s deck must be in it (`FATE-TURN-2`), each once, and no more
     /// than it holds.
     fn out_of_deck(&mut self, seat: Seat, cards: &[CardRef]) {
-        let count = self.s.master(seat).map_or(0, |m| m.deck_count);
+        let count = self.state.master(seat).map_or(0, |m| m.deck_count);
         if cards.len() > count {
-            self.v("FATE-TURN-2", format!("the deck holds {count} cards, not {}", cards.len()));
+            self.violation("FATE-TURN-2", format!("the deck holds {count} cards, not {}", cards.len()));
         }
         let open: Vec<String> = cards.iter().map(held_ref).filter_map(|h| h.known().map(str::to_string)).collect();
         self.each_in(seat, Zone::Deck, &open, "FATE-TURN-2");
@@ -866,47 +888,52 @@ impl<'a> Check<'a> {
 
     /// Face-down Servant cards turned up must match what was set (and open their seals).
     fn unveil(&mut self, seat: Seat, cards: &[Unveiled]) {
-        let s = self.s;
+        let s = self.state;
         let Some(sv) = s.master(seat).and_then(|m| m.servant.as_ref()) else { return };
         let held = sv.cards();
         if cards.len() != held.len() {
-            self.v("FATE-BATTLE-1", format!("a Servant has {} cards to turn up, not {}", held.len(), cards.len()));
+            self.violation(
+                "FATE-BATTLE-1",
+                format!("a Servant has {} cards to turn up, not {}", held.len(), cards.len()),
+            );
             return;
         }
         for (h, u) in held.iter().zip(cards) {
             match (h, &u.salt) {
                 (Held::Known(c), _) if *c != u.card => {
-                    self.v("KIFU-SEAL-1", format!("the face-down card is {c}, not {}", u.card))
+                    self.violation("KIFU-SEAL-1", format!("the face-down card is {c}, not {}", u.card))
                 }
                 (Held::Known(_), _) => {}
                 (Held::Sealed(commit), Some(salt)) => self.out.extend(s.ledger.check_reveal(commit, &u.card, salt)),
-                (Held::Sealed(_), None) => self.v("KIFU-SEAL-1", format!("{} was set sealed: give its salt", u.card)),
+                (Held::Sealed(_), None) => {
+                    self.violation("KIFU-SEAL-1", format!("{} was set sealed: give its salt", u.card))
+                }
             }
         }
     }
 
     /// Whether `seat` may activate effect `effect` of `card` (FATE-STATE-5, FATE-EFF-1/2, FATE-COST-6).
     fn activation(&mut self, seat: Seat, card: &str, effect: u8) {
-        let s = self.s;
+        let s = self.state;
         let Some((pose, face_down)) = s.master(seat).and_then(|m| m.field_pose(card)) else {
-            self.v("FATE-EFF-1", format!("{card} is not on {}'s field", s.name(seat)));
+            self.violation("FATE-EFF-1", format!("{card} is not on {}'s field", s.name(seat)));
             return;
         };
         let Some(e) = s.def(card).and_then(|d| d.effects.get(usize::from(effect))) else {
-            self.v("FATE-EFF-1", format!("{card} has no effect {effect}"));
+            self.violation("FATE-EFF-1", format!("{card} has no effect {effect}"));
             return;
         };
         if e.kind == EffectKind::Constant {
-            self.v("FATE-EFF-1", "a [Constant] effect always applies; it is not activated");
+            self.violation("FATE-EFF-1", "a [Constant] effect always applies; it is not activated");
         }
         let sign = s.kind(card) == Some(CardType::SecretSign);
         if face_down {
-            self.v("FATE-STATE-4", "a face-down card cannot use any of its properties");
+            self.violation("FATE-STATE-4", "a face-down card cannot use any of its properties");
         } else {
             self.activated_usable(sign, pose);
         }
         if e.costs().contains(&Cost::X) && !s.policies.x_cost_allowed {
-            self.v("FATE-COST-6", "the x_cost policy is forbid: an X cost cannot be paid");
+            self.violation("FATE-COST-6", "the x_cost policy is forbid: an X cost cannot be paid");
         }
     }
 
@@ -914,9 +941,9 @@ impl<'a> Check<'a> {
     /// in Danger, or a Secret Sign (`sign`) that is not Standing.
     fn activated_usable(&mut self, sign: bool, pose: Pose) {
         if !sign && pose == Pose::Danger {
-            self.v("FATE-EFF-2", "a Servant in Danger cannot use its [Activated] effects");
+            self.violation("FATE-EFF-2", "a Servant in Danger cannot use its [Activated] effects");
         } else if sign && pose != Pose::Standing {
-            self.v("FATE-EFF-2", "a Resting Secret Sign cannot use a non-[Constant] effect");
+            self.violation("FATE-EFF-2", "a Resting Secret Sign cannot use a non-[Constant] effect");
         }
     }
 
@@ -934,7 +961,10 @@ impl<'a> Check<'a> {
         }
         if rules.owed_steps {
             if let FateEvent::CardsStood { .. } = event {
-                self.v("FATE-TURN-1", "version 4 names the cards the stand step stands: record RestingCardsStood");
+                self.violation(
+                    "FATE-TURN-1",
+                    "version 4 names the cards the stand step stands: record RestingCardsStood",
+                );
             }
             self.steps_left_out(event);
         }
@@ -951,7 +981,7 @@ impl<'a> Check<'a> {
     /// that changes its prana, stats, marks, Command Spells or field cards before the defeat is
     /// recorded would undo or dodge it, as the same hatch after the defeat is refused.
     fn hatch_before_an_owed_defeat(&mut self, event: &FateEvent) {
-        let s = self.s;
+        let s = self.state;
         let owed: Vec<Seat> = s
             .owed_steps()
             .into_iter()
@@ -974,7 +1004,7 @@ impl<'a> Check<'a> {
         };
         for seat in seats.into_iter().filter(|x| owed.contains(x)) {
             let name = s.name(seat);
-            self.v(
+            self.violation(
                 "FATE-WIN-1",
                 format!("{name}'s defeat is owed and comes first: a defeated Master takes no further part"),
             );
@@ -986,12 +1016,11 @@ impl<'a> Check<'a> {
     /// sealed one is checked when its seal opens, [`revealed_violations`]).
     fn taken_card_is_the_held_one(&mut self, event: &FateEvent) {
         let FateEvent::CardTakenFromHand { loser, index, card, .. } = event else { return };
-        let held = self.s.master(*loser).and_then(|m| m.hand.get(usize::from(*index)));
+        let held = self.state.master(*loser).and_then(|m| m.hand.get(usize::from(*index)));
         match (held, card) {
-            (Some(Held::Sealed(c)), CardRef::Sealed(x)) if c != x => {
-                self.v("FATE-BATTLE-9", format!("card {index} of the loser's hand is sealed under another seal"))
-            }
-            (Some(Held::Sealed(_)), CardRef::Open(x)) => self.v(
+            (Some(Held::Sealed(c)), CardRef::Sealed(x)) if c != x => self
+                .violation("FATE-BATTLE-9", format!("card {index} of the loser's hand is sealed under another seal")),
+            (Some(Held::Sealed(_)), CardRef::Open(x)) => self.violation(
                 "KIFU-SEAL-1",
                 format!("card {index} of the loser's hand is sealed: naming it {x} shows it without opening its seal"),
             ),
@@ -1003,23 +1032,23 @@ impl<'a> Check<'a> {
     /// Secret Sign, named once or more (compared as a set); Danger and face-down cards are not
     /// affected (FATE-TURN-1).
     fn resting_cards_stood(&mut self, seat: Seat, servant: bool, signs: &[String]) {
-        let s = self.s;
+        let s = self.state;
         self.in_step(seat, Step::Stand, "FATE-TURN-1");
         let (want_servant, want_signs) = s.to_stand(seat);
         let name = s.name(seat);
         match (servant, want_servant) {
             (true, false) => {
-                self.v("FATE-TURN-1", format!("{name}'s Servant is not Resting face up: it does not stand"))
+                self.violation("FATE-TURN-1", format!("{name}'s Servant is not Resting face up: it does not stand"))
             }
-            (false, true) => self.v("FATE-TURN-1", format!("{name}'s Servant is Resting and stands")),
+            (false, true) => self.violation("FATE-TURN-1", format!("{name}'s Servant is Resting and stands")),
             _ => {}
         }
         let named: BTreeSet<&String> = signs.iter().collect();
         for c in named.iter().filter(|c| !want_signs.contains(c)) {
-            self.v("FATE-TURN-1", format!("{c} is not a Resting Secret Sign of {name}'s: it does not stand"));
+            self.violation("FATE-TURN-1", format!("{c} is not a Resting Secret Sign of {name}'s: it does not stand"));
         }
         for c in want_signs.iter().filter(|c| !named.contains(c)) {
-            self.v("FATE-TURN-1", format!("{c} is a Resting Secret Sign of {name}'s and stands"));
+            self.violation("FATE-TURN-1", format!("{c} is a Resting Secret Sign of {name}'s and stands"));
         }
     }
 
@@ -1030,7 +1059,7 @@ impl<'a> Check<'a> {
     /// settled: a table that left out the prana loss and rested its wounded Servant is cited for
     /// the prana loss (at this event, by `steps_left_out`), not also for a rest that was not due.
     fn owed_step(&mut self, event: &FateEvent, rules: Rules) {
-        let s = self.s;
+        let s = self.state;
         let (rule, _) = owed_rule(s, event);
         let left_out = if rules.owed_step_after_those_left_out { s.left_out(event) } else { Vec::new() };
         let owed = if left_out.is_empty() {
@@ -1051,7 +1080,7 @@ impl<'a> Check<'a> {
                 FateEvent::ActiveStatusPassed { .. } => "no defeated Active Master's status is waiting to pass on",
                 _ => "no Master's defeat is owed for this reason",
             };
-            self.v(rule, nothing);
+            self.violation(rule, nothing);
             return;
         };
         let (want, got) = (normalized(&want), normalized(event));
@@ -1062,21 +1091,24 @@ impl<'a> Check<'a> {
         // A loss split over several steps, each right: damage is simultaneous (FATE-BATTLE-10).
         if let (FateEvent::PranaLost { losses: all }, FateEvent::PranaLost { losses: some }) = (&want, &got) {
             if !some.is_empty() && some.iter().all(|l| all.contains(l)) {
-                self.v("FATE-BATTLE-10", format!("damage is simultaneous: one step loses every side's prana, {what}"));
+                self.violation(
+                    "FATE-BATTLE-10",
+                    format!("damage is simultaneous: one step loses every side's prana, {what}"),
+                );
                 return;
             }
         }
-        self.v(rule, format!("this step names what is owed: {what}"));
+        self.violation(rule, format!("this step names what is owed: {what}"));
     }
 
     /// Version 4: an event that moves the game on while a step is owed leaves that step out
     /// ([`FateState::left_out`]); it is cited here, once, under the owed step's rule, where the
     /// table moved on without it (the fold then owes it no more).
     fn steps_left_out(&mut self, event: &FateEvent) {
-        let s = self.s;
+        let s = self.state;
         for due in s.left_out(event) {
             let (rule, what) = owed_rule(s, &due);
-            self.v(rule, format!("{what} was due first and is not recorded"));
+            self.violation(rule, format!("{what} was due first and is not recorded"));
         }
     }
 
@@ -1086,7 +1118,7 @@ impl<'a> Check<'a> {
     /// mention of a Secret Sign in Danger is the source inconsistency FATE-OPEN-3, and no policy
     /// reads it otherwise), so a Secret Sign is never put in Danger.
     fn escape_hatch(&mut self, event: &FateEvent) {
-        let s = self.s;
+        let s = self.state;
         match event {
             FateEvent::PranaChanged { seat, .. }
             | FateEvent::StatModified { seat, .. }
@@ -1105,7 +1137,7 @@ impl<'a> Check<'a> {
                     self.defeated(owner);
                 }
                 if *state == CardState::Danger && s.kind(card) == Some(CardType::SecretSign) {
-                    self.v("FATE-STATE-3", format!("{card} is a Secret Sign: only a Servant enters Danger"));
+                    self.violation("FATE-STATE-3", format!("{card} is a Secret Sign: only a Servant enters Danger"));
                 }
             }
             _ => {}
@@ -1120,9 +1152,9 @@ impl<'a> Check<'a> {
         if *state == CardState::FaceDown {
             return;
         }
-        let servant = self.s.masters.iter().filter_map(|m| m.servant.as_ref()).find(|sv| sv.holds(card));
+        let servant = self.state.masters.iter().filter_map(|m| m.servant.as_ref()).find(|sv| sv.holds(card));
         if servant.is_some_and(|sv| sv.face_down && sv.cards().iter().any(|h| matches!(h, Held::Sealed(_)))) {
-            self.v(
+            self.violation(
                 "KIFU-SEAL-1",
                 format!("{card}'s Servant has a sealed card: it turns face up at its reveal, which opens the seal"),
             );
@@ -1133,7 +1165,7 @@ impl<'a> Check<'a> {
     /// of instances still names it (a sealed draw cannot say which card it took). Named again as
     /// taken from that deck, openly, it was not in it (FATE-TURN-2).
     fn shown_cards_left_the_deck(&mut self, event: &FateEvent) {
-        let s = self.s;
+        let s = self.state;
         let (seat, cards): (Seat, Vec<&CardRef>) = match event {
             FateEvent::ServantSet { seat, heroic_spirit, class } => (*seat, vec![heroic_spirit, class]),
             FateEvent::CardsDealt { seat, cards } => (*seat, cards.iter().collect()),
@@ -1145,7 +1177,10 @@ impl<'a> Check<'a> {
         for c in cards.into_iter().filter_map(|r| if let CardRef::Open(c) = r { Some(c) } else { None }) {
             if let Some((owner, zone)) = s.card_at(c).filter(|at| m.deck.contains(c) && *at != (seat, Zone::Deck)) {
                 let (name, zone) = (s.name(owner), zone.name());
-                self.v("FATE-TURN-2", format!("{c} was shown out of its seal and is in {name}'s {zone}, not the deck"));
+                self.violation(
+                    "FATE-TURN-2",
+                    format!("{c} was shown out of its seal and is in {name}'s {zone}, not the deck"),
+                );
             }
         }
     }
@@ -1154,7 +1189,7 @@ impl<'a> Check<'a> {
     /// D ends the payment and the effect. A D's face is the die recorded for it: the activation's
     /// rolls, in order (a missing roll is `uses_pending`'s finding).
     fn payments(&mut self, seat: Seat, card: &str, costs: &[Cost], paid: &[Payment], succeeded: bool) {
-        let s = self.s;
+        let s = self.state;
         let mut faces = rolled_faces(&s.pending).into_iter();
         let mut rested: BTreeSet<String> = BTreeSet::new();
         let mut discarded: Vec<String> = Vec::new();
@@ -1165,7 +1200,10 @@ impl<'a> Check<'a> {
                 break;
             }
             let Some(cost) = costs.get(i) else {
-                self.v("FATE-COST-5", format!("the effect has {} costs; payment {} is extra", costs.len(), i + 1));
+                self.violation(
+                    "FATE-COST-5",
+                    format!("the effect has {} costs; payment {} is extra", costs.len(), i + 1),
+                );
                 break;
             };
             match (cost, p) {
@@ -1173,7 +1211,7 @@ impl<'a> Check<'a> {
                     let resting =
                         s.master(seat).and_then(|m| m.field_pose(card)).is_some_and(|(x, _)| x == Pose::Resting);
                     if resting || !rested.insert(card.to_string()) {
-                        self.v("FATE-COST-1", format!("{card} is already resting and cannot pay T"));
+                        self.violation("FATE-COST-1", format!("{card} is already resting and cannot pay T"));
                     }
                 }
                 (Cost::Rest(n), Payment::Rested(cards)) => self.rest_cost(seat, *n, cards, &mut rested),
@@ -1186,13 +1224,13 @@ impl<'a> Check<'a> {
                 }
                 (Cost::Discard(n), Payment::Discarded(cards)) => {
                     if cards.len() != usize::from(*n) {
-                        self.v("FATE-COST-4", format!("E{n} discards {n} cards, not {}", cards.len()));
+                        self.violation("FATE-COST-4", format!("E{n} discards {n} cards, not {}", cards.len()));
                     }
                     discarded.extend(cards.iter().cloned());
                 }
                 (Cost::X, Payment::XPaid(_)) => {}
                 (cost, _) => {
-                    self.v("FATE-COST-5", format!("cost {} is {}: paid out of order", i + 1, cost.label()));
+                    self.violation("FATE-COST-5", format!("cost {} is {}: paid out of order", i + 1, cost.label()));
                 }
             }
         }
@@ -1200,32 +1238,35 @@ impl<'a> Check<'a> {
         match failed {
             Some((i, face)) if succeeded || paid.len() > i + 1 => {
                 let want = costs.get(i).map_or(String::new(), Cost::label);
-                self.v("FATE-COST-3", format!("the die showed {face}, not a face of {want}: the cost was not paid"));
+                self.violation(
+                    "FATE-COST-3",
+                    format!("the die showed {face}, not a face of {want}: the cost was not paid"),
+                );
             }
             Some(_) => {}
             None if paid.len() < costs.len() => {
                 let (n, of) = (paid.len(), costs.len());
-                self.v("FATE-COST-5", format!("{n} of {of} costs paid: every cost is paid, left to right"));
+                self.violation("FATE-COST-5", format!("{n} of {of} costs paid: every cost is paid, left to right"));
             }
-            None if !succeeded => self.v("FATE-COST-5", "every cost was paid, so the effect works"),
+            None if !succeeded => self.violation("FATE-COST-5", "every cost was paid, so the effect works"),
             None => {}
         }
     }
 
     /// R(n): `n` standing, face-up cards the `rest_cost` policy lets `seat` rest (FATE-COST-2, FATE-OPEN-4).
     fn rest_cost(&mut self, seat: Seat, n: u8, cards: &[String], rested: &mut BTreeSet<String>) {
-        let s = self.s;
+        let s = self.state;
         if cards.len() != usize::from(n) {
-            self.v("FATE-COST-2", format!("R{n} rests {n} cards, not {}", cards.len()));
+            self.violation("FATE-COST-2", format!("R{n} rests {n} cards, not {}", cards.len()));
         }
         for c in cards {
             let owner = s.masters.enumerate().find(|(_, m)| m.field_pose(c).is_some());
             let pose = owner.and_then(|(_, m)| m.field_pose(c));
             let owner = owner.map(|(x, _)| x);
             if owner.is_none() || (s.policies.rest_cost == RestCost::Own && owner != Some(seat)) {
-                self.v("FATE-COST-2", format!("{c} is not a card R{n} may rest (rest_cost policy)"));
+                self.violation("FATE-COST-2", format!("{c} is not a card R{n} may rest (rest_cost policy)"));
             } else if pose.is_some_and(|(p, down)| p != Pose::Standing || down) || !rested.insert(c.clone()) {
-                self.v("FATE-COST-2", format!("{c} is already resting"));
+                self.violation("FATE-COST-2", format!("{c} is already resting"));
             }
         }
     }

@@ -68,8 +68,8 @@ pub use state::NarutoState;
 /// [`options::automatic`]; what version 2 changes is written here and in
 /// [`agent`], once: it checks that every acting seat is awaited (`KIFU-TURN-1`), its agent records
 /// the dealer's seed as the common [`events::CommonEvent`]s (version 1 as Naruto's own
-/// `SeedCommitted` and `SeedRevealed`), and its self-play mixes the policies through
-/// [`crate::game::selfplay::random_policies`].
+/// `SeedCommitted` and `SeedRevealed`), and its self-play mixes every policy row
+/// ([`agent::V2_MIX`] through [`crate::game::selfplay::mix_policies`]).
 pub struct NarutoRules<const V: u32>;
 /// Version 1, as released: the pinned fixtures and every game recorded before version 2.
 pub type Naruto = NarutoRules<1>;

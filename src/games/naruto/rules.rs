@@ -215,8 +215,8 @@ type Check<'a> = crate::game::check::Check<'a, NarutoState>;
 impl Check<'_> {
     /// Events of a turn need the setup to be over (NAR-SETUP-5).
     fn in_turn(&mut self) -> bool {
-        if self.s.step == Step::Setup || self.s.attacker.is_none() {
-            self.v("NAR-SETUP-5", "play has not begun: the setup is not complete");
+        if self.state.step == Step::Setup || self.state.attacker.is_none() {
+            self.violation("NAR-SETUP-5", "play has not begun: the setup is not complete");
             false
         } else {
             true
@@ -224,28 +224,28 @@ impl Check<'_> {
     }
 
     fn step(&mut self, want: Step, rule: RuleId, what: &str) {
-        if self.s.step != want {
-            self.v(
+        if self.state.step != want {
+            self.violation(
                 rule,
-                format!("{what} belongs to step {}, but the game is in step {}", want.name(), self.s.step.name()),
+                format!("{what} belongs to step {}, but the game is in step {}", want.name(), self.state.step.name()),
             );
         }
     }
 
     fn attacker_only(&mut self, seat: Seat, rule: RuleId, what: &str) {
-        if Some(seat) != self.s.attacker {
-            self.v(rule, format!("only the attacker may {what}; {} is the blocker", self.s.name(seat)));
+        if Some(seat) != self.state.attacker {
+            self.violation(rule, format!("only the attacker may {what}; {} is the blocker", self.state.name(seat)));
         }
     }
 
     /// The checks every event gets, then the one check of its kind.
     fn event(&mut self, event: &NarutoEvent) {
-        if self.s.result.is_some() && !event.is_reveal() {
-            self.v("NAR-ROLE-6", "the game is over; only seed and card reveals may follow");
+        if self.state.result.is_some() && !event.is_reveal() {
+            self.violation("NAR-ROLE-6", "the game is over; only seed and card reveals may follow");
             return;
         }
         if let Some(seat) = event.seat() {
-            if !self.seat_ok(seat, self.s.players.len().min(2)) {
+            if !self.seat_ok(seat, self.state.players.len().min(2)) {
                 return;
             }
         }
@@ -324,7 +324,7 @@ impl Check<'_> {
                 self.in_play(ninja);
             }
             NinjaHealed { ninja, .. } => self.ninja_healed(ninja),
-            SeedRevealed { key, seed } => self.out.extend(self.s.ledger.check_seed_reveal(key, seed)),
+            SeedRevealed { key, seed } => self.out.extend(self.state.ledger.check_seed_reveal(key, seed)),
             CardRevealed { commitment, instance, salt } => self.card_revealed(commitment, instance, salt),
             Common(c) => self.common(c),
             MissionMovedToChakra { seat, card } => self.moved_to_chakra(*seat, card, LinkKind::Mission),
@@ -337,7 +337,7 @@ impl Check<'_> {
     /// NAR-JUTSU-3). A permanent mission stays in the village (NAR-MISSION-6). A card whose move
     /// the game moved on without may still be moved late: the leaving out was cited already.
     fn moved_to_chakra(&mut self, seat: Seat, card: &str, kind: LinkKind) {
-        let s = self.s;
+        let s = self.state;
         if !self.seat_ok(seat, s.players.len().min(2)) {
             return;
         }
@@ -346,40 +346,43 @@ impl Check<'_> {
             let Some(def) = self.known(card) else { return };
             if def.kind == CardType::Mission && def.permanent && s.players.iter().any(|p| p.holds(Zone::Village, card))
             {
-                self.v("NAR-MISSION-6", format!("{card} is a permanent mission: it stays in the village"));
+                self.violation("NAR-MISSION-6", format!("{card} is a permanent mission: it stays in the village"));
             } else {
-                self.v(rule, format!("{card} is no {what} whose chain resolved: nothing of it goes to chakra now"));
+                self.violation(
+                    rule,
+                    format!("{card} is no {what} whose chain resolved: nothing of it goes to chakra now"),
+                );
             }
             return;
         };
         if p.kind != kind {
             let (_, is) = chakra_rule(p.kind);
-            self.v(rule, format!("{card} is a {is} that was played, not a {what}"));
+            self.violation(rule, format!("{card} is a {is} that was played, not a {what}"));
         } else if !p.resolved {
-            self.v(rule, format!("{card} is still on the chain: it goes to chakra once the chain resolved"));
+            self.violation(rule, format!("{card} is still on the chain: it goes to chakra once the chain resolved"));
         } else if p.seat != seat {
-            self.v(rule, format!("{card} was played by {}: it goes to their chakra", s.name(p.seat)));
+            self.violation(rule, format!("{card} was played by {}: it goes to their chakra", s.name(p.seat)));
         }
     }
 
     /// Version 1's `SeedCommitted`: the dealer's seed, committed once (`KIFU-SEED-1`, the ID
     /// version 1 records; the common event says `KIFU-SEED-5`).
     fn seed_committed(&mut self, key: &str) {
-        if self.s.ledger.seed_commitment(key).is_some() {
-            self.v("KIFU-SEED-1", format!("seed {key:?} was already committed"));
+        if self.state.ledger.seed_commitment(key).is_some() {
+            self.violation("KIFU-SEED-1", format!("seed {key:?} was already committed"));
         }
     }
 
     /// Version 1's `CardRevealed`: a card of the game, opening its seal.
     fn card_revealed(&mut self, commitment: &Commitment, instance: &str, salt: &Secret) {
         self.known(instance);
-        self.out.extend(self.s.ledger.check_reveal(commitment, instance, salt));
+        self.out.extend(self.state.ledger.check_reveal(commitment, instance, salt));
     }
 
     /// A common event: the shared checks ([`crate::game::common::validate`]) at a table of two
     /// whose shuffle mode is the header's; a revealed card must be one of the game's.
     fn common(&mut self, c: &CommonEvent) {
-        let s = self.s;
+        let s = self.state;
         if let CommonEvent::CardRevealed { card, .. } = c {
             self.known(card);
         }
@@ -406,28 +409,31 @@ impl Check<'_> {
     }
 
     fn first_player_chosen(&mut self, chooser: Seat, first: Seat) {
-        let s = self.s;
+        let s = self.state;
         if !self.seat_ok(first, s.players.len().min(2)) {
             return;
         }
         if s.step != Step::Setup || s.first.is_some() {
-            self.v("NAR-SETUP-3", "the first player was already chosen");
+            self.violation("NAR-SETUP-3", "the first player was already chosen");
         } else if s.lot_winner != Some(chooser) {
-            self.v("NAR-SETUP-3", format!("{} did not win the lot, so may not choose who goes first", s.name(chooser)));
+            self.violation(
+                "NAR-SETUP-3",
+                format!("{} did not win the lot, so may not choose who goes first", s.name(chooser)),
+            );
         }
     }
 
     fn hand_kept(&mut self, seat: Seat) {
-        let s = self.s;
+        let s = self.state;
         let p = s.players.get(seat);
         if s.step != Step::Setup || !p.is_some_and(|p| p.hand_drawn && !p.kept) {
-            self.v("NAR-SETUP-4", format!("{} has no drawn hand to keep", s.name(seat)));
+            self.violation("NAR-SETUP-4", format!("{} has no drawn hand to keep", s.name(seat)));
         }
     }
 
     /// The escape hatch: both zones' seats exist and the card is where the move says.
     fn card_moved(&mut self, card: &str, from: ZoneRef, to: ZoneRef) {
-        let seats = self.s.players.len().min(2);
+        let seats = self.state.players.len().min(2);
         if !self.seat_ok(from.seat, seats) || !self.seat_ok(to.seat, seats) {
             return;
         }
@@ -435,66 +441,67 @@ impl Check<'_> {
     }
 
     fn ninja_injured(&mut self, ninja: &str) {
-        if self.in_play(ninja) && self.s.injured.contains(ninja) {
-            self.v("NAR-DMG-2", format!("{ninja} is already injured; more damage defeats it (NAR-DMG-3)"));
+        if self.in_play(ninja) && self.state.injured.contains(ninja) {
+            self.violation("NAR-DMG-2", format!("{ninja} is already injured; more damage defeats it (NAR-DMG-3)"));
         }
     }
 
     fn ninja_healed(&mut self, ninja: &str) {
-        if self.in_play(ninja) && !self.s.injured.contains(ninja) {
-            self.v("NAR-DMG-5", format!("{ninja} is healthy; only an injured ninja can be healed"));
+        if self.in_play(ninja) && !self.state.injured.contains(ninja) {
+            self.violation("NAR-DMG-5", format!("{ninja} is healthy; only an injured ninja can be healed"));
         }
     }
 
     fn in_play(&mut self, ninja: &str) -> bool {
         let owner = parse_instance(ninja).map(|(seat, _)| seat);
-        let ok = owner.and_then(|o| self.s.players.get(o)).is_some_and(|p| p.in_play(ninja));
+        let ok = owner.and_then(|o| self.state.players.get(o)).is_some_and(|p| p.in_play(ninja));
         if !ok && self.known(ninja).is_some() {
-            self.v("KIFU-CARD-1", format!("{ninja} is not in play (village or battlefield)"));
+            self.violation("KIFU-CARD-1", format!("{ninja} is not in play (village or battlefield)"));
         }
         ok
     }
 
     fn turn_marker_set(&mut self, seat: Option<Seat>, value: u32) {
-        let s = self.s;
+        let s = self.state;
         if s.step != Step::Setup {
-            self.v("NAR-SETUP-1", "turn markers are set during the setup");
+            self.violation("NAR-SETUP-1", "turn markers are set during the setup");
             return;
         }
         if value != 0 {
-            self.v("NAR-SETUP-1", format!("the turn marker starts at 0, not {value}"));
+            self.violation("NAR-SETUP-1", format!("the turn marker starts at 0, not {value}"));
         }
         match (s.policies.turn_marker, seat) {
             (TurnMarkerPolicy::PerPlayer, Some(seat)) => {
-                if self.seat_ok(seat, self.s.players.len().min(2)) && s.players.get(seat).is_some_and(|p| p.marker_set)
+                if self.seat_ok(seat, self.state.players.len().min(2))
+                    && s.players.get(seat).is_some_and(|p| p.marker_set)
                 {
-                    self.v("NAR-SETUP-1", format!("{}'s turn marker is already set", s.name(seat)));
+                    self.violation("NAR-SETUP-1", format!("{}'s turn marker is already set", s.name(seat)));
                 }
             }
             (TurnMarkerPolicy::Shared, None) => {
                 if s.shared_marker_set {
-                    self.v("NAR-SETUP-1", "the shared turn marker is already set");
+                    self.violation("NAR-SETUP-1", "the shared turn marker is already set");
                 }
             }
             (TurnMarkerPolicy::PerPlayer, None) => {
-                self.v("NAR-OPEN-5", "policy turn_marker=per-player: each player sets their own marker")
+                self.violation("NAR-OPEN-5", "policy turn_marker=per-player: each player sets their own marker")
             }
             (TurnMarkerPolicy::Shared, Some(_)) => {
-                self.v("NAR-OPEN-5", "policy turn_marker=shared: there is one shared marker (seat null)")
+                self.violation("NAR-OPEN-5", "policy turn_marker=shared: there is one shared marker (seat null)")
             }
         }
     }
 
     fn markers_set(&self) -> bool {
-        match self.s.policies.turn_marker {
-            TurnMarkerPolicy::PerPlayer => self.s.players.iter().all(|p| p.marker_set),
-            TurnMarkerPolicy::Shared => self.s.shared_marker_set,
+        match self.state.policies.turn_marker {
+            TurnMarkerPolicy::PerPlayer => self.state.players.iter().all(|p| p.marker_set),
+            TurnMarkerPolicy::Shared => self.state.shared_marker_set,
         }
     }
 
     fn deck_shuffled(&mut self, deck: Seat, by: Seat, seed: Option<&str>) {
-        let s = self.s;
-        if !self.seat_ok(deck, self.s.players.len().min(2)) || !self.seat_ok(by, self.s.players.len().min(2)) {
+        let s = self.state;
+        if !self.seat_ok(deck, self.state.players.len().min(2)) || !self.seat_ok(by, self.state.players.len().min(2)) {
             return;
         }
         self.out.extend(s.ledger.check_shuffle_seed(s.shuffles.into(), seed));
@@ -503,33 +510,36 @@ impl Check<'_> {
             return;
         }
         if !self.markers_set() {
-            self.v("NAR-SETUP-1", "set the turn marker(s) to 0 before shuffling");
+            self.violation("NAR-SETUP-1", "set the turn marker(s) to 0 before shuffling");
         }
         let Some(p) = s.players.get(deck) else { return };
         if by != deck && !p.shuffled_by_owner {
             let rule = if p.mulligans > 0 { "NAR-MULL-1" } else { "NAR-SETUP-2" };
-            self.v(rule, format!("{} shuffles their own deck before the opponent shuffles it", s.name(deck)));
+            self.violation(rule, format!("{} shuffles their own deck before the opponent shuffles it", s.name(deck)));
         }
         if p.hand_drawn {
-            self.v("NAR-SETUP-2", format!("{}'s hand is already drawn; only a mulligan reshuffles", s.name(deck)));
+            self.violation(
+                "NAR-SETUP-2",
+                format!("{}'s hand is already drawn; only a mulligan reshuffles", s.name(deck)),
+            );
         }
     }
 
     fn decks_shuffled(&self, seat: Seat) -> bool {
-        self.s.players.get(seat).is_some_and(|p| p.shuffled_by_owner && p.shuffled_by_opponent)
+        self.state.players.get(seat).is_some_and(|p| p.shuffled_by_owner && p.shuffled_by_opponent)
     }
 
     fn lot(&mut self, lot: &Lot, winner: Seat) {
-        let s = self.s;
-        if !self.seat_ok(winner, self.s.players.len().min(2)) {
+        let s = self.state;
+        if !self.seat_ok(winner, self.state.players.len().min(2)) {
             return;
         }
         if s.step != Step::Setup || s.lot_winner.is_some() {
-            self.v("NAR-SETUP-3", "the lot for the first player was already drawn");
+            self.violation("NAR-SETUP-3", "the lot for the first player was already drawn");
             return;
         }
         if !(self.decks_shuffled(0) && self.decks_shuffled(1)) {
-            self.v("NAR-SETUP-2", "both decks are shuffled by their owner and by the opponent before the lot");
+            self.violation("NAR-SETUP-2", "both decks are shuffled by their owner and by the opponent before the lot");
         }
         let decided = match lot {
             Lot::RockPaperScissors { rounds } => {
@@ -541,38 +551,39 @@ impl Check<'_> {
                 }
             }
             Lot::CoinToss { caller, call, result } => {
-                if !self.seat_ok(*caller, self.s.players.len().min(2)) {
+                if !self.seat_ok(*caller, self.state.players.len().min(2)) {
                     return;
                 }
                 Some(if call == result { *caller } else { crate::game::opponent(*caller) })
             }
         };
         match decided {
-            None => self
-                .v("NAR-SETUP-3", "the recorded throws do not decide a winner (only the last round may be decisive)"),
-            Some(w) if w != winner => {
-                self.v("NAR-SETUP-3", format!("the recorded lot was won by {}, not {}", s.name(w), s.name(winner)))
-            }
+            None => self.violation(
+                "NAR-SETUP-3",
+                "the recorded throws do not decide a winner (only the last round may be decisive)",
+            ),
+            Some(w) if w != winner => self
+                .violation("NAR-SETUP-3", format!("the recorded lot was won by {}, not {}", s.name(w), s.name(winner))),
             Some(_) => {}
         }
     }
 
     fn opening_hand(&mut self, seat: Seat, cards: &[CardRef]) {
-        let s = self.s;
+        let s = self.state;
         if s.step != Step::Setup {
-            self.v("NAR-SETUP-4", "opening hands are drawn during the setup");
+            self.violation("NAR-SETUP-4", "opening hands are drawn during the setup");
             return;
         }
         let Some(p) = s.players.get(seat) else { return };
         if s.first.is_none() {
-            self.v("NAR-SETUP-4", "hands are drawn once the first player is decided (NAR-SETUP-3)");
+            self.violation("NAR-SETUP-4", "hands are drawn once the first player is decided (NAR-SETUP-3)");
         }
         if p.hand_drawn || p.kept {
-            self.v("NAR-SETUP-4", format!("{} already has a hand", s.name(seat)));
+            self.violation("NAR-SETUP-4", format!("{} already has a hand", s.name(seat)));
         }
         if !self.decks_shuffled(seat) {
             let rule = if p.mulligans > 0 { "NAR-MULL-1" } else { "NAR-SETUP-2" };
-            self.v(
+            self.violation(
                 rule,
                 format!("{}'s deck is shuffled by its owner and then by the opponent before drawing", s.name(seat)),
             );
@@ -584,7 +595,7 @@ impl Check<'_> {
                 1 => "NAR-MULL-1",
                 _ => "NAR-MULL-2",
             };
-            self.v(rule, format!("this hand has {want} cards, not {}", cards.len()));
+            self.violation(rule, format!("this hand has {want} cards, not {}", cards.len()));
         }
         self.taken_from_deck(seat, cards);
     }
@@ -602,75 +613,75 @@ impl Check<'_> {
         for c in &open {
             self.holds(seat, Zone::Deck, c);
         }
-        let count = self.s.players.get(seat).map_or(0, |p| p.deck_count);
+        let count = self.state.players.get(seat).map_or(0, |p| p.deck_count);
         if cards.len() > count {
-            self.v("KIFU-CARD-1", format!("{} cards taken from a deck of {count}", cards.len()));
+            self.violation("KIFU-CARD-1", format!("{} cards taken from a deck of {count}", cards.len()));
         }
     }
 
     fn mulligan(&mut self, seat: Seat, attempt: u8) {
-        let s = self.s;
+        let s = self.state;
         let Some(p) = s.players.get(seat) else { return };
         if s.step != Step::Setup || !p.hand_drawn || p.kept {
-            self.v("NAR-MULL-1", format!("{} has no drawn, unkept hand to mulligan", s.name(seat)));
+            self.violation("NAR-MULL-1", format!("{} has no drawn, unkept hand to mulligan", s.name(seat)));
             return;
         }
         if p.mulligans >= 2 || attempt > 2 {
-            self.v("NAR-MULL-3", "at most two mulligans are allowed");
+            self.violation("NAR-MULL-3", "at most two mulligans are allowed");
         } else if attempt != p.mulligans + 1 {
             let rule = if attempt == 2 { "NAR-MULL-2" } else { "NAR-MULL-1" };
-            self.v(rule, format!("this would be mulligan {}, not {attempt}", p.mulligans + 1));
+            self.violation(rule, format!("this would be mulligan {}, not {attempt}", p.mulligans + 1));
         }
     }
 
     fn turn_started(&mut self, turn: u32, attacker: Seat) {
-        let s = self.s;
-        if !self.seat_ok(attacker, self.s.players.len().min(2)) {
+        let s = self.state;
+        if !self.seat_ok(attacker, self.state.players.len().min(2)) {
             return;
         }
         if s.step == Step::Setup {
             if !s.players.iter().all(|p| p.kept) {
-                self.v("NAR-SETUP-5", "play begins once both players have kept a hand");
+                self.violation("NAR-SETUP-5", "play begins once both players have kept a hand");
             }
             if turn != 1 {
-                self.v("NAR-TURN-1", format!("the first turn is turn 1, not {turn}"));
+                self.violation("NAR-TURN-1", format!("the first turn is turn 1, not {turn}"));
             }
             match s.first {
                 Some(first) if first != attacker => {
-                    self.v("NAR-SETUP-3", format!("{} chose to go first", s.name(first)))
+                    self.violation("NAR-SETUP-3", format!("{} chose to go first", s.name(first)))
                 }
-                None => self.v("NAR-SETUP-3", "nobody has been chosen to go first"),
+                None => self.violation("NAR-SETUP-3", "nobody has been chosen to go first"),
                 Some(_) => {}
             }
             return;
         }
         if s.step != Step::TurnEnded {
-            self.v(
+            self.violation(
                 "NAR-MARKER-3",
                 format!("a new turn starts after the turn marker moved; the game is in step {}", s.step.name()),
             );
         }
         if turn != s.turn + 1 {
-            self.v("NAR-TURN-1", format!("the next turn is {}, not {turn}", s.turn + 1));
+            self.violation("NAR-TURN-1", format!("the next turn is {}, not {turn}", s.turn + 1));
         }
         if Some(attacker) == s.attacker {
-            self.v("NAR-ROLE-5", format!("roles swap every turn: {} attacked last turn", s.name(attacker)));
+            self.violation("NAR-ROLE-5", format!("roles swap every turn: {} attacked last turn", s.name(attacker)));
         }
     }
 
     fn card_drawn(&mut self, seat: Seat, card: &CardRef) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         self.step(Step::Draw, "NAR-TURN-1", "the turn's draw");
         self.attacker_only(seat, "NAR-DRAW-1", "draw in step A");
         if s.is_first_turn() {
-            self.v("NAR-DRAW-3", "the starting player does not draw on their first turn");
+            self.violation("NAR-DRAW-3", "the starting player does not draw on their first turn");
         }
         let count = s.players.get(seat).map_or(0, |p| p.deck_count);
         if count == 0 {
-            self.v("NAR-OPEN-8", "the deck is empty: there is no card to draw");
+            self.violation("NAR-OPEN-8", "the deck is empty: there is no card to draw");
             return;
         }
         if let CardRef::Open(c) = card {
@@ -679,21 +690,22 @@ impl Check<'_> {
     }
 
     fn step_advanced(&mut self, to: Step) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         let Some(attacker) = s.attacker else { return };
         let from = s.step;
-        let bad_order =
-            |c: &mut Self| c.v("NAR-TURN-1", format!("step {} does not follow step {}", to.name(), from.name()));
+        let bad_order = |c: &mut Self| {
+            c.violation("NAR-TURN-1", format!("step {} does not follow step {}", to.name(), from.name()))
+        };
         match (from, to) {
             (Step::Draw, Step::Mission) => {
                 let empty = s.players.get(attacker).is_some_and(|p| p.deck_count == 0);
                 if empty && s.policies.empty_deck_draw == EmptyDeckDrawPolicy::Lose {
-                    self.v("NAR-OPEN-8", "policy empty_deck_draw=lose: the attacker cannot draw and loses");
+                    self.violation("NAR-OPEN-8", "policy empty_deck_draw=lose: the attacker cannot draw and loses");
                 } else if !s.is_first_turn() && !empty {
-                    self.v("NAR-DRAW-1", "the attacker draws a card in step A");
+                    self.violation("NAR-DRAW-1", "the attacker draws a card in step A");
                 }
             }
             (Step::Mission, Step::Organization) => {}
@@ -702,11 +714,11 @@ impl Check<'_> {
                 let in_teams: BTreeSet<&String> = teams.iter().flatten().collect();
                 for n in s.village_ninja(attacker) {
                     if !in_teams.contains(&n) {
-                        self.v("NAR-TEAM-4", format!("{n} is in the village but in no team"));
+                        self.violation("NAR-TEAM-4", format!("{n} is in the village but in no team"));
                     }
                 }
                 if s.is_first_turn() && to == Step::Attack {
-                    self.v("NAR-TURN-5", "the starting player's first turn skips the battle phase");
+                    self.violation("NAR-TURN-5", "the starting player's first turn skips the battle phase");
                 } else if !s.is_first_turn() && to == Step::Winner {
                     bad_order(self);
                 }
@@ -714,7 +726,7 @@ impl Check<'_> {
             (Step::Calculation, Step::Return) => {
                 for t in &s.battle.attacks {
                     if !s.battle.is_blocked(&t.leader) && !s.battle.rewarded.contains(&t.leader) {
-                        self.v(
+                        self.violation(
                             "NAR-REWARD-1",
                             format!("the non-fighting team led by {} has not taken its battle reward", t.leader),
                         );
@@ -722,25 +734,24 @@ impl Check<'_> {
                 }
                 for b in &s.battle.blocks {
                     if !s.battle.fought.iter().any(|(a, bl)| *a == b.blocks && *bl == b.leader) {
-                        self.v(
+                        self.violation(
                             "NAR-RESULT-1",
                             format!("the fight between the teams led by {} and {} is not resolved", b.blocks, b.leader),
                         );
                     }
                 }
             }
-            (Step::Return, Step::Winner) => {
-                self.v("NAR-RETURN-1", "all teams on the battlefield return to the village first (TeamsReturned)")
-            }
+            (Step::Return, Step::Winner) => self
+                .violation("NAR-RETURN-1", "all teams on the battlefield return to the village first (TeamsReturned)"),
             (Step::Winner, Step::HandCheck) => {
                 if let Some((w, _, rule)) = expected_winner(s) {
-                    self.v(rule, format!("{} has won; the game ends here (NAR-WIN-1)", s.name(w)));
+                    self.violation(rule, format!("{} has won; the game ends here (NAR-WIN-1)", s.name(w)));
                 }
             }
             (Step::HandCheck, Step::Marker) => {
                 let n = s.players.get(attacker).map_or(0, |p| p.hand.len());
                 if n > 6 {
-                    self.v("NAR-HAND-1", format!("the attacker has {n} cards and discards down to 6 first"));
+                    self.violation("NAR-HAND-1", format!("the attacker has {n} cards and discards down to 6 first"));
                 }
             }
             _ => bad_order(self),
@@ -748,7 +759,7 @@ impl Check<'_> {
     }
 
     fn ninja_deployed(&mut self, seat: Seat, card: &str, from: DeployFrom, paid: &[String]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -761,14 +772,14 @@ impl Check<'_> {
         self.holds(seat, zone, card);
         let Some(def) = s.def(card) else { return };
         if def.kind != CardType::Ninja {
-            self.v("NAR-NINJA-1", format!("{card} is a {}, not a ninja", def.kind.name()));
+            self.violation("NAR-NINJA-1", format!("{card} is a {}, not a ninja", def.kind.name()));
             return;
         }
         if from == DeployFrom::Chakra && !def.has_ambush() {
-            self.v("NAR-NINJA-3", format!("{card} has no Ambush status, so it cannot be deployed from chakra"));
+            self.violation("NAR-NINJA-3", format!("{card} has no Ambush status, so it cannot be deployed from chakra"));
         }
         if s.players.get(seat).is_some_and(|p| p.turn.ninja_deployed >= 1) {
-            self.v("NAR-NINJA-2", "only one ninja may be deployed per turn (Ambush included)");
+            self.violation("NAR-NINJA-2", "only one ninja may be deployed per turn (Ambush included)");
         }
         let same_name = s.players.get(seat).is_some_and(|p| {
             p.village.iter().chain(&p.battlefield).any(|c| {
@@ -776,30 +787,36 @@ impl Check<'_> {
             })
         });
         if same_name {
-            self.v("NAR-NINJA-4", format!("{} already has a ninja named {:?} in play", s.name(seat), def.name));
+            self.violation("NAR-NINJA-4", format!("{} already has a ninja named {:?} in play", s.name(seat), def.name));
         }
         self.entry_cost(seat, card, def);
         self.hand_cost(seat, card, def, None, paid);
     }
 
     fn entry_cost(&mut self, seat: Seat, card: &str, def: &CardDef) {
-        let marker = self.s.marker_for(seat);
+        let marker = self.state.marker_for(seat);
         if def.entry_cost > marker {
-            self.v("NAR-COST-1", format!("{card} has entry cost {} but the turn marker is {marker}", def.entry_cost));
+            self.violation(
+                "NAR-COST-1",
+                format!("{card} has entry cost {} but the turn marker is {marker}", def.entry_cost),
+            );
         }
     }
 
     /// NAR-COST-2/3: `paid` is exactly the hand cost, from hand, with matching elements.
     fn hand_cost(&mut self, seat: Seat, card: &str, def: &CardDef, element: Option<&str>, paid: &[String]) {
-        let s = self.s;
+        let s = self.state;
         if usize::try_from(def.hand_cost).ok() != Some(paid.len()) {
-            self.v("NAR-COST-2", format!("{card} has hand cost {}, but {} cards were paid", def.hand_cost, paid.len()));
+            self.violation(
+                "NAR-COST-2",
+                format!("{card} has hand cost {}, but {} cards were paid", def.hand_cost, paid.len()),
+            );
         }
         self.distinct(paid, "NAR-COST-2");
         let mut paid_defs = Vec::new();
         for c in paid {
             if c == card {
-                self.v("NAR-COST-2", format!("{card} cannot pay its own hand cost"));
+                self.violation("NAR-COST-2", format!("{card} cannot pay its own hand cost"));
                 continue;
             }
             if self.holds(seat, Zone::Hand, c) {
@@ -810,7 +827,7 @@ impl Check<'_> {
         }
         if let Some(e) = element {
             if !def.has_element(e) {
-                self.v("NAR-COST-3", format!("{card} has no element {e:?}"));
+                self.violation("NAR-COST-3", format!("{card} has no element {e:?}"));
                 return;
             }
         }
@@ -820,7 +837,7 @@ impl Check<'_> {
                 let e = &def.elements[0];
                 for (c, d) in &paid_defs {
                     if !d.has_element(e) {
-                        self.v("NAR-COST-2", format!("{c} is not of element {e}, so it cannot pay for {card}"));
+                        self.violation("NAR-COST-2", format!("{c} is not of element {e}, so it cannot pay for {card}"));
                     }
                 }
             }
@@ -828,7 +845,7 @@ impl Check<'_> {
                 MultiElementPolicy::AnyOf => {
                     for (c, d) in &paid_defs {
                         if !def.elements.iter().any(|e| d.has_element(e)) {
-                            self.v(
+                            self.violation(
                                 "NAR-COST-3",
                                 format!("{c} shares no element with {card} (policy multi_element_cost=any-of)"),
                             );
@@ -842,14 +859,14 @@ impl Check<'_> {
                         None => def.elements.iter().any(ok),
                     };
                     if !fine {
-                        self.v("NAR-COST-3", format!("the cards paid for {card} do not all share one chosen element (policy multi_element_cost=choose-one)"));
+                        self.violation("NAR-COST-3", format!("the cards paid for {card} do not all share one chosen element (policy multi_element_cost=choose-one)"));
                     }
                 }
                 MultiElementPolicy::AllOf => {
                     let covered = def.elements.iter().all(|e| paid_defs.iter().any(|(_, d)| d.has_element(e)));
                     let each = paid_defs.iter().all(|(_, d)| def.elements.iter().any(|e| d.has_element(e)));
                     if !covered || !each {
-                        self.v("NAR-COST-3", format!("the cards paid for {card} must cover all its elements (policy multi_element_cost=all-of)"));
+                        self.violation("NAR-COST-3", format!("the cards paid for {card} must cover all its elements (policy multi_element_cost=all-of)"));
                     }
                 }
             },
@@ -857,7 +874,7 @@ impl Check<'_> {
     }
 
     fn mission_played(&mut self, seat: Seat, card: &str, counter: bool, element: Option<&str>, paid: &[String]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -868,23 +885,25 @@ impl Check<'_> {
         let counters = |x: Seat| s.players.get(x).map_or(0, |p| p.turn.counter_missions);
         if counter {
             if seat != blocker {
-                self.v("NAR-MISSION-1", "only the blocker plays counter missions");
+                self.violation("NAR-MISSION-1", "only the blocker plays counter missions");
             }
             match s.policies.counter_missions {
                 CounterMissionPolicy::OwnLimit if counters(blocker) >= 1 => {
-                    self.v("NAR-OPEN-15", "policy counter_missions=own-limit: one counter mission per turn")
+                    self.violation("NAR-OPEN-15", "policy counter_missions=own-limit: one counter mission per turn")
                 }
-                CounterMissionPolicy::SharedLimit if counters(blocker) + missions(attacker) >= 1 => self
-                    .v("NAR-OPEN-15", "policy counter_missions=shared-limit: a mission was already played this turn"),
+                CounterMissionPolicy::SharedLimit if counters(blocker) + missions(attacker) >= 1 => self.violation(
+                    "NAR-OPEN-15",
+                    "policy counter_missions=shared-limit: a mission was already played this turn",
+                ),
                 _ => {}
             }
         } else {
             self.step(Step::Mission, "NAR-TURN-1", "playing a mission");
             self.attacker_only(seat, "NAR-MISSION-1", "play a mission (the blocker plays counter missions)");
             if missions(attacker) >= 1 {
-                self.v("NAR-MISSION-8", "only one mission may be played per turn");
+                self.violation("NAR-MISSION-8", "only one mission may be played per turn");
             } else if s.policies.counter_missions == CounterMissionPolicy::SharedLimit && counters(blocker) >= 1 {
-                self.v(
+                self.violation(
                     "NAR-OPEN-15",
                     "policy counter_missions=shared-limit: a counter mission was already played this turn",
                 );
@@ -892,7 +911,7 @@ impl Check<'_> {
         }
         let Some(def) = s.def(card) else { return };
         if def.kind != CardType::Mission {
-            self.v("NAR-MISSION-1", format!("{card} is a {}, not a mission", def.kind.name()));
+            self.violation("NAR-MISSION-1", format!("{card} is a {}, not a mission", def.kind.name()));
             return;
         }
         self.entry_cost(seat, card, def);
@@ -900,7 +919,7 @@ impl Check<'_> {
     }
 
     fn chakra_charged(&mut self, seat: Seat, cards: &[String]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -914,7 +933,7 @@ impl Check<'_> {
             let done = s.players.get(seat).map_or(0, |p| p.turn.charged);
             let n = u32::try_from(cards.len()).unwrap_or(u32::MAX);
             if done.saturating_add(n) > limit {
-                self.v(
+                self.violation(
                     "NAR-OPEN-14",
                     format!("policy chakra_charge_limit={limit}: {done} cards charged this turn already"),
                 );
@@ -923,7 +942,7 @@ impl Check<'_> {
     }
 
     fn client_deployed(&mut self, seat: Seat, card: &str, element: Option<&str>, paid: &[String]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -932,28 +951,28 @@ impl Check<'_> {
         self.holds(seat, Zone::Hand, card);
         let Some(def) = s.def(card) else { return };
         if def.kind != CardType::Client {
-            self.v("NAR-CLIENT-1", format!("{card} is a {}, not a client", def.kind.name()));
+            self.violation("NAR-CLIENT-1", format!("{card} is a {}, not a client", def.kind.name()));
             return;
         }
         if s.players.get(seat).is_some_and(|p| p.turn.clients >= 1) {
-            self.v("NAR-CLIENT-2", "only one client may be played per turn");
+            self.violation("NAR-CLIENT-2", "only one client may be played per turn");
         }
         if s.players.get(seat).is_some_and(|p| p.village.iter().any(|c| s.kind(c) == Some(CardType::Client))) {
-            self.v("NAR-CLIENT-3", format!("{} already has a client", s.name(seat)));
+            self.violation("NAR-CLIENT-3", format!("{} already has a client", s.name(seat)));
         }
         self.entry_cost(seat, card, def);
         self.hand_cost(seat, card, def, element, paid);
     }
 
     fn teams_organized(&mut self, seat: Seat, teams: &[Vec<String>]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         self.step(Step::Organization, "NAR-TURN-1", "organizing teams");
         self.attacker_only(seat, "NAR-TEAM-1", "organize teams");
         if s.players.get(seat).is_some_and(|p| p.turn.organized) {
-            self.v(
+            self.violation(
                 "NAR-TEAM-5",
                 "teams are organized once; they cannot be reorganized until the next organization phase",
             );
@@ -961,21 +980,21 @@ impl Check<'_> {
         let mut seen = BTreeSet::new();
         for t in teams {
             if t.is_empty() || t.len() > 3 {
-                self.v("NAR-TEAM-2", format!("a team has 1 to 3 ninja, not {}", t.len()));
+                self.violation("NAR-TEAM-2", format!("a team has 1 to 3 ninja, not {}", t.len()));
             }
             for c in t {
                 if !seen.insert(c.clone()) {
-                    self.v("NAR-TEAM-4", format!("{c} is in two teams"));
+                    self.violation("NAR-TEAM-4", format!("{c} is in two teams"));
                     continue;
                 }
                 if self.holds(seat, Zone::Village, c) && s.kind(c) != Some(CardType::Ninja) {
-                    self.v("NAR-TEAM-7", format!("{c} is not a ninja; only ninja form teams"));
+                    self.violation("NAR-TEAM-7", format!("{c} is not a ninja; only ninja form teams"));
                 }
             }
         }
         for n in s.village_ninja(seat) {
             if !seen.contains(&n) {
-                self.v("NAR-TEAM-4", format!("{n} is in the village but in no team"));
+                self.violation("NAR-TEAM-4", format!("{n} is in the village but in no team"));
             }
         }
     }
@@ -992,7 +1011,7 @@ impl Check<'_> {
         let members: Vec<String> = std::iter::once(leader.to_string()).chain(supports.iter().cloned()).collect();
         let mut ok = true;
         if supports.iter().any(|c| c == leader) || members.iter().collect::<BTreeSet<_>>().len() != members.len() {
-            self.v(leader_rule, format!("the team led by {leader} names a ninja twice"));
+            self.violation(leader_rule, format!("the team led by {leader} names a ninja twice"));
             ok = false;
         }
         let mut present = true;
@@ -1001,11 +1020,11 @@ impl Check<'_> {
         }
         if present && ok {
             let set: BTreeSet<&String> = members.iter().collect();
-            let matches = self.s.current_teams(seat).iter().any(|t| t.iter().collect::<BTreeSet<_>>() == set);
+            let matches = self.state.current_teams(seat).iter().any(|t| t.iter().collect::<BTreeSet<_>>() == set);
             if !matches {
-                self.v(
+                self.violation(
                     team_rule,
-                    format!("the team led by {leader} is not one of {}'s organized teams", self.s.name(seat)),
+                    format!("the team led by {leader} is not one of {}'s organized teams", self.state.name(seat)),
                 );
                 ok = false;
             }
@@ -1014,30 +1033,30 @@ impl Check<'_> {
     }
 
     fn attacking_sent(&mut self, seat: Seat, teams: &[SentTeam]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         if s.battle.attack_sent {
-            self.v("NAR-ATK-4", "the attacking teams were already sent; they cannot change this turn");
+            self.violation("NAR-ATK-4", "the attacking teams were already sent; they cannot change this turn");
             return;
         }
         if s.step != Step::Attack && s.is_first_turn() {
-            self.v("NAR-TURN-5", "the starting player's first turn has no battle phase");
+            self.violation("NAR-TURN-5", "the starting player's first turn has no battle phase");
         } else {
             self.step(Step::Attack, "NAR-TURN-1", "sending attacking teams");
         }
         if Some(seat) != s.attacker {
-            self.v("NAR-ROLE-3", "only the attacker may declare an attack");
+            self.violation("NAR-ROLE-3", "only the attacker may declare an attack");
             return;
         }
         if teams.len() > 3 {
-            self.v("NAR-ATK-2", format!("at most 3 teams may attack, not {}", teams.len()));
+            self.violation("NAR-ATK-2", format!("at most 3 teams may attack, not {}", teams.len()));
         }
         let mut used = BTreeSet::new();
         for t in teams {
             if std::iter::once(&t.leader).chain(&t.supports).any(|c| used.contains(c)) {
-                self.v("NAR-ATK-4", format!("the team led by {} is sent twice", t.leader));
+                self.violation("NAR-ATK-4", format!("the team led by {} is sent twice", t.leader));
                 continue;
             }
             self.sent_team(seat, &t.leader, &t.supports, "NAR-ATK-3", "NAR-TEAM-5");
@@ -1046,37 +1065,37 @@ impl Check<'_> {
     }
 
     fn blocking_sent(&mut self, seat: Seat, teams: &[BlockingTeam]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         if s.battle.block_sent {
-            self.v("NAR-BLK-2", "the blocking teams were already sent; they cannot change this turn");
+            self.violation("NAR-BLK-2", "the blocking teams were already sent; they cannot change this turn");
             return;
         }
         self.step(Step::Block, "NAR-TURN-1", "sending blocking teams");
         if Some(seat) != s.blocker() {
-            self.v("NAR-BLK-1", "only the blocker sends blocking teams");
+            self.violation("NAR-BLK-1", "only the blocker sends blocking teams");
             return;
         }
         let mut used = BTreeSet::new();
         let mut blocked: BTreeMap<&str, usize> = BTreeMap::new();
         for t in teams {
             if std::iter::once(&t.leader).chain(&t.supports).any(|c| used.contains(c)) {
-                self.v("NAR-BLK-2", format!("the team led by {} is sent twice", t.leader));
+                self.violation("NAR-BLK-2", format!("the team led by {} is sent twice", t.leader));
                 continue;
             }
             self.sent_team(seat, &t.leader, &t.supports, "NAR-BLK-2", "NAR-TEAM-6");
             used.extend(std::iter::once(&t.leader).chain(&t.supports).cloned());
             if !s.battle.attacks.iter().any(|a| a.leader == t.blocks) {
-                self.v("NAR-BLK-2", format!("{} leads no attacking team", t.blocks));
+                self.violation("NAR-BLK-2", format!("{} leads no attacking team", t.blocks));
             }
             *blocked.entry(t.blocks.as_str()).or_default() += 1;
         }
         if s.policies.multi_block == MultiBlockPolicy::Forbid {
             for (leader, n) in blocked {
                 if n > 1 {
-                    self.v(
+                    self.violation(
                         "NAR-OPEN-18",
                         format!("policy multi_block=forbid: {n} teams block the team led by {leader}"),
                     );
@@ -1086,7 +1105,7 @@ impl Check<'_> {
     }
 
     fn jutsu_used(&mut self, seat: Seat, card: &str, ninja: &str) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -1094,34 +1113,37 @@ impl Check<'_> {
         self.holds(seat, Zone::Hand, card);
         if let Some(def) = s.def(card) {
             if def.kind != CardType::Jutsu {
-                self.v("NAR-JUTSU-1", format!("{card} is a {}, not a jutsu", def.kind.name()));
+                self.violation("NAR-JUTSU-1", format!("{card} is a {}, not a jutsu", def.kind.name()));
             }
         }
         if !s.players.get(seat).is_some_and(|p| p.holds(Zone::Battlefield, ninja)) && self.known(ninja).is_some() {
-            self.v("NAR-JUTSU-1", format!("{ninja} is not one of {}'s ninja on the battlefield", s.name(seat)));
+            self.violation("NAR-JUTSU-1", format!("{ninja} is not one of {}'s ninja on the battlefield", s.name(seat)));
         }
     }
 
     fn reward(&mut self, seat: Seat, team: &str, cards: &[CardRef]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         self.step(Step::Calculation, "NAR-TURN-1", "taking a battle reward");
         if Some(seat) != s.attacker {
-            self.v("NAR-REWARD-1", "only the attacker's non-fighting teams earn battle rewards");
+            self.violation("NAR-REWARD-1", "only the attacker's non-fighting teams earn battle rewards");
             return;
         }
         let Some(t) = s.battle.attacks.iter().find(|t| t.leader == team) else {
-            self.v("NAR-REWARD-1", format!("{team} leads no attacking team"));
+            self.violation("NAR-REWARD-1", format!("{team} leads no attacking team"));
             return;
         };
         if s.battle.is_blocked(team) {
-            self.v("NAR-REWARD-2", format!("the team led by {team} was blocked; only non-fighting teams earn rewards"));
+            self.violation(
+                "NAR-REWARD-2",
+                format!("the team led by {team} was blocked; only non-fighting teams earn rewards"),
+            );
             return;
         }
         if s.battle.rewarded.iter().any(|r| r == team) {
-            self.v("NAR-REWARD-1", format!("the team led by {team} already took its reward"));
+            self.violation("NAR-REWARD-1", format!("the team led by {team} already took its reward"));
             return;
         }
         let opp = crate::game::opponent(seat);
@@ -1129,7 +1151,7 @@ impl Check<'_> {
         if cards.len() != want {
             let power = team_power(s, seat, &t.leader, &t.supports, false);
             let rule = if short { "NAR-OPEN-21" } else { "NAR-REWARD-1" };
-            self.v(rule, format!("a team of power {power} takes {want} reward card(s), not {}", cards.len()));
+            self.violation(rule, format!("a team of power {power} takes {want} reward card(s), not {}", cards.len()));
         }
         self.taken_from_deck(opp, cards);
     }
@@ -1146,7 +1168,7 @@ impl Check<'_> {
         injured: &[String],
         defeated: &[String],
     ) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -1155,14 +1177,14 @@ impl Check<'_> {
             s.battle.attacks.iter().find(|t| t.leader == attacker),
             s.battle.blocks.iter().find(|t| t.leader == blocker && t.blocks == attacker),
         ) else {
-            self.v(
+            self.violation(
                 "NAR-BSTAT-1",
                 format!("the teams led by {attacker} and {blocker} are not a blocked attacking team and its blocker"),
             );
             return;
         };
         if s.battle.fought.iter().any(|(x, y)| x == attacker && y == blocker) {
-            self.v("NAR-RESULT-1", "this fight was already resolved");
+            self.violation("NAR-RESULT-1", "this fight was already resolved");
             return;
         }
         let Some(att) = s.attacker else { return };
@@ -1172,11 +1194,14 @@ impl Check<'_> {
         );
         if powers != want {
             let rule = if mental { "NAR-POWER-3" } else { "NAR-POWER-1" };
-            self.v(rule, format!("team powers are {} vs {}, not {} vs {}", want.0, want.1, powers.0, powers.1));
+            self.violation(rule, format!("team powers are {} vs {}, not {} vs {}", want.0, want.1, powers.0, powers.1));
         }
         let want_result = fight_result(powers.0, powers.1);
         if result != want_result {
-            self.v("NAR-RESULT-1", format!("powers {} vs {} give {want_result:?}, not {result:?}", powers.0, powers.1));
+            self.violation(
+                "NAR-RESULT-1",
+                format!("powers {} vs {} give {want_result:?}, not {result:?}", powers.0, powers.1),
+            );
         }
         let want_damage = fight_damage(s, a, b, result);
         let got: BTreeMap<&str, u32> = damage.iter().map(|d| (d.ninja.as_str(), d.amount)).collect();
@@ -1188,24 +1213,24 @@ impl Check<'_> {
                 FightResult::Draw => Vec::new(),
             };
             if got.keys().any(|n| winners.iter().any(|w| w.as_str() == *n)) {
-                self.v("NAR-RESULT-2", "the winning team takes no damage");
+                self.violation("NAR-RESULT-2", "the winning team takes no damage");
             } else {
-                self.v("NAR-RESULT-1", format!("a {result:?} deals {}", describe_damage(&want_damage)));
+                self.violation("NAR-RESULT-1", format!("a {result:?} deals {}", describe_damage(&want_damage)));
             }
         }
         let (want_injured, want_defeated) = damage_effects(s, damage);
         let sorted = |v: &[String]| v.iter().cloned().collect::<BTreeSet<_>>();
         if sorted(injured) != want_injured {
-            self.v("NAR-DMG-2", format!("the damage injures exactly {:?}", want_injured));
+            self.violation("NAR-DMG-2", format!("the damage injures exactly {:?}", want_injured));
         }
         if sorted(defeated) != want_defeated {
-            self.v("NAR-DMG-3", format!("the damage defeats exactly {:?}", want_defeated));
+            self.violation("NAR-DMG-3", format!("the damage defeats exactly {:?}", want_defeated));
         }
     }
 
     fn winner(&mut self, winner: Seat, reason: WinReason) {
-        let s = self.s;
-        if !self.seat_ok(winner, self.s.players.len().min(2)) || !self.in_turn() {
+        let s = self.state;
+        if !self.seat_ok(winner, self.state.players.len().min(2)) || !self.in_turn() {
             return;
         }
         let expected = match s.step {
@@ -1215,34 +1240,34 @@ impl Check<'_> {
                 match (empty, s.blocker()) {
                     (true, Some(b)) => Some((b, WinReason::DeckOut, "NAR-OPEN-8")),
                     _ => {
-                        self.v("NAR-WIN-1", "victory is checked in step M");
+                        self.violation("NAR-WIN-1", "victory is checked in step M");
                         return;
                     }
                 }
             }
             _ => {
-                self.v("NAR-WIN-1", "victory is checked only in step M, at the end of the turn");
+                self.violation("NAR-WIN-1", "victory is checked only in step M, at the end of the turn");
                 return;
             }
         };
         match expected {
-            None => self.v("NAR-WIN-5", "no player meets a victory condition; the game continues"),
+            None => self.violation("NAR-WIN-5", "no player meets a victory condition; the game continues"),
             Some((w, r, rule)) => {
                 if w != winner || r != reason {
-                    self.v(rule, format!("{} wins ({r:?}), not {} ({reason:?})", s.name(w), s.name(winner)));
+                    self.violation(rule, format!("{} wins ({r:?}), not {} ({reason:?})", s.name(w), s.name(winner)));
                 }
             }
         }
     }
 
     fn hand_check(&mut self, seat: Seat, cards: &[String]) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
         self.step(Step::HandCheck, "NAR-TURN-1", "the hand check");
         if Some(seat) != s.attacker {
-            self.v("NAR-HAND-2", "the blocker never discards at the hand check");
+            self.violation("NAR-HAND-2", "the blocker never discards at the hand check");
             return;
         }
         self.distinct(cards, "KIFU-CARD-1");
@@ -1251,7 +1276,7 @@ impl Check<'_> {
         }
         let n = s.players.get(seat).map_or(0, |p| p.hand.len());
         if n <= 6 || n.saturating_sub(cards.len()) != 6 {
-            self.v(
+            self.violation(
                 "NAR-HAND-1",
                 format!("with {n} cards in hand the attacker discards {}, not {}", n.saturating_sub(6), cards.len()),
             );
@@ -1259,7 +1284,7 @@ impl Check<'_> {
     }
 
     fn marker_advanced(&mut self, seat: Option<Seat>, value: u32) {
-        let s = self.s;
+        let s = self.state;
         if !self.in_turn() {
             return;
         }
@@ -1269,7 +1294,7 @@ impl Check<'_> {
             (TurnMarkerPolicy::PerPlayer, Some(x)) if x == attacker => s.players.get(x).map_or(0, |p| p.marker),
             (TurnMarkerPolicy::Shared, None) => s.shared_marker,
             _ => {
-                self.v(
+                self.violation(
                     "NAR-MARKER-1",
                     "the attacker moves their turn marker (or the shared marker under turn_marker=shared)",
                 );
@@ -1277,7 +1302,7 @@ impl Check<'_> {
             }
         };
         if value != current + 1 {
-            self.v(
+            self.violation(
                 "NAR-MARKER-1",
                 format!("the marker moves up by 1, from {current} to {}, not to {value}", current + 1),
             );

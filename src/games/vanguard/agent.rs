@@ -15,6 +15,7 @@ use super::events::{Circle, ClientOp, Phase, Place, VanguardEvent as E};
 use super::rules_version::Rules;
 use super::state::VanguardState;
 use crate::game::commit::AgentSecrets;
+use crate::game::selfplay::{mix_policies, Mix};
 use crate::game::{AgentRng, Seat};
 
 /// A random legal deck of one clan from `catalog`, in the client's standard balance (VGC-SRV-4):
@@ -77,21 +78,19 @@ pub fn self_play_config(players: &[String], rng: &mut AgentRng, _rules: Rules) -
             policies: Default::default(),
         }),
     };
-    crate::game::selfplay::random_policies(
-        &mut config,
-        &[
-            ("first_turn_attack", &["first-player-only", "both-first-turns"]),
-            ("simultaneous_loss", &["draw", "active-player-loses"]),
-            ("grade_assist_removal", &["two-and-two", "two-total"]),
-            ("damage_check_clan", &["required", "not-required"]),
-            ("stride_limit", &["once-per-turn", "unlimited"]),
-        ],
-        0.25,
-        rng,
-        VanguardConfig::set_policy,
-    );
+    mix_policies(&mut config, MIX, rng, VanguardConfig::set_policy);
     (config, AgentSecrets::default())
 }
+
+/// Self-play's mix of policies, with the odds Vanguard's games were pinned with: each row, with
+/// probability 0.25, takes one of its values.
+pub const MIX: &[Mix<'static>] = &[
+    Mix::Maybe { key: "first_turn_attack", p: 0.25, values: &["first-player-only", "both-first-turns"] },
+    Mix::Maybe { key: "simultaneous_loss", p: 0.25, values: &["draw", "active-player-loses"] },
+    Mix::Maybe { key: "grade_assist_removal", p: 0.25, values: &["two-and-two", "two-total"] },
+    Mix::Maybe { key: "damage_check_clan", p: 0.25, values: &["required", "not-required"] },
+    Mix::Maybe { key: "stride_limit", p: 0.25, values: &["once-per-turn", "unlimited"] },
+];
 
 fn pick<T: Clone>(v: &[T], rng: &mut AgentRng) -> Option<T> {
     v.choose(rng).cloned()

@@ -5,7 +5,7 @@ use super::penalties::{check_against_result, restand};
 use super::Violation;
 use crate::log::envelope::Timestamp;
 use crate::tournament::events::{AppealDecision, Penalty, RulingRef, TournamentEvent};
-use crate::tournament::judging::{Appeal, Call};
+use crate::tournament::judging::{Appeal, Call, CallClosed, CallStep, ExtensionAdjusted};
 use crate::tournament::state::Tournament;
 
 /// The longest time extension a judge may set for one call, in minutes.
@@ -46,13 +46,14 @@ fn check_step(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation
         v.push(Violation::new("TOUR-CALL-2", format!("a call is {what} by a named judge")));
     }
     let Some(c) = call(state, n, v) else { return };
-    if let Some((by, when, _, _)) = &c.closed {
+    if let Some(closed) = &c.closed {
+        let (by, when) = (&closed.judge, closed.at);
         let msg =
             format!("call {n} was already closed by {by} at {}; nothing more is recorded on it", when.to_rfc3339());
         v.push(Violation::new("TOUR-CALL-2", msg));
         return;
     }
-    let last: Timestamp = [Some(c.opened), c.taken.as_ref().map(|t| t.1), c.escalated.as_ref().map(|e| e.1)]
+    let last: Timestamp = [Some(c.opened), c.taken.as_ref().map(|t| t.at), c.escalated.as_ref().map(|e| e.at)]
         .into_iter()
         .flatten()
         .max()
@@ -66,7 +67,7 @@ fn check_step(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation
     match what {
         "taken" if c.taken.is_some() => v.push(Violation::new(
             "TOUR-CALL-2",
-            format!("call {n} was already taken by {}", c.taken.as_ref().map_or("", |t| &t.0)),
+            format!("call {n} was already taken by {}", c.taken.as_ref().map_or("", |t| &t.judge)),
         )),
         "escalated" if c.escalated.is_some() => {
             v.push(Violation::new("TOUR-CALL-2", format!("call {n} was already escalated")))
@@ -269,22 +270,28 @@ pub(super) fn apply(state: &mut Tournament, event: &TournamentEvent) {
         }
         TournamentEvent::JudgeCallTaken { call, judge, at } => {
             if let Some(c) = get(state, *call) {
-                c.taken.get_or_insert((judge.clone(), *at));
+                c.taken.get_or_insert(CallStep { judge: judge.clone(), at: *at });
             }
         }
         TournamentEvent::JudgeCallEscalated { call, judge, at } => {
             if let Some(c) = get(state, *call) {
-                c.escalated.get_or_insert((judge.clone(), *at));
+                c.escalated.get_or_insert(CallStep { judge: judge.clone(), at: *at });
             }
         }
         TournamentEvent::JudgeCallClosed { call, judge, at, outcome, note } => {
             if let Some(c) = get(state, *call) {
-                c.closed.get_or_insert((judge.clone(), *at, *outcome, note.clone()));
+                c.closed.get_or_insert(CallClosed {
+                    judge: judge.clone(),
+                    at: *at,
+                    outcome: *outcome,
+                    note: note.clone(),
+                });
             }
         }
         TournamentEvent::TimeExtensionAdjusted { call, minutes, judge, reason } => {
             if let Some(c) = get(state, *call) {
-                c.adjusted = Some((*minutes, judge.clone(), reason.clone()));
+                c.adjusted =
+                    Some(ExtensionAdjusted { minutes: *minutes, judge: judge.clone(), reason: reason.clone() });
             }
         }
         TournamentEvent::HeadJudgeNamed { judge } => state.head_judge = Some(judge.clone()),

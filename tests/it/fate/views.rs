@@ -152,3 +152,25 @@ fn a_face_down_servant_is_its_owners_until_revealed_and_decks_are_counts_only() 
     }
     assert!(down > 0 && up > 0, "the game shows face-down ({down}) and revealed ({up}) Servants");
 }
+
+/// A position's phase is the part of the turn (FATE's rules call it a step) and its step the part
+/// within it: a battle's process in the battle step, else the phase again.
+#[test]
+fn a_positions_phase_is_the_turns_step_and_its_step_the_battles_process() {
+    use kifu::games::fate::events::Step;
+    let mut processes = BTreeSet::new();
+    for seed in 0..8u64 {
+        for s in super::play(seed, 4, true).states {
+            let p = Fate::position(&s);
+            assert_eq!(p.phase, s.step.name(), "seed {seed}");
+            match s.battle.as_ref().filter(|_| s.step == Step::Battle) {
+                Some(b) => {
+                    assert_eq!(p.step, b.process.name(), "seed {seed}");
+                    processes.insert(p.step);
+                }
+                None => assert_eq!(p.step, p.phase, "seed {seed}"),
+            }
+        }
+    }
+    assert!(processes.len() > 1, "the games' battles ran through several processes: {processes:?}");
+}

@@ -325,7 +325,7 @@ pub mod agent {
 
     use kifu::game::catalog::Catalog;
     use kifu::game::commit::AgentSecrets;
-    use kifu::game::policy::{randomize, PolicyTable};
+    use kifu::game::selfplay::{mix_policies, Mix};
     use kifu::game::AgentRng;
 
     use super::{CardDef, Policies, TenConfig, TenEvent, TenState};
@@ -344,8 +344,12 @@ pub mod agent {
                 policies: Policies::default(),
             })
         });
-        let TenConfig::V1(c) = &mut config;
-        randomize(Policies::TABLE, &mut c.policies, &["target"], 0.5, rng);
+        mix_policies(
+            &mut config,
+            &[Mix::Maybe { key: "target", p: 0.5, values: &["10", "6", "15"] }],
+            rng,
+            TenConfig::set_policy,
+        );
         (config, AgentSecrets::default())
     }
 

@@ -55,7 +55,7 @@ pub fn run(ctx: &Context, args: Args) -> Result<ExitCode> {
         let (text, action_of) = match &game_lines {
             Some(lines) => lines
                 .get(e.seq as usize)
-                .map(|l| (l.text.clone(), l.action_of.clone().unwrap_or_default()))
+                .map(|l| (l.shown_text(), l.action_of.clone().unwrap_or_default()))
                 .unwrap_or_default(),
             None => {
                 let (env, _) = chain::open_event(stored).map_err(|p| anyhow::anyhow!("event {}: {p}", e.seq))?;

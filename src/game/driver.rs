@@ -9,7 +9,7 @@ use super::options::{self, OptionView};
 use super::record::{self, GameError, LiveGame, Recorded};
 use super::selfplay;
 pub use super::timeline::TimelineEntry;
-use super::timeline::{full_timeline, timeline_entry};
+use super::timeline::{full_timeline, timeline_entry, Undone};
 use super::{BoardView, Game, GameEntry, NewGame, Position, RuleCoverage, Ruling, Seat, Viewer, Violation};
 use crate::log::chain::{Head, VerifiedLog};
 use crate::log::envelope::{Actor, IdempotencyId, MatchBinding, StreamId, Timestamp};
@@ -307,7 +307,9 @@ impl<G: Game> Session for LiveGame<G> {
     fn describe(&self, seq: u64, viewer: Viewer) -> Option<TimelineEntry> {
         let step = self.replay.steps().get(usize::try_from(seq).ok()?)?;
         let before = self.replay.state_at(seq);
-        Some(timeline_entry::<G>(&before, self.replay.position_at(seq + 1), step, LiveGame::players(self), viewer))
+        let entry =
+            timeline_entry::<G>(&before, self.replay.position_at(seq + 1), step, LiveGame::players(self), viewer);
+        Some(Undone::of(&self.replay.tip().rulings.backups).mark(entry))
     }
 
     fn extend(&mut self, stored: &[Vec<u8>]) -> Result<(), GameError> {

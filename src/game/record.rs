@@ -11,7 +11,7 @@ pub use super::actor_for;
 use super::audit::{step_violations, AuditReport, Auditor};
 use super::options::{self, GameOption, ParamKind, PickError};
 use super::replay::{Replay, Step};
-use super::timeline::{full_timeline, timeline_entry, TimelineEntry};
+use super::timeline::{full_timeline, timeline_entry, TimelineEntry, Undone};
 use super::{Game, GameEntry, Ruling, Seat, Viewer, Violation};
 use crate::log::chain::{self, Head, VerifiedLog, Verifier};
 use crate::log::envelope::{
@@ -785,7 +785,10 @@ impl<G: Game> LiveGame<G> {
         };
         let t = &self.timelines[i].1;
         let to = (to as usize).min(t.len());
-        t.get((from as usize).min(to)..to).map(<[TimelineEntry]>::to_vec).unwrap_or_default()
+        // The cached lines were described when folded; whether a later backup undid one is
+        // answered now, from the backups recorded so far.
+        let undone = Undone::of(&self.replay.tip().rulings.backups);
+        t.get((from as usize).min(to)..to).unwrap_or_default().iter().map(|e| undone.mark(e.clone())).collect()
     }
 
     /// The audit at the head. The first call audits the whole game once; later events extend it.

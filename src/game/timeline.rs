@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::replay::{Replay, Step};
+use super::replay::{Backup, Replay, Step};
 use super::{Game, GameEntry, Position, Ruling, Viewer};
 
 /// One line of a game's timeline, as a viewer may see it.
@@ -26,6 +26,59 @@ pub struct TimelineEntry {
     pub turn: u32,
     pub phase: String,
     pub step: String,
+    /// A judge's later backup undid this event: it stays in the log and no longer counts. Set
+    /// when the entry is served, from the backups recorded so far ([`Undone`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub undone: bool,
+    /// For a backup ruling that undid events: the first event it undid (the rest up to the
+    /// ruling follow), so a page marks them without asking again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backs_up_to: Option<u64>,
+}
+
+impl TimelineEntry {
+    /// The text as a list shows it: an undone event says so, wherever it is listed.
+    pub fn shown_text(&self) -> String {
+        if self.undone {
+            format!("{} [undone by a judge's backup]", self.text)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// Which events the backups recorded so far undid, answered in O(log backups) an event: an event
+/// `seq` is undone when some backup recorded after it went back to it or before it. Rulings are
+/// never undone (a warning stands through a backup); plays, forced and imported events are.
+#[derive(Clone, Debug, Default)]
+pub struct Undone {
+    /// Each effective backup's event, ascending, with the earliest event any backup from there on
+    /// went back to.
+    at_and_min_to: Vec<(u64, u64)>,
+}
+
+impl Undone {
+    pub fn of(backups: &[Backup]) -> Undone {
+        let mut at_and_min_to: Vec<(u64, u64)> = backups.iter().map(|b| (b.at, b.to)).collect();
+        let mut min = u64::MAX;
+        for (_, to) in at_and_min_to.iter_mut().rev() {
+            min = min.min(*to);
+            *to = min;
+        }
+        Undone { at_and_min_to }
+    }
+
+    /// Whether event `seq` was undone by a later backup.
+    pub fn undid(&self, seq: u64) -> bool {
+        let later = self.at_and_min_to.partition_point(|(at, _)| *at <= seq);
+        self.at_and_min_to.get(later).is_some_and(|(_, min_to)| *min_to <= seq)
+    }
+
+    /// Marks `entry` undone when a backup undid it (only plays, forced and imported events).
+    pub fn mark(&self, mut entry: TimelineEntry) -> TimelineEntry {
+        entry.undone = matches!(entry.kind, "play" | "forced" | "recorded") && self.undid(entry.seq);
+        entry
+    }
 }
 
 /// How a ruling reads in a timeline.
@@ -98,6 +151,11 @@ pub(crate) fn timeline_entry<G: Game>(
         turn: after.turn,
         phase: after.phase.to_string(),
         step: after.step.to_string(),
+        undone: false,
+        backs_up_to: match &step.entry {
+            GameEntry::Ruled(Ruling::BackedUp { to_seq, .. }) if *to_seq < step.seq => Some(*to_seq),
+            _ => None,
+        },
     }
 }
 
@@ -124,5 +182,6 @@ pub(crate) fn full_timeline<G: Game>(replay: &Replay<G>, viewer: Viewer) -> Vec<
         out.push(timeline_entry::<G>(&state, after.position(), step, &players, viewer));
         state = after;
     }
-    out
+    let undone = Undone::of(&state.rulings.backups);
+    out.into_iter().map(|e| undone.mark(e)).collect()
 }

@@ -164,6 +164,43 @@ fn a_backup_restores_the_earlier_state_and_resolves_what_it_undid() {
     assert!(report.findings[0].resolution.as_deref().unwrap().starts_with("forced entry by judge jin"));
 }
 
+/// Every list of a game's events (the whole timeline, one event described, a page of the open
+/// game) marks the plays a judge's backup undid, and only those: rulings stand, and plays after
+/// the backup count. A second backup further back undoes the plays of the first's replay too.
+#[test]
+fn events_a_backup_undid_are_marked_undone_in_every_list() {
+    use kifu::game::driver::Session;
+    use kifu::game::Viewer;
+    let (store, id) = new_game();
+    let backup =
+        |to_seq| GameEntry::Ruled(Ruling::BackedUp { judge: "jin".into(), to_seq, note: "wrong count".into() });
+    record::record::<Stones>(&store, &id, player("ann"), take(0, 2), None, None).unwrap(); // 0
+    record::record::<Stones>(&store, &id, player("bo"), take(1, 3), None, None).unwrap(); // 1
+    record::record::<Stones>(&store, &id, judge(), backup(1), None, None).unwrap(); // 2: undoes 1
+    record::record::<Stones>(&store, &id, player("bo"), take(1, 1), None, None).unwrap(); // 3
+    record::record::<Stones>(&store, &id, player("cy"), take(2, 1), None, None).unwrap(); // 4
+    let undone = |g: &record::LiveGame<Stones>| -> Vec<bool> {
+        let whole: Vec<bool> = g.timeline(Viewer::Judge).iter().map(|e| e.undone).collect();
+        let one: Vec<bool> = (0..g.len()).map(|s| g.describe(s, Viewer::Judge).unwrap().undone).collect();
+        assert_eq!(whole, one, "the whole timeline and each event described agree");
+        whole
+    };
+    let mut g = record::LiveGame::<Stones>::load(&store, &id).unwrap();
+    assert_eq!(undone(&g), [false, true, false, false, false]);
+    // The open game's cached page is built before the next backup: it is marked when served.
+    assert_eq!(g.timeline_range(Viewer::Spectator, 0, 5).iter().filter(|e| e.undone).count(), 1);
+    record::record::<Stones>(&store, &id, judge(), backup(3), None, None).unwrap(); // 5: undoes 3, 4
+    g.catch_up(&store).unwrap();
+    let page: Vec<bool> = g.timeline_range(Viewer::Spectator, 0, 6).iter().map(|e| e.undone).collect();
+    assert_eq!(page, [false, true, false, true, true, false]);
+    assert_eq!(g.describe(5, Viewer::Judge).unwrap().backs_up_to, Some(3), "the backup names the first event it undid");
+    assert!(g.describe(5, Viewer::Judge).unwrap().shown_text().contains("backed the game up to before event 3"));
+    assert!(g.describe(4, Viewer::Judge).unwrap().shown_text().ends_with("[undone by a judge's backup]"));
+    record::record::<Stones>(&store, &id, judge(), backup(0), None, None).unwrap(); // 6: undoes every play
+    g.catch_up(&store).unwrap();
+    assert_eq!(undone(&g), [true, true, false, true, true, false, false]);
+}
+
 #[test]
 fn audit_collects_every_violation_and_reports_unresolved_ones() {
     // A log written by another tool (JSON lines) may hold illegal plays nobody ruled on.

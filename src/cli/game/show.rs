@@ -153,7 +153,14 @@ pub fn run_replay(ctx: &Context, args: ReplayArgs) -> Result<ExitCode> {
                 let from = n.saturating_sub(5);
                 for t in (from..(n + 5).min(len)).filter_map(|s| g.session.describe(s, viewer)) {
                     let mark = if t.seq + 1 == n { ">" } else { " " };
-                    println!("{mark} {:>5} turn {:>3} {:<12} {:<18} {}", t.seq, t.turn, t.step, t.actor, t.text);
+                    println!(
+                        "{mark} {:>5} turn {:>3} {:<12} {:<18} {}",
+                        t.seq,
+                        t.turn,
+                        t.step,
+                        t.actor,
+                        t.shown_text()
+                    );
                 }
                 None
             }

@@ -141,7 +141,7 @@ const kifuJudge = (() => {
       try {
         const page = await api(`/games/${st.gid}/events?as=judge&from=${n}&limit=50`);
         if (mine !== asked) return;
-        const rows = page.entries.map((e) => el("li", {}, `#${e.seq} ${e.text}`));
+        const rows = page.entries.map((e) => el("li", { class: e.undone ? "undone" : "" }, `#${e.seq} ${e.text}`, e.undone ? el("span", { class: "undone-tag" }, "undone already") : null));
         preview.replaceChildren(
           el("p", {}, rows.length ? `Undoes ${page.events - n} event${page.events - n === 1 ? "" : "s"} (they stay in the log, no longer counted):` : "Nothing to undo: that is the head."),
           el("ol", { class: "undone-list" }, rows),
@@ -257,6 +257,11 @@ const kifuJudge = (() => {
     return { node: el("div", {}, list, add), value: () => items.map((i) => i.c.value()) };
   }
 
+  function spoken(name) {
+    const words = name.replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
   // An enum of variants: unit ones ("TurnEnded") and ones with a body ({"CardDrawn": {...}}).
   function variants(alts, path) {
     const opts = alts.map((a) => {
@@ -266,7 +271,8 @@ const kifuJudge = (() => {
       const name = Object.keys(a.properties || {})[0];
       return name ? [{ name, unit: false, schema: a.properties[name], desc: a.description }] : [];
     }).flat();
-    const sel = el("select", { dataset: { field: path || "event" } }, opts.map((o) => el("option", { value: o.name, title: o.desc || "" }, o.name)));
+    // The players' words, not type names: "FirstPlayerChosen" reads "First player chosen".
+    const sel = el("select", { dataset: { field: path || "event" } }, opts.map((o) => el("option", { value: o.name, title: o.desc || "" }, spoken(o.name))));
     const body = el("div", { class: "variant" });
     let cur = null;
     function draw() {

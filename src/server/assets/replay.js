@@ -241,11 +241,11 @@
       o ? el("div", { class: "badge ok", id: "outcome-badge" }, outcomeText(o, players) + " — " + o.reason) : ""
     );
     $("last-action").replaceChildren(
-      resp.last ? el("span", {}, el("strong", {}, `#${resp.last.seq + 1} ${resp.last.actor}: `), resp.last.text) : el("span", { class: "muted" }, "the start of the game")
+      resp.last ? el("span", {}, el("strong", {}, `#${resp.last.seq} ${resp.last.actor}: `), resp.last.text) : el("span", { class: "muted" }, "the start of the game")
     );
     markChanges(resp);
     const last = resp.last ? ` ${resp.last.actor}: ${resp.last.text}` : "";
-    announce(`Event ${resp.seq} of ${st.len}, turn ${b.turn}, ${b.phase}.${last}`);
+    announce(`${positionLabel(resp.seq)}, turn ${b.turn}, ${b.phase}.${last}`);
     if (!st.ready) {
       st.ready = true;
       performance.mark("kifu-first-board"); // read by tools/bench-viewer
@@ -398,12 +398,25 @@
     }
   }
 
+  // Events are numbered as the log numbers them (#0 is the first), in every view; a position is
+  // how many of them have been played out.
+  function positionLabel(seq) {
+    return seq === 0 ? `start · 0 of ${st.len} events` : `after #${seq - 1} · ${seq} of ${st.len} events`;
+  }
+
+  // An event a judge's backup undid stays listed, marked, and no longer counts.
+  function markUndone(row) {
+    if (row.classList.contains("undone")) return;
+    row.classList.add("undone");
+    row.append(el("span", { class: "undone-tag" }, "undone by a backup"));
+  }
+
   async function go(seq, opts = {}) {
     seq = Math.max(0, Math.min(st.len, seq | 0));
     if (st.summary && st.summary.live && !opts.live) setFollowing(seq >= st.len);
     st.seq = seq;
     $("scrubber").value = seq;
-    $("seq-label").textContent = `event ${seq} / ${st.len}`;
+    $("seq-label").textContent = positionLabel(seq);
     syncUrl();
     syncEvents();
     // The board on its way already (each live entry of one append names the same head): its
@@ -514,13 +527,21 @@
       const row = (st.rows[e.seq] =
         el(
           "li",
-          { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), tabindex: "-1", dataset: { seq: e.seq, turn: e.turn, phase: e.phase } },
-          el("span", { class: "seq" }, "#" + (e.seq + 1)),
+          { class: "ev " + (e.kind === "ruling" ? "ruling" : e.kind === "forced" ? "forced" : "") + (e.seq >= st.seq ? " future" : ""), tabindex: "-1", dataset: { seq: e.seq, turn: e.turn, phase: e.phase, kind: e.kind } },
+          el("span", { class: "seq" }, "#" + e.seq),
           // Whose action it is, and who entered it when that is someone else (a scorekeeper, a judge, kifu).
           el("span", { class: "actor" }, e.action_of ? `${e.action_of} (entered by ${e.actor})` : e.actor),
           el("time", { class: "at", datetime: e.recorded_at }, timeOf(e.recorded_at)),
           el("span", { class: "text" }, e.text)
         ));
+      if (e.undone) markUndone(row);
+      // A backup arriving live undoes events already listed: mark them now.
+      if (e.backs_up_to !== null && e.backs_up_to !== undefined) {
+        for (let k = e.backs_up_to; k < e.seq; k++) {
+          const r = st.rows[k];
+          if (r && ["play", "forced", "recorded"].includes(r.dataset.kind)) markUndone(r);
+        }
+      }
       items.push(row);
     }
     list.append(...items);
@@ -573,8 +594,8 @@
       list.replaceChildren();
       for (const [i, f] of a.findings.entries()) {
         // A violation found late is cited where it was made and names the event that showed it.
-        const found = f.found_at === null || f.found_at === undefined ? "" : ` (found at event #${f.found_at + 1})`;
-        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq + 1}${found}`;
+        const found = f.found_at === null || f.found_at === undefined ? "" : ` (found at event #${f.found_at})`;
+        const where = f.seq === null || f.seq === undefined ? "the whole game" : `event #${f.seq}${found}`;
         const res = f.resolution ? `ruled: ${f.resolution}` : "unresolved";
         const jumpTo = () => {
           if (f.seq !== null && f.seq !== undefined) go(f.seq + 1);
@@ -712,7 +733,7 @@
     $("scrubber").max = st.len;
     $("chain").replaceChildren(el("span", { class: "badge ok", id: "chain-badge" }, "chain verified ✓"), " head ", el("code", { id: "head", title: d.head }, short(d.head)), ` · ${st.len} events`);
     if (st.following) go(st.len, { live: true });
-    else $("seq-label").textContent = `event ${st.seq} / ${st.len}`;
+    else $("seq-label").textContent = positionLabel(st.seq);
     scheduleRefresh();
     kifuRecord.changed();
   }

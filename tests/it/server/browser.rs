@@ -407,7 +407,8 @@ fn browser_end_to_end() {
         assert!(c.current_url().await.unwrap().as_str().ends_with(&format!("?seq={value}")), "the URL encodes the position");
         assert_seats_on_screen(&c, "naruto-physical", 2).await;
         assert_no_duplicate_cards(&c, &format!("naruto-physical {value}")).await;
-        wait_for(&c, "document.getElementById('announce').textContent.startsWith('Event ')").await;
+        // A screen reader hears the position as the label shows it, by the log's numbering.
+        wait_for(&c, &format!("document.getElementById('announce').textContent.startsWith('after #{} · {value} of ')", value - 1)).await;
         screenshot(&c, "replay-scrubbed").await;
 
         // Jump to a turn.
@@ -509,11 +510,11 @@ fn browser_end_to_end() {
         // A finding found late: cited at the declaration that made the false assumption, saying
         // which later event (the reveal) brought it to light, and marked there in the list.
         goto_board(&c, &format!("{base}/replay/brk-net-shot?as=judge&seq=0"), 0).await;
-        let found = format!("found at event #{}", late_reveal + 1);
+        let found = format!("found at event #{late_reveal}");
         wait_for(&c, &format!("[...document.querySelectorAll('#findings li')].some(li => li.textContent.includes('{found}'))")).await;
         let f = js(&c, "[...document.querySelectorAll('#findings li')].map(li => li.textContent).join(' | ')").await;
         let f = f.as_str().unwrap();
-        assert!(f.contains("BRK-HID-10") && f.contains(&format!("event #{} ({found})", late_declared + 1)), "{f}");
+        assert!(f.contains("BRK-HID-10") && f.contains(&format!("event #{late_declared} ({found})")), "{f}");
         let marked = format!("document.querySelector('#events li.ev[data-seq=\"{late_reveal}\"]')?.classList.contains('reveals')");
         wait_for(&c, &marked).await;
         c.execute("document.getElementById('findings').scrollIntoView()", vec![]).await.unwrap();
@@ -534,7 +535,7 @@ fn browser_end_to_end() {
         wait_for(&c, "!document.getElementById('to-live').hidden").await;
         super::live::feed(&env.state, &log, "naruto-live", 25, 30).await;
         wait_for(&c, "document.querySelectorAll('#events li.ev').length === 30").await;
-        wait_for(&c, "document.getElementById('seq-label').textContent === 'event 24 / 30'").await;
+        wait_for(&c, "document.getElementById('seq-label').textContent === 'after #23 · 24 of 30 events'").await;
         assert_eq!(board_seq(&c).await, 24, "a reader looking back is not pulled to the end");
         screenshot(&c, "replay-live-paused").await;
         c.find(Locator::Id("to-live")).await.unwrap().click().await.unwrap();
@@ -915,13 +916,17 @@ fn browser_every_fixture_on_a_phone_and_a_desktop() {
                         let acting = js(c, "[...document.querySelectorAll('#board .chip')].map((e) => e.textContent).filter((t) => /^role: .*\\b(active|turn|attacker|blocker)\\b/.test(t) || /^active master:/.test(t))").await;
                         assert_eq!(acting, json!([]), "{at}: who acts, in a finished game");
                     }
-                    // The position label and the list agree: event N is row #N, the last one.
-                    assert_eq!(js(c, "document.getElementById('seq-label').textContent").await, format!("event {len} / {len}"));
+                    // One numbering: the position label, the list and the last action name the
+                    // last event by the number the log, the CLI and the judge's panel give it.
+                    let label = js(c, "document.getElementById('seq-label').textContent").await;
                     if len > 0 {
-                        assert_eq!(js(c, "document.querySelector('#events li.current .seq').textContent").await, format!("#{len}"), "{at}");
+                        assert_eq!(label, format!("after #{} · {len} of {len} events", len - 1), "{at}");
+                        assert_eq!(js(c, "document.querySelector('#events li.current .seq').textContent").await, format!("#{}", len - 1), "{at}");
                         let last = &board["last"];
                         let said = js(c, "document.getElementById('last-action').textContent").await;
-                        assert_eq!(said, format!("#{len} {}: {}", last["actor"].as_str().unwrap(), last["text"].as_str().unwrap()), "{at}");
+                        assert_eq!(said, format!("#{} {}: {}", len - 1, last["actor"].as_str().unwrap(), last["text"].as_str().unwrap()), "{at}");
+                    } else {
+                        assert_eq!(label, "start · 0 of 0 events", "{at}");
                     }
                     assert!(js(c, "document.getElementById('events-title').textContent").await.as_str().unwrap().contains("UTC"), "{at}: the time zone");
 

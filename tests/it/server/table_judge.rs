@@ -213,6 +213,9 @@ fn browser_a_player_starts_the_tables_game_a_judge_rules_at_the_table_and_the_re
         tap(&desk, "[data-judge=\"backup\"]").await;
         desk.accept_alert().await.unwrap();
         judge_says(&desk, "Recorded as event").await;
+        // One numbering: the list marks the forced event, by the number the panel gave it, undone.
+        let row = format!("document.querySelector('#events li.ev[data-seq=\"{forced_at}\"]')");
+        wait_for(&desk, &format!("{row}?.classList.contains('undone') && {row}.querySelector('.seq').textContent === '#{forced_at}'")).await;
         match &entries(&*store, &stream).last().unwrap().1 {
             GameEntry::Ruled(Ruling::BackedUp { to_seq, .. }) => assert_eq!(*to_seq, forced_at as u64),
             other => panic!("not a backup: {other:?}"),

@@ -284,6 +284,11 @@ async fn judge_at_the_table(
     let at = store.head(stream).unwrap().len;
     tap(desk, "[data-judge=\"open-force\"]").await;
     wait_for(desk, "document.querySelector('[data-tool=\"force\"] [data-field=\"event\"]')").await;
+    // The force form speaks the players' words: no type name such as `FirstPlayerChosen`.
+    let names = "[...document.querySelectorAll('[data-tool=\"force\"] select[data-field=\"event\"] option')].map((o) => o.textContent)";
+    let typed = js(desk, &format!("{names}.filter((t) => /[a-z][A-Z]/.test(t))")).await;
+    assert_eq!(typed, json!([]), "type names in the force form");
+    assert!(js(desk, &format!("{names}.length")).await.as_u64().unwrap() > 3, "the force form lists the game's events");
     assert_eq!(js(desk, &format!("{FILL_FORCE}({illegal})")).await, json!("ok"), "the force form takes {illegal}");
     tap(desk, "[data-judge=\"check\"]").await;
     wait_for(desk, "document.querySelector('[data-field=\"verdict\"] li[data-rule]')").await;
@@ -297,6 +302,12 @@ async fn judge_at_the_table(
     tap(desk, "[data-judge=\"backup\"]").await;
     desk.accept_alert().await.unwrap();
     grown(store, stream, at + 2).await;
+    // The list marks the forced event undone as the backup arrives live.
+    wait_for(
+        desk,
+        &format!("document.querySelector('#events li.ev[data-seq=\"{at}\"]')?.classList.contains('undone')"),
+    )
+    .await;
     tap(desk, "[data-judge=\"open-penalty\"]").await;
     choose(desk, "[data-tool=\"penalty\"] [data-field=\"seat\"]", &warned.to_string()).await;
     choose(desk, "[data-tool=\"penalty\"] [data-field=\"note\"]", "slow play").await;

@@ -69,6 +69,20 @@ pub fn actor_violations<G: Game>(players: &[String], actor: &Actor, entry: &Game
         }
         // Whoever stored the undecodable bytes; the ruling that set them aside is checked.
         GameEntry::SetAside { .. } => {}
+        // A concession is the seat's own act: its player records it, no one else (a judge
+        // gives a game loss, a scorekeeper cannot give up a game for a player).
+        GameEntry::Conceded { seat } => {
+            let owner = players.get(usize::from(*seat));
+            if !matches!(actor, Actor::Player(name) if Some(name) == owner) {
+                out.push(Violation::new(
+                    "KIFU-CONCEDE-1",
+                    format!(
+                        "only {} may concede for seat {seat}, not {actor}",
+                        owner.map_or("the seat's player", String::as_str)
+                    ),
+                ));
+            }
+        }
         GameEntry::Forced { .. } | GameEntry::Ruled(_) => {
             if !matches!(actor, Actor::Judge(_)) {
                 out.push(Violation::new(
@@ -144,6 +158,7 @@ pub fn step_violations<G: Game>(
         }
         GameEntry::Ruled(r) => out.extend(ruling_violations(players.len(), step.seq, r)),
         GameEntry::SetAside { .. } => {}
+        GameEntry::Conceded { seat } => out.extend(state_before.concession_refused(*seat)),
     }
     out
 }
@@ -158,7 +173,7 @@ pub fn step_revealed_violations<G: Game>(
         GameEntry::Played(e) | GameEntry::Forced { event: e, .. } | GameEntry::RecordedElsewhere(e) => {
             G::revealed_violations(&state_before.game, e).into_iter().filter(|l| l.at < step.seq).collect()
         }
-        GameEntry::Ruled(_) | GameEntry::SetAside { .. } => Vec::new(),
+        GameEntry::Ruled(_) | GameEntry::SetAside { .. } | GameEntry::Conceded { .. } => Vec::new(),
     }
 }
 
@@ -177,7 +192,10 @@ pub fn seat_violations<G: Game>(
         return if rules.iter().any(|r| r.rule == v.rule) { vec![] } else { vec![v] };
     }
     if state_before.eliminated().contains(&seat) {
-        return vec![Violation::new("KIFU-SEAT-3", format!("seat {seat} is out of the game (a judge's game loss)"))];
+        return vec![Violation::new(
+            "KIFU-SEAT-3",
+            format!("seat {seat} is out of the game (a judge's game loss or its concession)"),
+        )];
     }
     if G::CHECKS_AWAITED && !G::interjects(&state_before.game, event) {
         return super::rules::check_awaited(seat, &state_before.position().awaited).into_iter().collect();

@@ -87,6 +87,22 @@ pub trait Session: Send + Sync {
         expected: Option<u64>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError>;
+    /// Records the concession of `seat` by `actor` ([`GameEntry::Conceded`]): refused unless
+    /// `actor` is the seat's own player and the seat may concede now (the game not over, the
+    /// seat not out), then the automatic steps it made due (see [`LiveGame::concede`]), the
+    /// concession first. The session then stands at the new head.
+    fn concede(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        seat: Seat,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError>;
+    /// Which of `seats` may concede at the head: the game is not over and the seat is not out.
+    fn may_concede(&self, seats: &[Seat]) -> Vec<Seat>;
+    /// The seats put out at the head (game losses, concessions), in the order they went out.
+    fn out(&self) -> Vec<Seat>;
     /// The seed key kifu would hold as this game's dealer ([`super::dealer`]), if its
     /// configuration deals from a dealer's seed.
     fn dealer_key(&self) -> Option<&'static str>;
@@ -359,6 +375,7 @@ impl<G: Game> Session for LiveGame<G> {
         let offered = LiveGame::options(self, seats)?;
         let mut views = options::views(len, &offered);
         options::mark_ending::<G>(&self.replay.tip().game, len, &offered, &mut views);
+        options::mark_any_time(&self.replay.tip().position().awaited, &mut views);
         Some(views)
     }
 
@@ -373,6 +390,26 @@ impl<G: Game> Session for LiveGame<G> {
         idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError> {
         LiveGame::pick(self, store, actor, seats, id, params, expected, idempotency)
+    }
+
+    fn concede(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        seat: Seat,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError> {
+        LiveGame::concede(self, store, actor, seat, expected, idempotency)
+    }
+
+    fn may_concede(&self, seats: &[Seat]) -> Vec<Seat> {
+        let tip = self.replay.tip();
+        seats.iter().copied().filter(|s| tip.concession_refused(*s).is_none()).collect()
+    }
+
+    fn out(&self) -> Vec<Seat> {
+        self.replay.tip().eliminated()
     }
 
     fn dealer_key(&self) -> Option<&'static str> {

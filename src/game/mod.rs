@@ -331,7 +331,8 @@ pub trait Game: 'static {
         false
     }
 
-    /// A judge's game loss put `seat` out of the game ([`Ruling::GameLossIssued`]). The hook lets
+    /// A judge's game loss ([`Ruling::GameLossIssued`]) or the seat's own concession
+    /// ([`GameEntry::Conceded`]) put `seat` out of the game. The hook lets
     /// a game of three or more go on without the seat (skip its turns, drop it from the awaited
     /// seats, take its cards off the table). The machinery places the seat last whatever the
     /// game does. Must be idempotent: after a backup the machinery calls it again for every
@@ -475,6 +476,11 @@ pub enum GameEntry<E> {
     /// which stay in the log; it folds as nothing. A JSON-lines export writes it so the game
     /// imports again, and an import accepts it only with that ruling after it.
     SetAside { judge: String, by: u64 },
+    /// The player at `seat` conceded: they lose the game, recorded with their own authority (only
+    /// the seat's player records it, never a judge, who has [`Ruling::GameLossIssued`]). The seat
+    /// is out as a game loss puts it out: with one seat left the game ends and that seat wins;
+    /// in a pod the game goes on without it, and it takes the last place left.
+    Conceded { seat: Seat },
 }
 
 /// The ruling a stored game entry carries, read without the game's event type (a tournament
@@ -553,6 +559,7 @@ impl<E: Serialize> GameEntry<E> {
                 check_event_text(event)
             }
             GameEntry::SetAside { judge, .. } => check_name(|| "the judge who set the entry aside".into(), judge),
+            GameEntry::Conceded { .. } => Ok(()),
             GameEntry::Ruled(r) => {
                 let (judge, rule, note) = match r {
                     Ruling::WarningIssued { judge, rule, note, .. }

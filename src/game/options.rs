@@ -199,6 +199,11 @@ pub struct OptionView {
     /// records, since nothing can be played after it. Set by [`mark_ending`].
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ends_game: bool,
+    /// An action the seat may take although the game does not await it now (FATE's Command
+    /// Spells, an effect activated in the opponent's turn): a page offers it apart and never
+    /// says "your move" for it. Decided from the seat being awaited or not
+    /// ([`crate::game::Position::awaited`]), public at a paper table. Set by [`mark_any_time`].
+    pub any_time: bool,
 }
 
 /// The options a game offers `seats` after `len` events, as shown (ids computed, templates kept
@@ -216,9 +221,17 @@ pub fn views<E>(len: u64, options: &[GameOption<E>]) -> Vec<OptionView> {
                 concerns: o.concerns.clone(),
                 param: o.param().cloned(),
                 ends_game: false,
+                any_time: false,
             })
         })
         .collect()
+}
+
+/// Marks the views of seats the game does not await (`awaited`) as any-time actions.
+pub fn mark_any_time(awaited: &[Seat], views: &mut [OptionView]) {
+    for v in views {
+        v.any_time = !awaited.contains(&v.seat);
+    }
 }
 
 /// The automatic steps looked through after an option's event to see whether the game ends.

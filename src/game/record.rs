@@ -1205,7 +1205,38 @@ impl<G: Game> LiveGame<G> {
                 return Err(e.into());
             }
         };
-        self.record_with_automatic(store, actor, event, idempotency)
+        self.record_with_automatic(store, actor, GameEntry::Played(event), idempotency)
+    }
+
+    /// Records `actor`'s concession of `seat` ([`GameEntry::Conceded`]) with the automatic steps
+    /// it makes due (the turn passing on in a pod, the dealer's reveal once the game is over), in
+    /// one append, as a pick is. `expected`, when given, must be the game's length; a retry under
+    /// the same idempotency key answers with the first attempt's event.
+    pub fn concede(
+        &mut self,
+        store: &dyn Store,
+        actor: Actor,
+        seat: Seat,
+        expected: Option<u64>,
+        idempotency: Option<IdempotencyId>,
+    ) -> Result<Vec<Recorded>, GameError> {
+        self.catch_up(store)?;
+        let len = self.len();
+        let out = match expected.filter(|w| *w != len) {
+            Some(want) => Err(GameError::Store(StoreError::WrongExpectedVersion {
+                stream: self.stream().to_string(),
+                expected: ExpectedVersion::Exact(want),
+                current: Some(len),
+            })),
+            None => self.record_with_automatic(store, actor, GameEntry::Conceded { seat }, idempotency),
+        };
+        match (out, idempotency) {
+            (Err(e), Some(key)) if may_be_a_retry(&e) => match store.recorded_id(self.stream(), &key)? {
+                Some(seq) => Ok(vec![Recorded { seq, head: self.head(), flagged: vec![], retried: true }]),
+                None => Err(e),
+            },
+            (out, _) => out,
+        }
     }
 
     /// `params` with the values kifu deals for the picked option's [`ParamKind::Dealt`]
@@ -1246,34 +1277,41 @@ impl<G: Game> LiveGame<G> {
     pub fn settle(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError> {
         self.catch_up(store)?;
         match self.automatic_step(self.replay.tip()) {
-            Some(event) => self.record_with_automatic(store, Actor::System, event, None),
+            Some(event) => self.record_with_automatic(store, Actor::System, GameEntry::Played(event), None),
             None => Ok(Vec::new()),
         }
     }
 
-    /// Appends `event` (entered by `actor`) and the automatic steps that follow it, in one append
-    /// expecting the current length.
+    /// Appends `entry` (entered by `actor`: a picked action or a concession) and the automatic
+    /// steps that follow it, in one append expecting the current length.
     fn record_with_automatic(
         &mut self,
         store: &dyn Store,
         actor: Actor,
-        event: G::Event,
+        entry: GameEntry<G::Event>,
         idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError> {
         let len = self.len();
         let mut table = self.replay.tip().clone();
         let mut events = Vec::new();
-        let mut next = Some((actor, event));
-        while let Some((actor, event)) = next.take() {
+        let mut next = Some((actor, entry));
+        while let Some((actor, entry)) = next.take() {
             let seq = len + events.len() as u64;
-            let step = Step { seq, recorded_at: Timestamp(0), actor, entry: GameEntry::Played(event) };
+            let step = Step { seq, recorded_at: Timestamp(0), actor, entry };
             check_entry_text(&step.actor, &step.entry)?;
             let violations = step_violations::<G>(&self.players, &table, &step);
             let (entry, _) = checked_entry::<G>(step.entry, violations)?;
-            if let GameEntry::Played(e) = &entry {
-                G::ledger_mut(&mut table.game).at(seq);
-                table.game = G::apply(table.game, e);
-                table.folded = seq + 1;
+            match &entry {
+                GameEntry::Played(e) => {
+                    G::ledger_mut(&mut table.game).at(seq);
+                    table.game = G::apply(table.game, e);
+                    table.folded = seq + 1;
+                }
+                GameEntry::Conceded { seat } => {
+                    table = table.conceded(seq, *seat);
+                    table.folded = seq + 1;
+                }
+                _ => {}
             }
             let n = events.len();
             events.push(NewEvent {
@@ -1282,7 +1320,7 @@ impl<G: Game> LiveGame<G> {
                 idempotency: idempotency.map(|k| k.nth(n)),
             });
             if events.len() <= MAX_AUTOMATIC {
-                next = self.automatic_step(&table).map(|e| (Actor::System, e));
+                next = self.automatic_step(&table).map(|e| (Actor::System, GameEntry::Played(e)));
             }
         }
         let count = events.len() as u64;

@@ -31,6 +31,9 @@ pub struct Rulings {
     pub warnings: Vec<(u64, Seat)>,
     /// (event, seat) of each game loss.
     pub game_losses: Vec<(u64, Seat)>,
+    /// (event, seat) of each concession ([`GameEntry::Conceded`]): a player's act, not a
+    /// ruling, kept here because it puts the seat out the same way.
+    pub concessions: Vec<(u64, Seat)>,
     pub backups: Vec<Backup>,
 }
 
@@ -67,18 +70,72 @@ impl<G: Game> std::fmt::Debug for Table<G> {
 }
 
 impl<G: Game> Table<G> {
-    /// The seats judges' game losses put out, in the order they went out.
+    /// The seats judges' game losses and their own concessions put out, in the order they went
+    /// out.
     pub fn eliminated(&self) -> Vec<Seat> {
+        let mut exits: Vec<(u64, Seat)> =
+            self.rulings.game_losses.iter().chain(&self.rulings.concessions).copied().collect();
+        exits.sort_by_key(|(seq, _)| *seq);
         let mut out: Vec<Seat> = Vec::new();
-        for (_, s) in &self.rulings.game_losses {
-            if !out.contains(s) {
-                out.push(*s);
+        for (_, s) in exits {
+            if !out.contains(&s) {
+                out.push(s);
             }
         }
         out
     }
 
-    /// The outcome: judges' game losses override the board. When at most one seat is left it
+    /// This state after `seat` conceded at event `seq`. Total: a seat out of range or already
+    /// out (an import the audit flags) still folds.
+    pub(crate) fn conceded(mut self, seq: u64, seat: Seat) -> Self {
+        self.rulings.concessions.push((seq, seat));
+        if usize::from(seat) < self.players.len() {
+            self.game = G::seat_eliminated(self.game, seat);
+        }
+        self
+    }
+
+    /// Why `seat` may not concede now (`KIFU-SEAT-1`, `KIFU-CONCEDE-2`): the one check the
+    /// recorder, the audit and the pages' Concede control share.
+    pub fn concession_refused(&self, seat: Seat) -> Option<super::Violation> {
+        if let Some(v) = super::rules::check_seat(seat, self.players.len()) {
+            return Some(v);
+        }
+        let name = super::seat_name(&self.players, seat);
+        if self.outcome().is_some() {
+            return Some(super::Violation::new("KIFU-CONCEDE-2", "the game is over: there is nothing to concede"));
+        }
+        self.eliminated()
+            .contains(&seat)
+            .then(|| super::Violation::new("KIFU-CONCEDE-2", format!("{name} is out of the game already")))
+    }
+
+    /// Why the game ended for the seats put out, in a few words: "bob conceded", "game loss
+    /// issued by a judge to bob", both in the order they went out.
+    fn exit_reason(&self) -> String {
+        let names = |v: &[(u64, Seat)]| {
+            let mut out: Vec<String> = Vec::new();
+            for (_, s) in v {
+                let n = super::seat_name(&self.players, *s);
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+            out.join(", ")
+        };
+        let conceded = names(&self.rulings.concessions);
+        let lost = names(&self.rulings.game_losses);
+        let mut parts = Vec::new();
+        if !conceded.is_empty() {
+            parts.push(format!("{conceded} conceded"));
+        }
+        if !lost.is_empty() {
+            parts.push(format!("game loss issued by a judge to {lost}"));
+        }
+        parts.join("; ")
+    }
+
+    /// The outcome: judges' game losses and concessions override the board. When at most one seat is left it
     /// wins; otherwise the game goes on without the eliminated seats, which take the last places
     /// of whatever outcome the rules reach.
     pub fn outcome(&self) -> Option<Outcome> {
@@ -92,14 +149,22 @@ impl<G: Game> Table<G> {
             let placements = if left.is_empty() { vec![] } else { vec![left] };
             let base = Outcome { placements, eliminated: vec![], reason: String::new() };
             let mut o = base.with_eliminated(&lost);
-            let names: Vec<String> = lost.iter().map(|&s| super::seat_name(&self.players, s)).collect();
-            o.reason = format!("game loss issued by a judge to {}", names.join(", "));
+            o.reason = self.exit_reason();
             return Some(o);
         }
-        G::outcome(&self.game).map(|o| o.with_eliminated(&lost))
+        G::outcome(&self.game).map(|o| {
+            // A game the exits themselves ended (FATE's pod that ends at the first defeat) says
+            // why in the exits' words: "rui conceded", not the game's word for a game loss.
+            let by_exits = !o.eliminated.is_empty() && o.eliminated.iter().all(|s| lost.contains(s));
+            let mut o = o.with_eliminated(&lost);
+            if by_exits {
+                o.reason = self.exit_reason();
+            }
+            o
+        })
     }
 
-    /// The position; the seats a judge eliminated are never awaited.
+    /// The position; the seats put out (a game loss, a concession) are never awaited.
     pub fn position(&self) -> Position {
         let mut p = G::position(&self.game);
         let lost = self.eliminated();
@@ -204,7 +269,8 @@ impl<G: Game> Replay<G> {
                     // A backup to the future or to itself is recorded but changes nothing (the audit flags it).
                     if (*to_seq as usize) < i {
                         state.game = self.state_at(*to_seq).game;
-                        // Game losses stand through a backup: the restored state hears of them again.
+                        // Game losses and concessions stand through a backup: the restored state
+                        // hears of them again.
                         for s in state.eliminated() {
                             if usize::from(s) < state.players.len() {
                                 state.game = G::seat_eliminated(state.game, s);
@@ -216,6 +282,7 @@ impl<G: Game> Replay<G> {
                 Ruling::NoteRecorded { .. } | Ruling::EntrySetAside { .. } => {}
             },
             GameEntry::SetAside { .. } => {}
+            GameEntry::Conceded { seat } => state = state.conceded(step.seq, *seat),
         }
         state.folded = step.seq + 1;
         state

@@ -272,8 +272,13 @@ pub const KIFU_RULES: &[(RuleId, &str)] = &[
     ("KIFU-RULING-3", "(import only) a forced entry whose `broke` list is not what the rules report"),
     ("KIFU-SEAT-1", "an event names a seat the game does not have"),
     ("KIFU-SEAT-2", "the number of players is outside the game's seat range"),
-    ("KIFU-SEAT-3", "an event names a seat a judge's game loss eliminated"),
+    ("KIFU-SEAT-3", "an event names a seat that is out of the game (a judge's game loss or its own concession)"),
     ("KIFU-TURN-1", "a seat acted that the game was not waiting for"),
+    (
+        "KIFU-CONCEDE-1",
+        "a concession recorded by anyone but the conceding seat's own player (a judge gives a game loss instead)",
+    ),
+    ("KIFU-CONCEDE-2", "a concession after the game ended, or by a seat already out of it"),
     (
         "KIFU-DEAL-1",
         "a player recorded a shuffle, draw or deal in a game dealt from a dealer's seed (the dealer records those)",

@@ -18,8 +18,9 @@ pub struct TimelineEntry {
     /// seat. `None` when the actor is that player, or the event belongs to no seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action_of: Option<String>,
-    /// "play", "forced", "ruling", "recorded" (recorded elsewhere, imported as recorded) or
-    /// "set-aside" (stored bytes no game event decodes from, set aside by a judge).
+    /// "play", "forced", "ruling", "recorded" (recorded elsewhere, imported as recorded),
+    /// "set-aside" (stored bytes no game event decodes from, set aside by a judge) or
+    /// "concession" (a player conceded).
     pub kind: &'static str,
     pub text: String,
     /// Turn, phase and step after this event.
@@ -131,6 +132,7 @@ pub(crate) fn timeline_entry<G: Game>(
                 crate::log::limits::shown(judge)
             ),
         ),
+        GameEntry::Conceded { seat } => ("concession", format!("{} conceded", super::seat_name(players, *seat))),
         GameEntry::RecordedElsewhere(e) => {
             ("recorded", format!("recorded elsewhere, not validated: {}", G::describe(&before.game, e, viewer)))
         }
@@ -163,7 +165,7 @@ pub(crate) fn timeline_entry<G: Game>(
 fn entered_for<G: Game>(step: &Step<G::Event>, players: &[String]) -> Option<String> {
     let event = match &step.entry {
         GameEntry::Played(e) | GameEntry::RecordedElsewhere(e) | GameEntry::Forced { event: e, .. } => e,
-        GameEntry::Ruled(_) | GameEntry::SetAside { .. } => return None,
+        GameEntry::Ruled(_) | GameEntry::SetAside { .. } | GameEntry::Conceded { .. } => return None,
     };
     let name = players.get(usize::from(G::acting_seat(event)?))?;
     match &step.actor {

@@ -107,6 +107,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/events/check", post(games::check))
         .route("/games/{id}/live", get(live::live))
         .route("/games/{id}/options", get(options::list).post(options::pick))
+        .route("/games/{id}/concede", post(options::concede))
         .route("/tournaments/{id}", get(tournaments::summary))
         .route("/tournaments/{id}/pairings", get(tournaments::pairings))
         .route("/tournaments/{id}/standings", get(tournaments::standings))

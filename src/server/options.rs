@@ -1,6 +1,11 @@
 //! The options API: what a seat may record now (`GET /games/{id}/options`), and recording one
 //! of them by its id (`POST /games/{id}/options`), with the automatic steps it makes due.
 //!
+//! Each answer says which seats the game awaits (with their names), which are out, and which
+//! of the caller's seats may concede; each option says whether it is an any-time action (its
+//! seat is not awaited). `POST /games/{id}/concede` records a player's concession of their own
+//! seat, authorised as a pick is but for players only: a judge gives a game loss instead.
+//!
 //! A player's token lists and picks only its own seats' options; a judge's or organizer's lists
 //! any seat's and enters a pick as itself, so the log tells "bob played this" from "the judge
 //! entered bob's play". A stale id answers 409 with the current head and fresh options.
@@ -57,19 +62,53 @@ fn seats_for(access: &GameAccess, seat: Option<Seat>, players: &[String]) -> App
     }
 }
 
-/// The head and the options of `seats` there.
-async fn current(g: &OpenGame, seats: Vec<Seat>) -> AppResult<Value> {
+/// What the head says about who acts: the awaited seats (with names, for display), the seats
+/// out of the game, and which of `player_seats` may concede.
+struct Turn {
+    awaited: Vec<Seat>,
+    out: Vec<Seat>,
+    concede: Vec<Seat>,
+}
+
+/// The head and the options of `seats` there; `player_seats` are the seats the caller holds as
+/// a player (the only ones it may concede for).
+async fn current(g: &OpenGame, seats: Vec<Seat>, player_seats: Vec<Seat>) -> AppResult<Value> {
     let live = g.session.live().clone();
     let ruleset = g.ruleset.clone();
-    let (len, head, options) = tokio::task::spawn_blocking(move || {
+    let (len, head, options, turn) = tokio::task::spawn_blocking(move || {
         let live = live.read().unwrap_or_else(|p| p.into_inner());
-        (live.len(), live.head().hash.to_hex().to_string(), live.options(&seats))
+        let turn = Turn {
+            awaited: live.position_at(live.len()).awaited,
+            out: live.out(),
+            concede: live.may_concede(&player_seats),
+        };
+        (live.len(), live.head().hash.to_hex().to_string(), live.options(&seats), turn)
     })
     .await?;
     let options: Vec<OptionView> = options.ok_or_else(|| {
         AppError::Refused(format!("{ruleset} has no options yet: record its actions as events (POST .../events)"))
     })?;
-    Ok(json!({ "events": len, "head": head, "options": options }))
+    let awaited: Vec<Value> = turn
+        .awaited
+        .iter()
+        .map(|&s| json!({ "seat": s, "name": crate::log::limits::shown(&crate::game::seat_name(&g.players, s)) }))
+        .collect();
+    Ok(json!({
+        "events": len,
+        "head": head,
+        "options": options,
+        "awaited": awaited,
+        "out": turn.out,
+        "concede": turn.concede,
+    }))
+}
+
+/// The seats the caller holds as a player: the only ones it may concede for.
+fn player_seats(caller: &Caller, access: &GameAccess) -> Vec<Seat> {
+    match caller.grant().map(|g| g.role) {
+        Some(Role::Player) => access.seats.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// `GET /games/{id}/options?seat=N`: the actions the caller's seat (or, for a judge, seat N or
@@ -84,7 +123,8 @@ pub async fn list(
     let g = state.game(&id).await?;
     let access = game_access(&state, &caller, &g).await;
     let seats = seats_for(&access, q.seat, &g.players)?;
-    Ok(Json(current(&g, seats).await?))
+    let mine: Vec<Seat> = player_seats(&caller, &access).into_iter().filter(|s| seats.contains(s)).collect();
+    Ok(Json(current(&g, seats, mine).await?))
 }
 
 /// A parameter's values: one value or a list.
@@ -132,6 +172,7 @@ pub async fn pick(
         Role::Judge => Actor::Judge(name),
         Role::Organizer => Actor::Organizer(name),
     };
+    let mine: Vec<Seat> = player_seats(&caller, &access).into_iter().filter(|s| seats.contains(s)).collect();
     let params = flat_params(body.params)?;
     let live = g.session.live().clone();
     let store = state.store().clone();
@@ -161,12 +202,12 @@ pub async fn pick(
                     })
                 })
                 .collect();
-            let mut answer = current(&g, seats).await?;
+            let mut answer = current(&g, seats, mine).await?;
             answer["recorded"] = Value::Array(list);
             Ok((StatusCode::CREATED, Json(answer)))
         }
         Err(GameError::Pick(e @ PickError::Stale { .. })) => {
-            let mut answer = current(&g, seats).await?;
+            let mut answer = current(&g, seats, mine).await?;
             answer["error"] = json!(e.to_string());
             answer["status"] = json!(409);
             Ok((StatusCode::CONFLICT, Json(answer)))
@@ -175,6 +216,56 @@ pub async fn pick(
         Err(GameError::Pick(e)) => Err(AppError::Refused(e.to_string())),
         Err(e) => Err(e.into()),
     }
+}
+
+#[derive(Deserialize)]
+pub struct ConcedeBody {
+    /// The seat conceding, when the caller's token holds several.
+    pub seat: Option<Seat>,
+    pub expected: Option<u64>,
+}
+
+/// `POST /games/{id}/concede`: the caller concedes the game for their own seat (`GameEntry::Conceded`,
+/// recorded as that player). Only a player's token may: a judge or organizer is refused (403;
+/// a judge gives a game loss). 201 with what was recorded and the head's options, awaited seats
+/// and outcome-relevant fields as `GET .../options` gives them; 422 (`KIFU-CONCEDE-2`) once the
+/// game is over or the seat is out; 409 on a stale `expected`. Takes an `Idempotency-Key`.
+pub async fn concede(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    headers: HeaderMap,
+    J(body): J<ConcedeBody>,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let idempotency = idempotency_key(&headers)?;
+    let grant = caller.require_token()?.clone();
+    let g = state.game(&id).await?;
+    let access = game_access(&state, &caller, &g).await;
+    if grant.role != Role::Player {
+        return Err(AppError::Forbidden(
+            "only a player concedes, for their own seat: a judge gives a game loss (POST .../rulings)".into(),
+        ));
+    }
+    let seats = seats_for(&access, body.seat, &g.players)?;
+    let (Some(&seat), Some(name)) = (seats.first(), access.name.clone()) else {
+        return Err(AppError::Forbidden("this game is outside your token's scope".into()));
+    };
+    let live = g.session.live().clone();
+    let store = state.store().clone();
+    let expected = body.expected;
+    let recorded = tokio::task::spawn_blocking(move || {
+        let mut live = live.write().unwrap_or_else(|p| p.into_inner());
+        live.concede(&*store, Actor::Player(name), seat, expected, idempotency)
+    })
+    .await??;
+    let g = state.game(&id).await?;
+    let mut answer = current(&g, seats.clone(), seats).await?;
+    let list: Vec<Value> = recorded
+        .iter()
+        .map(|r| json!({ "seq": r.seq, "head": r.head.hash.to_hex().to_string(), "retried": r.retried }))
+        .collect();
+    answer["recorded"] = Value::Array(list);
+    Ok((StatusCode::CREATED, Json(answer)))
 }
 
 /// The parameters as name → values (a single value is a list of one), at most

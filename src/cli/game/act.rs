@@ -1,4 +1,5 @@
-//! `kifu game act` and `kifu game rule`: record an action or a judge's ruling.
+//! `kifu game act`, `kifu game rule` and `kifu game concede`: record an action, a judge's
+//! ruling, or a player's concession.
 
 use std::process::ExitCode;
 
@@ -141,5 +142,51 @@ pub fn run_rule(ctx: &Context, args: RuleArgs) -> Result<ExitCode> {
     } else {
         println!("recorded ruling as event {}; head {}", rec.seq, rec.head.hash);
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ConcedeArgs {
+    /// The game's stream id.
+    game: StreamId,
+    /// The player conceding: p1, p2, ... or a name. The concession is recorded as that player's
+    /// own act (only they may concede; a judge gives a game loss with `game rule`).
+    #[arg(long)]
+    player: String,
+    /// Refuse unless the game holds exactly this many events.
+    #[arg(long)]
+    expect: Option<u64>,
+    /// A retry key, as for `game act`.
+    #[arg(long, value_name = "KEY")]
+    idempotency_key: Option<String>,
+}
+
+pub fn run_concede(ctx: &Context, args: ConcedeArgs) -> Result<ExitCode> {
+    let store = ctx.open_store()?;
+    let log = store.export(&args.game)?;
+    let driver = driver_for(&log)?;
+    let players = log.header.v1().players.clone();
+    let seat = match crate::cli::board::parse_viewer(&args.player, &players) {
+        Ok(Viewer::Player(s)) => s,
+        _ => bail!("--player {:?} is not a player of this game ({})", args.player, players.join(", ")),
+    };
+    let name = players.get(usize::from(seat)).cloned().unwrap_or_default();
+    let idempotency = args.idempotency_key.as_deref().map(IdempotencyId::from_key);
+    let mut session = driver.open(&log)?;
+    let recorded = session.concede(&store, Actor::Player(name), seat, args.expect, idempotency)?;
+    for rec in &recorded {
+        if rec.retried {
+            say_retried(rec);
+        } else {
+            let line = session.describe(rec.seq, Viewer::Judge).map(|t| t.text).unwrap_or_default();
+            println!("recorded event {}: {line}", rec.seq);
+        }
+    }
+    let Some(rec) = recorded.last() else { bail!("nothing was recorded") };
+    let o = session.audit().outcome;
+    if let Some(o) = o {
+        println!("the game is over: {} ({})", o.headline(&players), o.reason);
+    }
+    println!("head {}", rec.head.hash);
     Ok(ExitCode::SUCCESS)
 }

@@ -30,6 +30,8 @@ pub enum Command {
     Act(act::ActArgs),
     /// Record a judge's ruling: a warning, a game loss, a backup, a note, or an entry set aside.
     Rule(act::RuleArgs),
+    /// Record a player's concession of the game (as that player: a judge gives a game loss).
+    Concede(act::ConcedeArgs),
     /// List what each seat (or one seat) may record now, each with an option id for `game pick`.
     Options(options::OptionsArgs),
     /// Record an option by its id (with its parameter, if it takes one), then the steps kifu
@@ -56,6 +58,7 @@ pub fn run(ctx: &Context, cmd: Command) -> Result<ExitCode> {
         Command::New(a) => new::run(ctx, a),
         Command::Act(a) => act::run_act(ctx, a),
         Command::Rule(a) => act::run_rule(ctx, a),
+        Command::Concede(a) => act::run_concede(ctx, a),
         Command::Options(a) => options::run_options(ctx, a),
         Command::Pick(a) => options::run_pick(ctx, a),
         Command::Show(a) => show::run_show(ctx, a),

@@ -16,6 +16,11 @@
 // are, and the log records who entered them. When the game ends, a player or judge of a match
 // game is offered to report the match's result, prefilled from the games' outcomes (a pod's game:
 // the pod's places).
+// The status says "Your move" only when the game awaits this page's seat (the options answer's
+// `awaited`), "Waiting for <names>" otherwise (never this seat's own name); actions the seat may
+// take although not awaited (an option marked `any_time`) are listed apart, under "At any time".
+// A player's Concede control sits apart from the actions, asks with confirm() what it does, and
+// is gone once the game is over or the seat is out.
 // Keys on a desktop: 1-9 pick the n-th action shown, Enter records, Escape cancels.
 "use strict";
 
@@ -34,6 +39,9 @@ const kifuRecord = (() => {
     picked: [], // its values so far
     busy: false,
     waiting: "",
+    awaited: null, // [{seat, name}] the game awaits, from the options answer (null before one)
+    out: [], // seats out of the game (a game loss, a concession)
+    concede: [], // this page's seats that may concede now
     over: false,
     timer: null,
     confirming: null, // an option that ends the game, waiting for a second tap
@@ -69,6 +77,9 @@ const kifuRecord = (() => {
     const same = answer.events === st.events && answer.options.map((o) => o.id).join() === st.options.map((o) => o.id).join();
     st.events = answer.events;
     st.options = answer.options;
+    if (Array.isArray(answer.awaited)) st.awaited = answer.awaited;
+    st.out = answer.out || [];
+    st.concede = answer.concede || [];
     if (st.editing && !st.options.some((o) => o.id === st.editing.id)) {
       // Another seat acted while this one picked values: the same action, offered again under
       // the new head's id, keeps the values still allowed; one no longer offered closes.
@@ -378,10 +389,21 @@ const kifuRecord = (() => {
       const what = st.focus.startsWith("card ") ? cardName(st.focus.slice(5)) : st.focus.split(" ").slice(2).join(" ");
       out.push(el("p", { class: "focus-line" }, "On ", el("strong", {}, what), " ", el("button", { type: "button", class: "all", onclick: () => ((st.focus = null), render()) }, "all actions")));
     }
-    if (!st.judge) return out.concat(seatList(shown));
+    if (!st.judge) return out.concat(grouped(shown));
     for (const seat of seats) {
       out.push(el("h3", { class: "for-seat", dataset: { seat } }, `${seatName(seat)}'s action`));
-      out.push(...seatList(shown.filter((o) => o.seat === seat)));
+      out.push(...grouped(shown.filter((o) => o.seat === seat)));
+    }
+    return out;
+  }
+
+  // The actions that answer the awaited move, then those the seat may take at any time, apart.
+  function grouped(shown) {
+    const anyTime = shown.filter((o) => o.any_time);
+    const out = seatList(shown.filter((o) => !o.any_time));
+    if (anyTime.length) {
+      out.push(el("h3", { class: "any-time", dataset: { group: "any-time" } }, "At any time"));
+      out.push(el("div", { class: "any-time-group", dataset: { group: "any-time" } }, seatList(anyTime)));
     }
     return out;
   }
@@ -489,16 +511,60 @@ const kifuRecord = (() => {
     if (st.pending && st.pending.tries) return "not yet recorded: the connection dropped, sending again…";
     if (st.busy) return "recording…";
     if (st.over) return "The game is over.";
-    if (st.options.length) {
-      if (st.judge) return `Scorekeeper: recording for ${[...new Set(st.options.map((o) => seatName(o.seat)))].join(", ")}; tap a card or pick an action`;
-      return "Your move: tap a card or pick an action";
+    if (st.judge && st.options.length) return `Scorekeeper: recording for ${[...new Set(st.options.map((o) => seatName(o.seat)))].join(", ")}; tap a card or pick an action`;
+    const mine = st.mySeats || [];
+    if (!st.judge && mine.length && mine.every((s) => st.out.includes(s))) return "You are out of the game: it goes on without you.";
+    if (st.awaited && !st.judge) {
+      if (st.awaited.some((a) => mine.includes(a.seat))) return st.options.length ? "Your move: tap a card or pick an action" : "Your move";
+      const others = st.awaited.filter((a) => !mine.includes(a.seat)).map((a) => a.name);
+      if (others.length) return `Waiting for ${others.join(", ")}`;
+      return st.options.length ? "No move is awaited: the actions below may be taken at any time" : "Nothing to record now";
     }
+    if (st.options.length) return "Your move: tap a card or pick an action";
     return st.waiting ? `Waiting for ${st.waiting}` : "Nothing to record now";
+  }
+
+  // The Concede control: apart from the game's actions, for a player's seat that may concede.
+  function concedeView() {
+    if (st.judge || st.over || st.editing || st.confirming || !st.concede.length) return null;
+    return el(
+      "div",
+      { class: "concede" },
+      st.concede.map((seat) =>
+        el("button", { type: "button", class: "opt concede-button", dataset: { concede: seat }, disabled: st.busy, onclick: () => concede(seat) }, st.concede.length > 1 ? `Concede for ${seatName(seat)}` : "Concede")
+      )
+    );
+  }
+
+  // What conceding does, in the words confirm() asks with.
+  function concedeQuestion(seat) {
+    const left = st.players.map((_, s) => s).filter((s) => s !== seat && !st.out.includes(s));
+    const what = left.length === 1
+      ? `${seatName(seat)} loses this game and ${seatName(left[0])} wins it.`
+      : `${seatName(seat)} leaves this game and takes the last place left; ${left.map(seatName).join(", ")} play on.`;
+    return `Concede the game? ${what} This cannot be undone.`;
+  }
+
+  async function concede(seat) {
+    if (st.busy || !window.confirm(concedeQuestion(seat))) return;
+    st.busy = true;
+    render();
+    try {
+      take(await api(`/games/${st.gid}/concede`, { method: "POST", body: { seat, expected: st.events }, headers: { "Idempotency-Key": idempotencyKey() } }));
+      showError(null);
+    } catch (e) {
+      if (e.status === 409 && e.data && Array.isArray(e.data.options)) take(e.data);
+      showError(e);
+    } finally {
+      st.busy = false;
+    }
+    await whoIsAwaited();
+    render();
   }
 
   function render() {
     if (!st.on) return;
-    const only = st.options.length === 1 ? st.options[0] : null;
+    const only = st.options.length === 1 && !st.options[0].any_time ? st.options[0] : null;
     // A picker that opened by itself closes by itself once that action is no longer the seat's
     // only one (another seat's action gave it more to choose from): the list shows them all.
     if (st.auto && st.editing && !(only && only.id === st.editing.id)) cancelEdit();
@@ -513,6 +579,7 @@ const kifuRecord = (() => {
     // What tools/bench-table reads: when a player opening the page first saw their options.
     if (st.options.length && performance.mark && !performance.getEntriesByName("kifu-first-options").length) performance.mark("kifu-first-options");
     const body = st.confirming ? confirmView() : st.editing ? editorView() : st.over ? overView() : listView();
+    body.push(concedeView());
     $("record-body").replaceChildren(...body.filter(Boolean));
     $("record-body").dataset.editing = st.editing ? st.editing.id : "";
     $("record-status").dataset.pending = st.pending && st.pending.tries ? "yes" : "";
@@ -701,6 +768,9 @@ const kifuRecord = (() => {
     st.on = (!!summary.live || !!summary.bound) && (st.judge || (a.seats || []).length > 0);
     st.over = !summary.live;
     st.options = [];
+    st.awaited = null;
+    st.out = [];
+    st.concede = [];
     st.events = -1;
     st.focus = null;
     st.dismissed = null;

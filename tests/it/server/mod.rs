@@ -12,6 +12,7 @@ mod browser_floor;
 mod browser_tournament;
 mod cli;
 mod cluster;
+mod concede;
 mod deck_checks;
 mod disk_full;
 mod five_games;

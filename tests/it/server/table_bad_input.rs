@@ -244,3 +244,82 @@ async fn kifu_freeze(c: &Client, len: u64) {
 async fn thaw(c: &Client) {
     js(c, "(kifuRecord.changed = window.kifuLive || kifuRecord.changed, true)").await;
 }
+
+/// The record panel's status text now.
+async fn status_of(c: &Client) -> String {
+    js(c, "document.getElementById('record-status').textContent").await.as_str().unwrap_or_default().to_string()
+}
+
+/// Whose move (issue 52): the awaited seat's page says "Your move", the other page "Waiting for"
+/// the awaited player (never itself); then the other player ends the game by tapping Concede and
+/// accepting the confirm(), and both pages show the outcome, the control gone.
+#[test]
+fn browser_the_table_says_whose_move_and_a_player_concedes() {
+    let env = ServerEnv::new();
+    let cd = start_chromedriver();
+    let store = env.state.store().clone();
+    let app = env.app();
+    let tid = "lc-concede";
+    let players: Vec<String> = ["ana", "rui"].iter().map(|s| s.to_string()).collect();
+    open_match_of(&*store, tid, "lc", &players);
+    let (config, _) = recordable::<Lc>(&players);
+    let stream = StreamId::new(&format!("{tid}-r1-g1")).unwrap();
+    let bound = MatchBinding { tournament: StreamId::new(tid).unwrap(), round: 1, place: MatchPlace::Table(1) };
+    record::create_bound::<Lc>(&*store, &stream, &config, Timestamp(1_767_225_600_000_000), Some(bound)).unwrap();
+    let tokens: Vec<String> = players.iter().map(|p| env.token(Role::Player, tid, p)).collect();
+    let judge = env.token(Role::Judge, tid, "jin");
+    rt().block_on(async {
+        let base = serve_app(env.state.clone()).await;
+        let url = format!("{base}/replay/{stream}");
+        let mut pages = Vec::new();
+        for (seat, p) in players.iter().enumerate() {
+            let c = connect_own(&cd, seat == 0, p).await;
+            c.goto(&url).await.unwrap();
+            use_token(&c, &tokens[seat], &format!("player {p}")).await;
+            wait_for(&c, "!document.getElementById('record').hidden").await;
+            pages.push(c);
+        }
+        let t = At { store: &*store, stream: &stream, config: &config, app: &app, judge: &judge };
+        // A head where the game awaits one seat, which holds options.
+        let seat = loop {
+            let (_, v) = get(&app, &format!("/api/v1/games/{stream}/options"), Some(&judge)).await;
+            let awaited: Vec<u64> = v["awaited"].as_array().unwrap().iter().map(|a| a["seat"].as_u64().unwrap()).collect();
+            let holds = |s: u64| v["options"].as_array().unwrap().iter().any(|o| o["seat"] == s);
+            if let [s] = awaited[..] {
+                if holds(s) {
+                    break s as usize;
+                }
+            }
+            assert!(store.head(&stream).unwrap().len < 60, "no head awaits one seat alone");
+            t.advance().await;
+        };
+        let len = store.head(&stream).unwrap().len;
+        let settled = format!("(() => {{ const r = document.getElementById('record'); return r.dataset.settled === 'yes' && r.dataset.events === '{len}'; }})()");
+        for c in &pages {
+            wait_for(c, &settled).await;
+        }
+        let other = 1 - seat;
+        let mine = status_of(&pages[seat]).await;
+        assert!(mine.starts_with("Your move"), "the awaited seat's page: {mine}");
+        let theirs = status_of(&pages[other]).await;
+        assert_eq!(theirs, format!("Waiting for {}", players[seat]), "the other seat's page");
+        // Concede, apart from the actions, on the page of the seat not awaited: a confirm() first.
+        let control = "document.querySelector('#record .concede [data-concede]')";
+        assert_eq!(js(&pages[other], &format!("!!{control} && !{control}.closest('.opts')")).await, json!(true));
+        tap(&pages[other], "#record .concede [data-concede]").await;
+        pages[other].accept_alert().await.unwrap();
+        super::table_page::grown(&*store, &stream, len).await;
+        for c in &pages {
+            wait_for(c, "document.getElementById('record-status').textContent === 'The game is over.'").await;
+            let won = format!("{} won", players[seat]);
+            wait_for(c, &format!("(document.querySelector('.over-line') || {{dataset: {{}}}}).dataset.outcome === {}", json!(won))).await;
+            assert_eq!(js(c, &format!("!!{control}")).await, json!(false), "no Concede once the game is over");
+        }
+        let (_, audit) = get(&app, &format!("/api/v1/games/{stream}/audit"), Some(&judge)).await;
+        assert_eq!(audit["outcome"]["reason"], json!(format!("{} conceded", players[other])), "{audit}");
+        assert_eq!(audit["findings"], json!([]), "{audit}");
+        for c in pages {
+            c.close().await.unwrap();
+        }
+    });
+}

@@ -112,3 +112,44 @@ fn games_are_bound_to_their_match_and_only_its_result_links_them() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(events(&env), before + 1);
 }
+
+/// A game a player conceded (`kifu game concede`, recorded as that player) is their loss in the
+/// match's result: the result that says so links the games and verifies, the other way round it
+/// does not.
+#[test]
+fn a_conceded_game_counts_as_a_loss_in_the_match_result() {
+    let env = TestEnv::new();
+    let seed = "45".repeat(32);
+    for id in ["sat", "sun"] {
+        env.ok(&["tournament", "new", "--name", id, "--game", "naruto", "--id", id, "--seed", &seed]);
+        env.ok(&["tournament", "register", id, "alice", "bob"]);
+        let paired: serde_json::Value = serde_json::from_str(&env.ok(&["tournament", "pair", id, "--json"])).unwrap();
+        let table = &paired["tables"][0];
+        let (a, b) = (table["player"].as_str().unwrap(), table["opponent"].as_str().unwrap());
+        let at = ["--tournament", id, "--round", "1", "--table", "1"];
+        let mut games = Vec::new();
+        for n in 1..=2 {
+            let game = format!("{id}-g{n}");
+            let out = new_game(&env, &game, &format!("{a},{b}"), &at);
+            assert!(out.status.success(), "{}", stderr(&out));
+            // The second seat's player concedes; a name that plays no seat is refused.
+            assert!(!env.kifu(&["game", "concede", &game, "--player", "mallory"]).status.success());
+            let said = env.ok(&["game", "concede", &game, "--player", b]);
+            assert!(said.contains(&format!("{b} conceded")) && said.contains(&format!("{a} won")), "{said}");
+            let again = env.kifu(&["game", "concede", &game, "--player", b]);
+            assert!(stderr(&again).contains("KIFU-CONCEDE-2"), "{}", stderr(&again));
+            games.extend(["--game".to_string(), game]);
+        }
+        // "sat" reports the concessions as b's losses, "sun" the other way round.
+        let score = if id == "sat" { "2-0" } else { "0-2" };
+        let mut args = vec!["tournament", "report", id, "--table", "1", score];
+        args.extend(games.iter().map(String::as_str));
+        env.ok(&args);
+        let (_, details) = super::runs::verify(&env, id);
+        if id == "sat" {
+            assert!(details.contains("linked games ok: 2 game(s)"), "{details}");
+        } else {
+            assert!(details.contains("but the linked games say 2-0-0"), "{details}");
+        }
+    }
+}

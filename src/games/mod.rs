@@ -80,3 +80,34 @@ pub fn released(ruleset: &str, version: u32) -> Option<&'static dyn Driver> {
         _ => driver(ruleset).filter(|d| d.ruleset_version() == version),
     }
 }
+
+/// One row of [`explore_all`]: a game in one of its randomness modes, explored by uniform picks.
+pub struct Explored {
+    pub ruleset: &'static str,
+    /// "physical" (players record their own shuffles, draws and dice), "dealt" (kifu deals from
+    /// its dealer's seed) or "digital" (the seats' devices commit the seeds or dice chains).
+    pub mode: &'static str,
+    pub tally: crate::game::explore::Tally,
+}
+
+/// Every game under its newest rules, in each randomness mode it has, explored by `games`
+/// uniform-pick games of at most `max_events` events ([`crate::game::explore`]): what the test
+/// suite asserts and `tools/bench-options` reports, from one table.
+pub fn explore_all(games: usize, max_events: usize) -> Vec<Explored> {
+    use crate::game::commit::RandomMode;
+    use crate::game::explore::tally;
+    let row = |ruleset, mode, tally| Explored { ruleset, mode, tally };
+    let naruto = |c: &naruto::NarutoConfig| c.v1().shuffles == naruto::config::ShuffleMode::Digital;
+    let fate = |c: &fate::FateConfig| c.policies().dice.random_mode() == RandomMode::Digital;
+    let lc = |c: &lc::LcConfig| c.v1().shuffles == RandomMode::Digital;
+    vec![
+        row("naruto", "physical", tally::<naruto::NarutoV7>(games, |c| !naruto(c), max_events)),
+        row("naruto", "digital", tally::<naruto::NarutoV7>(games, naruto, max_events)),
+        row("vanguard", "physical", tally::<vanguard::VanguardV5>(games, |_| true, max_events)),
+        row("brk", "physical", tally::<brk::BrkV5>(games, |_| true, max_events)),
+        row("lc", "physical", tally::<lc::Lc>(games, |c| !lc(c), max_events)),
+        row("lc", "dealt", tally::<lc::Lc>(games, lc, max_events)),
+        row("fate", "physical", tally::<fate::FateV5>(games, |c| !fate(c), max_events)),
+        row("fate", "digital", tally::<fate::FateV5>(games, fate, max_events)),
+    ]
+}

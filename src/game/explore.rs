@@ -116,15 +116,22 @@ fn pick_values<E>(
     rng: &mut AgentRng,
 ) -> Option<BTreeMap<String, Vec<String>>> {
     let Some(param) = option.param() else { return Some(BTreeMap::new()) };
-    let values: Vec<String> = param.values.iter().map(|v| v.value.clone()).collect();
     let picked = match param.kind {
         ParamKind::Dealt => Vec::new(),
         ParamKind::Secret => {
             let form = param.secret.as_ref()?;
-            let cards: Vec<String> = values.iter().take(param.count).cloned().collect();
+            let cards: Vec<String> = param.values.iter().take(param.count).map(|v| v.value.clone()).collect();
             device.fill(form, &cards, rng)?
         }
-        _ => values.sample(rng, param.count).cloned().collect(),
+        _ => {
+            // In a random order, each value unless its group is taken: `count` values, at most
+            // one of each group, every such pick equally possible.
+            let mut order: Vec<&options::ParamValue> = param.values.iter().collect();
+            order.shuffle(rng);
+            let mut groups = std::collections::BTreeSet::new();
+            let free = |v: &&options::ParamValue| v.group.as_ref().is_none_or(|g| groups.insert(g.clone()));
+            order.into_iter().filter(free).take(param.count).map(|v| v.value.clone()).collect()
+        }
     };
     Some([(param.name.to_string(), picked)].into())
 }

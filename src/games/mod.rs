@@ -41,12 +41,13 @@ static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();
 static BRK_V3: GameDriver<brk::BrkV3> = GameDriver::new();
 static BRK_V4: GameDriver<brk::BrkV4> = GameDriver::new();
 static BRK_V5: GameDriver<brk::BrkV5> = GameDriver::new();
+static BRK_V6: GameDriver<brk::BrkV6> = GameDriver::new();
 /// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches;
 /// version 3 cites a false assumption about one's own hidden card at the declaration; version 4
 /// records a revealed card's markers, the turn start's opening and the deaths as steps of their
-/// own; version 5 (what new games record) cites a death left out once and counts no dead card
-/// for the victory.
-static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3, &BRK_V4, &BRK_V5] };
+/// own; version 5 cites a death left out once and counts no dead card for the victory; version 6
+/// (what new games record) lets a card revealed to act that cannot act release its controller.
+static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3, &BRK_V4, &BRK_V5, &BRK_V6] };
 static FATE_V1: GameDriver<fate::Fate> = GameDriver::new();
 static FATE_V2: GameDriver<fate::FateV2> = GameDriver::new();
 static FATE_V3: GameDriver<fate::FateV3> = GameDriver::new();
@@ -104,7 +105,7 @@ pub fn explore_all(games: usize, max_events: usize) -> Vec<Explored> {
         row("naruto", "physical", tally::<naruto::NarutoV7>(games, |c| !naruto(c), max_events)),
         row("naruto", "digital", tally::<naruto::NarutoV7>(games, naruto, max_events)),
         row("vanguard", "physical", tally::<vanguard::VanguardV5>(games, |_| true, max_events)),
-        row("brk", "physical", tally::<brk::BrkV5>(games, |_| true, max_events)),
+        row("brk", "physical", tally::<brk::BrkV6>(games, |_| true, max_events)),
         row("lc", "physical", tally::<lc::Lc>(games, |c| !lc(c), max_events)),
         row("lc", "dealt", tally::<lc::Lc>(games, lc, max_events)),
         row("fate", "physical", tally::<fate::FateV5>(games, |c| !fate(c), max_events)),

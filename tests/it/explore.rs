@@ -9,7 +9,14 @@ const GAMES: usize = 30;
 const CAP: usize = 3_000;
 
 /// The games and modes whose options are known to hold the property; the rest are reported.
-const HOLDS: &[(&str, &str)] = &[("fate", "physical"), ("fate", "digital")];
+const HOLDS: &[(&str, &str)] = &[
+    ("vanguard", "physical"),
+    ("brk", "physical"),
+    ("lc", "physical"),
+    ("lc", "dealt"),
+    ("fate", "physical"),
+    ("fate", "digital"),
+];
 
 #[test]
 fn uniform_picks_reach_no_dead_end_and_every_offered_pick_is_accepted() {
@@ -30,4 +37,18 @@ fn uniform_picks_reach_no_dead_end_and_every_offered_pick_is_accepted() {
         }
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// BRK version 6 (`declaring_lapses`): a card revealed to act that has no game action the rules
+/// accept no longer holds the game up. Under version 5 every uniformly picked game stopped there
+/// (the card's controller had nothing to record); under version 6 they end.
+#[test]
+fn brk_version_6_releases_a_card_revealed_to_act_that_cannot_act() {
+    use kifu::game::explore::tally;
+    let v5 = tally::<kifu::games::brk::BrkV5>(5, |_| true, CAP);
+    assert_eq!(v5.dead_ends, 5, "{v5:?}");
+    let state = v5.dead_end_state.unwrap_or_default();
+    assert!(state.contains("declaring: Some("), "version 5's dead end is not a card revealed to act: {state}");
+    let v6 = tally::<kifu::games::brk::BrkV6>(5, |_| true, CAP);
+    assert_eq!((v6.dead_ends, v6.refused, v6.over), (0, 0, 5), "{v6:?}");
 }

@@ -216,7 +216,7 @@ fn explore_table(games: usize) -> Table {
             x.first_dead_end.as_ref().map(|(s, w)| format!("dead end, seed {s}: {w}")),
             x.first_refusal.as_ref().map(|(s, w)| format!("refusal, seed {s}: {w}")),
         ];
-        let first: Vec<String> = first.into_iter().flatten().map(|w| w.chars().take(300).collect()).collect();
+        let first: Vec<String> = first.into_iter().flatten().map(|w| w.chars().take(1500).collect()).collect();
         t.add_row([
             row.ruleset.to_string(),
             row.mode.to_string(),

@@ -16,6 +16,7 @@ pub mod commit;
 pub mod common;
 pub mod dealer;
 pub mod driver;
+pub mod explore;
 pub mod options;
 pub mod policy;
 pub mod reach;

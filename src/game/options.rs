@@ -57,6 +57,18 @@ pub struct ParamValue {
     pub value: String,
     /// What the seat reads ("Iruka", "3").
     pub label: String,
+    /// Values of one group exclude each other: a pick takes at most one value of a group (one
+    /// team per ninja, one throw per round), so a parameter whose values constrain each other
+    /// is offered in a shape that cannot be filled against the constraint. `None`: free.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+impl ParamValue {
+    /// A value of no group.
+    pub fn new(value: String, label: String) -> Self {
+        ParamValue { value, label, group: None }
+    }
 }
 
 /// A parameter of an option: `count` values picked among `values` (a value may be picked more
@@ -322,6 +334,13 @@ fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
             _ => return Err(PickError::Param(format!("{v:?} is not an allowed value of {}", param.name))),
         }
     }
+    let mut groups = std::collections::BTreeSet::new();
+    for v in values {
+        let group = param.values.iter().find(|p| p.value == *v).and_then(|p| p.group.as_deref());
+        if let Some(g) = group.filter(|g| !groups.insert(*g)) {
+            return Err(PickError::Param(format!("{} takes one value of {g}", param.name)));
+        }
+    }
     Ok(())
 }
 
@@ -372,18 +391,27 @@ pub fn resolve<G: Game>(
 
 /// Keeps the options `validate` accepts: what a game's options function ends with, so an option
 /// is never offered that the rules would refuse. A parameter option is kept when its template
-/// (filled with its first allowed values) validates, or when it has values to pick (or takes a
-/// secret or dealt cards, which have none to list); the pick itself is validated again.
+/// (filled with its first allowed values) validates, or when it has enough values to make a pick
+/// (or takes a secret or dealt cards, which have none to list); the pick itself is validated again.
 pub fn legal<G: Game>(state: &G::State, options: Vec<GameOption<G::Event>>) -> Vec<GameOption<G::Event>> {
     options
         .into_iter()
         .filter(|o| match &o.pick {
             Pick::Event(e) => G::validate(state, e).is_empty(),
             Pick::Param { param, .. } => {
-                matches!(param.kind, ParamKind::Secret | ParamKind::Dealt) || !param.values.is_empty()
+                matches!(param.kind, ParamKind::Secret | ParamKind::Dealt)
+                    || (!param.values.is_empty() && fillable(param))
             }
         })
         .collect()
+}
+
+/// Whether `param`'s values can make a pick at all: `count` values, at most one of each group.
+/// An option whose parameter cannot is not offered (every pick of it would be refused).
+fn fillable(param: &Param) -> bool {
+    let free = param.values.iter().filter(|v| v.group.is_none()).count();
+    let groups: std::collections::BTreeSet<&str> = param.values.iter().filter_map(|v| v.group.as_deref()).collect();
+    free + groups.len() >= param.count
 }
 
 /// The options of `state` that record `event`: its acting seat's; for an event of no seat (an

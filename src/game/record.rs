@@ -1125,6 +1125,58 @@ pub fn import_entries_bound<G: Game>(
     Ok(appended.head)
 }
 
+/// The event a pick of option `id` among `offered` (listed after `len` events at `state`) records,
+/// filled with `params` and, for a [`ParamKind::Dealt`] parameter, the cards `dealer` deals:
+/// what [`LiveGame::pick`] records and [`super::explore`] plays, one path for both.
+pub fn resolve_pick<G: Game>(
+    state: &G::State,
+    dealer: Option<&super::commit::AgentSecrets>,
+    offered: &[GameOption<G::Event>],
+    len: u64,
+    id: &str,
+    params: &std::collections::BTreeMap<String, Vec<String>>,
+) -> Result<(Seat, G::Event), PickError> {
+    let params = dealt_values::<G>(state, dealer, offered, len, id, params)?;
+    options::resolve::<G>(state, len, offered, id, &params)
+}
+
+/// `params` with the values kifu deals for the picked option's [`ParamKind::Dealt`] parameter,
+/// from the seed it holds as the dealer. A pick that sends such values itself is refused: no
+/// seat chooses the cards it is dealt.
+fn dealt_values<G: Game>(
+    state: &G::State,
+    dealer: Option<&super::commit::AgentSecrets>,
+    offered: &[GameOption<G::Event>],
+    len: u64,
+    id: &str,
+    params: &std::collections::BTreeMap<String, Vec<String>>,
+) -> Result<std::collections::BTreeMap<String, Vec<String>>, PickError> {
+    let picked = offered.iter().find(|o| options::option_id(len, o) == id);
+    let Some((option, param)) = picked.and_then(|o| o.param().map(|p| (o, p))) else { return Ok(params.clone()) };
+    if param.kind != ParamKind::Dealt {
+        return Ok(params.clone());
+    }
+    if params.get(param.name).is_some_and(|v| !v.is_empty()) {
+        return Err(PickError::Param(format!("kifu deals the cards of {}: send no values for it", param.name)));
+    }
+    let dealer = dealer.ok_or(PickError::NoDealer)?;
+    let cards = G::deal_cards(state, option.seat, param.count, dealer)
+        .ok_or_else(|| PickError::Param(format!("the dealer cannot deal {} card(s) now", param.count)))?;
+    let mut filled = params.clone();
+    filled.insert(param.name.to_string(), cards);
+    Ok(filled)
+}
+
+/// The automatic step due at `table`: a step the rules fully determine while the game runs,
+/// else one `dealer`'s seeds determine (its reveal comes after the end).
+pub fn automatic_step<G: Game>(
+    table: &super::replay::Table<G>,
+    dealer: Option<&super::commit::AgentSecrets>,
+) -> Option<G::Event> {
+    let ruled = if table.outcome().is_none() { G::automatic(&table.game) } else { None };
+    ruled.or_else(|| dealer.and_then(|d| G::dealt(&table.game, d)))
+}
+
 /// At most this many automatic steps follow one pick: a game whose automatic steps never stop
 /// would otherwise record forever (every game's steps end well within it).
 pub const MAX_AUTOMATIC: usize = 64;
@@ -1186,9 +1238,9 @@ impl<G: Game> LiveGame<G> {
             Some(want) => Err(PickError::Stale { id: id.to_string(), offered: want, now: len }),
             None => match self.options(seats) {
                 None => Err(PickError::NotWritten { ruleset: G::RULESET }),
-                Some(offered) => self
-                    .dealt_values(&offered, len, id, params)
-                    .and_then(|params| options::resolve::<G>(&self.replay.tip().game, len, &offered, id, &params)),
+                Some(offered) => {
+                    resolve_pick::<G>(&self.replay.tip().game, self.dealer.as_ref(), &offered, len, id, params)
+                }
             },
         };
         let event = match resolved {
@@ -1239,44 +1291,11 @@ impl<G: Game> LiveGame<G> {
         }
     }
 
-    /// `params` with the values kifu deals for the picked option's [`ParamKind::Dealt`]
-    /// parameter, from the seed it holds as the dealer. A pick that sends such values itself is
-    /// refused: no seat chooses the cards it is dealt.
-    fn dealt_values(
-        &self,
-        offered: &[GameOption<G::Event>],
-        len: u64,
-        id: &str,
-        params: &std::collections::BTreeMap<String, Vec<String>>,
-    ) -> Result<std::collections::BTreeMap<String, Vec<String>>, PickError> {
-        let picked = offered.iter().find(|o| options::option_id(len, o) == id);
-        let Some((option, param)) = picked.and_then(|o| o.param().map(|p| (o, p))) else { return Ok(params.clone()) };
-        if param.kind != ParamKind::Dealt {
-            return Ok(params.clone());
-        }
-        if params.get(param.name).is_some_and(|v| !v.is_empty()) {
-            return Err(PickError::Param(format!("kifu deals the cards of {}: send no values for it", param.name)));
-        }
-        let dealer = self.dealer.as_ref().ok_or(PickError::NoDealer)?;
-        let cards = G::deal_cards(&self.replay.tip().game, option.seat, param.count, dealer)
-            .ok_or_else(|| PickError::Param(format!("the dealer cannot deal {} card(s) now", param.count)))?;
-        let mut filled = params.clone();
-        filled.insert(param.name.to_string(), cards);
-        Ok(filled)
-    }
-
-    /// The automatic step due at `table`: a step the rules fully determine while the game runs,
-    /// else one the dealer's seeds determine (its reveal comes after the end).
-    fn automatic_step(&self, table: &super::replay::Table<G>) -> Option<G::Event> {
-        let ruled = if table.outcome().is_none() { G::automatic(&table.game) } else { None };
-        ruled.or_else(|| self.dealer.as_ref().and_then(|d| G::dealt(&table.game, d)))
-    }
-
     /// Records the automatic steps due now, with no pick before them (a new dealt game's
     /// commitment and shuffles), in one append. Records nothing when none is due.
     pub fn settle(&mut self, store: &dyn Store) -> Result<Vec<Recorded>, GameError> {
         self.catch_up(store)?;
-        match self.automatic_step(self.replay.tip()) {
+        match automatic_step(self.replay.tip(), self.dealer.as_ref()) {
             Some(event) => self.record_with_automatic(store, Actor::System, GameEntry::Played(event), None),
             None => Ok(Vec::new()),
         }
@@ -1320,7 +1339,7 @@ impl<G: Game> LiveGame<G> {
                 idempotency: idempotency.map(|k| k.nth(n)),
             });
             if events.len() <= MAX_AUTOMATIC {
-                next = self.automatic_step(&table).map(|e| (Actor::System, GameEntry::Played(e)));
+                next = automatic_step(&table, self.dealer.as_ref()).map(|e| (Actor::System, GameEntry::Played(e)));
             }
         }
         let count = events.len() as u64;

@@ -41,12 +41,13 @@ static BRK_V2: GameDriver<brk::BrkV2> = GameDriver::new();
 static BRK_V3: GameDriver<brk::BrkV3> = GameDriver::new();
 static BRK_V4: GameDriver<brk::BrkV4> = GameDriver::new();
 static BRK_V5: GameDriver<brk::BrkV5> = GameDriver::new();
+static BRK_V6: GameDriver<brk::BrkV6> = GameDriver::new();
 /// BRK's released rules versions, as Naruto's: version 2 adds checks on the escape hatches;
 /// version 3 cites a false assumption about one's own hidden card at the declaration; version 4
 /// records a revealed card's markers, the turn start's opening and the deaths as steps of their
-/// own; version 5 (what new games record) cites a death left out once and counts no dead card
-/// for the victory.
-static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3, &BRK_V4, &BRK_V5] };
+/// own; version 5 cites a death left out once and counts no dead card for the victory; version 6
+/// (what new games record) lets a card revealed to act that cannot act release its controller.
+static BRK: Versions = Versions { ruleset: "brk", released: &[&BRK_V1, &BRK_V2, &BRK_V3, &BRK_V4, &BRK_V5, &BRK_V6] };
 static FATE_V1: GameDriver<fate::Fate> = GameDriver::new();
 static FATE_V2: GameDriver<fate::FateV2> = GameDriver::new();
 static FATE_V3: GameDriver<fate::FateV3> = GameDriver::new();
@@ -79,4 +80,35 @@ pub fn released(ruleset: &str, version: u32) -> Option<&'static dyn Driver> {
         "fate" => FATE.get(version),
         _ => driver(ruleset).filter(|d| d.ruleset_version() == version),
     }
+}
+
+/// One row of [`explore_all`]: a game in one of its randomness modes, explored by uniform picks.
+pub struct Explored {
+    pub ruleset: &'static str,
+    /// "physical" (players record their own shuffles, draws and dice), "dealt" (kifu deals from
+    /// its dealer's seed) or "digital" (the seats' devices commit the seeds or dice chains).
+    pub mode: &'static str,
+    pub tally: crate::game::explore::Tally,
+}
+
+/// Every game under its newest rules, in each randomness mode it has, explored by `games`
+/// uniform-pick games of at most `max_events` events ([`crate::game::explore`]): what the test
+/// suite asserts and `tools/bench-options` reports, from one table.
+pub fn explore_all(games: usize, max_events: usize) -> Vec<Explored> {
+    use crate::game::commit::RandomMode;
+    use crate::game::explore::tally;
+    let row = |ruleset, mode, tally| Explored { ruleset, mode, tally };
+    let naruto = |c: &naruto::NarutoConfig| c.v1().shuffles == naruto::config::ShuffleMode::Digital;
+    let fate = |c: &fate::FateConfig| c.policies().dice.random_mode() == RandomMode::Digital;
+    let lc = |c: &lc::LcConfig| c.v1().shuffles == RandomMode::Digital;
+    vec![
+        row("naruto", "physical", tally::<naruto::NarutoV7>(games, |c| !naruto(c), max_events)),
+        row("naruto", "digital", tally::<naruto::NarutoV7>(games, naruto, max_events)),
+        row("vanguard", "physical", tally::<vanguard::VanguardV5>(games, |_| true, max_events)),
+        row("brk", "physical", tally::<brk::BrkV6>(games, |_| true, max_events)),
+        row("lc", "physical", tally::<lc::Lc>(games, |c| !lc(c), max_events)),
+        row("lc", "dealt", tally::<lc::Lc>(games, lc, max_events)),
+        row("fate", "physical", tally::<fate::FateV5>(games, |c| !fate(c), max_events)),
+        row("fate", "digital", tally::<fate::FateV5>(games, fate, max_events)),
+    ]
 }

@@ -10,6 +10,7 @@ mod cli_errors;
 mod cluster_faults;
 mod crash;
 mod doc_examples;
+mod explore;
 mod fate;
 mod fixtures;
 mod game_machinery;

@@ -25,23 +25,38 @@ use kifu::store::{AppendRequest, ExpectedVersion, NewEvent, Store};
 
 struct Args {
     games: u64,
+    /// Games per game and mode played by uniform picks (the dead-end table); 0 skips the rest.
+    explore: usize,
+    only_explore: bool,
     nats: Option<String>,
 }
 
+/// Events after which a uniformly picked game counts as capped (not a failure: a long game).
+const EXPLORE_CAP: usize = 3_000;
+
 fn parse_args() -> Args {
-    let mut a = Args { games: 100, nats: None };
+    let mut a = Args { games: 100, explore: 1_000, only_explore: false, nats: None };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < argv.len() {
         match argv[i].as_str() {
             "--games" => a.games = argv.get(i + 1).and_then(|v| v.parse().ok()).expect("--games needs a number"),
-            "--nats" => a.nats = Some(argv.get(i + 1).cloned().expect("--nats needs a URL")),
-            "--quick" => {
-                a.games = 20;
+            "--explore" => a.explore = argv.get(i + 1).and_then(|v| v.parse().ok()).expect("--explore needs a number"),
+            "--only-explore" => {
+                a.only_explore = true;
                 i += 1;
                 continue;
             }
-            other => panic!("unknown argument {other}; use --games N, --nats URL or --quick"),
+            "--nats" => a.nats = Some(argv.get(i + 1).cloned().expect("--nats needs a URL")),
+            "--quick" => {
+                a.games = 20;
+                a.explore = 50;
+                i += 1;
+                continue;
+            }
+            other => {
+                panic!("unknown argument {other}; use --games N, --explore N, --only-explore, --nats URL or --quick")
+            }
         }
         i += 2;
     }
@@ -179,8 +194,53 @@ fn pick_latency(store: &dyn Store, stream: &str, filler: u64) -> Vec<Duration> {
     times
 }
 
+/// Every game and mode played by uniform picks among the offered options and values
+/// ([`kifu::games::explore_all`]): dead ends and refused picks, both targets 0.
+fn explore_table(games: usize) -> Table {
+    let mut t = Table::new();
+    t.set_header(["game", "mode", "games", "ended", "capped", "dead ends", "refused picks", "events", "first found"]);
+    let start = Instant::now();
+    for row in kifu::games::explore_all(games, EXPLORE_CAP) {
+        let x = &row.tally;
+        if std::env::var_os("EXPLORE_DEBUG").is_some() {
+            eprintln!(
+                "{} {}: endings {:?}\nfirst dead end {:?}\nits state {}\n",
+                row.ruleset,
+                row.mode,
+                x.reasons,
+                x.first_dead_end,
+                x.dead_end_state.as_deref().unwrap_or("")
+            );
+        }
+        let first = [
+            x.first_dead_end.as_ref().map(|(s, w)| format!("dead end, seed {s}: {w}")),
+            x.first_refusal.as_ref().map(|(s, w)| format!("refusal, seed {s}: {w}")),
+        ];
+        let first: Vec<String> = first.into_iter().flatten().map(|w| w.chars().take(1500).collect()).collect();
+        t.add_row([
+            row.ruleset.to_string(),
+            row.mode.to_string(),
+            x.games.to_string(),
+            x.over.to_string(),
+            x.capped.to_string(),
+            x.dead_ends.to_string(),
+            x.refused.to_string(),
+            x.events.to_string(),
+            first.join("\n"),
+        ]);
+    }
+    eprintln!("uniform picks: {:.1} s (cap {EXPLORE_CAP} events a game)", start.elapsed().as_secs_f64());
+    t
+}
+
 fn main() {
     let args = parse_args();
+    if args.explore > 0 {
+        println!("{}", explore_table(args.explore));
+    }
+    if args.only_explore {
+        return;
+    }
     let mut t = Table::new();
     t.set_header(["measure", "result", "detail"]);
     for driver in kifu::games::drivers() {

@@ -43,7 +43,14 @@ pub fn apply_as(mut s: BrkState, event: &BrkEvent, rules: Rules) -> BrkState {
         GameActionDeclared { seat, source, ability, targets, payment } => {
             game_action_declared(&mut s, seat, source, ability, targets, payment)
         }
-        PriorityPassed { seat } => priority_passed(&mut s, seat),
+        PriorityPassed { seat } => {
+            // Version 6: a card revealed to act that could not act is released by its
+            // controller moving on (BRK-HID-4; the rules accept the pass only then).
+            if rules.declaring_lapses {
+                s.declaring = None;
+            }
+            priority_passed(&mut s, seat)
+        }
         GameActionBlocked { seat, action, blocker, blocker_target } => {
             game_action_blocked(&mut s, seat, action, blocker, blocker_target)
         }
@@ -51,7 +58,12 @@ pub fn apply_as(mut s: BrkState, event: &BrkEvent, rules: Rules) -> BrkState {
         GameActionPerformed { action } => game_action_performed(&mut s, action),
         PaymentMade { action, resources } => payment_made(&mut s, action, resources),
         EffectApplied { action, target, protected_by } => effect_applied(&mut s, action, target, protected_by),
-        TurnEnded { .. } => turn_ended(&mut s),
+        TurnEnded { .. } => {
+            if rules.declaring_lapses {
+                s.declaring = None;
+            }
+            turn_ended(&mut s)
+        }
         GameEnded { winner, reason } => game_ended(&mut s, winner, reason),
         CardHidden { piece, .. } => card_hidden(&mut s, piece),
         CardOpened { piece, .. } => card_opened(&mut s, piece),

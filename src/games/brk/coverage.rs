@@ -84,5 +84,5 @@ pub const SCENARIOS: &str = include_str!("scenarios.tsv");
 /// Up to rules version 3 the fold made three of them inside another event (a revealed card's
 /// markers inside `CardRevealed`, the turn start's opening inside `TurnStarted`, a death inside
 /// the event that took the last life); version 4 records each as an automatic step of its own
-/// ([`super::BrkV4`]), as version 5 ([`super::BrkV5`]) does.
+/// ([`super::BrkV4`]), as versions 5 and 6 ([`super::BrkV6`]) do.
 pub const UNRECORDABLE: &[crate::game::Unrecordable] = &[];

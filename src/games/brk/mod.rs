@@ -79,12 +79,17 @@ pub type BrkV3 = BrkRules<3>;
 /// on ([`rules::validate_as`]). As released it owes a death left out again after every later
 /// change of lives (and cites it again), and counts a dead card left in play for the victory.
 pub type BrkV4 = BrkRules<4>;
-/// Version 5, the newest: what new games record. Version 4, with a death the table left out
+/// Version 5: version 4, with a death the table left out
 /// remembered ([`state::Owed::left_dead`]): cited once, never owed again unless the card regains
 /// lives, and a late `CardsSentToGraveyard` may still move it. A card with no lives left counts
 /// for nobody in the skeleton's victory ([`rules::victory_as`]), so `GameEnded` may come while
 /// its death is owed (the game's end leaves no step out).
 pub type BrkV5 = BrkRules<5>;
+/// Version 6, the newest: what new games record. Version 5, with a card revealed to act that has
+/// no game action the rules accept (BRK-HID-4) holding nobody up: its controller may pass or end
+/// the turn, which releases it ([`rules::can_act`]); version 5 demanded its action even then and
+/// the game could go no further.
+pub type BrkV6 = BrkRules<6>;
 
 impl<const V: u32> BrkRules<V> {
     /// What version `V` does: the one place the version number becomes behaviour.

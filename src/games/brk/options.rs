@@ -14,9 +14,9 @@
 //! before any of them, the steps an event made due: `CardsSentToGraveyard` (BRK-OPEN-1),
 //! `MarkersPlacedOnReveal` (BRK-HID-2) and `CardsOpened` (BRK-FRAG-6).
 
-use super::catalog::{AbilityKind, Trigger};
+use super::catalog::AbilityKind;
 use super::events::{BrkEvent as E, CardRef, Cell, Deployment, Phase, RevealProof, RevealReason, Zone};
-use super::rules::{expected_protection, victory_as};
+use super::rules::{actions_of, can_act, expected_protection, victory_as};
 use super::state::{BrkState, Piece};
 use super::view::can_see;
 use super::BrkRules;
@@ -24,9 +24,8 @@ use crate::game::commit::Commitment;
 use crate::game::options::{legal, Concern, GameOption, Param, ParamKind, ParamValue, Pick, SecretForm};
 use crate::game::{Seat, Viewer};
 
-/// The reason an interruption by card text records (the sample catalog's interrupt is Dispel):
-/// the agent and the option record the same words.
-pub const INTERRUPT_REASON: &str = "card text: Dispel makes it impossible";
+/// The reason an interruption by card text records (the agent and the option record the same words).
+pub use super::rules::INTERRUPT_REASON;
 
 /// The cause the escape hatch "an effect hid this card" records (BRK-OPEN-7).
 pub const HIDE_CAUSE: &str = "an effect turned it face down";
@@ -57,7 +56,10 @@ pub fn options<const V: u32>(s: &BrkState, seat: Seat) -> Vec<GameOption<E>> {
         }
     }
     if s.phase == Phase::Main && s.priority == Some(seat) && automatic(s).is_none() {
-        main(s, seat, &mut o);
+        // From version 6 a card revealed to act that cannot act holds nobody up (BRK-HID-4).
+        let rules = BrkRules::<V>::RULES;
+        let declaring = s.declaring.as_deref().filter(|p| !rules.declaring_lapses || can_act(s, p, rules));
+        main(s, seat, declaring, &mut o);
     }
     legal::<BrkRules<V>>(s, o)
 }
@@ -143,7 +145,7 @@ fn own_cards(s: &BrkState, seat: Seat) -> Vec<ParamValue> {
         .into_iter()
         .map(|i| {
             let label = s.def(&i).map_or_else(|| i.clone(), |d| d.name.clone());
-            ParamValue { value: i, label }
+            ParamValue { value: i, label, group: None }
         })
         .collect()
 }
@@ -261,14 +263,14 @@ fn reveal_option(s: &BrkState, p: &Piece, reason: RevealReason) -> GameOption<E>
     }
 }
 
-/// The priority holder's choices in the main phase: a card revealed to act must act next; else
-/// reveals, declarations, blocks, interruptions, the escape hatch that hides a card, passing and
-/// ending the turn.
-fn main(s: &BrkState, seat: Seat, o: &mut Vec<GameOption<E>>) {
-    let acting = |p: &&Piece| s.declaring.as_ref().is_none_or(|d| *d == p.id);
+/// The priority holder's choices in the main phase: a card revealed to act (`declaring`) must
+/// act next; else reveals, declarations, blocks, interruptions, the escape hatch that hides a
+/// card, passing and ending the turn.
+fn main(s: &BrkState, seat: Seat, declaring: Option<&str>, o: &mut Vec<GameOption<E>>) {
+    let acting = |p: &&Piece| declaring.is_none_or(|d| d == p.id);
     for p in s.pieces.iter().filter(|p| p.owner == seat).filter(acting) {
         if p.hidden && p.zone == Zone::Play {
-            if s.declaring.is_none() {
+            if declaring.is_none() {
                 o.push(reveal_option(s, p, RevealReason::DeclaredAction));
                 o.push(reveal_option(s, p, RevealReason::ControllerChoice));
             }
@@ -276,7 +278,7 @@ fn main(s: &BrkState, seat: Seat, o: &mut Vec<GameOption<E>>) {
         }
         abilities(s, seat, p, o);
     }
-    if s.declaring.is_some() {
+    if declaring.is_some() {
         return;
     }
     for p in s.in_play(seat).filter(|p| !p.hidden && p.instance.is_some()) {
@@ -293,79 +295,38 @@ fn main(s: &BrkState, seat: Seat, o: &mut Vec<GameOption<E>>) {
     o.push(GameOption::event(seat, "Pass priority", vec![], E::PriorityPassed { seat }));
 }
 
-/// What the face-up card `p` can do with its abilities: declare on each target, block or
-/// interrupt each of the opponent's actions on the stack.
+/// What the face-up card `p` can do with its abilities ([`actions_of`]), labelled: declare on
+/// each target, block or interrupt each of the opponent's actions on the stack.
 fn abilities(s: &BrkState, seat: Seat, p: &Piece, o: &mut Vec<GameOption<E>>) {
     let Some(def) = s.def_of(p) else { return };
     let name = seen(s, seat, p);
-    for (i, ab) in def.abilities.iter().enumerate() {
-        let Ok(i) = u8::try_from(i) else { continue };
-        let usable = match ab.trigger {
-            Trigger::Activated => p.zone == Zone::Play && !p.acted,
-            Trigger::OnDeath => p.zone == Zone::Graveyard && !p.triggers_used.contains(&i),
-            Trigger::OnReturnToDeck => p.zone == Zone::Deck && !p.triggers_used.contains(&i),
+    for event in actions_of(s, seat, p) {
+        let (label, concerns) = match &event {
+            E::GameActionBlocked { action, blocker_target, .. } => {
+                let Some(src) = s.piece(blocker_target) else { continue };
+                (
+                    format!("Block action #{action} of {} with {name}", seen(s, seat, src)),
+                    vec![concern(seat, p), concern(seat, src)],
+                )
+            }
+            E::GameActionInterrupted { action, .. } => {
+                let Some(a) = s.action(*action) else { continue };
+                let Some(ab) = def.abilities.iter().find(|ab| ab.kind == AbilityKind::Interrupt) else { continue };
+                let src = s.piece(&a.source);
+                let of = src.map_or_else(|| a.source.clone(), |x| seen(s, seat, x));
+                let mut concerns = vec![concern(seat, p)];
+                concerns.extend(src.map(|x| concern(seat, x)));
+                (format!("Interrupt action #{action} of {of} with {name}'s {}", ab.name), concerns)
+            }
+            E::GameActionDeclared { ability, targets, .. } => {
+                let (Some(ab), Some(t)) = (def.ability(*ability), targets.first().and_then(|t| s.piece(t))) else {
+                    continue;
+                };
+                let on = if t.id == p.id { "itself".to_string() } else { seen(s, seat, t) };
+                (format!("{name}: {} ({}) on {on}", ab.name, ab.kind.name()), vec![concern(seat, p), concern(seat, t)])
+            }
+            _ => continue,
         };
-        if !usable {
-            continue;
-        }
-        let foes = s.stack.iter().filter_map(|id| s.action(*id)).filter(|a| a.seat != seat);
-        match ab.kind {
-            AbilityKind::Block => {
-                for a in foes {
-                    let Some(src) = s.piece(&a.source) else { continue };
-                    o.push(GameOption::event(
-                        seat,
-                        format!("Block action #{} of {} with {name}", a.id, seen(s, seat, src)),
-                        vec![concern(seat, p), concern(seat, src)],
-                        E::GameActionBlocked {
-                            seat,
-                            action: a.id,
-                            blocker: p.id.clone(),
-                            blocker_target: a.source.clone(),
-                        },
-                    ));
-                }
-            }
-            AbilityKind::Interrupt => {
-                for a in foes {
-                    let src = s.piece(&a.source);
-                    let of = src.map_or_else(|| a.source.clone(), |x| seen(s, seat, x));
-                    let mut concerns = vec![concern(seat, p)];
-                    concerns.extend(src.map(|x| concern(seat, x)));
-                    o.push(GameOption::event(
-                        seat,
-                        format!("Interrupt action #{} of {of} with {name}'s {}", a.id, ab.name),
-                        concerns,
-                        E::GameActionInterrupted {
-                            seat,
-                            action: a.id,
-                            by: p.id.clone(),
-                            reason: INTERRUPT_REASON.into(),
-                        },
-                    ));
-                }
-            }
-            kind => {
-                let friendly = kind == AbilityKind::Heal;
-                for t in s.pieces.iter().filter(|t| t.zone == Zone::Play && (t.owner == seat) == friendly) {
-                    if t.id == p.id && !friendly {
-                        continue;
-                    }
-                    let on = if t.id == p.id { "itself".to_string() } else { seen(s, seat, t) };
-                    o.push(GameOption::event(
-                        seat,
-                        format!("{name}: {} ({}) on {on}", ab.name, kind.name()),
-                        vec![concern(seat, p), concern(seat, t)],
-                        E::GameActionDeclared {
-                            seat,
-                            source: p.id.clone(),
-                            ability: i,
-                            targets: vec![t.id.clone()],
-                            payment: ab.cost.clone(),
-                        },
-                    ));
-                }
-            }
-        }
+        o.push(GameOption::event(seat, label, concerns, event));
     }
 }

@@ -315,7 +315,7 @@ impl Check<'_> {
     }
 
     /// The moment's obligations: pending reveals, a due payment, an action being performed.
-    fn sequencing(&mut self, event: &BrkEvent) {
+    fn sequencing(&mut self, event: &BrkEvent, rules: Rules) {
         let s = self.state;
         if !s.pending_reveals.is_empty() {
             let ok = matches!(event, BrkEvent::CardRevealed { piece, .. } if s.pending_reveals.contains(piece));
@@ -333,7 +333,7 @@ impl Check<'_> {
                 BrkEvent::GameActionInterrupted { by, .. } => by == p,
                 _ => false,
             };
-            if !ok {
+            if !ok && !(rules.declaring_lapses && !can_act(s, p, rules)) {
                 self.violation("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
             }
         }
@@ -366,7 +366,7 @@ impl Check<'_> {
         }
         // The owed steps (rules version 4) come first, before what the moment otherwise owes.
         if !event.is_escape_hatch() && !event.is_owed_step() {
-            self.sequencing(event);
+            self.sequencing(event, rules);
         }
         match event {
             SquadDeployed { seat, cards } => self.deployed(*seat, cards),
@@ -898,4 +898,62 @@ impl Check<'_> {
             }
         }
     }
+}
+
+/// The reason an interruption by card text records (the sample catalog's interrupt is Dispel):
+/// the agent and the option record the same words.
+pub const INTERRUPT_REASON: &str = "card text: Dispel makes it impossible";
+
+/// The game actions the face-up card `p` of `seat` may be offered now by its abilities (each
+/// ability usable where it lies): a declaration on each target, a block or an interruption of
+/// each of the opponent's actions on the stack. Unvalidated: the options keep what `validate`
+/// accepts, and [`can_act`] asks whether any is accepted.
+pub fn actions_of(s: &BrkState, seat: Seat, p: &super::state::Piece) -> Vec<BrkEvent> {
+    let mut out = Vec::new();
+    let Some(def) = s.def_of(p) else { return out };
+    for (i, ab) in def.abilities.iter().enumerate() {
+        let Ok(i) = u8::try_from(i) else { continue };
+        let usable = match ab.trigger {
+            Trigger::Activated => p.zone == Zone::Play && !p.acted,
+            Trigger::OnDeath => p.zone == Zone::Graveyard && !p.triggers_used.contains(&i),
+            Trigger::OnReturnToDeck => p.zone == Zone::Deck && !p.triggers_used.contains(&i),
+        };
+        if !usable {
+            continue;
+        }
+        let foes = s.stack.iter().filter_map(|id| s.action(*id)).filter(|a| a.seat != seat);
+        match ab.kind {
+            AbilityKind::Block => out.extend(foes.map(|a| BrkEvent::GameActionBlocked {
+                seat,
+                action: a.id,
+                blocker: p.id.clone(),
+                blocker_target: a.source.clone(),
+            })),
+            AbilityKind::Interrupt => out.extend(foes.map(|a| BrkEvent::GameActionInterrupted {
+                seat,
+                action: a.id,
+                by: p.id.clone(),
+                reason: INTERRUPT_REASON.into(),
+            })),
+            kind => {
+                let friendly = kind == AbilityKind::Heal;
+                let targets = s.pieces.iter().filter(|t| t.zone == Zone::Play && (t.owner == seat) == friendly);
+                out.extend(targets.filter(|t| friendly || t.id != p.id).map(|t| BrkEvent::GameActionDeclared {
+                    seat,
+                    source: p.id.clone(),
+                    ability: i,
+                    targets: vec![t.id.clone()],
+                    payment: ab.cost.clone(),
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the card `piece`, revealed to act, has a game action the rules accept now: from
+/// rules version 6 its controller is held to act with it only then (BRK-HID-4).
+pub fn can_act(s: &BrkState, piece: &str, rules: Rules) -> bool {
+    let Some(p) = s.piece(piece) else { return false };
+    actions_of(s, p.owner, p).iter().any(|e| validate_as(s, e, rules).is_empty())
 }

@@ -2,7 +2,7 @@
 //! `apply`, the options and the agent through [`Rules`], never through the version number.
 
 crate::rules_version! {
-    newest: 5;
+    newest: 6;
     /// The escape hatches are held to the rules that govern what they change: a marker of a kind
     /// a face-up card is protected from (BRK-PROT-1); markers, lives and opening only for cards in
     /// play (BRK-OPEN-1) (`rules::escape_hatch_checks`).
@@ -25,4 +25,9 @@ crate::rules_version! {
     /// with no lives left counts for nobody in the victory (`rules::victory_as`), so `GameEnded`
     /// may come while its death is owed. Version 4 owed and cited it anew at every change.
     remembers_left_dead: 5,
+    /// A card revealed to act (BRK-HID-4) that has no game action the rules accept (its costs
+    /// cannot be paid, it left play, nothing on the stack to block) holds nobody up: its
+    /// controller may pass or end the turn, which ends the obligation (`rules::can_act`).
+    /// Version 5 demanded its action even then, and nothing could be recorded.
+    declaring_lapses: 6,
 }

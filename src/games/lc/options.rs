@@ -162,7 +162,7 @@ fn drawn_param(s: &LcState, seat: Seat, count: usize) -> Param {
     let values = s
         .players
         .get(seat)
-        .map(|p| p.pile.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c) }).collect())
+        .map(|p| p.pile.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c), group: None }).collect())
         .unwrap_or_default();
     Param::cards(format!("the {count} card(s) you drew"), count, values)
 }
@@ -224,7 +224,7 @@ fn setup(s: &LcState, seat: Seat, o: &mut Vec<GameOption<LcEvent>>) {
     if s.first.is_none() && seat == 0 {
         // The table tosses a coin; either seat may record who won it (the first seat's page
         // offers it, so it is offered once).
-        let names = |f: Seat| ParamValue { value: f.to_string(), label: s.name(f) };
+        let names = |f: Seat| ParamValue { value: f.to_string(), label: s.name(f), group: None };
         o.push(GameOption {
             seat,
             label: "Record who goes first (coin toss)".into(),
@@ -354,7 +354,7 @@ fn modifier_values() -> Vec<ParamValue> {
                     if stat == Stat::Sword { "Sword" } else { "Shield" },
                     if duration == Duration::EndOfRound { "until the round ends" } else { "for good" }
                 );
-                out.push(ParamValue { value: modifier_value(stat, delta, duration), label });
+                out.push(ParamValue { value: modifier_value(stat, delta, duration), label, group: None });
             }
         }
     }
@@ -446,7 +446,11 @@ fn strategy_points_option(s: &LcState, seat: Seat, card: &str) -> GameOption<LcE
     let mut values = Vec::new();
     for (who, label) in POINTS_WHO {
         for delta in [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5] {
-            values.push(ParamValue { value: format!("{who}:{delta}"), label: format!("{label} {delta:+}") });
+            values.push(ParamValue {
+                value: format!("{who}:{delta}"),
+                label: format!("{label} {delta:+}"),
+                group: None,
+            });
         }
     }
     let param = Param {
@@ -485,7 +489,7 @@ fn strategy_points_option(s: &LcState, seat: Seat, card: &str) -> GameOption<LcE
 fn turn(s: &LcState, seat: Seat, o: &mut Vec<GameOption<LcEvent>>) {
     let (Some(p), Some(t)) = (s.players.get(seat), s.turn.as_ref()) else { return };
     let hand: Vec<String> = p.hand.iter().filter_map(Held::known).map(str::to_string).collect();
-    if !t.acted && !t.discarded {
+    if !t.acted && !t.discarded && super::rules::full_discard_open(s, p) {
         let n = HAND_SIZE.min(p.pile_count);
         o.extend(draw_option(
             s,

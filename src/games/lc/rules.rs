@@ -17,7 +17,7 @@ use super::config::{DrawOrder, ProtectionFrom};
 use super::events::{
     CardRef, CommonEvent, EndReason, LcEvent, Line, LinePointLost, PointsLost, ProtectFrom, Stat, Zone,
 };
-use super::state::LcState;
+use super::state::{LcState, PlayerState};
 use crate::game::{opponent, RuleId, Seat, Violation};
 
 /// Every rule `event` would break if applied to `s`.
@@ -347,7 +347,7 @@ impl Check<'_> {
                 format!("a full discard sends the whole hand ({} cards), not {}", p.hand.len(), discarded.len()),
             );
         }
-        if s.policies.full_discard_needs_five && p.hand.len() != HAND_SIZE {
+        if s.policies.full_discard_needs_five && !full_discard_hand(s, p) {
             self.violation(
                 "LC-DISCARD-1",
                 format!("a full discard needs all {HAND_SIZE} cards in hand (policy full_discard_hand)"),
@@ -365,7 +365,7 @@ impl Check<'_> {
         if cost != 10 {
             self.violation("LC-DISCARD-2", format!("a full discard costs 10 Combat Points, not {cost}"));
         }
-        if s.policies.full_discard_above_ten && p.points <= 10 {
+        if s.policies.full_discard_above_ten && !full_discard_points(s, p) {
             self.violation(
                 "LC-DISCARD-2",
                 format!("{} points: a full discard needs more than 10 (policy full_discard_points)", p.points),
@@ -746,4 +746,20 @@ impl Check<'_> {
             self.violation(rule, format!("winners {winners:?}; the rules give {want:?}"));
         }
     }
+}
+
+/// LC-DISCARD-1 under `full_discard_hand`: a full discard needs the whole hand of five.
+fn full_discard_hand(s: &LcState, p: &PlayerState) -> bool {
+    !s.policies.full_discard_needs_five || p.hand.len() == HAND_SIZE
+}
+
+/// LC-DISCARD-2 under `full_discard_points`: a full discard needs more than 10 Combat Points.
+fn full_discard_points(s: &LcState, p: &PlayerState) -> bool {
+    !s.policies.full_discard_above_ten || p.points > 10
+}
+
+/// Whether `p`'s hand and points let it make a full discard under the game's policies: the
+/// option is offered only then, so a pick of it is never refused for what the seat cannot change.
+pub fn full_discard_open(s: &LcState, p: &PlayerState) -> bool {
+    full_discard_hand(s, p) && full_discard_points(s, p)
 }

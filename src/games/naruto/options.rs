@@ -161,7 +161,7 @@ fn known_hand(s: &NarutoState, seat: Seat) -> Vec<String> {
 }
 
 fn card_values(s: &NarutoState, cards: &[String]) -> Vec<ParamValue> {
-    cards.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c) }).collect()
+    cards.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c), group: None }).collect()
 }
 
 fn open_cards(values: &[String]) -> Vec<CardRef> {
@@ -344,6 +344,7 @@ fn lots(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                         side_name(call),
                         side_name(result)
                     ),
+                    group: None,
                 });
             }
         }
@@ -381,39 +382,46 @@ fn lots(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
     }
 }
 
-/// Rock-paper-scissors decided in round `k`: `k` throws, each "seat 0's-seat 1's".
+/// Rock-paper-scissors decided in round `k`: one throw of each round, "round:seat 0's-seat 1's",
+/// a tie in each round before the last and a decisive throw in the last (the values of a round
+/// are one group, so a pick cannot leave a round out, fill one twice, or decide early).
 fn rock_paper_scissors(s: &NarutoState, seat: Seat, k: usize) -> Option<GameOption<E>> {
     let throws = [Throw::Rock, Throw::Paper, Throw::Scissors];
     let mut values = Vec::new();
-    for a in throws {
-        for b in throws {
-            // A tie may be any round but the last; a decisive throw only the last.
-            let times = if a == b { k - 1 } else { 1 };
-            for _ in 0..times {
+    for round in 1..=k {
+        for a in throws {
+            for b in throws.into_iter().filter(|b| (*b == a) == (round < k)) {
                 values.push(ParamValue {
-                    value: format!("{}-{}", throw_name(a), throw_name(b)),
-                    label: format!("{} {}, {} {}", s.name(0), throw_name(a), s.name(1), throw_name(b)),
+                    value: format!("{round}:{}-{}", throw_name(a), throw_name(b)),
+                    label: format!("round {round}: {} {}, {} {}", s.name(0), throw_name(a), s.name(1), throw_name(b)),
+                    group: Some(format!("round {round}")),
                 });
             }
         }
     }
-    let param = card_param("throws", format!("the throws of the {k} round(s), in order"), ParamKind::Choice, k, values);
+    let param = card_param("throws", format!("the throw of each of the {k} round(s)"), ParamKind::Choice, k, values);
     let template = E::FirstPlayerLotDrawn { lot: Lot::RockPaperScissors { rounds: vec![] }, winner: 0 };
     let fill: Fill = |_, v| {
-        let rounds = v
+        let mut rounds = v
             .iter()
             .map(|r| {
-                let (a, b) = r.split_once('-')?;
-                Some([throw_of(a)?, throw_of(b)?])
+                let (round, throw) = r.split_once(':')?;
+                let (a, b) = throw.split_once('-')?;
+                Some((round.parse::<usize>().ok()?, [throw_of(a)?, throw_of(b)?]))
             })
             .collect::<Option<Vec<_>>>()?;
-        let lot = Lot::RockPaperScissors { rounds };
+        rounds.sort_by_key(|(round, _)| *round);
+        let lot = Lot::RockPaperScissors { rounds: rounds.into_iter().map(|(_, t)| t).collect() };
         Some(E::FirstPlayerLotDrawn { winner: lot_winner(&lot), lot })
     };
     let read: Read = |e| match e {
-        E::FirstPlayerLotDrawn { lot: Lot::RockPaperScissors { rounds }, .. } => {
-            Some(rounds.iter().map(|[a, b]| format!("{}-{}", throw_name(*a), throw_name(*b))).collect())
-        }
+        E::FirstPlayerLotDrawn { lot: Lot::RockPaperScissors { rounds }, .. } => Some(
+            rounds
+                .iter()
+                .enumerate()
+                .map(|(i, [a, b])| format!("{}:{}-{}", i + 1, throw_name(*a), throw_name(*b)))
+                .collect(),
+        ),
         _ => None,
     };
     let label = format!("Record rock-paper-scissors for the first player, decided in round {k}");
@@ -733,7 +741,11 @@ fn organization(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
     let mut values = Vec::new();
     for n in &ninja {
         for t in 1..=ninja.len() {
-            values.push(ParamValue { value: format!("{n}@{t}"), label: format!("{} in team {t}", card_name(s, n)) });
+            values.push(ParamValue {
+                value: format!("{n}@{t}"),
+                label: format!("{} in team {t}", card_name(s, n)),
+                group: Some(n.clone()),
+            });
         }
     }
     let param = card_param("teams", "each ninja's team".into(), ParamKind::Choice, ninja.len(), values);
@@ -791,6 +803,8 @@ fn attack(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
             values.push(ParamValue {
                 value: t[i].clone(),
                 label: format!("{} leading {}", card_name(s, &t[i]), team_label(s, t)),
+                // One leader per team: the team's first member names it.
+                group: Some(t[0].clone()),
             });
         }
     }
@@ -851,6 +865,8 @@ fn block(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                         team_label(s, t),
                         card_name(s, &a.leader)
                     ),
+                    // A team blocks once: its first member names it.
+                    group: Some(t[0].clone()),
                 });
             }
         }

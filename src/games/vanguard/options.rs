@@ -229,7 +229,7 @@ fn deck(s: &VanguardState, seat: Seat) -> Vec<String> {
 
 /// A card parameter: `count` of `cards`, each labelled with its name.
 fn cards_param(s: &VanguardState, name_: &'static str, label: String, count: usize, cards: &[String]) -> Param {
-    let values = cards.iter().map(|c| ParamValue { value: c.clone(), label: name(s, c) }).collect();
+    let values = cards.iter().map(|c| ParamValue { value: c.clone(), label: name(s, c), group: None }).collect();
     Param { name: name_, label, kind: ParamKind::Card, count, values, secret: None }
 }
 
@@ -254,6 +254,11 @@ impl Offer<'_> {
             return;
         }
         let Some(template) = fill(&base, &first) else { return };
+        self.offer(label, concerns, param, template, fill, read);
+    }
+
+    /// Offers the option whose `template` (filled with the parameter's first values) validates.
+    fn offer(&mut self, label: String, concerns: Vec<Concern>, param: Param, template: E, fill: Fill, read: Read) {
         if Vanguard::validate(self.s, &template).is_empty() {
             self.out.push(GameOption {
                 seat: self.seat,
@@ -287,8 +292,10 @@ impl Offer<'_> {
     }
 
     fn shuffle(&mut self) {
-        let values =
-            REASONS.iter().map(|(_, v)| ParamValue { value: v.to_string(), label: v.replace('-', " ") }).collect();
+        let values = REASONS
+            .iter()
+            .map(|(_, v)| ParamValue { value: v.to_string(), label: v.replace('-', " "), group: None })
+            .collect();
         let param =
             Param { name: "reason", label: "why".into(), kind: ParamKind::Choice, count: 1, values, secret: None };
         let base = E::DeckShuffled { seat: self.seat, reason: ShuffleReason::Setup };
@@ -378,7 +385,7 @@ impl Offer<'_> {
     /// first seat's page offers it, once.
     fn first_player(&mut self) {
         let s = self.s;
-        let values = (0..2u8).map(|f| ParamValue { value: f.to_string(), label: s.name(f) }).collect();
+        let values = (0..2u8).map(|f| ParamValue { value: f.to_string(), label: s.name(f), group: None }).collect();
         let param = Param {
             name: "first",
             label: "who goes first".into(),
@@ -482,42 +489,65 @@ impl Offer<'_> {
         let found: Vec<String> =
             deck(s, seat).into_iter().filter(|c| grade(s, c) == vg + 1 && !is_g_unit(s, c)).collect();
         let g: Vec<String> = p.g_zone.iter().map(|(c, _)| c.clone()).collect();
-        let (count, removable) = match s.policies.grade_assist_removal {
-            // Two of the hand, then two of the G zone, first: the values that make a removal.
+        // Under two-and-two, the two G-zone cards are part of the option (one per pair, in the
+        // G zone's order) and the parameter takes the two from the hand: a pick cannot mix them.
+        let (count, g_pairs, removable): (usize, Vec<Vec<String>>, Vec<String>) = match s.policies.grade_assist_removal
+        {
             GradeAssistRemoval::TwoAndTwo => {
-                let mut r: Vec<String> = p.hand.iter().take(2).chain(g.iter().take(2)).cloned().collect();
-                r.extend(p.hand.iter().skip(2).chain(g.iter().skip(2)).cloned());
-                (4, r)
+                let pairs = (0..g.len()).flat_map(|i| (i + 1..g.len()).map(move |j| (i, j)));
+                (2, pairs.map(|(i, j)| vec![g[i].clone(), g[j].clone()]).collect(), p.hand.clone())
             }
-            GradeAssistRemoval::TwoTotal => (2, p.hand.iter().chain(&g).cloned().collect()),
+            GradeAssistRemoval::TwoTotal => (2, vec![vec![]], p.hand.iter().chain(&g).cloned().collect()),
         };
         for taken in found.iter().map(Some).chain([None]) {
-            // The card taken is in the hand by the time the removal is made.
-            let mut removable = removable.clone();
-            removable.extend(taken.cloned());
-            let label = match taken {
-                Some(t) => format!("Grade assist: take {} from the top five", name(s, t)),
-                None => format!("Grade assist: no grade {} in the top five", vg + 1),
-            };
-            let what = format!("the {count} cards you remove from the game");
-            let param = cards_param(s, "removed", what, count, &removable);
-            let base = E::GradeAssisted { seat, taken: taken.cloned(), removed: vec![] };
-            let concerns = taken.map(|t| card(t)).into_iter().chain([zone("deck")]).collect();
-            self.param(
-                label,
-                concerns,
-                param,
-                base,
-                |e, v| {
-                    let E::GradeAssisted { seat, taken, .. } = e else { return None };
-                    Some(E::GradeAssisted { seat: *seat, taken: taken.clone(), removed: v.to_vec() })
-                },
-                |e| match e {
-                    E::GradeAssisted { removed, .. } => Some(removed.clone()),
-                    _ => None,
-                },
-            );
+            for from_g in &g_pairs {
+                self.grade_assist(vg, taken, from_g, count, &removable);
+            }
         }
+    }
+
+    /// One grade assist option: `taken` from the top five (or none), `from_g` removed from the G
+    /// zone with it, and `count` cards of `removable` (and the card taken) as the parameter.
+    fn grade_assist(&mut self, vg: u8, taken: Option<&String>, from_g: &[String], count: usize, removable: &[String]) {
+        let (s, seat) = (self.s, self.seat);
+        // The card taken is in the hand by the time the removal is made.
+        let mut removable = removable.to_vec();
+        removable.extend(taken.cloned());
+        let mut label = match taken {
+            Some(t) => format!("Grade assist: take {} from the top five", name(s, t)),
+            None => format!("Grade assist: no grade {} in the top five", vg + 1),
+        };
+        if !from_g.is_empty() {
+            let names: Vec<String> = from_g.iter().map(|c| name(s, c)).collect();
+            label.push_str(&format!(", removing {} from the G zone", names.join(" and ")));
+        }
+        let what = format!("the {count} cards you remove from the game");
+        let param = cards_param(s, "removed", what, count, &removable);
+        if removable.len() < count {
+            return;
+        }
+        // The first values, then the G-zone pair: the pair stays when a pick fills the values.
+        let removed = [&removable[..count], from_g].concat();
+        let template = E::GradeAssisted { seat, taken: taken.cloned(), removed };
+        let mut concerns: Vec<Concern> = taken.map(|t| card(t)).into_iter().chain([zone("deck")]).collect();
+        concerns.extend(from_g.iter().map(|c| card(c)));
+        self.offer(
+            label,
+            concerns,
+            param,
+            template,
+            |e, v| {
+                // The template's removal is the values (two), then the G-zone pair if any.
+                let E::GradeAssisted { seat, taken, removed } = e else { return None };
+                let pair = removed.get(2..).unwrap_or_default();
+                Some(E::GradeAssisted { seat: *seat, taken: taken.clone(), removed: [v, pair].concat() })
+            },
+            |e| match e {
+                // The G-zone pair comes last (as the template holds it); the values come first.
+                E::GradeAssisted { removed, .. } => Some(removed[..removed.len().min(2)].to_vec()),
+                _ => None,
+            },
+        );
     }
 
     fn rides(&mut self) {
@@ -1014,7 +1044,7 @@ impl Offer<'_> {
         {
             let values = range
                 .map(|k: i32| k * 1000)
-                .map(|v| ParamValue { value: v.to_string(), label: v.to_string() })
+                .map(|v| ParamValue { value: v.to_string(), label: v.to_string(), group: None })
                 .collect();
             let param = Param {
                 name: "value",

@@ -310,6 +310,11 @@ const kifuRecord = (() => {
       st.picked = [value];
       return send(o, [value]);
     }
+    // Values of one group exclude each other (one throw per round, one team per ninja): a tap
+    // on another value of a group replaces the group's pick.
+    const group = (v) => (p.values.find((x) => x.value === v) || {}).group;
+    const g = group(value);
+    if (g && taken === 0) st.picked = st.picked.filter((v) => group(v) !== g);
     if (taken < n && st.picked.length < p.count) st.picked.push(value);
     else st.picked = st.picked.filter((v) => v !== value);
     render();

@@ -230,7 +230,7 @@ fn a_whole_lc_game_through_the_options_api() {
 
 #[test]
 fn a_whole_brk_game_through_the_options_api() {
-    record_through_the_api::<kifu::games::brk::BrkV5>("brk", 2);
+    record_through_the_api::<kifu::games::brk::BrkV6>("brk", 2);
 }
 
 #[test]

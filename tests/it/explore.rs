@@ -8,7 +8,8 @@
 const GAMES: usize = 30;
 const CAP: usize = 3_000;
 
-/// The games and modes whose options are known to hold the property; the rest are reported.
+/// The games and modes whose pickers offer only values the rules accept; the rest (Naruto's
+/// multi-team blocks and all-of costs) are reported. No game or mode may reach a dead end.
 const HOLDS: &[(&str, &str)] = &[
     ("vanguard", "physical"),
     ("brk", "physical"),
@@ -29,7 +30,8 @@ fn uniform_picks_reach_no_dead_end_and_every_offered_pick_is_accepted() {
         );
         assert_eq!(x.games, GAMES, "{} {}: not enough seeds in this mode", row.ruleset, row.mode);
         assert!(x.over > 0, "{} {}: no game ended: {x:?}", row.ruleset, row.mode);
-        if HOLDS.contains(&(row.ruleset, row.mode)) && (x.dead_ends > 0 || x.refused > 0) {
+        let refusals_count = HOLDS.contains(&(row.ruleset, row.mode));
+        if x.dead_ends > 0 || (refusals_count && x.refused > 0) {
             broken.push(format!(
                 "{} {}: {} dead ends (first {:?}), {} refused picks (first {:?})",
                 row.ruleset, row.mode, x.dead_ends, x.first_dead_end, x.refused, x.first_refusal

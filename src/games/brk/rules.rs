@@ -333,7 +333,10 @@ impl Check<'_> {
                 BrkEvent::GameActionInterrupted { by, .. } => by == p,
                 _ => false,
             };
-            if !ok && !(rules.declaring_lapses && !can_act(s, p, rules)) {
+            // From version 6 a card that can no longer act (no payable action, or it left play)
+            // does not hold the game up.
+            let lapsed = rules.declaring_lapses && !can_act(s, p, rules);
+            if !ok && !lapsed {
                 self.violation("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
             }
         }

@@ -333,11 +333,14 @@ impl Check<'_> {
                 BrkEvent::GameActionInterrupted { by, .. } => by == p,
                 _ => false,
             };
-            // From version 6 a card that can no longer act (no payable action, or it left play)
-            // does not hold the game up.
-            let lapsed = rules.declaring_lapses && !can_act(s, p, rules);
-            if !ok && !lapsed {
-                self.violation("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
+            if !ok {
+                // From version 6 a card that can no longer act (no payable action, or it left
+                // play) does not hold the game up. Asked only of an event that is not the card's
+                // action: `can_act` validates the card's own actions, which are.
+                let lapsed = rules.declaring_lapses && !can_act(s, p, rules);
+                if !lapsed {
+                    self.violation("BRK-HID-4", format!("{p} was revealed to act; its game action must come next"));
+                }
             }
         }
         // A reveal of a card the block just targeted comes before the payment (it uses no stack).

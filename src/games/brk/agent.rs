@@ -148,12 +148,7 @@ fn options(s: &BrkState, secrets: &AgentSecrets, me: Seat) -> Vec<Opt> {
             if gold_cost(&ab.cost) > gold {
                 continue;
             }
-            let usable = match ab.trigger {
-                Trigger::Activated => p.zone == Zone::Play && !p.acted,
-                Trigger::OnDeath => p.zone == Zone::Graveyard && !p.triggers_used.contains(&i),
-                Trigger::OnReturnToDeck => p.zone == Zone::Deck && !p.triggers_used.contains(&i),
-            };
-            if !usable {
+            if !p.can_use(i, ab.trigger) {
                 continue;
             }
             match ab.kind {

@@ -919,12 +919,7 @@ pub fn actions_of(s: &BrkState, seat: Seat, p: &super::state::Piece) -> Vec<BrkE
     let Some(def) = s.def_of(p) else { return out };
     for (i, ab) in def.abilities.iter().enumerate() {
         let Ok(i) = u8::try_from(i) else { continue };
-        let usable = match ab.trigger {
-            Trigger::Activated => p.zone == Zone::Play && !p.acted,
-            Trigger::OnDeath => p.zone == Zone::Graveyard && !p.triggers_used.contains(&i),
-            Trigger::OnReturnToDeck => p.zone == Zone::Deck && !p.triggers_used.contains(&i),
-        };
-        if !usable {
+        if !p.can_use(i, ab.trigger) {
             continue;
         }
         let foes = s.stack.iter().filter_map(|id| s.action(*id)).filter(|a| a.seat != seat);

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::catalog::{AbilityDef, AbilityKind, CardDef, ResourceAmount};
+use super::catalog::{AbilityDef, AbilityKind, CardDef, ResourceAmount, Trigger};
 use super::config::{BrkConfig, FalseAssumption, Policies, PriorityRule};
 use super::events::{BrkEvent, Cell, Phase, Zone};
 use super::rules_version::Rules;
@@ -103,6 +103,19 @@ pub struct Piece {
     pub acted: bool,
     /// On-death / on-return abilities already used (by ability index).
     pub triggers_used: Vec<u8>,
+}
+
+impl Piece {
+    /// Whether this piece's ability `index` (triggered by `trigger`) can be used now: an
+    /// activated one in play by a piece that has not acted this turn (BRK-FRAG-6), an on-death or
+    /// on-return one from the graveyard or the deck, once.
+    pub fn can_use(&self, index: u8, trigger: Trigger) -> bool {
+        match trigger {
+            Trigger::Activated => self.zone == Zone::Play && !self.acted,
+            Trigger::OnDeath => self.zone == Zone::Graveyard && !self.triggers_used.contains(&index),
+            Trigger::OnReturnToDeck => self.zone == Zone::Deck && !self.triggers_used.contains(&index),
+        }
+    }
 }
 
 /// Rules version 4's steps without a choice that an event made due and the fold leaves to an

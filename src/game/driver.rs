@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use super::audit::{self, AuditReport};
 use super::options::{self, OptionView};
-use super::record::{self, GameError, LiveGame, Recorded};
+use super::record::{self, GameError, LiveGame, Recorded, Write};
 use super::selfplay;
 pub use super::timeline::TimelineEntry;
 use super::timeline::{full_timeline, timeline_entry, Undone};
@@ -76,29 +76,18 @@ pub trait Session: Send + Sync {
     fn options(&self, seats: &[Seat]) -> Option<Vec<OptionView>>;
     /// Records the option `id` of one of `seats` and the automatic steps it made due (see
     /// [`LiveGame::pick`]); the session then stands at the new head.
-    #[allow(clippy::too_many_arguments)]
     fn pick(
         &mut self,
-        store: &dyn Store,
-        actor: Actor,
+        by: Write<'_>,
         seats: &[Seat],
         id: &str,
         params: &BTreeMap<String, Vec<String>>,
-        expected: Option<u64>,
-        idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError>;
     /// Records the concession of `seat` by `actor` ([`GameEntry::Conceded`]): refused unless
     /// `actor` is the seat's own player and the seat may concede now (the game not over, the
     /// seat not out), then the automatic steps it made due (see [`LiveGame::concede`]), the
     /// concession first. The session then stands at the new head.
-    fn concede(
-        &mut self,
-        store: &dyn Store,
-        actor: Actor,
-        seat: Seat,
-        expected: Option<u64>,
-        idempotency: Option<IdempotencyId>,
-    ) -> Result<Vec<Recorded>, GameError>;
+    fn concede(&mut self, by: Write<'_>, seat: Seat) -> Result<Vec<Recorded>, GameError>;
     /// Which of `seats` may concede at the head: the game is not over and the seat is not out.
     fn may_concede(&self, seats: &[Seat]) -> Vec<Seat>;
     /// The seats put out at the head (game losses, concessions), in the order they went out.
@@ -381,26 +370,16 @@ impl<G: Game> Session for LiveGame<G> {
 
     fn pick(
         &mut self,
-        store: &dyn Store,
-        actor: Actor,
+        by: Write<'_>,
         seats: &[Seat],
         id: &str,
         params: &BTreeMap<String, Vec<String>>,
-        expected: Option<u64>,
-        idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError> {
-        LiveGame::pick(self, store, actor, seats, id, params, expected, idempotency)
+        LiveGame::pick(self, by, seats, id, params)
     }
 
-    fn concede(
-        &mut self,
-        store: &dyn Store,
-        actor: Actor,
-        seat: Seat,
-        expected: Option<u64>,
-        idempotency: Option<IdempotencyId>,
-    ) -> Result<Vec<Recorded>, GameError> {
-        LiveGame::concede(self, store, actor, seat, expected, idempotency)
+    fn concede(&mut self, by: Write<'_>, seat: Seat) -> Result<Vec<Recorded>, GameError> {
+        LiveGame::concede(self, by, seat)
     }
 
     fn may_concede(&self, seats: &[Seat]) -> Vec<Seat> {

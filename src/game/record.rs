@@ -235,21 +235,13 @@ pub fn decode_steps<G: Game>(stream: &StreamId, stored: &[Vec<u8>]) -> Result<Ve
         };
         steps.push(Step { seq: e.seq, recorded_at: e.recorded_at, actor: e.actor.clone(), entry });
     }
-    if damaged.is_empty() {
-        return Ok(steps);
-    }
-    // The first ruling after each entry that sets it aside.
-    let mut rulings: std::collections::BTreeMap<u64, GameEntry<G::Event>> = Default::default();
-    for s in &steps {
-        if let GameEntry::Ruled(Ruling::EntrySetAside { judge, seq, .. }) = &s.entry {
-            if *seq < s.seq {
-                rulings.entry(*seq).or_insert_with(|| GameEntry::SetAside { judge: judge.clone(), by: s.seq });
-            }
+    let names = |s: &Step<G::Event>| match &s.entry {
+        GameEntry::Ruled(Ruling::EntrySetAside { judge, seq, .. }) => {
+            Some((*seq, GameEntry::SetAside { judge: judge.clone(), by: s.seq }))
         }
-    }
-    for (i, error) in damaged {
-        steps[i].entry = rulings.remove(&steps[i].seq).ok_or(error)?;
-    }
+        _ => None,
+    };
+    crate::log::read_set_aside(&mut steps, damaged, |s| s.seq, names, |s, r| s.entry = r)?;
     Ok(steps)
 }
 
@@ -330,6 +322,17 @@ pub struct Recorded {
     /// True when the request carried an idempotency id already recorded with the same actor and
     /// entry: nothing was written, and `seq` is where the first attempt landed.
     pub retried: bool,
+}
+
+/// Who writes to a live game, against which store, after how many events, under which key: what
+/// every write on a [`LiveGame`] (a pick, a concession) is asked with.
+#[derive(Clone)]
+pub struct Write<'a> {
+    pub store: &'a dyn Store,
+    pub actor: Actor,
+    /// The number of events the writer saw; `None` writes at whatever the head is.
+    pub expected: Option<u64>,
+    pub idempotency: Option<IdempotencyId>,
 }
 
 /// Validates an entry against the game so far and appends it. `Played` entries that break a rule
@@ -1136,26 +1139,24 @@ pub fn resolve_pick<G: Game>(
     id: &str,
     params: &std::collections::BTreeMap<String, Vec<String>>,
 ) -> Result<(Seat, G::Event), PickError> {
-    let params = dealt_values::<G>(state, dealer, offered, len, id, params)?;
+    let picked = offered.iter().find(|o| options::option_id(len, o) == id);
+    let params = match picked {
+        Some(option) => dealt_values::<G>(state, dealer, option, params)?,
+        None => params.clone(),
+    };
     options::resolve::<G>(state, len, offered, id, &params)
 }
 
-/// `params` with the values kifu deals for the picked option's [`ParamKind::Dealt`] parameter,
+/// `params` with the values kifu deals for the picked `option`'s [`ParamKind::Dealt`] parameter,
 /// from the seed it holds as the dealer. A pick that sends such values itself is refused: no
 /// seat chooses the cards it is dealt.
 fn dealt_values<G: Game>(
     state: &G::State,
     dealer: Option<&super::commit::AgentSecrets>,
-    offered: &[GameOption<G::Event>],
-    len: u64,
-    id: &str,
+    option: &GameOption<G::Event>,
     params: &std::collections::BTreeMap<String, Vec<String>>,
 ) -> Result<std::collections::BTreeMap<String, Vec<String>>, PickError> {
-    let picked = offered.iter().find(|o| options::option_id(len, o) == id);
-    let Some((option, param)) = picked.and_then(|o| o.param().map(|p| (o, p))) else { return Ok(params.clone()) };
-    if param.kind != ParamKind::Dealt {
-        return Ok(params.clone());
-    }
+    let Some(param) = option.param().filter(|p| p.kind == ParamKind::Dealt) else { return Ok(params.clone()) };
     if params.get(param.name).is_some_and(|v| !v.is_empty()) {
         return Err(PickError::Param(format!("kifu deals the cards of {}: send no values for it", param.name)));
     }
@@ -1215,26 +1216,22 @@ impl<G: Game> LiveGame<G> {
         Some(all)
     }
 
-    /// Records the option `id` of one of `seats` (filled with `params`), entered by `actor`,
+    /// Records the option `id` of one of `seats` (filled with `params`), entered by `by.actor`,
     /// together with every automatic step it made due ([`Game::automatic`]), entered by kifu
     /// itself, in ONE append: no reader ever sees the action without its steps, and a retry under
-    /// the same idempotency key records neither twice. `expected`, when given, must be the number
-    /// of events the pick was made after. Returns what was recorded, the pick first (each with
-    /// the head after the whole append).
-    #[allow(clippy::too_many_arguments)]
+    /// the same idempotency key records neither twice. `by.expected`, when given, must be the
+    /// number of events the pick was made after. Returns what was recorded, the pick first (each
+    /// with the head after the whole append).
     pub fn pick(
         &mut self,
-        store: &dyn Store,
-        actor: Actor,
+        by: Write<'_>,
         seats: &[Seat],
         id: &str,
         params: &std::collections::BTreeMap<String, Vec<String>>,
-        expected: Option<u64>,
-        idempotency: Option<IdempotencyId>,
     ) -> Result<Vec<Recorded>, GameError> {
-        self.catch_up(store)?;
+        self.catch_up(by.store)?;
         let len = self.len();
-        let resolved = match expected.filter(|w| *w != len) {
+        let resolved = match by.expected.filter(|w| *w != len) {
             Some(want) => Err(PickError::Stale { id: id.to_string(), offered: want, now: len }),
             None => match self.options(seats) {
                 None => Err(PickError::NotWritten { ruleset: G::RULESET }),
@@ -1243,51 +1240,44 @@ impl<G: Game> LiveGame<G> {
                 }
             },
         };
-        let event = match resolved {
-            Ok((_, event)) => event,
+        match resolved {
+            Ok((_, event)) => self.record_with_automatic(by.store, by.actor, GameEntry::Played(event), by.idempotency),
             // Judged only when the pick fails, so a first attempt costs no extra look-up: a retry
             // of a pick that landed finds its first event under the key.
-            Err(e) => {
-                if let Some(key) = idempotency {
-                    if let Some(seq) = store.recorded_id(self.stream(), &key)? {
-                        let head = self.head();
-                        return Ok(vec![Recorded { seq, head, flagged: vec![], retried: true }]);
-                    }
-                }
-                return Err(e.into());
-            }
-        };
-        self.record_with_automatic(store, actor, GameEntry::Played(event), idempotency)
+            Err(e) => self.retried(by, e.into()),
+        }
     }
 
-    /// Records `actor`'s concession of `seat` ([`GameEntry::Conceded`]) with the automatic steps
-    /// it makes due (the turn passing on in a pod, the dealer's reveal once the game is over), in
-    /// one append, as a pick is. `expected`, when given, must be the game's length; a retry under
-    /// the same idempotency key answers with the first attempt's event.
-    pub fn concede(
-        &mut self,
-        store: &dyn Store,
-        actor: Actor,
-        seat: Seat,
-        expected: Option<u64>,
-        idempotency: Option<IdempotencyId>,
-    ) -> Result<Vec<Recorded>, GameError> {
-        self.catch_up(store)?;
+    /// Records `by.actor`'s concession of `seat` ([`GameEntry::Conceded`]) with the automatic
+    /// steps it makes due (the turn passing on in a pod, the dealer's reveal once the game is
+    /// over), in one append, as a pick is. `by.expected`, when given, must be the game's length;
+    /// a retry under the same idempotency key answers with the first attempt's event.
+    pub fn concede(&mut self, by: Write<'_>, seat: Seat) -> Result<Vec<Recorded>, GameError> {
+        self.catch_up(by.store)?;
         let len = self.len();
-        let out = match expected.filter(|w| *w != len) {
+        let out = match by.expected.filter(|w| *w != len) {
             Some(want) => Err(GameError::Store(StoreError::WrongExpectedVersion {
                 stream: self.stream().to_string(),
                 expected: ExpectedVersion::Exact(want),
                 current: Some(len),
             })),
-            None => self.record_with_automatic(store, actor, GameEntry::Conceded { seat }, idempotency),
+            None => {
+                self.record_with_automatic(by.store, by.actor.clone(), GameEntry::Conceded { seat }, by.idempotency)
+            }
         };
-        match (out, idempotency) {
-            (Err(e), Some(key)) if may_be_a_retry(&e) => match store.recorded_id(self.stream(), &key)? {
-                Some(seq) => Ok(vec![Recorded { seq, head: self.head(), flagged: vec![], retried: true }]),
-                None => Err(e),
-            },
-            (out, _) => out,
+        match out {
+            Err(e) if may_be_a_retry(&e) => self.retried(by, e),
+            out => out,
+        }
+    }
+
+    /// After a write failed with `e`: the first attempt's event when `by` carries an idempotency
+    /// key already recorded (a retry of a write that landed, answered as it was), else `e`.
+    fn retried(&self, by: Write<'_>, e: GameError) -> Result<Vec<Recorded>, GameError> {
+        let Some(key) = by.idempotency else { return Err(e) };
+        match by.store.recorded_id(self.stream(), &key)? {
+            Some(seq) => Ok(vec![Recorded { seq, head: self.head(), flagged: vec![], retried: true }]),
+            None => Err(e),
         }
     }
 

@@ -11,6 +11,37 @@ pub mod limits;
 
 use thiserror::Error;
 
+/// Reads the entries of a log that decoded as nothing (`damaged`: each entry's index and the
+/// error it gives) as set aside: each is given (by `put`) what the first LATER entry naming its
+/// sequence number says it reads as (`names` of an entry: the sequence number it sets aside and
+/// that reading). A damaged entry no later one names stays an error: the stream
+/// does not open, as before. Returns the sequence numbers read as set aside. Shared by the game
+/// and tournament decoders, which differ only in their entry types.
+pub fn read_set_aside<T, R, E>(
+    entries: &mut [T],
+    damaged: Vec<(usize, E)>,
+    seq_of: impl Fn(&T) -> u64,
+    names: impl Fn(&T) -> Option<(u64, R)>,
+    put: impl Fn(&mut T, R),
+) -> Result<Vec<u64>, E> {
+    if damaged.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut rulings = std::collections::BTreeMap::new();
+    for e in entries.iter() {
+        if let Some((seq, replacement)) = names(e).filter(|(seq, _)| *seq < seq_of(e)) {
+            rulings.entry(seq).or_insert(replacement);
+        }
+    }
+    let mut set_aside = Vec::with_capacity(damaged.len());
+    for (i, error) in damaged {
+        let seq = seq_of(&entries[i]);
+        put(&mut entries[i], rulings.remove(&seq).ok_or(error)?);
+        set_aside.push(seq);
+    }
+    Ok(set_aside)
+}
+
 /// How much of a bad value an error message quotes.
 pub const QUOTE_MAX: usize = 80;
 

@@ -24,7 +24,7 @@ use super::games::idempotency_key;
 use super::state::{AppState, OpenGame};
 use super::tokens::Role;
 use crate::game::options::{OptionView, PickError};
-use crate::game::record::GameError;
+use crate::game::record::{GameError, Recorded, Write};
 use crate::game::Seat;
 use crate::log::envelope::Actor;
 
@@ -185,25 +185,15 @@ pub async fn pick(
         let dealer = kept.map(crate::game::dealer::from_kept);
         let mut live = live.write().unwrap_or_else(|p| p.into_inner());
         live.set_dealer(dealer);
-        live.pick(&*store, actor, &picked_seats, &option, &params, expected, idempotency)
+        live.pick(Write { store: &*store, actor, expected, idempotency }, &picked_seats, &option, &params)
     })
     .await?;
     // The session moved on: answer from the game as it stands now.
     let g = state.game(&id).await?;
     match recorded {
         Ok(recorded) => {
-            let list: Vec<Value> = recorded
-                .iter()
-                .map(|r| {
-                    json!({
-                        "seq": r.seq,
-                        "head": r.head.hash.to_hex().to_string(),
-                        "retried": r.retried,
-                    })
-                })
-                .collect();
             let mut answer = current(&g, seats, mine).await?;
-            answer["recorded"] = Value::Array(list);
+            answer["recorded"] = recorded_json(&recorded);
             Ok((StatusCode::CREATED, Json(answer)))
         }
         Err(GameError::Pick(e @ PickError::Stale { .. })) => {
@@ -255,17 +245,22 @@ pub async fn concede(
     let expected = body.expected;
     let recorded = tokio::task::spawn_blocking(move || {
         let mut live = live.write().unwrap_or_else(|p| p.into_inner());
-        live.concede(&*store, Actor::Player(name), seat, expected, idempotency)
+        live.concede(Write { store: &*store, actor: Actor::Player(name), expected, idempotency }, seat)
     })
     .await??;
     let g = state.game(&id).await?;
     let mut answer = current(&g, seats.clone(), seats).await?;
-    let list: Vec<Value> = recorded
+    answer["recorded"] = recorded_json(&recorded);
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// What a write recorded, as a pick's and a concession's answers list it: each event's sequence
+/// number, the head after the whole append, and whether it was a retry that wrote nothing.
+fn recorded_json(recorded: &[Recorded]) -> Value {
+    recorded
         .iter()
         .map(|r| json!({ "seq": r.seq, "head": r.head.hash.to_hex().to_string(), "retried": r.retried }))
-        .collect();
-    answer["recorded"] = Value::Array(list);
-    Ok((StatusCode::CREATED, Json(answer)))
+        .collect()
 }
 
 /// The parameters as name → values (a single value is a list of one), at most

@@ -170,22 +170,13 @@ fn decode(log: &VerifiedLog, stream: &str) -> Result<(Vec<Entry>, Vec<u64>), Tou
         };
         entries.push(Entry { seq, recorded_at: e.recorded_at, actor: e.actor.clone(), event, hash });
     }
-    if damaged.is_empty() {
-        return Ok((entries, Vec::new()));
-    }
-    let mut rulings = std::collections::BTreeMap::new();
-    for e in &entries {
-        if let TournamentEvent::EntrySetAside { seq, by, .. } = &e.event {
-            if *seq < e.seq {
-                rulings.entry(*seq).or_insert_with(|| TournamentEvent::SetAside { by: by.clone(), at: e.seq });
-            }
+    let names = |e: &Entry| match &e.event {
+        TournamentEvent::EntrySetAside { seq, by, .. } => {
+            Some((*seq, TournamentEvent::SetAside { by: by.clone(), at: e.seq }))
         }
-    }
-    let mut set_aside = Vec::with_capacity(damaged.len());
-    for (i, error) in damaged {
-        entries[i].event = rulings.remove(&entries[i].seq).ok_or(error)?;
-        set_aside.push(entries[i].seq);
-    }
+        _ => None,
+    };
+    let set_aside = crate::log::read_set_aside(&mut entries, damaged, |e| e.seq, names, |e, r| e.event = r)?;
     Ok((entries, set_aside))
 }
 
@@ -225,8 +216,9 @@ pub fn set_aside(
     };
     let event = TournamentEvent::EntrySetAside { seq, by: by.to_string(), reason: reason.to_string() };
     event.check_text()?;
-    if by.trim().is_empty() || reason.trim().is_empty() {
-        return Err(refuse("setting an entry aside names the official and the reason".into()));
+    let problems = super::rules::set_aside_named(by, reason);
+    if !problems.is_empty() {
+        return Err(TournamentError::Refused { event: "entry set aside".into(), problems });
     }
     let n = log.events.len() as u64;
     let bytes = log.events.get(seq as usize).ok_or_else(|| refuse(format!("the tournament has {n} events")))?;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use kifu::clock::SteppingClock;
 use kifu::game::options::{option_id, ParamKind, Pick, PickError};
-use kifu::game::record::{self, GameError, LiveGame};
+use kifu::game::record::{self, GameError, LiveGame, Write};
 use kifu::game::replay::Replay;
 use kifu::game::{Game, GameEntry};
 use kifu::games::lc::config::ShuffleMode;
@@ -129,7 +129,13 @@ pub(crate) fn record_by_picks<G: Game>(
         };
         let actor = Actor::Player(names[usize::from(option.seat)].clone());
         let id = option_id(live.len(), &option);
-        live.pick(&s, actor, &[option.seat], &id, &params, Some(live.len()), None).unwrap();
+        live.pick(
+            Write { store: &s, actor, expected: Some(live.len()), idempotency: None },
+            &[option.seat],
+            &id,
+            &params,
+        )
+        .unwrap();
     }
     let recorded = record::load::<G>(&s, &stream).unwrap();
     let entries = recorded
@@ -286,14 +292,32 @@ fn a_stale_a_made_up_and_an_out_of_range_pick_are_refused_and_record_nothing() {
     let id = option_id(0, &first);
     let seat = first.seat;
     let none = BTreeMap::new();
-    live.pick(&s, Actor::Player("ana".into()), &[seat], &id, &none, Some(0), None).unwrap();
+    live.pick(
+        Write { store: &s, actor: Actor::Player("ana".into()), expected: Some(0), idempotency: None },
+        &[seat],
+        &id,
+        &none,
+    )
+    .unwrap();
     let len = live.len();
     // The same id again: offered after 0 events, the game now stands after `len`.
-    let again = live.pick(&s, Actor::Player("ana".into()), &[seat], &id, &none, None, None);
+    let again = live.pick(
+        Write { store: &s, actor: Actor::Player("ana".into()), expected: None, idempotency: None },
+        &[seat],
+        &id,
+        &none,
+    );
     assert!(matches!(again, Err(GameError::Pick(PickError::Stale { offered: 0, .. }))), "{again:?}");
     // A made-up id of this state.
     let made_up = format!("{len}-0123456789abcdef");
-    let e = live.pick(&s, Actor::Player("ana".into()), &[0, 1], &made_up, &none, None, None).unwrap_err();
+    let e = live
+        .pick(
+            Write { store: &s, actor: Actor::Player("ana".into()), expected: None, idempotency: None },
+            &[0, 1],
+            &made_up,
+            &none,
+        )
+        .unwrap_err();
     assert!(e.to_string().starts_with("KIFU-OPT-1"), "{e}");
     // A card parameter naming a card that is not in the pile.
     let state = live.replay.tip().game.clone();
@@ -305,15 +329,36 @@ fn a_stale_a_made_up_and_an_out_of_range_pick_are_refused_and_record_nothing() {
     let pid = option_id(len, &with_param);
     let p = with_param.param().unwrap();
     let bad: BTreeMap<String, Vec<String>> = [(p.name.to_string(), vec!["p9-99".to_string(); p.count])].into();
-    let e = live.pick(&s, Actor::Player("ana".into()), &[with_param.seat], &pid, &bad, None, None).unwrap_err();
+    let e = live
+        .pick(
+            Write { store: &s, actor: Actor::Player("ana".into()), expected: None, idempotency: None },
+            &[with_param.seat],
+            &pid,
+            &bad,
+        )
+        .unwrap_err();
     assert!(e.to_string().starts_with("KIFU-OPT-2"), "{e}");
     // Too few values.
     let short: BTreeMap<String, Vec<String>> = [(p.name.to_string(), vec![])].into();
-    let e = live.pick(&s, Actor::Player("ana".into()), &[with_param.seat], &pid, &short, None, None).unwrap_err();
+    let e = live
+        .pick(
+            Write { store: &s, actor: Actor::Player("ana".into()), expected: None, idempotency: None },
+            &[with_param.seat],
+            &pid,
+            &short,
+        )
+        .unwrap_err();
     assert!(e.to_string().starts_with("KIFU-OPT-2"), "{e}");
     // Another seat's option, asked for as this seat only: not open to it.
     let other = 1 - with_param.seat;
-    let e = live.pick(&s, Actor::Player("rui".into()), &[other], &pid, &BTreeMap::new(), None, None).unwrap_err();
+    let e = live
+        .pick(
+            Write { store: &s, actor: Actor::Player("rui".into()), expected: None, idempotency: None },
+            &[other],
+            &pid,
+            &BTreeMap::new(),
+        )
+        .unwrap_err();
     assert!(e.to_string().starts_with("KIFU-OPT-1"), "{e}");
     assert_eq!(live.len(), len, "nothing written");
     assert_eq!(s.export(&StreamId::new("stale").unwrap()).unwrap().head.len, len);
@@ -496,7 +541,14 @@ fn a_pick_and_its_automatic_steps_are_one_append_and_a_keyed_retry_records_nothi
         let actor = Actor::Player(names[usize::from(option.seat)].clone());
         let key = Some(IdempotencyId::from_key(&format!("pick {i}")));
         let before = live.len();
-        let recorded = live.pick(&s, actor.clone(), &[option.seat], &id, &params, Some(before), key).unwrap();
+        let recorded = live
+            .pick(
+                Write { store: &s, actor: actor.clone(), expected: Some(before), idempotency: key },
+                &[option.seat],
+                &id,
+                &params,
+            )
+            .unwrap();
         if recorded.len() > 1 {
             batches += 1;
             // One append: every event of it reports the same head, the store's head after it.
@@ -505,7 +557,9 @@ fn a_pick_and_its_automatic_steps_are_one_append_and_a_keyed_retry_records_nothi
             assert_eq!(recorded.last().unwrap().seq + 1, live.len());
         }
         // The same request again (a timeout, say): recognised, nothing written.
-        let again = live.pick(&s, actor, &[option.seat], &id, &params, Some(before), key).unwrap();
+        let again = live
+            .pick(Write { store: &s, actor, expected: Some(before), idempotency: key }, &[option.seat], &id, &params)
+            .unwrap();
         assert!(again.len() == 1 && again[0].retried && again[0].seq == before, "{again:?}");
         assert_eq!(live.len(), before + recorded.len() as u64);
     }
@@ -528,7 +582,8 @@ fn the_timeline_names_whose_action_a_scorekeeper_entered_and_kifus_automatic_ste
         };
         let actor = actor.unwrap_or_else(|| Actor::Player(names[usize::from(option.seat)].into()));
         let id = option_id(live.len(), &option);
-        live.pick(&s, actor, &[option.seat], &id, &params, None, None).unwrap_or_else(|e| panic!("pick {i}: {e}"));
+        live.pick(Write { store: &s, actor, expected: None, idempotency: None }, &[option.seat], &id, &params)
+            .unwrap_or_else(|e| panic!("pick {i}: {e}"));
     }
     let lines = live.timeline_range(kifu::game::Viewer::Judge, 0, live.len());
     assert_eq!(lines[0].action_of, None, "a player's own entry names no one else: {:?}", lines[0]);

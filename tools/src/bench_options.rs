@@ -15,7 +15,7 @@ use comfy_table::Table;
 use kifu::clock::SystemClock;
 use kifu::game::options::{option_id, GameOption, Pick};
 use kifu::game::reach::{dealer_of, event_kind, reached, Reach};
-use kifu::game::record::{self, LiveGame};
+use kifu::game::record::{self, LiveGame, Write};
 use kifu::game::replay::{Replay, Step};
 use kifu::game::{selfplay, Game, GameEntry, Ruling};
 use kifu::games::lc::Lc;
@@ -186,7 +186,8 @@ fn pick_latency(store: &dyn Store, stream: &str, filler: u64) -> Vec<Duration> {
         let id = option_id(live.len(), &option);
         let actor = Actor::Player(names[usize::from(option.seat)].clone());
         let t = Instant::now();
-        let recorded = live.pick(store, actor, &[option.seat], &id, &params, None, None).unwrap();
+        let recorded =
+            live.pick(Write { store, actor, expected: None, idempotency: None }, &[option.seat], &id, &params).unwrap();
         times.push(t.elapsed());
         played += recorded.len();
     }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use kifu::game::record::Recorded;
+use kifu::game::record::{Recorded, Write};
 use kifu::game::{Ruling, Seat, Viewer};
 use kifu::log::envelope::{Actor, IdempotencyId, StreamId};
 use kifu::store::Store;
@@ -173,7 +173,8 @@ pub fn run_concede(ctx: &Context, args: ConcedeArgs) -> Result<ExitCode> {
     let name = players.get(usize::from(seat)).cloned().unwrap_or_default();
     let idempotency = args.idempotency_key.as_deref().map(IdempotencyId::from_key);
     let mut session = driver.open(&log)?;
-    let recorded = session.concede(&store, Actor::Player(name), seat, args.expect, idempotency)?;
+    let recorded = session
+        .concede(Write { store: &store, actor: Actor::Player(name), expected: args.expect, idempotency }, seat)?;
     for rec in &recorded {
         if rec.retried {
             say_retried(rec);

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context as _, Result};
 
 use kifu::game::options::{OptionView, PickError};
-use kifu::game::record::GameError;
+use kifu::game::record::{GameError, Write};
 use kifu::game::{Seat, Viewer};
 use kifu::log::envelope::{Actor, IdempotencyId, StreamId};
 use kifu::store::Store;
@@ -155,7 +155,7 @@ fn pick(ctx: &Context, args: PickArgs) -> Result<ExitCode> {
     };
     let idempotency = args.idempotency_key.as_deref().map(IdempotencyId::from_key);
     let recorded = session
-        .pick(&store, actor, &seats, &args.option, &params, args.expect, idempotency)
+        .pick(Write { store: &store, actor, expected: args.expect, idempotency }, &seats, &args.option, &params)
         .map_err(|e| match e {
             GameError::Pick(PickError::Stale { .. }) => anyhow::Error::new(e).context("someone recorded first"),
             e => anyhow::Error::new(e),

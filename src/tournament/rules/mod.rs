@@ -208,7 +208,7 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         }
         E::DisqualificationReported { .. } => investigations::check_report(state, event, &mut v),
         E::EntrySetAside { seq, by, reason } => {
-            judge_and_reason("TOUR-LOG-3", "setting an entry aside", by, reason, &mut v);
+            v.extend(set_aside_named(by, reason));
             if *seq >= state.seen {
                 v.push(Violation::new("TOUR-LOG-3", format!("there is no event {seq} before this one to set aside")));
             }
@@ -348,6 +348,14 @@ fn judge_and_reason(rule: RuleId, what: &str, judge: &str, reason: &str, v: &mut
     if judge.trim().is_empty() || reason.trim().is_empty() {
         v.push(Violation::new(rule, format!("{what} names the judge and the reason")));
     }
+}
+
+/// TOUR-LOG-3's names: an entry is set aside by a named official, for a reason. Checked also
+/// where the tournament cannot be loaded to validate against ([`super::record::set_aside`]).
+pub(crate) fn set_aside_named(by: &str, reason: &str) -> Vec<Violation> {
+    let mut v = Vec::new();
+    judge_and_reason("TOUR-LOG-3", "setting an entry aside", by, reason, &mut v);
+    v
 }
 
 /// The round after the last one paired (pairing, late entry and pods all count from it).

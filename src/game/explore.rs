@@ -129,8 +129,14 @@ fn pick_values<E>(
             let mut order: Vec<&options::ParamValue> = param.values.iter().collect();
             order.shuffle(rng);
             let mut groups = std::collections::BTreeSet::new();
-            let free = |v: &&options::ParamValue| v.group.as_ref().is_none_or(|g| groups.insert(g.clone()));
-            order.into_iter().filter(free).take(param.count).map(|v| v.value.clone()).collect()
+            let mut picked = Vec::with_capacity(param.count);
+            for v in order {
+                if picked.len() < param.count && v.groups().all(|g| !groups.contains(g)) {
+                    groups.extend(v.groups());
+                    picked.push(v.value.clone());
+                }
+            }
+            picked
         }
     };
     Some([(param.name.to_string(), picked)].into())
@@ -287,6 +293,17 @@ pub struct Tally {
     pub dead_end_state: Option<String>,
     /// How many games ended for each reason the rules gave (its first words).
     pub reasons: BTreeMap<String, usize>,
+    /// How many picks were refused under each rule ID (the first the refusal cites, or
+    /// "no rule ID" for a picker's own refusal): where a picker still offers what fails.
+    pub refused_by_rule: BTreeMap<String, usize>,
+}
+
+/// The first rule ID `refusal` cites (a word such as `NAR-COST-3`: capitals and digits with at
+/// least two dashes), if any.
+fn rule_cited(refusal: &str) -> Option<&str> {
+    refusal.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).find(|w| {
+        w.matches('-').count() >= 2 && w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+    })
 }
 
 impl Tally {
@@ -294,6 +311,9 @@ impl Tally {
         self.games += 1;
         self.events += e.events;
         self.refused += e.refused.len();
+        for r in &e.refused {
+            *self.refused_by_rule.entry(rule_cited(r).unwrap_or("no rule ID").to_string()).or_default() += 1;
+        }
         if self.first_refusal.is_none() {
             self.first_refusal = e.refused.first().map(|r| (seed, r.clone()));
         }

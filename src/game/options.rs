@@ -62,12 +62,22 @@ pub struct ParamValue {
     /// is offered in a shape that cannot be filled against the constraint. `None`: free.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// A second group the value belongs to, where each value answers two questions that each
+    /// take one answer (a blocking team and the attacking team it blocks, under a policy that
+    /// lets one team block each attacker): a pick takes at most one value of it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub also: Option<String>,
 }
 
 impl ParamValue {
     /// A value of no group.
     pub fn new(value: String, label: String) -> Self {
-        ParamValue { value, label, group: None }
+        ParamValue { value, label, group: None, also: None }
+    }
+
+    /// The groups the value belongs to (none, one or two): a pick takes one value of each.
+    pub fn groups(&self) -> impl Iterator<Item = &str> {
+        self.group.as_deref().into_iter().chain(self.also.as_deref())
     }
 }
 
@@ -336,8 +346,8 @@ fn values_allowed(param: &Param, values: &[String]) -> Result<(), PickError> {
     }
     let mut groups = std::collections::BTreeSet::new();
     for v in values {
-        let group = param.values.iter().find(|p| p.value == *v).and_then(|p| p.group.as_deref());
-        if let Some(g) = group.filter(|g| !groups.insert(*g)) {
+        let Some(value) = param.values.iter().find(|p| p.value == *v) else { continue };
+        if let Some(g) = value.groups().find(|g| !groups.insert(*g)) {
             return Err(PickError::Param(format!("{} takes one value of {g}", param.name)));
         }
     }
@@ -406,12 +416,17 @@ pub fn legal<G: Game>(state: &G::State, options: Vec<GameOption<G::Event>>) -> V
         .collect()
 }
 
-/// Whether `param`'s values can make a pick at all: `count` values, at most one of each group.
-/// An option whose parameter cannot is not offered (every pick of it would be refused).
+/// Whether `param`'s values can make a pick at all: `count` values, at most one of each group
+/// (of either kind). An option whose parameter cannot is not offered (every pick of it would be
+/// refused). For values in two groups it asks each kind alone: enough whenever, as for blocks,
+/// every value of one group pairs with every group of the other kind.
 fn fillable(param: &Param) -> bool {
-    let free = param.values.iter().filter(|v| v.group.is_none()).count();
-    let groups: std::collections::BTreeSet<&str> = param.values.iter().filter_map(|v| v.group.as_deref()).collect();
-    free + groups.len() >= param.count
+    let enough = |kind: fn(&ParamValue) -> Option<&str>| {
+        let free = param.values.iter().filter(|v| kind(v).is_none()).count();
+        let groups: std::collections::BTreeSet<&str> = param.values.iter().filter_map(kind).collect();
+        free + groups.len() >= param.count
+    };
+    enough(|v| v.group.as_deref()) && enough(|v| v.also.as_deref())
 }
 
 /// The options of `state` that record `event`: its acting seat's; for an event of no seat (an

@@ -25,9 +25,10 @@ fn uniform_picks_reach_no_dead_end_and_every_offered_pick_is_accepted() {
     for row in kifu::games::explore_all(GAMES, CAP) {
         let x = &row.tally;
         eprintln!(
-            "{} {}: {} games, {} ended, {} capped, {} dead ends, {} refused picks",
-            row.ruleset, row.mode, x.games, x.over, x.capped, x.dead_ends, x.refused
+            "{} {}: {} games, {} ended, {} capped, {} dead ends, {} refused picks {:?}",
+            row.ruleset, row.mode, x.games, x.over, x.capped, x.dead_ends, x.refused, x.refused_by_rule
         );
+        assert_eq!(x.refused_by_rule.values().sum::<usize>(), x.refused, "{} {}", row.ruleset, row.mode);
         assert_eq!(x.games, GAMES, "{} {}: not enough seeds in this mode", row.ruleset, row.mode);
         assert!(x.over > 0, "{} {}: no game ended: {x:?}", row.ruleset, row.mode);
         let refusals_count = HOLDS.contains(&(row.ruleset, row.mode));

@@ -225,13 +225,25 @@ fn explore_table(games: usize) -> Table {
             x.over.to_string(),
             x.capped.to_string(),
             x.dead_ends.to_string(),
-            x.refused.to_string(),
+            refused_cell(x),
             x.events.to_string(),
             first.join("\n"),
         ]);
     }
     eprintln!("uniform picks: {:.1} s (cap {EXPLORE_CAP} events a game)", start.elapsed().as_secs_f64());
     t
+}
+
+/// The refused picks and, when there are any, how many each rule ID refused (most first).
+fn refused_cell(x: &kifu::game::explore::Tally) -> String {
+    let mut by: Vec<(&String, &usize)> = x.refused_by_rule.iter().collect();
+    by.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let by: Vec<String> = by.iter().map(|(rule, n)| format!("{rule} {n}")).collect();
+    if by.is_empty() {
+        x.refused.to_string()
+    } else {
+        format!("{} ({})", x.refused, by.join(", "))
+    }
 }
 
 fn main() {

@@ -145,7 +145,7 @@ fn own_cards(s: &BrkState, seat: Seat) -> Vec<ParamValue> {
         .into_iter()
         .map(|i| {
             let label = s.def(&i).map_or_else(|| i.clone(), |d| d.name.clone());
-            ParamValue { value: i, label, group: None }
+            ParamValue::new(i, label)
         })
         .collect()
 }

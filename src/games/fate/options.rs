@@ -193,7 +193,7 @@ fn concern(s: &FateState, seat: Seat, card: &str, zone: &str) -> Concern {
 }
 
 fn value(s: &FateState, card: &str) -> ParamValue {
-    ParamValue { value: card.to_string(), label: card_name(s, card), group: None }
+    ParamValue::new(card.to_string(), card_name(s, card))
 }
 
 fn own_deck(s: &FateState, seat: Seat) -> Vec<ParamValue> {
@@ -275,7 +275,7 @@ fn random_option(
 
 /// A die rolled at a physical table: its value (1 to 6) as it fell.
 fn die_option(s: &FateState, seat: Seat, by: Option<Seat>, label: &str) -> Option<GameOption<FateEvent>> {
-    let values = (1..=6).map(|v| ParamValue { value: v.to_string(), label: v.to_string(), group: None }).collect();
+    let values = (1..=6).map(|v| ParamValue::new(v.to_string(), v.to_string())).collect();
     let param = Param {
         name: "die",
         label: "the die as it fell".into(),
@@ -315,11 +315,8 @@ fn pick_option(
     label: &str,
     among: Vec<(String, String)>,
 ) -> Option<GameOption<FateEvent>> {
-    let values = among
-        .iter()
-        .enumerate()
-        .map(|(i, (_, label))| ParamValue { value: i.to_string(), label: label.clone(), group: None })
-        .collect();
+    let values =
+        among.iter().enumerate().map(|(i, (_, label))| ParamValue::new(i.to_string(), label.clone())).collect();
     let names = among.into_iter().map(|(v, _)| v).collect();
     let param = Param {
         name: "picked",

@@ -162,7 +162,7 @@ fn drawn_param(s: &LcState, seat: Seat, count: usize) -> Param {
     let values = s
         .players
         .get(seat)
-        .map(|p| p.pile.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c), group: None }).collect())
+        .map(|p| p.pile.iter().map(|c| ParamValue::new(c.clone(), card_name(s, c))).collect())
         .unwrap_or_default();
     Param::cards(format!("the {count} card(s) you drew"), count, values)
 }
@@ -224,7 +224,7 @@ fn setup(s: &LcState, seat: Seat, o: &mut Vec<GameOption<LcEvent>>) {
     if s.first.is_none() && seat == 0 {
         // The table tosses a coin; either seat may record who won it (the first seat's page
         // offers it, so it is offered once).
-        let names = |f: Seat| ParamValue { value: f.to_string(), label: s.name(f), group: None };
+        let names = |f: Seat| ParamValue::new(f.to_string(), s.name(f));
         o.push(GameOption {
             seat,
             label: "Record who goes first (coin toss)".into(),
@@ -354,7 +354,7 @@ fn modifier_values() -> Vec<ParamValue> {
                     if stat == Stat::Sword { "Sword" } else { "Shield" },
                     if duration == Duration::EndOfRound { "until the round ends" } else { "for good" }
                 );
-                out.push(ParamValue { value: modifier_value(stat, delta, duration), label, group: None });
+                out.push(ParamValue::new(modifier_value(stat, delta, duration), label));
             }
         }
     }
@@ -450,6 +450,7 @@ fn strategy_points_option(s: &LcState, seat: Seat, card: &str) -> GameOption<LcE
                 value: format!("{who}:{delta}"),
                 label: format!("{label} {delta:+}"),
                 group: None,
+                also: None,
             });
         }
     }

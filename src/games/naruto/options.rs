@@ -161,7 +161,7 @@ fn known_hand(s: &NarutoState, seat: Seat) -> Vec<String> {
 }
 
 fn card_values(s: &NarutoState, cards: &[String]) -> Vec<ParamValue> {
-    cards.iter().map(|c| ParamValue { value: c.clone(), label: card_name(s, c), group: None }).collect()
+    cards.iter().map(|c| ParamValue::new(c.clone(), card_name(s, c))).collect()
 }
 
 fn open_cards(values: &[String]) -> Vec<CardRef> {
@@ -345,6 +345,7 @@ fn lots(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                         side_name(result)
                     ),
                     group: None,
+                    also: None,
                 });
             }
         }
@@ -395,6 +396,7 @@ fn rock_paper_scissors(s: &NarutoState, seat: Seat, k: usize) -> Option<GameOpti
                     value: format!("{round}:{}-{}", throw_name(a), throw_name(b)),
                     label: format!("round {round}: {} {}, {} {}", s.name(0), throw_name(a), s.name(1), throw_name(b)),
                     group: Some(format!("round {round}")),
+                    also: None,
                 });
             }
         }
@@ -745,6 +747,7 @@ fn organization(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                 value: format!("{n}@{t}"),
                 label: format!("{} in team {t}", card_name(s, n)),
                 group: Some(n.clone()),
+                also: None,
             });
         }
     }
@@ -805,6 +808,7 @@ fn attack(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                 label: format!("{} leading {}", card_name(s, &t[i]), team_label(s, t)),
                 // One leader per team: the team's first member names it.
                 group: Some(t[0].clone()),
+                also: None,
             });
         }
     }
@@ -865,8 +869,10 @@ fn block(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
                         team_label(s, t),
                         card_name(s, &a.leader)
                     ),
-                    // A team blocks once: its first member names it.
+                    // A team blocks once: its first member names it. Under `multi_block=forbid`
+                    // an attacking team is blocked once too (NAR-OPEN-18).
                     group: Some(t[0].clone()),
+                    also: (s.policies.multi_block == MultiBlockPolicy::Forbid).then(|| a.leader.clone()),
                 });
             }
         }
@@ -910,7 +916,8 @@ fn block(s: &NarutoState, seat: Seat, o: &mut Vec<GameOption<E>>) {
             values.clone(),
         );
         let label = format!("Block with {k} team(s)");
-        // The sample blocks may share a team or an attacker: which do not is what the pick says.
+        // Each value names one team and one attacker; its groups keep a pick to one block per
+        // team (and per attacker under `multi_block=forbid`).
         let rules = ["NAR-BLK-2", "NAR-OPEN-18"];
         o.extend(param_option(
             s,

@@ -229,7 +229,7 @@ fn deck(s: &VanguardState, seat: Seat) -> Vec<String> {
 
 /// A card parameter: `count` of `cards`, each labelled with its name.
 fn cards_param(s: &VanguardState, name_: &'static str, label: String, count: usize, cards: &[String]) -> Param {
-    let values = cards.iter().map(|c| ParamValue { value: c.clone(), label: name(s, c), group: None }).collect();
+    let values = cards.iter().map(|c| ParamValue::new(c.clone(), name(s, c))).collect();
     Param { name: name_, label, kind: ParamKind::Card, count, values, secret: None }
 }
 
@@ -292,10 +292,7 @@ impl Offer<'_> {
     }
 
     fn shuffle(&mut self) {
-        let values = REASONS
-            .iter()
-            .map(|(_, v)| ParamValue { value: v.to_string(), label: v.replace('-', " "), group: None })
-            .collect();
+        let values = REASONS.iter().map(|(_, v)| ParamValue::new(v.to_string(), v.replace('-', " "))).collect();
         let param =
             Param { name: "reason", label: "why".into(), kind: ParamKind::Choice, count: 1, values, secret: None };
         let base = E::DeckShuffled { seat: self.seat, reason: ShuffleReason::Setup };
@@ -385,7 +382,7 @@ impl Offer<'_> {
     /// first seat's page offers it, once.
     fn first_player(&mut self) {
         let s = self.s;
-        let values = (0..2u8).map(|f| ParamValue { value: f.to_string(), label: s.name(f), group: None }).collect();
+        let values = (0..2u8).map(|f| ParamValue::new(f.to_string(), s.name(f))).collect();
         let param = Param {
             name: "first",
             label: "who goes first".into(),
@@ -1042,10 +1039,7 @@ impl Offer<'_> {
         for (mode, verb, range) in
             [(PowerEdit::Add, "Add power to", -10..=20), (PowerEdit::Set, "Set the power of", 0..=40)]
         {
-            let values = range
-                .map(|k: i32| k * 1000)
-                .map(|v| ParamValue { value: v.to_string(), label: v.to_string(), group: None })
-                .collect();
+            let values = range.map(|k: i32| k * 1000).map(|v| ParamValue::new(v.to_string(), v.to_string())).collect();
             let param = Param {
                 name: "value",
                 label: "the power".into(),

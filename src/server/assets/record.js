@@ -310,11 +310,16 @@ const kifuRecord = (() => {
       st.picked = [value];
       return send(o, [value]);
     }
-    // Values of one group exclude each other (one throw per round, one team per ninja): a tap
-    // on another value of a group replaces the group's pick.
-    const group = (v) => (p.values.find((x) => x.value === v) || {}).group;
-    const g = group(value);
-    if (g && taken === 0) st.picked = st.picked.filter((v) => group(v) !== g);
+    // Values of one group exclude each other (one throw per round, one team per ninja; a value
+    // may be in two, a blocking team and the attacker it blocks): a tap on another value of a
+    // group replaces the pick that shares a group with it.
+    const groups = (v) => {
+      const x = p.values.find((y) => y.value === v) || {};
+      return [x.group, x.also].filter(Boolean);
+    };
+    const mine = groups(value);
+    const shares = (v) => groups(v).some((g) => mine.includes(g));
+    if (mine.length && taken === 0) st.picked = st.picked.filter((v) => !shares(v));
     if (taken < n && st.picked.length < p.count) st.picked.push(value);
     else st.picked = st.picked.filter((v) => v !== value);
     render();

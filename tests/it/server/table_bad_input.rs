@@ -15,7 +15,7 @@ use kifu::log::envelope::{MatchBinding, MatchPlace, StreamId, Timestamp};
 use kifu::server::tokens::Role;
 use kifu::store::Store;
 
-use super::browser::{connect_own, js, serve_app, start_chromedriver, use_token, wait_for, PATIENCE};
+use super::browser::{connect_own, js, screenshot, serve_app, start_chromedriver, use_token, wait_for, PATIENCE};
 use super::five_games::recordable;
 use super::table_page::{quoted, tap};
 use super::{call, get, open_match_of, rt, ServerEnv};
@@ -306,6 +306,7 @@ fn browser_the_table_says_whose_move_and_a_player_concedes() {
         // Concede, apart from the actions, on the page of the seat not awaited: a confirm() first.
         let control = "document.querySelector('#record .concede [data-concede]')";
         assert_eq!(js(&pages[other], &format!("!!{control} && !{control}.closest('.opts')")).await, json!(true));
+        screenshot(&pages[other], "table-concede-offered").await;
         tap(&pages[other], "#record .concede [data-concede]").await;
         pages[other].accept_alert().await.unwrap();
         super::table_page::grown(&*store, &stream, len).await;
@@ -315,6 +316,7 @@ fn browser_the_table_says_whose_move_and_a_player_concedes() {
             wait_for(c, &format!("(document.querySelector('.over-line') || {{dataset: {{}}}}).dataset.outcome === {}", json!(won))).await;
             assert_eq!(js(c, &format!("!!{control}")).await, json!(false), "no Concede once the game is over");
         }
+        screenshot(&pages[other], "table-conceded").await;
         let (_, audit) = get(&app, &format!("/api/v1/games/{stream}/audit"), Some(&judge)).await;
         assert_eq!(audit["outcome"]["reason"], json!(format!("{} conceded", players[other])), "{audit}");
         assert_eq!(audit["findings"], json!([]), "{audit}");

@@ -32,8 +32,7 @@ fn own_registration(caller: &Caller, id: &str, s: &Tournament) -> AppResult<usiz
     if g.scope != id {
         return Err(AppError::Forbidden("your token is for another tournament".into()));
     }
-    s.player(&g.name)
-        .ok_or_else(|| AppError::Forbidden(format!("{} is not registered in this tournament", g.name)))
+    s.player(&g.name).ok_or_else(|| AppError::Forbidden(format!("{} is not registered in this tournament", g.name)))
 }
 
 /// The player's seat in `r`: (table or pod, the others there, whether it is a pod, the player

@@ -120,7 +120,9 @@
       return;
     }
     if (p.disputed) {
-      state.textContent = `Disputed (${p.disputed}): a judge settles it on the record.`;
+      // The dispute's own wording reads the score from the first-listed player's side; in the
+      // player's words it is simply that the two reports differ.
+      state.textContent = `Disputed: you and ${seat.opponents.join(", ")} reported different results. A judge settles it on the record.`;
       return;
     }
     if (p.reported_by === me.me) {

@@ -70,6 +70,19 @@ pub fn driver(ruleset: &str) -> Option<&'static dyn Driver> {
     drivers().into_iter().find(|d| d.ruleset() == ruleset)
 }
 
+/// The sample card catalog a ruleset ships with (its JSON text), which a player's page picks a
+/// deck list from.
+pub fn sample_catalog(ruleset: &str) -> Option<&'static str> {
+    match ruleset {
+        "naruto" => Some(naruto::catalog::SAMPLE_CATALOG),
+        "vanguard" => Some(vanguard::catalog::SAMPLE_CATALOG),
+        "lc" => Some(lc::catalog::SAMPLE_CATALOG),
+        "brk" => Some(brk::catalog::SAMPLE_CATALOG),
+        "fate" => Some(fate::catalog::SAMPLE_CATALOG),
+        _ => None,
+    }
+}
+
 /// The driver of one released version of a ruleset, creating and self-playing under that
 /// version: what a recipe that must keep its bytes (a pinned fixture) plays under.
 pub fn released(ruleset: &str, version: u32) -> Option<&'static dyn Driver> {

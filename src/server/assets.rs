@@ -23,6 +23,7 @@ const INDEX: &str = include_str!("assets/index.html");
 const REPLAY: &str = include_str!("assets/replay.html");
 const TOURNAMENT: &str = include_str!("assets/tournament.html");
 const FLOOR: &str = include_str!("assets/floor.html");
+const PLAYER: &str = include_str!("assets/player.html");
 
 /// Every embedded file under `/assets/`, with its content type.
 const FILES: &[(&str, &str, &str)] = &[
@@ -36,6 +37,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("judge.js", "text/javascript; charset=utf-8", include_str!("assets/judge.js")),
     ("tournament.js", "text/javascript; charset=utf-8", include_str!("assets/tournament.js")),
     ("floor.js", "text/javascript; charset=utf-8", include_str!("assets/floor.js")),
+    ("player.js", "text/javascript; charset=utf-8", include_str!("assets/player.js")),
     ("favicon.svg", "image/svg+xml", include_str!("assets/favicon.svg")),
 ];
 
@@ -135,6 +137,15 @@ async fn floor_page(State(state): State<AppState>, Path(id): Path<String>) -> Re
     }
 }
 
+/// A player's own page: public as a page (it holds no data); its script asks the API with the
+/// reader's token, which answers only a player registered in this event.
+async fn player_page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match state.tournament(&id).await {
+        Ok(_) => html(PLAYER),
+        Err(e) => page_error("tournament", &id, e),
+    }
+}
+
 /// Each asset compressed, in the order of [`FILES`].
 fn gzipped(i: usize) -> &'static [u8] {
     static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
@@ -174,6 +185,7 @@ pub fn routes() -> Router<AppState> {
         .route("/replay/{id}", get(replay_page))
         .route("/tournament/{id}", get(tournament_page))
         .route("/tournament/{id}/judge", get(floor_page))
+        .route("/tournament/{id}/me", get(player_page))
         .route("/assets/{name}", get(asset))
         .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".to_string()), HeaderMap::new()).await }))
         .fallback(|| async { error_page(StatusCode::NOT_FOUND, "There is no page at this address.") })

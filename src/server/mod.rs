@@ -6,7 +6,8 @@
 //! see), [`tokens`] (the token file or the store's shared tokens), [`games`], [`tournaments`] and `judging` (the API handlers; `judging`: judge calls,
 //! penalty histories, appeals), `tournament_writes` (what the tournament handlers share: the
 //! official calling, overrides, recording events), `pod_results` (a pod's places reported, confirmed by its players,
-//! entered or corrected by a judge), [`live`]
+//! entered or corrected by a judge), `player` (a player's own page: their table, list, reports,
+//! calls, penalties and appeals), [`live`]
 //! (server-sent events), [`assets`] (the pages), `compress` (gzip for assets, pages and JSON responses)
 //! and [`error`].
 //!
@@ -75,6 +76,7 @@ mod judging;
 pub mod live;
 mod new_games;
 pub mod options;
+mod player;
 mod pod_results;
 mod standings;
 pub mod state;
@@ -121,6 +123,8 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments", post(tournaments::create))
         .route("/tournaments/{id}/players", post(tournaments::register))
         .route("/tournaments/{id}/drops", post(tournaments::drop_player))
+        .route("/tournaments/{id}/me", get(player::me))
+        .route("/tournaments/{id}/catalog", get(player::catalog))
         .route("/tournaments/{id}/decks", post(decks::register))
         .route("/tournaments/{id}/decks/{player}", get(decks::show))
         .route("/tournaments/{id}/decks/{player}/change", post(decks::change))

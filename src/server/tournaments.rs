@@ -257,8 +257,9 @@ pub struct ReportBody {
     pub round: Option<u32>,
     /// The table; or give `player` instead.
     pub table: Option<u32>,
-    /// The score is read from this player's side (their table is looked up); without it, the
-    /// score is from the table's first-listed player's side.
+    /// The score is read from this player's side (their table is looked up). Without it, a
+    /// player's report is read from their own side ("2-1-0": I won 2-1) and an official's from
+    /// the table's first-listed player's side.
     pub player: Option<String>,
     /// W-L-D in games.
     pub score: String,
@@ -307,8 +308,9 @@ fn table_of_player(s: &Tournament, round: u32, player: &str) -> AppResult<(u32, 
     Ok((tb.table, tb.b == who))
 }
 
-/// `POST /tournaments/{id}/results`: a player's report (pending until the opponent confirms), or
-/// a judge's or the organizer's report or correction (recorded at once).
+/// `POST /tournaments/{id}/results`: a player's report (pending until the opponent confirms it
+/// or reports the same result, then recorded at once; a different result is a dispute for a
+/// judge), or a judge's or the organizer's report or correction (recorded at once).
 pub async fn report(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -319,24 +321,33 @@ pub async fn report(
     let t = state.tournament(&id).await?;
     let mut score: MatchScore = body.score.parse().map_err(|e| AppError::BadRequest(format!("{e}")))?;
     let round = round_of(&t, body.round)?;
-    let table = match (body.table, &body.player) {
-        (_, Some(p)) => {
-            let (table, second) = table_of_player(&t.loaded.state, round, p)?;
+    let official = caller.official_for(&id).cloned();
+    if official.is_none() && (grant.role != Role::Player || grant.scope != id) {
+        return Err(AppError::Forbidden("your token is not for this tournament".into()));
+    }
+    // Whose side the score is from: the named player's, else a player's own (the table they
+    // give must then be theirs), else the table's first-listed player's.
+    let side = body.player.clone().or_else(|| official.is_none().then(|| grant.name.clone()));
+    let table = match (body.table, side) {
+        (given, Some(p)) => {
+            let (own, second) = table_of_player(&t.loaded.state, round, &p)?;
+            if let Some(other) = given.filter(|&g| g != own) {
+                return Err(AppError::Forbidden(format!(
+                    "{p} plays at round {round} table {own}, not table {other}: a player reports their own table"
+                )));
+            }
             if second {
                 score = score.swapped();
             }
-            table
+            own
         }
         (Some(table), None) => table,
         (None, None) => return Err(AppError::BadRequest("give the table or the player".into())),
     };
     let (a, b, has_result) = table_of(&t, round, table)?;
-    if let Some(official) = caller.official_for(&id) {
+    if let Some(official) = official {
         let at = Match { round, table, score, has_result };
-        return official_report(&state, &id, &t, official.clone(), &body, at).await;
-    }
-    if grant.role != Role::Player || grant.scope != id {
-        return Err(AppError::Forbidden("your token is not for this tournament".into()));
+        return official_report(&state, &id, &t, official, &body, at).await;
     }
     if grant.name != a && grant.name != b {
         return Err(AppError::Forbidden(format!("{} does not play at round {round} table {}", grant.name, table)));
@@ -344,24 +355,9 @@ pub async fn report(
     if has_result {
         return Err(AppError::Conflict("this match already has a result; ask a judge to correct it".into()));
     }
-    // A report never erases a dispute: once the opponent disputed, the table's result is an
-    // official's to settle on the record (an override with its reason, TOUR-OVER-1), so a
-    // reporter who reports again is refused and the dispute stays as it was.
+    let at = Match { round, table, score, has_result };
     if let Some(earlier) = state.pending_report::<PendingReport>(&id, round, table)? {
-        if let Some(d) = &earlier.disputed {
-            return Err(AppError::Conflict(format!(
-                "round {round} table {table} is disputed ({d}): a judge settles it on the record; \
-                 a new report does not replace it"
-            )));
-        }
-        // The opponent's report waits for this player: they confirm or dispute it, not
-        // replace it with their own.
-        if earlier.reported_by != grant.name {
-            return Err(AppError::Conflict(format!(
-                "{} already reported round {round} table {table} ({}); confirm or dispute that report",
-                earlier.reported_by, earlier.score
-            )));
-        }
+        return second_report(&state, &id, &t, &grant.name, earlier, &body.games, at).await;
     }
     claimed_links(&state, &t, round, table, &body.games).await?;
     let report = PendingReport {
@@ -375,6 +371,51 @@ pub async fn report(
     };
     state.set_pending(&report)?;
     Ok((StatusCode::ACCEPTED, Json(json!({"recorded": false, "pending": report}))))
+}
+
+/// A player's report where one is already pending. A report never erases a dispute: once
+/// disputed, the table's result is an official's to settle on the record (an override with its
+/// reason, TOUR-OVER-1). The reporter's own earlier report is replaced. The opponent's report
+/// meets this one: the same result is recorded at once (two players agreeing need no further
+/// confirmation), a different one marks the table disputed for a judge (409, nothing recorded).
+async fn second_report(
+    state: &AppState,
+    id: &str,
+    t: &Arc<OpenTournament>,
+    me: &str,
+    mut earlier: PendingReport,
+    games: &[String],
+    at: Match,
+) -> AppResult<(StatusCode, Json<Value>)> {
+    let Match { round, table, score, .. } = at;
+    if let Some(d) = &earlier.disputed {
+        return Err(AppError::Conflict(format!(
+            "round {round} table {table} is disputed ({d}): a judge settles it on the record; \
+             a new report does not replace it"
+        )));
+    }
+    if earlier.reported_by == me {
+        claimed_links(state, t, round, table, games).await?;
+        let report = PendingReport { score: score.to_string(), games: games.to_vec(), ..earlier };
+        state.set_pending(&report)?;
+        return Ok((StatusCode::ACCEPTED, Json(json!({"recorded": false, "pending": report}))));
+    }
+    if earlier.score != score.to_string() {
+        earlier.disputed = Some(format!("{me} says {score}"));
+        let msg = format!(
+            "{} reported {}, you report {score} (first-listed player's side): disputed, a judge will decide",
+            earlier.reported_by, earlier.score
+        );
+        state.set_pending(&earlier)?;
+        return Err(AppError::Conflict(msg));
+    }
+    let mut both = earlier.games.clone();
+    both.extend(games.iter().filter(|g| !earlier.games.contains(g)).cloned());
+    let links = claimed_links(state, t, round, table, &both).await?;
+    let ev = TournamentEvent::ResultReported { round, table, score, games: links };
+    let out = record_event(state, id, Actor::Player(me.to_string()), ev).await?;
+    state.drop_pending::<PendingReport>(id, round, table)?;
+    Ok((StatusCode::CREATED, Json(out)))
 }
 
 /// The match a report is about, and the score from its first-listed player's side.

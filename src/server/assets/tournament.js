@@ -304,11 +304,15 @@
     showExplainMe();
   }
 
-  // The token box can change who is here: the "my explanation" button follows it.
+  // The token box can change who is here: the "my explanation" button and the link to the
+  // player's own page follow it.
   function showExplainMe() {
     const w = kifu.who();
     $("explain-me-line").hidden = true;
+    $("my-page-line").hidden = true;
     if (w.role === "player" && w.scope === id && w.name) {
+      $("my-page").href = `/tournament/${enc}/me`;
+      $("my-page-line").hidden = false;
       $("explain-me-line").hidden = false;
       $("explain-me").onclick = () => explain(w.name);
     }
@@ -390,6 +394,8 @@
       await loadAll();
     };
     const answer = (r) => {
+      // A disputed report is a judge's to settle: nobody is offered Confirm or Dispute again.
+      if (r.disputed) return el("span", { class: "muted", dataset: { disputed: "yes" } }, "disputed: a judge decides");
       if (!(me.role === "player" && me.scope === id && me.name === r.confirms)) return el("span", { class: "muted" }, r.confirms ? `waiting for ${r.confirms}` : "waiting");
       const other = el("input", { class: "dispute-score", size: 6, placeholder: "2-1-0", "aria-label": `your score for round ${r.round} table ${r.table}, ${r.a} first` });
       return el(

@@ -5,19 +5,29 @@ use super::Violation;
 use crate::game::commit::Commitment;
 use crate::tournament::state::Tournament;
 
-/// TOUR-DECK-1 and TOUR-DECK-2 for `DeckListRegistered`.
+/// TOUR-DECK-1 and TOUR-DECK-2 for `DeckListRegistered`: a registered player who has not dropped,
+/// before their first round is paired.
 pub(super) fn check_registration(state: &Tournament, player: &str, v: &mut Vec<Violation>) {
-    match state.player(player).and_then(|i| state.players.get(i)) {
-        None => v.push(Violation::new("TOUR-DECK-1", state.unknown(player))),
-        Some(p) if p.dropped_after.is_some() => {
-            v.push(Violation::new("TOUR-DECK-1", format!("{player} has dropped: their list is no longer needed")))
-        }
-        Some(_) => {}
+    let Some(p) = state.player(player).and_then(|i| state.players.get(i)) else {
+        v.push(Violation::new("TOUR-DECK-1", state.unknown(player)));
+        return;
+    };
+    if p.dropped_after.is_some() {
+        v.push(Violation::new("TOUR-DECK-1", format!("{player} has dropped: their list is no longer needed")));
     }
-    if !state.rounds.is_empty() {
+    // A player's list locks when their own first round is paired: round 1 for everyone who
+    // registered before it, a later round for a late entrant (who could register no list at all
+    // while the lock was round 1 for everyone). Only lists the old rule refused are admitted, so
+    // every recorded log folds and verifies as before.
+    if state.rounds.iter().any(|r| r.round >= p.first_round) {
+        let first = if p.first_round > 1 {
+            format!("{player}'s first round, {}, is paired", p.first_round)
+        } else {
+            "round 1 is paired".to_string()
+        };
         v.push(Violation::new(
             "TOUR-DECK-2",
-            "round 1 is paired: deck lists are locked once play starts (a judge corrects one with a ruling)",
+            format!("{first}: deck lists are locked once play starts (a judge changes one, with a reason)"),
         ));
     }
 }

@@ -52,7 +52,7 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-REG-4", "an event names a registered player"),
     ("TOUR-REG-5", "a player drops once, after the current round"),
     ("TOUR-DECK-1", "a deck list is registered for a registered player who has not dropped"),
-    ("TOUR-DECK-2", "deck lists are registered before round 1 is paired: a list is locked once play starts"),
+    ("TOUR-DECK-2", "a deck list is registered before the player's first round is paired (round 1, or a late entrant's first round): a list is locked once their play starts"),
     (
         "TOUR-DECK-3",
         "a registered deck list is changed after the lock only by a judge or organizer, who gives the reason",

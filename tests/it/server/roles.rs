@@ -119,12 +119,13 @@ fn a_new_report_never_erases_a_tables_dispute_and_a_floor_judge_cannot_settle_it
         assert_eq!(events(), n, "refusals write nothing");
         assert_eq!(pending().await["disputed"], disputed, "the dispute is kept");
 
-        // an opponent's pending report (not disputed) is confirmed or disputed, not replaced;
+        // an opponent's pending report (not disputed) is never replaced: a report of another
+        // result (each from their own side: both say they won 2-1) marks it disputed;
         let (tc, td) = (token(Role::Player, &seat(1, "a")), token(Role::Player, &seat(1, "b")));
         let (s, v) = post("/dsp/results", &tc, json!({"table": 2, "score": "2-1-0"})).await;
         assert_eq!(s, StatusCode::ACCEPTED, "{v}");
         let (s, v) = post("/dsp/results", &td, json!({"table": 2, "score": "2-1-0"})).await;
-        refused(s, &v, StatusCode::CONFLICT, "confirm or dispute that report");
+        refused(s, &v, StatusCode::CONFLICT, "disputed, a judge will decide");
 
         // and the head judge settles table 1 on the record, with a reason.
         let entry = json!({"table": 1, "score": "2-0-0", "reason": "the scorepad shows two games to ann's side"});

@@ -215,6 +215,15 @@ cases! {
         let list = |b| E::DeckListRegistered { player: "p1".into(), commitment: Commitment([b; 32]) };
         Given::players(2, 3, 0).then(list(1)).then(list(2)).paired().when(list(3))
     };
+    a_late_entrant_registers_a_list_before_their_first_round [ ] => || {
+        let late = E::LateEntered { player: "zed".into(), deck: None, first_round: 2 };
+        Given::players(4, 3, 0).paired().then(late).when(E::DeckListRegistered { player: "zed".into(), commitment: Commitment([1; 32]) })
+    };
+    a_late_entrants_list_locks_once_their_first_round_is_paired [ "TOUR-DECK-2" ] => || {
+        let late = E::LateEntered { player: "zed".into(), deck: None, first_round: 2 };
+        let list = |b| E::DeckListRegistered { player: "zed".into(), commitment: Commitment([b; 32]) };
+        Given::players(3, 3, 0).paired().then(late).then(list(1)).reported().paired().when(list(2))
+    };
     a_list_is_changed_only_once_registered_and_with_a_judge_and_reason [ "TOUR-DECK-3" ] => || {
         let change = E::DeckListChanged { player: "p1".into(), commitment: Commitment([2; 32]), judge: "jin".into(), reason: " ".into() };
         Given::players(2, 3, 0).paired().when(change)

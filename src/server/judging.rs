@@ -193,6 +193,10 @@ pub async fn floor(State(state): State<AppState>, Path(id): Path<String>, caller
         "name": crate::log::limits::shown(&t.loaded.config.name),
         "me": g.name,
         "head_judge": s.head_judge,
+        "judges": s.judges,
+        "time_zone": s.time_zone,
+        // A finalized or archived event takes no floor action (TOUR-FINAL-1, TOUR-ARCH-1).
+        "closed": s.finalized || s.archived.is_some(),
         "players": players,
         "round": last.map(|r| r.round),
         "pods": s.pod_format.is_some(),

@@ -304,15 +304,8 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
     use TournamentEvent as E;
     match event {
         E::Created { config } => registration::created(&mut state, config),
-        E::PlayerRegistered { player, deck } => registration::registered(&mut state, player, deck, 1),
-        E::LateEntered { player, deck, first_round } => {
-            registration::registered(&mut state, player, deck, *first_round);
-            let late = OverrideKind::LateEntry { player: player.clone() };
-            state.record_override(*first_round, late, "", "");
-        }
-        E::LateEntryAdmitted { player, deck, first_round, by, reason } => {
-            registration::registered(&mut state, player, deck, *first_round);
-            state.record_override(*first_round, OverrideKind::LateEntry { player: player.clone() }, by, reason);
+        E::PlayerRegistered { .. } | E::LateEntered { .. } | E::LateEntryAdmitted { .. } => {
+            registration::entered(&mut state, event)
         }
         E::PlayerDropped { player, after_round, .. } => registration::dropped(&mut state, player, *after_round),
         E::RoundPaired { round, tables, byes, round_seed } => {

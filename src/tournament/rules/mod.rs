@@ -145,7 +145,10 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
         "the top cut's size (0 or a power of two) is set by a named official of a two-player event, before the top \
          cut starts",
     ),
-    ("TOUR-ARCH-1", "an event is archived by its organizer with a reason; an archived event takes nothing but signatures"),
+    (
+        "TOUR-ARCH-1",
+        "an event is archived by its organizer with a reason; an archived event takes nothing but signatures",
+    ),
     ("TOUR-STAFF-1", "a floor judge is named once, by a trimmed, non-empty name"),
     ("TOUR-STAFF-2", "the event's time zone is an IANA name (Area/City) or UTC"),
     ("TOUR-FINAL-1", "nothing but signatures (and archiving the event) is recorded after finalization"),

@@ -114,7 +114,13 @@ pub fn moved(state: &Tournament, from: u32, to: u32) -> Option<(u32, Vec<PairedT
         .tables
         .iter()
         .map(|tb| {
-            let sits = if tb.table == from { t } else if tb.table == to { f } else { tb };
+            let sits = if tb.table == from {
+                t
+            } else if tb.table == to {
+                f
+            } else {
+                tb
+            };
             PairedTable { table: tb.table, a: name(sits.a), b: name(sits.b) }
         })
         .collect();

@@ -14,7 +14,9 @@ use kifu::server::tokens::Role;
 use kifu::store::Store;
 use kifu::tournament::{record, MatchScore, TournamentEvent};
 
-use super::browser::{assert_no_sideways_scroll, connect, js, screenshot, serve_app, start_chromedriver, use_token, viewport, wait_for};
+use super::browser::{
+    assert_no_sideways_scroll, connect, js, screenshot, serve_app, start_chromedriver, use_token, viewport, wait_for,
+};
 use super::browser_floor::{choose, tap, type_in};
 use super::browser_tournament::as_printed;
 use super::{rt, Floor};
@@ -47,7 +49,11 @@ fn at_table(store: &dyn Store, id: &str, table: usize) -> (String, String) {
 async fn new_event_form(c: &Client) {
     wait_for(c, "document.getElementById('run-new').getClientRects().length > 0 && document.querySelectorAll('#n-game option').length === 5").await;
     let offered = js(c, "[...document.querySelectorAll('#n-game option')].map((o) => o.value)").await;
-    assert_eq!(offered, json!(["naruto", "vanguard", "lc", "brk", "fate"]), "the games are the server's, not free text");
+    assert_eq!(
+        offered,
+        json!(["naruto", "vanguard", "lc", "brk", "fate"]),
+        "the games are the server's, not free text"
+    );
 }
 
 async fn run_tab(c: &Client) {
@@ -177,7 +183,8 @@ fn browser_event_setup_pods_and_the_floor_on_a_desktop_and_a_phone() {
         wait_for(&c, "document.getElementById('run-status').textContent.includes('TOUR-DECK-5')").await;
         // The lists, checked by FATE's deck rules (not a two-seat game's Masters).
         let list = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/replays/decks/fate.deck")).unwrap();
-        let script = "return Promise.all(arguments[1].map((p) => kifu.api('/tournaments/fate-night/decks', { method: 'POST', body: { player: p, list: arguments[0] } }))).then((r) => r.length);";
+        // One after another, as players at their own phones would (each append names the head it follows).
+        let script = "const [list, names] = arguments; return names.reduce((done, p) => done.then((n) => kifu.api('/tournaments/fate-night/decks', { method: 'POST', body: { player: p, list } }).then(() => n + 1)), Promise.resolve(0));";
         let names = json!(EIGHT.split(", ").collect::<Vec<_>>());
         assert_eq!(c.execute(script, vec![json!(list), names]).await.unwrap(), json!(8));
         tap(&c, "#run-pair").await;

@@ -36,7 +36,8 @@ fn events_are_set_up_seated_and_archived_on_the_web_and_refusals_write_nothing()
         // The games offered are the server's own.
         let (s, v) = get(&app, "/api/v1/rulesets", None).await;
         assert_eq!(s, StatusCode::OK);
-        let names: Vec<&str> = v["rulesets"].as_array().unwrap().iter().map(|g| g["ruleset"].as_str().unwrap()).collect();
+        let names: Vec<&str> =
+            v["rulesets"].as_array().unwrap().iter().map(|g| g["ruleset"].as_str().unwrap()).collect();
         assert_eq!(names, ["naruto", "vanguard", "lc", "brk", "fate"]);
         let fate = v["rulesets"].as_array().unwrap().iter().find(|g| g["ruleset"] == "fate").unwrap().clone();
         assert_eq!((fate["min_seats"].as_u64(), fate["max_seats"].as_u64()), (Some(2), Some(8)));
@@ -44,7 +45,12 @@ fn events_are_set_up_seated_and_archived_on_the_web_and_refusals_write_nothing()
         // Bad setups: an unknown game, pods of a two-player game, pods too large; nothing written.
         let new = |body: Value| call(&app, "POST", "/api/v1/tournaments", Some(&org), Some(body));
         let (s, v) = new(json!({"id": "typo", "name": "Typo", "game": "lcc"})).await;
-        refused(s, &v, StatusCode::BAD_REQUEST, "unknown game \"lcc\": this server records naruto, vanguard, lc, brk, fate");
+        refused(
+            s,
+            &v,
+            StatusCode::BAD_REQUEST,
+            "unknown game \"lcc\": this server records naruto, vanguard, lc, brk, fate",
+        );
         let (s, v) = new(json!({"id": "typo", "name": "Typo", "game": "lc", "format": "pods"})).await;
         refused(s, &v, StatusCode::BAD_REQUEST, "lc seats 2 to 2 players");
         let (s, v) = new(json!({"id": "typo", "name": "Typo", "game": "fate", "format": "pods", "pod_size": 9})).await;

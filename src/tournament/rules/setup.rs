@@ -24,10 +24,8 @@ pub fn is_zone_name(zone: &str) -> bool {
 pub(super) fn check(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) {
     match event {
         TournamentEvent::TopCutSet { top_cut, by } => check_cut(state, *top_cut, by, v),
-        TournamentEvent::TournamentArchived { by, reason } => {
-            if by.trim().is_empty() || reason.trim().is_empty() {
-                v.push(Violation::new("TOUR-ARCH-1", "archiving an event names the organizer and gives the reason"));
-            }
+        TournamentEvent::TournamentArchived { by, reason } if by.trim().is_empty() || reason.trim().is_empty() => {
+            v.push(Violation::new("TOUR-ARCH-1", "archiving an event names the organizer and gives the reason"))
         }
         TournamentEvent::JudgeNamed { judge } => {
             if judge.trim().is_empty() || judge.trim() != judge {
@@ -101,11 +99,7 @@ pub(super) fn apply(state: &mut Tournament, event: &TournamentEvent) {
         TournamentEvent::TournamentArchived { by, reason } => {
             state.archived.get_or_insert((by.clone(), reason.clone()));
         }
-        TournamentEvent::JudgeNamed { judge } => {
-            if !state.judges.contains(judge) {
-                state.judges.push(judge.clone());
-            }
-        }
+        TournamentEvent::JudgeNamed { judge } if !state.judges.contains(judge) => state.judges.push(judge.clone()),
         TournamentEvent::DeckListsRequired { deadline } => state.decks_required = Some(*deadline),
         TournamentEvent::TimeZoneSet { zone } => state.time_zone = Some(zone.clone()),
         _ => {}

@@ -140,9 +140,13 @@ pub trait Driver: Send + Sync {
         bound: Option<MatchBinding>,
     ) -> Result<Head, GameError>;
     /// Checks one deck list (in the game's deck-list format, against `catalog` or the game's
-    /// sample catalog) by the game's deck rules, as a game of the fewest seats, every seat
-    /// playing it, would check it at creation: what a registration for an event checks.
+    /// sample catalog) by the game's deck rules, as a game whose every seat plays it would check
+    /// it at creation: what a registration for an event checks. The list stands if a game of
+    /// any seat count the game (and its default policies) allows takes it, so a rule about how
+    /// many seats a table has (FATE-PHASE-1: its Masters) never refuses a list.
     fn check_deck(&self, deck: &str, catalog: Option<&str>) -> Result<(), GameError>;
+    /// How many seats a game of this ruleset has (two-player games: exactly two).
+    fn seats(&self) -> super::SeatRange;
     /// Validates and appends a game action given as JSON. With `forced_by`, a judge forces it.
     /// Without an actor, the player whose action it is records it.
     #[allow(clippy::too_many_arguments)]
@@ -456,36 +460,27 @@ impl<G: Game> Driver for GameDriver<G> {
         record::create_bound::<G>(store, stream, &config, now, bound)
     }
 
+    fn seats(&self) -> super::SeatRange {
+        G::SEATS
+    }
+
     fn check_deck(&self, deck: &str, catalog: Option<&str>) -> Result<(), GameError> {
-        let seats = usize::from(G::SEATS.min.max(1));
-        let players: Vec<String> = (1..=seats).map(|i| format!("seat {i}")).collect();
-        let decks = vec![deck.to_string(); seats];
-        let request = NewGame { players: &players, decks: &decks, catalog, policies: &[] };
-        // Every seat plays the same list: say each problem once (the first seat's), not once per seat.
-        let once = |problems: Vec<super::ConfigProblem>| {
-            let mut kept: Vec<super::ConfigProblem> = Vec::new();
-            for p in problems {
-                let other_seat = match &p {
-                    super::ConfigProblem::DeckLine { deck, .. } => *deck != 1,
-                    super::ConfigProblem::Deck { who, .. } => Some(who) != players.first(),
-                    _ => false,
-                };
-                if !other_seat && !kept.iter().any(|k| k.to_string() == p.to_string()) {
-                    kept.push(p);
-                }
-            }
-            GameError::Config(kept)
+        // The problems of the seat count with the fewest: a list's own problems are the same at
+        // every count, a seat-count rule's only at the counts it refuses.
+        let count = |e: &GameError| match e {
+            GameError::Config(v) => v.len(),
+            GameError::Setup(v) => v.len(),
+            _ => usize::MAX,
         };
-        let config = G::new_config(&request).map_err(once)?;
-        G::setup(&config).map(|_| ()).map_err(|v| {
-            let mut unique: Vec<Violation> = Vec::new();
-            for x in v {
-                if !unique.iter().any(|u| u.rule == x.rule && u.message == x.message) {
-                    unique.push(x);
-                }
+        let mut best: Option<GameError> = None;
+        for seats in G::SEATS.min.max(1)..=G::SEATS.max.max(G::SEATS.min.max(1)) {
+            match check_deck_seats::<G>(deck, catalog, usize::from(seats)) {
+                Ok(()) => return Ok(()),
+                Err(e) if best.as_ref().is_none_or(|b| count(&e) < count(b)) => best = Some(e),
+                Err(_) => {}
             }
-            GameError::Setup(unique)
-        })
+        }
+        best.map_or(Ok(()), Err)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -588,4 +583,37 @@ impl<G: Game> Driver for GameDriver<G> {
         let game = selfplay::self_play::<G>(seed, players, 100_000).map_err(GameError::Setup)?;
         record::import_entries_bound::<G>(store, stream, &game.config, game.entries, now, bound)
     }
+}
+
+/// One deck list checked as a game of `seats` seats, every seat playing it, would check it at
+/// creation (see [`Driver::check_deck`]).
+fn check_deck_seats<G: Game>(deck: &str, catalog: Option<&str>, seats: usize) -> Result<(), GameError> {
+    let players: Vec<String> = (1..=seats).map(|i| format!("seat {i}")).collect();
+    let decks = vec![deck.to_string(); seats];
+    let request = NewGame { players: &players, decks: &decks, catalog, policies: &[] };
+    // Every seat plays the same list: say each problem once (the first seat's), not once per seat.
+    let once = |problems: Vec<super::ConfigProblem>| {
+        let mut kept: Vec<super::ConfigProblem> = Vec::new();
+        for p in problems {
+            let other_seat = match &p {
+                super::ConfigProblem::DeckLine { deck, .. } => *deck != 1,
+                super::ConfigProblem::Deck { who, .. } => Some(who) != players.first(),
+                _ => false,
+            };
+            if !other_seat && !kept.iter().any(|k| k.to_string() == p.to_string()) {
+                kept.push(p);
+            }
+        }
+        GameError::Config(kept)
+    };
+    let config = G::new_config(&request).map_err(once)?;
+    G::setup(&config).map(|_| ()).map_err(|v| {
+        let mut unique: Vec<Violation> = Vec::new();
+        for x in v {
+            if !unique.iter().any(|u| u.rule == x.rule && u.message == x.message) {
+                unique.push(x);
+            }
+        }
+        GameError::Setup(unique)
+    })
 }

@@ -163,6 +163,10 @@ impl Driver for Versions {
         self.current()?.check_deck(deck, catalog)
     }
 
+    fn seats(&self) -> super::SeatRange {
+        self.newest().map_or(super::SeatRange { min: 2, max: 2 }, |d| d.seats())
+    }
+
     fn create_bound(
         &self,
         store: &dyn Store,

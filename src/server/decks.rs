@@ -63,6 +63,16 @@ pub async fn register(
     if body.list.len() > DECK_LIST_MAX {
         return Err(AppError::BadRequest(format!("a deck list has at most {DECK_LIST_MAX} bytes")));
     }
+    // A deadline the event set (TOUR-DECK-5) holds a player's own list, by the clock of the
+    // server that receives it; an official still registers a late one.
+    if let (Some(Some(deadline)), Actor::Player(_)) = (t.loaded.state.decks_required, &actor) {
+        if state.clock().now() > deadline {
+            return Err(AppError::BadRequest(format!(
+                "TOUR-DECK-5: deck lists were due by {}; ask a judge to register a late list",
+                deadline.to_rfc3339()
+            )));
+        }
+    }
     let game = t.loaded.config.game.clone();
     let driver = crate::games::driver(&game)
         .ok_or_else(|| AppError::Refused(format!("this server does not record {game}: it cannot check the list")))?;

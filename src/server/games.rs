@@ -28,27 +28,40 @@ pub struct StreamRow {
     pub created_at: String,
 }
 
-/// `GET /streams`: every stream with its kind, players and head.
-pub async fn streams(State(state): State<AppState>) -> AppResult<Json<Vec<StreamRow>>> {
+#[derive(Deserialize)]
+pub struct StreamsQuery {
+    /// Also list archived tournaments (hidden by default).
+    #[serde(default)]
+    pub archived: bool,
+}
+
+/// `GET /streams`: every stream with its kind, players and head. An archived tournament
+/// (`TournamentArchived`) is left out unless `?archived=true`: it is still on the record, and
+/// its pages and verification still answer by its id.
+pub async fn streams(State(state): State<AppState>, Q(q): Q<StreamsQuery>) -> AppResult<Json<Vec<StreamRow>>> {
     let store = state.store().clone();
     let list = tokio::task::spawn_blocking(move || store.streams()).await??;
-    Ok(Json(
-        list.into_iter()
-            .map(|s| {
-                let h = s.header.v1();
-                StreamRow {
-                    id: h.stream.to_string(),
-                    kind: h.kind.to_string(),
-                    ruleset: h.ruleset.clone(),
-                    // A name an earlier build stored unbounded is listed cut, never refused.
-                    players: h.players.iter().map(|p| shown(p).into_owned()).collect(),
-                    events: s.head.len,
-                    head: s.head.hash.to_hex(),
-                    created_at: h.created_at.to_rfc3339(),
-                }
-            })
-            .collect(),
-    ))
+    let mut rows = Vec::with_capacity(list.len());
+    for s in list {
+        let h = s.header.v1();
+        if !q.archived && h.kind == crate::log::envelope::StreamKind::Tournament {
+            let archived = state.tournament(h.stream.as_str()).await.is_ok_and(|t| t.loaded.state.archived.is_some());
+            if archived {
+                continue;
+            }
+        }
+        rows.push(StreamRow {
+            id: h.stream.to_string(),
+            kind: h.kind.to_string(),
+            ruleset: h.ruleset.clone(),
+            // A name an earlier build stored unbounded is listed cut, never refused.
+            players: h.players.iter().map(|p| shown(p).into_owned()).collect(),
+            events: s.head.len,
+            head: s.head.hash.to_hex(),
+            created_at: h.created_at.to_rfc3339(),
+        });
+    }
+    Ok(Json(rows))
 }
 
 /// `GET /games/{id}`: players, length, head, outcome, the caller's allowed viewers, and the

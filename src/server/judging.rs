@@ -16,7 +16,8 @@ use super::state::AppState;
 use super::tokens::Role;
 use super::tournament_writes::{actor_of, may_override, official, recorded};
 use crate::log::envelope::Actor;
-use crate::tournament::events::{AppealDecision, CallOutcome, Penalty, RulingRef};
+use crate::tournament::events::{AppealDecision, CallOutcome, PairedTable, Penalty, RulingRef};
+use crate::tournament::state::Tournament;
 use crate::tournament::{judging, rules, TournamentEvent};
 
 #[derive(Deserialize)]
@@ -192,6 +193,10 @@ pub async fn floor(State(state): State<AppState>, Path(id): Path<String>, caller
         "name": crate::log::limits::shown(&t.loaded.config.name),
         "me": g.name,
         "head_judge": s.head_judge,
+        "judges": s.judges,
+        "time_zone": s.time_zone,
+        // A finalized or archived event takes no floor action (TOUR-FINAL-1, TOUR-ARCH-1).
+        "closed": s.finalized || s.archived.is_some(),
         "players": players,
         "round": last.map(|r| r.round),
         "pods": s.pod_format.is_some(),
@@ -390,6 +395,10 @@ pub struct OverrideBody {
     /// Or: a player seated at `table` (they swap with its first-listed player).
     pub seat: Option<String>,
     pub table: Option<u32>,
+    /// Or: the match at table `move_table` moves to table `to` with both its players (an
+    /// accessibility move); the match that sat there takes its table.
+    pub move_table: Option<u32>,
+    pub to: Option<u32>,
     pub reason: Option<String>,
 }
 
@@ -405,21 +414,11 @@ pub async fn override_pairing(
     let t = state.tournament(&id).await?;
     let s = &t.loaded.state;
     may_override(&g, s, "changes pairings by hand")?;
-    let (x, y) = match (&body.swap, &body.seat, body.table) {
-        (Some(pair), None, _) if pair.len() == 2 => (rules::resolve(s, &pair[0])?, rules::resolve(s, &pair[1])?),
-        (None, Some(p), Some(table)) => {
-            let who = rules::resolve(s, p)?;
-            let l = s.rounds.last().ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
-            let tb = l
-                .tables
-                .get((table as usize).wrapping_sub(1))
-                .ok_or_else(|| AppError::NotFound(format!("round {} has no table {table}", l.round)))?;
-            (who, s.players[tb.a].name.clone())
-        }
-        _ => return Err(AppError::BadRequest("give swap: [PLAYER, PLAYER], or seat and table".into())),
+    let (round, tables, byes) = match (body.move_table, body.to) {
+        (Some(from), Some(to)) => moved_match(s, from, to)?,
+        (None, None) => swapped_seats(s, &body)?,
+        _ => return Err(AppError::BadRequest("a move gives move_table and to".into())),
     };
-    let (round, tables, byes) =
-        rules::swapped(s, &x, &y).ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
     // A table whose game has started keeps its players (TOUR-OVER-2): the store knows the games.
     {
         let (store, t, tables) = (state.store().clone(), t.clone(), tables.clone());
@@ -431,4 +430,36 @@ pub async fn override_pairing(
     let reason = body.reason.clone().unwrap_or_default().trim().to_string();
     let ev = TournamentEvent::PairingOverridden { round, tables, byes, by: g.name.clone(), reason };
     recorded(&state, &id, actor_of(&g), vec![ev]).await
+}
+
+/// The latest round with the match at `from` moved to table `to` (404 for a table not in it).
+fn moved_match(s: &Tournament, from: u32, to: u32) -> AppResult<(u32, Vec<PairedTable>, Vec<String>)> {
+    let l = s.rounds.last().ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
+    if from == to {
+        return Err(AppError::BadRequest(format!("the match is already at table {to}")));
+    }
+    rules::moved(s, from, to)
+        .ok_or_else(|| AppError::NotFound(format!("round {} has no table {from} or no table {to}", l.round)))
+}
+
+/// The latest round with two players' seats swapped (by name, or a player and a table).
+fn swapped_seats(s: &Tournament, body: &OverrideBody) -> AppResult<(u32, Vec<PairedTable>, Vec<String>)> {
+    let (x, y) = match (&body.swap, &body.seat, body.table) {
+        (Some(pair), None, _) if pair.len() == 2 => (rules::resolve(s, &pair[0])?, rules::resolve(s, &pair[1])?),
+        (None, Some(p), Some(table)) => {
+            let who = rules::resolve(s, p)?;
+            let l = s.rounds.last().ok_or_else(|| AppError::Conflict("no round is paired".into()))?;
+            let tb = l
+                .tables
+                .get((table as usize).wrapping_sub(1))
+                .ok_or_else(|| AppError::NotFound(format!("round {} has no table {table}", l.round)))?;
+            (who, s.players[tb.a].name.clone())
+        }
+        _ => {
+            return Err(AppError::BadRequest(
+                "give swap: [PLAYER, PLAYER], seat and table, or move_table and to".into(),
+            ))
+        }
+    };
+    rules::swapped(s, &x, &y).ok_or_else(|| AppError::Conflict("no round is paired".into()))
 }

@@ -78,6 +78,7 @@ mod new_games;
 pub mod options;
 mod player;
 mod pod_results;
+mod setup;
 mod standings;
 pub mod state;
 pub mod tokens;
@@ -120,7 +121,11 @@ pub fn app(state: AppState) -> Router {
         .route("/tournaments/{id}/results/confirm", post(tournaments::confirm))
         .route("/tournaments/{id}/pods/results", get(pod_results::pending).post(pod_results::report))
         .route("/tournaments/{id}/pods/results/confirm", post(pod_results::confirm))
-        .route("/tournaments", post(tournaments::create))
+        .route("/tournaments", post(setup::create))
+        .route("/rulesets", get(setup::rulesets))
+        .route("/tournaments/{id}/top-cut/size", post(setup::top_cut_size))
+        .route("/tournaments/{id}/judges", post(setup::name_judge))
+        .route("/tournaments/{id}/archive", post(setup::archive))
         .route("/tournaments/{id}/players", post(tournaments::register))
         .route("/tournaments/{id}/drops", post(tournaments::drop_player))
         .route("/tournaments/{id}/me", get(player::me))

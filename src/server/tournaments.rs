@@ -52,6 +52,16 @@ pub async fn summary(State(state): State<AppState>, Path(id): Path<String>) -> A
         "policy": c.policy.rules().name,
         "format": if s.pod_format.is_some() { "pods" } else { "swiss" },
         "top_cut": s.top_cut,
+        // Before round 1 fixes it: the cut the policy's table gives the players registered so far.
+        "top_cut_by_attendance": s.rules().map(|r| r.top_cut(s.players.len() as u32)),
+        "top_cut_started": s.rounds.iter().any(|r| r.top_cut),
+        "pod_size": s.pod_format.as_ref().map(|(size, _)| size.size),
+        "head_judge": s.head_judge,
+        "judges": s.judges,
+        "time_zone": s.time_zone,
+        "decks_required": s.decks_required.is_some(),
+        "deck_deadline": s.decks_required.flatten().map(|d| d.to_rfc3339()),
+        "archived": s.archived.as_ref().map(|(by, reason)| json!({"by": by, "reason": reason})),
         "best_of": s.best_of,
         "finalized_early": s.finalized_early.as_ref().map(|(judge, reason)| json!({"judge": judge, "reason": reason})),
         "voided": s.voided.iter().map(|(r, why)| json!({"round": r, "reason": why})).collect::<Vec<_>>(),
@@ -529,63 +539,6 @@ fn seeds_dir(state: &AppState) -> AppResult<std::path::PathBuf> {
 }
 
 #[derive(Deserialize)]
-pub struct NewBody {
-    pub id: String,
-    pub name: String,
-    pub game: String,
-    #[serde(default)]
-    pub policy: Option<String>,
-    pub rounds: Option<u32>,
-    /// 0, a power of two, or absent for the policy's table.
-    pub top_cut: Option<u32>,
-    pub best_of: Option<u32>,
-}
-
-/// `POST /tournaments`: the organizer creates an event; the server draws and keeps its seed.
-pub async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    J(body): J<NewBody>,
-) -> AppResult<(StatusCode, Json<Value>)> {
-    let g = official(&caller, &body.id, true)?.clone();
-    let sid = stream_id(&body.id)?;
-    let policy_name = body.policy.clone().unwrap_or_else(|| "mtr".into());
-    let policy = crate::tournament::Policy::preset(&policy_name)
-        .ok_or_else(|| AppError::BadRequest(format!("unknown policy {policy_name:?}: mtr, melee or pokemon")))?;
-    let top_cut = match body.top_cut {
-        None => crate::tournament::policy::TOP_CUT_BY_ATTENDANCE,
-        Some(k) if k == 0 || (k > 1 && k.is_power_of_two() && k <= 1024) => k,
-        Some(k) => return Err(AppError::BadRequest(format!("top_cut is 0 or a power of two, not {k}"))),
-    };
-    if body.name.trim().is_empty() {
-        return Err(AppError::BadRequest("a tournament's name cannot be empty".into()));
-    }
-    crate::log::limits::check_name(|| "the tournament's name".into(), body.name.trim())
-        .map_err(|e| AppError::BadRequest(e.to_string()))?;
-    let seed = crate::game::commit::Commitment(rand::random::<[u8; 32]>());
-    let config = crate::tournament::ConfigV1 {
-        name: body.name.trim().to_string(),
-        game: body.game.clone(),
-        policy,
-        rounds: body
-            .rounds
-            .map(crate::tournament::RoundsPlan::Fixed)
-            .unwrap_or(crate::tournament::RoundsPlan::ByAttendance),
-        top_cut,
-        seed_commitment: Some(crate::game::commit::commit_seed(&seed)),
-    };
-    let dir = seeds_dir(&state)?;
-    let store = state.store().clone();
-    let now = state.clock().now();
-    let best_of = body.best_of.unwrap_or(3);
-    let head = tokio::task::spawn_blocking(move || {
-        crate::tournament::ops::create(&*store, &dir, &sid, &config, &seed, best_of, actor_of(&g), now)
-    })
-    .await??;
-    Ok((StatusCode::CREATED, Json(json!({"id": body.id, "events": head.len, "head": head.hash.to_hex()}))))
-}
-
-#[derive(Deserialize)]
 pub struct PlayersBody {
     pub players: Vec<String>,
     /// Once round 1 is paired a registration is a late entry: an override, with its reason.
@@ -740,13 +693,19 @@ pub async fn pair(
     let dir = seeds_dir(&state)?;
     let store = state.store().clone();
     let sid = stream_id(&id)?;
-    let p = tokio::task::spawn_blocking(move || {
+    let answer = tokio::task::spawn_blocking(move || -> Result<Value, TournamentError> {
         let loaded = record::load(&*store, &sid)?;
+        // A pod event seats its next pod round from the same kept seed.
+        if loaded.state.pod_format.is_some() {
+            let p = crate::tournament::ops::pair_next_pods(&*store, &dir, &sid, loaded, actor_of(&g))?;
+            return Ok(json!({"round": p.round, "pods": p.pods, "events": p.head.len}));
+        }
         let fresh = crate::game::commit::Commitment(rand::random::<[u8; 32]>());
-        crate::tournament::ops::pair_next(&*store, &dir, &sid, loaded, actor_of(&g), body.rounds, fresh)
+        let p = crate::tournament::ops::pair_next(&*store, &dir, &sid, loaded, actor_of(&g), body.rounds, fresh)?;
+        Ok(json!({"round": p.round, "tables": p.tables, "byes": p.byes, "events": p.head.len}))
     })
     .await??;
-    Ok((StatusCode::CREATED, Json(json!({"round": p.round, "tables": p.tables, "byes": p.byes, "events": p.head.len}))))
+    Ok((StatusCode::CREATED, Json(answer)))
 }
 
 /// `POST /tournaments/{id}/top-cut`: pair the next single-elimination round.

@@ -575,6 +575,35 @@ pub enum TournamentEvent {
         by: String,
         at: u64,
     },
+    /// An official (`by`) set the top cut's size (0: none) before the top cut started,
+    /// replacing the configured one or the policy's by attendance (TOUR-CUT-5).
+    TopCutSet {
+        top_cut: u32,
+        by: String,
+    },
+    /// The organizer `by` archived a mistaken event, with a reason (TOUR-ARCH-1): it stays on
+    /// the record and verifiable, is hidden from the lists, and takes nothing more but signatures.
+    TournamentArchived {
+        by: String,
+        reason: String,
+    },
+    /// A floor judge of the event, named by the organizer (TOUR-STAFF-1): shown on the event's
+    /// pages beside the head judge.
+    JudgeNamed {
+        judge: String,
+    },
+    /// Every player registers a deck list: round 1 is paired only once each active player has
+    /// one (TOUR-DECK-5). `deadline`: when the organizer asks for them by, shown to players and
+    /// checked by the server that receives them (the lock stays round 1's pairing).
+    DeckListsRequired {
+        #[schemars(with = "Option<i64>")]
+        deadline: Option<Timestamp>,
+    },
+    /// The event's time zone (an IANA name such as `Europe/Paris`, or `UTC`): the pages show
+    /// the event's times in it, labelled (TOUR-STAFF-2).
+    TimeZoneSet {
+        zone: String,
+    },
 }
 
 /// Who gave a statement in an investigation. Stored format: variants are only appended.
@@ -738,7 +767,15 @@ impl TournamentEvent {
             | TournamentEvent::MatchFormatSet { .. }
             | TournamentEvent::SeedCommitted { .. }
             | TournamentEvent::SwissRoundsSet { .. }
-            | TournamentEvent::PodFormatSet { .. } => Ok(()),
+            | TournamentEvent::PodFormatSet { .. }
+            | TournamentEvent::DeckListsRequired { .. } => Ok(()),
+            TournamentEvent::TopCutSet { by, .. } => check_name(|| "the official who set it".into(), by),
+            TournamentEvent::TournamentArchived { by, reason: r } => {
+                check_name(|| "the organizer who archived it".into(), by)?;
+                reason(r)
+            }
+            TournamentEvent::JudgeNamed { judge: j } => judge(j),
+            TournamentEvent::TimeZoneSet { zone } => check_name(|| "time zone".into(), zone),
         }
     }
 }
@@ -896,6 +933,11 @@ pub fn kind(e: &TournamentEvent) -> &'static str {
         TournamentEvent::PodResultEntered { .. } => "pod result entered",
         TournamentEvent::EntrySetAside { .. } => "entry set aside",
         TournamentEvent::SetAside { .. } => "set aside (not a tournament event)",
+        TournamentEvent::TopCutSet { .. } => "top cut set",
+        TournamentEvent::TournamentArchived { .. } => "tournament archived",
+        TournamentEvent::JudgeNamed { .. } => "judge named",
+        TournamentEvent::DeckListsRequired { .. } => "deck lists required",
+        TournamentEvent::TimeZoneSet { .. } => "time zone set",
     }
 }
 

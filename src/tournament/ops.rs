@@ -74,7 +74,24 @@ pub fn create(
     actor: Actor,
     now: Timestamp,
 ) -> Result<Head, TournamentError> {
-    let head = record::create(store, id, config, actor, now, vec![TournamentEvent::MatchFormatSet { best_of }])?;
+    create_with(store, data_dir, id, config, seed, vec![TournamentEvent::MatchFormatSet { best_of }], actor, now)
+}
+
+/// Creates a tournament that commits to `seed` with `first` recorded with `Created` in one append
+/// (its format and the setup the organizer's page gives: lists required, time zone, judges);
+/// the seed is saved only once the stream exists.
+#[allow(clippy::too_many_arguments)]
+pub fn create_with(
+    store: &dyn Store,
+    data_dir: &Path,
+    id: &StreamId,
+    config: &ConfigV1,
+    seed: &Secret,
+    first: Vec<TournamentEvent>,
+    actor: Actor,
+    now: Timestamp,
+) -> Result<Head, TournamentError> {
+    let head = record::create(store, id, config, actor, now, first)?;
     save_seed(data_dir, id, seed)?;
     Ok(head)
 }
@@ -167,9 +184,7 @@ pub fn create_pods(
     actor: Actor,
     now: Timestamp,
 ) -> Result<Head, TournamentError> {
-    let head = record::create(store, id, config, actor, now, vec![format])?;
-    save_seed(data_dir, id, seed)?;
-    Ok(head)
+    create_with(store, data_dir, id, config, seed, vec![format], actor, now)
 }
 
 /// A pod round just paired, with the pod standings before it.

@@ -151,6 +151,16 @@ pub struct Tournament {
     /// Appeals in the order lodged (appeal `n` is `appeals[n - 1]`).
     pub appeals: Vec<super::judging::Appeal>,
     pub head_judge: Option<String>,
+    /// The top cut an official set (`TopCutSet`), which a voided round 1 keeps.
+    pub top_cut_set: Option<u32>,
+    /// Set by `TournamentArchived`: (organizer, reason). Hidden from the lists, still verifiable.
+    pub archived: Option<(String, String)>,
+    /// The floor judges the organizer named, in the order named.
+    pub judges: Vec<String>,
+    /// Set by `DeckListsRequired`: every player registers a list, by the deadline if one is given.
+    pub decks_required: Option<Option<crate::log::envelope::Timestamp>>,
+    /// The event's time zone (`TimeZoneSet`), an IANA name.
+    pub time_zone: Option<String>,
     /// Everything changed by hand, in the order recorded: pairings, late entries, results
     /// entered against the players' reports.
     pub overrides: Vec<Override>,

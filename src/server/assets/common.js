@@ -161,5 +161,20 @@ const kifu = (() => {
     return first.map(name).join(", ") + (first.length > 1 ? " share the win" : " won");
   }
 
-  return { api, el, outcomeText, short, token, setToken, tokenBox, who };
+  // A recorded time (RFC 3339) as the event's clock shows it: "14:05" in `zone` (an IANA name
+  // the event set; the browser's own zone otherwise), with the date when `withDate`. The zone is
+  // named once beside the times (`zoneLabel`), so no reader takes UTC for local time.
+  function zonedTime(iso, zone, withDate) {
+    if (!iso) return "";
+    const opts = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    if (withDate) Object.assign(opts, { year: "numeric", month: "2-digit", day: "2-digit" });
+    try {
+      return new Intl.DateTimeFormat("en-CA", { ...opts, timeZone: zone || undefined }).format(new Date(iso));
+    } catch (_) {
+      return new Intl.DateTimeFormat("en-CA", opts).format(new Date(iso));
+    }
+  }
+  const zoneLabel = (zone) => "times in " + (zone || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+
+  return { api, el, outcomeText, short, token, setToken, tokenBox, who, zonedTime, zoneLabel };
 })();

@@ -27,7 +27,8 @@
     $("status").className = bad ? "error" : "muted";
   };
   const post = (path, body) => api(`/tournaments/${enc}/${path}`, { method: "POST", body });
-  const time = (iso) => (iso ? iso.slice(11, 16) : "");
+  // Times in the event's time zone (labelled on the page's info line).
+  const time = (iso) => kifu.zonedTime(iso, floor && floor.time_zone);
 
   // An action: runs, says what happened (or the server's refusal), then reloads the floor.
   async function act(what, f) {
@@ -245,7 +246,16 @@
     const h = await api(`/tournaments/${enc}/penalties`);
     histories = h.players;
     $("t-name").textContent = `${floor.name} — judges' floor`;
-    $("floor-info").textContent = `${floor.me} · round ${floor.round ?? "—"} · head judge ${floor.head_judge || "not named"} · ${floor.calls.filter((c) => !c.closed).length} call(s) in progress`;
+    $("floor-info").textContent = `${floor.me} · round ${floor.round ?? "—"} · head judge ${floor.head_judge || "not named"}${floor.judges && floor.judges.length ? " · judges " + floor.judges.join(", ") : ""} · ${floor.calls.filter((c) => !c.closed).length} call(s) in progress · ${kifu.zoneLabel(floor.time_zone)}`;
+    // A finalized (or archived) event is read, not run: no floor action is offered.
+    $("floor").classList.toggle("closed", !!floor.closed);
+    $("floor-closed").hidden = !floor.closed;
+    const tables = (floor.tables || []).map((t) => el("option", { value: t.table }, `table ${t.table}: ${t.players.join(" v ")}`));
+    for (const s of ["mv-from", "mv-to"]) {
+      const cur = $(s).value;
+      $(s).replaceChildren(...tables.map((o) => o.cloneNode(true)));
+      if (cur) $(s).value = cur;
+    }
     $("names").replaceChildren(...floor.players.map((p) => el("option", { value: p.name })));
     for (const s of ["pen-player", "st-player", "case-player", "ov-a", "ov-b"]) players($(s), (p) => !p.dropped || s === "st-player" || s === "case-player");
     renderCalls();
@@ -345,6 +355,13 @@
     act(() => `${name} entered late`, () => post("players", { players: [name], reason: $("late-reason").value })).then((r) => r && ($("late-name").value = "", $("late-reason").value = ""));
   });
   for (const b of document.querySelectorAll("nav.floor-tabs button")) b.addEventListener("click", () => tab(b.dataset.tab));
+  // An accessibility move: the whole match goes to the chosen table, opponents unchanged.
+  $("move").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const from = Number($("mv-from").value);
+    const to = Number($("mv-to").value);
+    act(() => `the match at table ${from} moved to table ${to}`, () => post("overrides", { move_table: from, to, reason: $("mv-reason").value }));
+  });
   window.addEventListener("hashchange", () => tab(location.hash.slice(1)));
   tab(location.hash.slice(1));
   kifu.tokenBox($("auth"), start).then(start);

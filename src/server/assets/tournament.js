@@ -604,12 +604,19 @@
 
   // Officials' controls for officials only: the "Run event" tab, and on an id no event holds yet
   // (the server's 404 page is this page with a notice) the "New event" form for an organizer.
-  function showRun(missing) {
+  function showRun(missing, s) {
     const may = missing ? organizer() : official();
     $("tab-run").hidden = !may;
     $("run").hidden = !may;
     $("run-new").hidden = !(missing && may);
-    $("run-ongoing").hidden = missing;
+    if (missing && may) loadGames();
+    // A finalized or archived event is read, not run: no floor action is offered.
+    const closed = !missing && s && (s.finalized || s.archived);
+    $("run-ongoing").hidden = missing || !!closed;
+    $("run-setup").hidden = missing || !!closed;
+    $("run-archive").hidden = missing || !organizer() || !!(s && s.archived);
+    $("run-closed").hidden = !closed;
+    if (closed) $("run-closed").textContent = s.archived ? `This event was archived by ${s.archived.by} (${s.archived.reason}): it stays on the record and verifiable, hidden from the lists.` : "This event is finalized: nothing more is recorded but signatures, so no floor action is offered.";
     document.querySelector("nav.tabs").hidden = missing;
     for (const x of document.querySelectorAll("section.tab:not(#run), #checks-box, #verify-line")) x.hidden = missing;
     if (may && (missing || asked === "run")) {
@@ -632,7 +639,8 @@
         }
         throw e;
       }
-      showRun(false);
+      showRun(false, s);
+      showSetup(s);
       if ($("not-found")) $("not-found").remove();
       format = s.format;
       $("run-pair").textContent = format === "pods" ? "Seat the next pod round" : "Pair next Swiss round";
@@ -642,19 +650,97 @@
         `${s.game} · ${s.format === "pods" ? "points by place" : s.policy + " policy"} · ${s.best_of ? "best of " + s.best_of + " · " : ""}${s.players} players · ${s.swiss_played}/${s.swiss_rounds ?? "?"} ${s.format === "pods" ? "pod" : "Swiss"} rounds` +
         (s.top_cut ? ` · top ${s.top_cut}` : "") +
         (s.finalized ? (s.finalized_early ? ` · finalized early (${s.finalized_early.reason})` : " · finalized") : "") +
+        (s.archived ? " · archived" : "") +
+        (s.head_judge ? ` · head judge ${s.head_judge}` : "") +
+        (s.judges && s.judges.length ? ` · judges ${s.judges.join(", ")}` : "") +
+        (s.decks_required ? ` · deck lists required${s.deck_deadline ? " by " + kifu.zonedTime(s.deck_deadline, s.time_zone, true) + " (" + kifu.zoneLabel(s.time_zone) + ")" : ""}` : "") +
         ` · head ${short(s.head)}`;
       roundNumbers = s.rounds.map((r) => r.round);
       const sel = $("round");
       const cur = sel.value;
       sel.replaceChildren(...s.rounds.map((r) => el("option", { value: r.round }, `${r.round}${r.top_cut ? " (top cut)" : ""}`)));
-      if (cur) sel.value = cur;
-      else if (s.rounds.length) sel.value = s.rounds[s.rounds.length - 1].round;
+      // The pairings (and what prints) follow the newest round once one is paired, unless an
+      // earlier round was chosen on purpose.
+      const newest = s.rounds.length ? String(s.rounds[s.rounds.length - 1].round) : "";
+      sel.value = cur && cur !== shownNewest && roundNumbers.includes(Number(cur)) ? cur : newest;
+      shownNewest = newest;
       await Promise.all([loadPairings(sel.value), loadStandings(), loadBracket(), loadPlacings(), loadPending()]);
       showError(null);
     } catch (e) {
       showError(e);
     }
     loadVerify();
+  }
+
+  let shownNewest = "";
+  let games = [];
+  let headJudge = null;
+  const mayOverride = () => organizer() || (official() && kifu.who().name === headJudge);
+
+  // The setup an official changes on the page: the top cut until it is cut (the policy's
+  // attendance table as the default), the head judge and the judges.
+  function showSetup(s) {
+    headJudge = s.head_judge;
+    const pods = s.format === "pods";
+    const cut = s.top_cut ?? s.top_cut_by_attendance ?? 0;
+    const how = s.top_cut_started ? "the cut is made: its size no longer changes" : s.top_cut === null || s.top_cut === undefined ? `by attendance: top ${s.top_cut_by_attendance || "none"} for ${s.players} players, fixed when round 1 is paired` : "changeable until the cut is made";
+    $("setup-info").textContent = (pods ? `pods of ${s.pod_size} (and ${s.pod_size - 1}); placings by pod standings` : `top cut ${cut ? "top " + cut : "none"} (${how})`) + ` · head judge ${s.head_judge || "not named"} · judges ${(s.judges || []).join(", ") || "none named"} · ${kifu.zoneLabel(s.time_zone)}`;
+    $("run-cut").hidden = pods || s.top_cut_started || !mayOverride();
+    if (document.activeElement !== $("c-cut")) $("c-cut").value = String(cut);
+    $("run-head-judge").hidden = !organizer();
+    $("run-judge").hidden = !organizer();
+  }
+
+  // The games this server records, for the new-event form (a game of more than two seats is
+  // played in pods; a game of two, in Swiss).
+  async function loadGames() {
+    if (games.length) return;
+    try {
+      games = (await api("/rulesets")).rulesets;
+    } catch (e) {
+      return ($("run-status").textContent = e.message);
+    }
+    $("n-game").replaceChildren(...games.map((g) => el("option", { value: g.ruleset }, `${g.ruleset} (${g.min_seats === g.max_seats ? g.min_seats : g.min_seats + "–" + g.max_seats} players)`)));
+    if (!$("n-zone").value) $("n-zone").value = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    newGameChosen();
+  }
+
+  function newGameChosen() {
+    const g = games.find((x) => x.ruleset === $("n-game").value);
+    if (!g) return;
+    const multi = g.max_seats > 2;
+    $("n-format").value = multi ? "pods" : "swiss";
+    $("n-format").querySelector("[value=swiss]").disabled = g.min_seats > 2;
+    $("n-format").querySelector("[value=pods]").disabled = !multi;
+    const sizes = [];
+    for (let k = Math.max(3, g.min_seats + 1); k <= Math.min(8, g.max_seats); k++) sizes.push(k);
+    $("n-pod-size").replaceChildren(...sizes.map((k) => el("option", { value: k }, `${k} (and ${k - 1})`)));
+    if (sizes.includes(4)) $("n-pod-size").value = "4";
+    $("n-game-hint").textContent = multi ? `${g.ruleset} seats ${g.min_seats} to ${g.max_seats}: played in pods, places reported per pod.` : `${g.ruleset} is played two a table: Swiss rounds, then the top cut.`;
+    newFormatChosen();
+  }
+
+  function newFormatChosen() {
+    const pods = $("n-format").value === "pods";
+    $("n-pod-line").hidden = !pods;
+    $("n-best-line").hidden = pods;
+    $("n-cut-line").hidden = pods;
+  }
+
+  function newEventBody() {
+    const pods = $("n-format").value === "pods";
+    const body = { id, name: $("n-name").value, game: $("n-game").value, format: $("n-format").value, policy: $("n-policy").value, time_zone: $("n-zone").value.trim() };
+    if (pods) body.pod_size = Number($("n-pod-size").value);
+    else body.best_of = Number($("n-best").value);
+    if ($("n-rounds").value) body.rounds = Number($("n-rounds").value);
+    if (!pods && $("n-cut").value !== "") body.top_cut = Number($("n-cut").value);
+    if ($("n-decks").checked) {
+      body.decks_required = true;
+      if ($("n-deadline").value) body.deck_deadline = new Date($("n-deadline").value).toISOString();
+    }
+    if ($("n-head-judge").value.trim()) body.head_judge = $("n-head-judge").value.trim();
+    body.judges = $("n-judges").value.split(",").map((x) => x.trim()).filter(Boolean);
+    return body;
   }
 
   // Running the event: each action posts, then the page reloads its data.
@@ -679,10 +765,18 @@
   run("run-drop", "drops", () => ({ player: $("d-player").value }));
   run("run-penalty", "penalties", () => ({ player: $("p-player").value, penalty: $("p-kind").value, reason: $("p-reason").value }));
   run("run-finalize", "finalize", () => ($("f-reason").value ? { reason: $("f-reason").value } : {}));
+  run("run-cut", "top-cut/size", () => ({ top_cut: Number($("c-cut").value) }));
+  run("run-head-judge", "head-judge", () => ({ judge: $("hj-name").value }));
+  run("run-judge", "judges", () => ({ judge: $("j-name").value }));
+  run("run-archive", "archive", () => ({ reason: $("a-reason").value }));
+  $("n-game").addEventListener("change", newGameChosen);
+  $("n-format").addEventListener("change", newFormatChosen);
+  $("n-decks").addEventListener("change", () => ($("n-deadline-line").hidden = !$("n-decks").checked));
   $("run-new").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      await api(`/tournaments`, { method: "POST", body: { id, name: $("n-name").value, game: $("n-game").value, policy: $("n-policy").value, best_of: Number($("n-best").value) } });
+      await api(`/tournaments`, { method: "POST", body: newEventBody() });
+      $("run-status").textContent = "Event created. Register its players below.";
       await loadAll();
     } catch (err) {
       $("run-status").textContent = err.message;

@@ -18,6 +18,7 @@ mod penalties;
 mod pods;
 mod registration;
 mod results;
+mod setup;
 mod signing;
 
 use super::events::{PairedTable, TournamentEvent};
@@ -26,9 +27,10 @@ use crate::game::{RuleId, Violation};
 
 pub use cut::derive_top_cut;
 pub use judging::{ruling_players, AppealRow, HistoryRow, MAX_EXTENSION};
-pub use overrides::swapped;
+pub use overrides::{moved, swapped};
 pub use pairing::enough_players;
 pub use registration::resolve;
+pub use setup::is_zone_name;
 
 /// Every `TOUR-*` rule ID `validate` reports, with what it means and, where there is one, its
 /// source where the project's notes name one (MTR: Magic Tournament Rules; IPG: Infraction
@@ -60,6 +62,11 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     (
         "TOUR-DECK-4",
         "a deck check names the judge, a paired round (and the player's table), and a player with a registered list",
+    ),
+    (
+        "TOUR-DECK-5",
+        "deck lists are required before round 1; when they are, round 1 is paired only once every player in it \
+         has a list, and a list arrives by the deadline the event set",
     ),
     ("TOUR-PAIR-1", "rounds are paired in order: the next round's number"),
     ("TOUR-PAIR-2", "a round is paired only when every match of the previous round has a result"),
@@ -133,7 +140,18 @@ pub const TOUR_RULES: &[(RuleId, &str)] = &[
     ("TOUR-CUT-2", "the top cut starts after every planned Swiss round"),
     ("TOUR-CUT-3", "a top-cut round is the bracket the Swiss standings or the previous winners give (1v8, 4v5...)"),
     ("TOUR-CUT-4", "the bracket ends with its final"),
-    ("TOUR-FINAL-1", "nothing but signatures is recorded after finalization"),
+    (
+        "TOUR-CUT-5",
+        "the top cut's size (0 or a power of two) is set by a named official of a two-player event, before the top \
+         cut starts",
+    ),
+    (
+        "TOUR-ARCH-1",
+        "an event is archived by its organizer with a reason; an archived event takes nothing but signatures",
+    ),
+    ("TOUR-STAFF-1", "a floor judge is named once, by a trimmed, non-empty name"),
+    ("TOUR-STAFF-2", "the event's time zone is an IANA name (Area/City) or UTC"),
+    ("TOUR-FINAL-1", "nothing but signatures (and archiving the event) is recorded after finalization"),
     ("TOUR-FINAL-2", "a tournament is finalized when every planned round and the bracket are played"),
     ("TOUR-FINAL-3", "finalizing early names the judge and the reason, and only for an unfinished event"),
     ("TOUR-SIGN-1", "a signer has a name of 1 to 100 characters and one recorded key"),
@@ -169,7 +187,10 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
             registration::check_entry(state, event, &mut v)
         }
         E::PlayerDropped { player, after_round, .. } => registration::check_drop(state, player, *after_round, &mut v),
-        E::RoundPaired { .. } => pairing::check_round(state, event, rederive, &mut v),
+        E::RoundPaired { round, .. } => {
+            setup::check_lists_in(state, *round, &mut v);
+            pairing::check_round(state, event, rederive, &mut v)
+        }
         E::SwissRoundsSet { rounds } => pairing::check_plan(state, *rounds, &mut v),
         E::RoundVoided { round, reason } => pairing::check_void(state, *round, reason, &mut v),
         E::SeedCommitted { .. } => pairing::check_commit(state, &mut v),
@@ -194,7 +215,10 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::SignerRecorded { signer, .. } => signing::check_signer(state, signer, &mut v),
         E::CheckpointSigned { .. } => signing::check_checkpoint(state, event, &mut v),
         E::PodFormatSet { .. } => pods::check_format(state, event, &mut v),
-        E::PodRoundPaired { .. } => pods::check_round(state, event, rederive, &mut v),
+        E::PodRoundPaired { round, .. } => {
+            setup::check_lists_in(state, *round, &mut v);
+            pods::check_round(state, event, rederive, &mut v)
+        }
         E::PodResultReported { .. } | E::PodResultCorrected { .. } | E::PodResultEntered { .. } => {
             pods::check_result(state, event, &mut v)
         }
@@ -216,6 +240,11 @@ pub fn validate(state: &Tournament, event: &TournamentEvent, rederive: bool) -> 
         E::SetAside { .. } => {
             v.push(Violation::new("TOUR-LOG-3", "a set-aside entry is read from damaged bytes, never recorded"))
         }
+        E::TopCutSet { .. }
+        | E::TournamentArchived { .. }
+        | E::JudgeNamed { .. }
+        | E::DeckListsRequired { .. }
+        | E::TimeZoneSet { .. } => setup::check(state, event, &mut v),
     }
     v
 }
@@ -230,8 +259,20 @@ fn gates(state: &Tournament, event: &TournamentEvent, v: &mut Vec<Violation>) ->
         }
         return false;
     }
-    // Setting damaged bytes aside repairs the record, so a finalized tournament takes it too.
-    if state.finalized && !matches!(event, E::CheckpointSigned { .. } | E::EntrySetAside { .. }) {
+    // Signatures and setting damaged bytes aside complete or repair the record: an archived or
+    // finalized tournament takes them too.
+    let repair = matches!(event, E::CheckpointSigned { .. } | E::EntrySetAside { .. });
+    if let Some((by, _)) = &state.archived {
+        if !repair {
+            v.push(Violation::new(
+                "TOUR-ARCH-1",
+                format!("the event was archived by {by}; nothing but signatures can be recorded after that"),
+            ));
+            return false;
+        }
+    }
+    // A finalized event can still be archived (kept, hidden from the lists).
+    if state.finalized && !repair && !matches!(event, E::TournamentArchived { .. }) {
         v.push(Violation::new(
             "TOUR-FINAL-1",
             "the tournament is finalized; nothing but signatures can be recorded after that",
@@ -266,15 +307,8 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
     use TournamentEvent as E;
     match event {
         E::Created { config } => registration::created(&mut state, config),
-        E::PlayerRegistered { player, deck } => registration::registered(&mut state, player, deck, 1),
-        E::LateEntered { player, deck, first_round } => {
-            registration::registered(&mut state, player, deck, *first_round);
-            let late = OverrideKind::LateEntry { player: player.clone() };
-            state.record_override(*first_round, late, "", "");
-        }
-        E::LateEntryAdmitted { player, deck, first_round, by, reason } => {
-            registration::registered(&mut state, player, deck, *first_round);
-            state.record_override(*first_round, OverrideKind::LateEntry { player: player.clone() }, by, reason);
+        E::PlayerRegistered { .. } | E::LateEntered { .. } | E::LateEntryAdmitted { .. } => {
+            registration::entered(&mut state, event)
         }
         E::PlayerDropped { player, after_round, .. } => registration::dropped(&mut state, player, *after_round),
         E::RoundPaired { round, tables, byes, round_seed } => {
@@ -338,6 +372,11 @@ pub fn apply(mut state: Tournament, event: &TournamentEvent) -> Tournament {
         E::DeckChecked { .. } => decks::checked(&mut state, event),
         E::StatementRecorded { .. } | E::DisqualificationReported { .. } => investigations::apply(&mut state, event),
         E::EntrySetAside { .. } | E::SetAside { .. } => {}
+        E::TopCutSet { .. }
+        | E::TournamentArchived { .. }
+        | E::JudgeNamed { .. }
+        | E::DeckListsRequired { .. }
+        | E::TimeZoneSet { .. } => setup::apply(&mut state, event),
     }
     state
 }

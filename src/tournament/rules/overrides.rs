@@ -102,3 +102,28 @@ pub fn swapped(state: &Tournament, a: &str, b: &str) -> Option<(u32, Vec<PairedT
     let byes = l.byes.iter().map(|&x| swap(name(x))).collect();
     Some((l.round, tables, byes))
 }
+
+/// The latest round's pairings with the match at table `from` moved to table `to` (an
+/// accessibility move): the match that sat at `to` takes `from`; every pairing stays as it was.
+/// `None` when no round is paired or either table is not in it.
+pub fn moved(state: &Tournament, from: u32, to: u32) -> Option<(u32, Vec<PairedTable>, Vec<String>)> {
+    let l = state.rounds.last()?;
+    let name = |p: usize| state.players.get(p).map_or_else(String::new, |x| x.name.clone());
+    let (f, t) = (&l.tables[l.table_at(from)?], &l.tables[l.table_at(to)?]);
+    let tables = l
+        .tables
+        .iter()
+        .map(|tb| {
+            let sits = if tb.table == from {
+                t
+            } else if tb.table == to {
+                f
+            } else {
+                tb
+            };
+            PairedTable { table: tb.table, a: name(sits.a), b: name(sits.b) }
+        })
+        .collect();
+    let byes = l.byes.iter().map(|&x| name(x)).collect();
+    Some((l.round, tables, byes))
+}

@@ -190,7 +190,7 @@ pub(super) fn voided(state: &mut Tournament, round: u32, reason: &str) {
                 RoundsPlan::Fixed(n) => Some(n),
                 RoundsPlan::ByAttendance => None,
             };
-            state.top_cut = (cfg.top_cut != TOP_CUT_BY_ATTENDANCE).then_some(cfg.top_cut);
+            state.top_cut = state.top_cut_set.or((cfg.top_cut != TOP_CUT_BY_ATTENDANCE).then_some(cfg.top_cut));
         }
     }
 }

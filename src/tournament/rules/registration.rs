@@ -4,7 +4,7 @@
 use super::{next_round, Violation};
 use crate::tournament::events::{ConfigV1, RoundsPlan, TournamentEvent};
 use crate::tournament::policy::TOP_CUT_BY_ATTENDANCE;
-use crate::tournament::state::{fold_name, tie_key, Player, Tournament};
+use crate::tournament::state::{fold_name, tie_key, OverrideKind, Player, Tournament};
 use crate::tournament::TournamentError;
 
 /// TOUR-REG-1..3 for `PlayerRegistered`, `LateEntered` and `LateEntryAdmitted` (with TOUR-OVER-1).
@@ -109,6 +109,23 @@ pub(super) fn created(state: &mut Tournament, config: &ConfigV1) {
         state.top_cut = Some(config.top_cut);
     }
     state.tie_key = tie_key(config);
+}
+
+/// Folds a registration or a late entry (an unattributed `LateEntered` or an admitted one, both
+/// kept as overrides for `verify`).
+pub(super) fn entered(state: &mut Tournament, event: &TournamentEvent) {
+    match event {
+        TournamentEvent::PlayerRegistered { player, deck } => registered(state, player, deck, 1),
+        TournamentEvent::LateEntered { player, deck, first_round } => {
+            registered(state, player, deck, *first_round);
+            state.record_override(*first_round, OverrideKind::LateEntry { player: player.clone() }, "", "");
+        }
+        TournamentEvent::LateEntryAdmitted { player, deck, first_round, by, reason } => {
+            registered(state, player, deck, *first_round);
+            state.record_override(*first_round, OverrideKind::LateEntry { player: player.clone() }, by, reason);
+        }
+        _ => {}
+    }
 }
 
 /// A registration (`first_round` 1) or a late entry: earlier rounds count as losses.

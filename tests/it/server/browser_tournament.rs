@@ -555,6 +555,7 @@ fn browser_reports_wait_for_the_opponent_and_organizers_create_events() {
         wait_for(&c, "document.getElementById('run-new').getClientRects().length > 0").await;
         assert_eq!(js(&c, "document.getElementById('run-ongoing').getClientRects().length").await, json!(0));
         screenshot(&c, "tournament-new-event").await;
+        wait_for(&c, "document.querySelectorAll('#n-game option').length > 0").await;
         fill(&c, "n-name", "Brand new").await;
         click_css(&c, "#run-new button[type=submit]").await;
         wait_for(&c, "document.getElementById('t-name').textContent === 'Brand new' && !document.getElementById('not-found')").await;

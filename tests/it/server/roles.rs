@@ -37,7 +37,7 @@ fn only_the_organizer_or_the_head_judge_voids_a_round_or_finalizes() {
             let (router, t, path) = (router.clone(), t.to_string(), format!("/api/v1/tournaments{path}"));
             async move { call(&router, "POST", &path, Some(&t), Some(body)).await }
         };
-        let body = json!({"id": "vf", "name": "Void", "game": "stones", "rounds": 2, "top_cut": 0, "best_of": 3});
+        let body = json!({"id": "vf", "name": "Void", "game": "naruto", "rounds": 2, "top_cut": 0, "best_of": 3});
         assert_eq!(post("", &org, body).await.0, StatusCode::CREATED);
         let (s, v) = post("/vf/players", &org, json!({"players": ["ann", "bo", "cy", "dee"]})).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");
@@ -84,7 +84,7 @@ fn a_new_report_never_erases_a_tables_dispute_and_a_floor_judge_cannot_settle_it
             let (router, t, path) = (router.clone(), t.to_string(), format!("/api/v1/tournaments{path}"));
             async move { call(&router, "POST", &path, Some(&t), Some(body)).await }
         };
-        let body = json!({"id": "dsp", "name": "Dispute", "game": "stones", "rounds": 2, "top_cut": 0});
+        let body = json!({"id": "dsp", "name": "Dispute", "game": "naruto", "rounds": 2, "top_cut": 0});
         assert_eq!(post("", &org, body).await.0, StatusCode::CREATED);
         let (s, v) = post("/dsp/players", &org, json!({"players": ["ann", "bo", "cy", "dee"]})).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");

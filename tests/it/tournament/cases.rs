@@ -122,7 +122,7 @@ fn statements_and_case_files_are_for_the_events_judges_only_over_the_api() {
             async move { call(&router, "POST", &path, Some(&t), Some(body)).await }
         };
         let p = |s: &str| format!("/api/v1/tournaments/iv{s}");
-        let body = json!({"id": "iv", "name": "Inv", "game": "stones", "rounds": 2, "top_cut": 0});
+        let body = json!({"id": "iv", "name": "Inv", "game": "naruto", "rounds": 2, "top_cut": 0});
         assert_eq!(post("/api/v1/tournaments".into(), &org, body).await.0, StatusCode::CREATED);
         assert_eq!(
             post(p("/players"), &org, json!({"players": ["ann", "bo", "cy", "dee"]})).await.0,

@@ -538,6 +538,67 @@ cases! {
         let games = vec![link("g1"), link("g2")];
         Given::pods(8).when(E::PodResultReported { round: 1, pod: 1, places: vec![1, 2, 3, 4], games })
     };
+    // Setup on the organizer's page.
+    the_top_cut_is_a_power_of_two [ "TOUR-CUT-5" ] => || Given::players(8, 3, 0).when(top_cut_set(6));
+    the_top_cut_no_longer_changes_once_cut [ "TOUR-CUT-5" ] => || {
+        let g = Given::players(8, 1, 4).paired().reported().cut();
+        g.when(top_cut_set(2))
+    };
+    a_pod_event_has_no_top_cut_to_set [ "TOUR-CUT-5" ] => || Given::pods(8).when(top_cut_set(4));
+    an_archive_gives_its_reason [ "TOUR-ARCH-1" ] => || {
+        Given::players(2, 3, 0).when(E::TournamentArchived { by: "org".into(), reason: " ".into() })
+    };
+    an_archived_event_takes_nothing_more [ "TOUR-ARCH-1" ] => || {
+        Given::players(2, 3, 0).then(archived()).when(register("zed"))
+    };
+    a_judge_is_named_once [ "TOUR-STAFF-1" ] => || {
+        Given::created(3, 0).then(E::JudgeNamed { judge: "jo".into() }).when(E::JudgeNamed { judge: "JO".into() })
+    };
+    a_time_zone_is_a_zone_name [ "TOUR-STAFF-2" ] => || Given::created(3, 0).when(E::TimeZoneSet { zone: "+02:00".into() });
+    lists_are_required_before_round_1 [ "TOUR-DECK-5" ] => || {
+        Given::players(2, 3, 0).paired().when(E::DeckListsRequired { deadline: None })
+    };
+    required_lists_hold_round_1 [ "TOUR-DECK-5" ] => || {
+        let g = Given::players(2, 3, 0).then(E::DeckListsRequired { deadline: Some(Timestamp(0)) });
+        let g = g.then(E::DeckListRegistered { player: "p1".into(), commitment: Commitment([1; 32]) });
+        let e = g.next_round();
+        g.when(e)
+    };
+}
+
+fn top_cut_set(top_cut: u32) -> E {
+    E::TopCutSet { top_cut, by: "org".into() }
+}
+
+fn archived() -> E {
+    E::TournamentArchived { by: "org".into(), reason: "created by mistake".into() }
+}
+
+/// Given an 8-player MTR event with the top cut by attendance (none for 8 under MTR), when the
+/// organizer sets a top 4 after round 1, then the cut is planned, kept through a voided round 1,
+/// and paired once the Swiss rounds are played.
+#[test]
+fn a_top_cut_set_after_round_1_is_played() {
+    let by_attendance = kifu::tournament::policy::TOP_CUT_BY_ATTENDANCE;
+    let g = Given::players(8, 1, by_attendance).then(top_cut_set(4));
+    assert_eq!(g.0.planned_cut(), 4, "set before round 1");
+    let g = g.paired().then(E::RoundVoided { round: 1, reason: "wrong players".into() }).paired();
+    assert_eq!(g.0.planned_cut(), 4, "a voided round 1 keeps the cut the organizer set");
+    let g = Given::players(8, 1, by_attendance).paired();
+    assert_eq!(g.0.planned_cut(), 0, "MTR's table gives 8 players no cut");
+    let g = g.then(top_cut_set(4)).reported();
+    let (_, tables) = g.0.derive_top_cut().expect("a top 4 to pair");
+    assert_eq!(tables.len(), 2);
+}
+
+/// Given required lists with every player's registered, round 1 pairs; an archived event still
+/// folds its archive (who and why) and a finalized one can still be archived.
+#[test]
+fn required_lists_all_in_pair_and_a_finalized_event_is_archived() {
+    let list = |p: &str| E::DeckListRegistered { player: p.into(), commitment: Commitment([1; 32]) };
+    let g = Given::players(2, 1, 0).then(E::DeckListsRequired { deadline: None }).then(list("p1")).then(list("p2"));
+    let g = g.paired().reported().then(E::SeedRevealed { seed: SEED }).then(E::Finalized).then(archived());
+    assert_eq!(g.0.archived, Some(("org".to_string(), "created by mistake".to_string())));
 }
 
 #[test]

@@ -346,7 +346,7 @@ fn judges_work_the_floor_from_the_api_and_players_cannot_penalize() {
             async move { call(&router, "POST", &path, Some(&t), Some(body)).await }
         };
         let p = |s: &str| format!("/api/v1/tournaments/fl{s}");
-        let body = json!({"id": "fl", "name": "Floor", "game": "stones", "rounds": 2, "top_cut": 0});
+        let body = json!({"id": "fl", "name": "Floor", "game": "naruto", "rounds": 2, "top_cut": 0});
         assert_eq!(post("/api/v1/tournaments".into(), &org, body).await.0, StatusCode::CREATED);
         let (s, v) = post(p("/players"), &org, json!({"players": ["ann", "bo", "cy", "dee"]})).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");

@@ -128,7 +128,7 @@ fn only_the_organizer_or_the_head_judge_overrides_from_the_api_with_a_reason() {
             async move { call(&router, "POST", &path, Some(&t), Some(body)).await }
         };
         let p = |s: &str| format!("/api/v1/tournaments/ovr{s}");
-        let body = json!({"id": "ovr", "name": "Overrides", "game": "stones", "rounds": 3, "top_cut": 0});
+        let body = json!({"id": "ovr", "name": "Overrides", "game": "naruto", "rounds": 3, "top_cut": 0});
         assert_eq!(post("/api/v1/tournaments".into(), &org, body).await.0, StatusCode::CREATED);
         let (s, v) = post(p("/players"), &org, json!({"players": ["ann", "bo", "cy", "dee"]})).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");

@@ -39,9 +39,9 @@ fn an_organizer_runs_an_event_from_the_api() {
             let (router, t) = (router.clone(), t.to_string());
             async move { call(&router, "POST", path, Some(&t), Some(body)).await }
         };
-        let (s, v) = post("/api/v1/tournaments", &player, json!({"id": "web", "name": "Web", "game": "stones"})).await;
+        let (s, v) = post("/api/v1/tournaments", &player, json!({"id": "web", "name": "Web", "game": "naruto"})).await;
         assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
-        let body = json!({"id": "web", "name": "Web", "game": "stones", "rounds": 2, "top_cut": 0, "best_of": 3});
+        let body = json!({"id": "web", "name": "Web", "game": "naruto", "rounds": 2, "top_cut": 0, "best_of": 3});
         let (s, v) = post("/api/v1/tournaments", &org, body).await;
         assert_eq!(s, StatusCode::CREATED, "{v}");
         let (s, v) = post("/api/v1/tournaments/web/rounds", &org, json!({})).await;
@@ -109,7 +109,7 @@ fn a_seed_file_the_server_cannot_write_is_its_own_failure_not_the_callers() {
         tokens::issue(&tokens_file, Role::Organizer, "*", "olga", [7; 32], "2026-01-01T00:00:00Z".into()).unwrap();
     rt().block_on(async {
         // when an organizer creates an event (its seed must be kept),
-        let body = json!({"id": "w", "name": "W", "game": "stones", "rounds": 2, "top_cut": 0});
+        let body = json!({"id": "w", "name": "W", "game": "naruto", "rounds": 2, "top_cut": 0});
         let (s, v) = call(&router, "POST", "/api/v1/tournaments", Some(&org), Some(body)).await;
         // then the server answers 500, naming the file it could not write: the request was fine.
         assert_eq!(s, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
